@@ -1,0 +1,210 @@
+/**
+ * Configuration: one zod schema, parsed once at start. Sources, later wins:
+ *   1. defaults (documented here, next to each field),
+ *   2. an optional config file (`RFQ_SYNC_CONFIG`, YAML or JSON, same keys as the environment variables),
+ *   3. environment variables.
+ * Every problem is reported on its own line naming the variable and what is wrong (ConfigError.problems).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from './errors.ts';
+
+/** Root of the installed package (holds the shipped mappings/ and samples/). */
+export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const bool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes' || v === 'on');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const url = (protocols: string[]) =>
+  z.string().refine((s) => {
+    try {
+      return protocols.includes(new URL(s).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+const cron = z.string().regex(/^(\S+\s+){4,5}\S+$/, 'must be a cron expression with 5 or 6 fields');
+
+/** The raw, flat schema: keys are the environment variable names. */
+export const rawConfigSchema = z.object({
+  /** Sourcing service base URL, including any prefix before /v1. Unset: the built-in sandbox (demo/local only). */
+  SOURCING_BASE_URL: url(['http:', 'https:']).optional(),
+  /** Bearer token. Prefer SOURCING_TOKEN_FILE (Docker secrets). */
+  SOURCING_TOKEN: z.string().min(1).optional(),
+  /** File holding the bearer token; re-read when the service answers 401/403, so replacing it resumes work. */
+  SOURCING_TOKEN_FILE: z.string().min(1).optional(),
+  /** Time-outs for calls to the service, in ms: connect 5 s, headers 30 s, body 30 s. */
+  SOURCING_CONNECT_TIMEOUT_MS: int(100, 600_000).default(5_000),
+  SOURCING_HEADERS_TIMEOUT_MS: int(100, 600_000).default(30_000),
+  SOURCING_BODY_TIMEOUT_MS: int(100, 600_000).default(30_000),
+  /** Retries of a GET on transient failure (POST is never retried by the transport). Default 4. */
+  SOURCING_GET_RETRIES: int(0, 20).default(4),
+  /** Keep-alive connections to the service. Default 16. */
+  SOURCING_CONNECTIONS: int(1, 1024).default(16),
+  /** Highest page number a listing may walk, so a looping `next` cannot run forever. Default 10,000. */
+  SOURCING_MAX_PAGES: int(1, 1_000_000).default(10_000),
+  /** Pages fetched at once when `links.last` is known. Default 4. */
+  SOURCING_PAGE_CONCURRENCY: int(1, 64).default(4),
+  /** Calls per second to the service across all workers sharing this Redis (BullMQ limiter). Default 10. */
+  RATE_LIMIT_PER_SECOND: int(1, 100_000).default(10),
+
+  /** Redis URL (redis:// or rediss:// for TLS, password allowed). Unset: a private redis-server (demo/local only). */
+  REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  /** Prefix of every Redis key and BullMQ queue. Default `rfq-sync`. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('rfq-sync'),
+
+  /** Root of inbox/ processing/ archive/ failed/ outbox/. Default `./rfq-sync-data`. */
+  RFQ_SYNC_DIR: z.string().min(1).default('./rfq-sync-data'),
+  INBOX_DIR: z.string().min(1).optional(),
+  PROCESSING_DIR: z.string().min(1).optional(),
+  ARCHIVE_DIR: z.string().min(1).optional(),
+  FAILED_DIR: z.string().min(1).optional(),
+  OUTBOX_DIR: z.string().min(1).optional(),
+  /** Mapping profiles. Default: the `mappings/` shipped with rfq-sync. */
+  MAPPINGS_DIR: z.string().min(1).optional(),
+
+  /** Watch the inbox by polling (SMB/NFS shares, where file events do not arrive). Default false. */
+  WATCH_POLLING: bool.default(false),
+  /** Polling interval of the watcher when WATCH_POLLING is on, ms. Default 2,000. */
+  WATCH_INTERVAL_MS: int(100, 3_600_000).default(2_000),
+  /** A file is taken only when its size and mtime have not changed for this long, ms. Default 2,000. */
+  FILE_STABLE_MS: int(0, 3_600_000).default(2_000),
+  /** Sweep of the inbox for files the watcher missed. Default every minute. */
+  SWEEP_CRON: cron.default('* * * * *'),
+  /** Largest input file accepted, bytes. Default 256 MiB. */
+  MAX_FILE_BYTES: int(1, 64 * 1024 ** 3).default(256 * 1024 ** 2),
+  /** Largest total uncompressed size of an xlsx, bytes (zip bombs). Default 1 GiB. */
+  MAX_XLSX_UNCOMPRESSED_BYTES: int(1, 64 * 1024 ** 3).default(1024 ** 3),
+  /** Most entries in an xlsx zip. Default 10,000. */
+  MAX_XLSX_ENTRIES: int(1, 10_000_000).default(10_000),
+
+  /** When to list RFQs by status. Default every 5 minutes. */
+  POLL_CRON: cron.default('*/5 * * * *'),
+  /** Polls an RFQ may be missing from every list before it is flagged. Default 3. */
+  MISSING_POLLS_BEFORE_FLAG: int(1, 1000).default(3),
+
+  /** Concurrency per queue, per worker process. */
+  CONCURRENCY_INGEST: int(1, 64).default(1),
+  CONCURRENCY_CREATE: int(1, 256).default(8),
+  CONCURRENCY_QUOTATIONS: int(1, 64).default(4),
+  CONCURRENCY_COMPARISON: int(1, 16).default(1),
+  /** Attempts of a job before it is kept as failed; back-off doubles from JOB_BACKOFF_MS. Defaults 10 and 1,000. */
+  JOB_ATTEMPTS: int(1, 1000).default(10),
+  JOB_BACKOFF_MS: int(1, 3_600_000).default(1_000),
+
+  /** Log level: fatal, error, warn, info, debug, trace, silent. Default info. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Operations endpoint (health, metrics, dashboard). Default 127.0.0.1:9464; port 0 turns it off. */
+  HTTP_HOST: z.string().min(1).default('127.0.0.1'),
+  HTTP_PORT: int(0, 65_535).default(9464),
+  /** Bearer token for the operations endpoint; required when HTTP_HOST is not a loopback address. */
+  HTTP_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** How long graceful shutdown waits for in-flight jobs, ms. Default 30,000. */
+  SHUTDOWN_TIMEOUT_MS: int(0, 3_600_000).default(30_000),
+});
+
+export type RawConfig = z.infer<typeof rawConfigSchema>;
+
+export interface Folders {
+  root: string;
+  inbox: string;
+  processing: string;
+  archive: string;
+  failed: string;
+  outbox: string;
+  reports: string;
+  comparisons: string;
+  awards: string;
+  mappings: string;
+}
+
+export interface Config extends RawConfig {
+  folders: Folders;
+  /** The bearer token as read at start (from SOURCING_TOKEN or SOURCING_TOKEN_FILE); undefined for the sandbox. */
+  token: string | undefined;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * Parse configuration from the environment (and the file RFQ_SYNC_CONFIG names).
+ * `requireProduction`: the `worker` command never falls back to the sandbox or a private Redis.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { requireProduction?: boolean; cwd?: string } = {}): Config {
+  const problems: string[] = [];
+  let fileValues: Record<string, unknown> = {};
+  const cfgFile = env.RFQ_SYNC_CONFIG;
+  if (cfgFile) {
+    try {
+      const parsed: unknown = parseYaml(readFileSync(cfgFile, 'utf8'));
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) fileValues = parsed as Record<string, unknown>;
+      else problems.push(`RFQ_SYNC_CONFIG: ${cfgFile} must hold a mapping of VARIABLE: value`);
+    } catch (err) {
+      problems.push(`RFQ_SYNC_CONFIG: cannot read ${cfgFile}: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  const known = new Set(Object.keys(rawConfigSchema.shape));
+  for (const k of Object.keys(fileValues)) if (!known.has(k)) problems.push(`${k}: unknown setting in ${cfgFile}`);
+
+  const merged: Record<string, unknown> = { ...fileValues };
+  for (const k of known) {
+    const v = env[k];
+    if (v !== undefined && v !== '') merged[k] = v;
+  }
+  const result = rawConfigSchema.safeParse(merged);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const key = issue.path.join('.') || '(config)';
+      // Never echo the value: it may be a secret.
+      problems.push(`${key}: ${issue.message}`);
+    }
+  }
+  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
+  const raw = result.data;
+
+  if (raw.SOURCING_TOKEN && raw.SOURCING_TOKEN_FILE) problems.push('SOURCING_TOKEN_FILE: set either SOURCING_TOKEN or SOURCING_TOKEN_FILE, not both');
+  let token = raw.SOURCING_TOKEN;
+  if (raw.SOURCING_TOKEN_FILE) {
+    try {
+      token = readTokenFile(raw.SOURCING_TOKEN_FILE);
+      if (!token) problems.push(`SOURCING_TOKEN_FILE: ${raw.SOURCING_TOKEN_FILE} is empty`);
+    } catch (err) {
+      problems.push(`SOURCING_TOKEN_FILE: cannot read ${raw.SOURCING_TOKEN_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  if (raw.SOURCING_BASE_URL && !token) problems.push('SOURCING_TOKEN: required when SOURCING_BASE_URL is set (or set SOURCING_TOKEN_FILE)');
+  if (opts.requireProduction) {
+    if (!raw.SOURCING_BASE_URL) problems.push('SOURCING_BASE_URL: required for `worker` (only `demo` and local commands use the built-in sandbox)');
+    if (!raw.REDIS_URL) problems.push('REDIS_URL: required for `worker` (only `demo` and local commands start a private redis-server)');
+  }
+  if (raw.HTTP_PORT !== 0 && !LOOPBACK.has(raw.HTTP_HOST) && !raw.HTTP_TOKEN) {
+    problems.push(`HTTP_TOKEN: required when HTTP_HOST (${raw.HTTP_HOST}) is not a loopback address`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const base = opts.cwd ?? process.cwd();
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  const root = abs(raw.RFQ_SYNC_DIR);
+  const outbox = abs(raw.OUTBOX_DIR ?? join(root, 'outbox'));
+  const folders: Folders = {
+    root,
+    inbox: abs(raw.INBOX_DIR ?? join(root, 'inbox')),
+    processing: abs(raw.PROCESSING_DIR ?? join(root, 'processing')),
+    archive: abs(raw.ARCHIVE_DIR ?? join(root, 'archive')),
+    failed: abs(raw.FAILED_DIR ?? join(root, 'failed')),
+    outbox,
+    reports: join(outbox, 'reports'),
+    comparisons: join(outbox, 'comparisons'),
+    awards: join(outbox, 'awards'),
+    mappings: abs(raw.MAPPINGS_DIR ?? join(PACKAGE_ROOT, 'mappings')),
+  };
+  return { ...raw, folders, token };
+}
+
+export function readTokenFile(path: string): string {
+  return readFileSync(path, 'utf8').trim();
+}

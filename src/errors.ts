@@ -1,0 +1,196 @@
+/**
+ * The one error catalogue of rfq-sync.
+ *
+ * Every error the code raises on purpose is an RfqSyncError with a stable `code` (for logs, reports, metrics
+ * and tests) and a `kind` that tells callers what to do with it:
+ *   - transient:  the world may heal by itself (5xx, reset, time-out, 429, Redis gone): retry with back-off;
+ *   - auth:       the credential is refused (401/403): stop calling the service, keep the work, tell a person;
+ *   - data:       the input or the request is wrong (bad row, refused file, other 4xx): never retried, reported;
+ *   - config:     the configuration is wrong: the process refuses to start;
+ *   - unexpected: a bug or a broken contract we did not foresee.
+ * `errorFromHttpStatus` is the one place that maps an HTTP status to a class.
+ */
+
+export type ErrorKind = 'transient' | 'auth' | 'data' | 'config' | 'unexpected';
+
+/** At most this much response body is kept in an error (design.md: "at most 2 KiB of body text"). */
+export const MAX_ERROR_BODY_CHARS = 2048;
+
+export class RfqSyncError extends Error {
+  readonly code: string;
+  readonly kind: ErrorKind;
+  constructor(code: string, kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.kind = kind;
+  }
+  /** True when the same call may succeed later without anybody changing anything. */
+  get retryable(): boolean {
+    return this.kind === 'transient';
+  }
+}
+
+// ---------------------------------------------------------------- sourcing service (HTTP)
+
+export interface HttpErrorDetails {
+  /** Operation name such as `createRfq`, `listRfqs`, `listQuotations`. */
+  operation: string;
+  status?: number;
+  /** Response body text, already cut to MAX_ERROR_BODY_CHARS and scrubbed of secrets. */
+  body?: string;
+}
+
+export class AuthError extends RfqSyncError {
+  readonly status: number;
+  readonly operation: string;
+  constructor(d: HttpErrorDetails & { status: number }) {
+    super('E_AUTH', 'auth', `${d.operation}: the sourcing service refused the token (HTTP ${d.status})${bodySuffix(d.body)}`);
+    this.status = d.status;
+    this.operation = d.operation;
+  }
+}
+
+export class RateLimitError extends RfqSyncError {
+  readonly operation: string;
+  /** How long the service asked us to wait, in milliseconds (from Retry-After), when it said. */
+  readonly retryAfterMs: number | undefined;
+  constructor(d: HttpErrorDetails & { retryAfterMs?: number }) {
+    const wait = d.retryAfterMs === undefined ? 'no Retry-After' : `Retry-After ${Math.ceil(d.retryAfterMs / 1000)} s`;
+    super('E_RATE_LIMIT', 'transient', `${d.operation}: the sourcing service is rate limiting (HTTP 429, ${wait})`);
+    this.operation = d.operation;
+    this.retryAfterMs = d.retryAfterMs;
+  }
+}
+
+export class TransientHttpError extends RfqSyncError {
+  readonly status: number | undefined;
+  readonly operation: string;
+  constructor(d: HttpErrorDetails & { reason?: string }, options?: { cause?: unknown }) {
+    const what = d.status === undefined ? (d.reason ?? 'network error') : `HTTP ${d.status}`;
+    super('E_TRANSIENT', 'transient', `${d.operation}: temporary failure of the sourcing service (${what})${bodySuffix(d.body)}`, options);
+    this.status = d.status;
+    this.operation = d.operation;
+  }
+}
+
+export class PermanentHttpError extends RfqSyncError {
+  readonly status: number;
+  readonly operation: string;
+  readonly body: string | undefined;
+  constructor(d: HttpErrorDetails & { status: number }) {
+    super('E_REJECTED', 'data', `${d.operation}: the sourcing service rejected the request (HTTP ${d.status})${bodySuffix(d.body)}`);
+    this.status = d.status;
+    this.operation = d.operation;
+    this.body = d.body;
+  }
+}
+
+/** The service answered 2xx but the body breaks the schema: names the field and, when known, the RFQ. */
+export class InvalidResponseError extends RfqSyncError {
+  readonly operation: string;
+  readonly field: string;
+  readonly rfqId: number | string | undefined;
+  constructor(d: { operation: string; field: string; reason: string; rfqId?: number | string }) {
+    const where = d.rfqId === undefined ? '' : ` of RFQ ${d.rfqId}`;
+    super('E_INVALID_RESPONSE', 'unexpected', `${d.operation}: invalid response: field ${d.field}${where}: ${d.reason}`);
+    this.operation = d.operation;
+    this.field = d.field;
+    this.rfqId = d.rfqId;
+  }
+}
+
+/** The one mapping from an HTTP status (non-2xx) to an error class. */
+export function errorFromHttpStatus(
+  d: HttpErrorDetails & { status: number; retryAfterMs?: number },
+): AuthError | RateLimitError | TransientHttpError | PermanentHttpError {
+  const body = d.body === undefined ? undefined : d.body.slice(0, MAX_ERROR_BODY_CHARS);
+  if (d.status === 401 || d.status === 403) return new AuthError({ ...d, body });
+  if (d.status === 429) return new RateLimitError({ ...d, body });
+  if (d.status >= 500 || d.status === 408) return new TransientHttpError({ ...d, body });
+  return new PermanentHttpError({ ...d, body });
+}
+
+// ---------------------------------------------------------------- input files and rows
+
+/** A whole input file cannot be read: too big, wrong format, corrupt, empty... One sentence naming file and reason. */
+export class FileRefusedError extends RfqSyncError {
+  readonly file: string;
+  readonly reason: string;
+  constructor(file: string, reason: string, options?: { cause?: unknown }) {
+    super('E_FILE_REFUSED', 'data', `${file}: ${reason}`, options);
+    this.file = file;
+    this.reason = reason;
+  }
+}
+
+/** A mapping profile is invalid or none fits the file. */
+export class MappingError extends RfqSyncError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_MAPPING', 'data', message, options);
+  }
+}
+
+/** One bad value in one row: the unit of the per-file report. */
+export interface RowProblem {
+  file: string;
+  /** 1-based row number as the user sees it in the file (header row included). */
+  row: number;
+  /** Column header as written in the file, or the target field when no column is involved. */
+  column: string;
+  value: string;
+  reason: string;
+  severity: 'error' | 'warning';
+}
+
+export function formatRowProblem(p: RowProblem): string {
+  const value = p.value === '' ? 'empty' : JSON.stringify(p.value.length > 80 ? `${p.value.slice(0, 77)}...` : p.value);
+  return `${p.file} row ${p.row}, column ${p.column} (${value}): ${p.reason}`;
+}
+
+// ---------------------------------------------------------------- pipeline
+
+/** A requisition's external_ids are held by another requisition (design.md, claim step). */
+export class ClaimConflictError extends RfqSyncError {
+  readonly requisitionKey: string;
+  readonly conflicts: ReadonlyArray<{ externalId: string; heldBy: string }>;
+  constructor(requisitionKey: string, conflicts: ReadonlyArray<{ externalId: string; heldBy: string }>) {
+    const list = conflicts.slice(0, 5).map((c) => `${c.externalId} (held by ${c.heldBy})`).join(', ');
+    const more = conflicts.length > 5 ? ` and ${conflicts.length - 5} more` : '';
+    super('E_CLAIM_CONFLICT', 'data', `requisition ${requisitionKey}: external_ids already belong to another requisition: ${list}${more}`);
+    this.requisitionKey = requisitionKey;
+    this.conflicts = conflicts;
+  }
+}
+
+export class RedisUnfitError extends RfqSyncError {
+  constructor(message: string) {
+    super('E_REDIS_UNFIT', 'config', message);
+  }
+}
+
+export class ConfigError extends RfqSyncError {
+  /** One line per problem, each naming the variable and what is wrong. */
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super('E_CONFIG', 'config', `invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+export class UnexpectedError extends RfqSyncError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_UNEXPECTED', 'unexpected', message, options);
+  }
+}
+
+/** Classify anything thrown: our errors keep their kind; everything else is unexpected. */
+export function kindOf(err: unknown): ErrorKind {
+  return err instanceof RfqSyncError ? err.kind : 'unexpected';
+}
+
+function bodySuffix(body: string | undefined): string {
+  if (!body) return '';
+  const oneLine = body.replace(/\s+/g, ' ').trim();
+  return oneLine ? `: ${oneLine.slice(0, 300)}` : '';
+}

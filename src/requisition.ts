@@ -1,0 +1,35 @@
+/**
+ * The requisition: what ingestion produces and create-rfq consumes. One requisition becomes exactly one RFQ
+ * (plus supplementary RFQs for lines added by a later re-export). Plain JSON so it travels in a job payload.
+ */
+
+export interface RequisitionLine {
+  /** The ERP's key of the line; unique within the requisition and across the file. */
+  external_id: string;
+  product_name: string;
+  specification?: string;
+  uom?: string;
+  /** Positive whole number (the service takes an integer). */
+  qty: number;
+  /** Line total (qty x unit price), an integer as the service takes it, rounded half-up when computed. */
+  estimated_price?: number;
+  /** 1-based row number in the source file (for reports). */
+  row: number;
+}
+
+export interface Requisition {
+  /** The grouping value (e.g. the PR number) as found in the file. */
+  key: string;
+  /** Base name of the file it came from, and the mapping profile used. */
+  sourceFile: string;
+  profile: string;
+  title: string;
+  description?: string;
+  /** Unix time in ms (UTC). */
+  due_date: number;
+  required_date?: number;
+  rfq_type: 'Public' | 'Private';
+  rfq_category?: string;
+  rfq_location?: string;
+  lines: RequisitionLine[];
+}

@@ -1,0 +1,88 @@
+/**
+ * Normalised shapes of what the sourcing service returns, after tolerant parsing (see schemas in this folder).
+ * Money stays a decimal string here: it is summed and compared exactly (decimal.js), never as a binary float.
+ */
+
+export type RfqStatusFilter = 'open' | 'closed' | 'cancelled' | 'completed';
+export const RFQ_STATUSES: readonly RfqStatusFilter[] = ['open', 'closed', 'cancelled', 'completed'];
+
+/** Body of POST /v1/rfqs. Timestamps are Unix ms as digit strings (spec 2.1). */
+export interface CreateRfqRequest {
+  title: string;
+  due_date: string;
+  required_date?: string;
+  description?: string;
+  rfq_type: 'Public' | 'Private';
+  rfq_category?: string;
+  rfq_location?: string;
+  lines: Array<{
+    product_name: string;
+    specification?: string;
+    uom?: string;
+    qty: number;
+    estimated_price?: number;
+    external_id: string;
+  }>;
+}
+
+export interface ListedLine {
+  /** Zero-based position (the key of the `lines` map, or the array index). */
+  position: number;
+  line_id: string;
+  product_name?: string;
+  specification?: string;
+  uom?: string;
+  qty?: number;
+  /** Decimal strings. */
+  estimated_price?: string;
+  each_price?: string;
+  status?: string;
+  external_id?: string;
+  docs: unknown;
+}
+
+export interface ListedRfq {
+  _id: number;
+  title?: string;
+  rfq_no?: number;
+  comp_name?: string;
+  /** The status string inside the record (e.g. `Active`); the RFQ's state is the list it was found in. */
+  status?: string;
+  version?: number;
+  /** Unix ms. */
+  rfq_date?: number;
+  due_date?: number;
+  required_date?: number;
+  description?: string;
+  rfq_type?: string;
+  rfq_category?: string;
+  rfq_location?: string;
+  /** Sorted by position. */
+  lines: ListedLine[];
+}
+
+export interface QuotationLineDetail {
+  line_id: string;
+  /** Decimal string, or null when the supplier left the line without a price. */
+  price: string | null;
+  docs: unknown[];
+}
+
+export interface Quotation {
+  /** Opaque: an integer or `comp_<n>` on the wire, always a string here. */
+  quotation_key: string;
+  sup_name?: string;
+  revision_no?: number;
+  quotation_date?: number;
+  notes?: string;
+  detail: QuotationLineDetail[];
+  attachments: unknown[];
+  status?: 'qualified' | 'not qualified';
+}
+
+export interface QuotationList {
+  rfqId: number;
+  quotations: Quotation[];
+  /** Quotations that broke the schema: reported, never blocking the others. */
+  invalid: Array<{ index: number; quotation_key?: string; reason: string }>;
+}
