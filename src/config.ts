@@ -37,6 +37,12 @@ export const rawConfigSchema = z.object({
   SOURCING_TOKEN: z.string().min(1).optional(),
   /** File holding the bearer token; re-read when the service answers 401/403, so replacing it resumes work. */
   SOURCING_TOKEN_FILE: z.string().min(1).optional(),
+  /**
+   * Name of the sourcing account, the namespace of every idempotency record in Redis, so two accounts sharing a
+   * Redis never collide. Default: derived from SOURCING_BASE_URL (host and path). Two accounts on the same service
+   * must set distinct names; replacing the token keeps the name, so records survive token rotation.
+   */
+  SOURCING_ACCOUNT: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . and - only, at most 64').optional(),
   /** Time-outs for calls to the service, in ms: connect 5 s, headers 30 s, body 30 s. */
   SOURCING_CONNECT_TIMEOUT_MS: int(100, 600_000).default(5_000),
   SOURCING_HEADERS_TIMEOUT_MS: int(100, 600_000).default(30_000),
@@ -124,6 +130,8 @@ export interface Folders {
 
 export interface Config extends RawConfig {
   folders: Folders;
+  /** SOURCING_ACCOUNT, or the default derived from the base URL (`sandbox` for the built-in sandbox). */
+  account: string;
   /** The bearer token as read at start (from SOURCING_TOKEN or SOURCING_TOKEN_FILE); undefined for the sandbox. */
   token: string | undefined;
 }
@@ -202,9 +210,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { require
     awards: join(outbox, 'awards'),
     mappings: abs(raw.MAPPINGS_DIR ?? join(PACKAGE_ROOT, 'mappings')),
   };
-  return { ...raw, folders, token };
+  return { ...raw, folders, token, account: raw.SOURCING_ACCOUNT ?? defaultAccount(raw.SOURCING_BASE_URL) };
 }
 
 export function readTokenFile(path: string): string {
   return readFileSync(path, 'utf8').trim();
+}
+
+function defaultAccount(baseUrl: string | undefined): string {
+  if (!baseUrl) return 'sandbox';
+  const u = new URL(baseUrl);
+  return `${u.host}${u.pathname}`.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/_+$/, '').slice(0, 64);
 }

@@ -1,0 +1,43 @@
+/**
+ * Files that people or an ERP pick up (workbooks, award CSVs, reports) are written to a temporary name in the same
+ * folder and renamed, so a reader never sees half a file. The temporary name starts with `.` and ends in `.tmp`,
+ * which the inbox watcher and most ERP pickers ignore.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Run `write(tmpPath)` then rename onto `finalPath`; the temp file is removed on failure. */
+export async function writeAtomically(finalPath: string, write: (tmpPath: string) => Promise<void>): Promise<void> {
+  const dir = dirname(finalPath);
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(finalPath)}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await write(tmp);
+    await rename(tmp, finalPath);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+export async function writeFileAtomically(finalPath: string, data: string | Uint8Array): Promise<void> {
+  await writeAtomically(finalPath, (tmp) => writeFile(tmp, data));
+}
+
+/**
+ * A file name safe on Windows and Linux shares whatever the input holds: no path separators, no reserved
+ * characters or device names, no leading dots, no trailing dots/spaces, at most `max` characters.
+ */
+export function safeFileName(name: string, max = 120): string {
+  let s = name
+    .normalize('NFC')
+    .replace(/[\u0000-\u001F\u007F<>:"/\\|?*]+/g, '_')
+    .replace(/\s+/g, ' ')
+    .replace(/^[.\s]+/, '')
+    .replace(/[.\s]+$/, '')
+    .trim();
+  if (/^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i.test(s)) s = `_${s}`;
+  if (s.length > max) s = s.slice(0, max).replace(/[.\s]+$/, '');
+  return s || '_';
+}
