@@ -1,0 +1,113 @@
+/**
+ * The worker context: what every job processor and CLI command receives. Built once per process.
+ * Three kinds of Redis connection, as BullMQ wants them:
+ *   - `redis`: our own keys (idempotency, tracking, ledger), fail-fast (commands error while Redis is down, the
+ *     job fails its attempt and is retried with back-off);
+ *   - `connection`: options for BullMQ Workers, `maxRetriesPerRequest: null` (BullMQ's requirement);
+ *   - the Queues open their own clients from the same options.
+ */
+import { Redis, type RedisOptions } from 'ioredis';
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { createSourcingClient, type SourcingClient } from '../sourcing/client.ts';
+import { createAuthGate, type AuthGate } from './auth-gate.ts';
+import { bullPrefix as makeBullPrefix, createQueues, type Queues, type RedisConnectionOptions } from './queues.ts';
+import { checkRedis } from './redis-checks.ts';
+import { redisKeys, type RedisKeys } from './redis-keys.ts';
+import { createTokenSource, tokenFingerprint, type TokenSource } from './token-source.ts';
+
+export interface WorkerContext {
+  config: Config;
+  logger: Logger;
+  /** ioredis client for our own keys (idempotency commands are defined on it by the idempotency store). */
+  redis: Redis;
+  keys: RedisKeys;
+  /** For BullMQ Workers (maxRetriesPerRequest null). */
+  connection: RedisConnectionOptions;
+  queues: Queues;
+  client: SourcingClient;
+  authGate: AuthGate;
+  tokens: TokenSource;
+  bullPrefix: string;
+}
+
+export interface WorkerContextOptions {
+  redisUrl: string;
+  baseUrl: string;
+  /** Token provider; default SOURCING_TOKEN / SOURCING_TOKEN_FILE of the config (re-read every 2 s). */
+  token?: () => string;
+  /** Use this client instead of building one (tests, the CLI's embedded sandbox). */
+  client?: SourcingClient;
+  /** Skip the start-up Redis checks (only for commands that do not write, e.g. `status`). Default false. */
+  skipRedisChecks?: boolean;
+  /** How often the auth gate checks for a replaced token, ms. Default 5,000. */
+  authCheckMs?: number;
+}
+
+/** ioredis options from a redis:// or rediss:// URL (TLS for rediss). */
+export function redisOptionsFromUrl(url: string, extra: RedisOptions = {}): RedisOptions {
+  const u = new URL(url);
+  const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined;
+  return {
+    host: u.hostname,
+    port: u.port ? Number(u.port) : 6379,
+    username: u.username ? decodeURIComponent(u.username) : undefined,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    ...(db !== undefined && Number.isInteger(db) ? { db } : {}),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+    ...extra,
+  };
+}
+
+export async function createWorkerContext(config: Config, logger: Logger, opts: WorkerContextOptions): Promise<WorkerContext> {
+  const base = redisOptionsFromUrl(opts.redisUrl);
+  const redis = new Redis({ ...base, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  redis.on('error', () => undefined); // reconnects by itself; commands report the failure to their caller
+  const cleanup: Array<() => Promise<unknown>> = [async () => redis.quit().catch(() => redis.disconnect())];
+  try {
+    if (!opts.skipRedisChecks) await checkRedis(redis, logger);
+    const keys = redisKeys(config.REDIS_PREFIX, config.account);
+    // ioredis options are what BullMQ passes on to ioredis; its own RedisOptions type is a looser copy of them.
+    const connection = { ...base, maxRetriesPerRequest: null } as RedisConnectionOptions;
+    const bullPrefix = makeBullPrefix(config.REDIS_PREFIX, config.account);
+    const queues = createQueues(connection, bullPrefix, { attempts: config.JOB_ATTEMPTS, backoffMs: config.JOB_BACKOFF_MS });
+    cleanup.push(() => queues.close());
+    const given = opts.token;
+    const tokens: TokenSource = given
+      ? { get: given, refresh: given, fingerprint: () => tokenFingerprint(given()) }
+      : createTokenSource({ token: config.token, tokenFile: config.SOURCING_TOKEN_FILE });
+    const client =
+      opts.client ??
+      createSourcingClient({
+        baseUrl: opts.baseUrl,
+        getToken: tokens.get,
+        connectTimeoutMs: config.SOURCING_CONNECT_TIMEOUT_MS,
+        headersTimeoutMs: config.SOURCING_HEADERS_TIMEOUT_MS,
+        bodyTimeoutMs: config.SOURCING_BODY_TIMEOUT_MS,
+        getRetries: config.SOURCING_GET_RETRIES,
+        connections: config.SOURCING_CONNECTIONS,
+        maxPages: config.SOURCING_MAX_PAGES,
+        pageConcurrency: config.SOURCING_PAGE_CONCURRENCY,
+        logger,
+      });
+    cleanup.push(() => client.close());
+    const authGate = await createAuthGate({
+      redis,
+      keys,
+      queues: [queues.createRfq, queues.poll],
+      tokens,
+      logger,
+      checkMs: opts.authCheckMs,
+    });
+    return { config, logger, redis, keys, connection, queues, client, authGate, tokens, bullPrefix };
+  } catch (err) {
+    for (const c of cleanup.reverse()) await c().catch(() => undefined);
+    throw err;
+  }
+}
+
+export async function closeWorkerContext(ctx: WorkerContext): Promise<void> {
+  ctx.authGate.close();
+  await Promise.allSettled([ctx.queues.close(), ctx.client.close()]);
+  await ctx.redis.quit().catch(() => ctx.redis.disconnect());
+}
