@@ -1,0 +1,295 @@
+/**
+ * State of the sandbox sourcing service: RFQs per account (company), their lines and quotations, and the buyer's
+ * decisions. Optionally kept in a JSON state file (loaded at start, saved atomically and debounced on change) so a
+ * restarted sandbox still knows the RFQs a worker created.
+ */
+import { readFile } from 'node:fs/promises';
+import { Decimal } from 'decimal.js';
+import { writeFileAtomically } from '../atomic-write.ts';
+import type { z } from 'zod';
+import type { createRfqRequestSchema } from '../sourcing/schemas.ts';
+
+export type RfqState = 'open' | 'closed' | 'cancelled' | 'completed';
+export const RFQ_STATES: readonly RfqState[] = ['open', 'closed', 'cancelled', 'completed'];
+
+/** The status string inside a listed RFQ (design.md: need not equal the filter value). */
+export const STATUS_TEXT: Record<RfqState, string> = { open: 'Active', closed: 'Closed', cancelled: 'Cancelled', completed: 'Completed' };
+
+export interface StoredLine {
+  line_id: string;
+  product_name: string;
+  specification?: string;
+  uom?: string;
+  qty: number;
+  estimated_price?: number;
+  external_id?: string;
+  status: string;
+  docs: Record<string, unknown>;
+}
+
+export interface StoredQuotation {
+  /** As on the wire: an integer or `comp_<n>`. */
+  quotation_key: number | string;
+  sup_name: string;
+  revision_no: number;
+  quotation_date: number;
+  notes?: string;
+  /** line_id -> price (decimal string; absent line = not quoted) and documents. */
+  detail: Record<string, { price: string | null; docs: unknown[] }>;
+  attachments: unknown[];
+  status?: 'qualified' | 'not qualified';
+}
+
+export interface StoredRfq {
+  _id: number;
+  company: string;
+  rfq_no: number;
+  title: string;
+  due_date: string;
+  required_date?: string;
+  description?: string;
+  rfq_type: string;
+  rfq_category?: string;
+  rfq_location?: string;
+  rfq_date: number;
+  state: RfqState;
+  stateChangedAt: number;
+  version: number;
+  lines: StoredLine[];
+  quotations: StoredQuotation[];
+  /** quotation_key (as string) of the winning quotation. */
+  winner?: string;
+}
+
+export interface QuotationInput {
+  sup_name: string;
+  /** Integer or `comp_<n>`; default: the key this supplier already has on the RFQ, or a new one. */
+  quotation_key?: number | string;
+  /** Price per line_id, or per position (array); a missing or null entry leaves the line unquoted. */
+  prices?: Record<string, string | number | null> | Array<string | number | null>;
+  notes?: string;
+  /** Documents per line_id. */
+  documents?: Record<string, unknown[]>;
+  attachments?: unknown[];
+}
+
+export type CreateRfqBody = z.infer<typeof createRfqRequestSchema>;
+
+interface StoreData {
+  nextId: number;
+  rfqNoByCompany: Record<string, number>;
+  nextSupplierKey: number;
+  rfqs: StoredRfq[];
+}
+
+export class SandboxError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export class SandboxStore {
+  private data: StoreData = { nextId: 1, rfqNoByCompany: {}, nextSupplierKey: 1, rfqs: [] };
+  private byId = new Map<number, StoredRfq>();
+  private readonly stateFile: string | undefined;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private saving: Promise<void> = Promise.resolve();
+  private readonly now: () => number;
+
+  constructor(opts: { stateFile?: string; now?: () => number } = {}) {
+    this.stateFile = opts.stateFile;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Loads the state file when there is one (a missing file is an empty sandbox). */
+  async load(): Promise<void> {
+    if (!this.stateFile) return;
+    let text: string;
+    try {
+      text = await readFile(this.stateFile, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    const parsed = JSON.parse(text) as StoreData;
+    this.data = { nextId: parsed.nextId, rfqNoByCompany: parsed.rfqNoByCompany ?? {}, nextSupplierKey: parsed.nextSupplierKey ?? 1, rfqs: parsed.rfqs ?? [] };
+    this.byId = new Map(this.data.rfqs.map((r) => [r._id, r]));
+  }
+
+  create(company: string, body: CreateRfqBody): StoredRfq {
+    const _id = this.data.nextId++;
+    const rfq_no = (this.data.rfqNoByCompany[company] ?? 0) + 1;
+    this.data.rfqNoByCompany[company] = rfq_no;
+    const now = this.now();
+    const rfq: StoredRfq = {
+      _id,
+      company,
+      rfq_no,
+      title: body.title,
+      due_date: body.due_date,
+      required_date: body.required_date,
+      description: body.description,
+      rfq_type: body.rfq_type,
+      rfq_category: body.rfq_category,
+      rfq_location: body.rfq_location,
+      rfq_date: now,
+      state: 'open',
+      stateChangedAt: now,
+      version: 1,
+      lines: body.lines.map((l, i) => ({
+        line_id: `${_id.toString(16)}${(i + 1).toString(16).padStart(3, '0')}a${((_id * 7919 + i * 104729) % 65536).toString(16).padStart(4, '0')}`,
+        product_name: l.product_name,
+        specification: l.specification,
+        uom: l.uom,
+        qty: l.qty,
+        estimated_price: l.estimated_price,
+        external_id: l.external_id,
+        status: 'active',
+        docs: {},
+      })),
+      quotations: [],
+    };
+    this.data.rfqs.push(rfq);
+    this.byId.set(_id, rfq);
+    this.changed();
+    return rfq;
+  }
+
+  get(id: number): StoredRfq | undefined {
+    return this.byId.get(id);
+  }
+
+  mustGet(id: number): StoredRfq {
+    const r = this.byId.get(id);
+    if (!r) throw new SandboxError(404, `no RFQ ${id}`);
+    return r;
+  }
+
+  all(): StoredRfq[] {
+    return this.data.rfqs;
+  }
+
+  listFor(company: string, state: RfqState): StoredRfq[] {
+    return this.data.rfqs.filter((r) => r.company === company && r.state === state);
+  }
+
+  countByCompany(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const r of this.data.rfqs) out[r.company] = (out[r.company] ?? 0) + 1;
+    return out;
+  }
+
+  advance(id: number, to: RfqState): StoredRfq {
+    const r = this.mustGet(id);
+    if (!RFQ_STATES.includes(to)) throw new SandboxError(400, `unknown state ${String(to)}`);
+    if (r.state !== to) {
+      r.state = to;
+      r.stateChangedAt = this.now();
+      r.version++;
+      this.changed();
+    }
+    return r;
+  }
+
+  submitQuotation(id: number, q: QuotationInput): StoredQuotation {
+    const r = this.mustGet(id);
+    if (!q.sup_name || typeof q.sup_name !== 'string') throw new SandboxError(400, 'sup_name is required');
+    const existing =
+      q.quotation_key !== undefined
+        ? r.quotations.find((x) => String(x.quotation_key) === String(q.quotation_key))
+        : r.quotations.find((x) => x.sup_name === q.sup_name);
+    const detail: StoredQuotation['detail'] = {};
+    r.lines.forEach((line, position) => {
+      const raw = Array.isArray(q.prices) ? q.prices[position] : q.prices?.[line.line_id];
+      if (raw === undefined || raw === null || raw === '') return;
+      let price: string;
+      try {
+        price = new Decimal(raw).toFixed();
+      } catch {
+        throw new SandboxError(400, `price of line ${line.line_id} is not a number`);
+      }
+      detail[line.line_id] = { price, docs: q.documents?.[line.line_id] ?? [] };
+    });
+    if (existing) {
+      existing.revision_no++;
+      existing.quotation_date = this.now();
+      existing.detail = detail;
+      if (q.notes !== undefined) existing.notes = q.notes;
+      if (q.attachments !== undefined) existing.attachments = q.attachments;
+      delete existing.status; // a revised quotation awaits a new decision
+      this.changed();
+      return existing;
+    }
+    const key = q.quotation_key ?? this.newSupplierKey();
+    const created: StoredQuotation = {
+      quotation_key: key,
+      sup_name: q.sup_name,
+      revision_no: 0,
+      quotation_date: this.now(),
+      notes: q.notes,
+      detail,
+      attachments: q.attachments ?? [],
+    };
+    r.quotations.push(created);
+    this.changed();
+    return created;
+  }
+
+  decide(id: number, key: string, qualified: boolean): StoredQuotation {
+    const q = this.mustGetQuotation(id, key);
+    q.status = qualified ? 'qualified' : 'not qualified';
+    this.changed();
+    return q;
+  }
+
+  pickWinner(id: number, key: string): StoredRfq {
+    const r = this.mustGet(id);
+    this.mustGetQuotation(id, key);
+    r.winner = key;
+    r.version++;
+    this.changed();
+    return r;
+  }
+
+  mustGetQuotation(id: number, key: string): StoredQuotation {
+    const q = this.mustGet(id).quotations.find((x) => String(x.quotation_key) === key);
+    if (!q) throw new SandboxError(404, `no quotation ${key} on RFQ ${id}`);
+    return q;
+  }
+
+  /** Waits for pending saves (stop, tests). */
+  async flush(): Promise<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+      this.save();
+    }
+    await this.saving;
+  }
+
+  /** Integers and `comp_<n>` alternate so both forms of quotation_key are seen. */
+  private newSupplierKey(): number | string {
+    const n = this.data.nextSupplierKey++;
+    return n % 2 === 1 ? 100 + n : `comp_${100 + n}`;
+  }
+
+  private changed(): void {
+    if (!this.stateFile || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.save();
+    }, 50);
+    this.saveTimer.unref();
+  }
+
+  private save(): void {
+    const file = this.stateFile;
+    if (!file) return;
+    const text = JSON.stringify(this.data);
+    this.saving = this.saving.then(() => writeFileAtomically(file, text)).catch((err: unknown) => {
+      process.emitWarning(`sandbox: could not save state file ${file}: ${(err as Error).message}`);
+    });
+  }
+}

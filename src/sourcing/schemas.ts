@@ -1,0 +1,224 @@
+/**
+ * zod schemas of the sourcing service's wire formats: one definition, used by the client (to read answers and
+ * check what it sends) and by the sandbox (to check what it receives).
+ *
+ * Requests are strict (we control them). Answers are tolerant where the interface is loose (design.md): `lines`
+ * as a map keyed "0","1",... or an array; numbers as strings; `quotation_key` int or `comp_<n>`; `quotation_detail`
+ * as a map or an array. Money comes out as a decimal string, never a binary float.
+ */
+import { z } from 'zod';
+import type { ListedLine, ListedRfq, Quotation, QuotationLineDetail } from './types.ts';
+
+// ---------------------------------------------------------------- scalars
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const DIGITS = /^\d+$/;
+
+/** Unix ms as a string of digits (what the service sends and takes). */
+export const timestampString = z.string().regex(DIGITS, 'expected Unix time in ms as a string of digits');
+
+/** Integer, or a string of digits holding one. */
+export const looseInt = z.union([
+  z.number().int(),
+  z.string().trim().regex(/^-?\d+$/, 'expected an integer').transform((s) => Number(s)),
+]).pipe(z.number().int().refine(Number.isSafeInteger, 'integer out of range'));
+
+/** Unix ms as a number or a digit string, normalised to a number. */
+export const looseTimestamp = z.union([
+  z.number().int().nonnegative(),
+  z.string().trim().regex(DIGITS, 'expected Unix time in ms (digits)').transform((s) => Number(s)),
+]);
+
+/** A number or a numeric string, normalised to a decimal string (no float arithmetic on it). */
+export const looseDecimal = z.union([
+  z.number().refine(Number.isFinite, 'expected a finite number').transform((n) => String(n)),
+  z.string().trim().regex(DECIMAL, 'expected a decimal number'),
+]);
+
+// ---------------------------------------------------------------- POST /v1/rfqs (strict)
+
+export const createRfqLineSchema = z.strictObject({
+  product_name: z.string().trim().min(1).max(500),
+  specification: z.string().max(5000).optional(),
+  uom: z.string().max(50).optional(),
+  qty: z.number().int().positive(),
+  estimated_price: z.number().int().nonnegative().optional(),
+  external_id: z.string().min(1).max(200),
+});
+
+export const createRfqRequestSchema = z.strictObject({
+  title: z.string().trim().min(1).max(500),
+  due_date: timestampString,
+  required_date: timestampString.optional(),
+  description: z.string().max(20_000).optional(),
+  rfq_type: z.enum(['Public', 'Private']),
+  rfq_category: z.string().max(200).optional(),
+  rfq_location: z.string().max(200).optional(),
+  lines: z.array(createRfqLineSchema).min(1).max(1000),
+});
+
+export const createRfqResponseSchema = z.object({
+  rfq: z.object({ _id: looseInt.pipe(z.number().int().positive()) }),
+});
+
+// ---------------------------------------------------------------- GET /v1/rfqs (tolerant)
+
+const optionalString = z.string().optional().nullable().transform((v) => v ?? undefined);
+
+export const listedLineSchema = z.looseObject({
+  line_id: z.union([z.string().min(1), z.number().int().transform((n) => String(n))]),
+  product_name: optionalString,
+  specification: optionalString,
+  uom: optionalString,
+  qty: looseInt.pipe(z.number().int().nonnegative()).optional(),
+  estimated_price: looseDecimal.optional(),
+  each_price: looseDecimal.optional().nullable(),
+  status: optionalString,
+  external_id: optionalString,
+  docs: z.unknown().optional(),
+});
+
+/** `lines` as the spec's map keyed by position, or as an array. */
+export const listedLinesSchema = z.union([z.array(listedLineSchema), z.record(z.string().regex(DIGITS, 'line keys must be positions "0","1",...'), listedLineSchema)]);
+
+export const listedRfqSchema = z.looseObject({
+  _id: looseInt.pipe(z.number().int().positive()),
+  title: optionalString,
+  rfq_no: looseInt.optional(),
+  comp_name: optionalString,
+  status: optionalString,
+  version: looseInt.optional(),
+  rfq_date: looseTimestamp.optional(),
+  due_date: looseTimestamp.optional(),
+  required_date: looseTimestamp.optional().nullable(),
+  description: optionalString,
+  rfq_type: optionalString,
+  rfq_category: optionalString,
+  rfq_location: optionalString,
+  lines: listedLinesSchema.optional().default([]),
+});
+
+const linkSchema = z.string().nullable().optional();
+export const rfqListEnvelopeSchema = z.looseObject({
+  rfqs: z.array(z.unknown()),
+  links: z.looseObject({ next: linkSchema, last: linkSchema }).nullable().optional(),
+  meta: z.looseObject({ total: looseInt.optional() }).nullable().optional(),
+});
+
+export function toListedRfq(r: z.infer<typeof listedRfqSchema>): ListedRfq {
+  const entries: Array<[number, z.infer<typeof listedLineSchema>]> = Array.isArray(r.lines)
+    ? r.lines.map((l, i) => [i, l])
+    : Object.entries(r.lines).map(([k, l]) => [Number(k), l]);
+  entries.sort((a, b) => a[0] - b[0]);
+  const lines: ListedLine[] = entries.map(([position, l]) => ({
+    position,
+    line_id: l.line_id,
+    product_name: l.product_name,
+    specification: l.specification,
+    uom: l.uom,
+    qty: l.qty,
+    estimated_price: l.estimated_price,
+    each_price: l.each_price ?? undefined,
+    status: l.status,
+    external_id: l.external_id,
+    docs: l.docs ?? {},
+  }));
+  return {
+    _id: r._id,
+    title: r.title,
+    rfq_no: r.rfq_no,
+    comp_name: r.comp_name,
+    status: r.status,
+    version: r.version,
+    rfq_date: r.rfq_date,
+    due_date: r.due_date,
+    required_date: r.required_date ?? undefined,
+    description: r.description,
+    rfq_type: r.rfq_type,
+    rfq_category: r.rfq_category,
+    rfq_location: r.rfq_location,
+    lines,
+  };
+}
+
+// ---------------------------------------------------------------- GET /v1/quotations/<rfq_id>[/<key>] (tolerant)
+
+/** Integer or `comp_<n>` on the wire; an opaque string for us. */
+export const quotationKeySchema = z.union([
+  z.number().int().transform((n) => String(n)),
+  z.string().trim().min(1).max(200),
+]);
+
+/** A price: decimal string or number; empty or null means the supplier left the line unpriced. */
+const priceSchema = z.union([z.null(), z.literal(''), looseDecimal]).transform((v) => (v === null || v === '' ? null : v));
+const docsArray = z.array(z.unknown()).nullable().optional().transform((v) => v ?? []);
+
+const detailEntrySchema = z.looseObject({ price: priceSchema.optional().transform((v) => v ?? null), docs: docsArray });
+export const quotationDetailSchema = z.union([
+  z.array(detailEntrySchema.extend({ line_id: z.union([z.string().min(1), z.number().int().transform((n) => String(n))]) })),
+  z.record(z.string().min(1), detailEntrySchema),
+]);
+
+export const quotationSchema = z.looseObject({
+  quotation_key: quotationKeySchema,
+  sup_name: optionalString,
+  revision_no: looseInt.optional(),
+  quotation_date: looseTimestamp.optional(),
+  notes: optionalString,
+  quotation_detail: quotationDetailSchema.optional().nullable(),
+  quotation_attachment: docsArray,
+  status: z
+    .string()
+    .transform((s) => s.trim().toLowerCase())
+    .pipe(z.enum(['qualified', 'not qualified']))
+    .optional()
+    .nullable(),
+});
+
+export const quotationListEnvelopeSchema = z.looseObject({
+  rfq: z.looseObject({ id: looseInt.optional() }).optional().nullable(),
+  quotations: z.array(z.unknown()).optional(),
+  /** Not in the spec: tolerated when one quotation is fetched by key. */
+  quotation: z.unknown().optional(),
+});
+
+export function toQuotation(q: z.infer<typeof quotationSchema>): Quotation {
+  const raw = q.quotation_detail ?? [];
+  const detail: QuotationLineDetail[] = Array.isArray(raw)
+    ? raw.map((d) => ({ line_id: d.line_id, price: d.price, docs: d.docs }))
+    : Object.entries(raw).map(([line_id, d]) => ({ line_id, price: d.price, docs: d.docs }));
+  return {
+    quotation_key: q.quotation_key,
+    sup_name: q.sup_name,
+    revision_no: q.revision_no,
+    quotation_date: q.quotation_date,
+    notes: q.notes,
+    detail,
+    attachments: q.quotation_attachment,
+    status: q.status ?? undefined,
+  };
+}
+
+/** First issue of a zod error as `field` (dotted path) and `reason`. */
+export function firstIssue(err: z.ZodError, prefix = ''): { field: string; reason: string } {
+  const issue = deepestIssue(err.issues);
+  const path = issue ? issue.path.map(String).join('.') : '';
+  const field = [prefix, path].filter(Boolean).join('.') || '(body)';
+  return { field, reason: issue?.message ?? 'invalid' };
+}
+
+/** Union failures nest the real cause; dig it out so the message names the leaf field. */
+function deepestIssue(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue | undefined {
+  const first = issues[0];
+  if (!first) return undefined;
+  if (first.code === 'invalid_union' && first.errors.length > 0) {
+    // Prefer the branch that got furthest (longest path), it is the shape the sender meant.
+    let best: z.core.$ZodIssue | undefined;
+    for (const branch of first.errors) {
+      const inner = deepestIssue(branch);
+      if (inner && (!best || inner.path.length > best.path.length)) best = inner;
+    }
+    if (best) return { ...best, path: [...first.path, ...best.path] };
+  }
+  return first;
+}
