@@ -1,0 +1,17 @@
+/** What the tracking code needs from the worker context (a WorkerContext satisfies it). */
+import type { WorkerContext } from '../pipeline/context.ts';
+import { TrackingStore } from './store.ts';
+
+export type TrackingContext = Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues' | 'client' | 'authGate'>;
+
+const stores = new WeakMap<object, TrackingStore>();
+
+/** One store per Redis client and namespace (cheap, but saves re-deriving keys on every call). */
+export function trackingStore(ctx: Pick<TrackingContext, 'redis' | 'keys'>): TrackingStore {
+  let byKeys = stores.get(ctx.redis);
+  if (!byKeys || byKeys.k.tracked !== ctx.keys.trackedRfqs) {
+    byKeys = new TrackingStore(ctx.redis, ctx.keys);
+    stores.set(ctx.redis, byKeys);
+  }
+  return byKeys;
+}

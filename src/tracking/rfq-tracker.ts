@@ -1,0 +1,15 @@
+/**
+ * The entry point create-rfq calls right after recording a created RFQ: from then on every poll follows it.
+ * Idempotent: a retried create-rfq job (or a reconciled RFQ adopted again) keeps the existing record and history.
+ */
+import type { Requisition } from '../requisition.ts';
+import { trackingStore, type TrackingContext } from './context.ts';
+import type { TrackedRfq } from './transitions.ts';
+
+export async function trackRfq(
+  ctx: Pick<TrackingContext, 'redis' | 'keys'>,
+  o: { rfqId: number; requisition: Pick<Requisition, 'key' | 'sourceFile' | 'profile' | 'title'> },
+): Promise<TrackedRfq> {
+  const r = o.requisition;
+  return trackingStore(ctx).track(o.rfqId, { key: r.key, sourceFile: r.sourceFile, profile: r.profile, title: r.title });
+}

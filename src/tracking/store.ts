@@ -1,0 +1,175 @@
+/**
+ * RFQ tracking records in Redis.
+ *
+ * Layout (all under the account namespace of redis-keys.ts):
+ *   - `keys.rfq(id)` hash, fields `track` (JSON TrackedRfq) and `seq` (write counter). create-rfq may keep its own
+ *     fields in the same hash; these two are ours.
+ *   - `keys.trackedRfqs` set of RFQ ids the poller follows;
+ *   - `trk:state:<state>` one set per state and `trk:flagged` (missing from every list), so `status` counts
+ *     without reading every record;
+ *   - `trk:listed:<id>` the RFQ as last listed (header and lines for the workbook);
+ *   - `trk:snap:<id>` + `trk:snapseq:<id>` the quotation snapshot a comparison job writes from (snapshot.ts);
+ *   - `trk:lastpoll`, `trk:polls` (last 100 poll results), `trk:poll:lock`.
+ * Every record write is a compare-and-set on `seq` inside one Lua script that also moves the id between the state
+ * and flag sets, so two writers (a poll and a comparison job) never lose each other's change.
+ */
+import type { Redis } from 'ioredis';
+import type { RedisKeys } from '../pipeline/redis-keys.ts';
+import type { ListedRfq } from '../sourcing/types.ts';
+import { newTrackedRfq, TRACKED_STATES, type TrackedRfq, type TrackedState } from './transitions.ts';
+
+export interface TrackingKeys {
+  rfq(id: number): string;
+  tracked: string;
+  state(s: TrackedState): string;
+  flagged: string;
+  listed(id: number): string;
+  snapshot(id: number): string;
+  snapshotSeq(id: number): string;
+  lastPoll: string;
+  polls: string;
+  pollLock: string;
+}
+
+export function trackingKeys(keys: RedisKeys): TrackingKeys {
+  return {
+    rfq: (id) => keys.rfq(id),
+    tracked: keys.trackedRfqs,
+    state: (s) => keys.key('trk', 'state', s),
+    flagged: keys.key('trk', 'flagged'),
+    listed: (id) => keys.key('trk', 'listed', id),
+    snapshot: (id) => keys.key('trk', 'snap', id),
+    snapshotSeq: (id) => keys.key('trk', 'snapseq', id),
+    lastPoll: keys.key('trk', 'lastpoll'),
+    polls: keys.key('trk', 'polls'),
+    pollLock: keys.key('trk', 'poll', 'lock'),
+  };
+}
+
+// KEYS: rfq hash, old state set, new state set, flagged set, tracked set.
+// ARGV: expected seq, new JSON (its seq already expected+1), rfq id, '1' flagged / '0' not.
+const CAS_SCRIPT = `
+local seq = redis.call('HGET', KEYS[1], 'seq') or '0'
+if seq ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'track', ARGV[2], 'seq', tostring(tonumber(ARGV[1]) + 1))
+if KEYS[2] ~= KEYS[3] then redis.call('SREM', KEYS[2], ARGV[3]) end
+redis.call('SADD', KEYS[3], ARGV[3])
+if ARGV[4] == '1' then redis.call('SADD', KEYS[4], ARGV[3]) else redis.call('SREM', KEYS[4], ARGV[3]) end
+redis.call('SADD', KEYS[5], ARGV[3])
+return 1
+`;
+
+export class TrackingStore {
+  readonly redis: Redis;
+  readonly k: TrackingKeys;
+
+  constructor(redis: Redis, keys: RedisKeys) {
+    this.redis = redis;
+    this.k = trackingKeys(keys);
+  }
+
+  async get(rfqId: number): Promise<TrackedRfq | undefined> {
+    const [json, seq] = await this.redis.hmget(this.k.rfq(rfqId), 'track', 'seq');
+    return parseRecord(json, seq);
+  }
+
+  /** Records of many ids in one round trip (missing ones are undefined). */
+  async getMany(ids: readonly number[]): Promise<Array<TrackedRfq | undefined>> {
+    if (ids.length === 0) return [];
+    const p = this.redis.pipeline();
+    for (const id of ids) p.hmget(this.k.rfq(id), 'track', 'seq');
+    const res = (await p.exec()) ?? [];
+    return res.map(([err, v]) => {
+      if (err) throw err;
+      const [json, seq] = v as [string | null, string | null];
+      return parseRecord(json, seq);
+    });
+  }
+
+  async trackedIds(): Promise<number[]> {
+    return (await this.redis.smembers(this.k.tracked)).map(Number).filter(Number.isSafeInteger);
+  }
+
+  /**
+   * Write `next` if the stored record is still `prev` (same seq). `prev` undefined: only if none is stored.
+   * Returns false when somebody else wrote in between (re-read and decide again).
+   */
+  async compareAndSet(prev: TrackedRfq | undefined, next: TrackedRfq): Promise<boolean> {
+    const expected = prev?.seq ?? 0;
+    const stored: TrackedRfq = { ...next, seq: expected + 1 };
+    const ok = await this.redis.eval(
+      CAS_SCRIPT,
+      5,
+      this.k.rfq(next.rfqId),
+      this.k.state(prev?.state ?? next.state),
+      this.k.state(next.state),
+      this.k.flagged,
+      this.k.tracked,
+      String(expected),
+      JSON.stringify(stored),
+      String(next.rfqId),
+      next.flaggedAt !== undefined ? '1' : '0',
+    );
+    if (ok === 1) next.seq = expected + 1;
+    return ok === 1;
+  }
+
+  /**
+   * Read-modify-write with retries. `change` returns the next record, or undefined to leave it as is.
+   * A missing record is passed as undefined. Returns the record as stored afterwards.
+   */
+  async update(rfqId: number, change: (cur: TrackedRfq | undefined) => TrackedRfq | undefined): Promise<TrackedRfq | undefined> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const cur = await this.get(rfqId);
+      const next = change(cur === undefined ? undefined : structuredClone(cur));
+      if (next === undefined) return cur;
+      if (await this.compareAndSet(cur, next)) return next;
+    }
+    throw new Error(`tracking record of RFQ ${rfqId} kept changing under 20 attempts to update it`);
+  }
+
+  /** Start tracking (idempotent: an existing record is kept, its requisition filled in if it had none). */
+  async track(rfqId: number, requisition: TrackedRfq['requisition'], now = Date.now()): Promise<TrackedRfq> {
+    const rec = await this.update(rfqId, (cur) => {
+      if (!cur) return newTrackedRfq(rfqId, now, requisition);
+      if (!cur.requisition && requisition) return { ...cur, requisition };
+      return undefined;
+    });
+    return rec ?? newTrackedRfq(rfqId, now, requisition);
+  }
+
+  async countByState(): Promise<Record<TrackedState, number>> {
+    const p = this.redis.pipeline();
+    for (const s of TRACKED_STATES) p.scard(this.k.state(s));
+    const res = (await p.exec()) ?? [];
+    const out = {} as Record<TrackedState, number>;
+    TRACKED_STATES.forEach((s, i) => {
+      out[s] = Number(res[i]?.[1] ?? 0);
+    });
+    return out;
+  }
+
+  async idsInState(state: TrackedState): Promise<number[]> {
+    return (await this.redis.smembers(this.k.state(state))).map(Number).sort((a, b) => a - b);
+  }
+
+  async flaggedIds(): Promise<number[]> {
+    return (await this.redis.smembers(this.k.flagged)).map(Number).sort((a, b) => a - b);
+  }
+
+  async putListed(rfq: ListedRfq): Promise<void> {
+    await this.redis.set(this.k.listed(rfq._id), JSON.stringify(rfq));
+  }
+
+  async getListed(rfqId: number): Promise<ListedRfq | undefined> {
+    const json = await this.redis.get(this.k.listed(rfqId));
+    return json ? (JSON.parse(json) as ListedRfq) : undefined;
+  }
+}
+
+function parseRecord(json: string | null | undefined, seq: string | null | undefined): TrackedRfq | undefined {
+  if (!json) return undefined;
+  const rec = JSON.parse(json) as TrackedRfq;
+  rec.seq = Number(seq ?? rec.seq ?? 0);
+  return rec;
+}

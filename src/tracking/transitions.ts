@@ -1,0 +1,128 @@
+/**
+ * What one poll means for one tracked RFQ: pure logic, no Redis, no HTTP (unit-tested on its own).
+ *
+ * The state of an RFQ is the status list it was found in (design.md). An RFQ this service created starts as
+ * `created` until a poll first finds it. Entering `closed` asks for the quotations and a comparison workbook;
+ * entering `completed` asks for the winning quotation and the award; `cancelled` is recorded and reported. An RFQ
+ * absent from every list is counted, and flagged once absent for `missingPollsBeforeFlag` polls; it stays tracked
+ * and is unflagged when it shows up again.
+ */
+import type { RfqStatusFilter } from '../sourcing/types.ts';
+
+export type RfqState = RfqStatusFilter;
+export type TrackedState = RfqState | 'created';
+export const TRACKED_STATES: readonly TrackedState[] = ['created', 'open', 'closed', 'cancelled', 'completed'];
+
+/** Later lists win when a poll finds an RFQ in two (it moved while the lists were read). */
+const STATE_ORDER: Record<TrackedState, number> = { created: 0, open: 1, closed: 2, cancelled: 3, completed: 3 };
+
+export interface Transition {
+  from: TrackedState;
+  to: TrackedState;
+  /** Unix ms (UTC) of the poll that saw it. */
+  at: number;
+}
+
+/** What the last comparison workbook written for an RFQ reflected. */
+export interface WrittenComparison {
+  version: number;
+  /** Unix ms. */
+  writtenAt: number;
+  /** revision_no per quotation_key the workbook reflected. */
+  revisions: Record<string, number>;
+  /** The winning quotation_key once the RFQ is completed and the award is written. */
+  winnerKey?: string;
+  /** True when this version carries the award (written for a completed RFQ). */
+  award: boolean;
+  workbook: string;
+  awardCsv: string;
+}
+
+export interface TrackedRfq {
+  rfqId: number;
+  /** Bumped by every write: optimistic concurrency (compare-and-set) in the store. */
+  seq: number;
+  requisition?: { key: string; sourceFile: string; profile?: string; title?: string };
+  state: TrackedState;
+  /** Unix ms. */
+  trackedAt: number;
+  /** Unix ms of the last poll that found it and changed this record (first sighting, transition, reappearance). */
+  lastSeenAt?: number;
+  /** `version` of the RFQ record last stored from a listing (the stored copy is refreshed when it changes). */
+  listedVersion?: number;
+  /** Consecutive polls that found it in no list. */
+  missingPolls: number;
+  /** Unix ms when it was flagged as missing; absent when not flagged. */
+  flaggedAt?: number;
+  /** Most recent last; capped at MAX_TRANSITIONS. */
+  transitions: Transition[];
+  comparison?: WrittenComparison;
+}
+
+export const MAX_TRANSITIONS = 50;
+
+export type PollAction =
+  /** Entered closed: pull quotations, write the comparison workbook. */
+  | 'pull-quotations'
+  /** Still closed: re-read quotations and write a new version if a revision rose. */
+  | 'check-revisions'
+  /** Completed without an award written yet: pull the winner, write the award version. */
+  | 'pull-award'
+  /** Entered cancelled: report. */
+  | 'report-cancelled';
+
+export interface Observation {
+  record: TrackedRfq;
+  transition?: Transition;
+  actions: PollAction[];
+  /** `flagged`: missing long enough, flagged by this poll; `reappeared`: was flagged, found again. */
+  flag?: 'flagged' | 'reappeared';
+  /** True when the record differs from the input and must be stored. */
+  changed: boolean;
+}
+
+/** The state a poll assigns an RFQ found in several lists (it moved during the poll): the most advanced one. */
+export function mergeSeenState(a: RfqState | undefined, b: RfqState): RfqState {
+  if (a === undefined) return b;
+  return STATE_ORDER[b] > STATE_ORDER[a] ? b : a;
+}
+
+/**
+ * Apply one poll's finding to a tracked RFQ. `seen` is the list it was found in, undefined when in none.
+ * Pure: returns the next record (seq untouched; the store bumps it) and the work the poll must enqueue.
+ */
+export function observe(prev: TrackedRfq, seen: RfqState | undefined, now: number, missingPollsBeforeFlag: number): Observation {
+  const actions: PollAction[] = [];
+  if (seen === undefined) {
+    const missingPolls = prev.missingPolls + 1;
+    const flagNow = prev.flaggedAt === undefined && missingPolls >= missingPollsBeforeFlag;
+    const record: TrackedRfq = { ...prev, missingPolls, ...(flagNow ? { flaggedAt: now } : {}) };
+    return { record, actions, changed: true, ...(flagNow ? { flag: 'flagged' as const } : {}) };
+  }
+
+  const record: TrackedRfq = { ...prev, lastSeenAt: now, missingPolls: 0 };
+  let flag: Observation['flag'];
+  if (prev.flaggedAt !== undefined) {
+    delete record.flaggedAt;
+    flag = 'reappeared';
+  }
+  let transition: Transition | undefined;
+  if (seen !== prev.state) {
+    transition = { from: prev.state, to: seen, at: now };
+    record.state = seen;
+    record.transitions = [...prev.transitions, transition].slice(-MAX_TRANSITIONS);
+    if (seen === 'closed') actions.push('pull-quotations');
+    if (seen === 'cancelled') actions.push('report-cancelled');
+  } else if (seen === 'closed') {
+    actions.push('check-revisions');
+  }
+  // Also on later polls: an award that was never written (job failed, worker died) is asked for again.
+  if (seen === 'completed' && !prev.comparison?.award) actions.push('pull-award');
+  // An unchanged RFQ is not rewritten: a poll over thousands of quiet RFQs costs reads only.
+  const changed = transition !== undefined || flag !== undefined || prev.missingPolls !== 0 || prev.lastSeenAt === undefined;
+  return { record: changed ? record : prev, actions, changed, ...(transition ? { transition } : {}), ...(flag ? { flag } : {}) };
+}
+
+export function newTrackedRfq(rfqId: number, now: number, requisition?: TrackedRfq['requisition']): TrackedRfq {
+  return { rfqId, seq: 0, state: 'created', trackedAt: now, missingPolls: 0, transitions: [], ...(requisition ? { requisition } : {}) };
+}
