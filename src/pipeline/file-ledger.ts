@@ -1,0 +1,100 @@
+/**
+ * The file ledger: which bytes (sha256) were already taken, from which file, and whether they were processed.
+ * One Redis hash (keys.fileLedger, namespaced per account), field = sha256, value = JSON of a LedgerEntry.
+ *
+ * - `claim` is HSETNX: of all the files holding the same bytes, exactly one becomes the owner (identified by its
+ *   unique name in processing/); every other one is a duplicate, archived with a report naming the owner.
+ * - The entry is `processing` until the owner's ingest job has archived the file, then `done` (final). A crash
+ *   between the take and the ingest leaves a `processing` entry whose owner is still in processing/: recovery
+ *   re-enqueues it (claim answers `own` for the same name).
+ * - A refused file (unreadable, no mapping fits) is `release`d: the same bytes dropped again, after IT fixed the
+ *   mapping, are read again instead of being called duplicates of a failure.
+ * markDone and release change the entry only when it still belongs to the given owner (Lua, atomic).
+ */
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+const entrySchema = z.object({
+  state: z.enum(['processing', 'done']),
+  /** Name of the file in processing/ (then archive/) that owns these bytes. */
+  owner: z.string(),
+  /** Its name as dropped in the inbox. */
+  name: z.string(),
+  /** When it was taken (ms, UTC). */
+  seenAt: z.number(),
+  /** When its processing finished (ms, UTC). */
+  doneAt: z.number().optional(),
+  /** The report written for it (file name in outbox/reports/). */
+  report: z.string().optional(),
+});
+export type LedgerEntry = z.infer<typeof entrySchema>;
+
+export type ClaimOutcome =
+  | { outcome: 'claimed'; entry: LedgerEntry }
+  /** The entry already belongs to this very file (recovery, or a second enqueue after a crash). */
+  | { outcome: 'own'; entry: LedgerEntry }
+  /** Another file with the same bytes owns the entry. */
+  | { outcome: 'duplicate'; entry: LedgerEntry };
+
+// KEYS[1] ledger hash; ARGV[1] sha256; ARGV[2] owner; ARGV[3] new JSON, or '' to delete.
+const UPDATE_IF_OWNER = `
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if not cur then return 0 end
+local ok, e = pcall(cjson.decode, cur)
+if not ok or type(e) ~= 'table' or e.owner ~= ARGV[2] then return -1 end
+if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
+return 1
+`;
+
+export class FileLedger {
+  private readonly redis: Redis;
+  private readonly key: string;
+
+  constructor(redis: Redis, key: string) {
+    this.redis = redis;
+    this.key = key;
+  }
+
+  async get(sha256: string): Promise<LedgerEntry | undefined> {
+    const raw = await this.redis.hget(this.key, sha256);
+    return raw === null ? undefined : parseEntry(raw);
+  }
+
+  /** Atomically become the owner of these bytes, or learn who is. */
+  async claim(sha256: string, file: { owner: string; name: string; seenAt: number }): Promise<ClaimOutcome> {
+    const mine: LedgerEntry = { state: 'processing', owner: file.owner, name: file.name, seenAt: file.seenAt };
+    // A release may slip in between HSETNX and HGET (the owner was refused meanwhile): then claim again.
+    for (let i = 0; i < 5; i++) {
+      if ((await this.redis.hsetnx(this.key, sha256, JSON.stringify(mine))) === 1) return { outcome: 'claimed', entry: mine };
+      const cur = await this.get(sha256);
+      if (cur) return { outcome: cur.owner === file.owner ? 'own' : 'duplicate', entry: cur };
+    }
+    throw new Error(`file ledger: could not claim ${sha256} (entry keeps appearing and disappearing)`);
+  }
+
+  /** Final: the owner was processed and archived. False when the entry is gone or belongs to another file. */
+  async markDone(sha256: string, owner: string, extra: { doneAt: number; report?: string }): Promise<boolean> {
+    const cur = await this.get(sha256);
+    if (!cur || cur.owner !== owner) return false;
+    if (cur.state === 'done') return true;
+    const next: LedgerEntry = { ...cur, state: 'done', doneAt: extra.doneAt, ...(extra.report ? { report: extra.report } : {}) };
+    return (await this.update(sha256, owner, JSON.stringify(next))) === 1;
+  }
+
+  /** Forget the bytes (the owner was refused), so the same bytes may be read again later. */
+  async release(sha256: string, owner: string): Promise<boolean> {
+    return (await this.update(sha256, owner, '')) === 1;
+  }
+
+  private async update(sha256: string, owner: string, json: string): Promise<number> {
+    return Number(await this.redis.eval(UPDATE_IF_OWNER, 1, this.key, sha256, owner, json));
+  }
+}
+
+function parseEntry(raw: string): LedgerEntry {
+  try {
+    return entrySchema.parse(JSON.parse(raw));
+  } catch (err) {
+    throw new Error(`file ledger: unreadable entry ${raw.slice(0, 200)}`, { cause: err });
+  }
+}

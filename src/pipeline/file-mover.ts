@@ -1,0 +1,183 @@
+/**
+ * The life of an input file on disk: inbox/ -> processing/ -> archive/ (done) or failed/ (unreadable).
+ *
+ * Every move is one rename(2) inside one file system, so it is atomic: when several workers (on one or many hosts)
+ * see the same inbox file, the one whose rename succeeds owns it and the others get ENOENT. A taken file gets a
+ * unique name in processing/ that still carries the original name (`<token>_<original>`, token = UTC time + 6 random
+ * hex), and keeps that name in archive/ and failed/, so a retried job can find where an earlier attempt put it.
+ *
+ * Names come from the file system or from job payloads: they are checked to be plain names (no separator, no `..`)
+ * before any path is built from them, so no path ever leaves the configured folders.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, stat } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { safeFileName } from '../atomic-write.ts';
+
+/** Names the inbox never takes: Office/LibreOffice lock files, partial downloads and copies, dotfiles. */
+const IGNORED_SUFFIXES = ['.tmp', '.part', '.partial', '.filepart', '.crdownload'];
+
+/** True for a name the inbox should take (it is still subject to the stability check). */
+export function isInboxCandidate(name: string): boolean {
+  if (!isPlainName(name)) return false;
+  if (name.startsWith('.')) return false; // dotfiles, `.~lock.x.xlsx#`, our own `.x.tmp` atomic-write temps
+  if (name.startsWith('~$')) return false; // Office owner files
+  const lower = name.toLowerCase();
+  return !IGNORED_SUFFIXES.some((s) => lower.endsWith(s));
+}
+
+/** A single path component: not empty, no `/` or `\`, not `.` or `..`, no NUL. */
+export function isPlainName(name: string): boolean {
+  return (
+    name.length > 0 &&
+    name !== '.' &&
+    name !== '..' &&
+    !/[/\\\u0000]/.test(name) &&
+    basename(name) === name
+  );
+}
+
+export function assertPlainName(name: string, what: string): string {
+  if (!isPlainName(name)) throw new Error(`${what} is not a plain file name: ${JSON.stringify(name.slice(0, 200))}`);
+  return name;
+}
+
+// ---------------------------------------------------------------- processing names
+
+const TOKEN_RE = /^(\d{8}T\d{6}Z-[0-9a-f]{6})_(.+)$/s;
+/** Most file systems allow 255 bytes per name; the token and `_` take 24. */
+const MAX_NAME_BYTES = 255;
+
+export interface ProcessingName {
+  /** `<token>_<original>`: the name in processing/, archive/ and failed/. */
+  name: string;
+  /** `YYYYMMDDTHHMMSSZ-xxxxxx`: unique per take. */
+  token: string;
+  /** The inbox name, shown to people (possibly shortened when it was very long). */
+  original: string;
+  /** When the file was taken (ms, UTC; second precision when parsed back from a name). */
+  takenAt: number;
+}
+
+export function newProcessingName(original: string, now = Date.now()): ProcessingName {
+  assertPlainName(original, 'inbox file name');
+  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  const token = `${stamp}-${randomBytes(3).toString('hex')}`;
+  const kept = fitName(original, MAX_NAME_BYTES - token.length - 1);
+  return { name: `${token}_${kept}`, token, original: kept, takenAt: now };
+}
+
+/** Parse a name made by newProcessingName; undefined for anything else (a file we did not put there). */
+export function parseProcessingName(name: string): ProcessingName | undefined {
+  if (!isPlainName(name)) return undefined;
+  const m = TOKEN_RE.exec(name);
+  if (!m || !m[1] || !m[2]) return undefined;
+  const token = m[1];
+  const iso = `${token.slice(0, 4)}-${token.slice(4, 6)}-${token.slice(6, 8)}T${token.slice(9, 11)}:${token.slice(11, 13)}:${token.slice(13, 15)}Z`;
+  const takenAt = Date.parse(iso);
+  if (!Number.isFinite(takenAt)) return undefined;
+  return { name, token, original: m[2], takenAt };
+}
+
+/** Shorten a name to `maxBytes` of UTF-8, keeping its extension (the readers choose by extension). */
+function fitName(name: string, maxBytes: number): string {
+  if (Buffer.byteLength(name) <= maxBytes) return name;
+  const ext = extname(name).slice(0, 16);
+  let stem = name.slice(0, name.length - ext.length);
+  while (stem.length > 1 && Buffer.byteLength(stem + ext) > maxBytes) stem = stem.slice(0, -1);
+  return stem + ext;
+}
+
+/** Report file name for one taken file: original stem + short hash + take token, safe on any share. */
+export function reportFileName(p: ProcessingName, sha256: string): string {
+  const stem = basename(p.original, extname(p.original)).slice(0, 80);
+  return safeFileName(`${stem}.${sha256.slice(0, 8)}.${p.token}.xlsx`, 160);
+}
+
+// ---------------------------------------------------------------- moves
+
+export interface FileFolders {
+  inbox: string;
+  processing: string;
+  archive: string;
+  failed: string;
+  reports: string;
+}
+
+export async function ensureFolders(f: FileFolders): Promise<void> {
+  for (const dir of [f.inbox, f.processing, f.archive, f.failed, f.reports]) await mkdir(dir, { recursive: true });
+}
+
+function isCode(err: unknown, ...codes: string[]): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code !== undefined && codes.includes(code);
+}
+
+export type TakeResult =
+  | { taken: true; file: ProcessingName }
+  | { taken: false; reason: 'gone' | 'busy' };
+
+/**
+ * Take an inbox file: rename it into processing/ under a unique name. `gone`: another worker won the rename (or the
+ * file was removed); `busy`: the writer still holds it open (Windows shares refuse the rename): try again later.
+ */
+export async function takeInboxFile(f: FileFolders, inboxName: string, now = Date.now()): Promise<TakeResult> {
+  assertPlainName(inboxName, 'inbox file name');
+  const p = newProcessingName(inboxName, now);
+  try {
+    await rename(join(f.inbox, inboxName), join(f.processing, p.name));
+  } catch (err) {
+    if (isCode(err, 'ENOENT')) return { taken: false, reason: 'gone' };
+    if (isCode(err, 'EBUSY', 'EPERM', 'EACCES')) return { taken: false, reason: 'busy' };
+    if (isCode(err, 'EXDEV')) {
+      throw new Error(`cannot move ${inboxName} from ${f.inbox} to ${f.processing}: inbox and processing must be on the same file system (an atomic rename is what keeps two workers from taking the same file)`, { cause: err });
+    }
+    throw err;
+  }
+  return { taken: true, file: p };
+}
+
+export type FinalFolder = 'archive' | 'failed';
+
+/**
+ * Move a processing file to archive/ or failed/ under the same name. Idempotent: when the file is already there
+ * (a retried job after a crash), it is a no-op. Returns where the file now is, or 'missing' when it is nowhere.
+ */
+export async function finishFile(f: FileFolders, processingName: string, to: FinalFolder): Promise<FinalFolder | 'missing'> {
+  assertPlainName(processingName, 'processing file name');
+  const target = join(f[to], processingName);
+  try {
+    await rename(join(f.processing, processingName), target);
+    return to;
+  } catch (err) {
+    if (!isCode(err, 'ENOENT')) throw err;
+  }
+  return (await locateFinished(f, processingName)) ?? 'missing';
+}
+
+/** Where an earlier attempt left a file that is no longer in processing/. */
+export async function locateFinished(f: FileFolders, processingName: string): Promise<FinalFolder | undefined> {
+  assertPlainName(processingName, 'processing file name');
+  for (const where of ['archive', 'failed'] as const) {
+    if (await exists(join(f[where], processingName))) return where;
+  }
+  return undefined;
+}
+
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (err) {
+    if (isCode(err, 'ENOENT', 'ENOTDIR')) return false;
+    throw err;
+  }
+}
+
+/** sha256 of a file, hex, read as a stream (memory stays flat whatever the size). */
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}

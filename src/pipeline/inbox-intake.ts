@@ -1,0 +1,160 @@
+/**
+ * From a file in processing/ to an ingest job, or to archive/ as a duplicate. Shared by the inbox watcher (after
+ * it took a stable inbox file), by start-up recovery (files a crashed worker left in processing/), and by
+ * `rfq-sync ingest FILE` (ingestOneFile).
+ *
+ * Every step may run twice, on one or two workers, after a crash at any point:
+ *   hash -> ledger claim (HSETNX, owner = the unique processing name) -> enqueue (job id from sha256 + take token,
+ *   so two enqueues of one taken file are one job) ... or, for a duplicate: report -> archive.
+ * Two different drops of the same bytes never both get a job: the ledger lets exactly one of them own the bytes.
+ * The take token in the job id (not the sha256 alone) lets the same bytes run again after a refusal released them,
+ * even while BullMQ still keeps the first, completed job (a re-add of a kept id would be silently ignored).
+ */
+import { copyFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { FileLedger, type LedgerEntry } from './file-ledger.ts';
+import {
+  assertPlainName,
+  ensureFolders,
+  finishFile,
+  isPlainName,
+  newProcessingName,
+  parseProcessingName,
+  reportFileName,
+  sha256File,
+  type FileFolders,
+  type ProcessingName,
+} from './file-mover.ts';
+import { writeFileNoticeReport } from './file-report.ts';
+import { jobId, type Queues } from './queues.ts';
+import type { RedisKeys } from './redis-keys.ts';
+
+/** The ingest job's payload (jobs/ingest.ts). The original name and take time are read back from the name. */
+export const ingestJobPayloadSchema = z.object({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex'),
+  processingName: z.string().min(1).max(255).refine((n) => isPlainName(n) && parseProcessingName(n) !== undefined, 'must be a name made by the inbox'),
+});
+export type IngestJobPayload = z.infer<typeof ingestJobPayloadSchema>;
+
+/** What intake needs of the WorkerContext (a WorkerContext fits). */
+export interface IntakeContext {
+  config: Config;
+  logger: Logger;
+  redis: Redis;
+  keys: Pick<RedisKeys, 'fileLedger'>;
+  queues: Pick<Queues, 'ingest'>;
+}
+
+export function fileFolders(config: Config): FileFolders {
+  const f = config.folders;
+  return { inbox: f.inbox, processing: f.processing, archive: f.archive, failed: f.failed, reports: f.reports };
+}
+
+export function fileLedger(ctx: Pick<IntakeContext, 'redis' | 'keys'>): FileLedger {
+  return new FileLedger(ctx.redis, ctx.keys.fileLedger);
+}
+
+export function ingestJobId(sha256: string, token: string): string {
+  return jobId('ingest', sha256, token);
+}
+
+export type AdmitResult =
+  | { status: 'enqueued'; file: ProcessingName; sha256: string; jobId: string }
+  | { status: 'duplicate'; file: ProcessingName; sha256: string; first: LedgerEntry; report: string }
+  /** The file left processing/ meanwhile (another worker finished it). */
+  | { status: 'gone'; file: ProcessingName };
+
+/** Hash a processing file, claim its bytes, and enqueue its ingest job (or archive it as a duplicate). */
+export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingName): Promise<AdmitResult> {
+  const folders = fileFolders(ctx.config);
+  let sha256: string;
+  try {
+    sha256 = await sha256File(join(folders.processing, assertPlainName(file.name, 'processing file name')));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'gone', file };
+    throw err;
+  }
+  const claim = await fileLedger(ctx).claim(sha256, { owner: file.name, name: file.original, seenAt: file.takenAt });
+  if (claim.outcome === 'duplicate') {
+    const report = await archiveDuplicate(ctx, folders, file, sha256, claim.entry);
+    return { status: 'duplicate', file, sha256, first: claim.entry, report };
+  }
+  const id = ingestJobId(sha256, file.token);
+  const payload: IngestJobPayload = { sha256, processingName: file.name };
+  await ctx.queues.ingest.add('ingest', payload, { jobId: id });
+  ctx.logger.info({ file: file.original, processing: file.name, sha256, jobId: id, recovered: claim.outcome === 'own' }, 'inbox: file queued for ingest');
+  return { status: 'enqueued', file, sha256, jobId: id };
+}
+
+/** Same bytes as a file seen before: a report naming the first file, then archive/; nothing is created. */
+async function archiveDuplicate(ctx: IntakeContext, folders: FileFolders, file: ProcessingName, sha256: string, first: LedgerEntry): Promise<string> {
+  const seen = new Date(first.seenAt).toISOString();
+  const how = first.state === 'done' ? 'and was processed' : 'and is being processed';
+  const note = `Duplicate file: the same bytes (sha256 ${sha256}) were dropped as "${first.name}" at ${seen} ${how}; nothing was created from this file.`;
+  const report = reportFileName(file, sha256);
+  // Report first, move last: the file still in processing/ means "not finished", and recovery redoes both.
+  await writeFileNoticeReport(join(folders.reports, report), { file: file.original, status: 'duplicate', sha256, notes: [note] });
+  await finishFile(folders, file.name, 'archive');
+  ctx.logger.warn({ file: file.original, sha256, first: first.name, firstSeenAt: seen, report }, 'inbox: duplicate file archived, nothing created');
+  return report;
+}
+
+/**
+ * Re-admit files a crashed worker left in processing/ (only those at least `minAgeMs` old: a live worker may have
+ * just renamed a file and be hashing it; re-admitting it anyway is safe, only wasted work). Names we did not make
+ * are left alone and logged.
+ */
+export async function recoverProcessing(ctx: IntakeContext, opts: { minAgeMs?: number; now?: number } = {}): Promise<AdmitResult[]> {
+  const folders = fileFolders(ctx.config);
+  const now = opts.now ?? Date.now();
+  const out: AdmitResult[] = [];
+  const entries = await readdir(folders.processing, { withFileTypes: true });
+  for (const e of entries) {
+    if (!e.isFile() || e.name.startsWith('.')) continue;
+    const file = parseProcessingName(e.name);
+    if (!file) {
+      ctx.logger.warn({ name: e.name, folder: folders.processing }, 'inbox: a file in processing/ was not put there by rfq-sync; left alone');
+      continue;
+    }
+    if (opts.minAgeMs) {
+      const st = await stat(join(folders.processing, e.name)).catch(() => undefined);
+      // A rename changes ctime, not mtime: ctime is when the file was taken.
+      if (!st || now - st.ctimeMs < opts.minAgeMs) continue;
+    }
+    out.push(await admitProcessingFile(ctx, file));
+  }
+  const recovered = out.filter((r) => r.status !== 'gone').length;
+  if (recovered > 0) ctx.logger.info({ files: recovered }, 'inbox: re-admitted files left in processing/');
+  return out;
+}
+
+/**
+ * `rfq-sync ingest FILE`: submit one file from anywhere, as if it had been dropped in the inbox. The file is copied
+ * (`move: true` renames it instead, same file system only) into processing/ under a new name, then admitted.
+ */
+export async function ingestOneFile(ctx: IntakeContext, path: string, opts: { move?: boolean; now?: number } = {}): Promise<AdmitResult> {
+  const folders = fileFolders(ctx.config);
+  await ensureFolders(folders);
+  const st = await stat(path);
+  if (!st.isFile()) throw new Error(`${path} is not a regular file`);
+  const file = newProcessingName(basename(path), opts.now ?? Date.now());
+  const target = join(folders.processing, file.name);
+  if (opts.move) {
+    await rename(path, target);
+  } else {
+    // Copy under a dot-name first: recovery on another worker ignores it until the rename makes it whole.
+    const tmp = join(folders.processing, `.${file.token}.tmp`);
+    try {
+      await copyFile(path, tmp);
+      await rename(tmp, target);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+  return admitProcessingFile(ctx, file);
+}

@@ -1,0 +1,205 @@
+/**
+ * The watched inbox. Files dropped in INBOX_DIR are taken once their size and mtime have not changed for
+ * FILE_STABLE_MS (our own check: chokidar's awaitWriteFinish is unreliable on NTFS and network shares), then moved
+ * into processing/ and admitted (hash, ledger, ingest job: inbox-intake.ts).
+ *
+ * Events come from chokidar (native, or polling every WATCH_INTERVAL_MS when WATCH_POLLING is on, for SMB/NFS
+ * shares where events do not arrive). chokidar may report a file twice or miss one, so a periodic sweep
+ * (SWEEP_CRON) lists the inbox too, and re-admits files a crashed worker left in processing/. Both feed the same
+ * per-file tracker, so one process never checks a file twice at once; between processes, the rename decides.
+ * Only plain files directly in the inbox count: subfolders, dotfiles and temp/lock files are ignored.
+ */
+import { once } from 'node:events';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import cron, { type ScheduledTask } from 'node-cron';
+import { ensureFolders, isInboxCandidate, takeInboxFile } from './file-mover.ts';
+import { admitProcessingFile, fileFolders, recoverProcessing, type AdmitResult, type IntakeContext } from './inbox-intake.ts';
+
+export interface InboxWatcherOptions {
+  /** Listen to file-system events (chokidar). Default true; false: sweeps only (the `once` command). */
+  watch?: boolean;
+  /** Run the SWEEP_CRON schedule. Default true. */
+  schedule?: boolean;
+  /** Re-admit files left in processing/ at start. Default true. */
+  recoverAtStart?: boolean;
+  /** Each sweep re-admits processing/ files taken at least this long ago (a crashed peer's). Default 10 minutes. */
+  recoverAfterMs?: number;
+  /** Called after each file is settled (tests, metrics). */
+  onAdmitted?: (result: AdmitResult) => void;
+}
+
+export interface InboxWatcher {
+  /**
+   * List the inbox now and take every file found once it is stable; resolves when each of them has been taken,
+   * archived as a duplicate, or has gone (a file that keeps changing keeps this waiting).
+   */
+  sweep(): Promise<void>;
+  /** Stop watching and sweeping; waits for files being taken right now. */
+  close(): Promise<void>;
+}
+
+interface Tracker {
+  size: number;
+  mtimeMs: number;
+  /** Since when size and mtime have been what they are. */
+  since: number;
+  timer: NodeJS.Timeout | undefined;
+  waiters: Array<() => void>;
+}
+
+const BUSY_RETRY_MS = 1_000;
+
+export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOptions = {}): Promise<InboxWatcher> {
+  const { config, logger } = ctx;
+  const folders = fileFolders(config);
+  const inbox = resolve(folders.inbox);
+  const stableMs = config.FILE_STABLE_MS;
+  const recoverAfterMs = opts.recoverAfterMs ?? 10 * 60_000;
+  await ensureFolders(folders);
+
+  const trackers = new Map<string, Tracker>();
+  const inFlight = new Set<Promise<void>>();
+  let closed = false;
+
+  const settle = (name: string): void => {
+    const t = trackers.get(name);
+    if (!t) return;
+    if (t.timer) clearTimeout(t.timer);
+    trackers.delete(name);
+    for (const w of t.waiters) w();
+  };
+
+  const schedule = (name: string, t: Tracker, delayMs: number): void => {
+    if (closed) return settle(name);
+    t.timer = setTimeout(() => {
+      t.timer = undefined;
+      const p = check(name, t).catch((err: unknown) => {
+        logger.error({ err, file: name }, 'inbox: could not take file; the next sweep tries again');
+        settle(name);
+      });
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    }, Math.max(0, delayMs));
+  };
+
+  const check = async (name: string, t: Tracker): Promise<void> => {
+    if (closed) return settle(name);
+    const st = await stat(join(inbox, name)).catch(() => undefined);
+    if (!st || !st.isFile()) return settle(name);
+    const now = Date.now();
+    if (st.size !== t.size || st.mtimeMs !== t.mtimeMs) {
+      t.size = st.size;
+      t.mtimeMs = st.mtimeMs;
+      t.since = now;
+      return schedule(name, t, stableMs);
+    }
+    if (now - t.since < stableMs) return schedule(name, t, stableMs - (now - t.since));
+    const took = await takeInboxFile(folders, name);
+    if (!took.taken) {
+      if (took.reason === 'busy') {
+        t.since = Date.now();
+        return schedule(name, t, Math.max(stableMs, BUSY_RETRY_MS));
+      }
+      return settle(name); // another worker won the rename
+    }
+    logger.info({ file: name, processing: took.file.name }, 'inbox: file taken');
+    try {
+      const result = await admitProcessingFile(ctx, took.file);
+      opts.onAdmitted?.(result);
+    } finally {
+      settle(name);
+    }
+  };
+
+  /** Start (or join) the stability check of one inbox file; resolves when the file is settled. */
+  const observe = (name: string): Promise<void> => {
+    if (closed || !isInboxCandidate(name)) return Promise.resolve();
+    let t = trackers.get(name);
+    if (!t) {
+      t = { size: -1, mtimeMs: -1, since: 0, timer: undefined, waiters: [] };
+      trackers.set(name, t);
+      schedule(name, t, 0);
+    }
+    const tracker = t;
+    return new Promise((res) => tracker.waiters.push(res));
+  };
+
+  const listInbox = async (): Promise<string[]> => {
+    const entries = await readdir(inbox, { withFileTypes: true });
+    return entries.filter((e) => e.isFile() && isInboxCandidate(e.name)).map((e) => e.name);
+  };
+
+  const sweep = async (): Promise<void> => {
+    if (closed) return;
+    const names = await listInbox();
+    await Promise.all([
+      ...names.map((n) => observe(n)),
+      recoverProcessing(ctx, { minAgeMs: recoverAfterMs }).then((rs) => rs.forEach((r) => opts.onAdmitted?.(r))),
+    ]);
+  };
+
+  if (opts.recoverAtStart ?? true) {
+    for (const r of await recoverProcessing(ctx, { minAgeMs: 0 })) opts.onAdmitted?.(r);
+  }
+
+  let watcher: FSWatcher | undefined;
+  if (opts.watch ?? true) {
+    watcher = watch(inbox, {
+      depth: 0,
+      ignoreInitial: true, // files present at start: the first sweep below
+      backend: config.WATCH_POLLING ? 'polling' : 'auto',
+      pollingInterval: config.WATCH_INTERVAL_MS,
+      atomic: false,
+      ignored: (path: string, stats) => {
+        const p = resolve(path);
+        if (p === inbox) return false;
+        if (dirname(p) !== inbox) return true;
+        if (stats?.isDirectory()) return true;
+        return !isInboxCandidate(basename(p));
+      },
+    });
+    const onFile = (path: string): void => {
+      const p = resolve(path);
+      if (dirname(p) === inbox) void observe(basename(p));
+    };
+    watcher.on('add', onFile);
+    watcher.on('change', onFile);
+    watcher.on('error', (err) => logger.error({ err }, 'inbox: watcher error; the periodic sweep keeps going'));
+    await once(watcher, 'ready');
+  }
+
+  let task: ScheduledTask | undefined;
+  if (opts.schedule ?? true) {
+    task = cron.schedule(
+      config.SWEEP_CRON,
+      async () => {
+        // Not awaited to the end: a file still being written must not block the next sweeps.
+        await listInbox().then((names) => names.forEach((n) => void observe(n)));
+        for (const r of await recoverProcessing(ctx, { minAgeMs: recoverAfterMs })) opts.onAdmitted?.(r);
+      },
+      { name: 'inbox-sweep', noOverlap: true },
+    );
+    task.on('execution:failed', (c) => logger.error({ err: c.execution?.error }, 'inbox: sweep failed'));
+  }
+
+  // Files already there at start (chokidar runs with ignoreInitial).
+  void listInbox()
+    .then((names) => names.forEach((n) => void observe(n)))
+    .catch((err: unknown) => logger.error({ err }, 'inbox: cannot list the inbox'));
+  logger.info({ inbox, polling: config.WATCH_POLLING, stableMs, sweep: config.SWEEP_CRON }, 'inbox: watching');
+
+  return {
+    sweep,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await task?.destroy();
+      await watcher?.close();
+      for (const [name, t] of trackers) if (t.timer) settle(name);
+      await Promise.allSettled([...inFlight]);
+      for (const name of [...trackers.keys()]) settle(name);
+    },
+  };
+}
