@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors.ts';
+import { registerSecret } from './logger.ts';
 
 /** Root of the installed package (holds the shipped mappings/ and samples/). */
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,7 +19,12 @@ export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes' || v === 'on');
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const int = (min: number, max: number) =>
+  z.coerce
+    .number({ error: `must be a whole number from ${min} to ${max}` })
+    .int(`must be a whole number from ${min} to ${max}`)
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
 const url = (protocols: string[]) =>
   z.string().refine((s) => {
     try {
@@ -173,12 +179,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { require
   }
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
   const raw = result.data;
+  // Secrets go into the log scrubber before anything can print them.
+  registerSecret(raw.SOURCING_TOKEN);
+  registerSecret(raw.HTTP_TOKEN);
+  if (raw.REDIS_URL) {
+    registerSecret(redisPassword(raw.REDIS_URL));
+    registerSecret(new URL(raw.REDIS_URL).password); // the percent-encoded spelling too
+  }
 
   if (raw.SOURCING_TOKEN && raw.SOURCING_TOKEN_FILE) problems.push('SOURCING_TOKEN_FILE: set either SOURCING_TOKEN or SOURCING_TOKEN_FILE, not both');
   let token = raw.SOURCING_TOKEN;
   if (raw.SOURCING_TOKEN_FILE) {
     try {
       token = readTokenFile(raw.SOURCING_TOKEN_FILE);
+      registerSecret(token);
       if (!token) problems.push(`SOURCING_TOKEN_FILE: ${raw.SOURCING_TOKEN_FILE} is empty`);
     } catch (err) {
       problems.push(`SOURCING_TOKEN_FILE: cannot read ${raw.SOURCING_TOKEN_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
@@ -215,6 +229,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { require
 
 export function readTokenFile(path: string): string {
   return readFileSync(path, 'utf8').trim();
+}
+
+/** The password inside a Redis URL, decoded, if any. */
+export function redisPassword(redisUrl: string): string | undefined {
+  try {
+    const u = new URL(redisUrl);
+    return u.password ? decodeURIComponent(u.password) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A Redis URL fit to print: the password (and user) replaced. */
+export function displayRedisUrl(redisUrl: string): string {
+  try {
+    const u = new URL(redisUrl);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable Redis URL)';
+  }
 }
 
 function defaultAccount(baseUrl: string | undefined): string {

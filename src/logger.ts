@@ -18,8 +18,11 @@ export function registerSecret(value: string | undefined | null): void {
 export function scrubSecrets(text: string): string {
   let out = text;
   for (const s of secrets) if (out.includes(s)) out = out.split(s).join('[REDACTED]');
-  out = out.replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi, '$1[REDACTED]');
+  out = out.replace(/(\b(?:Bearer|Basic|Token)\s+)[A-Za-z0-9._~+/=-]+/gi, '$1[REDACTED]');
+  // user:password@ inside any URL (redis://:pw@host, https://u:pw@host).
   out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s/]+@/gi, '$1[REDACTED]@');
+  // Credentials passed as query parameters.
+  out = out.replace(/([?&](?:access_token|token|api_key|apikey|password|auth)=)[^&#\s"']+/gi, '$1[REDACTED]');
   return out;
 }
 
@@ -47,11 +50,14 @@ export interface LoggerOptions {
   pretty?: boolean;
   /** Write here instead of stdout (tests). */
   destination?: NodeJS.WritableStream;
+  /** Write to stderr instead of stdout (commands whose stdout is their answer, e.g. `status --json`). */
+  stderr?: boolean;
   name?: string;
 }
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
-  const pretty = opts.pretty ?? (opts.destination === undefined && process.stdout.isTTY === true);
+  const fd = opts.stderr ? 2 : 1;
+  const pretty = opts.pretty ?? (opts.destination === undefined && (opts.stderr ? process.stderr : process.stdout).isTTY === true);
   const options: pino.LoggerOptions = {
     name: opts.name ?? 'rfq-sync',
     level: opts.level ?? 'info',
@@ -71,18 +77,34 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   if (pretty) {
-    return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard' } } });
+    return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard', destination: fd } } });
   }
-  return opts.destination ? pino(options, opts.destination as pino.DestinationStream) : pino(options);
+  if (opts.destination) return pino(options, opts.destination as pino.DestinationStream);
+  return fd === 2 ? pino(options, pino.destination({ fd: 2, sync: true })) : pino(options);
 }
 
-function scrubObject(value: unknown, depth = 0): unknown {
-  if (depth > 8) return value;
+/** Keys whose values are credentials whatever their spelling (pino's redact paths are case-sensitive). */
+const SECRET_KEYS = new Set([
+  'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'token', 'password', 'secret', 'x-api-key',
+  'api_key', 'apikey', 'access_token', 'refresh_token', 'sourcing_token', 'http_token', 'bearer',
+]);
+
+/** Deep copy with every secret-named key censored and every string scrubbed; Errors become plain objects. */
+export function scrubObject(value: unknown, depth = 0): unknown {
+  if (depth > 8) return '[too deep]';
   if (typeof value === 'string') return scrubSecrets(value);
-  if (Array.isArray(value)) return value.map((v) => scrubObject(v, depth + 1));
+  if (value instanceof Error) return scrubObject(pino.stdSerializers.err(value), depth + 1);
+  if (Array.isArray(value)) {
+    // Raw header arrays (undici): ['authorization', 'Bearer x', ...]
+    return value.map((v, i) =>
+      i > 0 && typeof value[i - 1] === 'string' && SECRET_KEYS.has(String(value[i - 1]).toLowerCase()) ? '[REDACTED]' : scrubObject(v, depth + 1),
+    );
+  }
   if (value && typeof value === 'object') {
+    if (value instanceof Date) return value;
+    const entries = value instanceof Map ? [...value.entries()] : value instanceof Headers ? [...value.entries()] : Object.entries(value);
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = scrubObject(v, depth + 1);
+    for (const [k, v] of entries) out[String(k)] = SECRET_KEYS.has(String(k).toLowerCase()) && v != null ? '[REDACTED]' : scrubObject(v, depth + 1);
     return out;
   }
   return value;

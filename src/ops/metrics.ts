@@ -1,0 +1,136 @@
+/**
+ * Prometheus metrics of one rfq-sync process (prom-client, its own registry so tests and several processes in one
+ * test file never share counters). Counters count what this process did; the gauges of queue depth, RFQs by state
+ * and the auth pause are read from Redis at scrape time, so every worker reports the same shared picture.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export const METRIC_NAMES = {
+  jobs: 'rfq_sync_jobs_total',
+  apiCalls: 'rfq_sync_api_calls_total',
+  apiLatency: 'rfq_sync_api_call_duration_seconds',
+  rfqs: 'rfq_sync_rfqs',
+  files: 'rfq_sync_files_total',
+  queueJobs: 'rfq_sync_queue_jobs',
+  pausedForAuth: 'rfq_sync_paused_for_auth',
+} as const;
+
+/** What the scrape-time gauges read; each is optional (a command without Redis has none). */
+export interface MetricsSources {
+  rfqsByState?: () => Promise<Record<string, number>>;
+  queueCounts?: () => Promise<Record<string, Record<string, number>>>;
+  pausedForAuth?: () => Promise<boolean>;
+}
+
+export interface ApiCall {
+  operation: string;
+  status: number | 'error';
+  durationMs: number;
+}
+
+export interface OpsMetrics {
+  readonly registry: Registry;
+  readonly jobs: Counter<'queue' | 'result'>;
+  readonly apiCalls: Counter<'operation' | 'status'>;
+  readonly apiLatency: Histogram<'operation'>;
+  readonly files: Counter<'outcome'>;
+  /** Pass as the sourcing client's `onCall`. */
+  onApiCall(call: ApiCall): void;
+  /** A job ended: result `completed`, `failed` (attempts left or not), `paused` (auth), ... */
+  onJob(queue: string, result: string): void;
+  /** An input file ended: `archived`, `failed`, `duplicate`, ... */
+  onFile(outcome: string): void;
+  /** The most recent API call, for readiness (service reachable). */
+  lastApiCall(): (ApiCall & { at: number }) | undefined;
+  setSources(sources: MetricsSources): void;
+}
+
+export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetrics {
+  const registry = new Registry();
+  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'rfq_sync_' });
+  let sources: MetricsSources = {};
+  let last: (ApiCall & { at: number }) | undefined;
+
+  const jobs = new Counter({
+    name: METRIC_NAMES.jobs,
+    help: 'Jobs processed by this process, by queue and result',
+    labelNames: ['queue', 'result'] as const,
+    registers: [registry],
+  });
+  const apiCalls = new Counter({
+    name: METRIC_NAMES.apiCalls,
+    help: 'Calls to the sourcing service, by operation and HTTP status (error: no answer)',
+    labelNames: ['operation', 'status'] as const,
+    registers: [registry],
+  });
+  const apiLatency = new Histogram({
+    name: METRIC_NAMES.apiLatency,
+    help: 'Latency of calls to the sourcing service, seconds',
+    labelNames: ['operation'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const files = new Counter({
+    name: METRIC_NAMES.files,
+    help: 'Input files handled by this process, by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: METRIC_NAMES.rfqs,
+    help: 'RFQs created by rfq-sync and tracked, by state (shared, read from Redis)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      if (!sources.rfqsByState) return;
+      this.reset();
+      for (const [state, n] of Object.entries(await sources.rfqsByState().catch(() => ({})))) this.set({ state }, n);
+    },
+  });
+  new Gauge({
+    name: METRIC_NAMES.queueJobs,
+    help: 'Jobs in each queue by state (shared, read from Redis)',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      if (!sources.queueCounts) return;
+      this.reset();
+      const counts = await sources.queueCounts().catch(() => ({}));
+      for (const [queue, byState] of Object.entries(counts)) {
+        for (const [state, n] of Object.entries(byState)) this.set({ queue, state }, n);
+      }
+    },
+  });
+  new Gauge({
+    name: METRIC_NAMES.pausedForAuth,
+    help: '1 while calls to the sourcing service are paused because it refused the token (401/403)',
+    registers: [registry],
+    async collect() {
+      if (!sources.pausedForAuth) return;
+      this.set((await sources.pausedForAuth().catch(() => false)) ? 1 : 0);
+    },
+  });
+
+  return {
+    registry,
+    jobs,
+    apiCalls,
+    apiLatency,
+    files,
+    onApiCall(call) {
+      last = { ...call, at: Date.now() };
+      apiCalls.inc({ operation: call.operation, status: String(call.status) });
+      apiLatency.observe({ operation: call.operation }, call.durationMs / 1000);
+    },
+    onJob(queue, result) {
+      jobs.inc({ queue, result });
+    },
+    onFile(outcome) {
+      files.inc({ outcome });
+    },
+    lastApiCall: () => last,
+    setSources(s) {
+      sources = { ...sources, ...s };
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The checks behind /readyz: Redis answers PING, the sourcing service answers HTTP, calls are not paused for auth.
+ * Each check is cheap and bounded in time, so a scrape every few seconds costs nothing and never hangs.
+ */
+import { Redis } from 'ioredis';
+import { request } from 'undici';
+import { redisOptionsFromUrl } from '../pipeline/context.ts';
+import type { OpsMetrics } from './metrics.ts';
+
+export interface CheckResult {
+  ok: boolean;
+  detail: string;
+}
+export type ReadinessCheck = () => Promise<CheckResult>;
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A dedicated Redis connection for readiness: no offline queue (a PING while disconnected fails at once instead of
+ * waiting), and reconnecting every ≤2 s so /readyz turns green again soon after Redis comes back.
+ */
+export function redisReadiness(redisUrl: string): { check: ReadinessCheck; close(): Promise<void> } {
+  const client = new Redis({
+    ...redisOptionsFromUrl(redisUrl),
+    connectionName: 'rfq-sync-readyz',
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2_000,
+    retryStrategy: (times) => Math.min(times * 200, 2_000),
+  });
+  let lastError = '';
+  client.on('error', (err: Error) => {
+    lastError = err.message;
+  });
+  return {
+    async check() {
+      try {
+        const pong = await withTimeout(client.ping(), 2_000, 'Redis PING');
+        return { ok: pong === 'PONG', detail: pong === 'PONG' ? 'PING answered' : `PING answered ${pong}` };
+      } catch (err) {
+        return { ok: false, detail: `Redis unreachable: ${lastError || (err as Error).message}` };
+      }
+    },
+    async close() {
+      client.disconnect();
+    },
+  };
+}
+
+/**
+ * The sourcing service is reachable when a real call answered with an HTTP status in the last 30 s, or else when an
+ * unauthenticated GET of the base URL gets any HTTP answer within 3 s (the token is never sent by this probe).
+ * Probe results are cached for 10 s so frequent scrapes do not become traffic.
+ */
+export function serviceReadiness(baseUrl: string, metrics?: OpsMetrics): ReadinessCheck {
+  let cached: { at: number; result: CheckResult } | undefined;
+  return async () => {
+    const last = metrics?.lastApiCall();
+    if (last && typeof last.status === 'number' && last.status < 500 && Date.now() - last.at < 30_000) {
+      return { ok: true, detail: `last call ${last.operation} answered HTTP ${last.status}` };
+    }
+    if (cached && Date.now() - cached.at < 10_000) return cached.result;
+    let result: CheckResult;
+    try {
+      const res = await request(baseUrl, { method: 'GET', headersTimeout: 3_000, bodyTimeout: 3_000, signal: AbortSignal.timeout(3_500) });
+      await res.body.dump();
+      result = res.statusCode >= 500
+        ? { ok: false, detail: `sourcing service answered HTTP ${res.statusCode}` }
+        : { ok: true, detail: `sourcing service answered HTTP ${res.statusCode}` };
+    } catch (err) {
+      result = { ok: false, detail: `sourcing service unreachable: ${(err as Error).message}` };
+    }
+    cached = { at: Date.now(), result };
+    return result;
+  };
+}
+
+/** Red while calls are paused because the service refused the token. */
+export function authReadiness(paused: () => Promise<{ paused: boolean; reason?: string }>): ReadinessCheck {
+  return async () => {
+    try {
+      const p = await paused();
+      return p.paused ? { ok: false, detail: `paused: the sourcing service refused the token${p.reason ? ` (${p.reason})` : ''}` } : { ok: true, detail: 'not paused' };
+    } catch (err) {
+      return { ok: false, detail: `auth state unknown: ${(err as Error).message}` };
+    }
+  };
+}
+
+export async function runChecks(checks: Record<string, ReadinessCheck>): Promise<{ ready: boolean; checks: Record<string, CheckResult> }> {
+  const names = Object.keys(checks);
+  const results = await Promise.all(names.map((n) => checks[n]!().catch((err: Error) => ({ ok: false, detail: err.message }))));
+  const out: Record<string, CheckResult> = {};
+  names.forEach((n, i) => {
+    out[n] = results[i]!;
+  });
+  return { ready: results.every((r) => r.ok), checks: out };
+}

@@ -1,0 +1,110 @@
+/**
+ * Where Redis and the sourcing service are for this run. Set REDIS_URL / SOURCING_BASE_URL win; unset means the
+ * embedded defaults, for `demo` and local use only: a private redis-server child process on a free loopback port,
+ * and the built-in sandbox. `worker` never gets here without both set (loadConfig requireProduction).
+ */
+import type { Config } from '../config.ts';
+import { ConfigError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { createWorkerContext, type WorkerContext } from '../pipeline/context.ts';
+import { createTokenSource } from '../pipeline/token-source.ts';
+import { startEmbeddedRedis, type EmbeddedRedis } from '../redis/embedded-redis.ts';
+import { DEFAULT_SANDBOX_TOKEN, startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.ts';
+import { createSourcingClient } from '../sourcing/client.ts';
+import type { OpsMetrics } from './metrics.ts';
+
+export interface Runtime {
+  redisUrl: string;
+  baseUrl: string;
+  /** Current bearer token (file re-read when it changes). */
+  getToken: () => string;
+  embeddedRedis?: EmbeddedRedis;
+  sandbox?: Sandbox;
+  /** Stop what this runtime started (the sandbox, then the private redis-server). */
+  stop(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Allow the embedded defaults; false demands REDIS_URL and SOURCING_BASE_URL. */
+  allowEmbedded: boolean;
+  /** The command's name, for the message when something is missing. */
+  command: string;
+  /** Options of the built-in sandbox when one is started (autopilot for the demo). */
+  sandbox?: SandboxOptions;
+  /** Only Redis is needed (status, failed): never start a sandbox. */
+  redisOnly?: boolean;
+}
+
+export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeOptions): Promise<Runtime> {
+  const missing: string[] = [];
+  if (!o.allowEmbedded && !config.REDIS_URL) missing.push(`REDIS_URL: required for \`${o.command}\` (it reads the queues and records in your Redis)`);
+  if (!o.allowEmbedded && !o.redisOnly && !config.SOURCING_BASE_URL) missing.push(`SOURCING_BASE_URL: required for \`${o.command}\``);
+  if (missing.length) throw new ConfigError(missing);
+
+  let embeddedRedis: EmbeddedRedis | undefined;
+  let sandbox: Sandbox | undefined;
+  const stop = async () => {
+    await sandbox?.stop().catch(() => undefined);
+    await embeddedRedis?.stop().catch(() => undefined);
+  };
+  try {
+    let redisUrl = config.REDIS_URL;
+    if (!redisUrl) {
+      embeddedRedis = await startEmbeddedRedis({ appendonly: true });
+      redisUrl = embeddedRedis.url;
+      logger.info({ redis: redisUrl }, `REDIS_URL is not set: started a private redis-server on ${redisUrl} (local use only)`);
+    }
+    let baseUrl = config.SOURCING_BASE_URL;
+    let getToken: () => string;
+    if (baseUrl) {
+      const tokens = createTokenSource({ token: config.token, tokenFile: config.SOURCING_TOKEN_FILE });
+      getToken = tokens.get;
+    } else if (o.redisOnly) {
+      baseUrl = 'http://127.0.0.1:1'; // never called: the command only reads Redis
+      getToken = () => '';
+    } else {
+      sandbox = await startSandbox({ ...o.sandbox });
+      baseUrl = sandbox.url;
+      getToken = () => DEFAULT_SANDBOX_TOKEN;
+      logger.info({ sandbox: baseUrl }, `SOURCING_BASE_URL is not set: started the built-in sandbox on ${baseUrl} (local use only)`);
+    }
+    return { redisUrl, baseUrl, getToken, embeddedRedis, sandbox, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** The worker context of D1, with a sourcing client that reports every call to the metrics. */
+export async function openContext(
+  config: Config,
+  logger: Logger,
+  runtime: Runtime,
+  opts: { metrics?: OpsMetrics; skipRedisChecks?: boolean } = {},
+): Promise<WorkerContext> {
+  const client = createSourcingClient({
+    baseUrl: runtime.baseUrl,
+    getToken: runtime.getToken,
+    connectTimeoutMs: config.SOURCING_CONNECT_TIMEOUT_MS,
+    headersTimeoutMs: config.SOURCING_HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: config.SOURCING_BODY_TIMEOUT_MS,
+    getRetries: config.SOURCING_GET_RETRIES,
+    connections: config.SOURCING_CONNECTIONS,
+    maxPages: config.SOURCING_MAX_PAGES,
+    pageConcurrency: config.SOURCING_PAGE_CONCURRENCY,
+    logger,
+    onCall: opts.metrics ? (c) => opts.metrics!.onApiCall(c) : undefined,
+  });
+  try {
+    return await createWorkerContext(config, logger, {
+      redisUrl: runtime.redisUrl,
+      baseUrl: runtime.baseUrl,
+      token: runtime.getToken,
+      client,
+      skipRedisChecks: opts.skipRedisChecks,
+    });
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * `rfq-sync status`: what IT looks at when something seems wrong. Read-only; everything comes from Redis, so it
+ * shows the shared state of every worker. The JSON shape (`--json`) is a promise to scripts and monitoring:
+ *   { queues: { <queue>: { waiting, active, delayed, prioritized, waiting-children, failed, completed } },
+ *     rfqs: { <state>: n }, lastPoll: { at, ok, detail } | null, failures: [{ queue, jobId, name, reason, at,
+ *     attempts }], paused: { paused, reason?, since? }, generatedAt }
+ */
+import type { WorkerContext } from '../pipeline/context.ts';
+
+export const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed', 'completed'] as const;
+
+export interface StatusFailure {
+  queue: string;
+  jobId: string;
+  name: string;
+  reason: string;
+  /** ISO time of the last failure. */
+  at: string | null;
+  attempts: number;
+}
+
+export interface StatusReport {
+  generatedAt: string;
+  queues: Record<string, Record<string, number>>;
+  rfqs: Record<string, number>;
+  lastPoll: { at: string; ok: boolean; detail?: string } | null;
+  failures: StatusFailure[];
+  paused: { paused: boolean; reason?: string; since?: string };
+}
+
+/** Tracking facts come from the tracking module when it is wired in (see bin/rfq-sync.ts). */
+export interface TrackingFacts {
+  rfqs: Record<string, number>;
+  lastPoll: { at: string; ok: boolean; detail?: string } | null;
+}
+
+export async function queueCounts(ctx: Pick<WorkerContext, 'queues'>): Promise<Record<string, Record<string, number>>> {
+  const out: Record<string, Record<string, number>> = {};
+  await Promise.all(
+    ctx.queues.all.map(async (q) => {
+      const counts = await q.getJobCounts(...JOB_STATES);
+      out[q.name] = Object.fromEntries(JOB_STATES.map((s) => [s, counts[s] ?? 0]));
+    }),
+  );
+  return out;
+}
+
+export async function recentFailures(ctx: Pick<WorkerContext, 'queues'>, limit = 10): Promise<StatusFailure[]> {
+  const all: StatusFailure[] = [];
+  for (const q of ctx.queues.all) {
+    const jobs = await q.getFailed(0, limit - 1);
+    for (const j of jobs) {
+      if (!j) continue;
+      all.push({
+        queue: q.name,
+        jobId: String(j.id),
+        name: j.name,
+        reason: firstLine(j.failedReason ?? 'unknown'),
+        at: j.finishedOn ? new Date(j.finishedOn).toISOString() : null,
+        attempts: j.attemptsMade,
+      });
+    }
+  }
+  return all.sort((a, b) => (b.at ?? '').localeCompare(a.at ?? '')).slice(0, limit);
+}
+
+export async function collectStatus(
+  ctx: Pick<WorkerContext, 'queues' | 'authGate'>,
+  tracking?: () => Promise<TrackingFacts>,
+): Promise<StatusReport> {
+  const [queues, failures, auth, facts] = await Promise.all([
+    queueCounts(ctx),
+    recentFailures(ctx),
+    ctx.authGate.status(),
+    tracking ? tracking() : Promise.resolve<TrackingFacts>({ rfqs: {}, lastPoll: null }),
+  ]);
+  return {
+    generatedAt: new Date().toISOString(),
+    queues,
+    rfqs: facts.rfqs,
+    lastPoll: facts.lastPoll,
+    failures,
+    paused: {
+      paused: auth.paused,
+      ...(auth.reason ? { reason: auth.reason } : {}),
+      ...(auth.since ? { since: new Date(auth.since).toISOString() } : {}),
+    },
+  };
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n')[0] ?? '';
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+/** The human view: a few aligned blocks, most urgent first. */
+export function formatStatus(r: StatusReport): string {
+  const lines: string[] = [];
+  if (r.paused.paused) {
+    lines.push(`PAUSED: the sourcing service refused the token${r.paused.since ? ` since ${r.paused.since}` : ''}: ${r.paused.reason ?? ''}`.trimEnd());
+    lines.push('  Replace the token (SOURCING_TOKEN_FILE is re-read) or restart with a new SOURCING_TOKEN; jobs are kept.');
+  } else {
+    lines.push('Sourcing calls: running (not paused for auth)');
+  }
+  lines.push('');
+  lines.push('Queues           waiting  active  delayed  failed  completed');
+  for (const [name, c] of Object.entries(r.queues)) {
+    const waiting = (c.waiting ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0);
+    lines.push(
+      `  ${name.padEnd(14)} ${String(waiting).padStart(7)} ${String(c.active ?? 0).padStart(7)} ${String(c.delayed ?? 0).padStart(8)} ${String(c.failed ?? 0).padStart(7)} ${String(c.completed ?? 0).padStart(10)}`,
+    );
+  }
+  lines.push('');
+  const states = Object.entries(r.rfqs);
+  lines.push(`RFQs tracked: ${states.length === 0 ? 'none' : states.map(([s, n]) => `${s} ${n}`).join(', ')}`);
+  lines.push(`Last poll: ${r.lastPoll ? `${r.lastPoll.at} ${r.lastPoll.ok ? 'ok' : 'FAILED'}${r.lastPoll.detail ? ` (${r.lastPoll.detail})` : ''}` : 'never'}`);
+  lines.push('');
+  if (r.failures.length === 0) {
+    lines.push('Recent failures: none');
+  } else {
+    lines.push(`Recent failures (${r.failures.length}; \`rfq-sync failed list\` for all, \`rfq-sync failed retry ID|--all\` to re-run):`);
+    for (const f of r.failures) lines.push(`  ${f.at ?? '?'}  ${f.queue}  ${f.jobId}: ${f.reason}`);
+  }
+  return lines.join('\n');
+}
