@@ -342,8 +342,15 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox.local');
     let path = url.pathname;
-    if (prefix && (path === prefix || path.startsWith(`${prefix}/`))) path = path.slice(prefix.length) || '/';
-    const handle = path.startsWith('/_sandbox/') || path === '/_sandbox' ? controlApi(req, res, path) : path.startsWith('/v1/') ? api(req, res, url, path) : Promise.resolve(sendJson(res, 404, { error: 'not_found', message: `no such endpoint: ${path}` }));
+    // The API lives only under the prefix (as behind a reverse proxy); the control API answers with or without it.
+    const underPrefix = !prefix || path === prefix || path.startsWith(`${prefix}/`);
+    if (prefix && underPrefix) path = path.slice(prefix.length) || '/';
+    const isControl = path === '/_sandbox' || path.startsWith('/_sandbox/');
+    const handle = isControl
+      ? controlApi(req, res, path)
+      : underPrefix && path.startsWith('/v1/')
+        ? api(req, res, url, path)
+        : Promise.resolve(sendJson(res, 404, { error: 'not_found', message: `no such endpoint: ${url.pathname}` }));
     handle.catch((err: unknown) => {
       if (!res.headersSent && !res.destroyed) sendJson(res, 500, { error: 'internal', message: (err as Error).message });
     });

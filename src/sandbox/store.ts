@@ -206,7 +206,9 @@ export class SandboxStore {
       if (raw === undefined || raw === null || raw === '') return;
       let price: string;
       try {
-        price = new Decimal(raw).toFixed();
+        // a string is kept as the supplier wrote it (e.g. "23.90"); a number is written out exactly
+        price = typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw.trim()) ? raw.trim() : new Decimal(raw).toFixed();
+        if (new Decimal(price).isNeg()) throw new Error('negative');
       } catch {
         throw new SandboxError(400, `price of line ${line.line_id} is not a number`);
       }
