@@ -1,0 +1,55 @@
+/** A minimal intake context for the inbox tests: real Redis, a temp data dir, the real BullMQ queues. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { redisOptionsFromUrl } from '../../src/pipeline/context.ts';
+import type { IntakeContext } from '../../src/pipeline/inbox-intake.ts';
+import { bullPrefix, createQueues, type Queues } from '../../src/pipeline/queues.ts';
+import { redisKeys } from '../../src/pipeline/redis-keys.ts';
+import { freshPrefix } from '../helpers/redis.ts';
+
+export interface TestIntake extends IntakeContext {
+  queues: Queues;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export function testConfig(dir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({ RFQ_SYNC_DIR: dir, REDIS_PREFIX: freshPrefix(), FILE_STABLE_MS: '300', HTTP_PORT: '0', ...env });
+}
+
+export function tempDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'rfq-inbox-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function testIntake(redisUrl: string, config: Config): TestIntake {
+  const redis = new Redis(redisOptionsFromUrl(redisUrl));
+  const keys = redisKeys(config.REDIS_PREFIX, config.account);
+  const queues = createQueues({ ...redisOptionsFromUrl(redisUrl), maxRetriesPerRequest: null } as never, bullPrefix(config.REDIS_PREFIX, config.account), { attempts: 3, backoffMs: 50 });
+  return {
+    config,
+    logger: silentLogger,
+    redis,
+    keys,
+    queues,
+    dir: config.folders.root,
+    async close() {
+      await queues.close();
+      await redis.quit();
+    },
+  };
+}
+
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The watched inbox against real Redis and the real file system: what IT relies on when dropping files.
+ * (No ingest worker runs here: the tests look at the ingest jobs the watcher enqueues.)
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FileLedger } from '../../src/pipeline/file-ledger.ts';
+import { newProcessingName } from '../../src/pipeline/file-mover.ts';
+import { ingestJobPayloadSchema } from '../../src/pipeline/inbox-intake.ts';
+import { startInboxWatcher, type InboxWatcher } from '../../src/pipeline/inbox-watcher.ts';
+import { useRedis } from '../helpers/redis.ts';
+import { tempDir, testConfig, testIntake, waitFor, type TestIntake } from './inbox-context.ts';
+
+const r = useRedis();
+const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
+const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
+
+let cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+function setup(env: Record<string, string> = {}): TestIntake {
+  const t = tempDir();
+  const ctx = testIntake(r.url, testConfig(t.dir, { SWEEP_CRON: '0 0 1 1 *', ...env }));
+  cleanups.push(t.remove, () => ctx.close());
+  mkdirSync(ctx.config.folders.inbox, { recursive: true });
+  return ctx;
+}
+
+async function start(ctx: TestIntake, opts: Parameters<typeof startInboxWatcher>[1] = {}): Promise<InboxWatcher> {
+  const w = await startInboxWatcher(ctx, opts);
+  cleanups.push(() => w.close());
+  return w;
+}
+
+const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
+async function ingestJobs(ctx: TestIntake) {
+  const jobs = await ctx.queues.ingest.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
+  return jobs.map((j) => ({ id: j.id, data: ingestJobPayloadSchema.parse(j.data) }));
+}
+
+async function reportNotes(path: string): Promise<string[]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(path);
+  const notes: string[] = [];
+  wb.getWorksheet('File')?.eachRow((row) => {
+    if (row.getCell(1).text === 'Note') notes.push(row.getCell(2).text);
+  });
+  return notes;
+}
+
+describe('inbox watcher', () => {
+  it('does not take a file that is still growing; takes it whole once size and mtime stayed put for FILE_STABLE_MS', async () => {
+    const ctx = setup({ FILE_STABLE_MS: '1000' });
+    await start(ctx, { schedule: false });
+    const path = join(ctx.config.folders.inbox, 'growing.csv');
+    let content = 'pr,item,product,qty\n';
+    writeFileSync(path, content);
+    for (let i = 0; i < 15; i++) {
+      await sleep(100);
+      const line = `PR-1,${i},Widget ${i},${i + 1}\n`;
+      appendFileSync(path, line);
+      content += line;
+    }
+    // The writer stopped just now: the file cannot be taken before FILE_STABLE_MS have passed.
+    await sleep(400);
+    expect(ls(ctx.config.folders.inbox)).toEqual(['growing.csv']);
+    expect(await ingestJobs(ctx)).toEqual([]);
+
+    const jobs = await waitFor('the ingest job', async () => {
+      const j = await ingestJobs(ctx);
+      return j.length > 0 && j;
+    });
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]!.data.sha256).toBe(sha(content)); // taken whole, not a prefix
+    expect(ls(ctx.config.folders.inbox)).toEqual([]);
+    expect(ls(ctx.config.folders.processing)).toEqual([jobs[0]!.data.processingName]);
+    expect(jobs[0]!.data.processingName.endsWith('_growing.csv')).toBe(true);
+  });
+
+  it('ignores Office/LibreOffice lock files, partial downloads, dotfiles and subfolders', async () => {
+    const ctx = setup({ FILE_STABLE_MS: '100' });
+    const inbox = ctx.config.folders.inbox;
+    const junk = ['~$orders.xlsx', 'orders.csv.tmp', 'orders.csv.part', 'big.xlsx.crdownload', '.~lock.orders.xlsx#', '.hidden.csv'];
+    for (const n of junk) writeFileSync(join(inbox, n), 'x');
+    mkdirSync(join(inbox, 'sub'));
+    writeFileSync(join(inbox, 'sub', 'nested.csv'), 'a,b\n1,2\n');
+    const w = await start(ctx, { schedule: false });
+    // Dropped while watching, too (the event path).
+    writeFileSync(join(inbox, '~$later.xlsx'), 'x');
+    writeFileSync(join(inbox, 'real.csv'), 'a,b\n1,2\n');
+    await waitFor('real.csv taken', () => !ls(inbox).includes('real.csv'));
+    await w.sweep();
+    await sleep(300);
+    expect(ls(inbox)).toEqual([...junk, '~$later.xlsx', 'sub'].sort());
+    expect(ls(join(inbox, 'sub'))).toEqual(['nested.csv']);
+    const jobs = await ingestJobs(ctx);
+    expect(jobs.map((j) => j.data.processingName.replace(/^.*?_/, ''))).toEqual(['real.csv']);
+  });
+
+  it('takes files that were already in the inbox at start (sweep, no file events)', async () => {
+    const ctx = setup({ FILE_STABLE_MS: '100' });
+    const inbox = ctx.config.folders.inbox;
+    writeFileSync(join(inbox, 'a.csv'), 'x,y\n1,2\n');
+    writeFileSync(join(inbox, 'b.csv'), 'x,y\n3,4\n');
+    const w = await start(ctx, { watch: false, schedule: false });
+    await w.sweep();
+    expect(ls(inbox)).toEqual([]);
+    const jobs = await ingestJobs(ctx);
+    expect(jobs.map((j) => j.data.sha256).sort()).toEqual([sha('x,y\n1,2\n'), sha('x,y\n3,4\n')].sort());
+    expect(ls(ctx.config.folders.processing)).toHaveLength(2);
+  });
+
+  it('archives the same bytes dropped again with a "duplicate file" report naming the first file, and queues nothing', async () => {
+    const ctx = setup({ FILE_STABLE_MS: '100' });
+    const { inbox, archive, reports } = ctx.config.folders;
+    const bytes = 'pr,item\nPR-9,1\n';
+    writeFileSync(join(inbox, 'first.csv'), bytes);
+    const w = await start(ctx, { watch: false, schedule: false });
+    await w.sweep();
+    const [first] = await ingestJobs(ctx);
+    expect(first).toBeDefined();
+    // Before the first was processed: a copy under another name.
+    writeFileSync(join(inbox, 'copy of first.csv'), bytes);
+    await w.sweep();
+    // After it was processed: the same name again.
+    await new FileLedger(ctx.redis, ctx.keys.fileLedger).markDone(first!.data.sha256, first!.data.processingName, { doneAt: Date.now() });
+    writeFileSync(join(inbox, 'first.csv'), bytes);
+    await w.sweep();
+
+    expect(await ingestJobs(ctx)).toHaveLength(1);
+    expect(ls(inbox)).toEqual([]);
+    const archived = ls(archive);
+    expect(archived).toHaveLength(2);
+    expect(archived.map((n) => n.replace(/^.*?_/, '')).sort()).toEqual(['copy of first.csv', 'first.csv']);
+    const reportFiles = ls(reports);
+    expect(reportFiles).toHaveLength(2);
+    const notes = (await Promise.all(reportFiles.map((f) => reportNotes(join(reports, f))))).flat();
+    expect(notes).toHaveLength(2);
+    for (const n of notes) {
+      expect(n).toContain('Duplicate file');
+      expect(n).toContain('"first.csv"');
+      expect(n).toMatch(/at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
+      expect(n).toContain('nothing was created');
+    }
+    expect(notes.some((n) => n.includes('is being processed'))).toBe(true);
+    expect(notes.some((n) => n.includes('and was processed'))).toBe(true);
+  });
+
+  it('re-admits a file left in processing/ by a crash (before or after its bytes were claimed), once', async () => {
+    const ctx = setup({ FILE_STABLE_MS: '100' });
+    const { processing } = ctx.config.folders;
+    mkdirSync(processing, { recursive: true });
+    const unclaimed = newProcessingName('crashed-before-claim.csv', Date.now() - 60_000);
+    writeFileSync(join(processing, unclaimed.name), 'a\n1\n');
+    const claimed = newProcessingName('crashed-after-claim.csv', Date.now() - 60_000);
+    writeFileSync(join(processing, claimed.name), 'a\n2\n');
+    await new FileLedger(ctx.redis, ctx.keys.fileLedger).claim(sha('a\n2\n'), { owner: claimed.name, name: claimed.original, seenAt: claimed.takenAt });
+    writeFileSync(join(processing, 'not-ours.csv'), 'a\n3\n');
+
+    // Two workers start at once: both recover, still one job per file.
+    await Promise.all([start(ctx, { watch: false, schedule: false }), start(ctx, { watch: false, schedule: false })]);
+    const jobs = await ingestJobs(ctx);
+    expect(jobs.map((j) => j.data.processingName).sort()).toEqual([claimed.name, unclaimed.name].sort());
+    expect(ls(processing)).toEqual([claimed.name, unclaimed.name, 'not-ours.csv'].sort());
+  });
+});
+
+describe('inbox watcher on network shares and missed events', () => {
+  it('in polling mode (WATCH_POLLING), a file dropped while watching is taken', async () => {
+    const ctx = setup({ FILE_STABLE_MS: '100', WATCH_POLLING: 'true', WATCH_INTERVAL_MS: '100' });
+    await start(ctx, { schedule: false });
+    writeFileSync(join(ctx.config.folders.inbox, 'share.csv'), 'a\n1\n');
+    const jobs = await waitFor('the ingest job', async () => {
+      const j = await ingestJobs(ctx);
+      return j.length > 0 && j;
+    });
+    expect(jobs.map((j) => j.data.sha256)).toEqual([sha('a\n1\n')]);
+  });
+
+  it('the SWEEP_CRON sweep takes a file no event announced', async () => {
+    const ctx = setup({ FILE_STABLE_MS: '100', SWEEP_CRON: '* * * * * *' });
+    await start(ctx, { watch: false });
+    writeFileSync(join(ctx.config.folders.inbox, 'missed.csv'), 'a\n2\n');
+    const jobs = await waitFor('the ingest job', async () => {
+      const j = await ingestJobs(ctx);
+      return j.length > 0 && j;
+    });
+    expect(jobs.map((j) => j.data.sha256)).toEqual([sha('a\n2\n')]);
+  });
+});
