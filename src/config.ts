@@ -115,6 +115,8 @@ export const rawConfigSchema = z.object({
   HTTP_PORT: int(0, 65_535).default(9464),
   /** Bearer token for the operations endpoint; required when HTTP_HOST is not a loopback address. */
   HTTP_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** File holding HTTP_TOKEN (Docker secrets). */
+  HTTP_TOKEN_FILE: z.string().min(1).optional(),
   /** How long graceful shutdown waits for in-flight jobs, ms. Default 30,000. */
   SHUTDOWN_TIMEOUT_MS: int(0, 3_600_000).default(30_000),
 });
@@ -198,12 +200,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { require
       problems.push(`SOURCING_TOKEN_FILE: cannot read ${raw.SOURCING_TOKEN_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
   }
-  if (raw.SOURCING_BASE_URL && !token) problems.push('SOURCING_TOKEN: required when SOURCING_BASE_URL is set (or set SOURCING_TOKEN_FILE)');
+  if (raw.SOURCING_BASE_URL && !token && !raw.SOURCING_TOKEN_FILE) problems.push('SOURCING_TOKEN: required when SOURCING_BASE_URL is set (or set SOURCING_TOKEN_FILE)');
   if (opts.requireProduction) {
     if (!raw.SOURCING_BASE_URL) problems.push('SOURCING_BASE_URL: required for `worker` (only `demo` and local commands use the built-in sandbox)');
     if (!raw.REDIS_URL) problems.push('REDIS_URL: required for `worker` (only `demo` and local commands start a private redis-server)');
   }
-  if (raw.HTTP_PORT !== 0 && !LOOPBACK.has(raw.HTTP_HOST) && !raw.HTTP_TOKEN) {
+  if (raw.HTTP_TOKEN && raw.HTTP_TOKEN_FILE) problems.push('HTTP_TOKEN_FILE: set either HTTP_TOKEN or HTTP_TOKEN_FILE, not both');
+  if (raw.HTTP_TOKEN_FILE) {
+    try {
+      const t = readTokenFile(raw.HTTP_TOKEN_FILE);
+      registerSecret(t);
+      if (t.length < 16) problems.push(`HTTP_TOKEN_FILE: the token in ${raw.HTTP_TOKEN_FILE} must be at least 16 characters`);
+      else raw.HTTP_TOKEN = t;
+    } catch (err) {
+      problems.push(`HTTP_TOKEN_FILE: cannot read ${raw.HTTP_TOKEN_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  if (raw.HTTP_PORT !== 0 && !LOOPBACK.has(raw.HTTP_HOST) && !raw.HTTP_TOKEN && !raw.HTTP_TOKEN_FILE) {
     problems.push(`HTTP_TOKEN: required when HTTP_HOST (${raw.HTTP_HOST}) is not a loopback address`);
   }
   if (problems.length > 0) throw new ConfigError(problems);

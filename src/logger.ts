@@ -18,7 +18,8 @@ export function registerSecret(value: string | undefined | null): void {
 export function scrubSecrets(text: string): string {
   let out = text;
   for (const s of secrets) if (out.includes(s)) out = out.split(s).join('[REDACTED]');
-  out = out.replace(/(\b(?:Bearer|Basic|Token)\s+)[A-Za-z0-9._~+/=-]+/gi, '$1[REDACTED]');
+  out = out.replace(/(\bBearer\s+)[A-Za-z0-9._~+/=-]{6,}/gi, '$1[REDACTED]');
+  out = out.replace(/(\bBasic\s+)[A-Za-z0-9+/]{6,}={0,2}/g, '$1[REDACTED]');
   // user:password@ inside any URL (redis://:pw@host, https://u:pw@host).
   out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s/]+@/gi, '$1[REDACTED]@');
   // Credentials passed as query parameters.
@@ -68,11 +69,12 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     },
     hooks: {
       logMethod(args, method) {
-        method.apply(this, args.map((a) => (typeof a === 'string' ? scrubSecrets(a) : a)) as Parameters<typeof method>);
+        // An Error as first argument becomes the message: scrub it here, before pino reads err.message.
+        method.apply(this, args.map((a) => (typeof a === 'string' ? scrubSecrets(a) : a instanceof Error ? scrubError(a) : a)) as Parameters<typeof method>);
       },
     },
     serializers: {
-      err: (err: unknown) => scrubObject(pino.stdSerializers.err(err as Error)),
+      err: (err: unknown) => scrubObject(err instanceof Error ? pino.stdSerializers.err(err) : err),
     },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
@@ -89,11 +91,23 @@ const SECRET_KEYS = new Set([
   'api_key', 'apikey', 'access_token', 'refresh_token', 'sourcing_token', 'http_token', 'bearer',
 ]);
 
+/** A copy of an error (same prototype, so serializers still see an Error) with message, stack, props and cause scrubbed. */
+function scrubError(err: Error, depth = 0): Error {
+  if (depth > 8) return err;
+  const copy = Object.create(Object.getPrototypeOf(err) as object) as Error & Record<string, unknown>;
+  for (const [k, v] of Object.entries(err)) copy[k] = SECRET_KEYS.has(k.toLowerCase()) && v != null ? '[REDACTED]' : scrubObject(v, depth + 1);
+  Object.defineProperty(copy, 'message', { value: scrubSecrets(err.message), enumerable: false, writable: true, configurable: true });
+  Object.defineProperty(copy, 'stack', { value: err.stack === undefined ? undefined : scrubSecrets(err.stack), enumerable: false, writable: true, configurable: true });
+  if (err.name !== copy.name) Object.defineProperty(copy, 'name', { value: err.name, enumerable: false, writable: true, configurable: true });
+  if (err.cause !== undefined) Object.defineProperty(copy, 'cause', { value: err.cause instanceof Error ? scrubError(err.cause, depth + 1) : scrubObject(err.cause, depth + 1), enumerable: false, writable: true, configurable: true });
+  return copy;
+}
+
 /** Deep copy with every secret-named key censored and every string scrubbed; Errors become plain objects. */
 export function scrubObject(value: unknown, depth = 0): unknown {
   if (depth > 8) return '[too deep]';
   if (typeof value === 'string') return scrubSecrets(value);
-  if (value instanceof Error) return scrubObject(pino.stdSerializers.err(value), depth + 1);
+  if (value instanceof Error) return scrubError(value, depth);
   if (Array.isArray(value)) {
     // Raw header arrays (undici): ['authorization', 'Bearer x', ...]
     return value.map((v, i) =>
