@@ -1,0 +1,48 @@
+/**
+ * `rfq-sync check FILE [--mapping NAME]`: a dry run of ingestion with no side effects. Prints the profile and why,
+ * the requisitions and lines it would create, and every row problem. Exit code: 0 clean (warnings allowed), 1 some
+ * rows rejected, 2 the file (or the mapping) cannot be read.
+ */
+import { formatRowProblem, RfqSyncError } from '../errors.ts';
+import type { Requisition } from '../requisition.ts';
+import { ingestFile, type IngestOptions } from './ingest-file.ts';
+
+/** Requisitions printed in full; beyond this only counted (a check of a huge file stays readable). */
+const MAX_SHOWN = 200;
+
+function day(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+
+export async function runCheck(path: string, opts: IngestOptions, out: (line: string) => void): Promise<0 | 1 | 2> {
+  let shown = 0;
+  const show = async (r: Requisition): Promise<void> => {
+    if (shown++ >= MAX_SHOWN) return;
+    const extra = [r.rfq_type, r.rfq_category, r.rfq_location].filter(Boolean).join(', ');
+    out(`requisition ${r.key}: "${r.title}" (${r.lines.length} line${r.lines.length === 1 ? '' : 's'}; due ${day(r.due_date)}${r.required_date ? `; required ${day(r.required_date)}` : ''}; ${extra})`);
+    for (const l of r.lines) {
+      const price = l.estimated_price === undefined ? '' : `, estimated ${l.estimated_price}`;
+      out(`  row ${l.row}: ${l.external_id}  ${l.product_name}  qty ${l.qty}${l.uom ? ` ${l.uom}` : ''}${price}`);
+    }
+  };
+  let summary;
+  try {
+    summary = await ingestFile(path, opts, show);
+  } catch (err) {
+    if (err instanceof RfqSyncError && err.kind === 'data') {
+      out(`cannot read: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  // Shown after the requisitions so they are not buried.
+  out(`file ${summary.file}: mapping profile "${summary.profile}" (${summary.profileReason})`);
+  if (shown > MAX_SHOWN) out(`... and ${shown - MAX_SHOWN} more requisitions`);
+  for (const p of summary.problems) out(`${p.severity === 'error' ? 'error' : 'warning'}: ${formatRowProblem(p)}`);
+  if (summary.truncated) out('... more problems not shown');
+  out(
+    `would create ${summary.requisitions} requisition(s) with ${summary.lines} line(s); ` +
+      `${summary.heldRequisitions} requisition(s) held back, ${summary.rejectedRows} row(s) rejected, ${summary.warnings} warning(s)`,
+  );
+  return summary.rejectedRows > 0 || summary.heldRequisitions > 0 ? 1 : 0;
+}

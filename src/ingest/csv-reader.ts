@@ -1,0 +1,99 @@
+/**
+ * Streamed CSV rows with csv-parse. The encoding comes from the sniffer (UTF-8 with/without BOM, UTF-16 LE/BE,
+ * Windows-1252); the delimiter is the profile's or is detected among `, ; \t |` on the first lines. Quoted fields
+ * may hold newlines and stray quotes (`19" monitor`, relax_quotes); rows may be ragged (relax_column_count, a
+ * trailing delimiter's phantom column is just an empty cell). Row numbers count records as a spreadsheet shows them.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import iconv from 'iconv-lite';
+import type { TextEncoding } from './file-sniffer.ts';
+
+export type Delimiter = ',' | ';' | '\t' | '|';
+export const DELIMITERS: readonly Delimiter[] = [',', ';', '\t', '|'];
+
+export interface CsvRow {
+  /** 1-based record number (a quoted field with newlines is one record, as in a spreadsheet). */
+  row: number;
+  cells: string[];
+}
+
+function decodeHead(buf: Buffer, enc: TextEncoding): string {
+  if (enc === 'utf8') return new TextDecoder('utf-8').decode(buf);
+  if (enc === 'utf16le') return iconv.decode(buf, 'utf16le');
+  if (enc === 'utf16be') return iconv.decode(buf, 'utf16be');
+  return iconv.decode(buf, 'win1252');
+}
+
+/** Pick the delimiter whose per-line count (outside quotes) is most consistent over the first lines. */
+export function detectDelimiter(text: string): Delimiter {
+  const lines: string[] = [];
+  let cur = '';
+  let inQuotes = false;
+  for (let i = 0; i < text.length && lines.length < 40; i++) {
+    const ch = text[i]!;
+    if (ch === '"') inQuotes = !inQuotes;
+    if ((ch === '\n' || ch === '\r') && !inQuotes) {
+      if (cur.trim()) lines.push(cur);
+      cur = '';
+    } else if (!inQuotes || ch === '"') cur += ch;
+  }
+  if (cur.trim() && lines.length < 40) lines.push(cur);
+  let best: Delimiter = ',';
+  let bestScore = 0;
+  for (const d of DELIMITERS) {
+    const freq = new Map<number, number>();
+    for (const l of lines) {
+      const n = l.split(d).length - 1;
+      if (n > 0) freq.set(n, (freq.get(n) ?? 0) + 1);
+    }
+    let score = 0;
+    for (const [n, times] of freq) score = Math.max(score, times * 1000 + n);
+    if (score > bestScore) (best = d), (bestScore = score);
+  }
+  return best;
+}
+
+export async function* readCsvRows(
+  path: string,
+  encoding: TextEncoding,
+  bomBytes: number,
+  delimiter: Delimiter | 'auto',
+): AsyncGenerator<CsvRow> {
+  let delim: Delimiter;
+  if (delimiter === 'auto') {
+    const fh = await open(path, 'r');
+    const head = Buffer.alloc(64 * 1024);
+    let n: number;
+    try {
+      ({ bytesRead: n } = await fh.read(head, 0, head.length, bomBytes));
+    } finally {
+      await fh.close();
+    }
+    delim = detectDelimiter(decodeHead(head.subarray(0, n), encoding));
+  } else delim = delimiter;
+
+  const file = createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024 });
+  const source: Readable = (encoding === 'utf8' ? file : file.pipe(iconv.decodeStream(encoding === 'windows1252' ? 'win1252' : encoding))) as Readable;
+  const parser = parse({
+    delimiter: delim,
+    bom: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: false,
+  });
+  source.on('error', (err) => parser.destroy(err));
+  source.pipe(parser);
+  let row = 0;
+  try {
+    for await (const cells of parser as AsyncIterable<string[]>) {
+      row++;
+      yield { row, cells };
+    }
+  } finally {
+    file.destroy();
+    parser.destroy();
+  }
+}

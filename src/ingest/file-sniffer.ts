@@ -1,0 +1,161 @@
+/**
+ * Decide what a file is before any parser sees it, and refuse what we cannot read with one sentence: too big,
+ * empty, old binary .xls, OpenDocument .ods, encrypted (password-protected) xlsx, a zip that would inflate past the
+ * limits (checked on the central directory with yauzl, before exceljs opens it), a corrupt workbook, or binary
+ * garbage named .csv. For text, the encoding: UTF-8 (BOM or not), UTF-16 LE/BE (BOM), else Windows-1252.
+ */
+import { open, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import yauzl from 'yauzl';
+import { FileRefusedError } from '../errors.ts';
+
+export interface IngestLimits {
+  maxFileBytes: number;
+  maxXlsxUncompressedBytes: number;
+  maxXlsxEntries: number;
+}
+
+export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'windows1252';
+
+export type SniffResult =
+  | { kind: 'csv'; encoding: TextEncoding; bomBytes: number; size: number }
+  | { kind: 'xlsx'; size: number };
+
+const SNIFF_BYTES = 64 * 1024;
+
+function mib(n: number): string {
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+export async function sniffFile(path: string, displayName: string, limits: IngestLimits): Promise<SniffResult> {
+  const refuse = (reason: string, cause?: unknown): never => {
+    throw new FileRefusedError(displayName, reason, cause === undefined ? undefined : { cause });
+  };
+  let size: number;
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) refuse('is not a regular file');
+    size = st.size;
+  } catch (err) {
+    if (err instanceof FileRefusedError) throw err;
+    return refuse(`cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, err);
+  }
+  if (size === 0) refuse('is empty (0 bytes)');
+  if (size > limits.maxFileBytes) refuse(`is ${mib(size)}, over the ${mib(limits.maxFileBytes)} size limit`);
+
+  const head = Buffer.alloc(Math.min(SNIFF_BYTES, size));
+  const fh = await open(path, 'r');
+  try {
+    await fh.read(head, 0, head.length, 0);
+  } finally {
+    await fh.close();
+  }
+  const ext = extname(displayName).toLowerCase();
+
+  // OLE2 compound document: old .xls, or an xlsx saved with a password (Office encrypts into an OLE2 container).
+  if (head.length >= 8 && head.readUInt32BE(0) === 0xd0cf11e0 && head.readUInt32BE(4) === 0xa1b11ae1) {
+    if (ext === '.xlsx' || ext === '.xlsm') refuse('is a password-protected (encrypted) workbook; save it without a password as .xlsx');
+    refuse('is an old binary Excel file (.xls); save it as .xlsx or CSV');
+  }
+  if (head.length >= 4 && head.readUInt32BE(0) === 0x504b0304) {
+    await checkZip(path, limits, refuse);
+    return { kind: 'xlsx', size };
+  }
+  if (head.length >= 4 && head.readUInt32BE(0) === 0x504b0506) refuse('is an empty zip archive, not a workbook');
+  if (ext === '.xlsx' || ext === '.xlsm') refuse('is not a valid xlsx workbook (it is not a zip archive: corrupt or renamed)');
+
+  // Text.
+  let encoding: TextEncoding;
+  let bomBytes = 0;
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) (encoding = 'utf8'), (bomBytes = 3);
+  else if (head[0] === 0xff && head[1] === 0xfe) (encoding = 'utf16le'), (bomBytes = 2);
+  else if (head[0] === 0xfe && head[1] === 0xff) (encoding = 'utf16be'), (bomBytes = 2);
+  else {
+    if (head.includes(0)) refuse('holds binary data (NUL bytes), not CSV text');
+    encoding = (await isWholeFileUtf8(path)) ? 'utf8' : 'windows1252';
+  }
+  if (encoding === 'utf8' || encoding === 'windows1252') {
+    // Control characters other than tab/CR/LF/FF are rare in text and common in binary.
+    let control = 0;
+    for (let i = bomBytes; i < head.length; i++) {
+      const b = head[i]!;
+      if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) control++;
+    }
+    if (control > (head.length - bomBytes) * 0.01) refuse('holds binary data (control characters), not CSV text');
+  }
+  if (size === bomBytes || isBlank(head.subarray(bomBytes), encoding)) {
+    if (size <= SNIFF_BYTES) refuse('is empty (no rows)');
+  }
+  return { kind: 'csv', encoding, bomBytes, size };
+}
+
+function isBlank(b: Buffer, enc: TextEncoding): boolean {
+  const text = enc === 'utf16le' ? b.toString('utf16le') : enc === 'utf16be' ? Buffer.from(b).swap16().toString('utf16le') : b.toString('latin1');
+  return /^[\s,;|\t"\u0000]*$/.test(text);
+}
+
+/** Strict UTF-8 check over the whole file (streamed): a file valid only at its start is not UTF-8. */
+async function isWholeFileUtf8(path: string): Promise<boolean> {
+  const dec = new TextDecoder('utf-8', { fatal: true });
+  const fh = await open(path, 'r');
+  const buf = Buffer.alloc(1 << 20);
+  try {
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      const chunk = buf.subarray(0, bytesRead);
+      // Pure ASCII chunks (the usual case) need no decoding.
+      if (!isAscii(chunk)) dec.decode(chunk, { stream: true });
+    }
+    dec.decode();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await fh.close();
+  }
+}
+
+function isAscii(b: Buffer): boolean {
+  for (let i = 0; i < b.length; i++) if (b[i]! > 0x7f) return false;
+  return true;
+}
+
+/** Read the central directory only: entry count, declared uncompressed sizes, what kind of zip it is. */
+async function checkZip(path: string, limits: IngestLimits, refuse: (reason: string, cause?: unknown) => never): Promise<void> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false });
+  } catch (err) {
+    return refuse(`is a corrupt zip/xlsx archive (${(err as Error).message})`, err);
+  }
+  try {
+    if (zip.entryCount > limits.maxXlsxEntries) refuse(`is a zip with ${zip.entryCount} entries, over the limit of ${limits.maxXlsxEntries}`);
+    let total = 0;
+    const names = new Set<string>();
+    let encrypted = false;
+    await new Promise<void>((resolve, reject) => {
+      zip.on('entry', (e: yauzl.Entry) => {
+        total += e.uncompressedSize;
+        names.add(e.fileName);
+        if (e.isEncrypted()) encrypted = true;
+        if (total > limits.maxXlsxUncompressedBytes) {
+          reject(new FileRefusedError('', `would inflate to more than ${mib(limits.maxXlsxUncompressedBytes)} (zip bomb guard)`));
+          return;
+        }
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve());
+      zip.on('error', reject);
+      zip.readEntry();
+    }).catch((err: unknown) => {
+      if (err instanceof FileRefusedError) refuse(err.reason);
+      refuse(`is a corrupt zip/xlsx archive (${(err as Error).message})`, err);
+    });
+    if (encrypted) refuse('is an encrypted zip archive; save it without a password');
+    if (names.has('mimetype') && !names.has('xl/workbook.xml')) refuse('is an OpenDocument spreadsheet (.ods); save it as .xlsx or CSV');
+    if (!names.has('xl/workbook.xml')) refuse('is a zip archive but not an xlsx workbook (no xl/workbook.xml)');
+  } finally {
+    zip.close();
+  }
+}

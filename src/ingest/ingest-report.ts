@@ -1,0 +1,60 @@
+/**
+ * The per-file report (outbox/reports/), an xlsx for procurement and IT: a summary sheet (profile and why, counts,
+ * notes) and a rows sheet: per row its requisition and status, and for problems the column, value and reason.
+ * Every text from the input goes through safeCellText (no formula injection); written atomically.
+ */
+import ExcelJS from 'exceljs';
+import { writeAtomically } from '../atomic-write.ts';
+import { safeCellText } from '../spreadsheet-safety.ts';
+import type { IngestSummary } from './ingest-file.ts';
+import { MAX_REPORTED } from './ingest-file.ts';
+
+const STATUS_TEXT: Record<string, string> = {
+  ok: 'ok',
+  warning: 'ok, with warning',
+  rejected: 'rejected',
+  held: 'held back (another row of its requisition is rejected)',
+  skipped: 'skipped',
+};
+
+export async function writeIngestReport(summary: IngestSummary, outPath: string, extra?: { notes?: string[] }): Promise<void> {
+  const wb = new ExcelJS.Workbook();
+  wb.creator = 'rfq-sync';
+  const s = wb.addWorksheet('Summary');
+  s.columns = [{ width: 28 }, { width: 90 }];
+  const kv: [string, string | number][] = [
+    ['File', safeCellText(summary.file)],
+    ['Mapping profile', safeCellText(summary.profile)],
+    ['Why this profile', safeCellText(summary.profileReason)],
+    ['Requisitions to create', summary.requisitions],
+    ['Lines to create', summary.lines],
+    ['Requisitions held back', summary.heldRequisitions],
+    ['Rejected rows', summary.rejectedRows],
+    ['Warnings', summary.warnings],
+  ];
+  if (summary.truncated) kv.push(['Note', `Only the first ${MAX_REPORTED.toLocaleString('en-US')} rows and problems are listed.`]);
+  for (const n of extra?.notes ?? []) kv.push(['Note', safeCellText(n)]);
+  for (const [k, v] of kv) s.addRow([k, v]);
+  s.getColumn(1).font = { bold: true };
+
+  const r = wb.addWorksheet('Rows');
+  r.columns = [
+    { header: 'Row', width: 8 },
+    { header: 'Requisition', width: 18 },
+    { header: 'Status', width: 22 },
+    { header: 'Severity', width: 10 },
+    { header: 'Column', width: 22 },
+    { header: 'Value', width: 28 },
+    { header: 'Reason', width: 90 },
+  ];
+  r.getRow(1).font = { bold: true };
+  r.views = [{ state: 'frozen', ySplit: 1 }];
+  const rows = [...summary.rows].sort((a, b) => a.row - b.row);
+  for (const row of rows) {
+    const base = [row.row, safeCellText(row.requisition ?? ''), STATUS_TEXT[row.status] ?? row.status];
+    if (row.problems.length === 0) r.addRow([...base, '', '', '', '']);
+    for (const p of row.problems) r.addRow([...base, p.severity, safeCellText(p.column), safeCellText(p.value), safeCellText(p.reason)]);
+  }
+  if (rows.length > 0) r.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: 7 } };
+  await writeAtomically(outPath, (tmp) => wb.xlsx.writeFile(tmp));
+}

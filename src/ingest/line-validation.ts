@@ -1,0 +1,209 @@
+/**
+ * One data row -> one RequisitionLine (or the reasons it cannot be one), and a requisition's first row -> its
+ * header fields. Rules: required fields present, qty a positive whole number (or rounded by the profile's rule, with
+ * a warning), prices non-negative and whole after half-up rounding (a warning says when rounding changed them),
+ * dates real, due_date in the future (error) and before required_date (warning). The final shape is checked by zod.
+ */
+import { Decimal } from 'decimal.js';
+import { z } from 'zod';
+import type { RowProblem } from '../errors.ts';
+import type { Requisition, RequisitionLine } from '../requisition.ts';
+import { parseDateCell, wallToUtc } from './date-format.ts';
+import { cellText, type BoundMapping, type Cell } from './mapping-engine.ts';
+import type { FieldName } from './mapping-profile.ts';
+import { parseNumber, roundHalfUp } from './number-format.ts';
+
+const lineSchema = z.object({
+  external_id: z.string().min(1).max(255),
+  product_name: z.string().min(1),
+  specification: z.string().optional(),
+  uom: z.string().optional(),
+  qty: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  estimated_price: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  row: z.number().int().positive(),
+});
+
+export type RequisitionHeader = Omit<Requisition, 'key' | 'sourceFile' | 'profile' | 'lines'>;
+
+export interface LineResult {
+  key: string;
+  line?: RequisitionLine;
+  problems: RowProblem[];
+}
+
+interface Ctx {
+  file: string;
+  row: number;
+  problems: RowProblem[];
+  m: BoundMapping;
+}
+
+function problem(ctx: Ctx, field: FieldName | string, value: string, reason: string, severity: 'error' | 'warning' = 'error'): void {
+  const column = ctx.m.has(field as FieldName) ? ctx.m.label(field as FieldName) : field;
+  ctx.problems.push({ file: ctx.file, row: ctx.row, column, value, reason, severity });
+}
+
+function required(ctx: Ctx, cells: readonly Cell[], field: FieldName): string {
+  const v = ctx.m.text(field, cells);
+  if (v === '') problem(ctx, field, '', `${field} is required`);
+  return v;
+}
+
+function optional(ctx: Ctx, cells: readonly Cell[], field: FieldName): string | undefined {
+  const v = ctx.m.text(field, cells);
+  return v === '' ? undefined : v;
+}
+
+function numberOf(ctx: Ctx, cells: readonly Cell[], field: FieldName): Decimal | undefined | null {
+  const raw = ctx.m.value(field, cells);
+  if (raw === null || raw === '' || typeof raw === 'boolean') return raw === '' || raw === null ? undefined : null;
+  if (raw instanceof Date) {
+    problem(ctx, field, cellText(raw), `${field} is a date, not a number`);
+    return null;
+  }
+  const r = parseNumber(raw, ctx.m.profile.numbers);
+  if (!r.ok) {
+    problem(ctx, field, cellText(raw), `${field} ${r.reason}`);
+    return null;
+  }
+  return r.value;
+}
+
+export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, file: string): LineResult {
+  const ctx: Ctx = { file, row, problems: [], m };
+  const key = m.text('requisition', cells);
+  if (key === '') problem(ctx, 'requisition', '', 'requisition key is empty: the row belongs to no requisition');
+  const external_id = required(ctx, cells, 'external_id');
+  const product_name = required(ctx, cells, 'product_name');
+  const specification = optional(ctx, cells, 'specification');
+  const uom = optional(ctx, cells, 'uom');
+
+  let qty: number | undefined;
+  const q = numberOf(ctx, cells, 'qty');
+  if (q === undefined) problem(ctx, 'qty', '', 'qty is required');
+  else if (q !== null) {
+    let qd = q;
+    if (!q.isInteger()) {
+      const rule = m.profile.qtyRounding;
+      if (rule === 'error') problem(ctx, 'qty', q.toString(), 'qty must be a whole number (the profile names no qty_rounding rule)');
+      else {
+        qd = rule === 'half_up' ? roundHalfUp(q) : rule === 'up' ? q.toDecimalPlaces(0, Decimal.ROUND_CEIL) : q.toDecimalPlaces(0, Decimal.ROUND_FLOOR);
+        problem(ctx, 'qty', q.toString(), `qty rounded to ${qd.toString()} (qty_rounding: ${rule})`, 'warning');
+      }
+    }
+    if (qd.isInteger()) {
+      if (qd.lte(0)) problem(ctx, 'qty', q.toString(), 'qty must be a positive whole number');
+      else if (qd.gt(Number.MAX_SAFE_INTEGER)) problem(ctx, 'qty', q.toString(), 'qty is too large');
+      else qty = qd.toNumber();
+    }
+  }
+
+  let estimated_price: number | undefined;
+  if (m.has('estimated_price')) {
+    const p = numberOf(ctx, cells, 'estimated_price');
+    if (p) estimated_price = money(ctx, 'estimated_price', cellText(m.value('estimated_price', cells)), p, 'line total');
+  } else if (m.has('unit_price')) {
+    const unit = numberOf(ctx, cells, 'unit_price');
+    let per: Decimal | undefined | null = new Decimal(1);
+    if (m.has('price_unit')) {
+      per = numberOf(ctx, cells, 'price_unit') ?? new Decimal(1);
+      if (per && per.lte(0)) {
+        problem(ctx, 'price_unit', per.toString(), 'price_unit must be greater than zero');
+        per = null;
+      }
+    }
+    if (unit && per && qty !== undefined) {
+      const total = unit.times(qty).dividedBy(per);
+      estimated_price = money(ctx, 'unit_price', cellText(m.value('unit_price', cells)), total, `line total ${qty} x ${unit.toString()}${per.eq(1) ? '' : ` / ${per.toString()}`} =`);
+    }
+  }
+
+  if (ctx.problems.some((p) => p.severity === 'error')) return { key, problems: ctx.problems };
+  const line: RequisitionLine = { external_id, product_name, qty: qty!, row };
+  if (specification !== undefined) line.specification = specification;
+  if (uom !== undefined) line.uom = uom;
+  if (estimated_price !== undefined) line.estimated_price = estimated_price;
+  const checked = lineSchema.safeParse(line);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    const field = String(issue.path[0] ?? 'line');
+    problem(ctx, field, String((line as unknown as Record<string, unknown>)[field] ?? ''), `${field}: ${issue.message}`);
+    return { key, problems: ctx.problems };
+  }
+  return { key, line, problems: ctx.problems };
+}
+
+/** Non-negative, whole after half-up rounding; warns when rounding changed the value. */
+function money(ctx: Ctx, field: FieldName, shown: string, total: Decimal, what: string): number | undefined {
+  if (total.isNegative()) {
+    problem(ctx, field, shown, `${field} must not be negative`);
+    return undefined;
+  }
+  const rounded = roundHalfUp(total);
+  if (rounded.gt(Number.MAX_SAFE_INTEGER)) {
+    problem(ctx, field, shown, `${field} is too large`);
+    return undefined;
+  }
+  if (!rounded.eq(total)) {
+    problem(ctx, field, shown, `estimated_price: ${what} ${total.toString()} rounded half-up to ${rounded.toString()} (the service takes whole numbers)`, 'warning');
+  }
+  return rounded.toNumber();
+}
+
+export interface HeaderResult {
+  header?: RequisitionHeader;
+  problems: RowProblem[];
+}
+
+function dateOf(ctx: Ctx, cells: readonly Cell[], field: 'due_date' | 'required_date'): number | undefined | null {
+  if (!ctx.m.has(field)) return undefined;
+  const raw = ctx.m.value(field, cells);
+  if (raw === null || raw === '' || typeof raw === 'boolean') return undefined;
+  const r = parseDateCell(raw, ctx.m.profile.dates);
+  if (!r.ok) {
+    problem(ctx, field, cellText(raw), `${field} ${r.reason}`);
+    return null;
+  }
+  return r.ms;
+}
+
+/** N days after `now` (calendar days in the profile's zone) at the rule's time of day. */
+export function dueDateByRule(now: Date, days: number, at: string, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  const get = (t: string): number => Number(parts.find((p) => p.type === t)!.value);
+  const d = new Date(Date.UTC(get('year'), get('month') - 1, get('day') + days));
+  const [h, mi] = at.split(':').map(Number) as [number, number];
+  return wallToUtc({ y: d.getUTCFullYear(), mo: d.getUTCMonth() + 1, d: d.getUTCDate(), h, mi, s: 0 }, timeZone);
+}
+
+export function mapRequisitionHeader(m: BoundMapping, cells: readonly Cell[], row: number, file: string, key: string, now: Date): HeaderResult {
+  const ctx: Ctx = { file, row, problems: [], m };
+  const title = m.text('title', cells) || `Requisition ${key}`;
+  const description = optional(ctx, cells, 'description');
+  const typeText = m.text('rfq_type', cells);
+  let rfq_type: 'Public' | 'Private' = 'Private';
+  if (typeText !== '') {
+    if (/^public$/i.test(typeText)) rfq_type = 'Public';
+    else if (!/^private$/i.test(typeText)) problem(ctx, 'rfq_type', typeText, 'rfq_type must be Public or Private');
+  }
+  const rfq_category = optional(ctx, cells, 'rfq_category');
+  const rfq_location = optional(ctx, cells, 'rfq_location');
+  let due = dateOf(ctx, cells, 'due_date');
+  const rule = m.profile.dueDateRule;
+  if (due === undefined && rule) due = dueDateByRule(now, rule.daysAfterIngest, rule.at, m.profile.dates.timeZone);
+  if (due === undefined) problem(ctx, 'due_date', '', 'due_date is required');
+  else if (due !== null && due <= now.getTime()) {
+    problem(ctx, 'due_date', cellText(m.value('due_date', cells)), `due_date ${new Date(due).toISOString()} is not in the future`);
+  }
+  const required_date = dateOf(ctx, cells, 'required_date');
+  if (typeof due === 'number' && typeof required_date === 'number' && due >= required_date) {
+    problem(ctx, 'due_date', cellText(m.value('due_date', cells)), `due_date ${new Date(due).toISOString()} is not before required_date ${new Date(required_date).toISOString()}`, 'warning');
+  }
+  if (ctx.problems.some((p) => p.severity === 'error')) return { problems: ctx.problems };
+  const header: RequisitionHeader = { title, due_date: due as number, rfq_type };
+  if (description !== undefined) header.description = description;
+  if (typeof required_date === 'number') header.required_date = required_date;
+  if (rfq_category !== undefined) header.rfq_category = rfq_category;
+  if (rfq_location !== undefined) header.rfq_location = rfq_location;
+  return { header, problems: ctx.problems };
+}

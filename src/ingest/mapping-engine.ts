@@ -1,0 +1,126 @@
+/**
+ * A profile bound to one file's header row: template columns resolved to cell indexes, so each data row is turned
+ * into field text (or the raw typed cell, for numbers and dates from xlsx) without looking names up again.
+ */
+import type { CellValue } from './xlsx-reader.ts';
+import { normalizeHeader, type FieldName, type MappingProfile, type Template } from './mapping-profile.ts';
+
+export type Cell = CellValue | string;
+
+/** A cell as text: dates as ISO (yyyy-MM-dd, or with time), numbers as JS writes them, trimmed. */
+export function cellText(c: Cell | undefined): string {
+  if (c === null || c === undefined) return '';
+  if (typeof c === 'string') return c.trim();
+  if (c instanceof Date) {
+    if (Number.isNaN(c.getTime())) return '';
+    const iso = new Date(Math.round(c.getTime() / 1000) * 1000).toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);
+  }
+  return String(c);
+}
+
+export function isBlankRow(cells: readonly Cell[]): boolean {
+  for (const c of cells) if (cellText(c) !== '') return false;
+  return true;
+}
+
+interface BoundPart {
+  text?: string;
+  index?: number;
+}
+
+export interface BoundMapping {
+  profile: MappingProfile;
+  /** 1-based row number of the header row. */
+  headerRow: number;
+  /** Header text as written in the file, by cell index. */
+  headers: string[];
+  has(field: FieldName): boolean;
+  /** Rendered template text (trimmed); '' when the field is unmapped or its cells are empty. */
+  text(field: FieldName, cells: readonly Cell[]): string;
+  /** The typed cell when the template is exactly one column, else the rendered text. */
+  value(field: FieldName, cells: readonly Cell[]): Cell;
+  /** Column label for reports: the file's header for a one-column template, else the field name. */
+  label(field: FieldName): string;
+  /** Odoo-style continuation rows: blank requisition column -> copy the parent columns from the row above. */
+  fillFromAbove(cells: Cell[], above: readonly Cell[] | undefined): Cell[];
+}
+
+/** Where the header's columns sit; `missing` lists the profile's columns the row lacks. */
+export function headerIndex(headerCells: readonly Cell[]): Map<string, number> {
+  const idx = new Map<string, number>();
+  headerCells.forEach((c, i) => {
+    const k = normalizeHeader(cellText(c));
+    if (k && !idx.has(k)) idx.set(k, i);
+  });
+  return idx;
+}
+
+export function missingColumns(profile: MappingProfile, idx: Map<string, number>): string[] {
+  const need = [...new Set([...profile.columns, ...profile.matchHeaders])];
+  return need.filter((c) => !idx.has(normalizeHeader(c)));
+}
+
+export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[], headerRow: number): BoundMapping {
+  const idx = headerIndex(headerCells);
+  const headers = headerCells.map(cellText);
+  const bound = new Map<FieldName, BoundPart[]>();
+  const single = new Map<FieldName, number>();
+  for (const [field, t] of Object.entries(profile.fields) as [FieldName, Template][]) {
+    const parts: BoundPart[] = t.parts.map((p) => ('text' in p ? { text: p.text } : { index: idx.get(p.key) ?? -1 }));
+    bound.set(field, parts);
+    if (parts.length === 1 && parts[0]!.index !== undefined) single.set(field, parts[0]!.index);
+  }
+  const contIdx = profile.continuationColumns.map((c) => idx.get(normalizeHeader(c))).filter((i): i is number => i !== undefined && i >= 0);
+  const keyParts = bound.get('requisition')!.filter((p) => p.index !== undefined).map((p) => p.index!);
+
+  const text = (field: FieldName, cells: readonly Cell[]): string => {
+    const parts = bound.get(field);
+    if (!parts) return '';
+    if (parts.length === 1) {
+      const p = parts[0]!;
+      return p.text !== undefined ? p.text.trim() : cellText(cells[p.index!]);
+    }
+    let s = '';
+    let anyColumn = false;
+    let anyValue = false;
+    for (const p of parts) {
+      if (p.text !== undefined) s += p.text;
+      else {
+        anyColumn = true;
+        const v = cellText(cells[p.index!]);
+        if (v !== '') anyValue = true;
+        s += v;
+      }
+    }
+    // "PR {A}-{B}" with both columns empty is empty, not "PR -".
+    return anyColumn && !anyValue ? '' : s.trim();
+  };
+
+  return {
+    profile,
+    headerRow,
+    headers,
+    has: (field) => bound.has(field),
+    text,
+    value(field, cells) {
+      const i = single.get(field);
+      if (i !== undefined) {
+        const c = cells[i];
+        return c === undefined ? null : typeof c === 'string' ? c.trim() : c;
+      }
+      return text(field, cells);
+    },
+    label(field) {
+      const i = single.get(field);
+      return i !== undefined ? headers[i] || field : field;
+    },
+    fillFromAbove(cells, above) {
+      if (contIdx.length === 0 || !above) return cells;
+      if (keyParts.some((i) => cellText(cells[i]) !== '')) return cells;
+      const out = cells.slice();
+      for (const i of contIdx) if (cellText(out[i]) === '') out[i] = above[i] ?? null;
+      return out;
+    },
+  };
+}

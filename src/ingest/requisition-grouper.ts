@@ -1,0 +1,148 @@
+/**
+ * Lines -> requisitions, streamed. Exports are sorted by requisition, so a requisition is complete when the group
+ * key changes (or the file ends); it is then validated as a whole and either emitted or held back whole (any invalid
+ * line holds it). Memory: one requisition's lines, the keys already seen (one short string per requisition), and
+ * the external_id index (a few bytes per line).
+ * A key that reappears after its requisition ended would silently become a second RFQ: its rows are rejected instead,
+ * each saying where the requisition first ended, and the already-emitted part is left as it was.
+ */
+import type { RowProblem } from '../errors.ts';
+import type { Requisition, RequisitionLine } from '../requisition.ts';
+import { ExternalIdIndex } from './external-id-index.ts';
+import type { BoundMapping, Cell } from './mapping-engine.ts';
+import { mapLine, mapRequisitionHeader, type RequisitionHeader } from './line-validation.ts';
+
+export type RowStatusKind = 'ok' | 'rejected' | 'held' | 'warning' | 'skipped';
+export interface RowStatus {
+  row: number;
+  requisition?: string;
+  status: RowStatusKind;
+  problems: RowProblem[];
+}
+
+export interface GrouperSink {
+  emit(r: Requisition): Promise<void>;
+  row(s: RowStatus): void;
+}
+
+export interface GrouperCounts {
+  requisitions: number;
+  lines: number;
+  heldRequisitions: number;
+  rejectedRows: number;
+  warnings: number;
+}
+
+interface PendingRow {
+  row: number;
+  problems: RowProblem[];
+}
+
+interface Group {
+  key: string;
+  ordinal: number;
+  firstRow: number;
+  header?: RequisitionHeader;
+  failed: boolean;
+  lines: RequisitionLine[];
+  rows: PendingRow[];
+  ids: Map<string, number>;
+}
+
+export class RequisitionGrouper {
+  readonly counts: GrouperCounts = { requisitions: 0, lines: 0, heldRequisitions: 0, rejectedRows: 0, warnings: 0 };
+  readonly ids = new ExternalIdIndex(4096);
+  /** Key -> last row of a finished requisition (to name it when the key reappears). */
+  private readonly finished = new Map<string, number>();
+  private readonly keyByOrdinal: string[] = [];
+  private group: Group | undefined;
+  private readonly m: BoundMapping;
+  private readonly file: string;
+  private readonly sourceFile: string;
+  private readonly now: Date;
+  private readonly sink: GrouperSink;
+
+  constructor(m: BoundMapping, file: string, sourceFile: string, now: Date, sink: GrouperSink) {
+    this.m = m;
+    this.file = file;
+    this.sourceFile = sourceFile;
+    this.now = now;
+    this.sink = sink;
+  }
+
+  async push(cells: readonly Cell[], row: number): Promise<void> {
+    const r = mapLine(this.m, cells, row, this.file);
+    if (r.key === '') {
+      this.settle({ row, problems: r.problems }, undefined, 'rejected');
+      return;
+    }
+    if (!this.group || this.group.key !== r.key) {
+      await this.flush();
+      const endedAt = this.finished.get(r.key);
+      if (endedAt !== undefined) {
+        const problems = [
+          ...r.problems.filter((p) => p.severity === 'error'),
+          {
+            file: this.file, row, column: this.m.label('requisition'), value: r.key, severity: 'error' as const,
+            reason: `requisition ${r.key} already ended at row ${endedAt}; its rows must be contiguous (sort the export by requisition): this row was not ingested`,
+          },
+        ];
+        this.settle({ row, problems }, r.key, 'rejected');
+        return;
+      }
+      const ordinal = this.keyByOrdinal.length;
+      this.keyByOrdinal.push(r.key);
+      const h = mapRequisitionHeader(this.m, cells, row, this.file, r.key, this.now);
+      this.group = { key: r.key, ordinal, firstRow: row, header: h.header, failed: !h.header, lines: [], rows: [], ids: new Map() };
+      r.problems.unshift(...h.problems);
+    }
+    const g = this.group;
+    const id = this.m.text('external_id', cells);
+    if (id !== '') {
+      const dupRow = g.ids.get(id);
+      if (dupRow !== undefined) {
+        r.problems.push(this.idProblem(row, id, `external_id ${id} appears twice in requisition ${g.key} (rows ${dupRow} and ${row})`));
+      } else {
+        g.ids.set(id, row);
+        const owner = this.ids.claim(id, g.ordinal);
+        if (owner !== g.ordinal) {
+          r.problems.push(this.idProblem(row, id, `external_id ${id} is already used by requisition ${this.keyByOrdinal[owner]} in this file`));
+        }
+      }
+    }
+    const bad = r.problems.some((p) => p.severity === 'error');
+    if (bad) g.failed = true;
+    else if (r.line) g.lines.push(r.line);
+    g.rows.push({ row, problems: r.problems });
+  }
+
+  private idProblem(row: number, value: string, reason: string): RowProblem {
+    return { file: this.file, row, column: this.m.label('external_id'), value, reason, severity: 'error' };
+  }
+
+  private settle(p: PendingRow, requisition: string | undefined, status: RowStatusKind): void {
+    const errors = p.problems.some((x) => x.severity === 'error');
+    if (errors) this.counts.rejectedRows++;
+    for (const x of p.problems) if (x.severity === 'warning') this.counts.warnings++;
+    const s: RowStatus = { row: p.row, status: errors ? 'rejected' : status, problems: p.problems };
+    if (requisition !== undefined) s.requisition = requisition;
+    this.sink.row(s);
+  }
+
+  /** Finish the current requisition: emit it or hold it back whole. */
+  async flush(): Promise<void> {
+    const g = this.group;
+    if (!g) return;
+    this.group = undefined;
+    this.finished.set(g.key, g.rows[g.rows.length - 1]!.row);
+    if (g.failed || !g.header || g.lines.length === 0) {
+      this.counts.heldRequisitions++;
+      for (const r of g.rows) this.settle(r, g.key, 'held');
+      return;
+    }
+    for (const r of g.rows) this.settle(r, g.key, r.problems.length > 0 ? 'warning' : 'ok');
+    this.counts.requisitions++;
+    this.counts.lines += g.lines.length;
+    await this.sink.emit({ key: g.key, sourceFile: this.sourceFile, profile: this.m.profile.name, ...g.header, lines: g.lines });
+  }
+}

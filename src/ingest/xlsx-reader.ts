@@ -1,0 +1,80 @@
+/**
+ * Streamed xlsx rows with exceljs' WorkbookReader. Shared strings and styles are cached (else strings come back as
+ * indexes and dates as numbers); rich text is flattened to its text, formula cells give their cached result (a
+ * formula never computed by Excel has none: the cell is empty), hyperlinks their text, error cells their code
+ * (#N/A). Date-formatted cells arrive as Date whose UTC fields hold the workbook's wall clock (date-format.ts).
+ * The sheet is the one named, or the first with any value.
+ */
+import { createReadStream } from 'node:fs';
+import ExcelJS from 'exceljs';
+
+export type CellValue = string | number | boolean | Date | null;
+
+export interface XlsxRow {
+  /** 1-based row number as Excel shows it. */
+  row: number;
+  cells: CellValue[];
+  sheet: string;
+}
+
+export class SheetNotFoundError extends Error {
+  readonly available: string[];
+  constructor(name: string, available: string[]) {
+    super(`has no sheet named "${name}" (sheets: ${available.map((s) => `"${s}"`).join(', ') || 'none'})`);
+    this.available = available;
+  }
+}
+
+function flatten(v: unknown): CellValue {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date) return v;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (Array.isArray(o.richText)) return (o.richText as { text?: string }[]).map((r) => r.text ?? '').join('');
+    if ('formula' in o || 'sharedFormula' in o) return 'result' in o ? flatten(o.result) : null;
+    if ('error' in o) return String(o.error);
+    if ('text' in o) return flatten(o.text);
+    if ('hyperlink' in o) return String(o.hyperlink);
+  }
+  return String(v);
+}
+
+function isEmptyRow(cells: CellValue[]): boolean {
+  return cells.every((c) => c === null || (typeof c === 'string' && c.trim() === ''));
+}
+
+export async function* readXlsxRows(path: string, sheetName?: string): AsyncGenerator<XlsxRow> {
+  const input = createReadStream(path, { highWaterMark: 256 * 1024 });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
+  const seen: string[] = [];
+  let chosen: string | undefined;
+  try {
+    for await (const ws of reader) {
+      const name = (ws as unknown as { name: string }).name;
+      seen.push(name);
+      if (chosen !== undefined) break;
+      const wanted = sheetName === undefined || name.toLowerCase() === sheetName.toLowerCase();
+      for await (const r of ws) {
+        if (!wanted) continue; // drain: exceljs must consume the entry
+        const values = r.values as unknown[];
+        const cells: CellValue[] = [];
+        for (let i = 1; i < values.length; i++) cells.push(flatten(values[i]));
+        if (chosen === undefined) {
+          if (isEmptyRow(cells)) continue;
+          chosen = name;
+        }
+        yield { row: r.number, cells, sheet: name };
+      }
+      if (wanted && sheetName !== undefined && chosen === undefined) chosen = name; // named but empty
+    }
+  } finally {
+    input.destroy();
+  }
+  if (sheetName !== undefined && chosen === undefined) throw new SheetNotFoundError(sheetName, seen);
+}
