@@ -1,0 +1,59 @@
+/**
+ * The award file the ERP imports: one row per awarded line, exact decimal strings (never a float's rounding),
+ * RFC 4180 quoting, CRLF line ends, UTF-8 without BOM. Lines without an award are left out (the Award sheet and
+ * the notes say why); every text field is neutralised against formula injection.
+ */
+import type { Decimal } from 'decimal.js';
+import { writeFileAtomically } from '../atomic-write.ts';
+import { safeCsvField } from '../spreadsheet-safety.ts';
+import { buildComparison } from './model.ts';
+import type { ComparisonInput, ComparisonModel } from './model.ts';
+
+export const AWARD_CSV_COLUMNS = [
+  'rfq_id',
+  'rfq_no',
+  'external_id',
+  'line_id',
+  'supplier_key',
+  'supplier_name',
+  'qty',
+  'unit_price',
+  'line_total',
+  'basis',
+] as const;
+
+/** Exact decimal text, at least two decimals for money (1099 -> 1099.00, 0.125 stays 0.125). */
+function money(d: Decimal | undefined): string | null {
+  if (d === undefined) return null;
+  return d.decimalPlaces() < 2 ? d.toFixed(2) : d.toFixed();
+}
+
+/** The CSV text for a built model. */
+export function awardCsv(model: ComparisonModel): string {
+  const { rfq } = model.input;
+  const out: string[] = [AWARD_CSV_COLUMNS.join(',')];
+  for (const line of model.lines) {
+    if (!line.award) continue;
+    const s = model.suppliers[line.award.supplier]!;
+    out.push(
+      [
+        safeCsvField(rfq._id),
+        safeCsvField(rfq.rfq_no ?? null),
+        safeCsvField(line.externalId),
+        safeCsvField(line.lineId),
+        safeCsvField(s.key),
+        safeCsvField(s.name),
+        safeCsvField(line.qty?.toFixed() ?? null),
+        safeCsvField(money(line.award.unitPrice)),
+        safeCsvField(money(line.award.lineTotal)),
+        safeCsvField(line.award.basis),
+      ].join(','),
+    );
+  }
+  return out.join('\r\n') + '\r\n';
+}
+
+/** Builds the comparison and writes the award CSV to `outPath` atomically. */
+export async function writeAwardCsv(input: ComparisonInput, outPath: string): Promise<void> {
+  await writeFileAtomically(outPath, awardCsv(buildComparison(input)));
+}

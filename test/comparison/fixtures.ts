@@ -1,0 +1,118 @@
+/** RFQs and quotations shaped like the sourcing service's (after tolerant parsing) for the comparison tests. */
+import type { ListedRfq, Quotation } from '../../src/sourcing/types.ts';
+import type { ComparisonInput } from '../../src/comparison/index.ts';
+
+export interface LineSpec {
+  ext: string;
+  product: string;
+  qty: number;
+  /** Estimated line TOTAL, decimal string. */
+  est?: string;
+  uom?: string;
+  spec?: string;
+}
+
+export function makeRfq(lines: LineSpec[], over: Partial<ListedRfq> = {}): ListedRfq {
+  return {
+    _id: 5021,
+    rfq_no: 117,
+    title: 'Office IT refresh Q3',
+    comp_name: 'Acme Manufacturing GmbH',
+    status: 'Active',
+    rfq_date: Date.UTC(2026, 5, 1, 8, 0),
+    due_date: Date.UTC(2026, 5, 15, 16, 0),
+    required_date: Date.UTC(2026, 6, 1),
+    rfq_type: 'Public',
+    rfq_category: 'IT hardware',
+    rfq_location: 'Hamburg',
+    lines: lines.map((l, i) => ({
+      position: i,
+      line_id: `L${i + 1}`,
+      external_id: l.ext,
+      product_name: l.product,
+      specification: l.spec ?? '',
+      uom: l.uom ?? 'EA',
+      qty: l.qty,
+      estimated_price: l.est,
+      docs: {},
+    })),
+    ...over,
+  };
+}
+
+export function quote(
+  key: string,
+  name: string,
+  prices: Record<string, string | null>,
+  over: Partial<Quotation> = {},
+): Quotation {
+  return {
+    quotation_key: key,
+    sup_name: name,
+    revision_no: 1,
+    quotation_date: Date.UTC(2026, 5, 10, 9, 0),
+    notes: '',
+    detail: Object.entries(prices).map(([line_id, price]) => ({ line_id, price, docs: [] })),
+    attachments: [],
+    ...over,
+  };
+}
+
+export const GENERATED_AT = new Date(Date.UTC(2026, 5, 16, 7, 30));
+
+/** A realistic RFQ: 8 lines, 5 suppliers, one not qualified, one missing price, one tie, hostile texts. */
+export function demoInput(over: Partial<ComparisonInput> = {}): ComparisonInput {
+  const rfq = makeRfq([
+    { ext: 'PR-4711-10', product: 'Laptop 14" business', spec: 'i7, 32 GB RAM, 1 TB SSD', qty: 25, est: '30000' },
+    { ext: 'PR-4711-20', product: 'Docking station USB-C', spec: '2x DisplayPort, 100 W PD', qty: 25, est: '5000' },
+    { ext: 'PR-4711-30', product: 'Monitor 27" QHD', spec: 'IPS, height adjustable', qty: 40, est: '12000' },
+    { ext: 'PR-4711-40', product: 'Keyboard DE layout', spec: 'wired, quiet keys', qty: 50, est: '1500' },
+    { ext: 'PR-4711-50', product: 'Mouse optical', spec: 'wireless, 2.4 GHz', qty: 50, est: '750' },
+    { ext: 'PR-4711-60', product: 'Headset', spec: 'USB, noise cancelling', qty: 30, est: '2400' },
+    { ext: '=HYPERLINK("http://evil.example","x")', product: '@SUM(A1:A2)', spec: '-2+3', qty: 10, est: '900' },
+    { ext: 'PR-4711-80', product: 'Laptop bag', spec: '15", water resistant', qty: 25, est: '875', uom: 'PC' },
+  ]);
+  const quotations: Quotation[] = [
+    quote(
+      '101',
+      'Nordic Office Supply AB',
+      { L1: '1149.00', L2: '189.90', L3: '289.00', L4: '27.50', L5: '13.90', L6: '74.00', L7: '85.00', L8: '32.00' },
+      { quotation_date: Date.UTC(2026, 5, 9, 14, 5), revision_no: 2, notes: 'Delivery in 3 weeks.' },
+    ),
+    quote(
+      'comp_7',
+      'Hanse IT Distribution GmbH',
+      { L1: '1099.00', L2: '199.00', L3: '279.00', L4: '29.00', L5: '12.50', L6: '79.00', L7: '92.00', L8: null },
+      { quotation_date: Date.UTC(2026, 5, 10, 11, 0), notes: '=cmd|" /C calc"!A0', attachments: [{ name: 'offer.pdf' }] },
+    ),
+    quote(
+      '205',
+      'Bürotechnik Müller & Söhne KG',
+      { L1: '1175.00', L2: '185.00', L3: '279.00', L4: '26.90', L5: '14.20', L6: '71.50', L7: '88.00', L8: '29.90' },
+      { quotation_date: Date.UTC(2026, 5, 11, 8, 30), status: 'qualified' },
+    ),
+    quote(
+      '310',
+      'Cheap Imports Ltd',
+      { L1: '899.00', L2: '149.00', L3: '219.00', L4: '19.00', L5: '9.00', L6: '49.00', L7: '60.00', L8: '19.00' },
+      { quotation_date: Date.UTC(2026, 5, 8, 10, 0), status: 'not qualified', notes: 'No CE certificates.' },
+    ),
+    quote(
+      '412',
+      'TechPartner Solutions',
+      { L1: '1125.00', L2: '195.50', L3: '299.00', L4: '28.00', L5: '13.00', L6: '76.00', L7: '90.00', L8: '31.50' },
+      { quotation_date: Date.UTC(2026, 5, 12, 16, 45), status: 'qualified', revision_no: 3 },
+    ),
+  ];
+  return {
+    rfq,
+    state: 'closed',
+    quotations,
+    invalidQuotations: [{ quotation_key: '999', reason: 'quotation_detail is not an object or array' }],
+    requisition: { key: 'REQ-2026-0042', sourceFile: 'sap_export_2026-06-01.csv', profile: 'sap-me5a' },
+    generatedAt: GENERATED_AT,
+    timeZone: 'Europe/Berlin',
+    version: 1,
+    ...over,
+  };
+}
