@@ -18,16 +18,15 @@ export interface FileNotice {
 
 export async function writeFileNoticeReport(outPath: string, n: FileNotice): Promise<void> {
   const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('File');
-  ws.columns = [
-    { header: 'Item', key: 'item', width: 14 },
-    { header: 'Value', key: 'value', width: 120 },
-  ];
-  ws.getRow(1).font = { bold: true };
-  ws.addRow({ item: 'File', value: safeCellText(n.file) });
-  ws.addRow({ item: 'Status', value: n.status });
-  ws.addRow({ item: 'sha256', value: n.sha256 });
-  for (const note of n.notes) ws.addRow({ item: 'Note', value: safeCellText(note) });
+  wb.creator = 'rfq-sync';
+  // Laid out like the Summary sheet of the ingest report (src/ingest/ingest-report.ts): label, value.
+  const ws = wb.addWorksheet('Summary');
+  ws.columns = [{ width: 28 }, { width: 120 }];
+  ws.addRow(['File', safeCellText(n.file)]);
+  ws.addRow(['Status', n.status === 'duplicate' ? 'duplicate file, not read' : 'refused, not read']);
+  ws.addRow(['sha256', n.sha256]);
+  for (const note of n.notes) ws.addRow(['Note', safeCellText(note)]);
+  ws.getColumn(1).font = { bold: true };
   await writeAtomically(outPath, async (tmp) => {
     await wb.xlsx.writeFile(tmp);
   });

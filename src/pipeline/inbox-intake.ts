@@ -37,6 +37,8 @@ import type { RedisKeys } from './redis-keys.ts';
 export const ingestJobPayloadSchema = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex'),
   processingName: z.string().min(1).max(255).refine((n) => isPlainName(n) && parseProcessingName(n) !== undefined, 'must be a name made by the inbox'),
+  /** Mapping profile forced by `rfq-sync ingest FILE --mapping NAME`; else chosen per file. */
+  mapping: z.string().min(1).max(200).optional(),
 });
 export type IngestJobPayload = z.infer<typeof ingestJobPayloadSchema>;
 
@@ -69,7 +71,7 @@ export type AdmitResult =
   | { status: 'gone'; file: ProcessingName };
 
 /** Hash a processing file, claim its bytes, and enqueue its ingest job (or archive it as a duplicate). */
-export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingName): Promise<AdmitResult> {
+export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingName, opts: { mapping?: string } = {}): Promise<AdmitResult> {
   const folders = fileFolders(ctx.config);
   let sha256: string;
   try {
@@ -84,7 +86,7 @@ export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingNa
     return { status: 'duplicate', file, sha256, first: claim.entry, report };
   }
   const id = ingestJobId(sha256, file.token);
-  const payload: IngestJobPayload = { sha256, processingName: file.name };
+  const payload: IngestJobPayload = { sha256, processingName: file.name, ...(opts.mapping ? { mapping: opts.mapping } : {}) };
   await ctx.queues.ingest.add('ingest', payload, { jobId: id });
   ctx.logger.info({ file: file.original, processing: file.name, sha256, jobId: id, recovered: claim.outcome === 'own' }, 'inbox: file queued for ingest');
   return { status: 'enqueued', file, sha256, jobId: id };
@@ -136,7 +138,7 @@ export async function recoverProcessing(ctx: IntakeContext, opts: { minAgeMs?: n
  * `rfq-sync ingest FILE`: submit one file from anywhere, as if it had been dropped in the inbox. The file is copied
  * (`move: true` renames it instead, same file system only) into processing/ under a new name, then admitted.
  */
-export async function ingestOneFile(ctx: IntakeContext, path: string, opts: { move?: boolean; now?: number } = {}): Promise<AdmitResult> {
+export async function ingestOneFile(ctx: IntakeContext, path: string, opts: { move?: boolean; mapping?: string; now?: number } = {}): Promise<AdmitResult> {
   const folders = fileFolders(ctx.config);
   await ensureFolders(folders);
   const st = await stat(path);
@@ -156,5 +158,5 @@ export async function ingestOneFile(ctx: IntakeContext, path: string, opts: { mo
       throw err;
     }
   }
-  return admitProcessingFile(ctx, file);
+  return admitProcessingFile(ctx, file, { mapping: opts.mapping });
 }

@@ -8,10 +8,11 @@ import { silentLogger } from '../../src/logger.ts';
 import { redisOptionsFromUrl } from '../../src/pipeline/context.ts';
 import type { IntakeContext } from '../../src/pipeline/inbox-intake.ts';
 import { bullPrefix, createQueues, type Queues } from '../../src/pipeline/queues.ts';
-import { redisKeys } from '../../src/pipeline/redis-keys.ts';
+import { redisKeys, type RedisKeys } from '../../src/pipeline/redis-keys.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 
 export interface TestIntake extends IntakeContext {
+  keys: RedisKeys;
   queues: Queues;
   dir: string;
   close(): Promise<void>;
@@ -52,4 +53,29 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** The Note lines of a report's Summary sheet (ingest report and duplicate/refusal report alike). */
+export async function reportNotes(path: string): Promise<string[]> {
+  const { default: ExcelJS } = await import('exceljs');
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(path);
+  const notes: string[] = [];
+  wb.getWorksheet('Summary')?.eachRow((row) => {
+    if (row.getCell(1).text === 'Note') notes.push(row.getCell(2).text);
+  });
+  return notes;
+}
+
+export const GENERIC_HEADER = 'Requisition,Line,Item,Specification,UoM,Qty,Estimated Total,Title,Description,Due Date,Required Date,RFQ Type,Category,Location';
+
+/** One requisition in the generic template: `lines` lines, external_ids `${pr}-1`..`${pr}-n`. */
+export function genericRows(pr: string, lines: number, title = `Requisition ${pr}`): string {
+  let out = '';
+  for (let i = 1; i <= lines; i++) out += `${pr},${i},Item ${pr}/${i},Spec ${i},pc,${i * 2},${i * 100},${title},Test,2031-01-15,2031-02-15,Public,Tests,Plant 1\n`;
+  return out;
+}
+
+export function genericCsv(...requisitions: Array<[pr: string, lines: number]>): string {
+  return `${GENERIC_HEADER}\n${requisitions.map(([pr, n]) => genericRows(pr, n)).join('')}`;
 }

@@ -5,14 +5,13 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileLedger } from '../../src/pipeline/file-ledger.ts';
 import { newProcessingName } from '../../src/pipeline/file-mover.ts';
 import { ingestJobPayloadSchema } from '../../src/pipeline/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../../src/pipeline/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
-import { tempDir, testConfig, testIntake, waitFor, type TestIntake } from './inbox-context.ts';
+import { reportNotes, tempDir, testConfig, testIntake, waitFor, type TestIntake } from './inbox-context.ts';
 
 const r = useRedis();
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
@@ -42,16 +41,6 @@ const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 async function ingestJobs(ctx: TestIntake) {
   const jobs = await ctx.queues.ingest.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
   return jobs.map((j) => ({ id: j.id, data: ingestJobPayloadSchema.parse(j.data) }));
-}
-
-async function reportNotes(path: string): Promise<string[]> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.readFile(path);
-  const notes: string[] = [];
-  wb.getWorksheet('File')?.eachRow((row) => {
-    if (row.getCell(1).text === 'Note') notes.push(row.getCell(2).text);
-  });
-  return notes;
 }
 
 describe('inbox watcher', () => {
