@@ -43,6 +43,13 @@ export function redisReadiness(redisUrl: string): { check: ReadinessCheck; close
   return {
     async check() {
       try {
+        // Just started or reconnecting: give the connection a moment instead of failing at once.
+        if (client.status !== 'ready') {
+          let onReady: (() => void) | undefined;
+          await withTimeout(new Promise<void>((r) => client.once('ready', (onReady = r))), 2_000, 'Redis connection').finally(() => {
+            if (onReady) client.off('ready', onReady);
+          });
+        }
         const pong = await withTimeout(client.ping(), 2_000, 'Redis PING');
         return { ok: pong === 'PONG', detail: pong === 'PONG' ? 'PING answered' : `PING answered ${pong}` };
       } catch (err) {
