@@ -55,6 +55,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
   const transport = createTransport({ ...o, logger });
   const maxPages = o.maxPages ?? 1000;
   const pageConcurrency = Math.max(1, o.pageConcurrency ?? 4);
+  const originWarning = { given: false };
 
   async function createRfq(body: CreateRfqRequest, opts: { signal?: AbortSignal } = {}): Promise<{ _id: number }> {
     const normalised = { ...body, rfq_type: normaliseRfqType(body.rfq_type) };
@@ -80,6 +81,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
       concurrency: pageConcurrency,
       logger,
       isEmpty: (items) => items.length === 0,
+      originWarning,
       fetchPage: async (page) => {
         const { json } = await transport.requestJson({
           operation: 'listRfqs',

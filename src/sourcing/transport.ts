@@ -138,7 +138,9 @@ export function createTransport(o: TransportOptions): Transport {
       if (r.signal?.aborted) throw err;
       throw networkError(r.operation, err, token);
     } finally {
-      o.onCall?.({ operation: r.operation, status, durationMs: performance.now() - started });
+      const durationMs = performance.now() - started;
+      o.onCall?.({ operation: r.operation, status, durationMs });
+      logger.debug({ operation: r.operation, method: r.method, path, status, durationMs: Math.round(durationMs) }, 'sourcing call');
     }
   }
 
@@ -271,6 +273,8 @@ export interface PaginateOptions<T> {
   isEmpty: (items: T) => boolean;
   logger: Logger;
   operation: string;
+  /** Shared across walks so a poller warns about a foreign link origin once, not every minute. */
+  originWarning?: { given: boolean };
 }
 
 /**
@@ -279,13 +283,13 @@ export interface PaginateOptions<T> {
  * page is empty, or at `maxPages`. When `last` is known, pages 2..last are fetched concurrently, yielded in order.
  */
 export async function* paginate<T>(o: PaginateOptions<T>): AsyncGenerator<{ page: number; items: T }> {
-  let warnedOrigin = false;
+  const warned = o.originWarning ?? { given: false };
   const checkOrigin = (links: Array<string | null | undefined>) => {
-    if (warnedOrigin) return;
+    if (warned.given) return;
     for (const l of links) {
       const lo = originOfLink(l);
       if (lo !== undefined && lo !== o.origin) {
-        warnedOrigin = true;
+        warned.given = true;
         o.logger.warn(
           { operation: o.operation, linkOrigin: lo, baseOrigin: o.origin },
           'pagination links name another origin; pages are requested on the configured base URL instead',

@@ -57,9 +57,17 @@ describe('many pages from the sandbox', () => {
     expect(pages[0]!.total).toBe(23);
     expect(foreign.requests).toHaveLength(0);
     expect(sandbox.stats().calls.listRfqs?.['200']).toBe(8);
-    const warnings = logs.lines().filter((l) => String(l.msg).includes('another origin'));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]!.linkOrigin).toBe(foreign.origin);
+    const warnings = () => logs.lines().filter((l) => String(l.msg).includes('another origin'));
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]!.linkOrigin).toBe(foreign.origin);
+  });
+
+  it('a client that polls again does not repeat the origin warning', async () => {
+    const logs = captureLogs();
+    const c = client(sandbox.url, { logger: logs.logger });
+    await all(c.listRfqs('open'));
+    await all(c.listRfqs('open'));
+    expect(logs.lines().filter((l) => String(l.msg).includes('another origin'))).toHaveLength(1);
   });
 
   it('listRfqs yields every RFQ once', async () => {
@@ -160,6 +168,30 @@ describe('links the sandbox never gives', () => {
     }));
     expect((await all(client(svc.url).listRfqs('open'))).map((r) => r._id)).toEqual([1, 2, 3]);
     expect(svc.requests.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
+  });
+
+  it('with last known, fetches pages concurrently up to pageConcurrency and yields them in order', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let origin = '';
+    svc = Object.assign(
+      await startFakeService(async (_req, url, res) => {
+        const page = Number(url.searchParams.get('page') ?? '1');
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        // later pages answer sooner, so order of arrival differs from page order
+        await new Promise((r) => setTimeout(r, page === 1 ? 0 : 20 + (10 - page) * 10));
+        inFlight--;
+        json(res, 200, { rfqs: [listed(page)], links: { next: page < 10 ? `${origin}/v1/rfqs?status=open&page=${page + 1}` : null, last: `${origin}/v1/rfqs?status=open&page=10` } });
+      }),
+      { pagesAsked: () => [] as number[] },
+    );
+    origin = svc.origin;
+    const pages = await all(client(svc.url, { pageConcurrency: 3, connections: 8 }).listRfqPages('open'));
+    expect(pages.map((p) => p.page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(pages.map((p) => p.rfqs[0]!._id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(maxInFlight).toBeGreaterThan(1);
+    expect(maxInFlight).toBeLessThanOrEqual(3);
   });
 
   it('sends the status filter in lower case and the page as a number', async () => {
