@@ -86,6 +86,11 @@ export class TrackingStore {
     });
   }
 
+  /** A record for an id found in the tracked set without one (tracked by another writer of that set). */
+  fresh(rfqId: number, now = Date.now()): TrackedRfq {
+    return newTrackedRfq(rfqId, now);
+  }
+
   async trackedIds(): Promise<number[]> {
     return (await this.redis.smembers(this.k.tracked)).map(Number).filter(Number.isSafeInteger);
   }

@@ -1,0 +1,56 @@
+/**
+ * Job payloads and deterministic job ids of the poll, quotations and comparison queues.
+ *
+ * Ids (queues.ts jobId, never `:` nor all digits):
+ *   - poll:        `poll~<slot>`: one per cron slot however many schedulers add it; `poll~now~<ms>` for `rfq-sync poll`;
+ *   - quotations:  `quotations~<rfq>~closed` and `~award` (once per transition; a re-add while kept is a no-op, and
+ *                  a re-run finds its work done), `~check~<slot>` (the revision check of one poll, dropped once done);
+ *   - comparison:  `comparison~<rfq>~v<version>`: each version is written once.
+ */
+import type { JobsOptions } from 'bullmq';
+import { jobId } from '../pipeline/queues.ts';
+import type { Queues } from '../pipeline/queues.ts';
+
+export interface PollJobData {
+  /** Cron slot (`<epoch seconds>`) or `now~<ms>` for a poll asked for by hand. */
+  slot: string;
+  /** Unix ms the slot stands for. */
+  scheduledAt: number;
+}
+
+export type QuotationsReason = 'closed' | 'check' | 'award' | 'manual';
+export interface QuotationsJobData {
+  rfqId: number;
+  reason: QuotationsReason;
+}
+
+export interface ComparisonJobData {
+  rfqId: number;
+  version: number;
+}
+
+/** Revision checks run every poll for every closed RFQ: not worth keeping once done, and retried by the next poll. */
+const CHECK_JOB_OPTS: JobsOptions = { attempts: 3, removeOnComplete: true, removeOnFail: { age: 3600 } };
+
+export async function enqueueQuotations(ctx: { queues: Pick<Queues, 'quotations'> }, data: QuotationsJobData, slot?: string): Promise<string> {
+  const id = data.reason === 'check' || data.reason === 'manual' ? jobId('quotations', data.rfqId, data.reason, slot ?? Date.now()) : jobId('quotations', data.rfqId, data.reason);
+  await ctx.queues.quotations.add('quotations', data, { jobId: id, ...(data.reason === 'check' ? CHECK_JOB_OPTS : {}) });
+  return id;
+}
+
+export async function enqueueComparison(ctx: { queues: Pick<Queues, 'comparison'> }, data: ComparisonJobData): Promise<string> {
+  const id = jobId('comparison', data.rfqId, `v${data.version}`);
+  await ctx.queues.comparison.add('comparison', data, { jobId: id });
+  return id;
+}
+
+export async function enqueuePoll(ctx: { queues: Pick<Queues, 'poll'> }, data: PollJobData): Promise<string> {
+  const id = jobId('poll', ...data.slot.split('~'));
+  await ctx.queues.poll.add('poll', data, { jobId: id });
+  return id;
+}
+
+/** `rfq-sync poll`: one poll now, whatever the schedule. Returns the job id. */
+export async function enqueuePollNow(ctx: { queues: Pick<Queues, 'poll'> }, now = Date.now()): Promise<string> {
+  return enqueuePoll(ctx, { slot: `now~${now}`, scheduledAt: now });
+}

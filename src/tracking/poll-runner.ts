@@ -1,0 +1,198 @@
+/**
+ * One poll: list RFQs by each status through all pages, then apply what was found to every tracked RFQ.
+ *
+ * - Lists are read in lifecycle order (open, closed, cancelled, completed): an RFQ that moves forward while the
+ *   lists are read shows in a later list (or in two, and the later wins), never in none.
+ * - Only tracked RFQs are kept in memory from the listings; the others are only counted.
+ * - A poll that fails part-way changes nothing (no RFQ counted missing from a list that was never read).
+ * - One poll at a time per account (a Redis lock with a renewed lease): the schedule adds one job per slot, and a
+ *   poll asked for by hand while another runs is skipped (the running one does the work).
+ * - The record is written first, the follow-up job enqueued second: if the process dies in between, the next
+ *   poll's revision check (closed) or award retry (completed) does the same work.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ListedRfq } from '../sourcing/types.ts';
+import { RFQ_STATUSES } from '../sourcing/types.ts';
+import { trackingStore, type TrackingContext } from './context.ts';
+import { enqueueQuotations, type PollJobData } from './enqueue.ts';
+import { mergeSeenState, observe, type Observation, type RfqState, type Transition } from './transitions.ts';
+
+export interface PollResult {
+  slot: string;
+  /** Unix ms. */
+  startedAt: number;
+  finishedAt: number;
+  ok: boolean;
+  error?: string;
+  /** Set when another poll held the lock. */
+  skipped?: string;
+  /** RFQs found per status list (all of the account's, tracked or not). */
+  listed: Partial<Record<RfqState, number>>;
+  tracked: number;
+  found: number;
+  missing: number;
+  transitions: Array<Transition & { rfqId: number }>;
+  newlyFlagged: number[];
+  reappeared: number[];
+  enqueued: { quotations: number; award: number; checks: number };
+}
+
+const LOCK_MS = 120_000;
+const BATCH = 500;
+const MAX_RESULT_TRANSITIONS = 200;
+const POLL_HISTORY = 100;
+
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<PollResult> {
+  const store = trackingStore(ctx);
+  const log = ctx.logger.child({ component: 'poll', slot: data.slot });
+  const startedAt = Date.now();
+  const result: PollResult = {
+    slot: data.slot,
+    startedAt,
+    finishedAt: startedAt,
+    ok: false,
+    listed: {},
+    tracked: 0,
+    found: 0,
+    missing: 0,
+    transitions: [],
+    newlyFlagged: [],
+    reappeared: [],
+    enqueued: { quotations: 0, award: 0, checks: 0 },
+  };
+
+  const lockToken = randomUUID();
+  if ((await ctx.redis.set(store.k.pollLock, lockToken, 'PX', LOCK_MS, 'NX')) !== 'OK') {
+    log.info('another poll is running; this one is skipped');
+    return { ...result, ok: true, skipped: 'another poll is running', finishedAt: Date.now() };
+  }
+  const renew = setInterval(() => {
+    ctx.redis.eval(RENEW, 1, store.k.pollLock, lockToken, String(LOCK_MS)).catch(() => undefined);
+  }, LOCK_MS / 4);
+  renew.unref();
+
+  try {
+    const trackedIds = await store.trackedIds();
+    const tracked = new Set(trackedIds);
+    result.tracked = trackedIds.length;
+
+    const seen = new Map<number, { state: RfqState; rfq: ListedRfq }>();
+    for (const status of RFQ_STATUSES) {
+      let n = 0;
+      for await (const rfq of ctx.client.listRfqs(status)) {
+        n++;
+        if (!tracked.has(rfq._id)) continue;
+        const prev = seen.get(rfq._id);
+        const state = mergeSeenState(prev?.state, status);
+        seen.set(rfq._id, state === prev?.state ? prev : { state, rfq });
+      }
+      result.listed[status] = n;
+    }
+    result.found = seen.size;
+
+    const now = Date.now();
+    const threshold = ctx.config.MISSING_POLLS_BEFORE_FLAG;
+    for (let i = 0; i < trackedIds.length; i += BATCH) {
+      const ids = trackedIds.slice(i, i + BATCH);
+      const records = await store.getMany(ids);
+      for (const [j, id] of ids.entries()) {
+        const found = seen.get(id);
+        let obs: Observation | undefined;
+        const decide = (cur: NonNullable<(typeof records)[number]> | undefined) => {
+          const base = cur ?? store.fresh(id, now);
+          obs = observe(base, found?.state, now, threshold);
+          const rec = obs.record;
+          if (found && (obs.transition || rec.listedVersion !== (found.rfq.version ?? -1))) {
+            obs = { ...obs, record: { ...rec, listedVersion: found.rfq.version ?? -1 }, changed: true };
+          }
+          return obs.changed || !cur ? obs.record : undefined;
+        };
+        const first = records[j];
+        const quick = decide(first);
+        if (quick !== undefined) {
+          // The RFQ as listed (header and lines for the workbook), refreshed whenever the record changes.
+          if (found) await store.putListed(found.rfq);
+          if (!(await store.compareAndSet(first, quick))) await store.update(id, decide);
+        }
+        if (!obs) continue;
+        if (!found) result.missing++;
+        await follow(ctx, obs, data.slot, result, log);
+      }
+    }
+
+    result.ok = true;
+    result.finishedAt = Date.now();
+    log.info(
+      { listed: result.listed, tracked: result.tracked, found: result.found, missing: result.missing, transitions: result.transitions.length, flagged: result.newlyFlagged },
+      `poll done: ${result.tracked} tracked, ${result.transitions.length} transitions, ${result.missing} missing`,
+    );
+    return result;
+  } catch (err) {
+    result.error = err instanceof Error ? err.message : String(err);
+    result.finishedAt = Date.now();
+    throw err;
+  } finally {
+    clearInterval(renew);
+    await ctx.redis.eval(RELEASE, 1, store.k.pollLock, lockToken).catch(() => undefined);
+    const json = JSON.stringify({ ...result, transitions: result.transitions.slice(0, MAX_RESULT_TRANSITIONS) });
+    await ctx.redis
+      .multi()
+      .set(store.k.lastPoll, json)
+      .lpush(store.k.polls, json)
+      .ltrim(store.k.polls, 0, POLL_HISTORY - 1)
+      .exec()
+      .catch(() => undefined);
+  }
+}
+
+async function follow(ctx: TrackingContext, obs: Observation, slot: string, result: PollResult, log: TrackingContext['logger']): Promise<void> {
+  const rfqId = obs.record.rfqId;
+  const req = obs.record.requisition;
+  const about = { rfqId, requisition: req?.key, sourceFile: req?.sourceFile };
+  if (obs.transition) {
+    result.transitions.push({ rfqId, ...obs.transition });
+    log.info({ ...about, from: obs.transition.from, to: obs.transition.to, event: 'rfq.transition' }, `RFQ ${rfqId}: ${obs.transition.from} -> ${obs.transition.to}`);
+  }
+  if (obs.flag === 'flagged') {
+    result.newlyFlagged.push(rfqId);
+    log.warn(
+      { ...about, missingPolls: obs.record.missingPolls, event: 'rfq.flagged' },
+      `RFQ ${rfqId} is missing from every status list for ${obs.record.missingPolls} polls: flagged (still tracked)`,
+    );
+  } else if (obs.flag === 'reappeared') {
+    result.reappeared.push(rfqId);
+    log.info({ ...about, event: 'rfq.reappeared' }, `RFQ ${rfqId} is listed again (${obs.record.state}): flag cleared`);
+  }
+  for (const action of obs.actions) {
+    switch (action) {
+      case 'pull-quotations':
+        await enqueueQuotations(ctx, { rfqId, reason: 'closed' });
+        result.enqueued.quotations++;
+        break;
+      case 'check-revisions':
+        await enqueueQuotations(ctx, { rfqId, reason: 'check' }, slot);
+        result.enqueued.checks++;
+        break;
+      case 'pull-award':
+        await enqueueQuotations(ctx, { rfqId, reason: 'award' });
+        result.enqueued.award++;
+        break;
+      case 'report-cancelled':
+        log.warn({ ...about, event: 'rfq.cancelled' }, `RFQ ${rfqId} was cancelled on the sourcing service`);
+        break;
+    }
+  }
+}
+
+export async function lastPoll(ctx: Pick<TrackingContext, 'redis' | 'keys'>): Promise<PollResult | undefined> {
+  const json = await ctx.redis.get(trackingStore(ctx).k.lastPoll);
+  return json ? (JSON.parse(json) as PollResult) : undefined;
+}
+
+export async function pollHistory(ctx: Pick<TrackingContext, 'redis' | 'keys'>, count = POLL_HISTORY): Promise<PollResult[]> {
+  const list = await ctx.redis.lrange(trackingStore(ctx).k.polls, 0, count - 1);
+  return list.map((j) => JSON.parse(j) as PollResult);
+}

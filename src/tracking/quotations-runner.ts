@@ -1,0 +1,51 @@
+/**
+ * The quotations job: pull an RFQ's quotations (and the winner once completed), decide whether the comparison
+ * workbook needs a new version, and if so store the snapshot and enqueue the comparison of that version.
+ *
+ * Runs when the RFQ closes, on every poll while it stays closed (revision check: one GET per closed RFQ), and when
+ * it completes (award). A malformed quotation is left out by the client's tolerant schemas and passed on to the
+ * workbook's notes; it never blocks the others.
+ */
+import { trackingStore, type TrackingContext } from './context.ts';
+import { enqueueComparison, type QuotationsJobData } from './enqueue.ts';
+import { decideNewVersion, revisionsOf, type VersionDecision } from './revisions.ts';
+import { pullQuotations, storeSnapshot } from './snapshot.ts';
+
+export interface QuotationsResult {
+  rfqId: number;
+  skipped?: string;
+  quotations?: number;
+  invalid?: number;
+  winnerKey?: string;
+  decision?: VersionDecision;
+  /** Version of the comparison enqueued, when one was. */
+  version?: number;
+}
+
+export async function runQuotations(ctx: TrackingContext, data: QuotationsJobData, opts: { snapshotMaxBytes?: number } = {}): Promise<QuotationsResult> {
+  const store = trackingStore(ctx);
+  const { rfqId } = data;
+  const log = ctx.logger.child({ component: 'quotations', rfqId, reason: data.reason });
+  const rec = await store.get(rfqId);
+  if (!rec) {
+    log.warn(`RFQ ${rfqId} is not tracked by this service; quotations not pulled`);
+    return { rfqId, skipped: 'not tracked' };
+  }
+  const award = data.reason === 'award' || rec.state === 'completed';
+  const pull = await pullQuotations(ctx.client, rfqId, award);
+  const revisions = revisionsOf(pull.quotations);
+  const decision = decideNewVersion(rec.comparison, { revisions, award, ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}) });
+  const base = { rfqId, quotations: pull.quotations.length, invalid: pull.invalid.length, decision, ...(pull.winnerKey ? { winnerKey: pull.winnerKey } : {}) };
+  if (award && pull.winnerKey === undefined) log.warn(`RFQ ${rfqId} is completed but the service names no winning quotation (status=success): the award recommends the lowest qualified prices`);
+  if (!decision.needed) return base;
+
+  for (const bad of pull.invalid) {
+    log.warn({ quotation_key: bad.quotation_key, reason: bad.reason }, `RFQ ${rfqId}: a quotation breaks the schema; reported in the workbook notes`);
+  }
+  await storeSnapshot(store, rfqId, pull, revisions, opts.snapshotMaxBytes);
+  const version = (rec.comparison?.version ?? 0) + 1;
+  await enqueueComparison(ctx, { rfqId, version });
+  const why = decision.revised.length > 0 ? ` (revised: ${decision.revised.join(', ')})` : '';
+  log.info({ version, reasons: decision.reasons, revised: decision.revised }, `RFQ ${rfqId}: comparison v${version} asked for: ${decision.reasons.join(', ')}${why}`);
+  return { ...base, version };
+}
