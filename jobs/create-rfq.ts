@@ -1,0 +1,120 @@
+/**
+ * create-rfq: one job per requisition -> exactly one RFQ (src/pipeline/rfq-creator.ts holds the protocol).
+ *
+ * Payload:  { requisition: Requisition } (requisitionSchema below).
+ * Job id:   jobId('create', profile, key, content hash), see enqueueCreateRfq: the same requisition with the same
+ *           content enqueued twice (same file twice, same requisition in two files) is one job; changed content is
+ *           another job, which the idempotency store turns into "changed lines reported" / a supplementary RFQ.
+ * Reads:    the idempotency records, the rate limiter and Retry-After hold-off, the service's RFQ lists (reconcile).
+ * Writes:   POST /v1/rfqs; the requisition's record; the RFQ's tracking record (src/tracking/rfq-tracker.ts).
+ * Returns:  CreateOutcome (requisitionId, status created | adopted | existing, rfqId, changes, supplements).
+ * Errors:
+ *   - another attempt holds the requisition, calls are rate limited or held by Retry-After: the job is moved back
+ *     to delayed until then (DelayedError), no attempt spent, no worker slot blocked;
+ *   - 401/403: the auth gate pauses create-rfq and poll, the job goes back to delayed (never failed);
+ *   - 5xx, resets, time-outs, Redis errors: thrown, BullMQ retries with exponential back-off (JOB_ATTEMPTS);
+ *   - permanent refusal (other 4xx, invalid request, external_ids held by another requisition): the requisition
+ *     is recorded `rejected` and the job fails with UnrecoverableError, so a person sees it in `rfq-sync failed
+ *     list`; `failed retry` tries it once more (a re-export with corrected data is a new job anyway).
+ */
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { z } from 'zod';
+import { AuthError, RateLimitError } from '../src/errors.ts';
+import type { WorkerContext } from '../src/pipeline/context.ts';
+import { createIdempotencyStore } from '../src/pipeline/idempotency-store.ts';
+import { jobId, type Queues } from '../src/pipeline/queues.ts';
+import { createRateLimiter, ThrottledError } from '../src/pipeline/rate-limiter.ts';
+import { AttemptBusyError, contentHashOf, createRfqOnce, type CreateOutcome, type CreatorDeps } from '../src/pipeline/rfq-creator.ts';
+import type { Requisition } from '../src/requisition.ts';
+import { trackRfq } from '../src/tracking/rfq-tracker.ts';
+
+export const requisitionLineSchema = z.object({
+  external_id: z.string().min(1),
+  product_name: z.string().min(1),
+  specification: z.string().optional(),
+  uom: z.string().optional(),
+  qty: z.number().int().positive(),
+  estimated_price: z.number().int().nonnegative().optional(),
+  row: z.number().int(),
+});
+
+export const requisitionSchema = z.object({
+  key: z.string().min(1),
+  sourceFile: z.string(),
+  profile: z.string().min(1),
+  title: z.string().min(1),
+  description: z.string().optional(),
+  due_date: z.number().int(),
+  required_date: z.number().int().optional(),
+  rfq_type: z.enum(['Public', 'Private']),
+  rfq_category: z.string().optional(),
+  rfq_location: z.string().optional(),
+  lines: z.array(requisitionLineSchema).min(1),
+});
+
+export const createRfqPayloadSchema = z.object({ requisition: requisitionSchema });
+export type CreateRfqPayload = { requisition: Requisition };
+
+/** How long a job waits while the token is refused before it looks again (the queue is paused meanwhile). */
+export const AUTH_RETRY_MS = 10_000;
+
+/** The job id of a requisition's create-rfq job. */
+export function createRfqJobId(r: Requisition): string {
+  return jobId('create', r.profile, r.key, contentHashOf(r));
+}
+
+/** Enqueue one requisition; the same requisition with the same content enqueued again is the same job. */
+export async function enqueueCreateRfq(queues: Pick<Queues, 'createRfq'>, requisition: Requisition): Promise<Job> {
+  const payload: CreateRfqPayload = { requisition };
+  return queues.createRfq.add('create-rfq', payload, { jobId: createRfqJobId(requisition) });
+}
+
+const depsByContext = new WeakMap<WorkerContext, CreatorDeps>();
+
+/** The protocol's dependencies for this context (built once). */
+export function creatorDeps(ctx: WorkerContext): CreatorDeps {
+  let deps = depsByContext.get(ctx);
+  if (!deps) {
+    const c = ctx.config;
+    // A POST cannot outlive connect + headers + body time-outs; the margin covers clock steps and scheduling.
+    const postLeaseMs = c.SOURCING_CONNECT_TIMEOUT_MS + c.SOURCING_HEADERS_TIMEOUT_MS + c.SOURCING_BODY_TIMEOUT_MS + 5_000;
+    deps = {
+      store: createIdempotencyStore(ctx.redis, ctx.keys),
+      client: ctx.client,
+      limiter: createRateLimiter(ctx.redis, ctx.keys, { perSecond: c.RATE_LIMIT_PER_SECOND }),
+      logger: ctx.logger,
+      postLeaseMs,
+      claimLeaseMs: postLeaseMs,
+      track: (rfqId, requisition) => trackRfq(ctx, { rfqId, requisition }),
+    };
+    depsByContext.set(ctx, deps);
+  }
+  return deps;
+}
+
+export async function processCreateRfq(ctx: WorkerContext, job: Job): Promise<CreateOutcome> {
+  const parsed = createRfqPayloadSchema.safeParse(job.data);
+  if (!parsed.success) throw new UnrecoverableError(`create-rfq payload is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+  const requisition = parsed.data.requisition as Requisition;
+  if (ctx.authGate.isPaused()) return delay(job, AUTH_RETRY_MS);
+
+  let outcome: CreateOutcome;
+  try {
+    outcome = await createRfqOnce(creatorDeps(ctx), requisition);
+  } catch (err) {
+    if (err instanceof AttemptBusyError || err instanceof ThrottledError) return delay(job, err.waitMs);
+    if (err instanceof RateLimitError) return delay(job, err.retryAfterMs ?? ctx.config.JOB_BACKOFF_MS);
+    if (err instanceof AuthError) {
+      await ctx.authGate.pause(err.message);
+      return delay(job, AUTH_RETRY_MS);
+    }
+    throw err;
+  }
+  if (outcome.status === 'rejected') throw new UnrecoverableError(outcome.reason ?? 'rejected by the sourcing service');
+  return outcome;
+}
+
+async function delay(job: Job, ms: number): Promise<never> {
+  await job.moveToDelayed(Date.now() + Math.max(1, Math.ceil(ms)), job.token);
+  throw new DelayedError();
+}

@@ -1,0 +1,118 @@
+/**
+ * The worker: one BullMQ Worker per queue, each running that queue's processor from jobs/*.ts with the context.
+ * Any number of these, in any number of processes on any number of hosts, share the queues safely: BullMQ hands a
+ * job to one worker at a time and the Redis records (idempotency, file ledger, tracking) make a re-run harmless
+ * (a job whose worker died is picked up again by the stalled-job check after its lock expires).
+ *
+ * The inbox watcher and the poll schedule are started by the `worker` command beside this (bin/rfq-sync.ts).
+ */
+import { Worker, type Job, type WorkerOptions } from 'bullmq';
+import type { WorkerContext } from '../src/pipeline/context.ts';
+import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey } from '../src/pipeline/queues.ts';
+import { processComparison } from './comparison.ts';
+import { processCreateRfq } from './create-rfq.ts';
+import { processIngest } from './ingest.ts';
+import { processPoll } from './poll.ts';
+import { processQuotations } from './quotations.ts';
+
+type Processor = (ctx: WorkerContext, job: Job) => Promise<unknown>;
+
+export const PROCESSORS: Record<QueueKey, Processor> = {
+  ingest: processIngest,
+  createRfq: processCreateRfq,
+  poll: processPoll,
+  quotations: processQuotations,
+  comparison: processComparison,
+};
+
+export interface StartWorkerOptions {
+  /** Queues this process works on. Default: all five. */
+  queues?: QueueKey[];
+  /** Overrides of the per-queue concurrency from the config (CONCURRENCY_*). */
+  concurrency?: Partial<Record<QueueKey, number>>;
+  /** BullMQ job lock, ms (default 30,000): how long a dead worker's job waits before another takes it. */
+  lockDurationMs?: number;
+  /** How often stalled jobs are looked for, ms (default 30,000). */
+  stalledIntervalMs?: number;
+  /** Times a job may be taken back from a dead worker before it fails (default 5; re-runs are safe). */
+  maxStalledCount?: number;
+  /** Rate limit of create-rfq jobs per second (default RATE_LIMIT_PER_SECOND). */
+  ratePerSecond?: number;
+  /** Long-poll of an idle worker, seconds (BullMQ drainDelay, default 5). */
+  drainDelaySeconds?: number;
+}
+
+export interface RunningWorker {
+  workers: Worker[];
+  /** Stop taking jobs, wait for those in flight up to timeoutMs (default SHUTDOWN_TIMEOUT_MS), then close. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+export function concurrencyFor(ctx: WorkerContext, key: QueueKey): number {
+  const c = ctx.config;
+  switch (key) {
+    case 'ingest':
+      return c.CONCURRENCY_INGEST;
+    case 'createRfq':
+      return c.CONCURRENCY_CREATE;
+    case 'poll':
+      return 1; // one poll walks every list; the poll runner also takes a Redis lock
+    case 'quotations':
+      return c.CONCURRENCY_QUOTATIONS;
+    case 'comparison':
+      return c.CONCURRENCY_COMPARISON;
+  }
+}
+
+export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): RunningWorker {
+  const keys = opts.queues ?? QUEUE_KEYS;
+  const log = ctx.logger.child({ component: 'worker' });
+  const workers = keys.map((key) => {
+    const name = QUEUE_NAMES[key];
+    const processor = PROCESSORS[key];
+    const options: WorkerOptions = {
+      connection: ctx.connection,
+      prefix: ctx.bullPrefix,
+      concurrency: opts.concurrency?.[key] ?? concurrencyFor(ctx, key),
+      lockDuration: opts.lockDurationMs ?? 30_000,
+      stalledInterval: opts.stalledIntervalMs ?? 30_000,
+      maxStalledCount: opts.maxStalledCount ?? 5,
+      drainDelay: opts.drainDelaySeconds ?? 5,
+      // Jobs started per second; the calls themselves are held to the same rate by src/pipeline/rate-limiter.ts.
+      ...(key === 'createRfq' ? { limiter: { max: opts.ratePerSecond ?? ctx.config.RATE_LIMIT_PER_SECOND, duration: 1000 } } : {}),
+    };
+    const w = new Worker(name, (job: Job) => processor(ctx, job), options);
+    w.on('failed', (job, err) => {
+      if (!job) return;
+      const final = job.finishedOn !== undefined || job.attemptsMade >= (job.opts.attempts ?? 1);
+      log[final ? 'error' : 'warn'](
+        { event: final ? 'job.failed' : 'job.retry', queue: name, jobId: job.id, attemptsMade: job.attemptsMade, err },
+        `${name} job ${job.id} ${final ? 'failed (kept for `rfq-sync failed list`)' : 'attempt failed, will retry'}: ${err.message}`,
+      );
+    });
+    w.on('error', (err) => log.warn({ err, queue: name }, `${name} worker: ${err.message}`));
+    return w;
+  });
+
+  let closing: Promise<void> | undefined;
+  return {
+    workers,
+    close(timeoutMs = ctx.config.SHUTDOWN_TIMEOUT_MS) {
+      closing ??= (async () => {
+        // close() stops fetching and waits for active jobs, with no time limit of its own: race it.
+        const graceful = Promise.allSettled(workers.map((w) => w.close())).then(() => true);
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), timeoutMs);
+        });
+        const done = await Promise.race([graceful, timedOut]);
+        clearTimeout(timer);
+        if (!done) {
+          log.warn({ timeoutMs }, 'jobs still running at shutdown time-out; they will be picked up again by another worker');
+          await Promise.allSettled(workers.map((w) => w.close(true)));
+        }
+      })();
+      return closing;
+    },
+  };
+}

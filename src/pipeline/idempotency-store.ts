@@ -1,0 +1,385 @@
+/**
+ * Idempotency records in Redis: the claim / reconcile / record protocol of design.md ("Exactly one RFQ per
+ * requisition"). Every state change is one Lua script, so a crash between two Redis calls cannot leave half a claim
+ * or half a record.
+ *
+ * Identity: a requisition is `${profile}/${key}` (requisitionId in redis-keys.ts): the mapping profile plus the
+ * grouping key of the export (e.g. the PR number), not the file, so the same requisition in two files is one.
+ * A supplementary requisition (lines added by a re-export) is `${profile}/${key}#supp-<hash of its external_ids>`.
+ *
+ * Records (keys.requisition(id), a hash):
+ *   state        pending  - claimed, known that nothing was posted (after a refusal such as 429/401, or a reconcile
+ *                           that found nothing before the post failed without leaving the process)
+ *                creating - an attempt may have posted: the next attempt reconciles before posting
+ *                created  - rfqId is known; never posted again
+ *                rejected - permanently refused (4xx, invalid request, external_ids held by another requisition);
+ *                           the same content is never retried, a changed re-export is
+ *   token, leaseUntil   the attempt holding the requisition and until when (Redis clock, ms); another attempt
+ *                       waits for the lease (it may still be posting) before it reconciles and posts
+ *   claimed      JSON array, every external_id this requisition has claimed (the reconcile search set)
+ *   lines        JSON {external_id: [product, spec, uom, qty, estimated_price]} of the lines in the RFQ (fingerprints)
+ *   positions    JSON {external_id: position} in the RFQ; rfqId, createdAt, how (posted | adopted)
+ *   contentHash  hash of the request body last claimed or rejected; reason, rejectedAt; changes (JSON), supplements
+ * keys.externalIds: hash external_id -> requisition id (the claim table).
+ */
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Requisition, RequisitionLine } from '../requisition.ts';
+import type { RedisKeys } from './redis-keys.ts';
+import { defineScript, type ScriptCaller } from './redis-scripts.ts';
+
+export type RequisitionState = 'pending' | 'creating' | 'created' | 'rejected';
+
+/** Product, specification, uom, qty, estimated_price: what "the line changed" means for a re-export. */
+export type LineFingerprint = [string, string, string, number, number | null];
+
+export function lineFingerprint(l: RequisitionLine): LineFingerprint {
+  return [l.product_name, l.specification ?? '', l.uom ?? '', l.qty, l.estimated_price ?? null];
+}
+
+export function hashOf(value: unknown, length = 16): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, length);
+}
+
+export type ClaimResult =
+  | { status: 'claimed'; previous: RequisitionState | undefined; claimed: string[] }
+  | { status: 'created'; rfqId: number }
+  | { status: 'rejected'; reason: string }
+  | { status: 'busy'; waitMs: number }
+  | { status: 'conflict'; conflicts: Array<{ externalId: string; heldBy: string }> };
+
+export interface RequisitionRecord {
+  id: string;
+  state: RequisitionState;
+  key?: string;
+  profile?: string;
+  sourceFile?: string;
+  title?: string;
+  rfqId?: number;
+  createdAt?: number;
+  how?: 'posted' | 'adopted';
+  positions: Record<string, number>;
+  lines: Record<string, LineFingerprint>;
+  claimed: string[];
+  attempts: number;
+  reason?: string;
+  changes?: LineChange[];
+  supplements: string[];
+}
+
+export interface LineChange {
+  externalId: string;
+  /** `changed`: a line of the RFQ differs in the re-export; `conflict`: a new line's external_id is held elsewhere. */
+  kind: 'changed' | 'conflict';
+  fields?: Array<{ field: string; was: string | number | null; now: string | number | null }>;
+  heldBy?: string;
+}
+
+// ------------------------------------------------------------------------------------------------ scripts
+
+/*
+ * Claim.
+ * KEYS[1] claim table (hash external_id -> requisition id)
+ * KEYS[2] the requisition's record (hash)
+ * KEYS[3] requisition index (zset id -> first-seen ms)
+ * ARGV[1] requisition id      ARGV[2] attempt token     ARGV[3] lease ms         ARGV[4] content hash
+ * ARGV[5] key                 ARGV[6] profile           ARGV[7] source file      ARGV[8] title
+ * ARGV[9..] external_ids
+ * Returns {'created', rfqId} | {'rejected', reason} | {'busy', waitMs} | {'conflict', id1, holder1, ...}
+ *       | {'claimed', previousState, claimedJson}
+ */
+const CLAIM = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local rec = KEYS[2]
+local state = redis.call('HGET', rec, 'state')
+if state == 'created' then return {'created', redis.call('HGET', rec, 'rfqId')} end
+if state == 'rejected' and redis.call('HGET', rec, 'contentHash') == ARGV[4] then
+  return {'rejected', redis.call('HGET', rec, 'reason') or ''}
+end
+if state == 'creating' or state == 'pending' then
+  local lease = tonumber(redis.call('HGET', rec, 'leaseUntil') or '0') or 0
+  if lease > now and redis.call('HGET', rec, 'token') ~= ARGV[2] then return {'busy', tostring(lease - now)} end
+end
+local conflicts = {}
+for i = 9, #ARGV do
+  local holder = redis.call('HGET', KEYS[1], ARGV[i])
+  if holder and holder ~= ARGV[1] then
+    conflicts[#conflicts + 1] = ARGV[i]
+    conflicts[#conflicts + 1] = holder
+  end
+end
+if #conflicts > 0 then
+  table.insert(conflicts, 1, 'conflict')
+  return conflicts
+end
+local claimed = {}
+local seen = {}
+local old = redis.call('HGET', rec, 'claimed')
+if old then
+  for _, e in ipairs(cjson.decode(old)) do
+    if not seen[e] then seen[e] = true; claimed[#claimed + 1] = e end
+  end
+end
+for i = 9, #ARGV do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[1])
+  if not seen[ARGV[i]] then seen[ARGV[i]] = true; claimed[#claimed + 1] = ARGV[i] end
+end
+local claimedJson = cjson.encode(claimed)
+-- a rejected requisition re-exported with other content starts afresh: nothing was posted for it
+local previous = state
+if state == 'rejected' then previous = 'pending' end
+redis.call('HSET', rec, 'state', (previous == 'creating') and 'creating' or 'pending',
+  'token', ARGV[2], 'leaseUntil', tostring(now + tonumber(ARGV[3])), 'attemptAt', tostring(now),
+  'contentHash', ARGV[4], 'key', ARGV[5], 'profile', ARGV[6], 'sourceFile', ARGV[7], 'title', ARGV[8],
+  'claimed', claimedJson)
+redis.call('HDEL', rec, 'reason', 'rejectedAt')
+redis.call('HINCRBY', rec, 'attempts', 1)
+redis.call('ZADD', KEYS[3], 'NX', now, ARGV[1])
+return {'claimed', previous or '', claimedJson}
+`;
+
+/*
+ * About to post: still ours? then mark `creating` (from here on the outcome may be ambiguous) with a fresh lease.
+ * KEYS[1] record. ARGV[1] token, ARGV[2] lease ms. Returns 1, or 0 when another attempt took the requisition over.
+ */
+const BEGIN_POST = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local state = redis.call('HGET', KEYS[1], 'state')
+if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] or (state ~= 'pending' and state ~= 'creating') then return 0 end
+-- from pending, nothing existed before this post: a refusal of it may go back to pending (see END_ATTEMPT)
+if state == 'pending' then redis.call('HSET', KEYS[1], 'reconciled', ARGV[1]) end
+redis.call('HSET', KEYS[1], 'state', 'creating', 'leaseUntil', tostring(now + tonumber(ARGV[2])))
+return 1
+`;
+
+/*
+ * The attempt is over without an answer that settles it. KEYS[1] record. ARGV[1] token,
+ * ARGV[2] 'pending' when it is known nothing was created (refused before commit), else 'creating' (ambiguous).
+ * Drops the lease so the next attempt need not wait for it.
+ */
+const END_ATTEMPT = `
+local state = redis.call('HGET', KEYS[1], 'state')
+if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] or (state ~= 'pending' and state ~= 'creating') then return 0 end
+if ARGV[2] == 'pending' and state == 'creating' then
+  -- only a refusal of THIS attempt's post proves nothing exists; an earlier ambiguous post still needs a reconcile
+  if redis.call('HGET', KEYS[1], 'reconciled') ~= ARGV[1] then ARGV[2] = 'creating' end
+end
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'leaseUntil', '0')
+return 1
+`;
+
+/*
+ * Record the RFQ: one step for the requisition, its claim table entries and the tracking record.
+ * KEYS[1] claim table  KEYS[2] record  KEYS[3] RFQ tracking hash  KEYS[4] tracked RFQ set
+ * ARGV[1] requisition id  ARGV[2] rfqId  ARGV[3] positions JSON  ARGV[4] lines JSON  ARGV[5] how
+ * ARGV[6] requisition key  ARGV[7] source file  ARGV[8] profile  ARGV[9] title
+ * ARGV[10..] external_ids to release (claimed by the requisition but not in an adopted RFQ)
+ * Returns {'recorded'} | {'same'} | {'duplicate', existingRfqId}
+ */
+const RECORD = `
+local t = redis.call('TIME')
+local now = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+local rec = KEYS[2]
+if redis.call('HGET', rec, 'state') == 'created' then
+  local existing = redis.call('HGET', rec, 'rfqId')
+  if existing == ARGV[2] then return {'same'} end
+  return {'duplicate', existing}
+end
+redis.call('HSET', rec, 'state', 'created', 'rfqId', ARGV[2], 'positions', ARGV[3], 'lines', ARGV[4], 'how', ARGV[5],
+  'createdAt', now, 'leaseUntil', '0')
+redis.call('HDEL', rec, 'reason', 'rejectedAt')
+local kept = {}
+for e, _ in pairs(cjson.decode(ARGV[3])) do kept[e] = true end
+local claimed = {}
+for i = 10, #ARGV do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[1] then redis.call('HDEL', KEYS[1], ARGV[i]) end
+end
+local old = redis.call('HGET', rec, 'claimed')
+if old then
+  for _, e in ipairs(cjson.decode(old)) do if kept[e] then claimed[#claimed + 1] = e end end
+  redis.call('HSET', rec, 'claimed', cjson.encode(claimed))
+end
+redis.call('HSETNX', KEYS[3], 'requisitionKey', ARGV[6])
+redis.call('HSETNX', KEYS[3], 'requisitionId', ARGV[1])
+redis.call('HSETNX', KEYS[3], 'sourceFile', ARGV[7])
+redis.call('HSETNX', KEYS[3], 'profile', ARGV[8])
+redis.call('HSETNX', KEYS[3], 'title', ARGV[9])
+redis.call('HSETNX', KEYS[3], 'createdAt', now)
+redis.call('SADD', KEYS[4], ARGV[2])
+return {'recorded'}
+`;
+
+/*
+ * Permanent refusal. KEYS[1] record  KEYS[2] requisition index
+ * ARGV[1] requisition id  ARGV[2] token ('' when nothing was claimed)  ARGV[3] reason  ARGV[4] content hash
+ * ARGV[5] key  ARGV[6] profile  ARGV[7] source file  ARGV[8] title
+ * Never overrides `created`, nor an attempt another worker holds. Returns 1 when written.
+ */
+const REJECT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local state = redis.call('HGET', KEYS[1], 'state')
+if state == 'created' then return 0 end
+if (state == 'creating' or state == 'pending') and redis.call('HGET', KEYS[1], 'token') ~= ARGV[2] then
+  local lease = tonumber(redis.call('HGET', KEYS[1], 'leaseUntil') or '0') or 0
+  if state == 'creating' or lease > now then return 0 end
+end
+redis.call('HSET', KEYS[1], 'state', 'rejected', 'reason', ARGV[3], 'rejectedAt', tostring(now), 'contentHash', ARGV[4],
+  'key', ARGV[5], 'profile', ARGV[6], 'sourceFile', ARGV[7], 'title', ARGV[8], 'leaseUntil', '0')
+redis.call('ZADD', KEYS[2], 'NX', now, ARGV[1])
+return 1
+`;
+
+/* Mark that THIS attempt reconciled and found nothing. KEYS[1] record, ARGV[1] token. */
+const MARK_RECONCILED = `
+if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'reconciled', ARGV[1])
+return 1
+`;
+
+// ------------------------------------------------------------------------------------------------ store
+
+export interface IdempotencyStore {
+  claim(r: Requisition, token: string, contentHash: string, leaseMs: number): Promise<ClaimResult>;
+  /** After a reconcile that found nothing: a refusal of this attempt's post may now set `pending`. */
+  markReconciled(id: string, token: string): Promise<boolean>;
+  /** Returns false when the requisition is no longer this attempt's (do not post). */
+  beginPost(id: string, token: string, leaseMs: number): Promise<boolean>;
+  endAttempt(id: string, token: string, outcome: 'pending' | 'creating'): Promise<void>;
+  record(
+    r: Requisition,
+    rfqId: number,
+    lines: Array<{ line: RequisitionLine; position: number }>,
+    how: 'posted' | 'adopted',
+    release: readonly string[],
+  ): Promise<{ status: 'recorded' | 'same' } | { status: 'duplicate'; existingRfqId: number }>;
+  reject(r: Requisition, token: string, reason: string, contentHash: string): Promise<boolean>;
+  /** Forget a rejection so an operator's retry may try again (`failed retry`). */
+  clearRejection(id: string): Promise<void>;
+  saveChanges(id: string, changes: LineChange[]): Promise<void>;
+  addSupplement(id: string, supplementId: string): Promise<void>;
+  /** Holders of these external_ids (undefined when free). */
+  holders(externalIds: readonly string[]): Promise<Array<string | undefined>>;
+  get(id: string): Promise<RequisitionRecord | undefined>;
+  /** Requisition ids, oldest first. */
+  list(offset?: number, count?: number): Promise<string[]>;
+  count(): Promise<number>;
+}
+
+export function createIdempotencyStore(redis: Redis, keys: RedisKeys): IdempotencyStore {
+  const claimS = defineScript(redis, 'rfqSyncClaim', 3, CLAIM);
+  const beginS = defineScript(redis, 'rfqSyncBeginPost', 1, BEGIN_POST);
+  const endS = defineScript(redis, 'rfqSyncEndAttempt', 1, END_ATTEMPT);
+  const recordS = defineScript(redis, 'rfqSyncRecord', 4, RECORD);
+  const rejectS = defineScript(redis, 'rfqSyncReject', 2, REJECT);
+  const reconciledS = defineScript(redis, 'rfqSyncMarkReconciled', 1, MARK_RECONCILED);
+  const idOf = (r: Requisition) => `${r.profile}/${r.key}`;
+  const meta = (r: Requisition) => [r.key, r.profile, r.sourceFile, r.title];
+
+  return {
+    async claim(r, token, contentHash, leaseMs) {
+      const id = idOf(r);
+      const res = (await claimS(
+        [keys.externalIds, keys.requisition(id), keys.requisitions],
+        [id, token, leaseMs, contentHash, ...meta(r), ...r.lines.map((l) => l.external_id)],
+      )) as string[];
+      switch (res[0]) {
+        case 'created':
+          return { status: 'created', rfqId: Number(res[1]) };
+        case 'rejected':
+          return { status: 'rejected', reason: res[1] ?? '' };
+        case 'busy':
+          return { status: 'busy', waitMs: Number(res[1]) };
+        case 'conflict': {
+          const conflicts: Array<{ externalId: string; heldBy: string }> = [];
+          for (let i = 1; i + 1 < res.length; i += 2) conflicts.push({ externalId: res[i]!, heldBy: res[i + 1]! });
+          return { status: 'conflict', conflicts };
+        }
+        case 'claimed':
+          return { status: 'claimed', previous: (res[1] || undefined) as RequisitionState | undefined, claimed: JSON.parse(res[2] ?? '[]') as string[] };
+        default:
+          throw new Error(`claim script answered ${String(res[0])}`);
+      }
+    },
+    async markReconciled(id, token) {
+      return Number(await reconciledS([keys.requisition(id)], [token])) === 1;
+    },
+    async beginPost(id, token, leaseMs) {
+      return Number(await beginS([keys.requisition(id)], [token, leaseMs])) === 1;
+    },
+    async endAttempt(id, token, outcome) {
+      await endS([keys.requisition(id)], [token, outcome]);
+    },
+    async record(r, rfqId, lines, how, release) {
+      const id = idOf(r);
+      const positions: Record<string, number> = {};
+      const fps: Record<string, LineFingerprint> = {};
+      for (const { line, position } of lines) {
+        positions[line.external_id] = position;
+        fps[line.external_id] = lineFingerprint(line);
+      }
+      const res = (await recordS(
+        [keys.externalIds, keys.requisition(id), keys.rfq(rfqId), keys.trackedRfqs],
+        [id, rfqId, JSON.stringify(positions), JSON.stringify(fps), how, r.key, r.sourceFile, r.profile, r.title, ...release],
+      )) as string[];
+      if (res[0] === 'duplicate') return { status: 'duplicate', existingRfqId: Number(res[1]) };
+      return { status: res[0] === 'same' ? 'same' : 'recorded' };
+    },
+    async reject(r, token, reason, contentHash) {
+      const id = idOf(r);
+      return Number(await rejectS([keys.requisition(id), keys.requisitions], [id, token, reason, contentHash, ...meta(r)])) === 1;
+    },
+    async clearRejection(id) {
+      // Only a rejected record: compare-and-set through WATCH would be overkill for an operator command; a record
+      // that is not rejected has no contentHash change here, so the claim decides as usual.
+      const rec = keys.requisition(id);
+      if ((await redis.hget(rec, 'state')) === 'rejected') await redis.hset(rec, 'contentHash', 'cleared-for-retry');
+    },
+    async saveChanges(id, changes) {
+      await redis.hset(keys.requisition(id), 'changes', JSON.stringify(changes), 'changesAt', String(Date.now()));
+    },
+    async addSupplement(id, supplementId) {
+      const rec = keys.requisition(id);
+      const list = JSON.parse((await redis.hget(rec, 'supplements')) ?? '[]') as string[];
+      if (!list.includes(supplementId)) await redis.hset(rec, 'supplements', JSON.stringify([...list, supplementId]));
+    },
+    async holders(externalIds) {
+      if (externalIds.length === 0) return [];
+      const res = await redis.hmget(keys.externalIds, ...externalIds);
+      return res.map((h) => h ?? undefined);
+    },
+    async get(id) {
+      const h = await redis.hgetall(keys.requisition(id));
+      if (!h.state) return undefined;
+      return {
+        id,
+        state: h.state as RequisitionState,
+        key: h.key,
+        profile: h.profile,
+        sourceFile: h.sourceFile,
+        title: h.title,
+        rfqId: h.rfqId ? Number(h.rfqId) : undefined,
+        createdAt: h.createdAt ? Number(h.createdAt) : undefined,
+        how: h.how as 'posted' | 'adopted' | undefined,
+        positions: JSON.parse(h.positions ?? '{}') as Record<string, number>,
+        lines: JSON.parse(h.lines ?? '{}') as Record<string, LineFingerprint>,
+        claimed: JSON.parse(h.claimed ?? '[]') as string[],
+        attempts: Number(h.attempts ?? 0),
+        reason: h.reason,
+        changes: h.changes ? (JSON.parse(h.changes) as LineChange[]) : undefined,
+        supplements: JSON.parse(h.supplements ?? '[]') as string[],
+      };
+    },
+    async list(offset = 0, count = 1000) {
+      return redis.zrange(keys.requisitions, offset, offset + count - 1);
+    },
+    async count() {
+      return redis.zcard(keys.requisitions);
+    },
+  };
+}
+
+/** Convenience for scripts and tests that need the raw callers. */
+export type { ScriptCaller };

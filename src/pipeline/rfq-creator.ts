@@ -1,0 +1,264 @@
+/**
+ * Exactly one RFQ per requisition: the claim / reconcile / post / record sequence of design.md, on top of the
+ * idempotency store. Job plumbing (BullMQ retries, delays) is the caller's (jobs/create-rfq.ts); this module only
+ * says what happened, or throws what the caller must act on:
+ *   - AttemptBusyError: another attempt holds the requisition (it may be posting): try again after waitMs;
+ *   - ThrottledError (rate-limiter.ts): calls are held (rate limit, Retry-After): try again after waitMs;
+ *   - AuthError, RateLimitError, TransientHttpError, Redis errors: as thrown by the client / ioredis.
+ * A permanent refusal is not thrown: it is recorded (`rejected`) and returned.
+ */
+import { randomUUID } from 'node:crypto';
+import { AuthError, ClaimConflictError, PermanentHttpError, RateLimitError, RfqSyncError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { Requisition, RequisitionLine } from '../requisition.ts';
+import type { SourcingClient } from '../sourcing/client.ts';
+import type { CreateRfqRequest, ListedRfq, RfqStatusFilter } from '../sourcing/types.ts';
+import { hashOf, lineFingerprint, type IdempotencyStore, type LineChange, type LineFingerprint } from './idempotency-store.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import { requisitionId } from './redis-keys.ts';
+
+/** Order of the reconcile search: the direction RFQs move (open -> closed -> completed; open -> cancelled), so an
+ * RFQ changing state during the search is met again in a later list instead of slipping between two. */
+export const RECONCILE_ORDER: readonly RfqStatusFilter[] = ['open', 'closed', 'completed', 'cancelled'];
+
+export class AttemptBusyError extends Error {
+  readonly waitMs: number;
+  constructor(id: string, waitMs: number) {
+    super(`requisition ${id} is being created by another attempt; looking again in ${waitMs} ms`);
+    this.name = 'AttemptBusyError';
+    this.waitMs = waitMs;
+  }
+}
+
+export interface CreateOutcome {
+  requisitionId: string;
+  /** created: posted now; adopted: found at the service after a lost answer; existing: created earlier. */
+  status: 'created' | 'adopted' | 'existing' | 'rejected';
+  rfqId?: number;
+  reason?: string;
+  changes?: LineChange[];
+  supplements?: CreateOutcome[];
+}
+
+export interface CreatorDeps {
+  store: IdempotencyStore;
+  client: Pick<SourcingClient, 'createRfq' | 'listRfqPages'>;
+  limiter: RateLimiter;
+  logger: Logger;
+  /** Lease held while posting: longer than the longest a POST can take (client time-outs) plus a margin. */
+  postLeaseMs: number;
+  /** Lease held from claim to post (reconcile, waiting for a permit). */
+  claimLeaseMs: number;
+  /** Called after an RFQ is recorded (or found recorded): start tracking it. Idempotent. */
+  track(rfqId: number, r: Requisition): Promise<unknown>;
+}
+
+export function toCreateRfqRequest(r: Requisition): CreateRfqRequest {
+  return {
+    title: r.title,
+    due_date: String(r.due_date),
+    ...(r.required_date !== undefined ? { required_date: String(r.required_date) } : {}),
+    ...(r.description !== undefined ? { description: r.description } : {}),
+    rfq_type: r.rfq_type,
+    ...(r.rfq_category !== undefined ? { rfq_category: r.rfq_category } : {}),
+    ...(r.rfq_location !== undefined ? { rfq_location: r.rfq_location } : {}),
+    lines: r.lines.map((l) => ({
+      product_name: l.product_name,
+      ...(l.specification !== undefined ? { specification: l.specification } : {}),
+      ...(l.uom !== undefined ? { uom: l.uom } : {}),
+      qty: l.qty,
+      ...(l.estimated_price !== undefined ? { estimated_price: l.estimated_price } : {}),
+      external_id: l.external_id,
+    })),
+  };
+}
+
+/** Hash of what would be posted: the same requisition in two files with the same content has the same hash. */
+export function contentHashOf(r: Requisition): string {
+  return hashOf(toCreateRfqRequest(r), 24);
+}
+
+/**
+ * Search the service's lists for RFQs carrying any of these external_ids. Since the claim table gives every
+ * external_id to one requisition, an RFQ carrying one of them was created for that requisition.
+ */
+export async function findRfqsWithExternalIds(
+  deps: Pick<CreatorDeps, 'client' | 'limiter'>,
+  externalIds: readonly string[],
+): Promise<Array<{ rfq: ListedRfq; status: RfqStatusFilter }>> {
+  const wanted = new Set(externalIds);
+  const found = new Map<number, { rfq: ListedRfq; status: RfqStatusFilter }>();
+  for (const status of RECONCILE_ORDER) {
+    const pages = deps.client.listRfqPages(status)[Symbol.asyncIterator]();
+    for (;;) {
+      await deps.limiter.acquire({ maxWaitMs: 30_000 }); // each page is one call to the service
+      const next = await pages.next();
+      if (next.done) break;
+      for (const rfq of next.value.rfqs) {
+        if (found.has(rfq._id)) continue;
+        if (rfq.lines.some((l) => l.external_id !== undefined && wanted.has(l.external_id))) found.set(rfq._id, { rfq, status });
+      }
+    }
+  }
+  return [...found.values()].sort((a, b) => a.rfq._id - b.rfq._id);
+}
+
+export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<CreateOutcome> {
+  const id = requisitionId(r);
+  const token = randomUUID();
+  const contentHash = contentHashOf(r);
+  const log = deps.logger.child({ requisition: id, sourceFile: r.sourceFile });
+  const claim = await deps.store.claim(r, token, contentHash, deps.claimLeaseMs);
+
+  switch (claim.status) {
+    case 'busy':
+      throw new AttemptBusyError(id, claim.waitMs);
+    case 'rejected':
+      return { requisitionId: id, status: 'rejected', reason: claim.reason };
+    case 'conflict': {
+      const err = new ClaimConflictError(id, claim.conflicts);
+      const written = await deps.store.reject(r, '', err.message, contentHash);
+      if (!written) throw new AttemptBusyError(id, 5_000); // an attempt of ours is live: decide after it
+      log.warn({ event: 'requisition.rejected', conflicts: claim.conflicts }, err.message);
+      return { requisitionId: id, status: 'rejected', reason: err.message };
+    }
+    case 'created':
+      await deps.track(claim.rfqId, r);
+      return settleExisting(deps, r, claim.rfqId, 'existing');
+    case 'claimed':
+      break;
+  }
+
+  if (claim.previous === 'creating') {
+    // An earlier attempt may have posted and lost the answer: look before posting again.
+    const found = await findRfqsWithExternalIds(deps, claim.claimed);
+    const first = found[0];
+    if (first) {
+      if (found.length > 1) {
+        log.error({ event: 'requisition.duplicates', rfqIds: found.map((f) => f.rfq._id) }, `requisition ${id} has ${found.length} RFQs at the service; adopting the first`);
+      }
+      const byExt = new Map(r.lines.map((l) => [l.external_id, l]));
+      const lines: Array<{ line: RequisitionLine; position: number }> = [];
+      for (const l of first.rfq.lines) {
+        const ours = l.external_id !== undefined ? byExt.get(l.external_id) : undefined;
+        // the RFQ as it is at the service is what we compare later re-exports against
+        lines.push({ line: ours ?? listedAsLine(l), position: l.position });
+      }
+      const inRfq = new Set(first.rfq.lines.map((l) => l.external_id));
+      const release = claim.claimed.filter((e) => !inRfq.has(e));
+      const rec = await deps.store.record(r, first.rfq._id, lines.filter((x) => x.line.external_id !== ''), 'adopted', release);
+      const rfqId = rec.status === 'duplicate' ? rec.existingRfqId : first.rfq._id;
+      log.info({ event: 'rfq.adopted', rfqId, listedAs: first.status }, `requisition ${id}: found RFQ ${rfqId} from an earlier attempt whose answer was lost; nothing posted`);
+      await deps.track(rfqId, r);
+      return settleExisting(deps, r, rfqId, 'adopted');
+    }
+    await deps.store.markReconciled(id, token);
+  }
+
+  await deps.limiter.acquire();
+  if (!(await deps.store.beginPost(id, token, deps.postLeaseMs))) {
+    throw new AttemptBusyError(id, 1_000); // our lease ran out while waiting: another attempt has it now
+  }
+  let rfqId: number;
+  try {
+    rfqId = (await deps.client.createRfq(toCreateRfqRequest(r)))._id;
+  } catch (err) {
+    if (err instanceof PermanentHttpError || (err instanceof RfqSyncError && err.kind === 'data')) {
+      // The service (or our own check before sending) refused it: nothing was created.
+      await deps.store.reject(r, token, err.message, contentHash);
+      log.warn({ event: 'requisition.rejected', err }, `requisition ${id} rejected: ${err.message}`);
+      return { requisitionId: id, status: 'rejected', reason: err.message };
+    }
+    if (err instanceof RateLimitError) {
+      if (err.retryAfterMs !== undefined) await deps.limiter.holdOff(err.retryAfterMs);
+      await deps.store.endAttempt(id, token, 'pending');
+    } else if (err instanceof AuthError) {
+      await deps.store.endAttempt(id, token, 'pending');
+    } else {
+      // 5xx, reset, time-out, anything else: the RFQ may exist. The next attempt reconciles.
+      await deps.store.endAttempt(id, token, 'creating').catch(() => undefined);
+    }
+    throw err;
+  }
+  const rec = await deps.store.record(r, rfqId, r.lines.map((line, position) => ({ line, position })), 'posted', []);
+  if (rec.status === 'duplicate') {
+    log.error({ event: 'requisition.duplicate', rfqId, existingRfqId: rec.existingRfqId }, `requisition ${id}: RFQ ${rfqId} created although RFQ ${rec.existingRfqId} was recorded for it (an attempt outlived its lease)`);
+  } else {
+    log.info({ event: 'rfq.created', rfqId, lines: r.lines.length }, `requisition ${id}: RFQ ${rfqId} created`);
+  }
+  await deps.track(rfqId, r);
+  if (rec.status === 'duplicate') await deps.track(rec.existingRfqId, r);
+  return { requisitionId: id, status: 'created', rfqId };
+}
+
+function listedAsLine(l: ListedRfq['lines'][number]): RequisitionLine {
+  return {
+    external_id: l.external_id ?? '',
+    product_name: l.product_name ?? '',
+    specification: l.specification,
+    uom: l.uom,
+    qty: l.qty ?? 0,
+    estimated_price: l.estimated_price !== undefined ? Number(l.estimated_price) : undefined,
+    row: 0,
+  };
+}
+
+const FIELDS = ['product_name', 'specification', 'uom', 'qty', 'estimated_price'] as const;
+
+/**
+ * The requisition already has its RFQ: compare the lines it arrives with now against the RFQ's. Changed lines are
+ * reported (the service cannot update an RFQ); lines with new external_ids become a supplementary RFQ, itself a
+ * requisition `${key}#supp-<hash of its external_ids>` going through the same protocol.
+ */
+async function settleExisting(deps: CreatorDeps, r: Requisition, rfqId: number, status: 'existing' | 'adopted'): Promise<CreateOutcome> {
+  const id = requisitionId(r);
+  const rec = await deps.store.get(id);
+  const inRfq = rec?.lines ?? {};
+  const changes: LineChange[] = [];
+  const others: RequisitionLine[] = [];
+  for (const line of r.lines) {
+    const was: LineFingerprint | undefined = inRfq[line.external_id];
+    if (!was) {
+      others.push(line);
+      continue;
+    }
+    const now = lineFingerprint(line);
+    const fields = FIELDS.flatMap((field, i) => (was[i] === now[i] ? [] : [{ field, was: was[i] ?? null, now: now[i] ?? null }]));
+    if (fields.length > 0) changes.push({ externalId: line.external_id, kind: 'changed', fields });
+  }
+
+  const supplements: CreateOutcome[] = [];
+  if (others.length > 0) {
+    const holders = await deps.store.holders(others.map((l) => l.external_id));
+    const suppPrefix = `${id}#supp-`;
+    const bySupplement = new Map<string, RequisitionLine[]>();
+    const fresh: RequisitionLine[] = [];
+    others.forEach((line, i) => {
+      const holder = holders[i];
+      if (holder === undefined || holder === id) fresh.push(line);
+      else if (holder.startsWith(suppPrefix)) bySupplement.set(holder, [...(bySupplement.get(holder) ?? []), line]);
+      else changes.push({ externalId: line.external_id, kind: 'conflict', heldBy: holder });
+    });
+    const groups: Array<{ key: string; lines: RequisitionLine[] }> = [];
+    for (const [holder, lines] of bySupplement) groups.push({ key: holder.slice(`${r.profile}/`.length), lines });
+    if (fresh.length > 0) {
+      const ids = fresh.map((l) => l.external_id).sort();
+      groups.push({ key: `${r.key}#supp-${hashOf(ids, 10)}`, lines: fresh });
+    }
+    for (const g of groups) {
+      const supp: Requisition = { ...r, key: g.key, lines: g.lines };
+      await deps.store.addSupplement(id, requisitionId(supp));
+      supplements.push(await createRfqOnce(deps, supp));
+    }
+  }
+
+  if (changes.length > 0) {
+    await deps.store.saveChanges(id, changes);
+    deps.logger.warn(
+      { event: 'requisition.changed', requisition: id, rfqId, changes },
+      `requisition ${id} was exported again with ${changes.length} changed line(s) after RFQ ${rfqId} was created; ` +
+        'the service cannot update an RFQ: change it there by hand if needed',
+    );
+  }
+  return { requisitionId: id, status, rfqId, ...(changes.length ? { changes } : {}), ...(supplements.length ? { supplements } : {}) };
+}
