@@ -47,6 +47,9 @@ interface Tracker {
   since: number;
   timer: NodeJS.Timeout | undefined;
   waiters: Array<() => void>;
+  /** The rename has begun: a new event for the name now means a new file of the same name. */
+  taking: boolean;
+  again: boolean;
 }
 
 const BUSY_RETRY_MS = 1_000;
@@ -69,6 +72,7 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
     if (t.timer) clearTimeout(t.timer);
     trackers.delete(name);
     for (const w of t.waiters) w();
+    if (t.again && !closed) void observe(name);
   };
 
   const schedule = (name: string, t: Tracker, delayMs: number): void => {
@@ -96,9 +100,11 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
       return schedule(name, t, stableMs);
     }
     if (now - t.since < stableMs) return schedule(name, t, stableMs - (now - t.since));
+    t.taking = true;
     const took = await takeInboxFile(folders, name);
     if (!took.taken) {
       if (took.reason === 'busy') {
+        t.taking = false;
         t.since = Date.now();
         return schedule(name, t, Math.max(stableMs, BUSY_RETRY_MS));
       }
@@ -114,17 +120,18 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
   };
 
   /** Start (or join) the stability check of one inbox file; resolves when the file is settled. */
-  const observe = (name: string): Promise<void> => {
+  function observe(name: string): Promise<void> {
     if (closed || !isInboxCandidate(name)) return Promise.resolve();
     let t = trackers.get(name);
+    if (t?.taking) t.again = true;
     if (!t) {
-      t = { size: -1, mtimeMs: -1, since: 0, timer: undefined, waiters: [] };
+      t = { size: -1, mtimeMs: -1, since: 0, timer: undefined, waiters: [], taking: false, again: false };
       trackers.set(name, t);
       schedule(name, t, 0);
     }
     const tracker = t;
     return new Promise((res) => tracker.waiters.push(res));
-  };
+  }
 
   const listInbox = async (): Promise<string[]> => {
     const entries = await readdir(inbox, { withFileTypes: true });
