@@ -160,7 +160,7 @@ export function createTransport(o: TransportOptions): Transport {
   async function requestJson(r: TransportRequest): Promise<{ status: number; json: unknown }> {
     const maxAttempts = r.method === 'GET' ? 1 + getRetries : 1;
     for (let n = 1; ; n++) {
-      const token = o.getToken();
+      const token = o.getToken().trim(); // a token file usually ends with a newline
       try {
         return await attempt(r, token);
       } catch (err) {
