@@ -1,0 +1,113 @@
+/**
+ * Queue `ingest`: one job per file taken from the inbox (enqueued by src/pipeline/inbox-intake.ts).
+ *
+ * Payload: ingestJobPayloadSchema { sha256, processingName, mapping? }. The file is processing/<processingName>;
+ *   its original name and when it was taken are part of that name (src/pipeline/file-mover.ts).
+ * Reads:  the file; the mapping profiles (MAPPINGS_DIR, loaded per job so a new profile needs no restart).
+ * Writes: one create-rfq job per valid requisition (deterministic ids, so a re-run adds nothing new); the report
+ *         outbox/reports/<name>.<sha8>.<token>.xlsx; the move to archive/ (read, even with rejected rows) or failed/
+ *         (refused: unreadable, no mapping fits); the file ledger entry (done, or released after a refusal so the
+ *         same bytes can be read again once IT fixed the mapping).
+ * Errors: a refusal (kind 'data': FileRefusedError, MappingError) is this job's result, never retried. A bad
+ *         payload is unrecoverable. Anything else (Redis down, disk full, a broken profile directory) throws and
+ *         BullMQ retries with back-off. Every step is idempotent, in this order: enqueue, report, move, ledger; a
+ *         retry after a crash anywhere finishes the work and creates nothing twice.
+ */
+import { join } from 'node:path';
+import { UnrecoverableError, type Job } from 'bullmq';
+import { RfqSyncError } from '../src/errors.ts';
+import { ingestFile, loadProfiles, writeIngestReport, type IngestSummary } from '../src/ingest/index.ts';
+import { exists, finishFile, locateFinished, parseProcessingName, reportFileName } from '../src/pipeline/file-mover.ts';
+import { writeFileNoticeReport } from '../src/pipeline/file-report.ts';
+import { fileFolders, fileLedger, ingestJobPayloadSchema } from '../src/pipeline/inbox-intake.ts';
+import type { WorkerContext } from '../src/pipeline/context.ts';
+import { enqueueCreateRfq } from './create-rfq.ts';
+
+export type IngestJobResult =
+  | { status: 'done'; file: string; requisitions: number; heldRequisitions: number; rejectedRows: number; report: string }
+  | { status: 'refused'; file: string; reason: string; report: string }
+  /** An earlier attempt already moved the file (crash after the move): only the ledger was brought up to date. */
+  | { status: 'already-finished'; file: string; where: 'archive' | 'failed' | 'missing' };
+
+export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'>, job: Job): Promise<IngestJobResult> {
+  const parsed = ingestJobPayloadSchema.safeParse(job.data);
+  if (!parsed.success) throw new UnrecoverableError(`ingest job ${job.id}: invalid payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const { sha256, processingName, mapping } = parsed.data;
+  const file = parseProcessingName(processingName)!; // the schema checked it parses
+  const folders = fileFolders(ctx.config);
+  const ledger = fileLedger(ctx);
+  const report = reportFileName(file, sha256);
+  const log = ctx.logger.child({ file: file.original, processing: processingName, sha256, jobId: job.id });
+
+  const earlier = await locateFinished(folders, processingName);
+  if (earlier) {
+    await settleLedger(earlier);
+    return { status: 'already-finished', file: file.original, where: earlier };
+  }
+
+  const profiles = await loadProfiles(ctx.config.folders.mappings);
+  const source = join(folders.processing, processingName);
+  let summary: IngestSummary;
+  try {
+    summary = await ingestFile(
+      source,
+      {
+        profiles,
+        ...(mapping ? { mappingName: mapping } : {}),
+        limits: {
+          maxFileBytes: ctx.config.MAX_FILE_BYTES,
+          maxXlsxUncompressedBytes: ctx.config.MAX_XLSX_UNCOMPRESSED_BYTES,
+          maxXlsxEntries: ctx.config.MAX_XLSX_ENTRIES,
+        },
+        // The take time, not the clock: a retry computes the same default due dates.
+        now: new Date(file.takenAt),
+        displayName: file.original,
+      },
+      async (r) => {
+        await enqueueCreateRfq(ctx.queues, r);
+      },
+    );
+  } catch (err) {
+    if (!(await exists(source))) {
+      // A stalled copy of this job (lost lock) finished the file on another worker while we were reading it.
+      const where = (await locateFinished(folders, processingName)) ?? 'missing';
+      if (where !== 'missing') await settleLedger(where);
+      return { status: 'already-finished', file: file.original, where };
+    }
+    if (!(err instanceof RfqSyncError) || err.kind !== 'data') throw err;
+    const reason = err.message;
+    await writeFileNoticeReport(join(folders.reports, report), {
+      file: file.original,
+      status: 'refused',
+      sha256,
+      notes: [`The file was not read: ${reason}`, `Moved to failed/${processingName}; nothing was created from it.`],
+    });
+    await finishFile(folders, processingName, 'failed');
+    await ledger.release(sha256, processingName);
+    log.warn({ reason }, 'ingest: file refused, moved to failed/');
+    return { status: 'refused', file: file.original, reason, report };
+  }
+
+  await writeIngestReport(summary, join(folders.reports, report), {
+    notes: [`sha256 ${sha256}; moved to archive/${processingName}.`],
+  });
+  await finishFile(folders, processingName, 'archive');
+  await ledger.markDone(sha256, processingName, { doneAt: Date.now(), report });
+  log.info(
+    { profile: summary.profile, requisitions: summary.requisitions, held: summary.heldRequisitions, rejectedRows: summary.rejectedRows, report },
+    'ingest: file read, requisitions queued for creation, file archived',
+  );
+  return {
+    status: 'done',
+    file: file.original,
+    requisitions: summary.requisitions,
+    heldRequisitions: summary.heldRequisitions,
+    rejectedRows: summary.rejectedRows,
+    report,
+  };
+
+  async function settleLedger(where: 'archive' | 'failed'): Promise<void> {
+    if (where === 'archive') await ledger.markDone(sha256, processingName, { doneAt: Date.now(), report });
+    else await ledger.release(sha256, processingName);
+  }
+}
