@@ -1,7 +1,7 @@
 /** Quotations queue processor: pull quotations, decide on a new comparison version (src/tracking/quotations-runner.ts). */
 import type { Job } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
-import { deferWhilePaused, handleAuthError } from '../src/tracking/auth-defer.ts';
+import { deferWhilePaused, handleServiceError } from '../src/tracking/service-errors.ts';
 import type { QuotationsJobData } from '../src/tracking/enqueue.ts';
 import { runQuotations } from '../src/tracking/quotations-runner.ts';
 
@@ -10,6 +10,6 @@ export async function processQuotations(ctx: WorkerContext, job: Job): Promise<u
   try {
     return await runQuotations(ctx, job.data as QuotationsJobData);
   } catch (err) {
-    return handleAuthError(ctx, job, err);
+    return handleServiceError(ctx, job, err);
   }
 }

@@ -1,0 +1,53 @@
+/**
+ * What the poll, quotations and comparison jobs do when the sourcing service says "not now":
+ *   - 401/403 (AuthError): through the shared auth gate (pauses create-rfq and poll, logs one clear line), and the
+ *     job goes back to delayed without spending an attempt, to run again once the token is replaced;
+ *   - 429 beyond the client's own wait (RateLimitError): every worker holds off for Retry-After (shared limiter),
+ *     the job is delayed until then;
+ *   - our shared rate limiter has no permit soon (ThrottledError): delayed until it has.
+ * Anything else is thrown: BullMQ retries with back-off.
+ */
+import { DelayedError, type Job } from 'bullmq';
+import { AuthError, RateLimitError } from '../errors.ts';
+import { createRateLimiter, ThrottledError, type RateLimiter } from '../pipeline/rate-limiter.ts';
+import type { TrackingContext } from './context.ts';
+
+/** How long a job waits before looking again while the token is refused. */
+export const AUTH_RETRY_MS = 30_000;
+
+/** Call before using the service: while the gate is paused, the job is delayed instead of calling. */
+export async function deferWhilePaused(ctx: Pick<TrackingContext, 'authGate'>, job: Job): Promise<void> {
+  if (ctx.authGate.isPaused()) await delayJob(job, AUTH_RETRY_MS);
+}
+
+/** Rethrows `err` unless the service or the limiter said "not now": then the job is delayed (see above). */
+export async function handleServiceError(ctx: Pick<TrackingContext, 'authGate' | 'redis' | 'keys' | 'config'>, job: Job, err: unknown): Promise<never> {
+  if (err instanceof AuthError) {
+    await ctx.authGate.pause(err.message);
+    return delayJob(job, AUTH_RETRY_MS);
+  }
+  if (err instanceof RateLimitError) {
+    const ms = err.retryAfterMs ?? ctx.config.JOB_BACKOFF_MS;
+    await limiterFor(ctx).holdOff(ms);
+    return delayJob(job, ms);
+  }
+  if (err instanceof ThrottledError) return delayJob(job, err.waitMs);
+  throw err;
+}
+
+const limiters = new WeakMap<object, RateLimiter>();
+
+/** The shared limiter of calls to the service (RATE_LIMIT_PER_SECOND across all workers). */
+export function limiterFor(ctx: Pick<TrackingContext, 'redis' | 'keys' | 'config'>): RateLimiter {
+  let l = limiters.get(ctx.redis);
+  if (!l) {
+    l = createRateLimiter(ctx.redis, ctx.keys, { perSecond: ctx.config.RATE_LIMIT_PER_SECOND });
+    limiters.set(ctx.redis, l);
+  }
+  return l;
+}
+
+async function delayJob(job: Job, ms: number): Promise<never> {
+  await job.moveToDelayed(Date.now() + Math.max(1, Math.ceil(ms)), job.token);
+  throw new DelayedError();
+}
