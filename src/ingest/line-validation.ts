@@ -73,7 +73,14 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
   const ctx: Ctx = { file, row, problems: [], m };
   const key = m.text('requisition', cells);
   if (key === '') problem(ctx, 'requisition', '', 'requisition key is empty: the row belongs to no requisition');
-  const external_id = required(ctx, cells, 'external_id');
+  // An identity built from several columns must have all of them: "{PR}-{Item}" with Item blank is not an id.
+  const idGaps = m.emptyColumns('external_id', cells);
+  let external_id = m.text('external_id', cells);
+  if (key !== '' && (external_id === '' || idGaps.length > 0)) {
+    const column = idGaps[0] ?? m.label('external_id');
+    ctx.problems.push({ file, row, column, value: '', severity: 'error', reason: `external_id is incomplete: column ${column} is empty` });
+    external_id = '';
+  }
   const product_name = required(ctx, cells, 'product_name');
   const specification = optional(ctx, cells, 'specification');
   const uom = optional(ctx, cells, 'uom');

@@ -40,6 +40,8 @@ export interface BoundMapping {
   text(field: FieldName, cells: readonly Cell[]): string;
   /** The typed cell when the template is exactly one column, else the rendered text. */
   value(field: FieldName, cells: readonly Cell[]): Cell;
+  /** Headers of the template's columns that are empty in this row. */
+  emptyColumns(field: FieldName, cells: readonly Cell[]): string[];
   /** Column label for reports: the file's header for a one-column template, else the field name. */
   label(field: FieldName): string;
   /** Odoo-style continuation rows: blank requisition column -> copy the parent columns from the row above. */
@@ -110,6 +112,10 @@ export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[
         return c === undefined ? null : typeof c === 'string' ? c.trim() : c;
       }
       return text(field, cells);
+    },
+    emptyColumns(field, cells) {
+      const parts = bound.get(field) ?? [];
+      return parts.filter((p) => p.index !== undefined && cellText(cells[p.index]) === '').map((p) => headers[p.index!] ?? '');
     },
     label(field) {
       const i = single.get(field);

@@ -97,7 +97,7 @@ export class RequisitionGrouper {
       r.problems.unshift(...h.problems);
     }
     const g = this.group;
-    const id = this.m.text('external_id', cells);
+    const id = r.line?.external_id ?? (this.m.emptyColumns('external_id', cells).length === 0 ? this.m.text('external_id', cells) : '');
     if (id !== '') {
       const dupRow = g.ids.get(id);
       if (dupRow !== undefined) {
