@@ -1,0 +1,144 @@
+/**
+ * What IT and procurement read: the per-file xlsx report, the `check` dry run (output and exit code), and the
+ * error a broken mapping profile gives (file and field named).
+ */
+import ExcelJS from 'exceljs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MappingError } from '../../src/errors.ts';
+import { ingestFile, loadProfiles, runCheck, writeIngestReport, type MappingProfile } from '../../src/ingest/index.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const NOW = new Date('2026-11-22T10:00:00Z');
+const LIMITS = { maxFileBytes: 1024 * 1024, maxXlsxUncompressedBytes: 1024 * 1024, maxXlsxEntries: 50 };
+const HEADER = 'Requisition,Line,Item,Specification,UoM,Qty,Estimated Total,Title,Description,Due Date,Required Date,RFQ Type,Category,Location';
+
+let dir: string;
+let profiles: MappingProfile[];
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rfq-ingest-report-'));
+  profiles = await loadProfiles(`${ROOT}mappings`);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const BAD = [
+  HEADER,
+  'R1,1,=HYPERLINK("http://evil"),,pc,2,10,Title,,2027-03-01,2027-04-01,Private,C,L',
+  'R1,2,Bolt,,pc,1.5,10,Title,,2027-03-01,2027-04-01,Private,C,L',
+  'R2,1,Nut,,pc,3,10.5,Title,,2027-03-01,2027-04-01,Private,C,L',
+].join('\n');
+
+describe('per-file report', () => {
+  it('lists every row with requisition and status, rejects with column, value and reason; no formula cells', async () => {
+    const file = join(dir, 'generic-bad.csv');
+    await writeFile(file, BAD);
+    const s = await ingestFile(file, { profiles, limits: LIMITS, now: NOW }, async () => {});
+    const out = join(dir, 'reports', 'generic-bad.csv.report.xlsx');
+    await writeIngestReport(s, out, { notes: ['=1+1 note from the caller'] });
+    expect((await readdir(join(dir, 'reports'))).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(out);
+    const summary = wb.getWorksheet('Summary')!;
+    const kv = Object.fromEntries(summary.getSheetValues().slice(1).map((r) => [(r as unknown[])[1], (r as unknown[])[2]]));
+    expect(kv).toMatchObject({
+      File: 'generic-bad.csv', 'Mapping profile': 'generic', 'Requisitions to create': 1, 'Lines to create': 1,
+      'Requisitions held back': 1, 'Rejected rows': 1, Warnings: 1, Note: "'=1+1 note from the caller",
+    });
+    const rows = wb.getWorksheet('Rows')!.getSheetValues().slice(1).map((r) => (r as unknown[]).slice(1));
+    expect(rows).toEqual([
+      ['Row', 'Requisition', 'Status', 'Severity', 'Column', 'Value', 'Reason'],
+      [2, 'R1', 'held back (another row of its requisition is rejected)', '', '', '', ''],
+      [3, 'R1', 'rejected', 'error', 'Qty', '1.5', 'qty must be a whole number (the profile names no qty_rounding rule)'],
+      [4, 'R2', 'ok, with warning', 'warning', 'Estimated Total', '10.5', 'estimated_price: line total 10.5 rounded half-up to 11 (the service takes whole numbers)'],
+    ]);
+    // No cell anywhere is a formula.
+    for (const ws of wb.worksheets) ws.eachRow((r) => r.eachCell((c) => expect(c.type).not.toBe(ExcelJS.ValueType.Formula)));
+  });
+
+  it('neutralises formula-like text coming from the file', async () => {
+    const file = join(dir, 'generic-formula.csv');
+    await writeFile(file, [HEADER, '=CMD(),1,x,,pc,0,10,T,,2027-03-01,2027-04-01,Private,C,L'].join('\n'));
+    const s = await ingestFile(file, { profiles, limits: LIMITS, now: NOW }, async () => {});
+    const out = join(dir, 'reports', 'formula.xlsx');
+    await writeIngestReport(s, out);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(out);
+    const r2 = wb.getWorksheet('Rows')!.getRow(2);
+    expect(r2.getCell(2).value).toBe("'=CMD()");
+  });
+});
+
+describe('check', () => {
+  it('prints profile and why, requisitions and lines; exit 0 for every sample', async () => {
+    const lines: string[] = [];
+    expect(await runCheck(`${ROOT}samples/ME5A_export_EN.csv`, { profiles, limits: LIMITS, now: NOW }, (l) => lines.push(l))).toBe(0);
+    expect(lines).toContain('requisition 10012346: "PR 10012346 - Plant 1000" (2 lines; due 2026-12-06 16:00 UTC; required 2027-02-01 11:00 UTC; Private, PPE, 1000)');
+    expect(lines).toContain('  row 8: SAP-10012346-10  Safety gloves EN 388 size 9  qty 120 PR, estimated 474');
+    expect(lines).toContain('file ME5A_export_EN.csv: mapping profile "sap-me5a-en" (file name matches "*ME5A*" or "*me5a*" and the header on row 4 has all 13 of its columns)');
+    expect(lines.at(-1)).toBe('would create 4 requisition(s) with 8 line(s); 0 requisition(s) held back, 0 row(s) rejected, 1 warning(s)');
+    for (const f of await readdir(`${ROOT}samples`)) {
+      expect(await runCheck(`${ROOT}samples/${f}`, { profiles, limits: LIMITS, now: NOW }, () => {}), f).toBe(0);
+    }
+  });
+
+  it('exit 1 with the row errors when rows are rejected', async () => {
+    const file = join(dir, 'generic-check.csv');
+    await writeFile(file, BAD);
+    const lines: string[] = [];
+    expect(await runCheck(file, { profiles, limits: LIMITS, now: NOW }, (l) => lines.push(l))).toBe(1);
+    expect(lines).toContain('error: generic-check.csv row 3, column Qty ("1.5"): qty must be a whole number (the profile names no qty_rounding rule)');
+    expect(lines.at(-1)).toBe('would create 1 requisition(s) with 1 line(s); 1 requisition(s) held back, 1 row(s) rejected, 1 warning(s)');
+  });
+
+  it('exit 2 with one sentence when the file cannot be read; --mapping forces a profile', async () => {
+    const file = join(dir, 'empty.csv');
+    await writeFile(file, '');
+    const lines: string[] = [];
+    expect(await runCheck(file, { profiles, limits: LIMITS, now: NOW }, (l) => lines.push(l))).toBe(2);
+    expect(lines).toEqual(['cannot read: empty.csv: is empty (0 bytes)']);
+    const l2: string[] = [];
+    expect(await runCheck(`${ROOT}samples/generic-template.csv`, { profiles, limits: LIMITS, now: NOW, mappingName: 'odoo' }, (l) => l2.push(l))).toBe(2);
+    expect(l2[0]).toMatch(/^cannot read: generic-template.csv: has no header row with the columns of mapping "odoo"/);
+  });
+});
+
+describe('mapping profiles', () => {
+  async function loadOne(yaml: string): Promise<string> {
+    const d = await mkdtemp(join(dir, 'maps-'));
+    await mkdir(d, { recursive: true });
+    await writeFile(join(d, 'acme.yaml'), yaml);
+    try {
+      await loadProfiles(d);
+      return 'loaded';
+    } catch (err) {
+      expect(err).toBeInstanceOf(MappingError);
+      return (err as Error).message.replace(d, '<dir>');
+    }
+  }
+  const base = 'fields:\n  requisition: "{PR}"\n  external_id: "{PR}-{L}"\n  product_name: "{Item}"\n  qty: "{Qty}"\n  due_date: "{Due}"\n';
+
+  it.each([
+    [base, 'loaded'],
+    ['fields:\n  requisition: "{PR}"\n', 'mapping profile <dir>/acme.yaml: field fields.external_id: Invalid input: expected string, received undefined'],
+    [base.replace('{Qty}', '{Qty'), 'mapping profile <dir>/acme.yaml: field fields.qty: unclosed "{" in "{Qty"'],
+    [base + 'dates:\n  time_zone: Mars/Olympus\n', 'mapping profile <dir>/acme.yaml: field dates.time_zone: is not an IANA time zone (e.g. Europe/Berlin, UTC)'],
+    [base + 'numbers:\n  decimal: ";"\n', 'mapping profile <dir>/acme.yaml: field numbers.decimal: Invalid option: expected one of "."|","'],
+    [base + 'colums: {}\n', 'mapping profile <dir>/acme.yaml: field (top level): Unrecognized key: "colums"'],
+    [base.replace('  due_date: "{Due}"\n', ''), 'mapping profile <dir>/acme.yaml: field fields.due_date: give a due_date column or a due_date_rule (days_after_ingest)'],
+    [base + '  rfq_type: Restricted\n', 'mapping profile <dir>/acme.yaml: field fields.rfq_type: "Restricted" must be Public or Private'],
+    [base + '  estimated_price: "{T}"\n  unit_price: "{U}"\n', 'mapping profile <dir>/acme.yaml: field fields.unit_price: give either estimated_price (line total) or unit_price, not both'],
+    ['fields: [\n', 'mapping profile <dir>/acme.yaml: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:'],
+  ])('%#', async (yaml, want) => {
+    expect(await loadOne(yaml)).toBe(want);
+  });
+
+  it('every shipped profile loads', async () => {
+    expect(profiles.map((p) => p.name)).toEqual(['dynamics-365', 'generic', 'odoo', 'oracle-ebs', 'sap-me5a-de', 'sap-me5a-en']);
+  });
+});
