@@ -97,7 +97,8 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
       t.size = st.size;
       t.mtimeMs = st.mtimeMs;
       t.since = now;
-      return schedule(name, t, stableMs);
+      // A little jitter: workers on several hosts then do not all stat and rename the same file in lockstep.
+      return schedule(name, t, stableMs + Math.floor(Math.random() * Math.min(250, stableMs / 4)));
     }
     if (now - t.since < stableMs) return schedule(name, t, stableMs - (now - t.since));
     t.taking = true;
