@@ -29,6 +29,96 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>)
 }
 
 program
+  .command('worker')
+  .description('run the service: watch the inbox, create RFQs, poll, pull quotations, write comparisons (needs SOURCING_BASE_URL and REDIS_URL)')
+  .addHelpText('after', '\nStops gracefully on SIGTERM/SIGINT (in-flight jobs finish or go back to the queue within SHUTDOWN_TIMEOUT_MS); a second signal exits at once.\nOperations endpoint: http://HTTP_HOST:HTTP_PORT/healthz /readyz /metrics /queues')
+  .action(
+    action(async () => {
+      const { config, logger } = setup(globals(), { requireProduction: true, service: true });
+      const [{ runWorkerCommand }, { startWorker }] = await Promise.all([import('../src/ops/service.ts'), import('../jobs/worker.ts')]);
+      return runWorkerCommand(config, logger, (ctx) => startWorker(ctx));
+    }),
+  );
+
+program
+  .command('once')
+  .description('one full pass: inbox, RFQ creation, one poll, quotations and comparisons; exits when the queues are drained')
+  .option('--max-wait <seconds>', 'give up waiting for the queues after this long', (v) => positiveNumber(v), 3600)
+  .addHelpText('after', '\nExit code: 0 all done, 1 something failed and was reported, 2 bad configuration.\nWith SOURCING_BASE_URL and REDIS_URL unset it runs against the built-in sandbox and a private redis-server.')
+  .action(
+    action(async (opts: { maxWait: number }) => {
+      const { config, logger } = setup(globals(), { service: true });
+      const [{ runOnceCommand }, { startWorker }] = await Promise.all([import('../src/ops/service.ts'), import('../jobs/worker.ts')]);
+      return runOnceCommand(config, logger, (ctx) => startWorker(ctx), { maxWaitMs: opts.maxWait * 1000 });
+    }),
+  );
+
+program
+  .command('ingest')
+  .description('submit one file now, as if dropped in the inbox (a running worker reads it)')
+  .argument('<file>', 'CSV or XLSX export')
+  .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
+  .option('--move', 'move the file instead of copying it (same file system as processing/ only)')
+  .action(
+    action(async (file: string, opts: { mapping?: string; move?: boolean }) => {
+      const { config, logger } = setup(globals());
+      const { runIngestCommand } = await import('../src/ops/commands.ts');
+      return runIngestCommand(config, logger, file, opts);
+    }),
+  );
+
+program
+  .command('poll')
+  .description('poll the status lists now and print what changed (quotation pulls it triggers are done by a worker)')
+  .option('--enqueue', 'only queue a poll for the running workers')
+  .action(
+    action(async (opts: { enqueue?: boolean }) => {
+      const { config, logger } = setup(globals());
+      const { runPollCommand } = await import('../src/ops/commands.ts');
+      return runPollCommand(config, logger, opts);
+    }),
+  );
+
+program
+  .command('compare')
+  .description('write the quote comparison workbook of one RFQ now, from what the service says (prints its path)')
+  .argument('<rfq-id>', 'the RFQ _id on the sourcing service', (v) => positiveInteger(v))
+  .option('-o, --out <file>', 'write here instead of outbox/comparisons/')
+  .action(
+    action(async (rfqId: number, opts: { out?: string }) => {
+      const { config, logger } = setup(globals());
+      const { runCompareCommand } = await import('../src/ops/commands.ts');
+      return runCompareCommand(config, logger, rfqId, opts);
+    }),
+  );
+
+const failed = program.command('failed').description('jobs that failed after all their attempts: list them, run them again');
+failed
+  .command('list')
+  .description('every failed job with its reason')
+  .option('--json', 'print JSON')
+  .option('--limit <n>', 'at most this many per queue', (v) => positiveInteger(v), 1000)
+  .action(
+    action(async (opts: { json?: boolean; limit: number }) => {
+      const { config, logger } = setup(globals());
+      const { runFailedList } = await import('../src/ops/commands.ts');
+      return runFailedList(config, logger, opts);
+    }),
+  );
+failed
+  .command('retry')
+  .description('run failed jobs again')
+  .argument('[ref]', 'job reference from `failed list` (queue:id, or a bare id)')
+  .option('--all', 'every failed job')
+  .action(
+    action(async (ref: string | undefined, opts: { all?: boolean }) => {
+      const { config, logger } = setup(globals());
+      const { runFailedRetry } = await import('../src/ops/commands.ts');
+      return runFailedRetry(config, logger, ref, opts);
+    }),
+  );
+
+program
   .command('sandbox')
   .description('run the built-in sandbox of the sourcing service (for trying rfq-sync without the real service)')
   .option('-p, --port <n>', 'port (default: a free port)', (v) => parsePort(v))
@@ -45,6 +135,28 @@ program
   );
 
 program
+  .command('check')
+  .description('dry run of one export: the mapping profile chosen and why, the requisitions it would create, every row problem (no side effects)')
+  .argument('<file>', 'CSV or XLSX export')
+  .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
+  .addHelpText('after', '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.')
+  .action(
+    action(async (file: string, opts: { mapping?: string }) => {
+      const { config } = setup(globals());
+      const { loadProfiles, runCheck } = await import('../src/ingest/index.ts');
+      let profiles;
+      try {
+        profiles = await loadProfiles(config.folders.mappings);
+      } catch (err) {
+        process.stderr.write(`rfq-sync: ${(err as Error).message}\n`);
+        return EXIT_CONFIG;
+      }
+      const limits = { maxFileBytes: config.MAX_FILE_BYTES, maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES, maxXlsxEntries: config.MAX_XLSX_ENTRIES };
+      return runCheck(file, { profiles, mappingName: opts.mapping, limits }, (line) => process.stdout.write(`${line}\n`));
+    }),
+  );
+
+program
   .command('status')
   .description('queue counts, RFQs tracked per state, last poll, recent failures with their reason, auth pause')
   .option('--json', 'print one JSON document (for scripts and monitoring)')
@@ -55,6 +167,18 @@ program
       return runStatusCommand(config, logger, opts);
     }),
   );
+
+function positiveInteger(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive whole number');
+  return n;
+}
+
+function positiveNumber(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('must be a positive number');
+  return n;
+}
 
 function parsePort(v: string): number {
   const n = Number(v);

@@ -1,19 +1,34 @@
 /**
- * The read-only operator commands that need only Redis: `status`. They never start a sandbox or a private Redis:
- * without REDIS_URL there is nothing to look at.
+ * The operator commands that act on a running installation through its Redis (and, for `poll` and `compare`, the
+ * sourcing service): status, failed, ingest, poll, compare. They never start a sandbox or a private Redis: without
+ * REDIS_URL there is no installation to act on.
  */
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { closeWorkerContext, type WorkerContext } from '../pipeline/context.ts';
-import { EXIT_OK } from './cli-support.ts';
+import { listFailed, retryFailed } from '../pipeline/failed-jobs.ts';
+import { ingestOneFile } from '../pipeline/inbox-intake.ts';
+import { writeComparisonNow } from '../tracking/compare-now.ts';
+import { enqueuePollNow } from '../tracking/enqueue.ts';
+import { runPoll } from '../tracking/poll-runner.ts';
+import { trackingStatus } from '../tracking/status.ts';
+import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { openContext, resolveRuntime } from './runtime.ts';
-import { collectStatus, formatStatus } from './status.ts';
+import { collectStatus, formatStatus, type TrackingFacts } from './status.ts';
 
-/** Open a read-only context on the configured Redis, run `fn`, close everything. */
-export async function withRedisContext<T>(config: Config, logger: Logger, command: string, fn: (ctx: WorkerContext) => Promise<T>): Promise<T> {
-  const runtime = await resolveRuntime(config, logger, { allowEmbedded: false, redisOnly: true, command });
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Open a context on the configured Redis (and service unless `redisOnly`), run `fn`, close everything. */
+export async function withContext<T>(
+  config: Config,
+  logger: Logger,
+  command: string,
+  fn: (ctx: WorkerContext) => Promise<T>,
+  o: { redisOnly?: boolean } = { redisOnly: true },
+): Promise<T> {
+  const runtime = await resolveRuntime(config, logger, { allowEmbedded: false, redisOnly: o.redisOnly, command });
   try {
-    const ctx = await openContext(config, logger, runtime, { skipRedisChecks: true });
+    const ctx = await openContext(config, logger, runtime, { skipRedisChecks: o.redisOnly });
     try {
       return await fn(ctx);
     } finally {
@@ -24,8 +39,98 @@ export async function withRedisContext<T>(config: Config, logger: Logger, comman
   }
 }
 
+export async function trackingFacts(ctx: WorkerContext): Promise<TrackingFacts> {
+  const t = await trackingStatus(ctx);
+  const p = t.lastPoll;
+  const rfqs: Record<string, number> = {};
+  for (const [state, n] of Object.entries(t.byState)) if (n > 0) rfqs[state] = n;
+  let detail: string | undefined;
+  if (p) {
+    const listed = Object.entries(p.listed).map(([s, n]) => `${s} ${n}`).join(', ');
+    detail = p.error ?? p.skipped ?? `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}`;
+  }
+  return {
+    rfqs,
+    lastPoll: p ? { at: new Date(p.finishedAt).toISOString(), ok: p.ok, ...(detail ? { detail } : {}) } : null,
+    ...(t.flagged.length ? { flagged: t.flagged } : {}),
+  };
+}
+
 export async function runStatusCommand(config: Config, logger: Logger, o: { json?: boolean }): Promise<number> {
-  const report = await withRedisContext(config, logger, 'status', (ctx) => collectStatus(ctx));
-  process.stdout.write(o.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatStatus(report)}\n`);
+  const report = await withContext(config, logger, 'status', (ctx) => collectStatus(ctx, () => trackingFacts(ctx)));
+  out(o.json ? JSON.stringify(report, null, 2) : formatStatus(report));
+  return EXIT_OK;
+}
+
+export async function runFailedList(config: Config, logger: Logger, o: { json?: boolean; limit: number }): Promise<number> {
+  const jobs = await withContext(config, logger, 'failed list', (ctx) => listFailed(ctx, { limit: o.limit }));
+  if (o.json) {
+    out(JSON.stringify(jobs, null, 2));
+    return EXIT_OK;
+  }
+  if (jobs.length === 0) {
+    out('no failed jobs');
+    return EXIT_OK;
+  }
+  for (const j of jobs) {
+    const at = j.failedAt ? new Date(j.failedAt).toISOString() : '?';
+    out(`${j.ref}  ${at}  attempts ${j.attemptsMade}${j.subject ? `  ${j.subject}` : ''}`);
+    out(`    ${j.failedReason.split('\n')[0]}`);
+  }
+  out(`${jobs.length} failed job(s); \`rfq-sync failed retry REF\` or \`rfq-sync failed retry --all\` runs them again`);
+  return EXIT_OK;
+}
+
+export async function runFailedRetry(config: Config, logger: Logger, ref: string | undefined, o: { all?: boolean }): Promise<number> {
+  if (!ref && !o.all) {
+    process.stderr.write('rfq-sync: name a failed job (REF from `rfq-sync failed list`) or pass --all\n');
+    return EXIT_CONFIG;
+  }
+  const r = await withContext(config, logger, 'failed retry', (ctx) => retryFailed(ctx, o.all ? 'all' : ref!));
+  for (const id of r.retried) out(`retried ${id}`);
+  for (const id of r.notFound) process.stderr.write(`rfq-sync: no failed job ${id}\n`);
+  if (r.retried.length === 0 && r.notFound.length === 0) out('no failed jobs');
+  return r.notFound.length ? EXIT_FAILED : EXIT_OK;
+}
+
+export async function runIngestCommand(config: Config, logger: Logger, file: string, o: { mapping?: string; move?: boolean }): Promise<number> {
+  const r = await withContext(config, logger, 'ingest', (ctx) => ingestOneFile(ctx, file, { mapping: o.mapping, move: o.move }));
+  if (r.status === 'enqueued') out(`${file}: queued for ingestion (job ${r.jobId}); a running worker reads it and writes its report to ${config.folders.reports}`);
+  else if (r.status === 'duplicate') out(`${file}: same bytes as ${r.first.name}: archived as a duplicate, nothing created (report ${r.report})`);
+  else out(`${file}: taken by another worker meanwhile`);
+  return EXIT_OK;
+}
+
+export async function runPollCommand(config: Config, logger: Logger, o: { enqueue?: boolean }): Promise<number> {
+  return withContext(
+    config,
+    logger,
+    'poll',
+    async (ctx) => {
+      if (o.enqueue) {
+        out(`poll queued (job ${await enqueuePollNow(ctx)}); a running worker runs it`);
+        return EXIT_OK;
+      }
+      const now = Date.now();
+      const r = await runPoll(ctx, { slot: `now~${now}`, scheduledAt: now });
+      if (r.skipped) out(`poll skipped: ${r.skipped}`);
+      const listed = Object.entries(r.listed).map(([s, n]) => `${s} ${n}`).join(', ');
+      out(`listed: ${listed || 'nothing'}; tracked ${r.tracked}, found ${r.found}, missing ${r.missing}`);
+      for (const t of r.transitions) out(`  RFQ ${t.rfqId}: ${t.from} -> ${t.to}`);
+      if (r.enqueued.quotations + r.enqueued.award > 0) out(`queued: ${r.enqueued.quotations} quotation pull(s), ${r.enqueued.award} award pull(s) (a running worker does them)`);
+      if (!r.ok) {
+        process.stderr.write(`rfq-sync: poll failed: ${r.error ?? 'unknown'}\n`);
+        return EXIT_FAILED;
+      }
+      return EXIT_OK;
+    },
+    { redisOnly: false },
+  );
+}
+
+export async function runCompareCommand(config: Config, logger: Logger, rfqId: number, o: { out?: string }): Promise<number> {
+  const r = await withContext(config, logger, 'compare', (ctx) => writeComparisonNow(ctx, rfqId, { out: o.out }), { redisOnly: false });
+  out(r.workbook);
+  process.stderr.write(`RFQ ${rfqId} (${r.state}): ${r.quotations} quotation(s)${r.invalid ? `, ${r.invalid} unreadable` : ''}${r.winnerKey ? `, winner ${r.winnerKey}` : ''}\n`);
   return EXIT_OK;
 }

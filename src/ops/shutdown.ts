@@ -27,6 +27,8 @@ export interface ShutdownHandle {
   readonly done: Promise<number>;
   /** Start the shutdown as a signal would (e.g. when `once` has finished). */
   trigger(reason: string, exitCode?: number): Promise<number>;
+  /** True once a shutdown has begun (start-up code checks it before starting more). */
+  readonly stopping: boolean;
   /** Remove the signal handlers (tests). */
   dispose(): void;
 }
@@ -81,6 +83,9 @@ export function installShutdown(o: ShutdownOptions): ShutdownHandle {
   return {
     done,
     trigger: (reason, exitCode = 0) => run(reason, exitCode),
+    get stopping() {
+      return running !== undefined;
+    },
     dispose() {
       for (const s of signals) process.off(s, onSignal);
     },

@@ -2,7 +2,7 @@
  * `rfq-sync status`: what IT looks at when something seems wrong. Read-only; everything comes from Redis, so it
  * shows the shared state of every worker. The JSON shape (`--json`) is a promise to scripts and monitoring:
  *   { queues: { <queue>: { waiting, active, delayed, prioritized, waiting-children, failed, completed } },
- *     rfqs: { <state>: n }, lastPoll: { at, ok, detail } | null, failures: [{ queue, jobId, name, reason, at,
+ *     rfqs: { <state>: n }, lastPoll: { at, ok, detail } | null, flagged: [rfqId], failures: [{ queue, jobId, name, reason, at,
  *     attempts }], paused: { paused, reason?, since? }, generatedAt }
  */
 import type { WorkerContext } from '../pipeline/context.ts';
@@ -24,6 +24,8 @@ export interface StatusReport {
   queues: Record<string, Record<string, number>>;
   rfqs: Record<string, number>;
   lastPoll: { at: string; ok: boolean; detail?: string } | null;
+  /** RFQs missing from every status list for several polls (still tracked; look at them on the service). */
+  flagged: number[];
   failures: StatusFailure[];
   paused: { paused: boolean; reason?: string; since?: string };
 }
@@ -32,6 +34,7 @@ export interface StatusReport {
 export interface TrackingFacts {
   rfqs: Record<string, number>;
   lastPoll: { at: string; ok: boolean; detail?: string } | null;
+  flagged?: number[];
 }
 
 export async function queueCounts(ctx: Pick<WorkerContext, 'queues'>): Promise<Record<string, Record<string, number>>> {
@@ -79,6 +82,7 @@ export async function collectStatus(
     queues,
     rfqs: facts.rfqs,
     lastPoll: facts.lastPoll,
+    flagged: facts.flagged ?? [],
     failures,
     paused: {
       paused: auth.paused,
@@ -113,6 +117,7 @@ export function formatStatus(r: StatusReport): string {
   lines.push('');
   const states = Object.entries(r.rfqs);
   lines.push(`RFQs tracked: ${states.length === 0 ? 'none' : states.map(([s, n]) => `${s} ${n}`).join(', ')}`);
+  if (r.flagged.length) lines.push(`Flagged (missing from every list): ${r.flagged.slice(0, 20).join(', ')}${r.flagged.length > 20 ? ' ...' : ''}`);
   lines.push(`Last poll: ${r.lastPoll ? `${r.lastPoll.at} ${r.lastPoll.ok ? 'ok' : 'FAILED'}${r.lastPoll.detail ? ` (${r.lastPoll.detail})` : ''}` : 'never'}`);
   lines.push('');
   if (r.failures.length === 0) {

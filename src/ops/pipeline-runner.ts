@@ -1,0 +1,146 @@
+/**
+ * The whole loop in one process, as `worker`, `once` and `demo` run it: the worker context, the BullMQ workers
+ * (started by the caller's `startWorker`, which lives in jobs/ - src never imports jobs), the inbox watcher and the
+ * poll schedule; job and file outcomes go to the metrics. `stop` is the graceful order: stop taking files, stop the
+ * schedule, let in-flight jobs finish or hand them back within the time limit, then close Redis.
+ */
+import type { Job, Worker } from 'bullmq';
+import type { Config } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { closeWorkerContext, type WorkerContext } from '../pipeline/context.ts';
+import type { AdmitResult } from '../pipeline/inbox-intake.ts';
+import { startInboxWatcher, type InboxWatcher } from '../pipeline/inbox-watcher.ts';
+import { startPollSchedule, type PollSchedule } from '../pipeline/poll-schedule.ts';
+import type { OpsMetrics } from './metrics.ts';
+import type { Runtime } from './runtime.ts';
+import { openContext } from './runtime.ts';
+import { queueCounts } from './status.ts';
+import { trackingStatus } from '../tracking/status.ts';
+
+/** What jobs/worker.ts `startWorker` returns (structurally, so src does not import jobs). */
+export interface WorkerHandle {
+  workers: Worker[];
+  close(timeoutMs?: number): Promise<void>;
+}
+export type StartWorker = (ctx: WorkerContext) => WorkerHandle;
+
+export interface PipelineOptions {
+  startWorker: StartWorker;
+  metrics?: OpsMetrics;
+  /** Listen to file-system events (false: sweeps only, for `once`). Default true. */
+  watch?: boolean;
+  /** Run the SWEEP_CRON and POLL_CRON schedules. Default true. */
+  schedule?: boolean;
+  /** Called for each file taken from the inbox (demo progress). */
+  onAdmitted?: (r: AdmitResult) => void;
+  /** Called for each job that ended (demo progress). */
+  onJob?: (queue: string, job: Job, result: 'completed' | 'failed', value: unknown) => void;
+}
+
+export interface RunningPipeline {
+  ctx: WorkerContext;
+  watcher: InboxWatcher;
+  worker: WorkerHandle;
+  poll: PollSchedule | undefined;
+  stop(timeoutMs: number): Promise<void>;
+}
+
+export async function startPipeline(config: Config, logger: Logger, runtime: Runtime, o: PipelineOptions): Promise<RunningPipeline> {
+  const ctx = await openContext(config, logger, runtime, { metrics: o.metrics });
+  let worker: WorkerHandle | undefined;
+  let watcher: InboxWatcher | undefined;
+  let poll: PollSchedule | undefined;
+  try {
+    if (o.metrics) wireMetrics(ctx, o.metrics);
+    worker = o.startWorker(ctx);
+    for (const w of worker.workers) {
+      w.on('completed', (job, value) => {
+        o.metrics?.onJob(w.name, 'completed');
+        if (w.name === 'ingest') o.metrics?.onFile(ingestOutcome(value));
+        o.onJob?.(w.name, job, 'completed', value);
+      });
+      w.on('failed', (job, err) => {
+        if (!job) return;
+        // Unrecoverable errors (a rejected requisition) end the job before its attempts are used up.
+        const final = job.finishedOn !== undefined || job.attemptsMade >= (job.opts.attempts ?? 1);
+        o.metrics?.onJob(w.name, final ? 'failed' : 'retried');
+        if (final) o.onJob?.(w.name, job, 'failed', err);
+      });
+    }
+    watcher = await startInboxWatcher(ctx, {
+      watch: o.watch ?? true,
+      schedule: o.schedule ?? true,
+      onAdmitted: (r) => {
+        if (r.status === 'duplicate') o.metrics?.onFile('duplicate');
+        o.onAdmitted?.(r);
+      },
+    });
+    if (o.schedule ?? true) poll = startPollSchedule(ctx);
+  } catch (err) {
+    await watcher?.close().catch(() => undefined);
+    await worker?.close(1_000).catch(() => undefined);
+    await closeWorkerContext(ctx).catch(() => undefined);
+    throw err;
+  }
+  const w = worker;
+  const wt = watcher;
+  let stopping: Promise<void> | undefined;
+  return {
+    ctx,
+    watcher: wt,
+    worker: w,
+    poll,
+    stop(timeoutMs) {
+      stopping ??= (async () => {
+        await wt.close().catch((err: unknown) => logger.warn({ err }, 'inbox watcher did not close cleanly'));
+        await poll?.stop().catch(() => undefined);
+        await w.close(timeoutMs);
+        await closeWorkerContext(ctx);
+      })();
+      return stopping;
+    },
+  };
+}
+
+function ingestOutcome(value: unknown): string {
+  const status = (value as { status?: unknown } | undefined)?.status;
+  if (status === 'refused') return 'failed';
+  if (status === 'already-finished') return 'already-finished';
+  return typeof status === 'string' ? (status === 'ingested' || status === 'done' ? 'archived' : status) : 'archived';
+}
+
+/** Scrape-time gauges read the shared picture from Redis. */
+function wireMetrics(ctx: WorkerContext, metrics: OpsMetrics): void {
+  metrics.setSources({
+    queueCounts: () => queueCounts(ctx),
+    rfqsByState: async () => (await trackingStatus(ctx)).byState,
+    pausedForAuth: async () => (await ctx.authGate.status()).paused,
+  });
+}
+
+/** Jobs not yet finished in the given queues (waiting, active, delayed, prioritized, waiting for children). */
+export async function unfinishedJobs(ctx: Pick<WorkerContext, 'queues'>, queueNames?: readonly string[]): Promise<number> {
+  const counts = await queueCounts(ctx);
+  let n = 0;
+  for (const [name, c] of Object.entries(counts)) {
+    if (queueNames && !queueNames.includes(name)) continue;
+    n += (c.waiting ?? 0) + (c.active ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0);
+  }
+  return n;
+}
+
+/** Resolves when the queues have had no unfinished job on two checks in a row; false when `deadline` passed first. */
+export async function waitForDrain(
+  ctx: Pick<WorkerContext, 'queues' | 'authGate'>,
+  o: { queues?: readonly string[]; deadline?: number; intervalMs?: number; isPaused?: () => boolean } = {},
+): Promise<'drained' | 'timeout' | 'paused'> {
+  let emptyChecks = 0;
+  for (;;) {
+    if (ctx.authGate.isPaused()) return 'paused';
+    const n = await unfinishedJobs(ctx, o.queues);
+    emptyChecks = n === 0 ? emptyChecks + 1 : 0;
+    if (emptyChecks >= 2) return 'drained';
+    if (o.deadline !== undefined && Date.now() > o.deadline) return 'timeout';
+    await new Promise((r) => setTimeout(r, o.intervalMs ?? 250));
+  }
+}
