@@ -1,0 +1,36 @@
+/**
+ * `rfq-sync compare RFQ_ID [--out FILE]`: a comparison workbook on demand, from what the service says now. Works for
+ * any RFQ of the account (tracked or not); records nothing and writes no award CSV (that one is for the ERP and
+ * comes only from the tracked versions).
+ */
+import { join } from 'node:path';
+import { writeAtomically } from '../atomic-write.ts';
+import { buildComparison, comparisonFileNames, writeComparisonModel, type ComparisonInput } from '../comparison/index.ts';
+import { RfqSyncError } from '../errors.ts';
+import { trackingStore, type TrackingContext } from './context.ts';
+import { findListedRfq } from './find-rfq.ts';
+import { pullQuotations } from './snapshot.ts';
+
+export async function writeComparisonNow(
+  ctx: Pick<TrackingContext, 'redis' | 'keys' | 'client' | 'config'>,
+  rfqId: number,
+  opts: { out?: string; now?: Date } = {},
+): Promise<{ workbook: string; state: string; quotations: number; invalid: number; winnerKey?: string }> {
+  const found = await findListedRfq(ctx.client, rfqId);
+  if (!found) throw new RfqSyncError('E_RFQ_NOT_FOUND', 'data', `RFQ ${rfqId} is in no status list of this account`);
+  const pull = await pullQuotations(ctx.client, rfqId, found.state === 'completed');
+  const rec = await trackingStore(ctx).get(rfqId);
+  const input: ComparisonInput = {
+    rfq: found.rfq,
+    state: found.state,
+    quotations: pull.quotations,
+    invalidQuotations: pull.invalid.map((i) => ({ ...(i.quotation_key !== undefined ? { quotation_key: i.quotation_key } : {}), reason: i.reason })),
+    ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}),
+    ...(rec?.requisition ? { requisition: { key: rec.requisition.key, sourceFile: rec.requisition.sourceFile, ...(rec.requisition.profile ? { profile: rec.requisition.profile } : {}) } } : {}),
+    generatedAt: opts.now ?? new Date(),
+  };
+  const workbook = opts.out ?? join(ctx.config.folders.comparisons, comparisonFileNames(found.rfq).workbook);
+  const model = buildComparison(input);
+  await writeAtomically(workbook, (tmp) => writeComparisonModel(model, tmp));
+  return { workbook, state: found.state, quotations: pull.quotations.length, invalid: pull.invalid.length, ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}) };
+}

@@ -1,0 +1,101 @@
+/**
+ * The comparison job: write version N of an RFQ's comparison workbook (`outbox/comparisons/`) and award CSV
+ * (`outbox/awards/`) from the stored snapshot, then record the version and the revision numbers it reflected.
+ *
+ * - Each version is written once: a job for a version already recorded does nothing. A crash between writing and
+ *   recording rewrites the same files on retry (written to a temporary name and renamed, so a reader never sees
+ *   half a file).
+ * - A snapshot too large for Redis (snapshot.ts) or gone is replaced by a fresh pull.
+ * - When a newer pull landed while this one was being written and it changes anything, the next version is asked
+ *   for at once (the quotations job could not, as this version's job was running).
+ */
+import { join } from 'node:path';
+import { writeAtomically, writeFileAtomically } from '../atomic-write.ts';
+import { awardCsv, buildComparison, comparisonFileNames, writeComparisonModel } from '../comparison/index.ts';
+import type { ComparisonInput } from '../comparison/index.ts';
+import { RfqSyncError } from '../errors.ts';
+import { trackingStore, type TrackingContext } from './context.ts';
+import { limiterFor } from './service-errors.ts';
+import { enqueueComparison, type ComparisonJobData } from './enqueue.ts';
+import { findListedRfq } from './find-rfq.ts';
+import { decideNewVersion, revisionsOf } from './revisions.ts';
+import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
+import type { WrittenComparison } from './transitions.ts';
+
+export interface ComparisonResult {
+  rfqId: number;
+  version: number;
+  skipped?: string;
+  workbook?: string;
+  awardCsv?: string;
+  winnerKey?: string;
+  /** Version asked for next because a newer pull landed meanwhile. */
+  next?: number;
+}
+
+export async function runComparison(ctx: TrackingContext, data: ComparisonJobData): Promise<ComparisonResult> {
+  const store = trackingStore(ctx);
+  const { rfqId, version } = data;
+  const log = ctx.logger.child({ component: 'comparison', rfqId, version });
+  const rec = await store.get(rfqId);
+  if (!rec) return { rfqId, version, skipped: 'not tracked' };
+  if (rec.comparison && rec.comparison.version >= version) return { rfqId, version, skipped: `v${rec.comparison.version} already written` };
+
+  let snap: Snapshot | undefined = await loadSnapshot(store, rfqId);
+  const usedSeq = snap?.seq ?? 0;
+  if (!snap || snap.refetch || !snap.quotations) {
+    const award = snap?.award ?? rec.state === 'completed';
+    const pull = await pullQuotations(ctx.client, rfqId, award, limiterFor(ctx));
+    snap = { rfqId, seq: usedSeq, ...pull, revisions: revisionsOf(pull.quotations) };
+  }
+  const quotations = snap.quotations ?? [];
+
+  let rfq = await store.getListed(rfqId);
+  if (!rfq) {
+    const found = await findListedRfq(ctx.client, rfqId);
+    if (!found) throw new RfqSyncError('E_RFQ_NOT_LISTED', 'transient', `RFQ ${rfqId} is in no status list: comparison v${version} waits for it`);
+    rfq = found.rfq;
+    await store.putListed(rfq);
+  }
+
+  const state = rec.state === 'created' ? 'open' : rec.state;
+  const input: ComparisonInput = {
+    rfq,
+    state,
+    quotations,
+    invalidQuotations: (snap.invalid ?? []).map((i) => ({ ...(i.quotation_key !== undefined ? { quotation_key: i.quotation_key } : {}), reason: i.reason })),
+    ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
+    ...(rec.requisition ? { requisition: { key: rec.requisition.key, sourceFile: rec.requisition.sourceFile, ...(rec.requisition.profile ? { profile: rec.requisition.profile } : {}) } } : {}),
+    generatedAt: new Date(),
+    version,
+  };
+  const names = comparisonFileNames(rfq, version);
+  const workbook = join(ctx.config.folders.comparisons, names.workbook);
+  const csv = join(ctx.config.folders.awards, names.award);
+  const model = buildComparison(input);
+  await writeAtomically(workbook, (tmp) => writeComparisonModel(model, tmp));
+  await writeFileAtomically(csv, awardCsv(model));
+
+  const written: WrittenComparison = {
+    version,
+    writtenAt: Date.now(),
+    revisions: snap.revisions,
+    award: snap.award,
+    ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
+    workbook: names.workbook,
+    awardCsv: names.award,
+  };
+  await store.update(rfqId, (cur) => (cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined));
+  log.info(
+    { workbook, awardCsv: csv, quotations: quotations.length, invalid: input.invalidQuotations?.length ?? 0, winnerKey: snap.winnerKey, event: 'comparison.written' },
+    `RFQ ${rfqId}: comparison v${version} written${snap.award ? ' with the award' : ''}`,
+  );
+
+  const result: ComparisonResult = { rfqId, version, workbook, awardCsv: csv, ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}) };
+  const latest = await loadSnapshot(store, rfqId);
+  if (latest && latest.seq > usedSeq && decideNewVersion(written, latest).needed) {
+    await enqueueComparison(ctx, { rfqId, version: version + 1 });
+    result.next = version + 1;
+  }
+  return result;
+}

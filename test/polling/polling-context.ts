@@ -1,0 +1,122 @@
+/**
+ * A real worker context (Redis, sandbox over HTTP, BullMQ queues) with workers for the poll, quotations and
+ * comparison queues running this project's processors, for the polling tests.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker, type Job } from 'bullmq';
+import { processComparison } from '../../jobs/comparison.ts';
+import { processPoll } from '../../jobs/poll.ts';
+import { processQuotations } from '../../jobs/quotations.ts';
+import { loadConfig } from '../../src/config.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { closeWorkerContext, createWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { QUEUE_NAMES } from '../../src/pipeline/queues.ts';
+import type { Sandbox } from '../../src/sandbox/server.ts';
+import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
+import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
+import { freshPrefix } from '../helpers/redis.ts';
+
+export interface PollingHarness {
+  ctx: WorkerContext;
+  dir: string;
+  workers: Worker[];
+  /** Enqueue a poll now and wait until it and every job it caused are done. */
+  pollAndSettle(): Promise<void>;
+  settle(): Promise<void>;
+  /** Create an RFQ on the sandbox through the client and track it like create-rfq does. */
+  createTrackedRfq(title: string, lines?: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  redisUrl: string;
+  sandbox: Sandbox;
+  token?: () => string;
+  env?: Record<string, string>;
+  /** Share the namespace and folder of another harness (two workers of one deployment). */
+  shareWith?: PollingHarness;
+  /** Start workers (default true). */
+  workers?: boolean;
+}
+
+export async function pollingHarness(o: HarnessOptions): Promise<PollingHarness> {
+  const dir = o.shareWith?.dir ?? mkdtempSync(join(tmpdir(), 'rfq-poll-'));
+  const config = loadConfig({
+    RFQ_SYNC_DIR: dir,
+    REDIS_PREFIX: o.shareWith?.ctx.config.REDIS_PREFIX ?? freshPrefix(),
+    SOURCING_BASE_URL: o.sandbox.url,
+    SOURCING_TOKEN: 'sandbox-token',
+    HTTP_PORT: '0',
+    JOB_BACKOFF_MS: '100',
+    JOB_ATTEMPTS: '3',
+    ...o.env,
+  });
+  const ctx = await createWorkerContext(config, silentLogger, {
+    redisUrl: o.redisUrl,
+    baseUrl: o.sandbox.url,
+    authCheckMs: 100,
+    ...(o.token ? { token: o.token } : {}),
+  });
+  const workers: Worker[] = [];
+  if (o.workers !== false) {
+    const opts = { connection: ctx.connection, prefix: ctx.bullPrefix };
+    workers.push(
+      new Worker(QUEUE_NAMES.poll, (job: Job) => processPoll(ctx, job), opts),
+      new Worker(QUEUE_NAMES.quotations, (job: Job) => processQuotations(ctx, job), { ...opts, concurrency: 4 }),
+      new Worker(QUEUE_NAMES.comparison, (job: Job) => processComparison(ctx, job), opts),
+    );
+    for (const w of workers) w.on('error', () => undefined);
+  }
+  const queues = [ctx.queues.poll, ctx.queues.quotations, ctx.queues.comparison];
+  const settle = async () => {
+    const end = Date.now() + 20_000;
+    for (;;) {
+      const counts = await Promise.all(queues.map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'prioritized')));
+      if (counts.every((c) => Object.values(c).every((n) => n === 0))) return;
+      if (Date.now() > end) throw new Error(`queues did not settle: ${JSON.stringify(counts)}`);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+  };
+  let lastPollAt = 0;
+  return {
+    ctx,
+    dir,
+    workers,
+    settle,
+    async pollAndSettle() {
+      // Poll ids carry the time in ms: keep two polls of one test apart.
+      const now = Math.max(Date.now(), lastPollAt + 1);
+      lastPollAt = now;
+      await enqueuePollNow(ctx, now);
+      await settle();
+    },
+    async createTrackedRfq(title, lines = 3) {
+      const { _id } = await ctx.client.createRfq({
+        title,
+        due_date: String(Date.UTC(2031, 0, 15)),
+        rfq_type: 'Public',
+        lines: Array.from({ length: lines }, (_, i) => ({ product_name: `Item ${i + 1}`, qty: (i + 1) * 2, estimated_price: (i + 1) * 100, external_id: `${title}-${i + 1}` })),
+      });
+      await trackRfq(ctx, { rfqId: _id, requisition: { key: title, sourceFile: `${title}.csv`, profile: 'generic', title } });
+      return _id;
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+      await closeWorkerContext(ctx);
+      if (!o.shareWith) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Award CSV rows as objects (header row names the columns). */
+export function readAwardCsv(path: string): Array<Record<string, string>> {
+  const [head, ...rows] = readFileSync(path, 'utf8').trim().split('\r\n');
+  const cols = (head ?? '').split(',');
+  return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [cols[i] ?? String(i), v.replace(/^"|"$/g, '')])));
+}
+
+export function fileExists(path: string): boolean {
+  return existsSync(path);
+}
