@@ -96,6 +96,9 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   if (latest && latest.seq > usedSeq && decideNewVersion(written, latest).needed) {
     await enqueueComparison(ctx, { rfqId, version: version + 1 });
     result.next = version + 1;
+  } else if (written.award && latest && latest.seq === usedSeq) {
+    // The award is the last version an RFQ normally gets: its snapshot need not hold Redis memory any longer.
+    await store.redis.del(store.k.snapshot(rfqId));
   }
   return result;
 }

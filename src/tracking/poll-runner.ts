@@ -138,8 +138,9 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     clearInterval(renew);
     await ctx.redis.eval(RELEASE, 1, store.k.pollLock, lockToken).catch(() => undefined);
     const json = JSON.stringify({ ...result, transitions: result.transitions.slice(0, MAX_RESULT_TRANSITIONS) });
-    await ctx.redis
-      .multi()
+    const tx = ctx.redis.multi();
+    if (result.ok) tx.set(store.k.lastOkPoll, String(result.finishedAt));
+    await tx
       .set(store.k.lastPoll, json)
       .lpush(store.k.polls, json)
       .ltrim(store.k.polls, 0, POLL_HISTORY - 1)
@@ -190,6 +191,12 @@ async function follow(ctx: TrackingContext, obs: Observation, slot: string, resu
 export async function lastPoll(ctx: Pick<TrackingContext, 'redis' | 'keys'>): Promise<PollResult | undefined> {
   const json = await ctx.redis.get(trackingStore(ctx).k.lastPoll);
   return json ? (JSON.parse(json) as PollResult) : undefined;
+}
+
+/** Unix ms when the last successful poll finished. */
+export async function lastSuccessfulPollAt(ctx: Pick<TrackingContext, 'redis' | 'keys'>): Promise<number | undefined> {
+  const v = await ctx.redis.get(trackingStore(ctx).k.lastOkPoll);
+  return v ? Number(v) : undefined;
 }
 
 export async function pollHistory(ctx: Pick<TrackingContext, 'redis' | 'keys'>, count = POLL_HISTORY): Promise<PollResult[]> {

@@ -1,12 +1,15 @@
 /** What `rfq-sync status` and `once` read about tracked RFQs. */
 import { trackingStore, type TrackingContext } from './context.ts';
-import { lastPoll, type PollResult } from './poll-runner.ts';
+import { lastPoll, lastSuccessfulPollAt, type PollResult } from './poll-runner.ts';
 import type { TrackedRfq, TrackedState } from './transitions.ts';
 
 export interface TrackingStatus {
   /** Tracked RFQs per state (`created`: not yet seen in any list). */
   byState: Record<TrackedState, number>;
+  /** The last poll, successful or not (`ok`, `error`). */
   lastPoll?: PollResult;
+  /** Unix ms when the last successful poll finished. */
+  lastSuccessfulPollAt?: number;
   /** RFQs missing from every list for MISSING_POLLS_BEFORE_FLAG polls or more (still tracked). */
   flagged: number[];
   /** Cancelled RFQs (reported: no comparison is written for them). */
@@ -15,8 +18,14 @@ export interface TrackingStatus {
 
 export async function trackingStatus(ctx: Pick<TrackingContext, 'redis' | 'keys'>): Promise<TrackingStatus> {
   const store = trackingStore(ctx);
-  const [byState, last, flagged, cancelled] = await Promise.all([store.countByState(), lastPoll(ctx), store.flaggedIds(), store.idsInState('cancelled')]);
-  return { byState, ...(last ? { lastPoll: last } : {}), flagged, cancelled };
+  const [byState, last, okAt, flagged, cancelled] = await Promise.all([
+    store.countByState(),
+    lastPoll(ctx),
+    lastSuccessfulPollAt(ctx),
+    store.flaggedIds(),
+    store.idsInState('cancelled'),
+  ]);
+  return { byState, ...(last ? { lastPoll: last } : {}), ...(okAt !== undefined ? { lastSuccessfulPollAt: okAt } : {}), flagged, cancelled };
 }
 
 export interface PendingWork {

@@ -9,7 +9,7 @@
  *     without reading every record;
  *   - `trk:listed:<id>` the RFQ as last listed (header and lines for the workbook);
  *   - `trk:snap:<id>` + `trk:snapseq:<id>` the quotation snapshot a comparison job writes from (snapshot.ts);
- *   - `trk:lastpoll`, `trk:polls` (last 100 poll results), `trk:poll:lock`.
+ *   - `trk:lastpoll`, `trk:lastokpoll` (finish time of the last successful one), `trk:polls` (last 100 poll results), `trk:poll:lock`.
  * Every record write is a compare-and-set on `seq` inside one Lua script that also moves the id between the state
  * and flag sets, so two writers (a poll and a comparison job) never lose each other's change.
  */
@@ -27,6 +27,7 @@ export interface TrackingKeys {
   snapshot(id: number): string;
   snapshotSeq(id: number): string;
   lastPoll: string;
+  lastOkPoll: string;
   polls: string;
   pollLock: string;
 }
@@ -41,6 +42,7 @@ export function trackingKeys(keys: RedisKeys): TrackingKeys {
     snapshot: (id) => keys.key('trk', 'snap', id),
     snapshotSeq: (id) => keys.key('trk', 'snapseq', id),
     lastPoll: keys.key('trk', 'lastpoll'),
+    lastOkPoll: keys.key('trk', 'lastokpoll'),
     polls: keys.key('trk', 'polls'),
     pollLock: keys.key('trk', 'poll', 'lock'),
   };

@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runQuotations } from '../../src/tracking/quotations-runner.ts';
 import { trackingStatus, pendingWork, trackedRfq } from '../../src/tracking/status.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
@@ -164,5 +165,41 @@ describe('polling: transitions of tracked RFQs', () => {
     expect(notes.join('\n')).toMatch(/quotation_key/);
     const award = readAwardCsv(join(h.ctx.config.folders.awards, rec!.comparison!.awardCsv));
     expect(award.map((r) => r.supplier_name).sort()).toEqual(['Good One', 'Good Two']);
+  });
+
+  it('a snapshot too large for Redis is not stored: the comparison job pulls the quotations again', async () => {
+    const h = await harness();
+    const id = await h.createTrackedRfq('Bulky', 2);
+    const [l1, l2] = lineIds(id);
+    const q = sb.sandbox.control.submitQuotation(id, { sup_name: 'Solo', prices: { [l1!]: '3', [l2!]: '4' } });
+    await h.pollAndSettle();
+    sb.sandbox.control.advance(id, 'closed');
+    const r = await runQuotations(h.ctx, { rfqId: id, reason: 'manual' }, { snapshotMaxBytes: 64 });
+    expect(r.version).toBe(1);
+    const snapJson = await h.ctx.redis.get(h.ctx.keys.key('trk', 'snap', id));
+    expect(JSON.parse(snapJson!)).toMatchObject({ refetch: true, revisions: { [String(q.quotation_key)]: 0 } });
+    expect(snapJson).not.toContain('Solo');
+    await h.settle();
+    const rec = await trackedRfq(h.ctx, id);
+    expect(rec?.comparison).toMatchObject({ version: 1, revisions: { [String(q.quotation_key)]: 0 } });
+    expect(readAwardCsv(join(h.ctx.config.folders.awards, rec!.comparison!.awardCsv)).map((x) => x.supplier_name)).toEqual(['Solo', 'Solo']);
+  });
+
+  it('a poll that fails part-way counts no RFQ missing and keeps its error for status', async () => {
+    const h = await harness({ MISSING_POLLS_BEFORE_FLAG: '1', JOB_ATTEMPTS: '1', SOURCING_GET_RETRIES: '0' });
+    const id = await h.createTrackedRfq('Fragile');
+    await h.pollAndSettle();
+    sb.sandbox.setFaults({ down: true });
+    try {
+      await h.pollAndSettle();
+    } finally {
+      sb.sandbox.setFaults({});
+    }
+    const status = await trackingStatus(h.ctx);
+    expect(status.lastPoll?.ok).toBe(false);
+    expect(status.lastPoll?.error).toBeTruthy();
+    expect(status.lastSuccessfulPollAt).toBeGreaterThan(0);
+    expect(status.flagged).toEqual([]);
+    expect((await trackedRfq(h.ctx, id))?.missingPolls).toBe(0);
   });
 });
