@@ -71,11 +71,11 @@ export type AdmitResult =
   | { status: 'gone'; file: ProcessingName };
 
 /** Hash a processing file, claim its bytes, and enqueue its ingest job (or archive it as a duplicate). */
-export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingName, opts: { mapping?: string } = {}): Promise<AdmitResult> {
+export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingName, opts: { mapping?: string; hashes?: HashCache } = {}): Promise<AdmitResult> {
   const folders = fileFolders(ctx.config);
   let sha256: string;
   try {
-    sha256 = await sha256File(join(folders.processing, assertPlainName(file.name, 'processing file name')));
+    sha256 = await hashOf(join(folders.processing, assertPlainName(file.name, 'processing file name')), opts.hashes);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'gone', file };
     throw err;
@@ -90,6 +90,37 @@ export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingNa
   await ctx.queues.ingest.add('ingest', payload, { jobId: id });
   ctx.logger.info({ file: file.original, processing: file.name, sha256, jobId: id, recovered: claim.outcome === 'own' }, 'inbox: file queued for ingest');
   return { status: 'enqueued', file, sha256, jobId: id };
+}
+
+/**
+ * sha256 of files already hashed by this process, by path, valid while size and mtime are unchanged: periodic
+ * recovery looks at a file stuck in processing/ (its job failed for good) every sweep, and must not read it again.
+ */
+export class HashCache {
+  private readonly entries = new Map<string, { size: number; mtimeMs: number; sha256: string }>();
+  private readonly max: number;
+  constructor(max = 1_000) {
+    this.max = max;
+  }
+  get(path: string, size: number, mtimeMs: number): string | undefined {
+    const e = this.entries.get(path);
+    return e && e.size === size && e.mtimeMs === mtimeMs ? e.sha256 : undefined;
+  }
+  set(path: string, size: number, mtimeMs: number, sha256: string): void {
+    this.entries.delete(path);
+    this.entries.set(path, { size, mtimeMs, sha256 });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
+
+async function hashOf(path: string, cache: HashCache | undefined): Promise<string> {
+  if (!cache) return sha256File(path);
+  const before = await stat(path);
+  const known = cache.get(path, before.size, before.mtimeMs);
+  if (known) return known;
+  const sha = await sha256File(path);
+  cache.set(path, before.size, before.mtimeMs, sha);
+  return sha;
 }
 
 /** Same bytes as a file seen before: a report naming the first file, then archive/; nothing is created. */
@@ -110,7 +141,7 @@ async function archiveDuplicate(ctx: IntakeContext, folders: FileFolders, file: 
  * just renamed a file and be hashing it; re-admitting it anyway is safe, only wasted work). Names we did not make
  * are left alone and logged.
  */
-export async function recoverProcessing(ctx: IntakeContext, opts: { minAgeMs?: number; now?: number } = {}): Promise<AdmitResult[]> {
+export async function recoverProcessing(ctx: IntakeContext, opts: { minAgeMs?: number; now?: number; hashes?: HashCache } = {}): Promise<AdmitResult[]> {
   const folders = fileFolders(ctx.config);
   const now = opts.now ?? Date.now();
   const out: AdmitResult[] = [];
@@ -127,7 +158,7 @@ export async function recoverProcessing(ctx: IntakeContext, opts: { minAgeMs?: n
       // A rename changes ctime, not mtime: ctime is when the file was taken.
       if (!st || now - st.ctimeMs < opts.minAgeMs) continue;
     }
-    out.push(await admitProcessingFile(ctx, file));
+    out.push(await admitProcessingFile(ctx, file, { hashes: opts.hashes }));
   }
   const recovered = out.filter((r) => r.status !== 'gone').length;
   if (recovered > 0) ctx.logger.info({ files: recovered }, 'inbox: re-admitted files left in processing/');

@@ -15,7 +15,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import cron, { type ScheduledTask } from 'node-cron';
 import { ensureFolders, isInboxCandidate, takeInboxFile } from './file-mover.ts';
-import { admitProcessingFile, fileFolders, recoverProcessing, type AdmitResult, type IntakeContext } from './inbox-intake.ts';
+import { admitProcessingFile, fileFolders, HashCache, recoverProcessing, type AdmitResult, type IntakeContext } from './inbox-intake.ts';
 
 export interface InboxWatcherOptions {
   /** Listen to file-system events (chokidar). Default true; false: sweeps only (the `once` command). */
@@ -63,6 +63,7 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
   await ensureFolders(folders);
 
   const trackers = new Map<string, Tracker>();
+  const hashes = new HashCache();
   const inFlight = new Set<Promise<void>>();
   let closed = false;
 
@@ -144,12 +145,12 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
     const names = await listInbox();
     await Promise.all([
       ...names.map((n) => observe(n)),
-      recoverProcessing(ctx, { minAgeMs: recoverAfterMs }).then((rs) => rs.forEach((r) => opts.onAdmitted?.(r))),
+      recoverProcessing(ctx, { minAgeMs: recoverAfterMs, hashes }).then((rs) => rs.forEach((r) => opts.onAdmitted?.(r))),
     ]);
   };
 
   if (opts.recoverAtStart ?? true) {
-    for (const r of await recoverProcessing(ctx, { minAgeMs: 0 })) opts.onAdmitted?.(r);
+    for (const r of await recoverProcessing(ctx, { minAgeMs: 0, hashes })) opts.onAdmitted?.(r);
   }
 
   let watcher: FSWatcher | undefined;
@@ -185,7 +186,7 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
       async () => {
         // Not awaited to the end: a file still being written must not block the next sweeps.
         await listInbox().then((names) => names.forEach((n) => void observe(n)));
-        for (const r of await recoverProcessing(ctx, { minAgeMs: recoverAfterMs })) opts.onAdmitted?.(r);
+        for (const r of await recoverProcessing(ctx, { minAgeMs: recoverAfterMs, hashes })) opts.onAdmitted?.(r);
       },
       { name: 'inbox-sweep', noOverlap: true },
     );

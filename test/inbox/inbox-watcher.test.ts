@@ -183,3 +183,19 @@ describe('inbox watcher on network shares and missed events', () => {
     expect(jobs.map((j) => j.data.sha256)).toEqual([sha('a\n2\n')]);
   });
 });
+
+describe('inbox recovery while running', () => {
+  it('a sweep re-admits a file stuck in processing/ whose ingest job was lost', async () => {
+    const ctx = setup({ FILE_STABLE_MS: '100' });
+    writeFileSync(join(ctx.config.folders.inbox, 'lost.csv'), 'a\n9\n');
+    const w = await start(ctx, { watch: false, schedule: false, recoverAfterMs: 0 });
+    await w.sweep();
+    const [job] = await ctx.queues.ingest.getJobs(['waiting']);
+    expect(job).toBeDefined();
+    await job!.remove(); // e.g. a Redis that lost its data
+    expect(await ingestJobs(ctx)).toEqual([]);
+    await w.sweep();
+    const jobs = await ingestJobs(ctx);
+    expect(jobs.map((j) => j.id)).toEqual([job!.id]);
+  });
+});
