@@ -23,7 +23,7 @@ import { AuthError, RateLimitError } from '../src/errors.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { createIdempotencyStore } from '../src/pipeline/idempotency-store.ts';
 import { jobId, type Queues } from '../src/pipeline/queues.ts';
-import { createRateLimiter, ThrottledError } from '../src/pipeline/rate-limiter.ts';
+import { ThrottledError } from '../src/pipeline/rate-limiter.ts';
 import { AttemptBusyError, contentHashOf, createRfqOnce, type CreateOutcome, type CreatorDeps } from '../src/pipeline/rfq-creator.ts';
 import type { Requisition } from '../src/requisition.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
@@ -81,7 +81,8 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
     deps = {
       store: createIdempotencyStore(ctx.redis, ctx.keys),
       client: ctx.client,
-      limiter: createRateLimiter(ctx.redis, ctx.keys, { perSecond: c.RATE_LIMIT_PER_SECOND }),
+      listingClient: ctx.listingClient,
+      limiter: ctx.limiter,
       logger: ctx.logger,
       postLeaseMs,
       claimLeaseMs: postLeaseMs,

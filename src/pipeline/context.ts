@@ -9,9 +9,10 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { createSourcingClient, type SourcingClient } from '../sourcing/client.ts';
+import { createSourcingClient, type SourcingClient, type SourcingClientOptions } from '../sourcing/client.ts';
 import { createAuthGate, type AuthGate } from './auth-gate.ts';
 import { bullPrefix as makeBullPrefix, createQueues, type Queues, type RedisConnectionOptions } from './queues.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { checkRedis } from './redis-checks.ts';
 import { redisKeys, type RedisKeys } from './redis-keys.ts';
 import { createTokenSource, tokenFingerprint, type TokenSource } from './token-source.ts';
@@ -26,7 +27,16 @@ export interface WorkerContext {
   connection: RedisConnectionOptions;
   queues: Queues;
   client: SourcingClient;
+  /**
+   * A second client for calls made one at a time through `limiter` (the reconcile search of create-rfq): no retries
+   * inside the transport and one page at a time, so every call it makes is one permit and a 429 reaches the caller
+   * (which holds everyone off for Retry-After) instead of being waited out in one request alone.
+   */
+  listingClient: SourcingClient;
+  /** Calls per second to the service, shared by every worker (RATE_LIMIT_PER_SECOND), and the Retry-After hold-off. */
+  limiter: RateLimiter;
   authGate: AuthGate;
+  baseUrl: string;
   tokens: TokenSource;
   bullPrefix: string;
 }
@@ -76,21 +86,24 @@ export async function createWorkerContext(config: Config, logger: Logger, opts: 
     const tokens: TokenSource = given
       ? { get: given, refresh: given, fingerprint: () => tokenFingerprint(given()) }
       : createTokenSource({ token: config.token, tokenFile: config.SOURCING_TOKEN_FILE });
-    const client =
-      opts.client ??
-      createSourcingClient({
-        baseUrl: opts.baseUrl,
-        getToken: tokens.get,
-        connectTimeoutMs: config.SOURCING_CONNECT_TIMEOUT_MS,
-        headersTimeoutMs: config.SOURCING_HEADERS_TIMEOUT_MS,
-        bodyTimeoutMs: config.SOURCING_BODY_TIMEOUT_MS,
-        getRetries: config.SOURCING_GET_RETRIES,
-        connections: config.SOURCING_CONNECTIONS,
-        maxPages: config.SOURCING_MAX_PAGES,
-        pageConcurrency: config.SOURCING_PAGE_CONCURRENCY,
-        logger,
-      });
+    const clientOptions: SourcingClientOptions = {
+      baseUrl: opts.baseUrl,
+      getToken: tokens.get,
+      connectTimeoutMs: config.SOURCING_CONNECT_TIMEOUT_MS,
+      headersTimeoutMs: config.SOURCING_HEADERS_TIMEOUT_MS,
+      bodyTimeoutMs: config.SOURCING_BODY_TIMEOUT_MS,
+      getRetries: config.SOURCING_GET_RETRIES,
+      connections: config.SOURCING_CONNECTIONS,
+      maxPages: config.SOURCING_MAX_PAGES,
+      pageConcurrency: config.SOURCING_PAGE_CONCURRENCY,
+      logger,
+    };
+    const client = opts.client ?? createSourcingClient(clientOptions);
     cleanup.push(() => client.close());
+    const listingClient =
+      opts.client ?? createSourcingClient({ ...clientOptions, getRetries: 0, pageConcurrency: 1, connections: Math.min(4, config.SOURCING_CONNECTIONS) });
+    if (listingClient !== client) cleanup.push(() => listingClient.close());
+    const limiter = createRateLimiter(redis, keys, { perSecond: config.RATE_LIMIT_PER_SECOND });
     const authGate = await createAuthGate({
       redis,
       keys,
@@ -99,7 +112,7 @@ export async function createWorkerContext(config: Config, logger: Logger, opts: 
       logger,
       checkMs: opts.authCheckMs,
     });
-    return { config, logger, redis, keys, connection, queues, client, authGate, tokens, bullPrefix };
+    return { config, logger, redis, keys, connection, queues, client, listingClient, limiter, authGate, tokens, bullPrefix, baseUrl: opts.baseUrl };
   } catch (err) {
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
     throw err;
@@ -108,6 +121,6 @@ export async function createWorkerContext(config: Config, logger: Logger, opts: 
 
 export async function closeWorkerContext(ctx: WorkerContext): Promise<void> {
   ctx.authGate.close();
-  await Promise.allSettled([ctx.queues.close(), ctx.client.close()]);
+  await Promise.allSettled([ctx.queues.close(), ctx.client.close(), ...(ctx.listingClient !== ctx.client ? [ctx.listingClient.close()] : [])]);
   await ctx.redis.quit().catch(() => ctx.redis.disconnect());
 }

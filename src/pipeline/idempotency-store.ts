@@ -155,18 +155,23 @@ return 1
 `;
 
 /*
- * The attempt is over without an answer that settles it. KEYS[1] record. ARGV[1] token,
- * ARGV[2] 'pending' when it is known nothing was created (refused before commit), else 'creating' (ambiguous).
- * Drops the lease so the next attempt need not wait for it.
+ * The attempt is over without an answer that settles it. KEYS[1] record. ARGV[1] token, ARGV[2] one of
+ *   'pending'  - this attempt's post was refused (429, 401/403): nothing was created, provided nothing existed
+ *                before it either (`reconciled` = this token: it came from pending or reconciled and found nothing);
+ *   'creating' - the post may have created the RFQ (5xx, reset, time-out): the next attempt reconciles;
+ *   'release'  - failed before posting: state unchanged.
+ * Always drops the lease so the next attempt need not wait for it. Returns 0 when the attempt no longer holds it.
  */
 const END_ATTEMPT = `
 local state = redis.call('HGET', KEYS[1], 'state')
 if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] or (state ~= 'pending' and state ~= 'creating') then return 0 end
-if ARGV[2] == 'pending' and state == 'creating' then
-  -- only a refusal of THIS attempt's post proves nothing exists; an earlier ambiguous post still needs a reconcile
-  if redis.call('HGET', KEYS[1], 'reconciled') ~= ARGV[1] then ARGV[2] = 'creating' end
+if ARGV[2] == 'creating' then
+  redis.call('HSET', KEYS[1], 'state', 'creating')
+  redis.call('HDEL', KEYS[1], 'reconciled')
+elseif ARGV[2] == 'pending' and redis.call('HGET', KEYS[1], 'reconciled') == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'state', 'pending')
 end
-redis.call('HSET', KEYS[1], 'state', ARGV[2], 'leaseUntil', '0')
+redis.call('HSET', KEYS[1], 'leaseUntil', '0')
 return 1
 `;
 
@@ -247,7 +252,7 @@ export interface IdempotencyStore {
   markReconciled(id: string, token: string): Promise<boolean>;
   /** Returns false when the requisition is no longer this attempt's (do not post). */
   beginPost(id: string, token: string, leaseMs: number): Promise<boolean>;
-  endAttempt(id: string, token: string, outcome: 'pending' | 'creating'): Promise<void>;
+  endAttempt(id: string, token: string, outcome: 'pending' | 'creating' | 'release'): Promise<void>;
   record(
     r: Requisition,
     rfqId: number,

@@ -42,7 +42,9 @@ export interface CreateOutcome {
 
 export interface CreatorDeps {
   store: IdempotencyStore;
-  client: Pick<SourcingClient, 'createRfq' | 'listRfqPages'>;
+  client: Pick<SourcingClient, 'createRfq'>;
+  /** For the reconcile search, page by page through the limiter (see WorkerContext.listingClient). */
+  listingClient: Pick<SourcingClient, 'listRfqPages'>;
   limiter: RateLimiter;
   logger: Logger;
   /** Lease held while posting: longer than the longest a POST can take (client time-outs) plus a margin. */
@@ -83,16 +85,22 @@ export function contentHashOf(r: Requisition): string {
  * external_id to one requisition, an RFQ carrying one of them was created for that requisition.
  */
 export async function findRfqsWithExternalIds(
-  deps: Pick<CreatorDeps, 'client' | 'limiter'>,
+  deps: Pick<CreatorDeps, 'listingClient' | 'limiter'>,
   externalIds: readonly string[],
 ): Promise<Array<{ rfq: ListedRfq; status: RfqStatusFilter }>> {
   const wanted = new Set(externalIds);
   const found = new Map<number, { rfq: ListedRfq; status: RfqStatusFilter }>();
   for (const status of RECONCILE_ORDER) {
-    const pages = deps.client.listRfqPages(status)[Symbol.asyncIterator]();
+    const pages = deps.listingClient.listRfqPages(status)[Symbol.asyncIterator]();
     for (;;) {
       await deps.limiter.acquire({ maxWaitMs: 30_000 }); // each page is one call to the service
-      const next = await pages.next();
+      let next: IteratorResult<{ rfqs: ListedRfq[] }>;
+      try {
+        next = await pages.next();
+      } catch (err) {
+        if (err instanceof RateLimitError && err.retryAfterMs !== undefined) await deps.limiter.holdOff(err.retryAfterMs);
+        throw err;
+      }
       if (next.done) break;
       for (const rfq of next.value.rfqs) {
         if (found.has(rfq._id)) continue;
@@ -129,6 +137,26 @@ export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<
       break;
   }
 
+  try {
+    return await afterClaim(deps, r, claim.previous, claim.claimed, token, contentHash);
+  } catch (err) {
+    // Hand the requisition back at once instead of letting the next attempt wait out the lease (state unchanged).
+    await deps.store.endAttempt(id, token, 'release').catch(() => undefined);
+    throw err;
+  }
+}
+
+async function afterClaim(
+  deps: CreatorDeps,
+  r: Requisition,
+  previous: string | undefined,
+  claimed: string[],
+  token: string,
+  contentHash: string,
+): Promise<CreateOutcome> {
+  const id = requisitionId(r);
+  const log = deps.logger.child({ requisition: id, sourceFile: r.sourceFile });
+  const claim = { previous, claimed };
   if (claim.previous === 'creating') {
     // An earlier attempt may have posted and lost the answer: look before posting again.
     const found = await findRfqsWithExternalIds(deps, claim.claimed);
@@ -176,7 +204,7 @@ export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<
       await deps.store.endAttempt(id, token, 'pending');
     } else {
       // 5xx, reset, time-out, anything else: the RFQ may exist. The next attempt reconciles.
-      await deps.store.endAttempt(id, token, 'creating').catch(() => undefined);
+      await deps.store.endAttempt(id, token, 'creating');
     }
     throw err;
   }
