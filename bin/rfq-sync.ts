@@ -168,6 +168,20 @@ program
     }),
   );
 
+program
+  .command('demo')
+  .description('the whole loop on this machine with nothing configured: private redis-server, sandbox with simulated suppliers, the samples; prints the workbooks it wrote')
+  .option('--dir <dir>', 'parent folder of the run folder', 'rfq-sync-demo')
+  .option('--timeout <seconds>', 'stop waiting after this long', (v) => positiveNumber(v), 110)
+  .option('--stay', 'keep running at the end (dashboard stays up) until Ctrl-C')
+  .addHelpText('after', '\nNeeds redis-server on PATH (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis).\nIgnores REDIS_URL and SOURCING_BASE_URL: a demo never touches a real installation.')
+  .action(
+    action(async (opts: { dir: string; timeout: number; stay?: boolean }) => {
+      const [{ runDemo }, { startWorker }] = await Promise.all([import('../src/ops/demo.ts'), import('../jobs/worker.ts')]);
+      return runDemo((ctx) => startWorker(ctx, { drainDelaySeconds: 1 }), { dir: opts.dir, timeoutMs: opts.timeout * 1000, stay: opts.stay, logLevel: globals().logLevel });
+    }),
+  );
+
 function positiveInteger(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive whole number');
