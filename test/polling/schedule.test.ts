@@ -58,6 +58,16 @@ describe('poll schedule', () => {
     expect(history.filter((p) => p.transitions.length > 0)).toHaveLength(1);
   });
 
+  it('a poll asked for while another runs is skipped: one poll at a time per account', async () => {
+    const h = await harness({ workers: false });
+    await h.createTrackedRfq('Overlap');
+    const { runPoll } = await import('../../src/tracking/poll-runner.ts');
+    const results = await Promise.all([runPoll(h.ctx, { slot: 'now~1', scheduledAt: 1 }), runPoll(h.ctx, { slot: 'now~2', scheduledAt: 2 })]);
+    expect(results.filter((r) => r.skipped)).toHaveLength(1);
+    expect(results.filter((r) => !r.skipped && r.ok)).toHaveLength(1);
+    expect((await pollHistory(h.ctx)).length).toBe(1);
+  });
+
   it('a refused token pauses polling (job kept, not failed) and it resumes when the token is replaced', async () => {
     let token = 'sandbox-token';
     const h = await harness({ token: () => token });
