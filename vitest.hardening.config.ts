@@ -7,5 +7,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: false,
+    // Prints the summary table of figures after the last file (test/hardening/global-setup.ts).
+    globalSetup: ['test/hardening/global-setup.ts'],
+    // Memory bounds are measured after a forced collection.
+    execArgv: ['--expose-gc'],
   },
 });

@@ -1,0 +1,19 @@
+/** Fresh figures file per run; at the end, the summary table of the whole suite (also kept as Markdown). */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readFigures, renderTable } from './figures.ts';
+
+export default function setup(): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'rfq-sync-hardening-'));
+  const file = join(dir, 'figures.jsonl');
+  process.env.HARDENING_FIGURES_FILE = file;
+  return () => {
+    const figures = readFigures(file);
+    if (figures.length === 0) return;
+    const table = renderTable(figures);
+    writeFileSync(join(dir, 'figures.md'), `${table}\n`);
+    const bad = figures.filter((f) => !f.ok).length;
+    process.stdout.write(`\nHardening figures (${figures.length}, ${bad} off target; also in ${join(dir, 'figures.md')}):\n\n${table}\n\n`);
+  };
+}
