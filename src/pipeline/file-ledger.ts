@@ -9,7 +9,9 @@
  *   re-enqueues it (claim answers `own` for the same name).
  * - A refused file (unreadable, no mapping fits) is `release`d: the same bytes dropped again, after IT fixed the
  *   mapping, are read again instead of being called duplicates of a failure.
- * markDone and release change the entry only when it still belongs to the given owner (Lua, atomic).
+ * - An owner that vanished (removed by hand from processing/) would make its bytes duplicates forever: the next
+ *   file with them `takeOver`s the entry instead.
+ * markDone, release and takeOver change the entry only when it still belongs to the given owner (Lua, atomic).
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -36,12 +38,13 @@ export type ClaimOutcome =
   /** Another file with the same bytes owns the entry. */
   | { outcome: 'duplicate'; entry: LedgerEntry };
 
-// KEYS[1] ledger hash; ARGV[1] sha256; ARGV[2] owner; ARGV[3] new JSON, or '' to delete.
+// KEYS[1] ledger hash; ARGV[1] sha256; ARGV[2] owner; ARGV[3] new JSON, or '' to delete; ARGV[4] required state or ''.
 const UPDATE_IF_OWNER = `
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if not cur then return 0 end
 local ok, e = pcall(cjson.decode, cur)
 if not ok or type(e) ~= 'table' or e.owner ~= ARGV[2] then return -1 end
+if ARGV[4] ~= '' and e.state ~= ARGV[4] then return -2 end
 if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
 return 1
 `;
@@ -81,13 +84,19 @@ export class FileLedger {
     return (await this.update(sha256, owner, JSON.stringify(next))) === 1;
   }
 
+  /** Replace an owner that vanished (see inbox-intake.ts) by another file; false when the entry changed meanwhile. */
+  async takeOver(sha256: string, previousOwner: string, file: { owner: string; name: string; seenAt: number }): Promise<boolean> {
+    const next: LedgerEntry = { state: 'processing', owner: file.owner, name: file.name, seenAt: file.seenAt };
+    return (await this.update(sha256, previousOwner, JSON.stringify(next), 'processing')) === 1;
+  }
+
   /** Forget the bytes (the owner was refused), so the same bytes may be read again later. */
   async release(sha256: string, owner: string): Promise<boolean> {
     return (await this.update(sha256, owner, '')) === 1;
   }
 
-  private async update(sha256: string, owner: string, json: string): Promise<number> {
-    return Number(await this.redis.eval(UPDATE_IF_OWNER, 1, this.key, sha256, owner, json));
+  private async update(sha256: string, owner: string, json: string, requiredState = ''): Promise<number> {
+    return Number(await this.redis.eval(UPDATE_IF_OWNER, 1, this.key, sha256, owner, json, requiredState));
   }
 }
 

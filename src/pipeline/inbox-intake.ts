@@ -20,7 +20,9 @@ import { FileLedger, type LedgerEntry } from './file-ledger.ts';
 import {
   assertPlainName,
   ensureFolders,
+  exists,
   finishFile,
+  locateFinished,
   isPlainName,
   newProcessingName,
   parseProcessingName,
@@ -80,7 +82,19 @@ export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingNa
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'gone', file };
     throw err;
   }
-  const claim = await fileLedger(ctx).claim(sha256, { owner: file.name, name: file.original, seenAt: file.takenAt });
+  const ledger = fileLedger(ctx);
+  const mine = { owner: file.name, name: file.original, seenAt: file.takenAt };
+  let claim = await ledger.claim(sha256, mine);
+  if (claim.outcome === 'duplicate' && claim.entry.state === 'processing' && (await ownerVanished(folders, claim.entry.owner))) {
+    // The owner is in none of the folders (removed by hand) or was refused without the ledger hearing of it:
+    // nobody will finish these bytes, so this file takes them over instead of being called its duplicate.
+    if (await ledger.takeOver(sha256, claim.entry.owner, mine)) {
+      ctx.logger.warn({ file: file.original, sha256, previousOwner: claim.entry.owner }, 'inbox: the earlier file with these bytes vanished; this one takes its place');
+      claim = { outcome: 'claimed', entry: { state: 'processing', ...mine } };
+    } else {
+      claim = await ledger.claim(sha256, mine);
+    }
+  }
   if (claim.outcome === 'duplicate') {
     const report = await archiveDuplicate(ctx, folders, file, sha256, claim.entry);
     return { status: 'duplicate', file, sha256, first: claim.entry, report };
@@ -121,6 +135,13 @@ async function hashOf(path: string, cache: HashCache | undefined): Promise<strin
   const sha = await sha256File(path);
   cache.set(path, before.size, before.mtimeMs, sha);
   return sha;
+}
+
+async function ownerVanished(folders: FileFolders, owner: string): Promise<boolean> {
+  if (!isPlainName(owner)) return false;
+  if (await exists(join(folders.processing, owner))) return false;
+  const where = await locateFinished(folders, owner);
+  return where === undefined || where === 'failed';
 }
 
 /** Same bytes as a file seen before: a report naming the first file, then archive/; nothing is created. */

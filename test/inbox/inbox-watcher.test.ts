@@ -3,7 +3,7 @@
  * (No ingest worker runs here: the tests look at the ingest jobs the watcher enqueues.)
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileLedger } from '../../src/pipeline/file-ledger.ts';
@@ -197,5 +197,25 @@ describe('inbox recovery while running', () => {
     await w.sweep();
     const jobs = await ingestJobs(ctx);
     expect(jobs.map((j) => j.id)).toEqual([job!.id]);
+  });
+});
+
+describe('inbox ledger edge cases', () => {
+  it('reads the bytes again when the earlier file with them vanished from processing/ before it was read', async () => {
+    const ctx = setup({ FILE_STABLE_MS: '100' });
+    const { inbox, processing } = ctx.config.folders;
+    writeFileSync(join(inbox, 'first.csv'), 'a\n5\n');
+    const w = await start(ctx, { watch: false, schedule: false, recoverAtStart: false });
+    await w.sweep();
+    const [first] = await ingestJobs(ctx);
+    // Someone removes it by hand, and its job with it.
+    rmSync(join(processing, first!.data.processingName));
+    await (await ctx.queues.ingest.getJob(first!.id!))!.remove();
+    writeFileSync(join(inbox, 'again.csv'), 'a\n5\n');
+    await w.sweep();
+    const jobs = await ingestJobs(ctx);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]!.data.processingName.endsWith('_again.csv')).toBe(true);
+    expect(await new FileLedger(ctx.redis, ctx.keys.fileLedger).get(sha('a\n5\n'))).toMatchObject({ state: 'processing', name: 'again.csv' });
   });
 });
