@@ -3,9 +3,14 @@
  * sourcing service): status, failed, ingest, poll, compare. They never start a sandbox or a private Redis: without
  * REDIS_URL there is no installation to act on.
  */
-import type { Config } from '../config.ts';
+import { Redis } from 'ioredis';
+import { displayRedisUrl, type Config } from '../config.ts';
+import { ConfigError, RfqSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { closeWorkerContext, type WorkerContext } from '../pipeline/context.ts';
+import type { AuthPauseStatus } from '../pipeline/auth-gate.ts';
+import { closeWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../pipeline/context.ts';
+import { bullPrefix, createQueues, type Queues, type RedisConnectionOptions } from '../pipeline/queues.ts';
+import { redisKeys, type RedisKeys } from '../pipeline/redis-keys.ts';
 import { listFailed, retryFailed } from '../pipeline/failed-jobs.ts';
 import { ingestOneFile } from '../pipeline/inbox-intake.ts';
 import { writeComparisonNow } from '../tracking/compare-now.ts';
@@ -18,17 +23,50 @@ import { collectStatus, formatStatus, type TrackingFacts } from './status.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-/** Open a context on the configured Redis (and service unless `redisOnly`), run `fn`, close everything. */
-export async function withContext<T>(
-  config: Config,
-  logger: Logger,
-  command: string,
-  fn: (ctx: WorkerContext) => Promise<T>,
-  o: { redisOnly?: boolean } = { redisOnly: true },
-): Promise<T> {
-  const runtime = await resolveRuntime(config, logger, { allowEmbedded: false, redisOnly: o.redisOnly, command });
+/** What the Redis-only commands need: no sourcing client, and no auth gate (whose start-up check may lift a pause). */
+export interface ReadContext {
+  config: Config;
+  logger: Logger;
+  redis: Redis;
+  keys: RedisKeys;
+  queues: Queues;
+  authGate: { status(): Promise<AuthPauseStatus> };
+}
+
+/** Open a read context on REDIS_URL, run `fn`, close it. */
+export async function withReadContext<T>(config: Config, logger: Logger, command: string, fn: (ctx: ReadContext) => Promise<T>): Promise<T> {
+  if (!config.REDIS_URL) throw new ConfigError([`REDIS_URL: required for \`${command}\` (it reads the queues and records in your Redis)`]);
+  const base = redisOptionsFromUrl(config.REDIS_URL);
+  const redis = new Redis({ ...base, maxRetriesPerRequest: 1, connectTimeout: 5_000, retryStrategy: (n) => (n > 3 ? null : 200 * n) });
+  let lastError: Error | undefined;
+  redis.on('error', (err: Error) => {
+    lastError = err;
+  });
+  const keys = redisKeys(config.REDIS_PREFIX, config.account);
+  const connection = { ...base, maxRetriesPerRequest: 1 } as RedisConnectionOptions;
+  const queues = createQueues(connection, bullPrefix(config.REDIS_PREFIX, config.account), { attempts: config.JOB_ATTEMPTS, backoffMs: config.JOB_BACKOFF_MS });
+  const authGate = {
+    async status(): Promise<AuthPauseStatus> {
+      const h = await redis.hgetall(keys.authPause);
+      return h.reason ? { paused: true, reason: h.reason, since: Number(h.since), tokenFingerprint: h.tokenFingerprint } : { paused: false };
+    },
+  };
   try {
-    const ctx = await openContext(config, logger, runtime, { skipRedisChecks: o.redisOnly });
+    await redis.ping().catch((err: Error) => {
+      throw new RfqSyncError('E_REDIS_DOWN', 'transient', `cannot reach Redis at ${displayRedisUrl(config.REDIS_URL!)}: ${(lastError ?? err).message}`);
+    });
+    return await fn({ config, logger, redis, keys, queues, authGate });
+  } finally {
+    await queues.close();
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}
+
+/** Open a full context (Redis and the sourcing service, no embedded fallback), run `fn`, close everything. */
+export async function withContext<T>(config: Config, logger: Logger, command: string, fn: (ctx: WorkerContext) => Promise<T>): Promise<T> {
+  const runtime = await resolveRuntime(config, logger, { allowEmbedded: false, command });
+  try {
+    const ctx = await openContext(config, logger, runtime);
     try {
       return await fn(ctx);
     } finally {
@@ -39,7 +77,7 @@ export async function withContext<T>(
   }
 }
 
-export async function trackingFacts(ctx: WorkerContext): Promise<TrackingFacts> {
+export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
   const t = await trackingStatus(ctx);
   const p = t.lastPoll;
   const rfqs: Record<string, number> = {};
@@ -57,13 +95,13 @@ export async function trackingFacts(ctx: WorkerContext): Promise<TrackingFacts> 
 }
 
 export async function runStatusCommand(config: Config, logger: Logger, o: { json?: boolean }): Promise<number> {
-  const report = await withContext(config, logger, 'status', (ctx) => collectStatus(ctx, () => trackingFacts(ctx)));
+  const report = await withReadContext(config, logger, 'status', (ctx) => collectStatus(ctx, () => trackingFacts(ctx)));
   out(o.json ? JSON.stringify(report, null, 2) : formatStatus(report));
   return EXIT_OK;
 }
 
 export async function runFailedList(config: Config, logger: Logger, o: { json?: boolean; limit: number }): Promise<number> {
-  const jobs = await withContext(config, logger, 'failed list', (ctx) => listFailed(ctx, { limit: o.limit }));
+  const jobs = await withReadContext(config, logger, 'failed list', (ctx) => listFailed(ctx, { limit: o.limit }));
   if (o.json) {
     out(JSON.stringify(jobs, null, 2));
     return EXIT_OK;
@@ -86,7 +124,7 @@ export async function runFailedRetry(config: Config, logger: Logger, ref: string
     process.stderr.write('rfq-sync: name a failed job (REF from `rfq-sync failed list`) or pass --all\n');
     return EXIT_CONFIG;
   }
-  const r = await withContext(config, logger, 'failed retry', (ctx) => retryFailed(ctx, o.all ? 'all' : ref!));
+  const r = await withReadContext(config, logger, 'failed retry', (ctx) => retryFailed(ctx, o.all ? 'all' : ref!));
   for (const id of r.retried) out(`retried ${id}`);
   for (const id of r.notFound) process.stderr.write(`rfq-sync: no failed job ${id}\n`);
   if (r.retried.length === 0 && r.notFound.length === 0) out('no failed jobs');
@@ -94,7 +132,7 @@ export async function runFailedRetry(config: Config, logger: Logger, ref: string
 }
 
 export async function runIngestCommand(config: Config, logger: Logger, file: string, o: { mapping?: string; move?: boolean }): Promise<number> {
-  const r = await withContext(config, logger, 'ingest', (ctx) => ingestOneFile(ctx, file, { mapping: o.mapping, move: o.move }));
+  const r = await withReadContext(config, logger, 'ingest', (ctx) => ingestOneFile(ctx, file, { mapping: o.mapping, move: o.move }));
   if (r.status === 'enqueued') out(`${file}: queued for ingestion (job ${r.jobId}); a running worker reads it and writes its report to ${config.folders.reports}`);
   else if (r.status === 'duplicate') out(`${file}: same bytes as ${r.first.name}: archived as a duplicate, nothing created (report ${r.report})`);
   else out(`${file}: taken by another worker meanwhile`);
@@ -124,12 +162,11 @@ export async function runPollCommand(config: Config, logger: Logger, o: { enqueu
       }
       return EXIT_OK;
     },
-    { redisOnly: false },
   );
 }
 
 export async function runCompareCommand(config: Config, logger: Logger, rfqId: number, o: { out?: string }): Promise<number> {
-  const r = await withContext(config, logger, 'compare', (ctx) => writeComparisonNow(ctx, rfqId, { out: o.out }), { redisOnly: false });
+  const r = await withContext(config, logger, 'compare', (ctx) => writeComparisonNow(ctx, rfqId, { out: o.out }));
   out(r.workbook);
   process.stderr.write(`RFQ ${rfqId} (${r.state}): ${r.quotations} quotation(s)${r.invalid ? `, ${r.invalid} unreadable` : ''}${r.winnerKey ? `, winner ${r.winnerKey}` : ''}\n`);
   return EXIT_OK;

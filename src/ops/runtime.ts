@@ -31,14 +31,12 @@ export interface RuntimeOptions {
   command: string;
   /** Options of the built-in sandbox when one is started (autopilot for the demo). */
   sandbox?: SandboxOptions;
-  /** Only Redis is needed (status, failed): never start a sandbox. */
-  redisOnly?: boolean;
 }
 
 export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeOptions): Promise<Runtime> {
   const missing: string[] = [];
   if (!o.allowEmbedded && !config.REDIS_URL) missing.push(`REDIS_URL: required for \`${o.command}\` (it reads the queues and records in your Redis)`);
-  if (!o.allowEmbedded && !o.redisOnly && !config.SOURCING_BASE_URL) missing.push(`SOURCING_BASE_URL: required for \`${o.command}\``);
+  if (!o.allowEmbedded && !config.SOURCING_BASE_URL) missing.push(`SOURCING_BASE_URL: required for \`${o.command}\``);
   if (missing.length) throw new ConfigError(missing);
 
   let embeddedRedis: EmbeddedRedis | undefined;
@@ -59,9 +57,6 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
     if (baseUrl) {
       const tokens = createTokenSource({ token: config.token, tokenFile: config.SOURCING_TOKEN_FILE });
       getToken = tokens.get;
-    } else if (o.redisOnly) {
-      baseUrl = 'http://127.0.0.1:1'; // never called: the command only reads Redis
-      getToken = () => '';
     } else {
       sandbox = await startSandbox({ ...o.sandbox });
       baseUrl = sandbox.url;

@@ -5,7 +5,10 @@
  *     rfqs: { <state>: n }, lastPoll: { at, ok, detail } | null, flagged: [rfqId], failures: [{ queue, jobId, name, reason, at,
  *     attempts }], paused: { paused, reason?, since? }, generatedAt }
  */
-import type { WorkerContext } from '../pipeline/context.ts';
+import type { AuthPauseStatus } from '../pipeline/auth-gate.ts';
+import type { Queues } from '../pipeline/queues.ts';
+
+type QueuesCtx = { queues: Pick<Queues, 'all'> };
 
 export const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed', 'completed'] as const;
 
@@ -37,18 +40,16 @@ export interface TrackingFacts {
   flagged?: number[];
 }
 
-export async function queueCounts(ctx: Pick<WorkerContext, 'queues'>): Promise<Record<string, Record<string, number>>> {
+export async function queueCounts(ctx: QueuesCtx): Promise<Record<string, Record<string, number>>> {
+  const all = await Promise.all(ctx.queues.all.map((q) => q.getJobCounts(...JOB_STATES)));
   const out: Record<string, Record<string, number>> = {};
-  await Promise.all(
-    ctx.queues.all.map(async (q) => {
-      const counts = await q.getJobCounts(...JOB_STATES);
-      out[q.name] = Object.fromEntries(JOB_STATES.map((s) => [s, counts[s] ?? 0]));
-    }),
-  );
+  ctx.queues.all.forEach((q, i) => {
+    out[q.name] = Object.fromEntries(JOB_STATES.map((s) => [s, all[i]?.[s] ?? 0]));
+  });
   return out;
 }
 
-export async function recentFailures(ctx: Pick<WorkerContext, 'queues'>, limit = 10): Promise<StatusFailure[]> {
+export async function recentFailures(ctx: QueuesCtx, limit = 10): Promise<StatusFailure[]> {
   const all: StatusFailure[] = [];
   for (const q of ctx.queues.all) {
     const jobs = await q.getFailed(0, limit - 1);
@@ -68,7 +69,7 @@ export async function recentFailures(ctx: Pick<WorkerContext, 'queues'>, limit =
 }
 
 export async function collectStatus(
-  ctx: Pick<WorkerContext, 'queues' | 'authGate'>,
+  ctx: QueuesCtx & { authGate: { status(): Promise<AuthPauseStatus> } },
   tracking?: () => Promise<TrackingFacts>,
 ): Promise<StatusReport> {
   const [queues, failures, auth, facts] = await Promise.all([
