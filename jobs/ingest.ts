@@ -25,7 +25,7 @@ import { enqueueCreateRfq } from './create-rfq.ts';
 
 export type IngestJobResult =
   | { status: 'done'; file: string; requisitions: number; heldRequisitions: number; rejectedRows: number; report: string }
-  | { status: 'refused'; file: string; reason: string; report: string }
+  | { status: 'refused'; file: string; reason: string; report: string; queuedBeforeRefusal: number }
   /** An earlier attempt already moved the file (crash after the move): only the ledger was brought up to date. */
   | { status: 'already-finished'; file: string; where: 'archive' | 'failed' | 'missing' };
 
@@ -48,6 +48,7 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
   const profiles = await loadProfiles(ctx.config.folders.mappings);
   const source = join(folders.processing, processingName);
   let summary: IngestSummary;
+  let queued = 0;
   try {
     summary = await ingestFile(
       source,
@@ -65,6 +66,7 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
       },
       async (r) => {
         await enqueueCreateRfq(ctx.queues, r);
+        queued++;
       },
     );
   } catch (err) {
@@ -80,12 +82,17 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
       file: file.original,
       status: 'refused',
       sha256,
-      notes: [`The file was not read: ${reason}`, `Moved to failed/${processingName}; nothing was created from it.`],
+      notes: [
+        `The file was not read: ${reason}`,
+        queued === 0
+          ? `Moved to failed/${processingName}; nothing was created from it.`
+          : `Moved to failed/${processingName}; ${queued} requisition(s) complete before the point of failure were queued for creation.`,
+      ],
     });
     await finishFile(folders, processingName, 'failed');
     await ledger.release(sha256, processingName);
     log.warn({ reason }, 'ingest: file refused, moved to failed/');
-    return { status: 'refused', file: file.original, reason, report };
+    return { status: 'refused', file: file.original, reason, report, queuedBeforeRefusal: queued };
   }
 
   await writeIngestReport(summary, join(folders.reports, report), {

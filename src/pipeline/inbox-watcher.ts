@@ -184,9 +184,19 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
     task = cron.schedule(
       config.SWEEP_CRON,
       async () => {
-        // Not awaited to the end: a file still being written must not block the next sweeps.
-        await listInbox().then((names) => names.forEach((n) => void observe(n)));
-        for (const r of await recoverProcessing(ctx, { minAgeMs: recoverAfterMs, hashes })) opts.onAdmitted?.(r);
+        if (closed) return;
+        const run = (async () => {
+          // Files are not awaited to the end: one still being written must not block the next sweeps.
+          for (const n of await listInbox()) void observe(n);
+          for (const r of await recoverProcessing(ctx, { minAgeMs: recoverAfterMs, hashes })) opts.onAdmitted?.(r);
+        })();
+        const tracked = run.catch(() => undefined);
+        inFlight.add(tracked);
+        try {
+          await run; // a failure is logged by the execution:failed handler below
+        } finally {
+          inFlight.delete(tracked);
+        }
       },
       { name: 'inbox-sweep', noOverlap: true },
     );
