@@ -1,6 +1,6 @@
 /** Public surface of RFQ tracking (polling, quotations, comparison versions). */
 export { trackRfq } from './rfq-tracker.ts';
-export { runPoll, lastPoll, pollHistory, type PollResult } from './poll-runner.ts';
+export { runPoll, lastPoll, lastSuccessfulPollAt, pollHistory, type PollResult } from './poll-runner.ts';
 export { runQuotations, type QuotationsResult } from './quotations-runner.ts';
 export { runComparison, type ComparisonResult } from './comparison-runner.ts';
 export { trackingStatus, pendingWork, trackedRfq, type TrackingStatus, type PendingWork } from './status.ts';

@@ -97,4 +97,29 @@ describe('poll schedule', () => {
     expect((await trackingStatus(h.ctx)).lastPoll?.ok).toBe(true);
     expect(await h.ctx.queues.poll.getJobCountByTypes('failed')).toBe(0);
   });
+
+  it('a refused token delays the quotations job (not failed) and the comparison follows once the token is back', async () => {
+    let token = 'sandbox-token';
+    const h = await harness({ token: () => token });
+    const id = await h.createTrackedRfq('AuthQ', 1);
+    const line = sb.sandbox.control.getRfq(id)!.lines[0]!.line_id;
+    sb.sandbox.control.submitQuotation(id, { sup_name: 'Only', prices: { [line]: '7' } });
+    await h.pollAndSettle();
+    sb.sandbox.control.advance(id, 'closed');
+    token = 'revoked-token';
+    const { enqueueQuotations } = await import('../../src/tracking/enqueue.ts');
+    await enqueueQuotations(h.ctx, { rfqId: id, reason: 'manual' });
+    const deadline = Date.now() + 10_000;
+    while ((await h.ctx.queues.quotations.getJobCountByTypes('delayed')) === 0) {
+      if (Date.now() > deadline) throw new Error('quotations job never delayed');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await h.ctx.authGate.status()).paused).toBe(true);
+    expect(await h.ctx.queues.quotations.getJobCountByTypes('failed')).toBe(0);
+    token = 'sandbox-token';
+    while ((await h.ctx.authGate.status()).paused) await new Promise((r) => setTimeout(r, 50));
+    for (const job of await h.ctx.queues.quotations.getJobs(['delayed'])) await job.promote();
+    await h.settle();
+    expect((await trackedRfq(h.ctx, id))?.comparison?.version).toBe(1);
+  });
 });
