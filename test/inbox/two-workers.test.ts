@@ -14,7 +14,7 @@ import { FileLedger } from '../../src/pipeline/file-ledger.ts';
 import { startInboxWatcher } from '../../src/pipeline/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { genericCsv, reportNotes, tempDir, testConfig, waitFor } from './inbox-context.ts';
+import { genericCsv, genericRows, reportNotes, tempDir, testConfig, waitFor } from './inbox-context.ts';
 
 const r = useRedis();
 const s = useSandbox();
@@ -62,9 +62,11 @@ describe('proof 4: two workers, one inbox', () => {
       }
       const [ctx] = contexts as [WorkerContext];
 
-      // PR-SHARED is in both files, with the same lines: one requisition, so one RFQ.
-      const fileA = genericCsv(['PR-4001', 2], ['PR-4002', 3], ['PR-SHARED', 2]);
-      const fileB = genericCsv(['PR-4003', 1], ['PR-SHARED', 2]);
+      // PR-SHARED is in both files, the same: one requisition, so one RFQ (and one create-rfq job id).
+      // PR-TWICE is in both files with another title (a later re-export): two create-rfq jobs, which may run at
+      // once on the two workers; the idempotency records still allow one RFQ.
+      const fileA = genericCsv(['PR-4001', 2], ['PR-4002', 3], ['PR-SHARED', 2]) + genericRows('PR-TWICE', 2, 'Requisition PR-TWICE');
+      const fileB = genericCsv(['PR-4003', 1], ['PR-SHARED', 2]) + genericRows('PR-TWICE', 2, 'Requisition PR-TWICE, exported again');
       writeFileSync(join(inbox, 'export-a.csv'), fileA);
       writeFileSync(join(inbox, 'export-a (copy).csv'), fileA);
       writeFileSync(join(inbox, 'export-b.csv'), fileB);
@@ -81,10 +83,12 @@ describe('proof 4: two workers, one inbox', () => {
 
       const rfqs = s.sandbox.control.listAll().slice(rfqsBefore);
       const externalIds = rfqs.flatMap((x) => x.lines.map((l) => l.external_id)).sort();
-      const expected = ['PR-4001-1', 'PR-4001-2', 'PR-4002-1', 'PR-4002-2', 'PR-4002-3', 'PR-4003-1', 'PR-SHARED-1', 'PR-SHARED-2'];
-      expect(rfqs).toHaveLength(4);
+      const expected = ['PR-4001-1', 'PR-4001-2', 'PR-4002-1', 'PR-4002-2', 'PR-4002-3', 'PR-4003-1', 'PR-SHARED-1', 'PR-SHARED-2', 'PR-TWICE-1', 'PR-TWICE-2'];
+      expect(rfqs).toHaveLength(5);
       expect(externalIds).toEqual(expected);
-      expect(new Set(rfqs.map((x) => x.title))).toEqual(new Set(['Requisition PR-4001', 'Requisition PR-4002', 'Requisition PR-4003', 'Requisition PR-SHARED']));
+      expect(rfqs.map((x) => x.title.replace(/, exported again$/, '')).sort()).toEqual(
+        ['Requisition PR-4001', 'Requisition PR-4002', 'Requisition PR-4003', 'Requisition PR-SHARED', 'Requisition PR-TWICE'],
+      );
 
       expect(ls(inbox)).toEqual([]);
       expect(ls(processing)).toEqual([]);
