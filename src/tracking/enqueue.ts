@@ -44,9 +44,15 @@ export async function enqueueComparison(ctx: { queues: Pick<Queues, 'comparison'
   return id;
 }
 
+/**
+ * A poll is superseded by the next slot's: a few attempts are enough, and failed polls are kept for `failed list`
+ * but bounded (a service that keeps failing would otherwise leave one failed job per slot, 288 a day).
+ */
+const POLL_JOB_OPTS: JobsOptions = { attempts: 3, removeOnFail: { age: 7 * 24 * 3600, count: 100 } };
+
 export async function enqueuePoll(ctx: { queues: Pick<Queues, 'poll'> }, data: PollJobData): Promise<string> {
   const id = jobId('poll', ...data.slot.split('~'));
-  await ctx.queues.poll.add('poll', data, { jobId: id });
+  await ctx.queues.poll.add('poll', data, { jobId: id, ...POLL_JOB_OPTS });
   return id;
 }
 
