@@ -103,7 +103,12 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
         let obs: Observation | undefined;
         const decide = (cur: NonNullable<(typeof records)[number]> | undefined) => {
           const base = cur ?? store.fresh(id, now);
+          if (!found && cur?.missingSlot === data.slot) {
+            obs = { record: cur, actions: [], changed: false };
+            return undefined;
+          }
           obs = observe(base, found?.state, now, threshold);
+          if (!found) obs.record.missingSlot = data.slot;
           const rec = obs.record;
           if (found && (obs.transition || rec.listedVersion !== (found.rfq.version ?? -1))) {
             obs = { ...obs, record: { ...rec, listedVersion: found.rfq.version ?? -1 }, changed: true };

@@ -52,6 +52,8 @@ export interface TrackedRfq {
   listedVersion?: number;
   /** Consecutive polls that found it in no list. */
   missingPolls: number;
+  /** Slot of the last poll that counted it missing: a retried poll of the same slot does not count it twice. */
+  missingSlot?: string;
   /** Unix ms when it was flagged as missing; absent when not flagged. */
   flaggedAt?: number;
   /** Most recent last; capped at MAX_TRANSITIONS. */

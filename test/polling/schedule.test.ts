@@ -68,6 +68,18 @@ describe('poll schedule', () => {
     expect((await pollHistory(h.ctx)).length).toBe(1);
   });
 
+  it('a poll retried for the same slot does not count a missing RFQ twice', async () => {
+    const h = await harness({ workers: false });
+    const { runPoll } = await import('../../src/tracking/poll-runner.ts');
+    const { trackRfq } = await import('../../src/tracking/rfq-tracker.ts');
+    await trackRfq(h.ctx, { rfqId: 990_777, requisition: { key: 'Gone', sourceFile: 'g.csv', profile: 'p', title: 'Gone' } });
+    await runPoll(h.ctx, { slot: '1000', scheduledAt: 1_000_000 });
+    await runPoll(h.ctx, { slot: '1000', scheduledAt: 1_000_000 });
+    expect((await trackedRfq(h.ctx, 990_777))?.missingPolls).toBe(1);
+    await runPoll(h.ctx, { slot: '1300', scheduledAt: 1_300_000 });
+    expect((await trackedRfq(h.ctx, 990_777))?.missingPolls).toBe(2);
+  });
+
   it('a refused token pauses polling (job kept, not failed) and it resumes when the token is replaced', async () => {
     let token = 'sandbox-token';
     const h = await harness({ token: () => token });
