@@ -10,7 +10,7 @@
  * Only plain files directly in the inbox count: subfolders, dotfiles and temp/lock files are ignored.
  */
 import { once } from 'node:events';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import cron, { type ScheduledTask } from 'node-cron';
@@ -155,6 +155,9 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
 
   let watcher: FSWatcher | undefined;
   if (opts.watch ?? true) {
+    // chokidar may report paths through the real path of a symlinked inbox: accept both spellings.
+    const real = await realpath(inbox);
+    const isInbox = (dir: string): boolean => dir === inbox || dir === real;
     watcher = watch(inbox, {
       depth: 0,
       ignoreInitial: true, // files present at start: the first sweep below
@@ -163,15 +166,15 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
       atomic: false,
       ignored: (path: string, stats) => {
         const p = resolve(path);
-        if (p === inbox) return false;
-        if (dirname(p) !== inbox) return true;
+        if (isInbox(p)) return false;
+        if (!isInbox(dirname(p))) return true;
         if (stats?.isDirectory()) return true;
         return !isInboxCandidate(basename(p));
       },
     });
     const onFile = (path: string): void => {
       const p = resolve(path);
-      if (dirname(p) === inbox) void observe(basename(p));
+      if (isInbox(dirname(p))) void observe(basename(p));
     };
     watcher.on('add', onFile);
     watcher.on('change', onFile);

@@ -3,7 +3,7 @@
  * (No ingest worker runs here: the tests look at the ingest jobs the watcher enqueues.)
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileLedger } from '../../src/pipeline/file-ledger.ts';
@@ -170,6 +170,23 @@ describe('inbox watcher on network shares and missed events', () => {
       return j.length > 0 && j;
     });
     expect(jobs.map((j) => j.data.sha256)).toEqual([sha('a\n1\n')]);
+  });
+
+  it('watches an inbox reached through a symbolic link (a mounted share)', async () => {
+    const t = tempDir();
+    cleanups.push(t.remove);
+    const real = join(t.dir, 'real-inbox');
+    mkdirSync(real);
+    symlinkSync(real, join(t.dir, 'inbox-link'));
+    const ctx = testIntake(r.url, testConfig(t.dir, { INBOX_DIR: join(t.dir, 'inbox-link'), FILE_STABLE_MS: '100', SWEEP_CRON: '0 0 1 1 *' }));
+    cleanups.push(() => ctx.close());
+    await start(ctx, { schedule: false });
+    writeFileSync(join(real, 'linked.csv'), 'a\n3\n');
+    const jobs = await waitFor('the ingest job', async () => {
+      const j = await ingestJobs(ctx);
+      return j.length > 0 && j;
+    });
+    expect(jobs.map((j) => j.data.sha256)).toEqual([sha('a\n3\n')]);
   });
 
   it('the SWEEP_CRON sweep takes a file no event announced', async () => {
