@@ -4,7 +4,9 @@
  * and the built-in sandbox. `worker` never gets here without both set (loadConfig requireProduction).
  */
 import type { Config } from '../config.ts';
-import { ConfigError } from '../errors.ts';
+import { access, constants } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { ConfigError, RfqSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createWorkerContext, type WorkerContext } from '../pipeline/context.ts';
 import { createTokenSource } from '../pipeline/token-source.ts';
@@ -48,6 +50,14 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
   try {
     let redisUrl = config.REDIS_URL;
     if (!redisUrl) {
+      // Checked up front: a clear message at once instead of waiting for a server that cannot start.
+      if (!(await onPath('redis-server'))) {
+        throw new RfqSyncError(
+          'E_NO_REDIS',
+          'config',
+          `redis-server was not found on PATH: install it (Debian/Ubuntu: sudo apt-get install redis-server; Fedora/RHEL: sudo dnf install redis; macOS: brew install redis)${o.command === 'demo' ? '' : ' or set REDIS_URL'}`,
+        );
+      }
       embeddedRedis = await startEmbeddedRedis({ appendonly: true });
       redisUrl = embeddedRedis.url;
       logger.info({ redis: redisUrl }, `REDIS_URL is not set: started a private redis-server on ${redisUrl} (local use only)`);
@@ -70,7 +80,20 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
   }
 }
 
-/** The worker context of D1, with a sourcing client that reports every call to the metrics. */
+async function onPath(command: string): Promise<boolean> {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      await access(join(dir, command), constants.X_OK);
+      return true;
+    } catch {
+      // not in this one
+    }
+  }
+  return false;
+}
+
+/** The worker context, with a sourcing client that reports every call to the metrics. */
 export async function openContext(
   config: Config,
   logger: Logger,

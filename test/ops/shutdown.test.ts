@@ -51,7 +51,7 @@ describe('rfq-sync worker: graceful shutdown', () => {
     try {
       await worker.waitFor('rfq-sync worker started');
       copyFileSync(SAMPLE, join(dir, 'inbox', 'generic-template.csv'));
-      await until(async () => (await queues.createRfq.getJobCounts('active')).active > 0, 20_000, 'a create-rfq job in flight');
+      await until(async () => ((await queues.createRfq.getJobCounts('active')).active ?? 0) > 0, 20_000, 'a create-rfq job in flight');
       worker.child.kill('SIGTERM');
       const { code } = await worker.exited;
       expect(code).toBe(0);
@@ -60,7 +60,8 @@ describe('rfq-sync worker: graceful shutdown', () => {
       worker.child.kill('SIGKILL');
       sb.sandbox.setFaults({});
     }
-    const c = await queues.createRfq.getJobCounts('active', 'completed', 'waiting', 'delayed', 'prioritized', 'failed');
+    const raw = await queues.createRfq.getJobCounts('active', 'completed', 'waiting', 'delayed', 'prioritized', 'failed');
+    const c = { active: 0, completed: 0, waiting: 0, delayed: 0, prioritized: 0, failed: 0, ...raw };
     expect(c.active).toBe(0);
     expect(c.failed).toBe(0);
     expect(c.completed).toBeGreaterThan(0);
@@ -76,7 +77,7 @@ describe('rfq-sync worker: graceful shutdown', () => {
     try {
       await worker.waitFor('rfq-sync worker started');
       copyFileSync(SAMPLE, join(dir, 'inbox', 'generic-template.csv'));
-      await until(async () => (await queues.createRfq.getJobCounts('active')).active > 0, 20_000, 'a create-rfq job in flight');
+      await until(async () => ((await queues.createRfq.getJobCounts('active')).active ?? 0) > 0, 20_000, 'a create-rfq job in flight');
       worker.child.kill('SIGTERM');
       await worker.waitFor('send the signal again to exit at once');
       const t = Date.now();

@@ -1,0 +1,62 @@
+/**
+ * `npm run demo` as a new user runs it: nothing configured (a hostile REDIS_URL / SOURCING_BASE_URL in the
+ * environment is ignored), it ends with exit 0 and prints paths of comparison workbooks and award files that exist.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { BIN } from './cli-helpers.ts';
+
+describe('demo', () => {
+  it('runs the whole loop and prints the workbooks and award files it wrote', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'rfq-ops-demo-'));
+    const child = spawn(process.execPath, [BIN, 'demo', '--timeout', '100'], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', REDIS_URL: 'redis://must-not-be-used:1', SOURCING_BASE_URL: 'https://must-not-be-used.example' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    expect(code, out.slice(-3000)).toBe(0);
+    expect(out).toMatch(/copied \d+ sample exports/);
+    expect(out).toMatch(/RFQ \d+ created for requisition/);
+    expect(out).toMatch(/RFQ \d+: open -> closed/);
+    expect(out).toMatch(/Done in [\d.]+ s\./);
+    const section = (title: string) => {
+      const lines = out.split('\n');
+      const i = lines.findIndex((l) => l.startsWith(title));
+      expect(i, `no "${title}" section`).toBeGreaterThanOrEqual(0);
+      const paths: string[] = [];
+      for (const l of lines.slice(i + 1)) {
+        if (!l.startsWith('  ')) break;
+        paths.push(resolve(cwd, l.trim()));
+      }
+      return paths;
+    };
+    const workbooks = section('Comparison workbooks');
+    const awards = section('Award files for the ERP');
+    expect(workbooks.length).toBeGreaterThan(0);
+    expect(awards.length).toBe(workbooks.length);
+    for (const f of workbooks) {
+      expect(f).toMatch(/\.xlsx$/);
+      expect(readFileSync(f).subarray(0, 2).toString()).toBe('PK'); // a zip container: an xlsx
+    }
+    for (const f of awards) expect(existsSync(f)).toBe(true);
+  }, 150_000);
+
+  it('names the package to install when redis-server is missing', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'rfq-ops-demo-'));
+    const child = spawn(process.execPath, [BIN, 'demo'], { cwd, env: { PATH: '/nonexistent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    expect(code).toBe(2);
+    expect(out).toContain('redis-server was not found on PATH');
+    expect(out).toContain('apt-get install redis-server');
+  });
+});
