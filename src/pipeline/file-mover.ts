@@ -116,7 +116,8 @@ function isCode(err: unknown, ...codes: string[]): boolean {
 
 export type TakeResult =
   | { taken: true; file: ProcessingName }
-  | { taken: false; reason: 'gone' | 'busy' };
+  | { taken: false; reason: 'gone' }
+  | { taken: false; reason: 'busy'; code: string };
 
 /**
  * Take an inbox file: rename it into processing/ under a unique name. `gone`: another worker won the rename (or the
@@ -129,7 +130,7 @@ export async function takeInboxFile(f: FileFolders, inboxName: string, now = Dat
     await rename(join(f.inbox, inboxName), join(f.processing, p.name));
   } catch (err) {
     if (isCode(err, 'ENOENT')) return { taken: false, reason: 'gone' };
-    if (isCode(err, 'EBUSY', 'EPERM', 'EACCES')) return { taken: false, reason: 'busy' };
+    if (isCode(err, 'EBUSY', 'EPERM', 'EACCES')) return { taken: false, reason: 'busy', code: (err as NodeJS.ErrnoException).code! };
     if (isCode(err, 'EXDEV')) {
       throw new Error(`cannot move ${inboxName} from ${f.inbox} to ${f.processing}: inbox and processing must be on the same file system (an atomic rename is what keeps two workers from taking the same file)`, { cause: err });
     }

@@ -50,9 +50,13 @@ interface Tracker {
   /** The rename has begun: a new event for the name now means a new file of the same name. */
   taking: boolean;
   again: boolean;
+  /** Renames refused because the file is locked. */
+  busy: number;
 }
 
+/** A file the writer still holds open (Windows shares refuse the rename) is tried again this often, this many times. */
 const BUSY_RETRY_MS = 1_000;
+const BUSY_TRIES = 30;
 
 export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOptions = {}): Promise<InboxWatcher> {
   const { config, logger } = ctx;
@@ -107,6 +111,11 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
     if (!took.taken) {
       if (took.reason === 'busy') {
         t.taking = false;
+        if (++t.busy >= BUSY_TRIES) {
+          // Not a writer that will let go soon (permissions?): say so, and leave it to the periodic sweep.
+          logger.warn({ file: name, code: took.code }, 'inbox: cannot move the file into processing/ (locked or not permitted); the next sweep tries again');
+          return settle(name);
+        }
         t.since = Date.now();
         return schedule(name, t, Math.max(stableMs, BUSY_RETRY_MS));
       }
@@ -127,7 +136,7 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
     let t = trackers.get(name);
     if (t?.taking) t.again = true;
     if (!t) {
-      t = { size: -1, mtimeMs: -1, since: 0, timer: undefined, waiters: [], taking: false, again: false };
+      t = { size: -1, mtimeMs: -1, since: 0, timer: undefined, waiters: [], taking: false, again: false, busy: 0 };
       trackers.set(name, t);
       schedule(name, t, 0);
     }
