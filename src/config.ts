@@ -49,9 +49,11 @@ export const rawConfigSchema = z.object({
    * must set distinct names; replacing the token keeps the name, so records survive token rotation.
    */
   SOURCING_ACCOUNT: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . and - only, at most 64').optional(),
-  /** Time-outs for calls to the service, in ms: connect 5 s, headers 30 s, body 30 s. */
+  /** Time to open a connection to the service, ms. Default 5,000. */
   SOURCING_CONNECT_TIMEOUT_MS: int(100, 600_000).default(5_000),
+  /** Time until the service's response headers arrive, ms. Default 30,000. */
   SOURCING_HEADERS_TIMEOUT_MS: int(100, 600_000).default(30_000),
+  /** Longest pause while a response body arrives, ms. Default 30,000. */
   SOURCING_BODY_TIMEOUT_MS: int(100, 600_000).default(30_000),
   /** Retries of a GET on transient failure (POST is never retried by the transport). Default 4. */
   SOURCING_GET_RETRIES: int(0, 20).default(4),
@@ -71,10 +73,15 @@ export const rawConfigSchema = z.object({
 
   /** Root of inbox/ processing/ archive/ failed/ outbox/. Default `./rfq-sync-data`. */
   RFQ_SYNC_DIR: z.string().min(1).default('./rfq-sync-data'),
+  /** Where ERP exports are dropped. Default `<RFQ_SYNC_DIR>/inbox`; must be on the same file system as PROCESSING_DIR. */
   INBOX_DIR: z.string().min(1).optional(),
+  /** Files being read. Default `<RFQ_SYNC_DIR>/processing`. */
   PROCESSING_DIR: z.string().min(1).optional(),
+  /** Files read (even with rejected rows). Default `<RFQ_SYNC_DIR>/archive`. */
   ARCHIVE_DIR: z.string().min(1).optional(),
+  /** Files that could not be read at all. Default `<RFQ_SYNC_DIR>/failed`. */
   FAILED_DIR: z.string().min(1).optional(),
+  /** comparisons/*.xlsx, awards/*.csv, reports/*. Default `<RFQ_SYNC_DIR>/outbox`. */
   OUTBOX_DIR: z.string().min(1).optional(),
   /** Mapping profiles. Default: the `mappings/` shipped with rfq-sync. */
   MAPPINGS_DIR: z.string().min(1).optional(),
@@ -99,19 +106,24 @@ export const rawConfigSchema = z.object({
   /** Polls an RFQ may be missing from every list before it is flagged. Default 3. */
   MISSING_POLLS_BEFORE_FLAG: int(1, 1000).default(3),
 
-  /** Concurrency per queue, per worker process. */
+  /** Files read at once per worker process. Default 1. */
   CONCURRENCY_INGEST: int(1, 64).default(1),
+  /** RFQ creations at once per worker process. Default 8 (the rate limit still applies). */
   CONCURRENCY_CREATE: int(1, 256).default(8),
+  /** Quotation pulls at once per worker process. Default 4. */
   CONCURRENCY_QUOTATIONS: int(1, 64).default(4),
+  /** Comparison workbooks written at once per worker process. Default 1. */
   CONCURRENCY_COMPARISON: int(1, 16).default(1),
-  /** Attempts of a job before it is kept as failed; back-off doubles from JOB_BACKOFF_MS. Defaults 10 and 1,000. */
+  /** Attempts of a job before it is kept as failed (`rfq-sync failed list`). Default 10. */
   JOB_ATTEMPTS: int(1, 1000).default(10),
+  /** First retry delay of a failed job attempt, ms; doubles per attempt, with jitter. Default 1,000. */
   JOB_BACKOFF_MS: int(1, 3_600_000).default(1_000),
 
   /** Log level: fatal, error, warn, info, debug, trace, silent. Default info. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Operations endpoint (health, metrics, dashboard). Default 127.0.0.1:9464; port 0 turns it off. */
+  /** Address of the operations endpoint (health, metrics, dashboard). Default 127.0.0.1; elsewhere needs HTTP_TOKEN. */
   HTTP_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Port of the operations endpoint; 0 turns it off. Default 9464. */
   HTTP_PORT: int(0, 65_535).default(9464),
   /** Bearer token for the operations endpoint; required when HTTP_HOST is not a loopback address. */
   HTTP_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

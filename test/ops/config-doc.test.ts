@@ -1,0 +1,15 @@
+/** The configuration table in docs/configuration.md is the one generated from src/config.ts. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { rawConfigSchema } from '../../src/config.ts';
+import { DOC_PATH, configurationTable, renderDoc } from '../../src/ops/config-doc.ts';
+
+describe('docs/configuration.md', () => {
+  it('lists every setting of the schema, with its default, and is up to date (node src/ops/config-doc.ts --write)', () => {
+    const doc = readFileSync(DOC_PATH, 'utf8');
+    expect(renderDoc(doc)).toBe(doc);
+    const table = configurationTable();
+    for (const key of Object.keys(rawConfigSchema.shape)) expect(table).toMatch(new RegExp(`^\\| \`${key}\` \\| .+ \\| .+ \\|$`, 'm'));
+    expect(table).toContain('| `POLL_CRON` | `*/5 * * * *` |');
+  });
+});
