@@ -53,7 +53,11 @@ describe('poll schedule', () => {
     expect(slots.length).toBeGreaterThanOrEqual(2);
     expect(new Set(slots).size).toBe(slots.length);
     const completed = await a.ctx.queues.poll.getJobs(['completed']);
-    expect(completed.length).toBe(slots.length);
+    // Two schedulers ticked about 3 times each in 3.3 s: one job per slot, not one per tick.
+    expect(completed.length).toBeLessThanOrEqual(4);
+    expect(new Set(completed.map((j) => (j.data as { slot: string }).slot)).size).toBe(completed.length);
+    // Every poll that ran (not skipped because another still held the lock) is in the history once.
+    expect(completed.filter((j) => !(j.returnvalue as { skipped?: string }).skipped).length).toBe(slots.length);
     // Only the first poll saw the RFQ appear.
     expect(history.filter((p) => p.transitions.length > 0)).toHaveLength(1);
   });
