@@ -202,4 +202,21 @@ describe('polling: transitions of tracked RFQs', () => {
     expect(status.flagged).toEqual([]);
     expect((await trackedRfq(h.ctx, id))?.missingPolls).toBe(0);
   });
+
+  it('compare on demand writes a workbook for any RFQ of the account from what the service says now', async () => {
+    const h = await harness();
+    const id = await h.createTrackedRfq('OnDemand', 1);
+    const line = lineIds(id)[0]!;
+    const q = sb.sandbox.control.submitQuotation(id, { sup_name: 'Now Ltd', prices: { [line]: '12' } });
+    sb.sandbox.control.pickWinner(id, String(q.quotation_key));
+    sb.sandbox.control.advance(id, 'completed');
+    const { writeComparisonNow } = await import('../../src/tracking/compare-now.ts');
+    const out = join(h.dir, 'custom.xlsx');
+    const r = await writeComparisonNow(h.ctx, id, { out });
+    expect(r).toMatchObject({ workbook: out, state: 'completed', quotations: 1, invalid: 0, winnerKey: String(q.quotation_key) });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(out);
+    expect(wb.getWorksheet('Comparison')).toBeDefined();
+    await expect(writeComparisonNow(h.ctx, 987_654)).rejects.toThrow(/no status list/);
+  });
 });
