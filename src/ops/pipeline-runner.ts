@@ -56,6 +56,10 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
     for (const w of worker.workers) {
       w.on('completed', (job, value) => {
         o.metrics?.onJob(w.name, 'completed');
+        logger.info(
+          { event: 'job.completed', queue: w.name, jobId: job.id, ...jobSubject(job, value), ms: job.finishedOn && job.processedOn ? job.finishedOn - job.processedOn : undefined },
+          `${w.name} job ${job.id} done`,
+        );
         if (w.name === 'ingest') o.metrics?.onFile(ingestOutcome(value));
         o.onJob?.(w.name, job, 'completed', value);
       });
@@ -100,6 +104,21 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
       return stopping;
     },
   };
+}
+
+/** The requisition, RFQ or file a job was about, for its log line. */
+function jobSubject(job: Job, value: unknown): Record<string, unknown> {
+  const d = (job.data ?? {}) as { requisition?: { profile?: string; key?: string }; rfqId?: unknown; file?: unknown; name?: unknown };
+  const v = (value ?? {}) as { rfqId?: unknown; status?: unknown; file?: unknown };
+  const out: Record<string, unknown> = {};
+  if (d.requisition?.key) out.requisition = `${d.requisition.profile ?? ''}/${d.requisition.key}`;
+  const rfqId = d.rfqId ?? v.rfqId;
+  if (rfqId !== undefined) out.rfqId = rfqId;
+  const file = d.file ?? v.file;
+  if (typeof file === 'string') out.file = file;
+  else if (file && typeof file === 'object' && 'original' in file) out.file = (file as { original: unknown }).original;
+  if (typeof v.status === 'string') out.result = v.status;
+  return out;
 }
 
 function ingestOutcome(value: unknown): string {
