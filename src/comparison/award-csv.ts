@@ -43,7 +43,7 @@ export function awardCsv(model: ComparisonModel): string {
         safeCsvField(line.lineId),
         safeCsvField(s.key),
         safeCsvField(s.name),
-        safeCsvField(line.qty?.toFixed() ?? null),
+        safeCsvField(line.qty ?? null),
         safeCsvField(money(line.award.unitPrice)),
         safeCsvField(money(line.award.lineTotal)),
         safeCsvField(line.award.basis),

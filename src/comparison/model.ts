@@ -42,16 +42,27 @@ export interface SupplierSummary {
   winner: boolean;
   /** Quotation attachments plus documents attached to its lines. */
   documents: number;
-  /** Indexed by line index: unit price, or null when this supplier gave no (usable) price. */
-  unitPrices: Array<Decimal | null>;
-  /** Indexed by line index: unit price x qty, null when no price or no qty. */
-  lineTotals: Array<Decimal | null>;
+  /**
+   * Indexed by line index: the validated unit price as quoted (a decimal string), or null when this supplier gave
+   * no usable price. Strings, not Decimals: a Decimal costs ~250 bytes, and 250,000 of them would dominate memory;
+   * `unitPrice()` parses one when needed.
+   */
+  unitPrices: Array<string | null>;
+  /**
+   * Indexed by line index, for display only (a cell holds a double): the unit price and the exact line total
+   * (unit price x qty, computed in decimal) converted once; NaN where there is none. Keeping these as doubles
+   * instead of 250,000 retained Decimal totals is what keeps a 5,000 x 50 comparison small.
+   */
+  unitValues: Float64Array;
+  lineTotalValues: Float64Array;
   linesQuoted: number;
   /** linesQuoted / all lines (0 when the RFQ has no lines). */
   coverage: Decimal;
   fullCoverage: boolean;
   /** Sum of the line totals of the quoted lines. */
   total: Decimal;
+  /** Position in the deterministic tie-break order (earlier quotation date, then key). */
+  tieOrder: number;
   /** Rank by total among eligible suppliers with full coverage (equal totals share a rank). */
   rankByTotal?: number;
   /** (total - best total) / best total, for full-coverage suppliers; a fraction, 0.05 = 5 %. */
@@ -65,7 +76,8 @@ export interface LineComparison {
   product: string;
   specification: string;
   uom: string;
-  qty?: Decimal;
+  /** An integer per the interface; a number, so a line holds no Decimal until its statistics are computed. */
+  qty?: number;
   estimatedTotal?: Decimal;
   estimatedUnit?: Decimal;
   /** Indexed by supplier index: rank of the unit price among eligible prices of this line; 0 = not ranked. */
@@ -131,7 +143,7 @@ const NOTE_LIST_CAP = 50;
 const keyCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
 
 /** Deterministic tie-break between quotations: earlier quotation date first (unknown last), then key. */
-function tieOrder(a: SupplierSummary, b: SupplierSummary): number {
+function compareTie(a: Pick<SupplierSummary, 'quotationDate' | 'key'>, b: Pick<SupplierSummary, 'quotationDate' | 'key'>): number {
   const da = a.quotationDate ?? Number.POSITIVE_INFINITY;
   const db = b.quotationDate ?? Number.POSITIVE_INFINITY;
   if (da !== db) return da < db ? -1 : 1;
@@ -164,9 +176,10 @@ class NoteList {
   constructor(topic: string) {
     this.topic = topic;
   }
-  add(text: string): void {
+  /** `text` may be a function: only the listed notes are ever formatted. */
+  add(text: string | (() => string)): void {
     this.count++;
-    if (this.items.length < NOTE_LIST_CAP) this.items.push(text);
+    if (this.items.length < NOTE_LIST_CAP) this.items.push(typeof text === 'function' ? text() : text);
   }
   flush(into: ComparisonNote[], summary?: (count: number) => string): void {
     if (this.count === 0) return;
@@ -221,14 +234,9 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   const noQty = new NoteList('Lines without quantity');
   const lines: LineComparison[] = rfq.lines.map((l, index) => {
     lineIndex.set(l.line_id, index);
-    const qty = l.qty === undefined || l.qty === null ? undefined : parseDecimal(String(l.qty));
-    const estTotalGiven = parseDecimal(l.estimated_price);
-    const eachPrice = parseDecimal(l.each_price);
-    let estimatedTotal = estTotalGiven;
-    let estimatedUnit: Decimal | undefined;
-    if (estTotalGiven !== undefined && qty !== undefined && !qty.isZero()) estimatedUnit = estTotalGiven.div(qty);
-    else if (eachPrice !== undefined) estimatedUnit = eachPrice;
-    if (estimatedTotal === undefined && eachPrice !== undefined && qty !== undefined) estimatedTotal = eachPrice.mul(qty);
+    const qty = typeof l.qty === 'number' && Number.isFinite(l.qty) ? l.qty : undefined;
+    // The estimates are computed in the per-line pass below, not here: a burst of Decimals that all stay alive
+    // makes V8 pretenure every later Decimal into old space (measured: +100 MB peak RSS at 5,000 x 50).
     const line: LineComparison = {
       index,
       lineId: l.line_id,
@@ -237,8 +245,6 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
       specification: l.specification ?? '',
       uom: l.uom ?? '',
       qty,
-      estimatedTotal,
-      estimatedUnit,
       ranks: [],
       quotes: 0,
       tiedAtBest: [],
@@ -273,8 +279,9 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   const unknownLines = new NoteList('Prices for unknown lines');
   const unsorted: SupplierSummary[] = [];
   for (const [key, q] of byKey) {
-    const unitPrices = new Array<Decimal | null>(lineCount).fill(null);
-    const lineTotals = new Array<Decimal | null>(lineCount).fill(null);
+    const unitPrices = new Array<string | null>(lineCount).fill(null);
+    const unitValues = new Float64Array(lineCount).fill(Number.NaN);
+    const lineTotalValues = new Float64Array(lineCount).fill(Number.NaN);
     const decision: SupplierDecision = q.status === 'qualified' || q.status === 'not qualified' ? q.status : 'undecided';
     const s: SupplierSummary = {
       key,
@@ -287,12 +294,15 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
       winner: input.winnerKey !== undefined && String(input.winnerKey) === key,
       documents: countDocs(q.attachments),
       unitPrices,
-      lineTotals,
+      unitValues,
+      lineTotalValues,
+      tieOrder: 0,
       linesQuoted: 0,
       coverage: new Decimal(0),
       fullCoverage: false,
       total: new Decimal(0),
     };
+    let total = new Decimal(0);
     for (const d of q.detail) {
       s.documents += countDocs(d.docs);
       const li = lineIndex.get(String(d.line_id));
@@ -305,31 +315,38 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
       if (d.price === null || d.price === undefined || String(d.price).trim() === '') continue;
       const price = parseDecimal(d.price);
       const line = lines[li]!;
+      if (unitPrices[li] !== null) {
+        // A second price for the same line replaces the first: back the first out of the total.
+        if (line.qty !== undefined) total = total.sub(new Decimal(unitPrices[li]!).mul(line.qty));
+        unitPrices[li] = null;
+        unitValues[li] = Number.NaN;
+        lineTotalValues[li] = Number.NaN;
+        badPrices.add(`${supplierLabel(s)} gave line ${lineLabel(line)} more than one price; the last one is compared.`);
+      }
       if (price === undefined || price.isNegative()) {
         badPrices.add(`${supplierLabel(s)}, line ${lineLabel(line)}: price "${String(d.price)}" is not a usable number; shown as no quote.`);
         continue;
       }
-      unitPrices[li] = price;
-    }
-    let total = new Decimal(0);
-    let quoted = 0;
-    for (let i = 0; i < lineCount; i++) {
-      const p = unitPrices[i];
-      if (p === null || p === undefined) continue;
-      quoted++;
-      const qty = lines[i]!.qty;
-      if (qty !== undefined) {
-        const t = p.mul(qty);
-        lineTotals[i] = t;
+      unitPrices[li] = String(d.price).trim();
+      unitValues[li] = price.toNumber();
+      if (line.qty !== undefined) {
+        const t = price.mul(line.qty);
+        lineTotalValues[li] = t.toNumber();
         total = total.add(t);
       }
     }
+    let quoted = 0;
+    for (let i = 0; i < lineCount; i++) if (unitPrices[i] !== null) quoted++;
     s.linesQuoted = quoted;
     s.total = total;
     s.coverage = lineCount === 0 ? new Decimal(0) : new Decimal(quoted).div(lineCount);
     s.fullCoverage = lineCount > 0 && quoted === lineCount;
     unsorted.push(s);
   }
+
+  // The tie-break order once, as an integer, so per-line sorting never compares dates and keys again.
+  [...unsorted].sort(compareTie).forEach((s, i) => (s.tieOrder = i));
+  const tieOrder = (a: SupplierSummary, b: SupplierSummary): number => a.tieOrder - b.tieOrder;
 
   // ---- ranking by total among eligible full-coverage suppliers
   const ranked = unsorted.filter((s) => s.eligible && s.fullCoverage).sort((a, b) => a.total.cmp(b.total) || tieOrder(a, b));
@@ -362,8 +379,22 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   let estimatedSum = new Decimal(0);
   let estimatedKnown = false;
   const order: number[] = [];
+  const linePrices: Array<Decimal | null> = new Array<Decimal | null>(supplierCount).fill(null);
+  const lineTotal = (si: number, li: number): Decimal | undefined => {
+    const qty = lines[li]!.qty;
+    const p = suppliers[si]!.unitPrices[li];
+    return p == null || qty === undefined ? undefined : new Decimal(p).mul(qty);
+  };
   for (const line of lines) {
     const li = line.index;
+    const listed = rfq.lines[li]!;
+    const estTotalGiven = parseDecimal(listed.estimated_price);
+    const eachPrice = parseDecimal(listed.each_price);
+    const qty = line.qty;
+    line.estimatedTotal = estTotalGiven;
+    if (estTotalGiven !== undefined && qty !== undefined && qty !== 0) line.estimatedUnit = estTotalGiven.div(qty);
+    else if (eachPrice !== undefined) line.estimatedUnit = eachPrice;
+    if (estTotalGiven === undefined && eachPrice !== undefined && qty !== undefined) line.estimatedTotal = eachPrice.mul(qty);
     line.ranks = new Array<number>(supplierCount).fill(0);
     if (line.estimatedTotal !== undefined) {
       estimatedSum = estimatedSum.add(line.estimatedTotal);
@@ -374,27 +405,32 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     let sum = new Decimal(0);
     for (let si = 0; si < supplierCount; si++) {
       const s = suppliers[si]!;
-      if (s.unitPrices[li] == null) continue;
+      const text = s.unitPrices[li] ?? null;
+      if (text === null) {
+        linePrices[si] = null;
+        continue;
+      }
+      linePrices[si] = new Decimal(text);
       anyQuote = true;
       if (s.eligible) order.push(si);
     }
-    order.sort((a, b) => {
-      const sa = suppliers[a]!;
-      const sb = suppliers[b]!;
-      return sa.unitPrices[li]!.cmp(sb.unitPrices[li]!) || tieOrder(sa, sb);
-    });
-    assignRanks(order, (si) => suppliers[si]!.unitPrices[li]!, (si, r) => (line.ranks[si] = r));
+    order.sort((a, b) => linePrices[a]!.cmp(linePrices[b]!) || suppliers[a]!.tieOrder - suppliers[b]!.tieOrder);
+    assignRanks(order, (si) => linePrices[si]!, (si, r) => (line.ranks[si] = r));
     line.quotes = order.length;
     if (order.length > 0) {
-      for (const si of order) sum = sum.add(suppliers[si]!.unitPrices[li]!);
+      for (const si of order) sum = sum.add(linePrices[si]!);
       const bestIdx = order[0]!;
-      const lowest = suppliers[bestIdx]!.unitPrices[li]!;
+      const lowest = linePrices[bestIdx]!;
       line.lowest = lowest;
-      line.highest = suppliers[order[order.length - 1]!]!.unitPrices[li]!;
+      line.highest = linePrices[order[order.length - 1]!]!;
       line.mean = sum.div(order.length);
       line.best = bestIdx;
-      line.tiedAtBest = order.filter((si) => suppliers[si]!.unitPrices[li]!.eq(lowest));
-      line.bestLineTotal = suppliers[bestIdx]!.lineTotals[li] ?? undefined;
+      line.tiedAtBest = [];
+      for (const si of order) {
+        if (!linePrices[si]!.eq(lowest)) break;
+        line.tiedAtBest.push(si);
+      }
+      line.bestLineTotal = lineTotal(bestIdx, li);
       if (line.bestLineTotal !== undefined && line.estimatedTotal !== undefined) {
         line.savings = line.estimatedTotal.sub(line.bestLineTotal);
         if (!line.estimatedTotal.isZero()) line.savingsPct = line.savings.div(line.estimatedTotal);
@@ -402,9 +438,11 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
       splitLinesCovered++;
       if (line.bestLineTotal !== undefined) splitTotal = splitTotal.add(line.bestLineTotal);
       if (line.tiedAtBest.length > 1) {
-        const names = line.tiedAtBest.map((si) => supplierLabel(suppliers[si]!)).join(', ');
+        const tied = line.tiedAtBest;
         ties.add(
-          `Line ${lineLabel(line)}: ${line.tiedAtBest.length} suppliers tie at unit price ${lowest.toFixed()} (${names}); ` +
+          () =>
+            `Line ${lineLabel(line)}: ${tied.length} suppliers tie at unit price ${lowest.toFixed()} ` +
+            `(${tied.map((si) => supplierLabel(suppliers[si]!)).join(', ')}); ` +
             `${supplierLabel(suppliers[bestIdx]!)} is shown as best (earlier quotation date, then key).`,
         );
       }
@@ -418,14 +456,13 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
       const w = suppliers[winnerIndex]!;
       const p = w.unitPrices[li];
       if (p != null) {
-        line.award = { supplier: winnerIndex, unitPrice: p, lineTotal: w.lineTotals[li] ?? undefined, basis };
+        line.award = { supplier: winnerIndex, unitPrice: new Decimal(p), lineTotal: lineTotal(winnerIndex, li), basis };
       } else {
         line.noAwardReason = 'the winning quotation has no price for this line';
         winnerGaps.add(`Line ${lineLabel(line)}: the winning quotation ${supplierLabel(w)} has no price for it; not awarded.`);
       }
     } else if (line.best !== undefined) {
-      const s = suppliers[line.best]!;
-      line.award = { supplier: line.best, unitPrice: s.unitPrices[li]!, lineTotal: s.lineTotals[li] ?? undefined, basis };
+      line.award = { supplier: line.best, unitPrice: line.lowest!, lineTotal: line.bestLineTotal, basis };
     } else {
       line.noAwardReason = anyQuote ? 'quoted only by not-qualified suppliers' : 'no quote received';
     }

@@ -86,6 +86,12 @@ function moneyWidth(d: Decimal | undefined | null, extra = 0): number {
   return intDigits + Math.floor((intDigits - 1) / 3) + 3 + extra + (d.isNegative() ? 1 : 0);
 }
 
+/** Display width of a non-negative double in '#,##0.00'. */
+function numberWidth(v: number): number {
+  const intDigits = v >= 1 ? Math.floor(Math.log10(v)) + 1 : 1;
+  return intDigits + Math.floor((intDigits - 1) / 3) + 3;
+}
+
 function textWidth(s: string | undefined): number {
   return s ? s.length : 0;
 }
@@ -125,7 +131,16 @@ function stateLabel(model: ComparisonModel): string {
 
 // ------------------------------------------------------------------------------------------------ Comparison
 
-function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): void {
+/**
+ * exceljs' streaming writer ignores back-pressure: committed rows pile up as Buffers until zlib (on the libuv
+ * thread pool) takes them, and zlib only gets the next chunk when the event loop turns. Yielding after every row
+ * keeps that backlog at a few chunks (measured at 5,000 x 50: 42 MB of pending buffers with a yield every 100
+ * rows, 5 MB with one per row, and the write got faster). It also keeps a worker's event loop responsive.
+ */
+const ROWS_PER_YIELD = 1;
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): Promise<void> {
   const { suppliers, lines, timeZone, input } = model;
   const R = COMPARISON_ROWS;
   const C = COMPARISON_COLS;
@@ -163,7 +178,7 @@ function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Com
     wProd = Math.max(wProd, textWidth(l.product));
     wSpec = Math.max(wSpec, textWidth(l.specification));
     wUom = Math.max(wUom, textWidth(l.uom));
-    wQty = Math.max(wQty, moneyWidth(l.qty) - 3);
+    wQty = Math.max(wQty, l.qty === undefined ? 0 : numberWidth(Math.abs(l.qty)) - 3);
     wMoney = Math.max(wMoney, moneyWidth(l.estimatedTotal), moneyWidth(l.estimatedUnit, 2), moneyWidth(l.highest, 2));
     if (l.best !== undefined) wBest = Math.max(wBest, textWidth(suppliers[l.best]!.name) + (l.tiedAtBest.length > 1 ? 8 : 0));
   }
@@ -185,13 +200,16 @@ function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Com
     10,
   ];
   for (const s of suppliers) {
-    let wu = 10;
-    let wt = 11;
+    let maxUnit = 0;
+    let maxTotal = 0;
     for (let i = 0; i < lines.length; i++) {
-      wu = Math.max(wu, moneyWidth(s.unitPrices[i], 2));
-      wt = Math.max(wt, moneyWidth(s.lineTotals[i]));
+      const u = s.unitValues[i]!;
+      const v = s.lineTotalValues[i]!;
+      if (u > maxUnit) maxUnit = u;
+      if (v > maxTotal) maxTotal = v;
     }
-    wt = Math.max(wt, moneyWidth(s.total));
+    const wu = Math.max(10, numberWidth(maxUnit) + 2);
+    const wt = Math.max(11, numberWidth(maxTotal), moneyWidth(s.total));
     // Supplier names wrap over two lines in the group header (3 columns wide).
     const need = Math.ceil(textWidth(s.name) / 2) + 2;
     const have = wu + wt + 6 + 4;
@@ -319,19 +337,21 @@ function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Com
     for (let si = 0; si < supplierCount; si++) {
       const s = suppliers[si]!;
       const c0 = C.firstSupplier + si * 3;
-      const price = s.unitPrices[li];
+      const price = s.unitValues[li]!;
+      const missing = Number.isNaN(price);
       const rank = line.ranks[si]!;
       let kind: SupplierKind;
-      if (price == null) kind = s.eligible ? 'missing' : 'nqMissing';
+      if (missing) kind = s.eligible ? 'missing' : 'nqMissing';
       else if (!s.eligible) kind = 'nq';
       else if (rank === 1) kind = 'lowest';
       else kind = 'normal';
-      put(row, c0, price == null ? null : price.toNumber(), unitStyles[kind]);
-      const total = s.lineTotals[li];
-      put(row, c0 + 1, total == null ? null : total.toNumber(), totalStyles[kind]);
+      put(row, c0, missing ? null : price, unitStyles[kind]);
+      const total = s.lineTotalValues[li]!;
+      put(row, c0 + 1, Number.isNaN(total) ? null : total, totalStyles[kind]);
       put(row, c0 + 2, rank > 0 ? rank : null, rankStyles[kind]);
     }
     row.commit();
+    if ((line.index + 1) % ROWS_PER_YIELD === 0) await yieldToLoop();
   }
   ws.commit();
 }
@@ -342,7 +362,7 @@ function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): 
   put(row, C.product, t(line.product), S.text);
   put(row, C.specification, t(line.specification), S.text);
   put(row, C.uom, t(line.uom), S.center);
-  put(row, C.qty, num(line.qty), S.qty);
+  put(row, C.qty, line.qty ?? null, S.qty);
   put(row, C.estUnit, num(line.estimatedUnit), S.unit);
   put(row, C.estTotal, num(line.estimatedTotal), S.money);
   put(row, C.quotes, line.quotes, S.statsInt);
@@ -354,7 +374,7 @@ function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): 
     const tie = line.tiedAtBest.length > 1 ? ` (tie ×${line.tiedAtBest.length})` : '';
     put(row, C.bestSupplier, t(`${best.name || `key ${best.key}`}${tie}`), S.statsText);
   } else {
-    put(row, C.bestSupplier, line.noAwardReason === 'no quote received' || model.suppliers.every((s) => s.unitPrices[line.index] == null) ? 'no quote' : 'only not-qualified quotes', S.statsNoQuote);
+    put(row, C.bestSupplier, model.suppliers.every((s) => s.unitPrices[line.index] == null) ? 'no quote' : 'only not-qualified quotes', S.statsNoQuote);
   }
   put(row, C.bestLineTotal, num(line.bestLineTotal), S.statsMoney);
   put(row, C.savings, num(line.savings), S.statsMoney);
@@ -433,7 +453,7 @@ export function basisLabel(basis: ComparisonModel['award']['basis']): string {
   return basis === 'winning-quotation' ? 'winning quotation' : 'lowest qualified price';
 }
 
-function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): void {
+async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): Promise<void> {
   const { suppliers, lines, award } = model;
   const A = AWARD_ROWS;
   const ws = wb.addWorksheet(SHEETS.award, {
@@ -563,7 +583,7 @@ function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Comparis
     put(row, 1, t(line.externalId), S.text);
     put(row, 2, t(line.lineId), S.text);
     put(row, 3, t(line.product), S.text);
-    put(row, 4, num(line.qty), S.qty);
+    put(row, 4, line.qty ?? null, S.qty);
     put(row, 5, t(line.uom), S.center);
     if (line.award) {
       const s = suppliers[line.award.supplier]!;
@@ -584,6 +604,7 @@ function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Comparis
       put(row, 11, t(line.noAwardReason ?? ''), S.awardNone);
     }
     row.commit();
+    if ((line.index + 1) % (ROWS_PER_YIELD * 10) === 0) await yieldToLoop();
   }
   const totalRow = ws.getRow(A.tableHeader + 1 + lines.length);
   put(totalRow, 6, `Total awarded (${linesText(award.awardedLines, n)} lines)`, S.label);
@@ -642,15 +663,19 @@ function declareFilterRanges(wb: ExcelJS.stream.xlsx.WorkbookWriter): void {
 
 /** Streams the workbook for an already built model to `filePath` (not atomic: see writeComparisonWorkbook). */
 export async function writeComparisonModel(model: ComparisonModel, filePath: string): Promise<void> {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: filePath, useStyles: true, useSharedStrings: false });
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
+    filename: filePath,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   declareFilterRanges(wb);
   wb.creator = 'rfq-sync';
   wb.lastModifiedBy = 'rfq-sync';
   wb.created = model.input.generatedAt;
   wb.modified = model.input.generatedAt;
-  writeComparisonSheet(wb, model);
+  await writeComparisonSheet(wb, model);
   writeSuppliersSheet(wb, model);
-  writeAwardSheet(wb, model);
+  await writeAwardSheet(wb, model);
   writeNotesSheet(wb, model);
   await wb.commit();
 }

@@ -1,0 +1,126 @@
+/**
+ * `npm run bench:comparison`: one comparison workbook for 5,000 lines x 50 suppliers (750,000 supplier cells:
+ * unit price, line total, rank), with ~5 % missing prices, a few not-qualified suppliers and ties.
+ * The measured run happens in a child process so its peak RSS (maxRSS) belongs to this workload alone.
+ * Targets (issue 7): under 8 s and under 400 MB on a 2-core machine.
+ *
+ *   node bench/comparison.ts [--lines 5000] [--suppliers 50] [--keep FILE]
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildComparison } from '../src/comparison/model.ts';
+import type { ComparisonInput } from '../src/comparison/model.ts';
+import { writeComparisonModel } from '../src/comparison/workbook.ts';
+import { writeAtomically } from '../src/atomic-write.ts';
+import type { ListedRfq, Quotation } from '../src/sourcing/types.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    lines: { type: 'string', default: '5000' },
+    suppliers: { type: 'string', default: '50' },
+    keep: { type: 'string' },
+    child: { type: 'string' },
+  },
+});
+const LINES = Number(args.lines);
+const SUPPLIERS = Number(args.suppliers);
+
+function input(): ComparisonInput {
+  let seed = 7;
+  const rand = (): number => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const rfq: ListedRfq = {
+    _id: 90001,
+    rfq_no: 4242,
+    title: 'Bench: MRO catalogue tender',
+    comp_name: 'Bench Corp',
+    status: 'Active',
+    rfq_date: Date.UTC(2026, 0, 1),
+    due_date: Date.UTC(2026, 0, 31),
+    rfq_type: 'Public',
+    lines: Array.from({ length: LINES }, (_, i) => ({
+      position: i,
+      line_id: `ln${i}`,
+      external_id: `PR-${100000 + i}-10`,
+      product_name: `Item ${i} hex bolt M${(i % 20) + 4} stainless A2`,
+      specification: `DIN 933, length ${(i % 9) * 10 + 20} mm`,
+      uom: 'EA',
+      qty: 1 + (i % 250),
+      estimated_price: String((1 + (i % 250)) * (10 + (i % 37))),
+      docs: {},
+    })),
+  };
+  const quotations: Quotation[] = [];
+  for (let s = 0; s < SUPPLIERS; s++) {
+    const detail = rfq.lines.map((l, i) => ({
+      line_id: l.line_id,
+      price: rand() < 0.05 ? null : (8 + (i % 37) + Math.floor(rand() * 400) / 100).toFixed(2),
+      docs: [],
+    }));
+    quotations.push({
+      quotation_key: s % 3 === 0 ? `comp_${s}` : String(500 + s),
+      sup_name: `Supplier ${s} Industrial Supplies GmbH`,
+      revision_no: 1 + (s % 3),
+      quotation_date: Date.UTC(2026, 0, 10) + s * 3_600_000,
+      notes: s % 10 === 0 ? '=1+1 delivery in 2 weeks' : '',
+      detail,
+      attachments: [],
+      status: s % 11 === 5 ? 'not qualified' : s % 2 === 0 ? 'qualified' : undefined,
+    });
+  }
+  return { rfq, state: 'closed', quotations, generatedAt: new Date(), timeZone: 'Europe/Berlin', version: 1 };
+}
+
+async function child(out: string): Promise<void> {
+  const data = input();
+  const t0 = performance.now();
+  const model = buildComparison(data);
+  const t1 = performance.now();
+  await writeAtomically(out, (tmp) => writeComparisonModel(model, tmp));
+  const t2 = performance.now();
+  process.stdout.write(
+    JSON.stringify({
+      buildMs: Math.round(t1 - t0),
+      writeMs: Math.round(t2 - t1),
+      totalMs: Math.round(t2 - t0),
+      maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    }),
+  );
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-comparison-'));
+  const out = args.keep ?? join(dir, 'bench.xlsx');
+  try {
+    const started = performance.now();
+    const run = spawnSync(
+      process.execPath,
+      [fileURLToPath(import.meta.url), '--child', out, '--lines', String(LINES), '--suppliers', String(SUPPLIERS)],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const wall = performance.now() - started;
+    if (run.status !== 0) throw new Error(`bench child failed with status ${run.status}`);
+    const r = JSON.parse(run.stdout) as { buildMs: number; writeMs: number; totalMs: number; maxRssMB: number };
+    const size = (await stat(out)).size;
+    const cells = LINES * SUPPLIERS * 3;
+    console.log(`comparison workbook: ${LINES} lines x ${SUPPLIERS} suppliers = ${cells.toLocaleString('en')} supplier cells`);
+    console.log(`  model (decimal maths, ranks): ${(r.buildMs / 1000).toFixed(2)} s`);
+    console.log(`  write (streaming exceljs):    ${(r.writeMs / 1000).toFixed(2)} s`);
+    console.log(`  total build + write:          ${(r.totalMs / 1000).toFixed(2)} s   (target < 8 s)`);
+    console.log(`  peak RSS of the run:          ${r.maxRssMB} MB   (target < 400 MB)`);
+    console.log(`  child process wall time:      ${(wall / 1000).toFixed(2)} s (incl. start-up and input generation)`);
+    console.log(`  file size:                    ${(size / 1024 / 1024).toFixed(1)} MB${args.keep ? ` -> ${out}` : ''}`);
+    if (r.totalMs >= 8000 || r.maxRssMB >= 400) process.exitCode = 1;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (args.child) await child(args.child);
+else await main();
