@@ -76,8 +76,9 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
   let deps = depsByContext.get(ctx);
   if (!deps) {
     const c = ctx.config;
-    // A POST cannot outlive connect + headers + body time-outs; the margin covers clock steps and scheduling.
-    const postLeaseMs = c.SOURCING_CONNECT_TIMEOUT_MS + c.SOURCING_HEADERS_TIMEOUT_MS + c.SOURCING_BODY_TIMEOUT_MS + 5_000;
+    // A POST cannot outlive connect + headers + body time-outs; the margin covers scheduling delays (the lease runs
+    // on Redis's clock, so host clocks do not matter).
+    const postLeaseMs = c.SOURCING_CONNECT_TIMEOUT_MS + c.SOURCING_HEADERS_TIMEOUT_MS + c.SOURCING_BODY_TIMEOUT_MS + 2_000;
     deps = {
       store: createIdempotencyStore(ctx.redis, ctx.keys),
       client: ctx.client,

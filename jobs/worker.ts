@@ -9,20 +9,19 @@
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey } from '../src/pipeline/queues.ts';
-import { processComparison } from './comparison.ts';
-import { processCreateRfq } from './create-rfq.ts';
-import { processIngest } from './ingest.ts';
-import { processPoll } from './poll.ts';
-import { processQuotations } from './quotations.ts';
 
 type Processor = (ctx: WorkerContext, job: Job) => Promise<unknown>;
 
-export const PROCESSORS: Record<QueueKey, Processor> = {
-  ingest: processIngest,
-  createRfq: processCreateRfq,
-  poll: processPoll,
-  quotations: processQuotations,
-  comparison: processComparison,
+/**
+ * The processor of each queue, loaded when the queue is worked on: a process working only some queues (or
+ * restarted often) does not load what it does not run (the workbook libraries of ingest and comparison are heavy).
+ */
+export const PROCESSORS: Record<QueueKey, () => Promise<Processor>> = {
+  ingest: async () => (await import('./ingest.ts')).processIngest,
+  createRfq: async () => (await import('./create-rfq.ts')).processCreateRfq,
+  poll: async () => (await import('./poll.ts')).processPoll,
+  quotations: async () => (await import('./quotations.ts')).processQuotations,
+  comparison: async () => (await import('./comparison.ts')).processComparison,
 };
 
 export interface StartWorkerOptions {
@@ -69,7 +68,8 @@ export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): 
   const log = ctx.logger.child({ component: 'worker' });
   const workers = keys.map((key) => {
     const name = QUEUE_NAMES[key];
-    const processor = PROCESSORS[key];
+    const load = PROCESSORS[key]();
+    load.catch(() => undefined); // reported by the first job that needs it
     const options: WorkerOptions = {
       connection: ctx.connection,
       prefix: ctx.bullPrefix,
@@ -81,7 +81,7 @@ export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): 
       // Jobs started per second; the calls themselves are held to the same rate by src/pipeline/rate-limiter.ts.
       ...(key === 'createRfq' ? { limiter: { max: opts.ratePerSecond ?? ctx.config.RATE_LIMIT_PER_SECOND, duration: 1000 } } : {}),
     };
-    const w = new Worker(name, (job: Job) => processor(ctx, job), options);
+    const w = new Worker(name, async (job: Job) => (await load)(ctx, job), options);
     w.on('failed', (job, err) => {
       if (!job) return;
       const final = job.finishedOn !== undefined || job.attemptsMade >= (job.opts.attempts ?? 1);

@@ -28,7 +28,7 @@ afterEach(async () => {
 
 describe('proof 1: ambiguous answers to creates', () => {
   it.each(['502', 'drop', 'stall'] as const)('answer lost after commit (%s) for 30 percent of creates: 200 requisitions -> exactly 200 RFQs', async (mode) => {
-    const token = `tok-${mode}`;
+    const token = `tok-${mode}` as const;
     const company = ACCOUNTS[token];
     ctx = await pipelineContext({ redisUrl: redis.url, baseUrl: sb.url, token, prefix: freshPrefix(), account: mode });
     const reqs = makeRequisitions(200, `amb${mode}`);
