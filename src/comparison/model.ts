@@ -513,6 +513,11 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
       ? `The configured time zone "${input.timeZone}" is unknown; dates are shown in UTC.`
       : `All dates and times are shown in ${timeZone}.`,
   });
+  if (input.state === 'open') {
+    notes.push({ topic: 'Status', text: 'The RFQ is still open: quotations may still arrive or change; this comparison is provisional.' });
+  } else if (input.state === 'cancelled') {
+    notes.push({ topic: 'Status', text: 'The RFQ was cancelled: the award recommendation is for information only.' });
+  }
   if (basis === 'winning-quotation') {
     notes.push({
       topic: 'Award',

@@ -59,7 +59,18 @@ export const SHEETS = { comparison: 'Comparison', suppliers: 'Suppliers', award:
 
 type Value = string | number | Date | null;
 
-const t = safeCellText;
+/** Excel refuses (offers to "repair") a cell holding more than 32,767 characters. */
+const EXCEL_MAX_CELL_TEXT = 32_767;
+
+/** Every text from the service or the ERP export passes through here: neutralised, then bounded. */
+function t(value: string | null | undefined): string {
+  const safe = safeCellText(value);
+  const mark = ' [truncated]';
+  return safe.length > EXCEL_MAX_CELL_TEXT ? safe.slice(0, EXCEL_MAX_CELL_TEXT - mark.length) + mark : safe;
+}
+
+/** Excel's last column is XFD (16,384). */
+const EXCEL_MAX_COLUMNS = 16_384;
 const num = (d: Decimal | undefined | null): number | null => (d === undefined || d === null ? null : d.toNumber());
 
 function put(row: Row, col: number, value: Value, style?: Partial<Style>): Cell {
@@ -145,6 +156,9 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
   const R = COMPARISON_ROWS;
   const C = COMPARISON_COLS;
   const lastCol = C.firstSupplier + suppliers.length * 3 - 1;
+  if (lastCol > EXCEL_MAX_COLUMNS) {
+    throw new Error(`${suppliers.length} quotations need ${lastCol} columns; a worksheet holds at most ${EXCEL_MAX_COLUMNS}`);
+  }
   const lastDataCol = Math.max(lastCol, C.savingsPct);
   const lastRow = R.columnHeader + lines.length;
   const { rfq } = input;

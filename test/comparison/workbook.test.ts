@@ -452,6 +452,23 @@ describe('comparison workbook: edge cases', () => {
     ]);
   });
 
+  it('bounds text Excel would refuse, and copes with an RFQ without lines (cancelled)', async () => {
+    const input: ComparisonInput = {
+      rfq: makeRfq([]),
+      state: 'cancelled',
+      generatedAt: GENERATED_AT,
+      quotations: [quote('5', 'Verbose', {}, { notes: `+${'x'.repeat(40_000)}` })],
+    };
+    const wb = await writeAndRead(input, 'empty.xlsx');
+    const note = String(sheet(wb, 'Suppliers').getCell(4, 14).value);
+    expect(note.length).toBe(32_767);
+    expect(note.startsWith("'+xxx")).toBe(true);
+    expect(note.endsWith(' [truncated]')).toBe(true);
+    expect(sheet(wb, 'Comparison').getCell(R.coverage, C.firstSupplier).value).toBe('0 of 0 (0%)');
+    expect(notesText(wb)).toContain('The RFQ was cancelled: the award recommendation is for information only.');
+    expect(await csvOf(input, 'empty.csv')).toHaveLength(1);
+  });
+
   it('names files safely on Windows and Linux shares whatever the title holds', () => {
     const rfq = makeRfq([], { title: 'CON: <Pumps> / "valves" | 50% \\ off? *now*\u0007...' });
     const { workbook, award } = comparisonFileNames(rfq);
