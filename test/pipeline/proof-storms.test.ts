@@ -1,0 +1,86 @@
+/**
+ * Proof 5 (issue 4): 429 storms with Retry-After and 5xx bursts while 150 requisitions are created under a limit of
+ * 20 calls per second. Measured at the sandbox (arrival times of every API call): all RFQs created, exactly once;
+ * after each 429, nobody calls again before its Retry-After is over; never more than 20 calls in any 1 s window.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
+import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
+import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { useSandbox } from '../helpers/sandbox.ts';
+import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from './fixtures/pipeline-env.ts';
+
+const LIMIT = 20;
+const redis = useRedis();
+const sb = useSandbox({ pageSize: 100, faults: { latencyMs: 5 } });
+
+let ctx: WorkerContext | undefined;
+let worker: RunningWorker | undefined;
+afterEach(async () => {
+  await worker?.close(5_000);
+  if (ctx) await closeWorkerContext(ctx);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('proof 5: 429 storms and 5xx bursts', () => {
+  it('creates everything once, honours Retry-After and never exceeds the rate limit', async () => {
+    ctx = await pipelineContext({
+      redisUrl: redis.url,
+      baseUrl: sb.url,
+      token: sb.token,
+      prefix: freshPrefix(),
+      account: 'storms',
+      extra: { RATE_LIMIT_PER_SECOND: String(LIMIT), CONCURRENCY_CREATE: '8' },
+    });
+    const c = ctx;
+    const reqs = makeRequisitions(150, 'storm');
+    for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
+    sb.sandbox.resetStats();
+    worker = startWorker(ctx, { queues: ['createRfq'], drainDelaySeconds: 1 });
+
+    const storms: Array<{ at: number; burst: number; retryAfterSeconds: number }> = [];
+    const storm = (burst: number, retryAfterSeconds: number) => {
+      storms.push({ at: Date.now(), burst, retryAfterSeconds });
+      sb.sandbox.setFaults({ latencyMs: 5, rateLimit: { burst, retryAfterSeconds } });
+    };
+    await sleep(800);
+    sb.sandbox.setFaults({ latencyMs: 5, errorRate: 0.4 }); // 5xx burst: creates are ambiguous, reconciles follow
+    await sleep(1_200);
+    storm(5, 2);
+    await sleep(3_500);
+    sb.sandbox.setFaults({ latencyMs: 5, errorRate: 0.5 });
+    await sleep(1_000);
+    storm(3, 1);
+    await sleep(1_500);
+    sb.sandbox.setFaults({ latencyMs: 5 });
+    await waitFor('150 completed', async () => (await c.queues.createRfq.getCompletedCount()) === 150, 40_000, 200);
+
+    const stats = sb.sandbox.stats();
+    const times = [...stats.requestTimes].sort((a, b) => a - b);
+    // Retry-After: the first `burst` calls after a storm starts are the 429s. After each, only calls already on the
+    // way (a 250 ms allowance) may arrive before its Retry-After is over.
+    const early: Array<{ after429: number; gapMs: number }> = [];
+    const gaps: number[] = [];
+    for (const s of storms) {
+      const refused = times.filter((t) => t >= s.at).slice(0, s.burst);
+      expect(refused).toHaveLength(s.burst);
+      for (const t429 of refused) {
+        const next = times.find((t) => t > t429 + 250);
+        if (next !== undefined) gaps.push(next - t429);
+        for (const t of times) if (t > t429 + 250 && t < t429 + s.retryAfterSeconds * 1000 - 20) early.push({ after429: t429, gapMs: t - t429 });
+      }
+    }
+    expect(early).toEqual([]);
+    expect(stats.sent429).toBeGreaterThanOrEqual(8);
+    expect(Object.entries(stats.calls.createRfq ?? {}).some(([s, n]) => s.startsWith('5') && n > 0)).toBe(true);
+    expect(stats.maxPerSecond).toBeLessThanOrEqual(LIMIT);
+    const rfqs = sb.sandbox.control.listAll();
+    expect(checkExactlyOnce(rfqs, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 150 });
+    const counts = await ctx.queues.createRfq.getJobCounts('completed', 'failed', 'wait', 'active', 'delayed');
+    expect(counts).toEqual({ completed: 150, failed: 0, wait: 0, active: 0, delayed: 0 });
+    const spanS = (times.at(-1)! - times[0]!) / 1000;
+    console.log(`proof 5: ${times.length} calls in ${spanS.toFixed(1)} s, max ${stats.maxPerSecond} in any 1 s (limit ${LIMIT}), 429s ${stats.sent429}, gap after each 429 (ms) ${gaps.join(',')}, calls ${JSON.stringify(stats.calls)}`);
+  });
+});
