@@ -57,3 +57,8 @@ export function awardCsv(model: ComparisonModel): string {
 export async function writeAwardCsv(input: ComparisonInput, outPath: string): Promise<void> {
   await writeFileAtomically(outPath, awardCsv(buildComparison(input)));
 }
+
+/** Writes an award CSV for an already built model, atomically. */
+export async function writeAwardCsvFromModel(model: ComparisonModel, outPath: string): Promise<void> {
+  await writeFileAtomically(outPath, awardCsv(model));
+}

@@ -11,5 +11,6 @@ export type {
   SupplierSummary,
 } from './model.ts';
 export { writeComparisonWorkbook, writeComparisonModel } from './workbook.ts';
-export { writeAwardCsv, awardCsv, AWARD_CSV_COLUMNS } from './award-csv.ts';
+export { writeAwardCsv, writeAwardCsvFromModel, awardCsv, AWARD_CSV_COLUMNS } from './award-csv.ts';
+export { writeComparisonFiles } from './write-both.ts';
 export { comparisonFileNames } from './file-names.ts';

@@ -48,6 +48,7 @@ export const S = {
   title: { font: { bold: true, size: 14, color: { argb: COLOR.titleFont } } },
   subtitle: { font: { italic: true, size: 9, color: { argb: COLOR.mutedFont } } },
   label: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'left' } },
+  summaryTitle: { font: { bold: true, size: 11, color: { argb: COLOR.titleFont } } },
   labelRight: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'right' } },
   text: { alignment: { horizontal: 'left' } },
   /** Text right of a number column: indented so the two do not run together. */

@@ -197,21 +197,21 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
     if (l.best !== undefined) wBest = Math.max(wBest, textWidth(suppliers[l.best]!.name) + (l.tiedAtBest.length > 1 ? 8 : 0));
   }
   const widths: number[] = [
-    clamp(wExt + 2, 14, 30),
-    clamp(wProd + 2, 18, 45),
-    clamp(wSpec + 2, 16, 50),
+    clamp(wExt + 2, 14, 24),
+    clamp(wProd + 2, 18, 40),
+    clamp(wSpec + 2, 16, 40),
     clamp(wUom + 2, 6, 12),
-    clamp(wQty + 2, 7, 14),
-    clamp(wMoney + 2, 11, 20),
-    clamp(wMoney + 2, 11, 20),
-    8,
-    clamp(wMoney + 2, 11, 20),
-    clamp(wMoney + 2, 11, 20),
-    clamp(wMoney + 2, 11, 20),
-    clamp(wBest + 2, 16, 34),
-    clamp(wMoney + 2, 11, 20),
-    clamp(wMoney + 2, 11, 20),
-    10,
+    clamp(wQty + 2, 6, 14),
+    clamp(wMoney + 2, 10, 20),
+    clamp(wMoney + 2, 10, 20),
+    7,
+    clamp(wMoney + 2, 10, 20),
+    clamp(wMoney + 2, 10, 20),
+    clamp(wMoney + 2, 10, 20),
+    clamp(wBest + 2, 16, 36),
+    clamp(wMoney + 2, 10, 20),
+    clamp(wMoney + 2, 10, 20),
+    9,
   ];
   for (const s of suppliers) {
     let maxUnit = 0;
@@ -228,7 +228,7 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
     const need = Math.ceil(textWidth(s.name) / 2) + 2;
     const have = wu + wt + 6 + 4;
     const spare = Math.max(0, need - have);
-    widths.push(clamp(wu + 2 + Math.ceil(spare / 2), 10, 24), clamp(wt + 2 + Math.floor(spare / 2), 12, 26), 6);
+    widths.push(clamp(wu + 2 + Math.ceil(spare / 2), 10, 24), clamp(wt + 2 + Math.floor(spare / 2), 11, 26), 5);
   }
   ws.columns = widths.map((width) => ({ width }));
   if (lines.length > 0) ws.autoFilter = `A${R.columnHeader}:${colLetter(lastDataCol)}${lastRow}`;
@@ -283,6 +283,7 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
   put(headerRows.coverage, labelCol, 'Coverage (lines quoted)', S.labelRight);
   put(headerRows.rank, labelCol, 'Rank by total (full coverage)', S.labelRight);
   put(headerRows.deviation, labelCol, 'Deviation from best total', S.labelRight);
+  writeAwardSummary(ws, model);
   const lineCount = lines.length;
   suppliers.forEach((s, si) => {
     const c0 = C.firstSupplier + si * 3;
@@ -368,6 +369,50 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
     if ((line.index + 1) % ROWS_PER_YIELD === 0) await yieldToLoop();
   }
   ws.commit();
+}
+
+/** The bottom line, on the first page: what a split award costs and saves (details on the Award sheet). */
+function writeAwardSummary(ws: Worksheet, model: ComparisonModel): void {
+  const { award, suppliers, lines } = model;
+  const R = COMPARISON_ROWS;
+  const n = lines.length;
+  const row = (r: number, label: string, value: Decimal | undefined, detail: string): void => {
+    const x = ws.getRow(r);
+    put(x, 1, label, S.label);
+    put(x, 3, num(value), S.moneyBold);
+    put(x, 4, t(detail), S.text);
+  };
+  put(ws.getRow(R.supplierName), 1, `Award summary (details on sheet "${SHEETS.award}")`, S.summaryTitle);
+  row(R.supplierInfo, 'Split award total', award.splitTotal, `${award.splitLinesCovered} of ${n} lines, each to its lowest qualified price`);
+  const single = award.bestSingle ? suppliers[award.bestSingle.supplier]! : undefined;
+  row(R.total, 'Best single supplier', award.bestSingle?.total, single ? `${single.name || `key ${single.key}`} (all lines)` : 'none: no qualified supplier quoted every line');
+  row(
+    R.coverage,
+    'Splitting saves',
+    award.splitSaving,
+    award.splitSavingPct !== undefined ? `${pctText(award.splitSavingPct)} of the best single supplier's total` : '',
+  );
+  const vsEstimate = award.estimatedTotal !== undefined && award.splitLinesCovered === n ? award.estimatedTotal.sub(award.splitTotal) : undefined;
+  row(
+    R.rankByTotal,
+    'Estimated total',
+    award.estimatedTotal,
+    vsEstimate !== undefined && award.estimatedTotal && !award.estimatedTotal.isZero()
+      ? `split award is ${vsEstimate.isNegative() ? 'above' : 'below'} it by ${pctText(vsEstimate.abs().div(award.estimatedTotal))}`
+      : '',
+  );
+  if (award.winner) {
+    const w = suppliers[award.winner.supplier]!;
+    row(R.deviation, 'Winner (completed)', award.winner.total, `${w.name || `key ${w.key}`}: ${award.winner.linesQuoted} of ${n} lines`);
+  } else {
+    const x = ws.getRow(R.deviation);
+    put(x, 1, 'Award basis', S.label);
+    put(x, 3, basisLabel(award.basis), S.text);
+  }
+}
+
+function pctText(fraction: Decimal): string {
+  return `${fraction.mul(100).toDecimalPlaces(1).toFixed(1)}%`;
 }
 
 function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): void {

@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Cell, Worksheet } from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildComparison, comparisonFileNames, writeAwardCsv, writeComparisonWorkbook } from '../../src/comparison/index.ts';
+import {
+  buildComparison,
+  comparisonFileNames,
+  writeAwardCsv,
+  writeComparisonFiles,
+  writeComparisonWorkbook,
+} from '../../src/comparison/index.ts';
 import type { ComparisonInput } from '../../src/comparison/index.ts';
 import { AWARD_ROWS, COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { demoInput, GENERATED_AT, makeRfq, quote } from './fixtures.ts';
@@ -232,6 +238,14 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
       `5021,117,"'=HYPERLINK(""http://evil.example"",""x"")",L7,101,Nordic Office Supply AB,10,85.00,850.00,lowest-qualified-price`,
       '5021,117,PR-4711-80,L8,205,Bürotechnik Müller & Söhne KG,25,29.90,747.50,lowest-qualified-price',
     ]);
+  });
+
+  it('writes workbook and award CSV from one calculation', async () => {
+    const paths = { workbook: join(dir, 'both', 'demo.xlsx'), award: join(dir, 'both', 'demo.csv') };
+    const model = await writeComparisonFiles(demoInput(), paths);
+    expect(model.award.splitTotal.toFixed(2)).toBe('48972.50');
+    expect(await readFile(paths.award, 'utf8')).toBe(await readFile(join(dir, 'demo.csv'), 'utf8'));
+    expect((await readdir(join(dir, 'both'))).sort()).toEqual(['demo.csv', 'demo.xlsx']);
   });
 
   it('leaves no temporary file behind (written under a temporary name, then renamed)', async () => {
