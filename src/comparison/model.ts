@@ -191,11 +191,11 @@ class NoteList {
   }
 }
 
-function supplierLabel(s: Pick<SupplierSummary, 'name' | 'key'>): string {
+export function supplierLabel(s: Pick<SupplierSummary, 'name' | 'key'>): string {
   return s.name ? `${s.name} (key ${s.key})` : `key ${s.key}`;
 }
 
-function lineLabel(l: Pick<LineComparison, 'externalId' | 'lineId'>): string {
+export function lineLabel(l: Pick<LineComparison, 'externalId' | 'lineId'>): string {
   return l.externalId ? `${l.externalId} (line_id ${l.lineId})` : `line_id ${l.lineId}`;
 }
 
@@ -564,4 +564,3 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   };
 }
 
-export { supplierLabel, lineLabel };

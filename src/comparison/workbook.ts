@@ -9,7 +9,7 @@ import type { Decimal } from 'decimal.js';
 import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
 import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
-import { buildComparison, lineLabel, supplierLabel } from './model.ts';
+import { buildComparison, supplierLabel } from './model.ts';
 import type { ComparisonInput, ComparisonModel, LineComparison, SupplierSummary } from './model.ts';
 import {
   COL_HEADER_GROUP_START,
@@ -156,9 +156,6 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
   const R = COMPARISON_ROWS;
   const C = COMPARISON_COLS;
   const lastCol = C.firstSupplier + suppliers.length * 3 - 1;
-  if (lastCol > EXCEL_MAX_COLUMNS) {
-    throw new Error(`${suppliers.length} quotations need ${lastCol} columns; a worksheet holds at most ${EXCEL_MAX_COLUMNS}`);
-  }
   const lastDataCol = Math.max(lastCol, C.savingsPct);
   const lastRow = R.columnHeader + lines.length;
   const { rfq } = input;
@@ -722,6 +719,11 @@ function declareFilterRanges(wb: ExcelJS.stream.xlsx.WorkbookWriter): void {
 
 /** Streams the workbook for an already built model to `filePath` (not atomic: see writeComparisonWorkbook). */
 export async function writeComparisonModel(model: ComparisonModel, filePath: string): Promise<void> {
+  // Checked before a file is opened: Excel cannot hold more columns than this, whatever we would write.
+  const lastCol = COMPARISON_COLS.firstSupplier + model.suppliers.length * 3 - 1;
+  if (lastCol > EXCEL_MAX_COLUMNS) {
+    throw new Error(`${model.suppliers.length} quotations need ${lastCol} columns; a worksheet holds at most ${EXCEL_MAX_COLUMNS}`);
+  }
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
     filename: filePath,
     useStyles: true,
@@ -745,4 +747,3 @@ export async function writeComparisonWorkbook(input: ComparisonInput, outPath: s
   await writeAtomically(outPath, (tmp) => writeComparisonModel(model, tmp));
 }
 
-export { lineLabel };
