@@ -6,7 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
 import type { TextEncoding } from './file-sniffer.ts';
@@ -61,7 +61,7 @@ export async function* readCsvRows(
   encoding: TextEncoding,
   bomBytes: number,
   delimiter: Delimiter | 'auto',
-): AsyncGenerator<CsvRow> {
+): AsyncGenerator<CsvRow[]> {
   let delim: Delimiter;
   if (delimiter === 'auto') {
     const fh = await open(path, 'r');
@@ -75,7 +75,7 @@ export async function* readCsvRows(
     delim = detectDelimiter(decodeHead(head.subarray(0, n), encoding));
   } else delim = delimiter;
 
-  const file = createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024 });
+  const file = createReadStream(path, { start: bomBytes, highWaterMark: 64 * 1024 });
   const source: Readable = (encoding === 'utf8' ? file : file.pipe(iconv.decodeStream(encoding === 'windows1252' ? 'win1252' : encoding))) as Readable;
   const parser = parse({
     delimiter: delim,
@@ -88,12 +88,46 @@ export async function* readCsvRows(
   source.pipe(parser);
   let row = 0;
   try {
-    for await (const cells of parser as AsyncIterable<string[]>) {
-      row++;
-      yield { row, cells };
+    // Records are pulled in batches with read(): one promise per batch, not per record (1M-line files).
+    for (;;) {
+      const batch: CsvRow[] = [];
+      let rec: string[] | null;
+      while (batch.length < 64 && (rec = parser.read() as string[] | null) !== null) batch.push({ row: ++row, cells: rec });
+      if (batch.length > 0) {
+        yield batch;
+        continue;
+      }
+      if (parser.readableEnded || parser.destroyed) {
+        if (parser.errored) throw parser.errored;
+        return;
+      }
+      await readableOrEnd(parser);
     }
   } finally {
     file.destroy();
     parser.destroy();
   }
+}
+
+function readableOrEnd(s: Readable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      s.off('readable', done);
+      s.off('end', done);
+      s.off('close', done);
+      s.off('error', fail);
+      resolve();
+    };
+    const fail = (err: Error): void => {
+      s.off('readable', done);
+      s.off('end', done);
+      s.off('close', done);
+      s.off('error', fail);
+      reject(err);
+    };
+    s.on('readable', done);
+    s.on('end', done);
+    s.on('close', done);
+    s.on('error', fail);
+  });
 }

@@ -5,8 +5,8 @@
 import { basename } from 'node:path';
 import { FileRefusedError, RfqSyncError, type RowProblem } from '../errors.ts';
 import type { Requisition } from '../requisition.ts';
-import { readCsvRows } from './csv-reader.ts';
-import { sniffFile, type IngestLimits } from './file-sniffer.ts';
+import { readCsvRows, type Delimiter } from './csv-reader.ts';
+import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
 import { bindMapping, isBlankRow, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
 import { chooseProfile, HEADER_SEARCH_ROWS, type HeadRow } from './profile-selection.ts';
@@ -49,104 +49,154 @@ class CallbackFailure extends Error {
   }
 }
 
-type RowSource = AsyncGenerator<{ row: number; cells: Cell[]; sheet?: string }>;
+/** Batches of rows from either reader, with the first rows peeked for profile choice. */
+class Rows {
+  readonly head: HeadRow[] = [];
+  private rest: HeadRow[] = [];
+  private readonly src: AsyncGenerator<HeadRow[]>;
+  constructor(src: AsyncGenerator<HeadRow[]>) {
+    this.src = src;
+  }
+  static open(path: string, sniff: SniffResult, sheet: string | undefined, delimiter: Delimiter | 'auto'): Rows {
+    return new Rows(sniff.kind === 'csv' ? readCsvRows(path, sniff.encoding, sniff.bomBytes, delimiter) : readXlsxRows(path, sheet));
+  }
+  async readHead(): Promise<HeadRow[]> {
+    while (this.head.length < HEADER_SEARCH_ROWS) {
+      const n = await this.src.next();
+      if (n.done) break;
+      const room = HEADER_SEARCH_ROWS - this.head.length;
+      this.head.push(...n.value.slice(0, room));
+      this.rest = n.value.slice(room);
+    }
+    return this.head;
+  }
+  /** Rows after the head, in batches. */
+  async *after(): AsyncGenerator<HeadRow[]> {
+    if (this.rest.length > 0) yield this.rest;
+    this.rest = [];
+    for await (const b of this.src) yield b;
+  }
+  async close(): Promise<void> {
+    await this.src.return(undefined);
+  }
+}
 
 export async function ingestFile(path: string, opts: IngestOptions, onRequisition: (r: Requisition) => Promise<void>): Promise<IngestSummary> {
   const file = opts.displayName ?? basename(path);
   const now = opts.now ?? new Date();
   const sniff = await sniffFile(path, file, opts.limits);
-
-  const open = (sheet?: string): RowSource =>
-    sniff.kind === 'csv' ? readCsvRows(path, sniff.encoding, sniff.bomBytes, 'auto') : readXlsxRows(path, sheet);
   const forced = opts.mappingName === undefined ? undefined : opts.profiles.find((p) => p.name.toLowerCase() === opts.mappingName!.toLowerCase());
 
-  const readHead = async (src: RowSource): Promise<HeadRow[]> => {
-    const head: HeadRow[] = [];
-    while (head.length < HEADER_SEARCH_ROWS) {
-      const n = await src.next();
-      if (n.done) break;
-      head.push(n.value);
-    }
-    return head;
-  };
-
-  let src: RowSource;
-  let head: HeadRow[];
+  let rows: Rows | undefined;
   try {
-    // A CSV profile may fix the delimiter; it is only known after choosing, so the first pass detects it.
     // An xlsx profile may name its sheet: try the sheet of the profile the file name points to first.
     const byName = opts.profiles.find((p) => p.sheet !== undefined && p.filenamePatterns.some((re) => re.test(file)));
     const firstSheet = sniff.kind === 'xlsx' ? (forced ? forced.sheet : byName?.sheet) : undefined;
-    src = open(firstSheet);
+    rows = Rows.open(path, sniff, firstSheet, forced?.delimiter ?? 'auto');
+    let head: HeadRow[];
     try {
-      head = await readHead(src);
+      head = await rows.readHead();
     } catch (err) {
       if (!(err instanceof SheetNotFoundError) || forced) throw err;
-      src = open(undefined);
-      head = await readHead(src);
+      await rows.close();
+      rows = Rows.open(path, sniff, undefined, 'auto');
+      head = await rows.readHead();
     }
     if (head.every((h) => isBlankRow(h.cells))) throw new FileRefusedError(file, 'is empty (no rows)');
     const choice = chooseProfile(opts.profiles, file, head, opts.mappingName);
     const profile = choice.profile;
-    const reopen =
-      (sniff.kind === 'xlsx' && profile.sheet !== undefined && head[0] !== undefined && head[0].sheet?.toLowerCase() !== profile.sheet.toLowerCase()) ||
-      (sniff.kind === 'csv' && profile.delimiter !== 'auto');
     let headerAt = choice.headerAt;
-    if (reopen) {
-      await src.return(undefined);
-      src = sniff.kind === 'csv' ? readCsvRows(path, sniff.encoding, sniff.bomBytes, profile.delimiter) : readXlsxRows(path, profile.sheet);
-      head = await readHead(src);
-      const again = chooseProfile([profile], file, head, profile.name);
-      headerAt = again.headerAt;
+    // The chosen profile may read another sheet, or fix a CSV delimiter other than the one detected: read again.
+    const otherSheet = sniff.kind === 'xlsx' && profile.sheet !== undefined && head[0]?.sheet?.toLowerCase() !== profile.sheet.toLowerCase();
+    const otherDelimiter = sniff.kind === 'csv' && profile !== forced && profile.delimiter !== 'auto';
+    if (otherSheet || otherDelimiter) {
+      await rows.close();
+      rows = Rows.open(path, sniff, profile.sheet, profile.delimiter);
+      headerAt = chooseProfile([profile], file, await rows.readHead(), profile.name).headerAt;
     }
-    return await run(src, head, headerAt, profile, choice.reason);
+    return await run(rows, headerAt, profile, choice.reason);
   } catch (err) {
     if (err instanceof CallbackFailure) throw err.cause;
     if (err instanceof SheetNotFoundError) throw new FileRefusedError(file, err.message);
     if (err instanceof RfqSyncError) throw err;
     throw new FileRefusedError(file, `cannot be read: ${(err as Error).message}`, { cause: err });
+  } finally {
+    await rows?.close();
   }
 
-  async function run(src: RowSource, head: HeadRow[], headerAt: number, profile: MappingProfile, reason: string): Promise<IngestSummary> {
+  async function run(rows: Rows, headerAt: number, profile: MappingProfile, reason: string): Promise<IngestSummary> {
     const summary: IngestSummary = {
       file, profile: profile.name, profileReason: reason,
       requisitions: 0, lines: 0, heldRequisitions: 0, rejectedRows: 0, warnings: 0,
       problems: [], rows: [], truncated: false,
     };
-    const header = head[headerAt]!;
+    const header = rows.head[headerAt]!;
     const m = bindMapping(profile, header.cells, header.row);
+    // Row statuses and problems are kept column-wise (numbers and strings) and become objects at the end: keeping
+    // the per-row objects themselves makes V8 promote (and pretenure) them, and a 1M-line run's heap balloons.
+    const rowNo: number[] = [];
+    const rowStatus: RowStatus['status'][] = [];
+    const rowReq: (string | undefined)[] = [];
+    const rowFirstProblem: number[] = [];
+    const rowEndProblem: number[] = [];
+    const pRow: number[] = [];
+    const pColumn: string[] = [];
+    const pValue: string[] = [];
+    const pReason: string[] = [];
+    const pWarning: boolean[] = [];
     const grouper = new RequisitionGrouper(m, file, file, now, {
-      async emit(r) {
-        try {
-          await onRequisition(r);
-        } catch (err) {
-          throw new CallbackFailure(err);
-        }
-      },
       row(s) {
-        if (summary.rows.length < MAX_REPORTED) summary.rows.push(s);
-        else summary.truncated = true;
+        const first = pRow.length;
         for (const p of s.problems) {
-          if (summary.problems.length < MAX_REPORTED) summary.problems.push(p);
-          else summary.truncated = true;
+          if (pRow.length >= MAX_REPORTED) {
+            summary.truncated = true;
+            break;
+          }
+          pRow.push(p.row);
+          pColumn.push(p.column);
+          pValue.push(p.value);
+          pReason.push(p.reason);
+          pWarning.push(p.severity === 'warning');
         }
+        if (rowNo.length < MAX_REPORTED) {
+          rowNo.push(s.row);
+          rowStatus.push(s.status);
+          rowReq.push(s.requisition);
+          rowFirstProblem.push(first);
+          rowEndProblem.push(pRow.length);
+        } else summary.truncated = true;
       },
     });
-    let above: Cell[] | undefined;
-    const feed = async (cells: Cell[], row: number): Promise<void> => {
-      if (isBlankRow(cells)) return;
-      const filled = m.fillFromAbove(cells, above);
-      above = filled;
-      await grouper.push(filled, row);
+    const emit = async (r: Requisition): Promise<void> => {
+      try {
+        await onRequisition(r);
+      } catch (err) {
+        throw new CallbackFailure(err);
+      }
     };
-    try {
-      for (const h of head.slice(headerAt + 1)) await feed(h.cells, h.row);
-      for await (const r of src) await feed(r.cells, r.row);
-      await grouper.flush();
-    } finally {
-      await src.return(undefined);
-    }
+    let above: Cell[] | undefined;
+    const feed = async (batch: readonly HeadRow[]): Promise<void> => {
+      for (const { cells, row } of batch) {
+        if (isBlankRow(cells)) continue;
+        const filled = m.fillFromAbove(cells, above);
+        above = filled;
+        const done = grouper.push(filled, row);
+        if (done) await emit(done);
+      }
+    };
+    await feed(rows.head.slice(headerAt + 1));
+    for await (const batch of rows.after()) await feed(batch);
+    const last = grouper.flush();
+    if (last) await emit(last);
     Object.assign(summary, grouper.counts);
+    summary.problems = pRow.map((row, i) => ({
+      file, row, column: pColumn[i]!, value: pValue[i]!, reason: pReason[i]!, severity: pWarning[i] ? 'warning' : 'error',
+    }));
+    summary.rows = rowNo.map((row, i) => {
+      const r: RowStatus = { row, status: rowStatus[i]!, problems: summary.problems.slice(rowFirstProblem[i]!, rowEndProblem[i]!) };
+      if (rowReq[i] !== undefined) r.requisition = rowReq[i];
+      return r;
+    });
     return summary;
   }
 }

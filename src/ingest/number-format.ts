@@ -19,11 +19,18 @@ export type NumberResult = { ok: true; value: Decimal } | { ok: false; reason: s
 // Currency symbols and ISO codes an export may glue to an amount; stripped, never interpreted.
 const CURRENCY = /^(?:[A-Z]{3}|[$€£¥₹₽₩₺¤]|US\$|CHF|Fr\.?)\s*|\s*(?:[A-Z]{3}|[$€£¥₹₽₩₺¤]|CHF|Fr\.?)$/u;
 
+const PLAIN_POINT = /^\d{1,15}(?:\.\d{1,15})?$/;
+const PLAIN_COMMA = /^\d{1,15}(?:,\d{1,15})?$/;
+
 /** Parse one cell. Excel numeric cells arrive as `number` and are taken as they are (shortest round-trip text). */
 export function parseNumber(input: string | number, fmt: NumberFormat = DEFAULT_NUMBER_FORMAT): NumberResult {
   if (typeof input === 'number') {
     if (!Number.isFinite(input)) return { ok: false, reason: 'is not a number' };
     return { ok: true, value: new Decimal(input) };
+  }
+  // Fast path for the common plain forms ("12", "12.50" / "12,50"): no currency, sign or grouping to untangle.
+  if ((fmt.decimal === '.' ? PLAIN_POINT : PLAIN_COMMA).test(input)) {
+    return { ok: true, value: new Decimal(fmt.decimal === '.' ? input : input.replace(',', '.')) };
   }
   let s = input.replace(/[\u00A0\u202F]/g, ' ').trim();
   if (s === '') return { ok: false, reason: 'is empty' };

@@ -21,7 +21,6 @@ export interface RowStatus {
 }
 
 export interface GrouperSink {
-  emit(r: Requisition): Promise<void>;
   row(s: RowStatus): void;
 }
 
@@ -70,14 +69,16 @@ export class RequisitionGrouper {
     this.sink = sink;
   }
 
-  async push(cells: readonly Cell[], row: number): Promise<void> {
+  /** Add one data row; returns the previous requisition when this row completed it and it is valid. */
+  push(cells: readonly Cell[], row: number): Requisition | undefined {
     const r = mapLine(this.m, cells, row, this.file);
     if (r.key === '') {
       this.settle({ row, problems: r.problems }, undefined, 'rejected');
-      return;
+      return undefined;
     }
+    let done: Requisition | undefined;
     if (!this.group || this.group.key !== r.key) {
-      await this.flush();
+      done = this.flush();
       const endedAt = this.finished.get(r.key);
       if (endedAt !== undefined) {
         const problems = [
@@ -88,7 +89,7 @@ export class RequisitionGrouper {
           },
         ];
         this.settle({ row, problems }, r.key, 'rejected');
-        return;
+        return done;
       }
       const ordinal = this.keyByOrdinal.length;
       this.keyByOrdinal.push(r.key);
@@ -114,6 +115,7 @@ export class RequisitionGrouper {
     if (bad) g.failed = true;
     else if (r.line) g.lines.push(r.line);
     g.rows.push({ row, problems: r.problems });
+    return done;
   }
 
   private idProblem(row: number, value: string, reason: string): RowProblem {
@@ -129,20 +131,20 @@ export class RequisitionGrouper {
     this.sink.row(s);
   }
 
-  /** Finish the current requisition: emit it or hold it back whole. */
-  async flush(): Promise<void> {
+  /** Finish the current requisition: return it when valid, else hold it back whole (and return nothing). */
+  flush(): Requisition | undefined {
     const g = this.group;
-    if (!g) return;
+    if (!g) return undefined;
     this.group = undefined;
     this.finished.set(g.key, g.rows[g.rows.length - 1]!.row);
     if (g.failed || !g.header || g.lines.length === 0) {
       this.counts.heldRequisitions++;
       for (const r of g.rows) this.settle(r, g.key, 'held');
-      return;
+      return undefined;
     }
     for (const r of g.rows) this.settle(r, g.key, r.problems.length > 0 ? 'warning' : 'ok');
     this.counts.requisitions++;
     this.counts.lines += g.lines.length;
-    await this.sink.emit({ key: g.key, sourceFile: this.sourceFile, profile: this.m.profile.name, ...g.header, lines: g.lines });
+    return { key: g.key, sourceFile: this.sourceFile, profile: this.m.profile.name, ...g.header, lines: g.lines };
   }
 }

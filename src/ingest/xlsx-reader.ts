@@ -43,7 +43,7 @@ function isEmptyRow(cells: CellValue[]): boolean {
   return cells.every((c) => c === null || (typeof c === 'string' && c.trim() === ''));
 }
 
-export async function* readXlsxRows(path: string, sheetName?: string): AsyncGenerator<XlsxRow> {
+export async function* readXlsxRows(path: string, sheetName?: string): AsyncGenerator<XlsxRow[]> {
   const input = createReadStream(path, { highWaterMark: 256 * 1024 });
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     sharedStrings: 'cache',
@@ -54,6 +54,7 @@ export async function* readXlsxRows(path: string, sheetName?: string): AsyncGene
   });
   const seen: string[] = [];
   let chosen: string | undefined;
+  let batch: XlsxRow[] = [];
   try {
     for await (const ws of reader) {
       const name = (ws as unknown as { name: string }).name;
@@ -69,7 +70,15 @@ export async function* readXlsxRows(path: string, sheetName?: string): AsyncGene
           if (isEmptyRow(cells)) continue;
           chosen = name;
         }
-        yield { row: r.number, cells, sheet: name };
+        batch.push({ row: r.number, cells, sheet: name });
+        if (batch.length >= 500) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) {
+        yield batch;
+        batch = [];
       }
       if (wanted && sheetName !== undefined && chosen === undefined) chosen = name; // named but empty
     }
