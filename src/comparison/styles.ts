@@ -65,6 +65,7 @@ export const S = {
   int: { numFmt: '0', alignment: { horizontal: 'center' } },
   pct: { numFmt: FMT.pct },
   deviation: { numFmt: FMT.deviation },
+  deviationCenter: { numFmt: FMT.deviation, alignment: { horizontal: 'center' } },
   colHeader: {
     font: bold,
     fill: solid(COLOR.headerFill),

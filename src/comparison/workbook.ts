@@ -530,13 +530,16 @@ async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Co
     wProd = Math.max(wProd, textWidth(l.product));
   }
   for (const s of suppliers) wSup = Math.max(wSup, textWidth(s.name));
+  // The scenario rows name a supplier with its key.
+  if (model.award.bestSingle) wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[model.award.bestSingle.supplier]!)));
+  if (model.award.winner) wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[model.award.winner.supplier]!)));
   ws.columns = [
     clamp(wExt + 2, 14, 30),
     12,
     clamp(wProd + 2, 18, 45),
     9,
     8,
-    clamp(wSup + 2, 22, 40),
+    clamp(wSup + 2, 22, 48),
     14,
     14,
     16,
@@ -575,7 +578,7 @@ async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Co
     put(row, 7, linesCell, S.center);
     put(row, 9, total, S.moneyBold);
     put(row, 10, num(diff), S.money);
-    put(row, 11, num(pct?.toDecimalPlaces(6)), S.deviation);
+    put(row, 11, num(pct?.toDecimalPlaces(6)), S.deviationCenter);
   };
   scenario(A.split, 'Split award: each line to its lowest qualified price', 'per line', linesText(award.splitLinesCovered, n), num(award.splitTotal));
   if (award.bestSingle) {
