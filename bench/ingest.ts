@@ -18,6 +18,7 @@ import { once } from 'node:events';
 import { parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import { ingestFile, loadProfiles } from '../src/ingest/index.ts';
+import { ExternalIdIndex } from '../src/ingest/external-id-index.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const HEADER = ['Requisition', 'Line', 'Item', 'Specification', 'UoM', 'Qty', 'Estimated Total', 'Title', 'Description', 'Due Date', 'Required Date', 'RFQ Type', 'Category', 'Location'];
@@ -82,6 +83,15 @@ async function child(kind: string, file: string): Promise<Measure> {
   } else if (kind === 'raw-xlsx') {
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', styles: 'cache', worksheets: 'emit' });
     for await (const ws of reader) for await (const _ of ws) rows++;
+  } else if (kind === 'id-index') {
+    // The cross-requisition external_id index alone: 1M ids, bytes held.
+    const heap0 = process.memoryUsage();
+    const idx = new ExternalIdIndex(4096);
+    for (let i = 0; i < 1_000_000; i++) idx.claim(`SAP-${10000000 + Math.floor(i / 10)}-${(i % 10) * 10}`, i);
+    const heap1 = process.memoryUsage();
+    rows = idx.size;
+    extra.tableBytes = idx.bytes;
+    extra.heapAndBuffersDelta = heap1.heapUsed + heap1.arrayBuffers - heap0.heapUsed - heap0.arrayBuffers;
   } else {
     const profiles = await loadProfiles(join(ROOT, 'mappings'));
     let lines = 0;
@@ -137,6 +147,9 @@ if (args[0] === '--child') {
     console.log(`raw exceljs    XLSX: ${fmt(rawX)}`);
     const ourX = runChild('ours', xlsx);
     console.log(`ours           XLSX: ${fmt(ourX)}  (${ourX.extra!.requisitions} requisitions, ${ourX.extra!.lines} lines, ${ourX.extra!.rejectedRows} rejected)`);
+
+    const idx = runChild('id-index', csv);
+    console.log(`external_id index: ${idx.rows.toLocaleString('en-US')} ids in ${(idx.extra!.tableBytes! / 1e6).toFixed(1)} MB of typed arrays (heap+buffers delta ${(idx.extra!.heapAndBuffersDelta! / 1e6).toFixed(1)} MB)`);
 
     const ratio = ourCsv.rows / ourCsv.ms / (rawCsv.rows / rawCsv.ms);
     const ratioX = ourX.rows / ourX.ms / (rawX.rows / rawX.ms);

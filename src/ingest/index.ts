@@ -3,7 +3,7 @@ export { ingestFile, MAX_REPORTED, type IngestOptions, type IngestSummary } from
 export { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
 export { loadProfiles, compileProfile, normalizeHeader, type MappingProfile } from './mapping-profile.ts';
 export type { RowStatus } from './requisition-grouper.ts';
-export { writeIngestReport } from './ingest-report.ts';
+export { writeIngestReport, refusedFileSummary } from './ingest-report.ts';
 export { runCheck } from './check-command.ts';
 export { parseNumber, type NumberFormat } from './number-format.ts';
 export { parseDateText, parseDateCell, type DateFormat } from './date-format.ts';

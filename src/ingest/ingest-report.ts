@@ -17,6 +17,14 @@ const STATUS_TEXT: Record<string, string> = {
   skipped: 'skipped',
 };
 
+/** A summary for a file that was refused whole, so it gets a report too (its reason as the one note). */
+export function refusedFileSummary(file: string, reason: string): IngestSummary {
+  return {
+    file, profile: '(none)', profileReason: `file refused: ${reason}`,
+    requisitions: 0, lines: 0, heldRequisitions: 0, rejectedRows: 0, warnings: 0, problems: [], rows: [], truncated: false,
+  };
+}
+
 export async function writeIngestReport(summary: IngestSummary, outPath: string, extra?: { notes?: string[] }): Promise<void> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'rfq-sync';

@@ -233,4 +233,42 @@ describe('awkward but readable files', () => {
     expect(reqs[0]!.due_date).toBe(Date.parse('2027-03-15T17:00:00Z'));
     expect(reqs[0]!.lines[0]!.estimated_price).toBeUndefined();
   });
+  it('xlsx: merged title and merged group header above the real header', async () => {
+    const p = await put('generic-merged.xlsx', await xlsx((wb) => {
+      const ws = wb.addWorksheet('S');
+      ws.addRow(['Purchase requisitions, plant 1000']);
+      ws.mergeCells('A1:N1');
+      ws.addRow(['Requisition', null, 'Line details', null, null, null, null, 'Header details']);
+      ws.mergeCells('A2:B2');
+      ws.mergeCells('C2:G2');
+      ws.mergeCells('H2:N2');
+      ws.addRow(HEADER.split(','));
+      ws.addRow(['M1', 1, 'Item', null, 'pc', 3, 30, 'T', null, '2027-03-01', '2027-04-01', 'Private', 'C', 'L']);
+    }));
+    const { s, reqs } = await ingest(p);
+    expect(s.problems).toEqual([]);
+    expect(s.profileReason).toBe('file name matches "generic*" or "rfq-template*" or "requisition-template*" and the header on row 3 has all 14 of its columns');
+    expect(reqs.map((r) => [r.key, r.lines[0]!.row])).toEqual([['M1', 4]]);
+  });
+
+  it('Odoo-style continuation rows in CSV: blank requisition columns come from the row above', async () => {
+    const content = [
+      'Reference,Agreement Type,Purchase Representative,Company,Source Document,Agreement Deadline,Delivery Date,Products/ID,Products/Product,Products/Description,Products/Quantity,Products/Unit of Measure,Products/Unit Price',
+      'PR/9,Call for Tenders,Marc,BE,,2027-02-01 17:00:00,2027-03-01,l1,Desk,,2,Units,100',
+      ',,,,,,,l2,Chair,,4,Units,50',
+      'PR/10,Call for Tenders,Marc,BE,,2027-02-02 17:00:00,2027-03-02,l3,Lamp,,1,Units,30',
+    ].join('\n');
+    const { s, reqs } = await ingest(await put('odoo-continuation.csv', content));
+    expect(s.problems).toEqual([]);
+    expect(reqs.map((r) => [r.key, r.due_date, r.lines.map((l) => l.external_id)])).toEqual([
+      ['PR/9', Date.parse('2027-02-01T16:00:00Z'), ['ODOO-l1', 'ODOO-l2']],
+      ['PR/10', Date.parse('2027-02-02T16:00:00Z'), ['ODOO-l3']],
+    ]);
+  });
+
+  it('an error thrown by the caller passes through as it is (not as a refused file)', async () => {
+    const p = await put('generic-callback.csv', csv(row('C1', 1)));
+    const boom = new Error('queue down');
+    await expect(ingestFile(p, { profiles, limits: LIMITS, now: NOW }, async () => { throw boom; })).rejects.toBe(boom);
+  });
 });
