@@ -26,6 +26,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import type { RedisKeys } from './redis-keys.ts';
+import { ratePermitLua, type RateLimiter } from './rate-limiter.ts';
 import { defineScript, type ScriptCaller } from './redis-scripts.ts';
 
 export type RequisitionState = 'pending' | 'creating' | 'created' | 'rejected';
@@ -42,7 +43,7 @@ export function hashOf(value: unknown, length = 16): string {
 }
 
 export type ClaimResult =
-  | { status: 'claimed'; previous: RequisitionState | undefined; claimed: string[] }
+  | { status: 'claimed'; previous: RequisitionState | undefined; claimed: string[]; posting: boolean }
   | { status: 'created'; rfqId: number }
   | { status: 'rejected'; reason: string }
   | { status: 'busy'; waitMs: number }
@@ -82,11 +83,15 @@ export interface LineChange {
  * KEYS[1] claim table (hash external_id -> requisition id)
  * KEYS[2] the requisition's record (hash)
  * KEYS[3] requisition index (zset id -> first-seen ms)
+ * KEYS[4] rate-limit window, KEYS[5] Retry-After hold-off (rate-limiter.ts)
  * ARGV[1] requisition id      ARGV[2] attempt token     ARGV[3] lease ms         ARGV[4] content hash
  * ARGV[5] key                 ARGV[6] profile           ARGV[7] source file      ARGV[8] title
- * ARGV[9..] external_ids
+ * ARGV[9] calls per window ('' = take no permit)  ARGV[10] window ms  ARGV[11] permit member  ARGV[12] post lease ms
+ * ARGV[13..] external_ids
+ * When nothing needs reconciling and a permit is free, the same step takes the permit and marks the requisition
+ * `creating` (as beginPost does): the caller posts at once.
  * Returns {'created', rfqId} | {'rejected', reason} | {'busy', waitMs} | {'conflict', id1, holder1, ...}
- *       | {'claimed', previousState, claimedJson}
+ *       | {'claimed', previousState, claimedJson, permitWaitMs} | {'posting', previousState, claimedJson}
  */
 const CLAIM = `
 local t = redis.call('TIME')
@@ -102,7 +107,7 @@ if state == 'creating' or state == 'pending' then
   if lease > now and redis.call('HGET', rec, 'token') ~= ARGV[2] then return {'busy', tostring(lease - now)} end
 end
 local conflicts = {}
-for i = 9, #ARGV do
+for i = 13, #ARGV do
   local holder = redis.call('HGET', KEYS[1], ARGV[i])
   if holder and holder ~= ARGV[1] then
     conflicts[#conflicts + 1] = ARGV[i]
@@ -121,7 +126,7 @@ if old then
     if not seen[e] then seen[e] = true; claimed[#claimed + 1] = e end
   end
 end
-for i = 9, #ARGV do
+for i = 13, #ARGV do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[1])
   if not seen[ARGV[i]] then seen[ARGV[i]] = true; claimed[#claimed + 1] = ARGV[i] end
 end
@@ -136,7 +141,11 @@ redis.call('HSET', rec, 'state', (previous == 'creating') and 'creating' or 'pen
 redis.call('HDEL', rec, 'reason', 'rejectedAt')
 redis.call('HINCRBY', rec, 'attempts', 1)
 redis.call('ZADD', KEYS[3], 'NX', now, ARGV[1])
-return {'claimed', previous or '', claimedJson}
+if ARGV[9] == '' or previous == 'creating' then return {'claimed', previous or '', claimedJson, '0'} end
+${ratePermitLua('KEYS[4]', 'KEYS[5]', 'ARGV[9]', 'ARGV[10]', 'ARGV[11]')}
+if wait > 0 then return {'claimed', previous or '', claimedJson, tostring(wait)} end
+redis.call('HSET', rec, 'state', 'creating', 'reconciled', ARGV[2], 'leaseUntil', tostring(now + tonumber(ARGV[12])))
+return {'posting', previous or '', claimedJson}
 `;
 
 /*
@@ -247,7 +256,11 @@ return 1
 // ------------------------------------------------------------------------------------------------ store
 
 export interface IdempotencyStore {
-  claim(r: Requisition, token: string, contentHash: string, leaseMs: number): Promise<ClaimResult>;
+  /**
+   * With `permit`, a claim that needs no reconcile also takes a rate-limit permit and begins the post when one is
+   * free (`posting: true`: post now, no acquire/beginPost).
+   */
+  claim(r: Requisition, token: string, contentHash: string, leaseMs: number, permit?: { limiter: RateLimiter; postLeaseMs: number }): Promise<ClaimResult>;
   /** After a reconcile that found nothing: a refusal of this attempt's post may now set `pending`. */
   markReconciled(id: string, token: string): Promise<boolean>;
   /** Returns false when the requisition is no longer this attempt's (do not post). */
@@ -274,7 +287,7 @@ export interface IdempotencyStore {
 }
 
 export function createIdempotencyStore(redis: Redis, keys: RedisKeys): IdempotencyStore {
-  const claimS = defineScript(redis, 'rfqSyncClaim', 3, CLAIM);
+  const claimS = defineScript(redis, 'rfqSyncClaim2', 5, CLAIM);
   const beginS = defineScript(redis, 'rfqSyncBeginPost', 1, BEGIN_POST);
   const endS = defineScript(redis, 'rfqSyncEndAttempt', 1, END_ATTEMPT);
   const recordS = defineScript(redis, 'rfqSyncRecord', 4, RECORD);
@@ -284,11 +297,16 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
   const meta = (r: Requisition) => [r.key, r.profile, r.sourceFile, r.title];
 
   return {
-    async claim(r, token, contentHash, leaseMs) {
+    async claim(r, token, contentHash, leaseMs, permit) {
       const id = idOf(r);
+      const l = permit?.limiter;
       const res = (await claimS(
-        [keys.externalIds, keys.requisition(id), keys.requisitions],
-        [id, token, leaseMs, contentHash, ...meta(r), ...r.lines.map((l) => l.external_id)],
+        [keys.externalIds, keys.requisition(id), keys.requisitions, l?.windowKey ?? keys.key('rate', 'window'), l?.holdKey ?? keys.key('rate', 'hold')],
+        [
+          id, token, leaseMs, contentHash, ...meta(r),
+          l ? l.perSecond : '', l ? l.windowMs : 0, l ? `${token}:claim` : '', permit?.postLeaseMs ?? 0,
+          ...r.lines.map((x) => x.external_id),
+        ],
       )) as string[];
       switch (res[0]) {
         case 'created':
@@ -303,7 +321,13 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
           return { status: 'conflict', conflicts };
         }
         case 'claimed':
-          return { status: 'claimed', previous: (res[1] || undefined) as RequisitionState | undefined, claimed: JSON.parse(res[2] ?? '[]') as string[] };
+        case 'posting':
+          return {
+            status: 'claimed',
+            previous: (res[1] || undefined) as RequisitionState | undefined,
+            claimed: JSON.parse(res[2] ?? '[]') as string[],
+            posting: res[0] === 'posting',
+          };
         default:
           throw new Error(`claim script answered ${String(res[0])}`);
       }

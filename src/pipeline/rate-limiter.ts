@@ -12,6 +12,30 @@ import type { Redis } from 'ioredis';
 import { defineScript } from './redis-scripts.ts';
 import type { RedisKeys } from './redis-keys.ts';
 
+/**
+ * Lua fragment taking one permit: sets the local `wait` to 0 (permit taken) or to the ms to wait. Expects the local
+ * `now` (ms, from TIME). Shared with the claim script of the idempotency store, which takes the permit in the
+ * same step as the claim (one round trip on the hot path).
+ */
+export function ratePermitLua(windowKey: string, holdKey: string, limit: string, windowMs: string, member: string): string {
+  return `
+local wait = redis.call('PTTL', ${holdKey})
+if wait <= 0 then
+  wait = 0
+  local window = tonumber(${windowMs})
+  redis.call('ZREMRANGEBYSCORE', ${windowKey}, '-inf', now - window)
+  if redis.call('ZCARD', ${windowKey}) < tonumber(${limit}) then
+    redis.call('ZADD', ${windowKey}, now, ${member})
+    redis.call('PEXPIRE', ${windowKey}, window * 2)
+  else
+    local oldest = redis.call('ZRANGE', ${windowKey}, 0, 0, 'WITHSCORES')
+    wait = tonumber(oldest[2]) + window - now + 1
+    if wait < 1 then wait = 1 end
+  end
+end
+`;
+}
+
 /*
  * KEYS[1] sliding-window sorted set (member -> ms), KEYS[2] hold-off key (PX = Retry-After)
  * ARGV[1] limit per window, ARGV[2] window ms, ARGV[3] unique member
@@ -20,18 +44,7 @@ import type { RedisKeys } from './redis-keys.ts';
 const ACQUIRE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local hold = redis.call('PTTL', KEYS[2])
-if hold > 0 then return hold end
-local window = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[1]) then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], window * 2)
-  return 0
-end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-local wait = tonumber(oldest[2]) + window - now + 1
-if wait < 1 then wait = 1 end
+${ratePermitLua('KEYS[1]', 'KEYS[2]', 'ARGV[1]', 'ARGV[2]', 'ARGV[3]')}
 return wait
 `;
 
@@ -60,6 +73,10 @@ export interface RateLimiter {
   /** The service said Retry-After: nobody calls for `ms`. */
   holdOff(ms: number): Promise<void>;
   readonly perSecond: number;
+  /** For scripts that take a permit themselves (ratePermitLua). */
+  readonly windowKey: string;
+  readonly holdKey: string;
+  readonly windowMs: number;
 }
 
 export interface RateLimiterOptions {
@@ -76,6 +93,9 @@ export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterO
   const windowMs = 1000 + (o.marginMs ?? 20);
   return {
     perSecond: o.perSecond,
+    windowKey,
+    holdKey,
+    windowMs,
     async acquire(opts = {}) {
       const maxWait = opts.maxWaitMs ?? 2_000;
       const started = Date.now();

@@ -116,7 +116,7 @@ export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<
   const token = randomUUID();
   const contentHash = contentHashOf(r);
   const log = deps.logger.child({ requisition: id, sourceFile: r.sourceFile });
-  const claim = await deps.store.claim(r, token, contentHash, deps.claimLeaseMs);
+  const claim = await deps.store.claim(r, token, contentHash, deps.claimLeaseMs, { limiter: deps.limiter, postLeaseMs: deps.postLeaseMs });
 
   switch (claim.status) {
     case 'busy':
@@ -138,7 +138,7 @@ export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<
   }
 
   try {
-    return await afterClaim(deps, r, claim.previous, claim.claimed, token, contentHash);
+    return await afterClaim(deps, r, claim.previous, claim.claimed, claim.posting, token, contentHash);
   } catch (err) {
     // Hand the requisition back at once instead of letting the next attempt wait out the lease (state unchanged).
     await deps.store.endAttempt(id, token, 'release').catch(() => undefined);
@@ -151,6 +151,7 @@ async function afterClaim(
   r: Requisition,
   previous: string | undefined,
   claimed: string[],
+  posting: boolean,
   token: string,
   contentHash: string,
 ): Promise<CreateOutcome> {
@@ -183,9 +184,12 @@ async function afterClaim(
     await deps.store.markReconciled(id, token);
   }
 
-  await deps.limiter.acquire();
-  if (!(await deps.store.beginPost(id, token, deps.postLeaseMs))) {
-    throw new AttemptBusyError(id, 1_000); // our lease ran out while waiting: another attempt has it now
+  if (!posting) {
+    // the claim could not take a permit too (none free, or a reconcile came first): take one now
+    await deps.limiter.acquire();
+    if (!(await deps.store.beginPost(id, token, deps.postLeaseMs))) {
+      throw new AttemptBusyError(id, 1_000); // our lease ran out while waiting: another attempt has it now
+    }
   }
   let rfqId: number;
   try {
@@ -208,13 +212,14 @@ async function afterClaim(
     }
     throw err;
   }
-  const rec = await deps.store.record(r, rfqId, r.lines.map((line, position) => ({ line, position })), 'posted', []);
+  // Tracking starts alongside the record (one round trip): a crash between the two leaves a tracked RFQ whose
+  // requisition is still `creating`, which the next attempt adopts - never a second RFQ.
+  const [rec] = await Promise.all([deps.store.record(r, rfqId, r.lines.map((line, position) => ({ line, position })), 'posted', []), deps.track(rfqId, r)]);
   if (rec.status === 'duplicate') {
     log.error({ event: 'requisition.duplicate', rfqId, existingRfqId: rec.existingRfqId }, `requisition ${id}: RFQ ${rfqId} created although RFQ ${rec.existingRfqId} was recorded for it (an attempt outlived its lease)`);
   } else {
     log.info({ event: 'rfq.created', rfqId, lines: r.lines.length }, `requisition ${id}: RFQ ${rfqId} created`);
   }
-  await deps.track(rfqId, r);
   if (rec.status === 'duplicate') await deps.track(rec.existingRfqId, r);
   return { requisitionId: id, status: 'created', rfqId };
 }
