@@ -27,7 +27,7 @@ export async function runCheck(path: string, opts: IngestOptions, out: (line: st
   };
   let summary;
   try {
-    summary = await ingestFile(path, opts, show);
+    summary = await ingestFile(path, { ...opts, onProfile: (name, reason) => out(`mapping profile "${name}" (${reason})`) }, show);
   } catch (err) {
     if (err instanceof RfqSyncError && err.kind === 'data') {
       out(`cannot read: ${err.message}`);
@@ -35,8 +35,6 @@ export async function runCheck(path: string, opts: IngestOptions, out: (line: st
     }
     throw err;
   }
-  // Shown after the requisitions so they are not buried.
-  out(`file ${summary.file}: mapping profile "${summary.profile}" (${summary.profileReason})`);
   if (shown > MAX_SHOWN) out(`... and ${shown - MAX_SHOWN} more requisitions`);
   for (const p of summary.problems) out(`${p.severity === 'error' ? 'error' : 'warning'}: ${formatRowProblem(p)}`);
   if (summary.truncated) out('... more problems not shown');

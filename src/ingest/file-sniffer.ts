@@ -155,7 +155,40 @@ async function checkZip(path: string, limits: IngestLimits, refuse: (reason: str
     if (encrypted) refuse('is an encrypted zip archive; save it without a password');
     if (names.has('mimetype') && !names.has('xl/workbook.xml')) refuse('is an OpenDocument spreadsheet (.ods); save it as .xlsx or CSV');
     if (!names.has('xl/workbook.xml')) refuse('is a zip archive but not an xlsx workbook (no xl/workbook.xml)');
+    await inflateAll(path, refuse);
   } finally {
     zip.close();
+  }
+}
+
+/**
+ * The central directory's sizes are only claims: inflate every entry once (streamed, nothing kept) with yauzl's
+ * size validation, so an archive that lies about its sizes is refused before exceljs inflates it for real.
+ */
+async function inflateAll(path: string, refuse: (reason: string, cause?: unknown) => never): Promise<void> {
+  let zip: yauzl.ZipFile | undefined;
+  try {
+    zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false });
+    const z = zip;
+    await new Promise<void>((resolve, reject) => {
+      z.on('entry', (e: yauzl.Entry) => {
+        if (e.fileName.endsWith('/')) return z.readEntry();
+        z.openReadStream(e, (err, stream) => {
+          if (err) return reject(err);
+          stream.on('error', reject);
+          stream.on('end', () => z.readEntry());
+          stream.resume();
+        });
+      });
+      z.on('end', () => resolve());
+      z.on('error', reject);
+      z.readEntry();
+    });
+  } catch (err) {
+    const msg = (err as Error).message;
+    if (/too many bytes/i.test(msg)) refuse('inflates to more than its zip directory declares (zip bomb guard)', err);
+    refuse(`is a corrupt zip/xlsx archive (${msg})`, err);
+  } finally {
+    zip?.close();
   }
 }

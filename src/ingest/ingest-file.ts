@@ -21,6 +21,8 @@ export interface IngestOptions {
   now?: Date;
   /** File name shown in messages (the path may be processing/<x>). */
   displayName?: string;
+  /** Told the chosen profile and why, before any requisition (used by `check` to print it first). */
+  onProfile?: (profile: string, reason: string) => void;
 }
 
 export interface IngestSummary {
@@ -114,6 +116,7 @@ export async function ingestFile(path: string, opts: IngestOptions, onRequisitio
       rows = Rows.open(path, sniff, profile.sheet, profile.delimiter);
       headerAt = chooseProfile([profile], file, await rows.readHead(), profile.name).headerAt;
     }
+    opts.onProfile?.(profile.name, choice.reason);
     return await run(rows, headerAt, profile, choice.reason);
   } catch (err) {
     if (err instanceof CallbackFailure) throw err.cause;

@@ -57,6 +57,17 @@ async function xlsx(build: (wb: ExcelJS.Workbook) => void): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
+/** A zip whose directory claims a 5 MB sheet holds 10 bytes (a zip bomb that lies about its sizes). */
+function lyingZip(): Buffer {
+  const z = Buffer.from(zipSync({ 'xl/workbook.xml': strToU8('<x/>'), 'xl/worksheets/sheet1.xml': new Uint8Array(5_000_000) }));
+  for (let i = 0; i < z.length - 28; i++) {
+    const sig = z.readUInt32LE(i);
+    if (sig === 0x04034b50 && z.readUInt32LE(i + 22) === 5_000_000) z.writeUInt32LE(10, i + 22);
+    if (sig === 0x02014b50 && z.readUInt32LE(i + 24) === 5_000_000) z.writeUInt32LE(10, i + 24);
+  }
+  return z;
+}
+
 const OLE2 = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(2048, 0)]);
 
 describe('refused files', () => {
@@ -72,6 +83,7 @@ describe('refused files', () => {
       'FileRefusedError: calc-renamed.xlsx: is an OpenDocument spreadsheet (.ods); save it as .xlsx or CSV'],
     ['bomb.xlsx', async () => zipSync({ 'xl/workbook.xml': strToU8('<x/>'), 'xl/worksheets/sheet1.xml': new Uint8Array(3 * 1024 * 1024) }),
       'FileRefusedError: bomb.xlsx: would inflate to more than 1.0 MiB (zip bomb guard)'],
+    ['liar.xlsx', async () => lyingZip(), 'FileRefusedError: liar.xlsx: inflates to more than its zip directory declares (zip bomb guard)'],
     ['many.xlsx', async () => zipSync(Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`xl/e${i}.xml`, strToU8('<x/>')]))),
       'FileRefusedError: many.xlsx: is a zip with 60 entries, over the limit of 50'],
     ['photos.xlsx', async () => zipSync({ 'a.jpg': strToU8('jpeg') }), 'FileRefusedError: photos.xlsx: is a zip archive but not an xlsx workbook (no xl/workbook.xml)'],
