@@ -55,8 +55,11 @@ export const requisitionSchema = z.object({
 export const createRfqPayloadSchema = z.object({ requisition: requisitionSchema });
 export type CreateRfqPayload = { requisition: Requisition };
 
-/** How long a job waits while the token is refused before it looks again (the queue is paused meanwhile). */
-export const AUTH_RETRY_MS = 10_000;
+/**
+ * How long a job set aside by a refused token waits before it looks again. Short on purpose: while the queue is
+ * paused a due job just moves to the paused list, and the gate's resume promotes the others at once.
+ */
+export const AUTH_RETRY_MS = 2_000;
 
 /** The job id of a requisition's create-rfq job. */
 export function createRfqJobId(r: Requisition): string {
@@ -100,6 +103,7 @@ export async function processCreateRfq(ctx: WorkerContext, job: Job): Promise<Cr
   const requisition = parsed.data.requisition as Requisition;
   if (ctx.authGate.isPaused()) return delay(job, AUTH_RETRY_MS);
 
+  const tokenFingerprint = ctx.tokens.fingerprint(); // the token this attempt's calls go out with
   let outcome: CreateOutcome;
   try {
     outcome = await createRfqOnce(creatorDeps(ctx), requisition);
@@ -107,7 +111,7 @@ export async function processCreateRfq(ctx: WorkerContext, job: Job): Promise<Cr
     if (err instanceof AttemptBusyError || err instanceof ThrottledError) return delay(job, err.waitMs);
     if (err instanceof RateLimitError) return delay(job, err.retryAfterMs ?? ctx.config.JOB_BACKOFF_MS);
     if (err instanceof AuthError) {
-      await ctx.authGate.pause(err.message);
+      await ctx.authGate.pause(err.message, tokenFingerprint);
       return delay(job, AUTH_RETRY_MS);
     }
     throw err;

@@ -66,6 +66,8 @@ export function concurrencyFor(ctx: WorkerContext, key: QueueKey): number {
 export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): RunningWorker {
   const keys = opts.queues ?? QUEUE_KEYS;
   const log = ctx.logger.child({ component: 'worker' });
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
   const workers = keys.map((key) => {
     const name = QUEUE_NAMES[key];
     const load = PROCESSORS[key]();
@@ -81,7 +83,18 @@ export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): 
       // Jobs started per second; the calls themselves are held to the same rate by src/pipeline/rate-limiter.ts.
       ...(key === 'createRfq' ? { limiter: { max: opts.ratePerSecond ?? ctx.config.RATE_LIMIT_PER_SECOND, duration: 1000 } } : {}),
     };
-    const w = new Worker(name, async (job: Job) => (await load)(ctx, job), options);
+    const w = new Worker(
+      name,
+      async (job: Job) => {
+        inFlight++;
+        try {
+          return await (await load)(ctx, job);
+        } finally {
+          if (--inFlight === 0) idle?.();
+        }
+      },
+      options,
+    );
     w.on('failed', (job, err) => {
       if (!job) return;
       const final = job.finishedOn !== undefined || job.attemptsMade >= (job.opts.attempts ?? 1);
@@ -99,18 +112,20 @@ export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): 
     workers,
     close(timeoutMs = ctx.config.SHUTDOWN_TIMEOUT_MS) {
       closing ??= (async () => {
-        // close() stops fetching and waits for active jobs, with no time limit of its own: race it.
-        const graceful = Promise.allSettled(workers.map((w) => w.close())).then(() => true);
-        let timer: NodeJS.Timeout | undefined;
-        const timedOut = new Promise<boolean>((resolve) => {
-          timer = setTimeout(() => resolve(false), timeoutMs);
-        });
-        const done = await Promise.race([graceful, timedOut]);
-        clearTimeout(timer);
-        if (!done) {
-          log.warn({ timeoutMs }, 'jobs still running at shutdown time-out; they will be picked up again by another worker');
-          await Promise.allSettled(workers.map((w) => w.close(true)));
+        // BullMQ's close() waits for active jobs with no time limit, and a later close(true) only returns that same
+        // promise: so stop fetching first, wait for our jobs up to the limit, then close - forced if any still run.
+        await Promise.allSettled(workers.map((w) => w.pause(true)));
+        if (inFlight > 0) {
+          let timer: NodeJS.Timeout | undefined;
+          await new Promise<void>((resolve) => {
+            idle = resolve;
+            timer = setTimeout(resolve, timeoutMs);
+          });
+          clearTimeout(timer);
         }
+        const force = inFlight > 0;
+        if (force) log.warn({ timeoutMs, inFlight }, 'jobs still running at shutdown time-out; another worker will take them up again');
+        await Promise.allSettled(workers.map((w) => w.close(force)));
       })();
       return closing;
     },

@@ -24,8 +24,12 @@ export interface AuthPauseStatus {
 }
 
 export interface AuthGate {
-  /** Record the refusal and pause creation and polling. Returns true when this call did the pausing. */
-  pause(reason: string): Promise<boolean>;
+  /**
+   * Record the refusal and pause creation and polling. Returns true when this call did the pausing.
+   * `tokenFingerprint`: of the token the refused call was sent with, when the caller knows it (taken before the
+   * call): a token replaced while that call was on its way must not be recorded as the refused one.
+   */
+  pause(reason: string, tokenFingerprint?: string): Promise<boolean>;
   /** Lift the pause and resume the queues. */
   resume(why: string): Promise<void>;
   /** Local, cheap view (refreshed by the periodic check and by pause/resume). */
@@ -79,8 +83,8 @@ export async function createAuthGate(o: AuthGateOptions): Promise<AuthGate> {
   };
 
   const gate: AuthGate = {
-    async pause(reason) {
-      const fp = o.tokens.fingerprint();
+    async pause(reason, tokenFingerprint) {
+      const fp = tokenFingerprint ?? o.tokens.fingerprint();
       // HSETNX on `reason` decides which worker pauses (and logs) first; the others join silently.
       const [[, first]] = (await o.redis
         .multi()

@@ -71,8 +71,8 @@ export function redisOptionsFromUrl(url: string, extra: RedisOptions = {}): Redi
 
 export async function createWorkerContext(config: Config, logger: Logger, opts: WorkerContextOptions): Promise<WorkerContext> {
   const base = redisOptionsFromUrl(opts.redisUrl);
-  // Auto-pipelining: the commands of concurrent jobs issued in one tick share one write and one round trip.
-  const redis = new Redis({ ...base, maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true });
+  // No enableAutoPipelining: its callback loop throws (uncaught) when a connection closes mid-batch.
+  const redis = new Redis({ ...base, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   redis.on('error', () => undefined); // reconnects by itself; commands report the failure to their caller
   const cleanup: Array<() => Promise<unknown>> = [async () => redis.quit().catch(() => redis.disconnect())];
   try {

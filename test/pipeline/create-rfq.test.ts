@@ -18,6 +18,7 @@ import { listFailed, retryFailed } from '../../src/pipeline/failed-jobs.ts';
 import { createIdempotencyStore } from '../../src/pipeline/idempotency-store.ts';
 import { jobId } from '../../src/pipeline/queues.ts';
 import { checkRedis } from '../../src/pipeline/redis-checks.ts';
+import { tokenFingerprint } from '../../src/pipeline/token-source.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor, type PipelineEnv } from './fixtures/pipeline-env.ts';
@@ -154,6 +155,36 @@ describe('create-rfq', () => {
     await waitFor('3 created', async () => (await c.queues.createRfq.getCompletedCount()) === 3, 30_000);
     expect(checkExactlyOnce(rfqsOf('auth'), reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 3 });
     expect(await ctx.queues.createRfq.getFailedCount()).toBe(0);
+  });
+
+  it('resumes at start when the token that was refused has been replaced, and stays paused with the same token', async () => {
+    const e = env();
+    const setup = await pipelineContext(e);
+    await setup.redis.hset(setup.keys.authPause, { reason: 'HTTP 401', since: String(Date.now()), tokenFingerprint: tokenFingerprint('old-token') });
+    await setup.queues.createRfq.pause();
+    await closeWorkerContext(setup);
+    ctx = await pipelineContext(e); // a restart with a new token
+    expect(await ctx.authGate.status()).toEqual({ paused: false });
+    expect(await ctx.queues.createRfq.isPaused()).toBe(false);
+    await ctx.redis.hset(ctx.keys.authPause, { reason: 'HTTP 401', since: String(Date.now()), tokenFingerprint: tokenFingerprint(sb.token) });
+    await ctx.authGate.check();
+    expect(ctx.authGate.isPaused()).toBe(true);
+  });
+
+  it('closes within its time limit even while a create is hanging', async () => {
+    ctx = await pipelineContext(env());
+    sb.sandbox.setFaults({ latencyMs: 10_000 });
+    try {
+      worker = startWorker(ctx, { queues: ['createRfq'] });
+      await enqueueCreateRfq(ctx.queues, makeRequisitions(1, 'hang')[0]!);
+      const c = ctx;
+      await waitFor('job active', async () => (await c.queues.createRfq.getActiveCount()) === 1, 5_000, 20);
+      const t0 = Date.now();
+      await worker.close(300);
+      expect(Date.now() - t0).toBeLessThan(1_000);
+    } finally {
+      sb.sandbox.setFaults({});
+    }
   });
 
   it('refuses an evicting Redis with a message that says how to fix it', async () => {
