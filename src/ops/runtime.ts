@@ -3,12 +3,13 @@
  * embedded defaults, for `demo` and local use only: a private redis-server child process on a free loopback port,
  * and the built-in sandbox. `worker` never gets here without both set (loadConfig requireProduction).
  */
-import type { Config } from '../config.ts';
+import { Redis } from 'ioredis';
+import { displayRedisUrl, type Config } from '../config.ts';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { ConfigError, RfqSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { createWorkerContext, type WorkerContext } from '../pipeline/context.ts';
+import { createWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../pipeline/context.ts';
 import { createTokenSource } from '../pipeline/token-source.ts';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../redis/embedded-redis.ts';
 import { DEFAULT_SANDBOX_TOKEN, startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.ts';
@@ -49,6 +50,7 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
   };
   try {
     let redisUrl = config.REDIS_URL;
+    if (redisUrl) await assertRedisReachable(redisUrl);
     if (!redisUrl) {
       // Checked up front: a clear message at once instead of waiting for a server that cannot start.
       if (!(await onPath('redis-server'))) {
@@ -77,6 +79,23 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/** A clear one-line error instead of a driver stack trace when Redis cannot be reached at start. */
+export async function assertRedisReachable(redisUrl: string): Promise<void> {
+  const client = new Redis({ ...redisOptionsFromUrl(redisUrl), lazyConnect: true, connectTimeout: 5_000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  let lastError: Error | undefined;
+  client.on('error', (err: Error) => {
+    lastError = err;
+  });
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (err) {
+    throw new RfqSyncError('E_REDIS_DOWN', 'transient', `cannot reach Redis at ${displayRedisUrl(redisUrl)}: ${(lastError ?? (err as Error)).message}`);
+  } finally {
+    client.disconnect();
   }
 }
 

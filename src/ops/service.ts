@@ -8,11 +8,11 @@ import { pendingWork } from '../tracking/status.ts';
 import { enqueuePollNow } from '../tracking/enqueue.ts';
 import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { startOpsServer, type OpsServer } from './http-server.ts';
-import { createMetrics } from './metrics.ts';
+import { createMetrics, type OpsMetrics } from './metrics.ts';
 import { startPipeline, waitForDrain, type RunningPipeline, type StartWorker } from './pipeline-runner.ts';
 import { authReadiness, redisReadiness, serviceReadiness } from './readiness.ts';
 import { resolveRuntime } from './runtime.ts';
-import { installShutdown, type ShutdownStep } from './shutdown.ts';
+import { installShutdown, type ShutdownHandle, type ShutdownStep } from './shutdown.ts';
 
 /** The service: runs until SIGTERM/SIGINT, then shuts down gracefully. Resolves with the exit code. */
 export async function runWorkerCommand(config: Config, logger: Logger, startWorker: StartWorker): Promise<number> {
@@ -21,6 +21,24 @@ export async function runWorkerCommand(config: Config, logger: Logger, startWork
   const shutdown = installShutdown({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS, steps: () => [...steps].reverse() });
   const onStop = (step: ShutdownStep) => steps.push(step);
 
+  try {
+    return await startWorkerService(config, logger, startWorker, metrics, shutdown, onStop);
+  } catch (err) {
+    // Close what did start (the endpoint, a Redis connection...) so the process can exit with the error.
+    await shutdown.trigger('start-up failed', EXIT_FAILED);
+    shutdown.dispose();
+    throw err;
+  }
+}
+
+async function startWorkerService(
+  config: Config,
+  logger: Logger,
+  startWorker: StartWorker,
+  metrics: OpsMetrics,
+  shutdown: ShutdownHandle,
+  onStop: (step: ShutdownStep) => void,
+): Promise<number> {
   // The endpoint comes first, so /healthz answers (and /readyz says why not ready) while the rest starts.
   let ops: OpsServer | undefined;
   if (config.HTTP_PORT !== 0) {
