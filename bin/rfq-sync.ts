@@ -3,6 +3,7 @@
  * rfq-sync command line. Each command loads its modules lazily, so `--help` and small commands start fast.
  * Exit codes: 0 done; 1 something failed and was reported; 2 bad configuration or usage.
  */
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, reportError, setup, type GlobalOptions } from '../src/ops/cli-support.ts';
 
@@ -10,6 +11,7 @@ const program = new Command('rfq-sync')
   .description('Turns ERP purchase-requisition exports into RFQs on a sourcing service, follows them, and writes Excel quote comparisons.')
   .option('-c, --config <file>', 'configuration file (YAML or JSON, same keys as the environment variables); same as RFQ_SYNC_CONFIG')
   .addOption(new Option('--log-level <level>', 'log level (overrides LOG_LEVEL)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
+  .version(packageVersion(), '-V, --version')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
@@ -54,6 +56,28 @@ program
   );
 
 program
+  .command('check')
+  .description('dry run of one export: the mapping profile chosen and why, the requisitions it would create, every row problem (no side effects)')
+  .argument('<file>', 'CSV or XLSX export')
+  .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
+  .addHelpText('after', '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.')
+  .action(
+    action(async (file: string, opts: { mapping?: string }) => {
+      const { config } = setup(globals());
+      const { loadProfiles, runCheck } = await import('../src/ingest/index.ts');
+      let profiles;
+      try {
+        profiles = await loadProfiles(config.folders.mappings);
+      } catch (err) {
+        process.stderr.write(`rfq-sync: ${(err as Error).message}\n`);
+        return EXIT_CONFIG;
+      }
+      const limits = { maxFileBytes: config.MAX_FILE_BYTES, maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES, maxXlsxEntries: config.MAX_XLSX_ENTRIES };
+      return runCheck(file, { profiles, mappingName: opts.mapping, limits }, (line) => process.stdout.write(`${line}\n`));
+    }),
+  );
+
+program
   .command('ingest')
   .description('submit one file now, as if dropped in the inbox (a running worker reads it)')
   .argument('<file>', 'CSV or XLSX export')
@@ -89,6 +113,18 @@ program
       const { config, logger } = setup(globals());
       const { runCompareCommand } = await import('../src/ops/commands.ts');
       return runCompareCommand(config, logger, rfqId, opts);
+    }),
+  );
+
+program
+  .command('status')
+  .description('queue counts, RFQs tracked per state, last poll, recent failures with their reason, auth pause')
+  .option('--json', 'print one JSON document (for scripts and monitoring)')
+  .action(
+    action(async (opts: { json?: boolean }) => {
+      const { config, logger } = setup(globals());
+      const { runStatusCommand } = await import('../src/ops/commands.ts');
+      return runStatusCommand(config, logger, opts);
     }),
   );
 
@@ -135,40 +171,6 @@ program
   );
 
 program
-  .command('check')
-  .description('dry run of one export: the mapping profile chosen and why, the requisitions it would create, every row problem (no side effects)')
-  .argument('<file>', 'CSV or XLSX export')
-  .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
-  .addHelpText('after', '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.')
-  .action(
-    action(async (file: string, opts: { mapping?: string }) => {
-      const { config } = setup(globals());
-      const { loadProfiles, runCheck } = await import('../src/ingest/index.ts');
-      let profiles;
-      try {
-        profiles = await loadProfiles(config.folders.mappings);
-      } catch (err) {
-        process.stderr.write(`rfq-sync: ${(err as Error).message}\n`);
-        return EXIT_CONFIG;
-      }
-      const limits = { maxFileBytes: config.MAX_FILE_BYTES, maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES, maxXlsxEntries: config.MAX_XLSX_ENTRIES };
-      return runCheck(file, { profiles, mappingName: opts.mapping, limits }, (line) => process.stdout.write(`${line}\n`));
-    }),
-  );
-
-program
-  .command('status')
-  .description('queue counts, RFQs tracked per state, last poll, recent failures with their reason, auth pause')
-  .option('--json', 'print one JSON document (for scripts and monitoring)')
-  .action(
-    action(async (opts: { json?: boolean }) => {
-      const { config, logger } = setup(globals());
-      const { runStatusCommand } = await import('../src/ops/commands.ts');
-      return runStatusCommand(config, logger, opts);
-    }),
-  );
-
-program
   .command('demo')
   .description('the whole loop on this machine with nothing configured: private redis-server, sandbox with simulated suppliers, the samples; prints the workbooks it wrote')
   .option('--dir <dir>', 'parent folder of the run folder', 'rfq-sync-demo')
@@ -181,6 +183,11 @@ program
       return runDemo((ctx) => startWorker(ctx, { drainDelaySeconds: 1 }), { dir: opts.dir, timeoutMs: opts.timeout * 1000, stay: opts.stay, logLevel: globals().logLevel });
     }),
   );
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
 
 function positiveInteger(v: string): number {
   const n = Number(v);
