@@ -109,8 +109,16 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
   app.use('/queues', boardAdapter.getRouter());
 
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(o.port, o.host, (err?: Error) => (err ? reject(err) : resolve(s)));
-    s.once('error', reject);
+    const fail = (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new ConfigError([`HTTP_PORT: ${o.host}:${o.port} is already in use (another rfq-sync worker on this host? give each its own HTTP_PORT, or 0 to turn the endpoint off)`])
+          : err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND'
+            ? new ConfigError([`HTTP_HOST: ${o.host} is not an address of this host`])
+            : err,
+      );
+    const s = app.listen(o.port, o.host, (err?: Error) => (err ? fail(err) : resolve(s)));
+    s.once('error', fail);
   });
   server.keepAliveTimeout = 5_000;
   const port = (server.address() as AddressInfo).port;

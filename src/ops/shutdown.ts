@@ -44,7 +44,13 @@ export function installShutdown(o: ShutdownOptions): ShutdownHandle {
 
   const run = (reason: string, exitCode: number): Promise<number> => {
     if (running) return running;
-    o.logger.info({ reason, timeoutMs: o.timeoutMs }, `shutting down (${reason}): finishing in-flight work, at most ${o.timeoutMs} ms; send the signal again to exit at once`);
+    const bySignal = (signals as readonly string[]).includes(reason);
+    o.logger.info(
+      { reason, timeoutMs: o.timeoutMs },
+      bySignal
+        ? `shutting down (${reason}): finishing in-flight work, at most ${o.timeoutMs} ms; send the signal again to exit at once`
+        : `shutting down (${reason})`,
+    );
     const cutoff = setTimeout(() => {
       o.logger.error({ reason }, 'shutdown did not finish in time: exiting now');
       exit(1);
