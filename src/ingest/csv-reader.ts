@@ -75,7 +75,7 @@ export async function* readCsvRows(
     delim = detectDelimiter(decodeHead(head.subarray(0, n), encoding));
   } else delim = delimiter;
 
-  const file = createReadStream(path, { start: bomBytes, highWaterMark: 64 * 1024 });
+  const file = createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024 });
   const source: Readable = (encoding === 'utf8' ? file : file.pipe(iconv.decodeStream(encoding === 'windows1252' ? 'win1252' : encoding))) as Readable;
   const parser = parse({
     delimiter: delim,

@@ -4,6 +4,7 @@
  * limits (checked on the central directory with yauzl, before exceljs opens it), a corrupt workbook, or binary
  * garbage named .csv. For text, the encoding: UTF-8 (BOM or not), UTF-16 LE/BE (BOM), else Windows-1252.
  */
+import { isAscii } from 'node:buffer';
 import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import yauzl from 'yauzl';
@@ -114,11 +115,6 @@ async function isWholeFileUtf8(path: string): Promise<boolean> {
   } finally {
     await fh.close();
   }
-}
-
-function isAscii(b: Buffer): boolean {
-  for (let i = 0; i < b.length; i++) if (b[i]! > 0x7f) return false;
-  return true;
 }
 
 /** Read the central directory only: entry count, declared uncompressed sizes, what kind of zip it is. */

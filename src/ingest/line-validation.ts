@@ -13,6 +13,10 @@ import { cellText, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { FieldName } from './mapping-profile.ts';
 import { parseNumber, roundHalfUp } from './number-format.ts';
 
+const PLAIN_INT = /^\d{1,15}$/;
+const PLAIN_POINT_PARTS = /^(\d{1,15})(?:\.(\d{1,20}))?$/;
+const PLAIN_COMMA_PARTS = /^(\d{1,15})(?:,(\d{1,20}))?$/;
+
 const lineSchema = z.object({
   external_id: z.string().min(1).max(255),
   product_name: z.string().min(1),
@@ -86,29 +90,48 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
   const uom = optional(ctx, cells, 'uom');
 
   let qty: number | undefined;
-  const q = numberOf(ctx, cells, 'qty');
-  if (q === undefined) problem(ctx, 'qty', '', 'qty is required');
-  else if (q !== null) {
-    let qd = q;
-    if (!q.isInteger()) {
-      const rule = m.profile.qtyRounding;
-      if (rule === 'error') problem(ctx, 'qty', q.toString(), 'qty must be a whole number (the profile names no qty_rounding rule)');
-      else {
-        qd = rule === 'half_up' ? roundHalfUp(q) : rule === 'up' ? q.toDecimalPlaces(0, Decimal.ROUND_CEIL) : q.toDecimalPlaces(0, Decimal.ROUND_FLOOR);
-        problem(ctx, 'qty', q.toString(), `qty rounded to ${qd.toString()} (qty_rounding: ${rule})`, 'warning');
-      }
+  const rawQty = m.value('qty', cells);
+  if (typeof rawQty === 'string' && PLAIN_INT.test(rawQty)) {
+    // Plain whole numbers (the usual case) need no decimal arithmetic.
+    qty = Number(rawQty);
+    if (qty === 0) {
+      problem(ctx, 'qty', rawQty, 'qty must be a positive whole number');
+      qty = undefined;
     }
-    if (qd.isInteger()) {
-      if (qd.lte(0)) problem(ctx, 'qty', q.toString(), 'qty must be a positive whole number');
-      else if (qd.gt(Number.MAX_SAFE_INTEGER)) problem(ctx, 'qty', q.toString(), 'qty is too large');
-      else qty = qd.toNumber();
+  } else {
+    const q = numberOf(ctx, cells, 'qty');
+    if (q === undefined) problem(ctx, 'qty', '', 'qty is required');
+    else if (q !== null) {
+      let qd = q;
+      if (!q.isInteger()) {
+        const rule = m.profile.qtyRounding;
+        if (rule === 'error') problem(ctx, 'qty', q.toString(), 'qty must be a whole number (the profile names no qty_rounding rule)');
+        else {
+          qd = rule === 'half_up' ? roundHalfUp(q) : rule === 'up' ? q.toDecimalPlaces(0, Decimal.ROUND_CEIL) : q.toDecimalPlaces(0, Decimal.ROUND_FLOOR);
+          problem(ctx, 'qty', q.toString(), `qty rounded to ${qd.toString()} (qty_rounding: ${rule})`, 'warning');
+        }
+      }
+      if (qd.isInteger()) {
+        if (qd.lte(0)) problem(ctx, 'qty', q.toString(), 'qty must be a positive whole number');
+        else if (qd.gt(Number.MAX_SAFE_INTEGER)) problem(ctx, 'qty', q.toString(), 'qty is too large');
+        else qty = qd.toNumber();
+      }
     }
   }
 
   let estimated_price: number | undefined;
   if (m.has('estimated_price')) {
-    const p = numberOf(ctx, cells, 'estimated_price');
-    if (p) estimated_price = money(ctx, 'estimated_price', cellText(m.value('estimated_price', cells)), p, 'line total');
+    const raw = m.value('estimated_price', cells);
+    const fast = typeof raw === 'string' ? plainTotal(raw, m.profile.numbers.decimal) : undefined;
+    if (fast) {
+      estimated_price = fast.rounded;
+      if (fast.exact !== undefined) {
+        problem(ctx, 'estimated_price', raw as string, `estimated_price: line total ${fast.exact} rounded half-up to ${fast.rounded} (the service takes whole numbers)`, 'warning');
+      }
+    } else {
+      const p = numberOf(ctx, cells, 'estimated_price');
+      if (p) estimated_price = money(ctx, 'estimated_price', cellText(raw), p, 'line total');
+    }
   } else if (m.has('unit_price')) {
     const unit = numberOf(ctx, cells, 'unit_price');
     let per: Decimal | undefined | null = new Decimal(1);
@@ -138,6 +161,20 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
     return { key, problems: ctx.problems };
   }
   return { key, line, problems: ctx.problems };
+}
+
+/**
+ * A plain non-negative amount ("1234", "1234.56" / "1234,56") rounded half-up without decimal arithmetic: only the
+ * first fractional digit decides. `exact` (normalised, as Decimal would print it) is set when rounding changed it.
+ */
+function plainTotal(text: string, dec: '.' | ','): { rounded: number; exact?: string } | undefined {
+  const m = (dec === '.' ? PLAIN_POINT_PARTS : PLAIN_COMMA_PARTS).exec(text);
+  if (!m) return undefined;
+  const intPart = m[1]!;
+  const frac = (m[2] ?? '').replace(/0+$/, '');
+  const rounded = Number(intPart) + (frac !== '' && frac.charCodeAt(0) >= 53 ? 1 : 0); // '5' = 53
+  if (frac === '') return { rounded };
+  return { rounded, exact: `${intPart.replace(/^0+(?=\d)/, '')}.${frac}` };
 }
 
 /** Non-negative, whole after half-up rounding; warns when rounding changed the value. */

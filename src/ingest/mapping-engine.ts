@@ -24,6 +24,8 @@ export function isBlankRow(cells: readonly Cell[]): boolean {
   return true;
 }
 
+const NONE: string[] = [];
+
 interface BoundPart {
   text?: string;
   index?: number;
@@ -115,7 +117,11 @@ export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[
     },
     emptyColumns(field, cells) {
       const parts = bound.get(field) ?? [];
-      return parts.filter((p) => p.index !== undefined && cellText(cells[p.index]) === '').map((p) => headers[p.index!] ?? '');
+      let out: string[] | undefined;
+      for (const p of parts) {
+        if (p.index !== undefined && cellText(cells[p.index]) === '') (out ??= []).push(headers[p.index] ?? '');
+      }
+      return out ?? NONE;
     },
     label(field) {
       const i = single.get(field);

@@ -171,6 +171,11 @@ describe('row problems', () => {
       [err('generic-missing-item.csv', 2, 'Item', '', 'product_name is required')], []],
     ['generic-bad-type.csv', csv(row('R1', 1, { type: 'Restricted' }), row('R2', 1, { type: 'PUBLIC' })),
       [err('generic-bad-type.csv', 2, 'RFQ Type', 'Restricted', 'rfq_type must be Public or Private')], ['R2']],
+    ['generic-rounding-cases.csv', csv(row('R1', 1, { total: '0.49' }), row('R1', 2, { total: '2.50' }), row('R1', 3, { total: '007.5' }), row('R1', 4, { total: '12.00' }), row('R1', 5, { total: '"1,234.5"' })),
+      [warn('generic-rounding-cases.csv', 2, 'Estimated Total', '0.49', 'estimated_price: line total 0.49 rounded half-up to 0 (the service takes whole numbers)'),
+        warn('generic-rounding-cases.csv', 3, 'Estimated Total', '2.50', 'estimated_price: line total 2.5 rounded half-up to 3 (the service takes whole numbers)'),
+        warn('generic-rounding-cases.csv', 4, 'Estimated Total', '007.5', 'estimated_price: line total 7.5 rounded half-up to 8 (the service takes whole numbers)'),
+        warn('generic-rounding-cases.csv', 6, 'Estimated Total', '1,234.5', 'estimated_price: line total 1234.5 rounded half-up to 1235 (the service takes whole numbers)')], ['R1']],
     ['generic-rounding.csv', csv(row('R1', 1, { total: '10.5' })),
       [warn('generic-rounding.csv', 2, 'Estimated Total', '10.5', 'estimated_price: line total 10.5 rounded half-up to 11 (the service takes whole numbers)')], ['R1']],
   ])('%s', async (name, content, problems, keys) => {
