@@ -1,0 +1,44 @@
+/** `rfq-sync once` exit codes, with nothing configured (private redis-server and sandbox), spawned as the CLI. */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { spawnCli } from './cli-helpers.ts';
+
+function inboxWith(files: Record<string, string | { copy: string }>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rfq-ops-once-'));
+  mkdirSync(join(dir, 'inbox'));
+  for (const [name, content] of Object.entries(files)) {
+    if (typeof content === 'string') writeFileSync(join(dir, 'inbox', name), content);
+    else copyFileSync(content.copy, join(dir, 'inbox', name));
+  }
+  return dir;
+}
+
+describe('rfq-sync once', () => {
+  it('exits 0 when every file was read and every RFQ created', async () => {
+    const dir = inboxWith({ 'generic-template.csv': { copy: resolve(import.meta.dirname, '../../samples/generic-template.csv') } });
+    const run = spawnCli(['once'], { RFQ_SYNC_DIR: dir, HTTP_PORT: '0', FILE_STABLE_MS: '100' });
+    const { code } = await run.exited;
+    expect(code, run.output().slice(-2000)).toBe(0);
+    expect(run.output()).toContain('once: all done');
+    expect(readdirSync(join(dir, 'archive'))).toHaveLength(1);
+    expect(readdirSync(join(dir, 'outbox', 'reports'))).toHaveLength(1);
+  });
+
+  it('exits 1 and says why when a file could not be read', async () => {
+    const dir = inboxWith({ 'mystery-export.csv': 'foo;bar;baz\n1;2;3\n' });
+    const run = spawnCli(['once'], { RFQ_SYNC_DIR: dir, HTTP_PORT: '0', FILE_STABLE_MS: '100' });
+    const { code } = await run.exited;
+    expect(code, run.output().slice(-2000)).toBe(1);
+    expect(run.output()).toMatch(/file mystery-export\.csv refused/);
+    expect(readdirSync(join(dir, 'failed'))).toHaveLength(1);
+  });
+
+  it('exits 2 on bad configuration', async () => {
+    const run = spawnCli(['once'], { POLL_CRON: 'every minute' });
+    const { code } = await run.exited;
+    expect(code).toBe(2);
+    expect(run.output()).toContain('POLL_CRON: must be a cron expression');
+  });
+});
