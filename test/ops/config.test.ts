@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { displayRedisUrl, loadConfig } from '../../src/config.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { scrubSecrets } from '../../src/logger.ts';
+import { redisOptionsFromUrl } from '../../src/pipeline/context.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');
 
@@ -58,6 +59,9 @@ describe('configuration', () => {
     // Registered with the scrubber in both spellings.
     expect(scrubSecrets('AUTH p@ss-w0rd-xyz failed')).toBe('AUTH [REDACTED] failed');
     expect(scrubSecrets('connecting to rediss://app:p%40ss-w0rd-xyz@redis.example:6380/2')).not.toContain('w0rd');
+    // What the connections are opened with: TLS on, user and password decoded, the database number.
+    expect(redisOptionsFromUrl(cfg.REDIS_URL!)).toMatchObject({ host: 'redis.example', port: 6380, username: 'app', password: 'p@ss-w0rd-xyz', db: 2, tls: {} });
+    expect(redisOptionsFromUrl('redis://127.0.0.1:6379').tls).toBeUndefined();
   });
 
   it('demands REDIS_URL and SOURCING_BASE_URL for the production worker', () => {
