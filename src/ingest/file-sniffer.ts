@@ -163,6 +163,7 @@ async function checkZip(path: string, limits: IngestLimits, refuse: (reason: str
  */
 async function inflateAll(path: string, refuse: (reason: string, cause?: unknown) => never): Promise<void> {
   let zip: yauzl.ZipFile | undefined;
+  const truncated: string[] = [];
   try {
     zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false });
     const z = zip;
@@ -171,16 +172,25 @@ async function inflateAll(path: string, refuse: (reason: string, cause?: unknown
         if (e.fileName.endsWith('/')) return z.readEntry();
         z.openReadStream(e, (err, stream) => {
           if (err) return reject(err);
+          // A sheet cut short still parses (the XML parser is lenient): its last tag must close the worksheet.
+          const isSheet = /^xl\/worksheets\/[^/]+\.xml$/.test(e.fileName);
+          let tail = '';
           stream.on('error', reject);
-          stream.on('end', () => z.readEntry());
-          stream.resume();
+          if (isSheet) stream.on('data', (b: Buffer) => (tail = (tail + b.toString('latin1')).slice(-64)));
+          stream.on('end', () => {
+            if (isSheet && !/<\/([\w-]+:)?worksheet>\s*$/.test(tail)) truncated.push(e.fileName);
+            z.readEntry();
+          });
+          if (!isSheet) stream.resume();
         });
       });
       z.on('end', () => resolve());
       z.on('error', reject);
       z.readEntry();
     });
+    if (truncated.length > 0) refuse(`is a corrupt xlsx workbook (sheet ${truncated[0]} is cut short)`);
   } catch (err) {
+    if (err instanceof FileRefusedError) throw err;
     const msg = (err as Error).message;
     if (/too many bytes/i.test(msg)) refuse('inflates to more than its zip directory declares (zip bomb guard)', err);
     refuse(`is a corrupt zip/xlsx archive (${msg})`, err);

@@ -122,7 +122,8 @@ export async function ingestFile(path: string, opts: IngestOptions, onRequisitio
     if (err instanceof CallbackFailure) throw err.cause;
     if (err instanceof SheetNotFoundError) throw new FileRefusedError(file, err.message);
     if (err instanceof RfqSyncError) throw err;
-    throw new FileRefusedError(file, `cannot be read: ${(err as Error).message}`, { cause: err });
+    const what = sniff.kind === 'xlsx' ? 'is a corrupt xlsx workbook' : 'cannot be read';
+    throw new FileRefusedError(file, `${what} (${(err as Error).message})`, { cause: err });
   } finally {
     await rows?.close();
   }

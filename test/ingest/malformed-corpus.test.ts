@@ -4,7 +4,7 @@
  * whole while the others go on).
  */
 import ExcelJS from 'exceljs';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +68,14 @@ function lyingZip(): Buffer {
   return z;
 }
 
+/** The generic sample with its sheet XML cut in half (a lenient XML parser would read the first half silently). */
+async function halfSheet(): Promise<Uint8Array> {
+  const parts = unzipSync(await readFile(`${ROOT}samples/generic-template.xlsx`));
+  const sheet = parts['xl/worksheets/sheet1.xml']!;
+  parts['xl/worksheets/sheet1.xml'] = sheet.subarray(0, Math.floor(sheet.length / 2));
+  return zipSync(parts);
+}
+
 const OLE2 = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(2048, 0)]);
 
 describe('refused files', () => {
@@ -89,6 +97,11 @@ describe('refused files', () => {
     ['photos.xlsx', async () => zipSync({ 'a.jpg': strToU8('jpeg') }), 'FileRefusedError: photos.xlsx: is a zip archive but not an xlsx workbook (no xl/workbook.xml)'],
     ['truncated.xlsx', async () => (await readFile(`${ROOT}samples/generic-template.xlsx`)).subarray(0, 3000),
       'FileRefusedError: truncated.xlsx: is a corrupt zip/xlsx archive (End of central directory record signature not found. Either not a zip file, or file is truncated.)'],
+    ['garbage-xml.xlsx', async () => zipSync({ 'xl/workbook.xml': strToU8('<<<not xml'), 'xl/worksheets/sheet1.xml': strToU8('<worksheet><sheetData></sheetData></worksheet>') }),
+      'FileRefusedError: garbage-xml.xlsx: is a corrupt xlsx workbook (1:2: disallowed character in tag name)'],
+    ['binary-sheet.xlsx', async () => zipSync({ 'xl/workbook.xml': strToU8('<workbook/>'), 'xl/worksheets/sheet1.xml': strToU8(`<worksheet>${'\u0001'.repeat(50)}</worksheet>`) }),
+      'FileRefusedError: binary-sheet.xlsx: is a corrupt xlsx workbook (1:61: disallowed character.)'],
+    ['half-sheet.xlsx', async () => halfSheet(), 'FileRefusedError: half-sheet.xlsx: is a corrupt xlsx workbook (sheet xl/worksheets/sheet1.xml is cut short)'],
     ['renamed.xlsx', async () => 'Requisition,Line\nA,1\n', 'FileRefusedError: renamed.xlsx: is not a valid xlsx workbook (it is not a zip archive: corrupt or renamed)'],
     ['huge.csv', async () => 'x'.repeat(LIMITS.maxFileBytes + 1), 'FileRefusedError: huge.csv: is 1.0 MiB, over the 1.0 MiB size limit'],
     ['image.csv', async () => Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), 'FileRefusedError: image.csv: holds binary data (NUL bytes), not CSV text'],
