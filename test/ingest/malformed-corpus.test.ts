@@ -115,6 +115,11 @@ describe('refused files', () => {
     expect(await refusal(await put(name, await make()))).toBe(want);
   });
 
+  it('a CSV whose quote is never closed', async () => {
+    const p = await put('generic-open-quote.csv', csv(row('R1', 1)) + 'R2,1,"Unclosed item,,pc,1,10,T,,2027-03-01,2027-04-01,Private,C,L\n');
+    expect(await refusal(p)).toBe('FileRefusedError: generic-open-quote.csv: cannot be read (Quote Not Closed: the parsing is finished with an opening quote at line 3)');
+  });
+
   it('a forced mapping whose columns are missing', async () => {
     const p = await put('forced.csv', 'Requisition,Line,Item\nA,1,x\n');
     expect(await refusal(p, { mappingName: 'generic' })).toBe(
