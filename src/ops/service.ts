@@ -42,7 +42,7 @@ async function startWorkerService(
   // The endpoint comes first, so /healthz answers (and /readyz says why not ready) while the rest starts.
   let ops: OpsServer | undefined;
   if (config.HTTP_PORT !== 0) {
-    ops = await startOpsServer({ host: config.HTTP_HOST, port: config.HTTP_PORT, token: config.HTTP_TOKEN, logger, metrics, checks: {} });
+    ops = await startOpsServer({ host: config.HTTP_HOST, port: config.HTTP_PORT, token: config.HTTP_TOKEN, logger, metrics, checks: { startup: starting } });
     const o = ops;
     onStop({ name: 'operations endpoint', run: () => o.close() });
   }
@@ -50,7 +50,7 @@ async function startWorkerService(
   onStop({ name: 'runtime', run: () => runtime.stop() });
   const redisCheck = redisReadiness(runtime.redisUrl);
   onStop({ name: 'readiness connection', run: () => redisCheck.close() });
-  ops?.setChecks({ redis: redisCheck.check, service: serviceReadiness(runtime.baseUrl, metrics) });
+  ops?.setChecks({ startup: starting, redis: redisCheck.check, service: serviceReadiness(runtime.baseUrl, metrics) });
 
   const pipeline = await startPipeline(config, logger, runtime, { startWorker, metrics });
   if (shutdown.stopping) {
@@ -79,6 +79,9 @@ async function startWorkerService(
   );
   return shutdown.done;
 }
+
+/** Not ready until the workers run: a load balancer or orchestrator must not count a half-started worker. */
+const starting = async () => ({ ok: false, detail: 'starting' });
 
 export interface OnceOptions {
   /** Give up waiting for the queues after this long, ms. */
