@@ -16,6 +16,9 @@ import type { RedisKeys } from './redis-keys.ts';
  * Lua fragment taking one permit: sets the local `wait` to 0 (permit taken) or to the ms to wait. Expects the local
  * `now` (ms, from TIME). Shared with the claim script of the idempotency store, which takes the permit in the
  * same step as the claim (one round trip on the hot path).
+ * Two rules: at most `limit` permits in any `window` (the hard bound), and permits spaced window/limit apart. The
+ * spacing matters: a burst of permits given out at once leaves in a heap and reaches the service spread out by
+ * queueing, so the next window's burst, on time, would meet the tail of the last one inside 1 s.
  */
 export function ratePermitLua(windowKey: string, holdKey: string, limit: string, windowMs: string, member: string): string {
   return `
@@ -23,15 +26,20 @@ local wait = redis.call('PTTL', ${holdKey})
 if wait <= 0 then
   wait = 0
   local window = tonumber(${windowMs})
+  local limit = tonumber(${limit})
   redis.call('ZREMRANGEBYSCORE', ${windowKey}, '-inf', now - window)
-  if redis.call('ZCARD', ${windowKey}) < tonumber(${limit}) then
-    redis.call('ZADD', ${windowKey}, now, ${member})
-    redis.call('PEXPIRE', ${windowKey}, window * 2)
-  else
+  local last = redis.call('ZRANGE', ${windowKey}, -1, -1, 'WITHSCORES')
+  local spacing = window / limit
+  if last[2] and now < tonumber(last[2]) + spacing then
+    wait = math.ceil(tonumber(last[2]) + spacing - now)
+  elseif redis.call('ZCARD', ${windowKey}) >= limit then
     local oldest = redis.call('ZRANGE', ${windowKey}, 0, 0, 'WITHSCORES')
     wait = tonumber(oldest[2]) + window - now + 1
-    if wait < 1 then wait = 1 end
+  else
+    redis.call('ZADD', ${windowKey}, now, ${member})
+    redis.call('PEXPIRE', ${windowKey}, window * 2)
   end
+  if wait < 0 then wait = 0 end
 end
 `;
 }
