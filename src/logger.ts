@@ -79,10 +79,29 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   if (pretty) {
-    return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard', destination: fd } } });
+    return scrubChildBindings(pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard', destination: fd } } }));
   }
-  if (opts.destination) return pino(options, opts.destination as pino.DestinationStream);
-  return fd === 2 ? pino(options, pino.destination({ fd: 2, sync: true })) : pino(options);
+  if (opts.destination) return scrubChildBindings(pino(options, opts.destination as pino.DestinationStream));
+  return scrubChildBindings(fd === 2 ? pino(options, pino.destination({ fd: 2, sync: true })) : pino(options));
+}
+
+/**
+ * Child bindings (`logger.child({...})`) are serialized once, apart from each log object, and pino drops any
+ * bindings formatter for children: scrub them on the way in, at every level of children.
+ */
+function scrubChildBindings(root: Logger): Logger {
+  const realChild = (Object.getPrototypeOf(root) as { child: (this: Logger, b: pino.Bindings, o?: pino.ChildLoggerOptions) => Logger }).child;
+  const wrap = (l: Logger): Logger => {
+    Object.defineProperty(l, 'child', {
+      configurable: true,
+      writable: true,
+      value: function child(this: Logger, bindings: pino.Bindings, o?: pino.ChildLoggerOptions): Logger {
+        return wrap(realChild.call(this, scrubObject(bindings) as pino.Bindings, o));
+      },
+    });
+    return l;
+  };
+  return wrap(root);
 }
 
 /** Keys whose values are credentials whatever their spelling (pino's redact paths are case-sensitive). */

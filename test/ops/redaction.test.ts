@@ -41,13 +41,14 @@ describe('log redaction', () => {
     log.error(new Error(`ECONNREFUSED redis://:${REDIS_PW}@10.0.0.5:6379`));
     log.info({ headers: new Headers({ authorization: `Bearer ${TOKEN}` }) }, 'fetch Headers object');
     log.info('interpolated %s', `secret=${TOKEN}`);
+    log.child({ authorization: `Bearer ${TOKEN}`, url: `https://sourcing.example/v1/rfqs?access_token=${TOKEN}`, note: REDIS_PW }).info('child bindings');
     const text = out.text();
     expect(text).not.toContain(TOKEN);
     expect(text).not.toContain(REDIS_PW);
     expect(text).not.toContain('dXNlcjpwYXNz');
     // The lines are still there and still useful.
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines).toHaveLength(13);
+    expect(lines).toHaveLength(14);
     expect(text).toContain('[REDACTED]');
     expect(text).toContain('sourcing.example/v1/rfqs');
     expect(text).toContain('upstream said: invalid token');
