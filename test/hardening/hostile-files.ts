@@ -68,6 +68,10 @@ export interface HostileCase {
     lines?: number;
     /** Text that must never reach a requisition, a report or the service (e.g. the contents of /etc/passwd). */
     mustNotLeak?: string[];
+    /** The watched inbox leaves it alone (dotfiles, temp and lock files): it stays in the inbox, nothing is created. */
+    ignoredByInbox?: boolean;
+    /** Read, but nothing of it may reach the service (a value the service cannot take). */
+    createsNothing?: boolean;
   };
   /**
    * How the pipeline test must drop it: `static` as is; `growing` appended to for a while after the drop;
@@ -523,7 +527,7 @@ export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOST
   // ---- size and shape
   add({
     id: 'single-cell-50mb', fileName: 'one-big-cell.csv', what: 'CSV whose one product name is a 50 MB cell',
-    expect: either,
+    expect: { outcome: 'either', createsNothing: true },
     write: async (d) => {
       await mkdir(d, { recursive: true });
       const p = at(d, 'one-big-cell.csv');
@@ -673,9 +677,15 @@ export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOST
   // ---- hostile file names (valid content)
   const named = (id: string, fileName: string, what: string, prefix: string) =>
     add({ id, fileName, what, expect: archive(1, 2), write: (d) => put(d, fileName, good(prefix)) });
-  named('name-dotdot', '..evil..csv', 'file name starting with .. (report names must stay in the reports folder)', 'NDOT');
+  named('name-dotdot', 'evil..csv', 'file name ending in .. before the extension', 'NDOT');
   named('name-dotdot-mid', 'a..b..c.csv', 'file name with .. inside', 'NDOTMID');
-  named('name-encoded-traversal', '..%2F..%2Fetc%2Fpasswd.csv', 'file name holding an URL-encoded traversal', 'NENC');
+  named('name-backslash-traversal', 'x\\..\\..\\..\\windows-traversal.csv', 'file name holding a Windows path traversal (backslashes are plain characters on Linux)', 'NBACK');
+  named('name-encoded-traversal', '%2e%2e%2F%2e%2e%2Fetc%2Fpasswd.csv', 'file name holding an URL-encoded traversal', 'NENC');
+  add({
+    id: 'name-dotfile-traversal', fileName: '..%2F..%2Fescape.csv', what: 'a dotfile name holding a traversal: the inbox ignores dotfiles, nothing may be created',
+    expect: { ...archive(1, 2), ignoredByInbox: true },
+    write: (d) => put(d, '..%2F..%2Fescape.csv', good('NDOTFILE')),
+  });
   named('name-quotes', `o'brien "urgent".csv`, 'file name with single and double quotes', 'NQUOTE');
   named('name-newline', 'line\nbreak\r.csv', 'file name with a newline and a carriage return', 'NNEWL');
   named('name-non-latin', 'заявка-采购-طلب-Ünïcödé.csv', 'file name in Cyrillic, Chinese, Arabic and accented Latin', 'NUNI');
