@@ -83,7 +83,7 @@ export interface LineChange {
  * KEYS[1] claim table (hash external_id -> requisition id)
  * KEYS[2] the requisition's record (hash)
  * KEYS[3] requisition index (zset id -> first-seen ms)
- * KEYS[4] rate-limit window, KEYS[5] Retry-After hold-off (rate-limiter.ts)
+ * KEYS[4] rate-limit window, KEYS[5] Retry-After hold-off, KEYS[6] rate schedule (rate-limiter.ts)
  * ARGV[1] requisition id      ARGV[2] attempt token     ARGV[3] lease ms         ARGV[4] content hash
  * ARGV[5] key                 ARGV[6] profile           ARGV[7] source file      ARGV[8] title
  * ARGV[9] calls per window ('' = take no permit)  ARGV[10] window ms  ARGV[11] permit member  ARGV[12] post lease ms
@@ -142,7 +142,7 @@ redis.call('HDEL', rec, 'reason', 'rejectedAt')
 redis.call('HINCRBY', rec, 'attempts', 1)
 redis.call('ZADD', KEYS[3], 'NX', now, ARGV[1])
 if ARGV[9] == '' or previous == 'creating' then return {'claimed', previous or '', claimedJson, '0'} end
-${ratePermitLua('KEYS[4]', 'KEYS[5]', 'ARGV[9]', 'ARGV[10]', 'ARGV[11]')}
+${ratePermitLua({ window: 'KEYS[4]', hold: 'KEYS[5]', tat: 'KEYS[6]' }, 'ARGV[9]', 'ARGV[10]', '0', 'ARGV[11]')}
 if wait > 0 then return {'claimed', previous or '', claimedJson, tostring(wait)} end
 redis.call('HSET', rec, 'state', 'creating', 'reconciled', ARGV[2], 'leaseUntil', tostring(now + tonumber(ARGV[12])))
 return {'posting', previous or '', claimedJson}
@@ -287,7 +287,7 @@ export interface IdempotencyStore {
 }
 
 export function createIdempotencyStore(redis: Redis, keys: RedisKeys): IdempotencyStore {
-  const claimS = defineScript(redis, 'rfqSyncClaim2', 5, CLAIM);
+  const claimS = defineScript(redis, 'rfqSyncClaim4', 6, CLAIM);
   const beginS = defineScript(redis, 'rfqSyncBeginPost', 1, BEGIN_POST);
   const endS = defineScript(redis, 'rfqSyncEndAttempt', 1, END_ATTEMPT);
   const recordS = defineScript(redis, 'rfqSyncRecord', 4, RECORD);
@@ -301,7 +301,10 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
       const id = idOf(r);
       const l = permit?.limiter;
       const res = (await claimS(
-        [keys.externalIds, keys.requisition(id), keys.requisitions, l?.windowKey ?? keys.key('rate', 'window'), l?.holdKey ?? keys.key('rate', 'hold')],
+        [
+          keys.externalIds, keys.requisition(id), keys.requisitions,
+          l?.keys.window ?? keys.key('rate', 'window'), l?.keys.hold ?? keys.key('rate', 'hold'), l?.keys.tat ?? keys.key('rate', 'tat'),
+        ],
         [
           id, token, leaseMs, contentHash, ...meta(r),
           l ? l.perSecond : '', l ? l.windowMs : 0, l ? `${token}:claim` : '', permit?.postLeaseMs ?? 0,

@@ -3,9 +3,15 @@
  *
  * Why not only BullMQ's limiter: it counts jobs started in back-to-back fixed windows, so the calls those jobs make
  * can bunch up across a window edge (up to twice the limit in a 1 s span, as the service would measure it). This
- * one is a sliding window on Redis's own clock (TIME, so host clocks do not matter), asked right before each call,
- * with a small safety margin on the window for the time between asking and the call reaching the service.
- * It also holds the service's `Retry-After`: after a 429, nobody calls until the wait is over (`holdOff`).
+ * one is asked right before each call and runs on Redis's own clock (TIME, so host clocks do not matter):
+ *   - calls are given send slots 1/perSecond apart (a schedule in Redis): a caller reserves the next slot and sleeps
+ *     until it, so no time is lost to polling and calls reach the service evenly spread - a whole window of permits
+ *     handed out at once would leave in a heap, arrive spread out by queueing, and meet the next window's heap
+ *     inside 1 s;
+ *   - hard bound: at most `perSecond` slots in any window of 1 s + a margin (the spread between a slot and the call
+ *     reaching the service);
+ *   - `Retry-After`: after a 429 nobody calls until the wait is over (`holdOff`); a caller whose slot comes during a
+ *     hold-off asks again.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -13,47 +19,49 @@ import { defineScript } from './redis-scripts.ts';
 import type { RedisKeys } from './redis-keys.ts';
 
 /**
- * Lua fragment taking one permit: sets the local `wait` to 0 (permit taken) or to the ms to wait. Expects the local
- * `now` (ms, from TIME). Shared with the claim script of the idempotency store, which takes the permit in the
- * same step as the claim (one round trip on the hot path).
- * Two rules: at most `limit` permits in any `window` (the hard bound), and permits spaced window/limit apart. The
- * spacing matters: a burst of permits given out at once leaves in a heap and reaches the service spread out by
- * queueing, so the next window's burst, on time, would meet the tail of the last one inside 1 s.
+ * Lua fragment reserving one send slot. Expects the local `now` (ms, from TIME); arguments are Lua expressions.
+ * Sets the locals `wait` (> 0: nothing reserved, ask again in `wait` ms - a hold-off, or the next slot is more
+ * than `maxAhead` ms away) and `delay` (slot reserved `delay` ms from now: sleep that long, then call).
+ * Shared with the claim script of the idempotency store, which reserves a slot (maxAhead 0: only one free now) in
+ * the same step as the claim, so the hot path costs one round trip.
  */
-export function ratePermitLua(windowKey: string, holdKey: string, limit: string, windowMs: string, member: string): string {
+export function ratePermitLua(k: { window: string; hold: string; tat: string }, limit: string, windowMs: string, maxAhead: string, member: string): string {
   return `
-local wait = redis.call('PTTL', ${holdKey})
+local wait = redis.call('PTTL', ${k.hold})
+local delay = 0
 if wait <= 0 then
   wait = 0
   local window = tonumber(${windowMs})
   local limit = tonumber(${limit})
-  redis.call('ZREMRANGEBYSCORE', ${windowKey}, '-inf', now - window)
-  local last = redis.call('ZRANGE', ${windowKey}, -1, -1, 'WITHSCORES')
-  local spacing = window / limit
-  if last[2] and now < tonumber(last[2]) + spacing then
-    wait = math.ceil(tonumber(last[2]) + spacing - now)
-  elseif redis.call('ZCARD', ${windowKey}) >= limit then
-    local oldest = redis.call('ZRANGE', ${windowKey}, 0, 0, 'WITHSCORES')
-    wait = tonumber(oldest[2]) + window - now + 1
-  else
-    redis.call('ZADD', ${windowKey}, now, ${member})
-    redis.call('PEXPIRE', ${windowKey}, window * 2)
+  local slot = tonumber(redis.call('GET', ${k.tat}) or '0') or 0
+  if slot < now then slot = now end
+  redis.call('ZREMRANGEBYSCORE', ${k.window}, '-inf', now - window)
+  if redis.call('ZCARD', ${k.window}) >= limit then
+    local back = redis.call('ZRANGE', ${k.window}, -limit, -limit, 'WITHSCORES')
+    if back[2] and slot < tonumber(back[2]) + window then slot = tonumber(back[2]) + window end
   end
-  if wait < 0 then wait = 0 end
+  if slot - now > tonumber(${maxAhead}) then
+    wait = math.max(1, math.ceil(slot - now - tonumber(${maxAhead})))
+  else
+    delay = math.ceil(slot - now)
+    redis.call('ZADD', ${k.window}, slot, ${member})
+    redis.call('PEXPIRE', ${k.window}, window * 3)
+    redis.call('SET', ${k.tat}, tostring(slot + window / limit), 'PX', window * 3)
+  end
 end
 `;
 }
 
 /*
- * KEYS[1] sliding-window sorted set (member -> ms), KEYS[2] hold-off key (PX = Retry-After)
- * ARGV[1] limit per window, ARGV[2] window ms, ARGV[3] unique member
- * Returns 0 when the call may go now, else the ms to wait before asking again.
+ * KEYS[1] slots sorted set (member -> slot ms), KEYS[2] hold-off key (PX = Retry-After), KEYS[3] next free slot
+ * ARGV[1] limit per window, ARGV[2] window ms, ARGV[3] most ms ahead to reserve, ARGV[4] unique member
+ * Returns {wait, delay} (see ratePermitLua).
  */
 const ACQUIRE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-${ratePermitLua('KEYS[1]', 'KEYS[2]', 'ARGV[1]', 'ARGV[2]', 'ARGV[3]')}
-return wait
+${ratePermitLua({ window: 'KEYS[1]', hold: 'KEYS[2]', tat: 'KEYS[3]' }, 'ARGV[1]', 'ARGV[2]', 'ARGV[3]', 'ARGV[4]')}
+return {wait, delay}
 `;
 
 /* KEYS[1] hold-off key; ARGV[1] ms. Extends, never shortens, a hold-off already running. */
@@ -77,56 +85,49 @@ export interface RateLimiter {
    * Wait for a permit to make one call. Waits in-process up to `maxWaitMs` (default 2 s); beyond that throws
    * ThrottledError so the caller can reschedule its job instead of holding a worker slot.
    */
-  acquire(opts?: { maxWaitMs?: number; signal?: AbortSignal }): Promise<void>;
+  acquire(opts?: { maxWaitMs?: number }): Promise<void>;
   /** The service said Retry-After: nobody calls for `ms`. */
   holdOff(ms: number): Promise<void>;
   readonly perSecond: number;
   /** For scripts that take a permit themselves (ratePermitLua). */
-  readonly windowKey: string;
-  readonly holdKey: string;
+  readonly keys: { window: string; hold: string; tat: string };
   readonly windowMs: number;
 }
 
 export interface RateLimiterOptions {
   perSecond: number;
-  /** Added to the 1 s window (ms): the spread between a permit and the call arriving. Default 20. */
+  /** Added to the 1 s window (ms): the spread between a slot and the call arriving. Default 30. */
   marginMs?: number;
 }
 
 export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterOptions): RateLimiter {
-  const acquireScript = defineScript(redis, 'rfqSyncRateAcquire', 2, ACQUIRE);
+  const acquireScript = defineScript(redis, 'rfqSyncRateAcquire3', 3, ACQUIRE);
   const holdScript = defineScript(redis, 'rfqSyncRateHoldOff', 1, HOLD_OFF);
-  const windowKey = keys.key('rate', 'window');
-  const holdKey = keys.key('rate', 'hold');
-  const windowMs = 1000 + (o.marginMs ?? 20);
+  const k = { window: keys.key('rate', 'window'), hold: keys.key('rate', 'hold'), tat: keys.key('rate', 'tat') };
+  const windowMs = 1000 + (o.marginMs ?? 30);
   return {
     perSecond: o.perSecond,
-    windowKey,
-    holdKey,
+    keys: k,
     windowMs,
     async acquire(opts = {}) {
       const maxWait = opts.maxWaitMs ?? 2_000;
       const started = Date.now();
       for (;;) {
-        const wait = Number(await acquireScript([windowKey, holdKey], [o.perSecond, windowMs, randomUUID()]));
-        if (wait <= 0) return;
-        if (Date.now() - started + wait > maxWait) throw new ThrottledError(wait);
-        await sleep(Math.min(wait, 250), opts.signal);
+        const left = Math.max(0, maxWait - (Date.now() - started));
+        const [wait, delay] = ((await acquireScript([k.window, k.hold, k.tat], [o.perSecond, windowMs, left, randomUUID()])) as number[]).map(Number) as [number, number];
+        if (wait > 0) {
+          if (Date.now() - started + wait > maxWait) throw new ThrottledError(wait);
+          await new Promise((r) => setTimeout(r, wait));
+          continue;
+        }
+        if (delay <= 0) return;
+        await new Promise((r) => setTimeout(r, delay));
+        // a 429 may have come in while this caller slept: honour it (the slot is given up)
+        if ((await redis.pttl(k.hold)) <= 0) return;
       }
     },
     async holdOff(ms) {
-      if (ms > 0) await holdScript([holdKey], [Math.ceil(ms)]);
+      if (ms > 0) await holdScript([k.hold], [Math.ceil(ms)]);
     },
   };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
-  });
 }
