@@ -64,6 +64,33 @@ ${ratePermitLua({ window: 'KEYS[1]', hold: 'KEYS[2]', tat: 'KEYS[3]' }, 'ARGV[1]
 return {wait, delay}
 `;
 
+/*
+ * A caller that slept until its slot confirms before calling: a sleeper woken late would otherwise call close to
+ * the slots after its own and crowd a 1 s window. Counts the slots in (now - window, now] - its own included - and
+ * moves its own to the actual time.
+ * KEYS[1] slots, KEYS[2] hold-off; ARGV[1] limit, ARGV[2] window ms, ARGV[3] member.
+ * Returns 0 (call now) or the ms to wait (then reserve again).
+ */
+const CONFIRM = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local hold = redis.call('PTTL', KEYS[2])
+if hold > 0 then
+  redis.call('ZREM', KEYS[1], ARGV[3])
+  return hold
+end
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local n = redis.call('ZCOUNT', KEYS[1], '(' .. tostring(now - window), now)
+if n > limit then
+  local over = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. tostring(now - window), now, 'WITHSCORES', 'LIMIT', n - limit - 1, 1)
+  redis.call('ZREM', KEYS[1], ARGV[3])
+  return math.max(1, tonumber(over[2]) + window - now + 1)
+end
+redis.call('ZADD', KEYS[1], 'XX', now, ARGV[3])
+return 0
+`;
+
 /* KEYS[1] hold-off key; ARGV[1] ms. Extends, never shortens, a hold-off already running. */
 const HOLD_OFF = `
 local ms = tonumber(ARGV[1])
@@ -102,6 +129,7 @@ export interface RateLimiterOptions {
 
 export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterOptions): RateLimiter {
   const acquireScript = defineScript(redis, 'rfqSyncRateAcquire3', 3, ACQUIRE);
+  const confirmScript = defineScript(redis, 'rfqSyncRateConfirm', 2, CONFIRM);
   const holdScript = defineScript(redis, 'rfqSyncRateHoldOff', 1, HOLD_OFF);
   const k = { window: keys.key('rate', 'window'), hold: keys.key('rate', 'hold'), tat: keys.key('rate', 'tat') };
   const windowMs = 1000 + (o.marginMs ?? 30);
@@ -114,7 +142,8 @@ export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterO
       const started = Date.now();
       for (;;) {
         const left = Math.max(0, maxWait - (Date.now() - started));
-        const [wait, delay] = ((await acquireScript([k.window, k.hold, k.tat], [o.perSecond, windowMs, left, randomUUID()])) as number[]).map(Number) as [number, number];
+        const member = randomUUID();
+        const [wait, delay] = ((await acquireScript([k.window, k.hold, k.tat], [o.perSecond, windowMs, left, member])) as number[]).map(Number) as [number, number];
         if (wait > 0) {
           if (Date.now() - started + wait > maxWait) throw new ThrottledError(wait);
           await new Promise((r) => setTimeout(r, wait));
@@ -122,8 +151,11 @@ export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterO
         }
         if (delay <= 0) return;
         await new Promise((r) => setTimeout(r, delay));
-        // a 429 may have come in while this caller slept: honour it (the slot is given up)
-        if ((await redis.pttl(k.hold)) <= 0) return;
+        // woken late, or a 429 came in meanwhile: the confirm says whether the call may still go now
+        const again = Number(await confirmScript([k.window, k.hold], [o.perSecond, windowMs, member]));
+        if (again <= 0) return;
+        if (Date.now() - started + again > maxWait) throw new ThrottledError(again);
+        await new Promise((r) => setTimeout(r, again));
       }
     },
     async holdOff(ms) {
