@@ -63,7 +63,12 @@ export async function startEmbeddedRedis(opts: EmbeddedRedisOptions = {}): Promi
         );
       });
     });
-    await Promise.race([waitForPort(port, 10_000), spawnError]);
+    const ready = new AbortController();
+    try {
+      await Promise.race([waitForPort(port, 10_000, ready.signal), spawnError]);
+    } finally {
+      ready.abort(); // stop probing at once when the spawn failed, so a missing binary fails fast
+    }
   };
   await launch();
   const handle: EmbeddedRedis = {
@@ -90,9 +95,10 @@ export async function startEmbeddedRedis(opts: EmbeddedRedisOptions = {}): Promi
   return handle;
 }
 
-async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+async function waitForPort(port: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (signal?.aborted) return;
     const ok = await new Promise<boolean>((resolve) => {
       const s = connect(port, '127.0.0.1');
       s.once('connect', () => {
