@@ -124,6 +124,24 @@ describe('create-rfq', () => {
     expect(rfqsOf('confl')).toHaveLength(1);
   });
 
+  it('records a permanently refused requisition as rejected, lists the job as failed, and never posts it again', async () => {
+    ctx = await pipelineContext(env());
+    worker = startWorker(ctx, { queues: ['createRfq'] });
+    const c = ctx;
+    const [r] = makeRequisitions(1, 'perm');
+    const bad = { ...r!, lines: [{ ...r!.lines[0]!, product_name: 'x'.repeat(600) }] }; // the service takes 500 at most
+    sb.sandbox.resetStats();
+    await enqueueCreateRfq(ctx.queues, bad);
+    await waitFor('failed', async () => (await c.queues.createRfq.getFailedCount()) === 1, 10_000);
+    const [failed] = await listFailed(ctx);
+    expect(failed!.failedReason).toMatch(/product_name/);
+    expect(failed!.attemptsMade).toBe(1); // not retried blindly
+    const rec = await createIdempotencyStore(ctx.redis, ctx.keys).get('generic/PR-perm-0');
+    expect(rec?.state).toBe('rejected');
+    expect(rec?.reason).toMatch(/product_name/);
+    expect(sb.sandbox.stats().calls.createRfq).toBeUndefined();
+  });
+
   it('pauses creation on a refused token, keeps the job, and resumes when the token file is replaced', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rfq-token-'));
     const tokenFile = join(dir, 'token');
