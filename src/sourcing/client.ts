@@ -41,11 +41,43 @@ export interface SourcingClientOptions {
   onCall?: (c: { operation: string; status: number | 'error'; durationMs: number }) => void;
 }
 
+/** One RFQ of a list page that breaks the schema (the page itself was fine). */
+export interface InvalidListedRfq {
+  /** Set when the RFQ's `_id` is readable: it is in the list it was found in, whatever else is wrong. */
+  rfqId?: number;
+  page: number;
+  /** Position in the page's `rfqs`. */
+  index: number;
+  field: string;
+  reason: string;
+  error: InvalidResponseError;
+}
+
+export interface ListRfqsOptions {
+  /**
+   * Called for each RFQ of a page that breaks the schema; the valid RFQs of the page are still yielded. Without
+   * it the first invalid RFQ throws its InvalidResponseError (for readers that need every RFQ of the list, such
+   * as the reconcile search for an RFQ carrying our external_ids).
+   */
+  onInvalid?: (bad: InvalidListedRfq) => void;
+}
+
+export interface RfqListPage {
+  page: number;
+  rfqs: ListedRfq[];
+  /** RFQs of this page that break the schema; present only when there are some (and `onInvalid` was given). */
+  invalid?: InvalidListedRfq[];
+  total?: number;
+}
+
 export interface SourcingClient {
   createRfq(body: CreateRfqRequest, opts?: { signal?: AbortSignal }): Promise<{ _id: number }>;
-  /** Every RFQ of the account in that state, all pages (each `_id` once). */
-  listRfqs(status: RfqStatusFilter): AsyncIterable<ListedRfq>;
-  listRfqPages(status: RfqStatusFilter): AsyncIterable<{ page: number; rfqs: ListedRfq[]; total?: number }>;
+  /**
+   * Every RFQ of the account in that state, all pages (each `_id` once). A page whose envelope is broken throws
+   * InvalidResponseError; one bad RFQ of a page goes to `onInvalid` (or throws without it).
+   */
+  listRfqs(status: RfqStatusFilter, opts?: ListRfqsOptions): AsyncIterable<ListedRfq>;
+  listRfqPages(status: RfqStatusFilter, opts?: ListRfqsOptions): AsyncIterable<RfqListPage>;
   listQuotations(rfqId: number, opts?: { quotationKey?: string; status?: 'success'; fields?: string[] }): Promise<QuotationList>;
   close(): Promise<void>;
 }
@@ -70,17 +102,17 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
     return { _id: parsed.data.rfq._id };
   }
 
-  async function* listRfqPages(status: RfqStatusFilter): AsyncGenerator<{ page: number; rfqs: ListedRfq[]; total?: number }> {
+  async function* listRfqPages(status: RfqStatusFilter, opts: ListRfqsOptions = {}): AsyncGenerator<RfqListPage> {
     const filter = String(status).toLowerCase() as RfqStatusFilter;
     if (!RFQ_STATUSES.includes(filter)) throw new RfqSyncError('E_INVALID_REQUEST', 'data', `listRfqs: unknown status filter ${String(status)}`);
     let total: number | undefined;
-    const pages = paginate<ListedRfq[]>({
+    const pages = paginate<{ rfqs: ListedRfq[]; invalid: InvalidListedRfq[] }>({
       operation: 'listRfqs',
       origin: transport.origin,
       maxPages,
       concurrency: pageConcurrency,
       logger,
-      isEmpty: (items) => items.length === 0,
+      isEmpty: (items) => items.rfqs.length === 0 && items.invalid.length === 0,
       originWarning,
       fetchPage: async (page) => {
         const { json } = await transport.requestJson({
@@ -92,17 +124,45 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
         const env = rfqListEnvelopeSchema.safeParse(json);
         if (!env.success) throw invalid('listRfqs', env.error);
         if (page === 1) total = env.data.meta?.total;
-        const rfqs = env.data.rfqs.map((raw, i) => parseListedRfq(raw, i, page));
-        return { items: rfqs, next: env.data.links?.next, last: env.data.links?.last };
+        // Each RFQ on its own: one bad record must not hide the rest of the page.
+        const rfqs: ListedRfq[] = [];
+        const invalidRfqs: InvalidListedRfq[] = [];
+        env.data.rfqs.forEach((raw, i) => {
+          const r = parseListedRfq(raw, i, page);
+          if ('error' in r) invalidRfqs.push(r);
+          else rfqs.push(r);
+        });
+        return { items: { rfqs, invalid: invalidRfqs }, next: env.data.links?.next, last: env.data.links?.last };
       },
     });
-    for await (const { page, items } of pages) yield { page, rfqs: items, total };
+    // Reported in page order, as the pages are yielded (they may be fetched out of order).
+    for await (const { page, items } of pages) {
+      for (const bad of items.invalid) {
+        if (!opts.onInvalid) throw bad.error;
+        logger.warn(
+          { operation: 'listRfqs', status: filter, rfqId: bad.rfqId, page, index: bad.index, field: bad.field, reason: bad.reason },
+          'listed RFQ breaks the schema; reported apart',
+        );
+        opts.onInvalid(bad);
+      }
+      yield { page, rfqs: items.rfqs, ...(items.invalid.length > 0 ? { invalid: items.invalid } : {}), total };
+    }
   }
 
-  async function* listRfqs(status: RfqStatusFilter): AsyncGenerator<ListedRfq> {
+  async function* listRfqs(status: RfqStatusFilter, opts: ListRfqsOptions = {}): AsyncGenerator<ListedRfq> {
     // Offset pages can shift while read (an RFQ changes state): the same _id may show on two pages.
     const seen = new Set<number>();
-    for await (const { rfqs } of listRfqPages(status)) {
+    const onInvalid = opts.onInvalid;
+    const reportOnce = onInvalid
+      ? (bad: InvalidListedRfq) => {
+          if (bad.rfqId !== undefined) {
+            if (seen.has(bad.rfqId)) return;
+            seen.add(bad.rfqId);
+          }
+          onInvalid(bad);
+        }
+      : undefined;
+    for await (const { rfqs } of listRfqPages(status, { onInvalid: reportOnce })) {
       for (const r of rfqs) {
         if (seen.has(r._id)) continue;
         seen.add(r._id);
@@ -171,18 +231,15 @@ export function normaliseRfqType(t: string): 'Public' | 'Private' {
   return t as 'Public' | 'Private'; // the schema check names it
 }
 
-function parseListedRfq(raw: unknown, index: number, page: number): ListedRfq {
+function parseListedRfq(raw: unknown, index: number, page: number): ListedRfq | InvalidListedRfq {
   const r = listedRfqSchema.safeParse(raw);
   if (r.success) return toListedRfq(r.data);
-  const id = (raw as { _id?: unknown } | null)?._id;
-  const rfqId = typeof id === 'number' || (typeof id === 'string' && id !== '') ? id : undefined;
-  const { field, reason } = firstIssue(r.error);
-  throw new InvalidResponseError({
-    operation: 'listRfqs',
-    field: rfqId === undefined ? `rfqs[${index}] (page ${page}).${field}` : field,
-    reason,
-    rfqId,
-  });
+  const id = listedRfqSchema.shape._id.safeParse((raw as { _id?: unknown } | null)?._id);
+  const rfqId = id.success ? id.data : undefined;
+  const issue = firstIssue(r.error);
+  const field = rfqId === undefined ? `rfqs[${index}] (page ${page}).${issue.field}` : issue.field;
+  const error = new InvalidResponseError({ operation: 'listRfqs', field, reason: issue.reason, rfqId });
+  return { rfqId, page, index, field, reason: issue.reason, error };
 }
 
 function invalid(operation: string, err: z.ZodError, rfqId?: number): InvalidResponseError {

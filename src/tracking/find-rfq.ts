@@ -7,9 +7,13 @@ export async function findListedRfq(
   rfqId: number,
   order: readonly RfqStatusFilter[] = [...RFQ_STATUSES].reverse(),
 ): Promise<{ rfq: ListedRfq; state: RfqStatusFilter } | undefined> {
+  // Another RFQ's bad record is no reason to fail (the client logs it); ours unreadable is: the caller retries.
+  const onInvalid = (bad: { rfqId?: number; error: Error }) => {
+    if (bad.rfqId === rfqId) throw bad.error;
+  };
   // Latest states first: an RFQ moving while we look is found in its newer list.
   for (const state of order) {
-    for await (const rfq of client.listRfqs(state)) if (rfq._id === rfqId) return { rfq, state };
+    for await (const rfq of client.listRfqs(state, { onInvalid })) if (rfq._id === rfqId) return { rfq, state };
   }
   return undefined;
 }

@@ -5,12 +5,15 @@
  *   lists are read shows in a later list (or in two, and the later wins), never in none.
  * - Only tracked RFQs are kept in memory from the listings; the others are only counted.
  * - A poll that fails part-way changes nothing (no RFQ counted missing from a list that was never read).
+ * - One RFQ record that breaks the schema does not fail the poll: if its `_id` is readable it is placed in the
+ *   list it was found in (its state is the list) and the bad field is logged and kept in the poll result.
  * - One poll at a time per account (a Redis lock with a renewed lease): the schedule adds one job per slot, and a
  *   poll asked for by hand while another runs is skipped (the running one does the work).
  * - The record is written first, the follow-up job enqueued second: if the process dies in between, the next
  *   poll's revision check (closed) or award retry (completed) does the same work.
  */
 import { randomUUID } from 'node:crypto';
+import type { InvalidListedRfq } from '../sourcing/client.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 import { RFQ_STATUSES } from '../sourcing/types.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
@@ -35,11 +38,16 @@ export interface PollResult {
   newlyFlagged: number[];
   reappeared: number[];
   enqueued: { quotations: number; award: number; checks: number };
+  /** Listed RFQs whose record breaks the schema (first MAX_RESULT_INVALID); `rfqId` when its `_id` was readable. */
+  invalid: Array<{ status: RfqState; rfqId?: number; page: number; index: number; field: string; reason: string }>;
+  /** All such RFQs, including those beyond the list above. */
+  invalidCount: number;
 }
 
 const LOCK_MS = 120_000;
 const BATCH = 500;
 const MAX_RESULT_TRANSITIONS = 200;
+const MAX_RESULT_INVALID = 100;
 const POLL_HISTORY = 100;
 
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
@@ -62,6 +70,8 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     newlyFlagged: [],
     reappeared: [],
     enqueued: { quotations: 0, award: 0, checks: 0 },
+    invalid: [],
+    invalidCount: 0,
   };
 
   const lockToken = randomUUID();
@@ -79,15 +89,30 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     const tracked = new Set(trackedIds);
     result.tracked = trackedIds.length;
 
-    const seen = new Map<number, { state: RfqState; rfq: ListedRfq }>();
+    // `rfq` is undefined for an RFQ found by its _id whose record breaks the schema.
+    const seen = new Map<number, { state: RfqState; rfq: ListedRfq | undefined }>();
+    const place = (status: RfqState, id: number, rfq: ListedRfq | undefined) => {
+      if (!tracked.has(id)) return;
+      const prev = seen.get(id);
+      const state = mergeSeenState(prev?.state, status);
+      seen.set(id, state === prev?.state ? prev : { state, rfq });
+    };
     for (const status of RFQ_STATUSES) {
       let n = 0;
-      for await (const rfq of ctx.client.listRfqs(status)) {
+      const onInvalid = (bad: InvalidListedRfq) => {
         n++;
-        if (!tracked.has(rfq._id)) continue;
-        const prev = seen.get(rfq._id);
-        const state = mergeSeenState(prev?.state, status);
-        seen.set(rfq._id, state === prev?.state ? prev : { state, rfq });
+        result.invalidCount++;
+        const { rfqId, page, index, field, reason } = bad;
+        if (result.invalid.length < MAX_RESULT_INVALID) result.invalid.push({ status, ...(rfqId !== undefined ? { rfqId } : {}), page, index, field, reason });
+        log.warn(
+          { rfqId, status, page, index, field, reason, tracked: rfqId !== undefined && tracked.has(rfqId), event: 'rfq.invalid' },
+          `RFQ ${rfqId ?? `at ${index} of page ${page}`} in the ${status} list breaks the schema: field ${field}: ${reason}`,
+        );
+        if (rfqId !== undefined) place(status, rfqId, undefined);
+      };
+      for await (const rfq of ctx.client.listRfqs(status, { onInvalid })) {
+        n++;
+        place(status, rfq._id, rfq);
       }
       result.listed[status] = n;
     }
@@ -110,7 +135,8 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
           obs = observe(base, found?.state, now, threshold);
           if (!found) obs.record.missingSlot = data.slot;
           const rec = obs.record;
-          if (found && (obs.transition || rec.listedVersion !== (found.rfq.version ?? -1))) {
+          // A record that broke the schema tells no version: the last one read stays.
+          if (found?.rfq && (obs.transition || rec.listedVersion !== (found.rfq.version ?? -1))) {
             obs = { ...obs, record: { ...rec, listedVersion: found.rfq.version ?? -1 }, changed: true };
           }
           return obs.changed || !cur ? obs.record : undefined;
@@ -119,7 +145,7 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
         const quick = decide(first);
         if (quick !== undefined) {
           // The RFQ as listed (header and lines for the workbook), refreshed whenever the record changes.
-          if (found) await store.putListed(found.rfq);
+          if (found?.rfq) await store.putListed(found.rfq);
           if (!(await store.compareAndSet(first, quick))) await store.update(id, decide);
         }
         if (!obs) continue;
@@ -131,8 +157,9 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     result.ok = true;
     result.finishedAt = Date.now();
     log.info(
-      { listed: result.listed, tracked: result.tracked, found: result.found, missing: result.missing, transitions: result.transitions.length, flagged: result.newlyFlagged },
-      `poll done: ${result.tracked} tracked, ${result.transitions.length} transitions, ${result.missing} missing`,
+      { listed: result.listed, tracked: result.tracked, found: result.found, missing: result.missing, transitions: result.transitions.length, flagged: result.newlyFlagged, invalid: result.invalidCount },
+      `poll done: ${result.tracked} tracked, ${result.transitions.length} transitions, ${result.missing} missing` +
+        (result.invalidCount > 0 ? `, ${result.invalidCount} listed RFQs breaking the schema` : ''),
     );
     return result;
   } catch (err) {

@@ -10,7 +10,7 @@ import { processComparison } from '../../jobs/comparison.ts';
 import { processPoll } from '../../jobs/poll.ts';
 import { processQuotations } from '../../jobs/quotations.ts';
 import { loadConfig } from '../../src/config.ts';
-import { silentLogger } from '../../src/logger.ts';
+import { silentLogger, type Logger } from '../../src/logger.ts';
 import { closeWorkerContext, createWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
 import { QUEUE_NAMES } from '../../src/pipeline/queues.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
@@ -39,6 +39,8 @@ export interface HarnessOptions {
   shareWith?: PollingHarness;
   /** Start workers (default true). */
   workers?: boolean;
+  /** Default: silent. */
+  logger?: Logger;
 }
 
 export async function pollingHarness(o: HarnessOptions): Promise<PollingHarness> {
@@ -53,7 +55,7 @@ export async function pollingHarness(o: HarnessOptions): Promise<PollingHarness>
     JOB_ATTEMPTS: '3',
     ...o.env,
   });
-  const ctx = await createWorkerContext(config, silentLogger, {
+  const ctx = await createWorkerContext(config, o.logger ?? silentLogger, {
     redisUrl: o.redisUrl,
     baseUrl: o.sandbox.url,
     authCheckMs: 100,

@@ -109,6 +109,59 @@ describe('listed RFQs', () => {
   });
 });
 
+describe('listed RFQs: one bad RFQ among good ones', () => {
+  // Two pages: the bad RFQ sits between good ones on page 1, page 2 holds one more good RFQ.
+  const page1 = {
+    rfqs: [
+      { _id: 41, title: 'good', lines: { '0': { line_id: 'a', qty: '5' } } },
+      { _id: '42', title: 'bad qty', lines: { '0': { line_id: 'a', qty: 'lots' } } },
+      { title: 'no id at all', lines: [] },
+      { _id: 43, title: 'good too', lines: [{ line_id: 'b', qty: 1 }] },
+    ],
+    links: { next: '/prefix/v1/rfqs?status=open&page=2', last: '/prefix/v1/rfqs?status=open&page=2' },
+    meta: { total: 5 },
+  };
+  const page2 = { rfqs: [{ _id: 44, lines: [] }], links: { next: null, last: '/prefix/v1/rfqs?status=open&page=2' } };
+
+  it('listRfqs yields every valid RFQ and reports each invalid one with its field and _id', async () => {
+    answers.set('/prefix/v1/rfqs?status=open', page1);
+    answers.set('/prefix/v1/rfqs?status=open&page=2', page2);
+    const bad: Array<{ rfqId?: number; field: string; page: number; index: number; error: InvalidResponseError }> = [];
+    const good = await all(client.listRfqs('open', { onInvalid: (b) => bad.push(b) }));
+    expect(good.map((r) => r._id)).toEqual([41, 43, 44]);
+    expect(bad.map((b) => [b.rfqId, b.field, b.page, b.index])).toEqual([
+      [42, 'lines.0.qty', 1, 1],
+      [undefined, 'rfqs[2] (page 1)._id', 1, 2],
+    ]);
+    expect(bad[0]!.error).toBeInstanceOf(InvalidResponseError);
+    expect(bad[0]!.error.message).toContain('field lines.0.qty of RFQ 42');
+  });
+
+  it('listRfqPages keeps the invalid RFQs of each page beside the valid ones', async () => {
+    answers.set('/prefix/v1/rfqs?status=open', page1);
+    answers.set('/prefix/v1/rfqs?status=open&page=2', page2);
+    const pages = await all(client.listRfqPages('open', { onInvalid: () => undefined }));
+    expect(pages.map((p) => [p.page, p.rfqs.map((r) => r._id), (p.invalid ?? []).map((b) => b.rfqId ?? null)])).toEqual([
+      [1, [41, 43], [42, null]],
+      [2, [44], []],
+    ]);
+  });
+
+  it('a broken envelope still throws with onInvalid given', async () => {
+    const onInvalid = () => undefined;
+    answers.set('/prefix/v1/rfqs?status=closed', { rfqs: { '0': { _id: 1 } }, links: {} });
+    const notArray = (await all(client.listRfqs('closed', { onInvalid })).catch((e: unknown) => e)) as InvalidResponseError;
+    expect(notArray).toBeInstanceOf(InvalidResponseError);
+    expect(notArray.field).toBe('rfqs');
+    answers.set('/prefix/v1/rfqs?status=cancelled', ['not', 'an', 'object']);
+    expect(await all(client.listRfqs('cancelled', { onInvalid })).catch((e: unknown) => e)).toBeInstanceOf(InvalidResponseError);
+    answers.set('/prefix/v1/rfqs?status=completed', { rfqs: [], links: { next: 42 } });
+    const links = (await all(client.listRfqs('completed', { onInvalid })).catch((e: unknown) => e)) as InvalidResponseError;
+    expect(links).toBeInstanceOf(InvalidResponseError);
+    expect(links.field).toBe('links.next');
+  });
+});
+
 describe('quotations', () => {
   it('quotation_detail as a map and as an array; keys int or comp_<n>; one bad quotation set apart', async () => {
     answers.set('/prefix/v1/quotations/31', {
