@@ -125,8 +125,9 @@ export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<
       return { requisitionId: id, status: 'rejected', reason: claim.reason };
     case 'conflict': {
       const err = new ClaimConflictError(id, claim.conflicts);
-      const written = await deps.store.reject(r, '', err.message, contentHash);
-      if (!written) throw new AttemptBusyError(id, 5_000); // an attempt of ours is live: decide after it
+      // Recorded as rejected unless an earlier attempt may have posted (`creating`): that record stays, so a
+      // corrected export still reconciles it. Either way this export is refused and reported.
+      await deps.store.reject(r, '', err.message, contentHash);
       log.warn({ event: 'requisition.rejected', conflicts: claim.conflicts }, err.message);
       return { requisitionId: id, status: 'rejected', reason: err.message };
     }
