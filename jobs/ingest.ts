@@ -4,15 +4,19 @@
  * Payload: ingestJobPayloadSchema { sha256, processingName, mapping? }. The file is processing/<processingName>;
  *   its original name and when it was taken are part of that name (src/pipeline/file-mover.ts).
  * Reads:  the file; the mapping profiles (MAPPINGS_DIR, loaded per job so a new profile needs no restart).
- * Writes: one create-rfq job per valid requisition (deterministic ids, so a re-run adds nothing new); the report
+ * Writes: one create-rfq job per valid requisition (deterministic ids, so a re-run adds nothing new), only once the
+ *         whole file was read without a refusal: until then they are spooled to processing/.<token>.requisitions.jsonl
+ *         (src/pipeline/requisition-spool.ts), deleted after enqueueing or on refusal; the report
  *         outbox/reports/<name>.<sha8>.<token>.xlsx; the move to archive/ (read, even with rejected rows) or failed/
  *         (refused: unreadable, no mapping fits); the file ledger entry (done, or released after a refusal so the
  *         same bytes can be read again once IT fixed the mapping).
  * Errors: a refusal (kind 'data': FileRefusedError, MappingError) is this job's result, never retried. A bad
  *         payload is unrecoverable. Anything else (Redis down, disk full, a broken profile directory) throws and
  *         BullMQ retries with back-off. Every step is idempotent, in this order: enqueue, report, move, ledger; a
- *         retry after a crash anywhere finishes the work and creates nothing twice.
+ *         retry after a crash anywhere finishes the work and creates nothing twice. A file refused part-way (corrupt
+ *         at the end, unreadable mid-way) creates nothing, not even the requisitions read before the break.
  */
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { RfqSyncError } from '../src/errors.ts';
@@ -20,12 +24,14 @@ import { ingestFile, loadProfiles, writeIngestReport, type IngestSummary } from 
 import { exists, finishFile, locateFinished, parseProcessingName, reportFileName } from '../src/pipeline/file-mover.ts';
 import { writeFileNoticeReport } from '../src/pipeline/file-report.ts';
 import { fileFolders, fileLedger, ingestJobPayloadSchema } from '../src/pipeline/inbox-intake.ts';
+import { openRequisitionSpool, spoolPathFor } from '../src/pipeline/requisition-spool.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
 
 export type IngestJobResult =
   | { status: 'done'; file: string; requisitions: number; heldRequisitions: number; rejectedRows: number; report: string }
-  | { status: 'refused'; file: string; reason: string; report: string; queuedBeforeRefusal: number }
+  /** `discardedRequisitions`: complete requisitions read before the point of failure; none was enqueued. */
+  | { status: 'refused'; file: string; reason: string; report: string; discardedRequisitions: number }
   /** An earlier attempt already moved the file (crash after the move): only the ledger was brought up to date. */
   | { status: 'already-finished'; file: string; where: 'archive' | 'failed' | 'missing' };
 
@@ -39,8 +45,10 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
   const report = reportFileName(file, sha256);
   const log = ctx.logger.child({ file: file.original, processing: processingName, sha256, jobId: job.id });
 
+  const spoolPath = spoolPathFor(folders.processing, file.token);
   const earlier = await locateFinished(folders, processingName);
   if (earlier) {
+    await rm(spoolPath, { force: true }); // left by an attempt that crashed after the move
     await settleLedger(earlier);
     return { status: 'already-finished', file: file.original, where: earlier };
   }
@@ -48,7 +56,7 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
   const profiles = await loadProfiles(ctx.config.folders.mappings);
   const source = join(folders.processing, processingName);
   let summary: IngestSummary;
-  let queued = 0;
+  const spool = await openRequisitionSpool(spoolPath);
   try {
     summary = await ingestFile(
       source,
@@ -64,12 +72,10 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
         now: new Date(file.takenAt),
         displayName: file.original,
       },
-      async (r) => {
-        await enqueueCreateRfq(ctx.queues, r);
-        queued++;
-      },
+      (r) => spool.add(r),
     );
   } catch (err) {
+    await spool.remove();
     if (!(await exists(source))) {
       // A stalled copy of this job (lost lock) finished the file on another worker while we were reading it.
       const where = (await locateFinished(folders, processingName)) ?? 'missing';
@@ -84,15 +90,22 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
       sha256,
       notes: [
         `The file was not read: ${reason}`,
-        queued === 0
+        spool.count === 0
           ? `Moved to failed/${processingName}; nothing was created from it.`
-          : `Moved to failed/${processingName}; ${queued} requisition(s) complete before the point of failure were queued for creation.`,
+          : `Moved to failed/${processingName}; nothing was created from it: the ${spool.count} requisition(s) complete before the point of failure were discarded with the file.`,
       ],
     });
     await finishFile(folders, processingName, 'failed');
     await ledger.release(sha256, processingName);
     log.warn({ reason }, 'ingest: file refused, moved to failed/');
-    return { status: 'refused', file: file.original, reason, report, queuedBeforeRefusal: queued };
+    return { status: 'refused', file: file.original, reason, report, discardedRequisitions: spool.count };
+  }
+
+  // Read through without a refusal: now, and only now, the requisitions go to the service.
+  try {
+    for await (const r of spool.read()) await enqueueCreateRfq(ctx.queues, r);
+  } finally {
+    await spool.remove();
   }
 
   await writeIngestReport(summary, join(folders.reports, report), {

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { processIngest } from '../../jobs/ingest.ts';
 import { ingestOneFile } from '../../src/pipeline/inbox-intake.ts';
 import { FileLedger } from '../../src/pipeline/file-ledger.ts';
+import { spoolPathFor } from '../../src/pipeline/requisition-spool.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { genericCsv, reportNotes, tempDir, testConfig, testIntake, type TestIntake } from './inbox-context.ts';
 
@@ -110,6 +111,20 @@ describe('ingest job', () => {
     expect(await run()).toEqual({ status: 'already-finished', file: 'crashy.csv', where: 'archive' });
     expect(await new FileLedger(ctx.redis, ctx.keys.fileLedger).get(admitted.sha256)).toMatchObject({ state: 'done' });
     expect(await createJobs(ctx)).toHaveLength(2);
+  });
+
+  it('a spool left by a crashed attempt is replaced, not appended to: only this reading is enqueued, and the spool is gone after', async () => {
+    const ctx = setup();
+    const { admitted, run } = await submit(ctx, 'spooled.csv', genericCsv(['PR-S1', 1], ['PR-S2', 2]));
+    const { processing } = ctx.config.folders;
+    const stale = spoolPathFor(processing, admitted.file.token);
+    // A requisition from an earlier reading that no longer is in the file, then a line cut short by the crash.
+    const ghost = { key: 'PR-GHOST', sourceFile: 'spooled.csv', profile: 'generic', title: 'Ghost', due_date: 1925078400000, rfq_type: 'Public', lines: [{ external_id: 'PR-GHOST-1', product_name: 'x', qty: 1, row: 2 }] };
+    writeFileSync(stale, `${JSON.stringify(ghost)}\n{"key":"PR-CU`);
+    expect(await run()).toMatchObject({ status: 'done', requisitions: 2 });
+    const jobs = await ctx.queues.createRfq.getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed']);
+    expect(jobs.map((j) => (j.data as { requisition: { key: string } }).requisition.key).sort()).toEqual(['PR-S1', 'PR-S2']);
+    expect(ls(processing)).toEqual([]);
   });
 
   it('rejects a payload whose file name would leave the processing folder, without retrying', async () => {
