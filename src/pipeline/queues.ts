@@ -9,6 +9,7 @@
  *   - failed jobs are never removed automatically: they are what `rfq-sync failed list` shows and `failed retry`
  *     re-runs. While a failed job is kept, enqueuing its id again is ignored: retry it instead.
  * Queue prefix: `${REDIS_PREFIX}:${account}:bull`, so two sourcing accounts sharing a Redis never share queues.
+ * Redis Cluster is not supported as is: BullMQ and our multi-key scripts would need `{...}` hash tags in the prefix.
  */
 import { createHash } from 'node:crypto';
 import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
