@@ -33,6 +33,18 @@ const url = (protocols: string[]) =>
       return false;
     }
   }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+/** An IANA time zone name as Intl knows it, in its canonical spelling (`europe/berlin` -> `Europe/Berlin`). */
+const timeZone = z
+  .string()
+  .trim()
+  .transform((tz, c) => {
+    try {
+      return new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
+    } catch {
+      c.addIssue({ code: 'custom', message: 'must be an IANA time zone name such as Europe/Berlin or UTC' });
+      return z.NEVER;
+    }
+  });
 const cron = z.string().regex(/^(\S+\s+){4,5}\S+$/, 'must be a cron expression with 5 or 6 fields');
 
 /** The raw, flat schema: keys are the environment variable names. */
@@ -118,6 +130,12 @@ export const rawConfigSchema = z.object({
   JOB_ATTEMPTS: int(1, 1000).default(10),
   /** First retry delay of a failed job attempt, ms; doubles per attempt, with jitter. Default 1,000. */
   JOB_BACKOFF_MS: int(1, 3_600_000).default(1_000),
+
+  /**
+   * IANA time zone of the dates and times shown in comparison workbooks (e.g. `Europe/Berlin`): wall-clock times
+   * of that zone, with the zone named in the workbook. Default `UTC`.
+   */
+  TIME_ZONE: timeZone.default('UTC'),
 
   /** Log level: fatal, error, warn, info, debug, trace, silent. Default info. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -28,6 +28,7 @@ export async function writeComparisonNow(
     ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}),
     ...(rec?.requisition ? { requisition: { key: rec.requisition.key, sourceFile: rec.requisition.sourceFile, ...(rec.requisition.profile ? { profile: rec.requisition.profile } : {}) } } : {}),
     generatedAt: opts.now ?? new Date(),
+    timeZone: ctx.config.TIME_ZONE,
   };
   const workbook = opts.out ?? join(ctx.config.folders.comparisons, comparisonFileNames(found.rfq).workbook);
   const model = buildComparison(input);

@@ -67,6 +67,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
     ...(rec.requisition ? { requisition: { key: rec.requisition.key, sourceFile: rec.requisition.sourceFile, ...(rec.requisition.profile ? { profile: rec.requisition.profile } : {}) } } : {}),
     generatedAt: new Date(),
+    timeZone: ctx.config.TIME_ZONE,
     version,
   };
   const names = comparisonFileNames(rfq, version);

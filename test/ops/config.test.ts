@@ -31,6 +31,12 @@ describe('configuration', () => {
     for (const p of problems) expect(p).not.toContain('\n');
   });
 
+  it('TIME_ZONE: UTC by default, an IANA name in its canonical spelling, an unknown zone named as a problem', () => {
+    expect(loadConfig({}).TIME_ZONE).toBe('UTC');
+    expect(loadConfig({ TIME_ZONE: 'europe/berlin' }).TIME_ZONE).toBe('Europe/Berlin');
+    expect(problemsOf({ TIME_ZONE: 'Europe/Atlantis' })).toEqual(['TIME_ZONE: must be an IANA time zone name such as Europe/Berlin or UTC']);
+  });
+
   it('never echoes a secret value in a problem', () => {
     const problems = problemsOf({ HTTP_TOKEN: 'short-secret', HTTP_HOST: '0.0.0.0', SOURCING_TOKEN: 'tok-abcdef-123', SOURCING_TOKEN_FILE: '/nonexistent' });
     expect(problems.join('\n')).not.toContain('short-secret');
