@@ -84,7 +84,13 @@ export async function* readCsvRows(
     relax_column_count: true,
     skip_empty_lines: false,
   });
-  source.on('error', (err) => parser.destroy(err));
+  // Errors are kept (parser.errored) and thrown by the loop below. Without a listener of their own, one emitted
+  // while the caller is busy between batches (the parser meets an unclosed quote at the end of input) would be an
+  // uncaught exception and end the worker.
+  const toParser = (err: Error): void => void parser.destroy(err);
+  file.on('error', toParser);
+  if (source !== file) source.on('error', toParser);
+  parser.on('error', () => undefined);
   source.pipe(parser);
   let row = 0;
   try {

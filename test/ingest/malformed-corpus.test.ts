@@ -120,6 +120,21 @@ describe('refused files', () => {
     expect(await refusal(p)).toBe('FileRefusedError: generic-open-quote.csv: cannot be read (Quote Not Closed: the parsing is finished with an opening quote at line 3)');
   });
 
+  it('a CSV whose quote is never closed, read by a slow consumer: refused, and the parser error is no uncaught exception', async () => {
+    // The parser meets the end of input while the caller is busy with a requisition (the ingest job writing it
+    // away): its error must wait for the reader, not escape as an uncaught exception that kills the worker.
+    const rows = Array.from({ length: 300 }, (_, i) => row(`S${i}`, 1));
+    const p = await put('slow-open-quote.csv', csv(...rows) + 'S999,1,"Unclosed item,,pc,1,10,T,,2027-03-01,2027-04-01,Private,C,L\n');
+    let seen = 0;
+    const err = await ingestFile(p, { profiles, limits: LIMITS, now: NOW }, async () => {
+      seen++;
+      await new Promise((r) => setTimeout(r, 2));
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FileRefusedError);
+    expect((err as Error).message).toContain('Quote Not Closed');
+    expect(seen).toBeGreaterThan(0);
+  });
+
   it('a forced mapping whose columns are missing', async () => {
     const p = await put('forced.csv', 'Requisition,Line,Item\nA,1,x\n');
     expect(await refusal(p, { mappingName: 'generic' })).toBe(
