@@ -15,7 +15,7 @@ import { listFailed, retryFailed } from '../pipeline/failed-jobs.ts';
 import { ingestOneFile } from '../pipeline/inbox-intake.ts';
 import { writeComparisonNow } from '../tracking/compare-now.ts';
 import { enqueuePollNow } from '../tracking/enqueue.ts';
-import { runPoll } from '../tracking/poll-runner.ts';
+import { runPoll, type PollResult } from '../tracking/poll-runner.ts';
 import { trackingStatus } from '../tracking/status.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { openContext, resolveRuntime } from './runtime.ts';
@@ -77,6 +77,11 @@ export async function withContext<T>(config: Config, logger: Logger, command: st
   }
 }
 
+function describeInvalid(b: PollResult['invalid'][number] | undefined): string {
+  if (!b) return '?';
+  return `${b.rfqId !== undefined ? `RFQ ${b.rfqId}` : `item ${b.index} of page ${b.page}`} (${b.status}) field ${b.field}`;
+}
+
 export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
   const t = await trackingStatus(ctx);
   const p = t.lastPoll;
@@ -85,7 +90,9 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
   let detail: string | undefined;
   if (p) {
     const listed = Object.entries(p.listed).map(([s, n]) => `${s} ${n}`).join(', ');
-    detail = p.error ?? p.skipped ?? `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}`;
+    // invalidCount is absent from results stored before it existed.
+    const bad = p.invalidCount ? `; ${p.invalidCount} listed RFQ(s) break the schema, e.g. ${describeInvalid(p.invalid[0])}` : '';
+    detail = p.error ?? p.skipped ?? `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}`;
   }
   return {
     rfqs,

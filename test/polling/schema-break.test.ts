@@ -4,6 +4,7 @@
  * the bad field is named in the logs and in the poll result.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { trackingFacts } from '../../src/ops/commands.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { useRedis } from '../helpers/redis.ts';
@@ -46,6 +47,10 @@ describe('polling with listed RFQs that break the schema', () => {
     expect(logged.map((l) => l.rfqId)).toEqual(first!.invalid.map((b) => b.rfqId));
     expect(logged[0]).toMatchObject({ field: 'lines.0.qty', status: 'open' });
     expect(String(logged[0]!.msg)).toContain('breaks the schema: field lines.0.qty');
+    // `rfq-sync status` says so too.
+    expect((await trackingFacts(h.ctx)).lastPoll?.detail).toContain(
+      `; ${first!.invalidCount} listed RFQ(s) break the schema, e.g. RFQ ${first!.invalid[0]!.rfqId} (open) field lines.0.qty`,
+    );
 
     // Every record broken now: a cancellation is still seen, by _id, from the list it is in.
     const [gone] = ids;
