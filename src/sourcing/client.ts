@@ -139,7 +139,8 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
     for await (const { page, items } of pages) {
       for (const bad of items.invalid) {
         if (!opts.onInvalid) throw bad.error;
-        logger.warn(
+        // Debug only: the caller reports it (the poll warns once per RFQ, with its tracking context).
+        logger.debug(
           { operation: 'listRfqs', status: filter, rfqId: bad.rfqId, page, index: bad.index, field: bad.field, reason: bad.reason },
           'listed RFQ breaks the schema; reported apart',
         );

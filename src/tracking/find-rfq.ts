@@ -7,7 +7,7 @@ export async function findListedRfq(
   rfqId: number,
   order: readonly RfqStatusFilter[] = [...RFQ_STATUSES].reverse(),
 ): Promise<{ rfq: ListedRfq; state: RfqStatusFilter } | undefined> {
-  // Another RFQ's bad record is no reason to fail (the client logs it); ours unreadable is: the caller retries.
+  // Another RFQ's bad record is no reason to fail (each poll reports it); ours unreadable is: the caller retries.
   const onInvalid = (bad: { rfqId?: number; error: Error }) => {
     if (bad.rfqId === rfqId) throw bad.error;
   };
