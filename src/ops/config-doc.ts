@@ -1,13 +1,13 @@
 /**
  * The configuration table of the docs, generated from src/config.ts: the variable names and defaults from the zod
  * schema, the descriptions from the doc comment above each field. test/ops/config-doc.test.ts fails when
- * docs/configuration.md is out of date; `node src/ops/config-doc.ts --write` regenerates it.
+ * the README's configuration table is out of date; `node src/ops/config-doc.ts --write` regenerates it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT, rawConfigSchema } from '../config.ts';
 
-export const DOC_PATH = join(PACKAGE_ROOT, 'docs', 'configuration.md');
+export const DOC_PATH = join(PACKAGE_ROOT, 'README.md');
 export const BEGIN = '<!-- BEGIN GENERATED: configuration table (node src/ops/config-doc.ts --write) -->';
 export const END = '<!-- END GENERATED -->';
 

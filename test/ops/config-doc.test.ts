@@ -1,10 +1,10 @@
-/** The configuration table in docs/configuration.md is the one generated from src/config.ts. */
+/** The configuration table in README.md is the one generated from src/config.ts. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rawConfigSchema } from '../../src/config.ts';
 import { DOC_PATH, configurationTable, renderDoc } from '../../src/ops/config-doc.ts';
 
-describe('docs/configuration.md', () => {
+describe('README configuration table', () => {
   it('lists every setting of the schema, with its default, and is up to date (node src/ops/config-doc.ts --write)', () => {
     const doc = readFileSync(DOC_PATH, 'utf8');
     expect(renderDoc(doc)).toBe(doc);
