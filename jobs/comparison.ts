@@ -1,15 +1,27 @@
-/** Comparison queue processor: write one version of the workbook and award CSV (src/tracking/comparison-runner.ts). */
-import type { Job } from 'bullmq';
+/**
+ * comparison: write one version of an RFQ's comparison workbook and award CSV (src/tracking/comparison-runner.ts).
+ *
+ * Payload:  comparisonJobSchema { rfqId, version } (src/tracking/enqueue.ts). Job id `comparison~<rfq>~v<n>`: each
+ *           version is written once.
+ * Reads:    the quotations snapshot and the tracked RFQ in Redis (re-pulls the quotations when the snapshot was
+ *           too large or is gone).
+ * Writes:   outbox/comparisons/<name>-v<n>.xlsx and outbox/awards/<name>-v<n>.csv, each to a temporary name then
+ *           renamed; records the version and the revision numbers it reflects (a newer pull asks for v<n+1>).
+ * Errors:   a refused token (only a re-pull calls the service) pauses through the auth gate and delays the job;
+ *           disk errors are retried with back-off; a bad payload is unrecoverable.
+ */
+import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { handleServiceError } from '../src/tracking/service-errors.ts';
 import { runComparison } from '../src/tracking/comparison-runner.ts';
-import type { ComparisonJobData } from '../src/tracking/enqueue.ts';
+import { comparisonJobSchema } from '../src/tracking/enqueue.ts';
 
 export async function processComparison(ctx: WorkerContext, job: Job): Promise<unknown> {
+  const data = comparisonJobSchema.safeParse(job.data);
+  if (!data.success) throw new UnrecoverableError(`comparison job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
   try {
-    return await runComparison(ctx, job.data as ComparisonJobData);
+    return await runComparison(ctx, data.data);
   } catch (err) {
-    // Only a re-pull (snapshot too large or gone) calls the service; a refused token delays it like the others.
     return handleServiceError(ctx, job, err);
   }
 }

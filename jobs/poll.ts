@@ -1,14 +1,27 @@
-/** Poll queue processor: one poll of every status list (src/tracking/poll-runner.ts). */
-import type { Job } from 'bullmq';
+/**
+ * poll: one poll of every status list (src/tracking/poll-runner.ts).
+ *
+ * Payload:  pollJobSchema { slot, scheduledAt } (src/tracking/enqueue.ts). Job id `poll~<slot>`: one poll per cron
+ *           slot however many workers schedule it; `poll~now~<ms>` for `rfq-sync poll`.
+ * Reads:    GET /v1/rfqs?status=open|closed|cancelled|completed, all pages; the tracked RFQs in Redis.
+ * Writes:   transitions (with their time) of the RFQs this service created, missing-RFQ flags, the last poll
+ *           result; enqueues quotations jobs (closed, completed, revision checks).
+ * Errors:   401/403 pause polling through the auth gate and delay the job (never failed); 429 holds every worker
+ *           off for Retry-After and delays the job; 5xx/time-outs are retried with back-off (3 attempts, the next
+ *           slot supersedes a failed poll); a bad payload is unrecoverable.
+ */
+import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { deferWhilePaused, handleServiceError } from '../src/tracking/service-errors.ts';
-import type { PollJobData } from '../src/tracking/enqueue.ts';
+import { pollJobSchema } from '../src/tracking/enqueue.ts';
 import { runPoll } from '../src/tracking/poll-runner.ts';
 
 export async function processPoll(ctx: WorkerContext, job: Job): Promise<unknown> {
+  const data = pollJobSchema.safeParse(job.data);
+  if (!data.success) throw new UnrecoverableError(`poll job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
   await deferWhilePaused(ctx, job);
   try {
-    return await runPoll(ctx, job.data as PollJobData);
+    return await runPoll(ctx, data.data);
   } catch (err) {
     return handleServiceError(ctx, job, err);
   }

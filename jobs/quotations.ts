@@ -1,14 +1,27 @@
-/** Quotations queue processor: pull quotations, decide on a new comparison version (src/tracking/quotations-runner.ts). */
-import type { Job } from 'bullmq';
+/**
+ * quotations: pull the quotations of one RFQ and decide whether a new comparison version is due
+ * (src/tracking/quotations-runner.ts).
+ *
+ * Payload:  quotationsJobSchema { rfqId, reason: closed | check | award | manual } (src/tracking/enqueue.ts).
+ * Reads:    GET /v1/quotations/<rfq_id> (and ?status=success for the award); the RFQ's tracking record.
+ * Writes:   a snapshot of the quotations in Redis (size-capped; else the comparison job pulls again); enqueues the
+ *           comparison job `comparison~<rfq>~v<n>` when the RFQ closed, completed, or a revision_no rose.
+ * Errors:   malformed quotations are passed on to the workbook's notes, never blocking the others; 401/403 pause
+ *           through the auth gate and delay the job; 429 holds every worker off and delays it; transient errors
+ *           are retried with back-off; a bad payload is unrecoverable.
+ */
+import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { deferWhilePaused, handleServiceError } from '../src/tracking/service-errors.ts';
-import type { QuotationsJobData } from '../src/tracking/enqueue.ts';
+import { quotationsJobSchema } from '../src/tracking/enqueue.ts';
 import { runQuotations } from '../src/tracking/quotations-runner.ts';
 
 export async function processQuotations(ctx: WorkerContext, job: Job): Promise<unknown> {
+  const data = quotationsJobSchema.safeParse(job.data);
+  if (!data.success) throw new UnrecoverableError(`quotations job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
   await deferWhilePaused(ctx, job);
   try {
-    return await runQuotations(ctx, job.data as QuotationsJobData);
+    return await runQuotations(ctx, data.data);
   } catch (err) {
     return handleServiceError(ctx, job, err);
   }

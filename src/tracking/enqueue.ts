@@ -8,26 +8,31 @@
  *   - comparison:  `comparison~<rfq>~v<version>`: each version is written once.
  */
 import type { JobsOptions } from 'bullmq';
+import { z } from 'zod';
 import { jobId } from '../pipeline/queues.ts';
 import type { Queues } from '../pipeline/queues.ts';
 
-export interface PollJobData {
+export const pollJobSchema = z.object({
   /** Cron slot (`<epoch seconds>`) or `now~<ms>` for a poll asked for by hand. */
-  slot: string;
+  slot: z.string().regex(/^[0-9a-z~]+$/),
   /** Unix ms the slot stands for. */
-  scheduledAt: number;
-}
+  scheduledAt: z.number().int().nonnegative(),
+});
+export type PollJobData = z.infer<typeof pollJobSchema>;
 
-export type QuotationsReason = 'closed' | 'check' | 'award' | 'manual';
-export interface QuotationsJobData {
-  rfqId: number;
-  reason: QuotationsReason;
-}
+export const quotationsReasons = ['closed', 'check', 'award', 'manual'] as const;
+export type QuotationsReason = (typeof quotationsReasons)[number];
+export const quotationsJobSchema = z.object({
+  rfqId: z.number().int().positive(),
+  reason: z.enum(quotationsReasons),
+});
+export type QuotationsJobData = z.infer<typeof quotationsJobSchema>;
 
-export interface ComparisonJobData {
-  rfqId: number;
-  version: number;
-}
+export const comparisonJobSchema = z.object({
+  rfqId: z.number().int().positive(),
+  version: z.number().int().positive(),
+});
+export type ComparisonJobData = z.infer<typeof comparisonJobSchema>;
 
 /** Revision checks run every poll for every closed RFQ: not worth keeping once done, and retried by the next poll. */
 const CHECK_JOB_OPTS: JobsOptions = { attempts: 3, removeOnComplete: true, removeOnFail: { age: 3600 } };
