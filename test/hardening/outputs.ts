@@ -48,6 +48,8 @@ export async function workbookText(path: string): Promise<WorkbookText> {
       for (const si of xml.match(/<si>[\s\S]*?<\/si>/g) ?? []) strings.push(unescapeXml([...si.matchAll(/<t(?:\s[^>]*)?>([\s\S]*?)<\/t>/g)].map((m) => m[1]).join('')));
     }
     if (name.startsWith('xl/worksheets/') && name.endsWith('.xml')) {
+      // `t="str"`: a string held in the cell itself (exceljs' streaming writer without shared strings).
+      for (const m of xml.matchAll(/<c\b[^>]*\bt="str"[^>]*>(?:<f\b[^>]*>[\s\S]*?<\/f>|<f\b[^>]*\/>)?<v>([\s\S]*?)<\/v>/g)) strings.push(unescapeXml(m[1]!));
       for (const m of xml.matchAll(/<is>([\s\S]*?)<\/is>/g)) strings.push(unescapeXml([...m[1]!.matchAll(/<t(?:\s[^>]*)?>([\s\S]*?)<\/t>/g)].map((x) => x[1]).join('')));
       for (const m of xml.matchAll(/<f(?:\s[^>]*)?>([\s\S]*?)<\/f>/g)) formulas.push(unescapeXml(m[1]!));
     }
