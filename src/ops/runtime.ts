@@ -13,7 +13,6 @@ import { createWorkerContext, redisOptionsFromUrl, type WorkerContext } from '..
 import { createTokenSource } from '../pipeline/token-source.ts';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../redis/embedded-redis.ts';
 import { DEFAULT_SANDBOX_TOKEN, startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.ts';
-import { createSourcingClient } from '../sourcing/client.ts';
 import type { OpsMetrics } from './metrics.ts';
 
 export interface Runtime {
@@ -112,36 +111,19 @@ async function onPath(command: string): Promise<boolean> {
   return false;
 }
 
-/** The worker context, with a sourcing client that reports every call to the metrics. */
+/** The worker context, with sourcing clients that report every call to the metrics. */
 export async function openContext(
   config: Config,
   logger: Logger,
   runtime: Runtime,
   opts: { metrics?: OpsMetrics; skipRedisChecks?: boolean } = {},
 ): Promise<WorkerContext> {
-  const client = createSourcingClient({
+  const metrics = opts.metrics;
+  return createWorkerContext(config, logger, {
+    redisUrl: runtime.redisUrl,
     baseUrl: runtime.baseUrl,
-    getToken: runtime.getToken,
-    connectTimeoutMs: config.SOURCING_CONNECT_TIMEOUT_MS,
-    headersTimeoutMs: config.SOURCING_HEADERS_TIMEOUT_MS,
-    bodyTimeoutMs: config.SOURCING_BODY_TIMEOUT_MS,
-    getRetries: config.SOURCING_GET_RETRIES,
-    connections: config.SOURCING_CONNECTIONS,
-    maxPages: config.SOURCING_MAX_PAGES,
-    pageConcurrency: config.SOURCING_PAGE_CONCURRENCY,
-    logger,
-    onCall: opts.metrics ? (c) => opts.metrics!.onApiCall(c) : undefined,
+    token: runtime.getToken,
+    onCall: metrics ? (c) => metrics.onApiCall(c) : undefined,
+    skipRedisChecks: opts.skipRedisChecks,
   });
-  try {
-    return await createWorkerContext(config, logger, {
-      redisUrl: runtime.redisUrl,
-      baseUrl: runtime.baseUrl,
-      token: runtime.getToken,
-      client,
-      skipRedisChecks: opts.skipRedisChecks,
-    });
-  } catch (err) {
-    await client.close().catch(() => undefined);
-    throw err;
-  }
 }

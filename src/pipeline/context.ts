@@ -46,8 +46,8 @@ export interface WorkerContextOptions {
   baseUrl: string;
   /** Token provider; default SOURCING_TOKEN / SOURCING_TOKEN_FILE of the config (re-read every 2 s). */
   token?: () => string;
-  /** Use this client instead of building one (tests, the CLI's embedded sandbox). */
-  client?: SourcingClient;
+  /** Metrics hook of both sourcing clients, called once per HTTP attempt. */
+  onCall?: SourcingClientOptions['onCall'];
   /** Skip the start-up Redis checks (only for commands that do not write, e.g. `status`). Default false. */
   skipRedisChecks?: boolean;
   /** How often the auth gate checks for a replaced token, ms. Default 5,000. */
@@ -69,6 +69,28 @@ export function redisOptionsFromUrl(url: string, extra: RedisOptions = {}): Redi
   };
 }
 
+/** Options of the sourcing client from the configuration: the one place they are listed. */
+export function sourcingClientOptions(
+  config: Config,
+  o: Pick<SourcingClientOptions, 'baseUrl' | 'getToken' | 'logger' | 'onCall'>,
+): SourcingClientOptions {
+  return {
+    ...o,
+    connectTimeoutMs: config.SOURCING_CONNECT_TIMEOUT_MS,
+    headersTimeoutMs: config.SOURCING_HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: config.SOURCING_BODY_TIMEOUT_MS,
+    getRetries: config.SOURCING_GET_RETRIES,
+    connections: config.SOURCING_CONNECTIONS,
+    maxPages: config.SOURCING_MAX_PAGES,
+    pageConcurrency: config.SOURCING_PAGE_CONCURRENCY,
+  };
+}
+
+/** The listing client's options (see WorkerContext.listingClient): no retries, one page at a time. */
+export function listingClientOptions(base: SourcingClientOptions, config: Config): SourcingClientOptions {
+  return { ...base, getRetries: 0, pageConcurrency: 1, connections: Math.min(4, config.SOURCING_CONNECTIONS) };
+}
+
 export async function createWorkerContext(config: Config, logger: Logger, opts: WorkerContextOptions): Promise<WorkerContext> {
   const base = redisOptionsFromUrl(opts.redisUrl);
   // No enableAutoPipelining: its callback loop throws (uncaught) when a connection closes mid-batch.
@@ -87,23 +109,11 @@ export async function createWorkerContext(config: Config, logger: Logger, opts: 
     const tokens: TokenSource = given
       ? { get: given, refresh: given, fingerprint: () => tokenFingerprint(given()) }
       : createTokenSource({ token: config.token, tokenFile: config.SOURCING_TOKEN_FILE });
-    const clientOptions: SourcingClientOptions = {
-      baseUrl: opts.baseUrl,
-      getToken: tokens.get,
-      connectTimeoutMs: config.SOURCING_CONNECT_TIMEOUT_MS,
-      headersTimeoutMs: config.SOURCING_HEADERS_TIMEOUT_MS,
-      bodyTimeoutMs: config.SOURCING_BODY_TIMEOUT_MS,
-      getRetries: config.SOURCING_GET_RETRIES,
-      connections: config.SOURCING_CONNECTIONS,
-      maxPages: config.SOURCING_MAX_PAGES,
-      pageConcurrency: config.SOURCING_PAGE_CONCURRENCY,
-      logger,
-    };
-    const client = opts.client ?? createSourcingClient(clientOptions);
+    const clientOptions = sourcingClientOptions(config, { baseUrl: opts.baseUrl, getToken: tokens.get, logger, onCall: opts.onCall });
+    const client = createSourcingClient(clientOptions);
     cleanup.push(() => client.close());
-    const listingClient =
-      opts.client ?? createSourcingClient({ ...clientOptions, getRetries: 0, pageConcurrency: 1, connections: Math.min(4, config.SOURCING_CONNECTIONS) });
-    if (listingClient !== client) cleanup.push(() => listingClient.close());
+    const listingClient = createSourcingClient(listingClientOptions(clientOptions, config));
+    cleanup.push(() => listingClient.close());
     const limiter = createRateLimiter(redis, keys, { perSecond: config.RATE_LIMIT_PER_SECOND });
     const authGate = await createAuthGate({
       redis,
@@ -122,6 +132,6 @@ export async function createWorkerContext(config: Config, logger: Logger, opts: 
 
 export async function closeWorkerContext(ctx: WorkerContext): Promise<void> {
   ctx.authGate.close();
-  await Promise.allSettled([ctx.queues.close(), ctx.client.close(), ...(ctx.listingClient !== ctx.client ? [ctx.listingClient.close()] : [])]);
+  await Promise.allSettled([ctx.queues.close(), ctx.client.close(), ctx.listingClient.close()]);
   await ctx.redis.quit().catch(() => ctx.redis.disconnect());
 }

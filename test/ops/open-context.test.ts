@@ -1,0 +1,51 @@
+/** openContext: both sourcing clients are built from the configuration with the metrics hook, each with its own options. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { createMetrics } from '../../src/ops/metrics.ts';
+import { openContext } from '../../src/ops/runtime.ts';
+import { closeWorkerContext } from '../../src/pipeline/context.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { freshPrefix, useRedis } from '../helpers/redis.ts';
+
+const r = useRedis();
+let sandbox: Sandbox;
+let dir: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ faults: { down: true } });
+  dir = mkdtempSync(join(tmpdir(), 'rfq-open-ctx-'));
+});
+afterAll(async () => {
+  await sandbox.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('openContext', () => {
+  it('builds the listing client with its own options (no GET retries) and counts both clients\' calls in the metrics', async () => {
+    const config = loadConfig({
+      RFQ_SYNC_DIR: dir,
+      REDIS_PREFIX: freshPrefix(),
+      REDIS_URL: r.url,
+      SOURCING_BASE_URL: sandbox.url,
+      SOURCING_TOKEN: 'sandbox-token',
+      SOURCING_GET_RETRIES: '2',
+      HTTP_PORT: '0',
+    });
+    const metrics = createMetrics({ defaultMetrics: false });
+    const runtime = { redisUrl: r.url, baseUrl: sandbox.url, getToken: () => 'sandbox-token', stop: async () => undefined };
+    const ctx = await openContext(config, silentLogger, runtime, { metrics });
+    try {
+      expect(ctx.listingClient).not.toBe(ctx.client);
+      const calls = async () => (await metrics.apiCalls.get()).values.reduce((n, v) => n + v.value, 0);
+      await expect(ctx.listingClient.listRfqPages('open')[Symbol.asyncIterator]().next()).rejects.toThrow();
+      expect(await calls()).toBe(1); // one attempt: the reconcile search takes one permit per call
+      await expect(ctx.client.listRfqPages('open')[Symbol.asyncIterator]().next()).rejects.toThrow();
+      expect(await calls()).toBe(1 + 3); // the main client retries GETs (SOURCING_GET_RETRIES=2)
+    } finally {
+      await closeWorkerContext(ctx);
+    }
+  }, 20_000);
+});
