@@ -28,7 +28,10 @@ export function refusedFileSummary(file: string, reason: string): IngestSummary 
 export async function writeIngestReport(summary: IngestSummary, outPath: string, extra?: { notes?: string[] }): Promise<void> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'rfq-sync';
-  const s = wb.addWorksheet('Summary');
+  // Printed (or opened in LibreOffice's print view) on one page width: without fitToPage the long second column
+  // lands on page 2 and page 1 shows only the labels.
+  const pageSetup = { orientation: 'landscape', paperSize: 9, fitToPage: true, fitToWidth: 1, fitToHeight: 0 } as const;
+  const s = wb.addWorksheet('Summary', { pageSetup });
   s.columns = [{ width: 28 }, { width: 90 }];
   const kv: [string, string | number][] = [
     ['File', safeCellText(summary.file)],
@@ -44,8 +47,10 @@ export async function writeIngestReport(summary: IngestSummary, outPath: string,
   for (const n of extra?.notes ?? []) kv.push(['Note', safeCellText(n)]);
   for (const [k, v] of kv) s.addRow([k, v]);
   s.getColumn(1).font = { bold: true };
+  s.getColumn(1).alignment = { vertical: 'top' };
+  s.getColumn(2).alignment = { vertical: 'top', horizontal: 'left', wrapText: true };
 
-  const r = wb.addWorksheet('Rows');
+  const r = wb.addWorksheet('Rows', { pageSetup: { ...pageSetup, printTitlesRow: '1:1' } });
   r.columns = [
     { header: 'Row', width: 8 },
     { header: 'Requisition', width: 18 },
@@ -56,6 +61,8 @@ export async function writeIngestReport(summary: IngestSummary, outPath: string,
     { header: 'Reason', width: 90 },
   ];
   r.getRow(1).font = { bold: true };
+  r.getColumn(1).alignment = { horizontal: 'center' };
+  r.getColumn(7).alignment = { vertical: 'top', wrapText: true };
   r.views = [{ state: 'frozen', ySplit: 1 }];
   const rows = [...summary.rows].sort((a, b) => a.row - b.row);
   for (const row of rows) {

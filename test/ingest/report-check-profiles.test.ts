@@ -59,6 +59,8 @@ describe('per-file report', () => {
     ]);
     // No cell anywhere is a formula.
     for (const ws of wb.worksheets) ws.eachRow((r) => r.eachCell((c) => expect(c.type).not.toBe(ExcelJS.ValueType.Formula)));
+    // Printed one page wide, so page 1 shows the values beside their labels (not the labels alone).
+    for (const ws of wb.worksheets) expect(ws.pageSetup).toMatchObject({ fitToPage: true, fitToWidth: 1, fitToHeight: 0 });
   });
 
   it('neutralises formula-like text coming from the file', async () => {
