@@ -28,6 +28,23 @@ function mib(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+/** Words for the errno codes a user meets (a missing file, a file the service account may not read). */
+const ERRNO_TEXT: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a directory',
+  EBUSY: 'the file is locked by another program',
+  EIO: 'input/output error',
+};
+
+function readFailure(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  const text = code !== undefined ? ERRNO_TEXT[code] : undefined;
+  if (text !== undefined) return `${text} (${code})`;
+  return `cannot be read (${code ?? (err as Error).message})`;
+}
+
 export async function sniffFile(path: string, displayName: string, limits: IngestLimits): Promise<SniffResult> {
   const refuse = (reason: string, cause?: unknown): never => {
     throw new FileRefusedError(displayName, reason, cause === undefined ? undefined : { cause });
@@ -39,17 +56,21 @@ export async function sniffFile(path: string, displayName: string, limits: Inges
     size = st.size;
   } catch (err) {
     if (err instanceof FileRefusedError) throw err;
-    return refuse(`cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, err);
+    return refuse(readFailure(err), err);
   }
   if (size === 0) refuse('is empty (0 bytes)');
   if (size > limits.maxFileBytes) refuse(`is ${mib(size)}, over the ${mib(limits.maxFileBytes)} size limit`);
 
   const head = Buffer.alloc(Math.min(SNIFF_BYTES, size));
-  const fh = await open(path, 'r');
   try {
-    await fh.read(head, 0, head.length, 0);
-  } finally {
-    await fh.close();
+    const fh = await open(path, 'r');
+    try {
+      await fh.read(head, 0, head.length, 0);
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    refuse(readFailure(err), err);
   }
   const ext = extname(displayName).toLowerCase();
 

@@ -107,6 +107,9 @@ describe('check', () => {
     const l2: string[] = [];
     expect(await runCheck(`${ROOT}samples/generic-template.csv`, { profiles, limits: LIMITS, now: NOW, mappingName: 'odoo' }, (l) => l2.push(l))).toBe(2);
     expect(l2[0]).toMatch(/^cannot read: generic-template.csv: has no header row with the columns of mapping "odoo"/);
+    const l3: string[] = [];
+    expect(await runCheck(join(dir, 'no-such-export.csv'), { profiles, limits: LIMITS, now: NOW }, (l) => l3.push(l))).toBe(2);
+    expect(l3).toEqual(['cannot read: no-such-export.csv: no such file (ENOENT)']);
   });
 });
 
