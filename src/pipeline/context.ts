@@ -28,12 +28,15 @@ export interface WorkerContext {
   queues: Queues;
   client: SourcingClient;
   /**
-   * A second client for calls made one at a time through `limiter` (the reconcile search of create-rfq): no retries
-   * inside the transport and one page at a time, so every call it makes is one permit and a 429 reaches the caller
-   * (which holds everyone off for Retry-After) instead of being waited out in one request alone.
+   * A second client for the reconcile search of create-rfq: no retries inside the transport and one page at a
+   * time, so a failing search gives the job back to BullMQ's back-off at once. Like `client`, every call takes a
+   * permit of `limiter` and every Retry-After holds everyone off (rateLimitHooks).
    */
   listingClient: SourcingClient;
-  /** Calls per second to the service, shared by every worker (RATE_LIMIT_PER_SECOND), and the Retry-After hold-off. */
+  /**
+   * Calls per second to the service, shared by every worker (RATE_LIMIT_PER_SECOND), and the Retry-After hold-off.
+   * Both clients take their permits themselves; only a caller passing `permitHeld` takes one here.
+   */
   limiter: RateLimiter;
   authGate: AuthGate;
   baseUrl: string;
@@ -69,10 +72,24 @@ export function redisOptionsFromUrl(url: string, extra: RedisOptions = {}): Redi
   };
 }
 
+/**
+ * How long a page of a listing waits for its permit before ThrottledError. A listing part-way through just waits
+ * (bounded); a single call (create, quotations) waits the limiter's default (2 s) and its job is delayed beyond.
+ */
+export const LISTING_PERMIT_WAIT_MS = 30_000;
+
+/** Every HTTP attempt of a client takes one permit of the shared limiter; every Retry-After holds everyone off. */
+export function rateLimitHooks(limiter: RateLimiter): Pick<SourcingClientOptions, 'beforeRequest' | 'onRetryAfter'> {
+  return {
+    beforeRequest: (operation) => limiter.acquire(operation === 'listRfqs' ? { maxWaitMs: LISTING_PERMIT_WAIT_MS } : {}),
+    onRetryAfter: (ms) => limiter.holdOff(ms),
+  };
+}
+
 /** Options of the sourcing client from the configuration: the one place they are listed. */
 export function sourcingClientOptions(
   config: Config,
-  o: Pick<SourcingClientOptions, 'baseUrl' | 'getToken' | 'logger' | 'onCall'>,
+  o: Pick<SourcingClientOptions, 'baseUrl' | 'getToken' | 'logger' | 'onCall' | 'beforeRequest' | 'onRetryAfter'>,
 ): SourcingClientOptions {
   return {
     ...o,
@@ -109,12 +126,12 @@ export async function createWorkerContext(config: Config, logger: Logger, opts: 
     const tokens: TokenSource = given
       ? { get: given, refresh: given, fingerprint: () => tokenFingerprint(given()) }
       : createTokenSource({ token: config.token, tokenFile: config.SOURCING_TOKEN_FILE });
-    const clientOptions = sourcingClientOptions(config, { baseUrl: opts.baseUrl, getToken: tokens.get, logger, onCall: opts.onCall });
+    const limiter = createRateLimiter(redis, keys, { perSecond: config.RATE_LIMIT_PER_SECOND });
+    const clientOptions = sourcingClientOptions(config, { baseUrl: opts.baseUrl, getToken: tokens.get, logger, onCall: opts.onCall, ...rateLimitHooks(limiter) });
     const client = createSourcingClient(clientOptions);
     cleanup.push(() => client.close());
     const listingClient = createSourcingClient(listingClientOptions(clientOptions, config));
     cleanup.push(() => listingClient.close());
-    const limiter = createRateLimiter(redis, keys, { perSecond: config.RATE_LIMIT_PER_SECOND });
     const authGate = await createAuthGate({
       redis,
       keys,

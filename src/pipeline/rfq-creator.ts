@@ -91,18 +91,9 @@ export async function findRfqsWithExternalIds(
   const wanted = new Set(externalIds);
   const found = new Map<number, { rfq: ListedRfq; status: RfqStatusFilter }>();
   for (const status of RECONCILE_ORDER) {
-    const pages = deps.listingClient.listRfqPages(status)[Symbol.asyncIterator]();
-    for (;;) {
-      await deps.limiter.acquire({ maxWaitMs: 30_000 }); // each page is one call to the service
-      let next: IteratorResult<{ rfqs: ListedRfq[] }>;
-      try {
-        next = await pages.next();
-      } catch (err) {
-        if (err instanceof RateLimitError && err.retryAfterMs !== undefined) await deps.limiter.holdOff(err.retryAfterMs);
-        throw err;
-      }
-      if (next.done) break;
-      for (const rfq of next.value.rfqs) {
+    // Each page takes its permit in the client (WorkerContext.limiter); a 429 holds everyone off there too.
+    for await (const page of deps.listingClient.listRfqPages(status)) {
+      for (const rfq of page.rfqs) {
         if (found.has(rfq._id)) continue;
         if (rfq.lines.some((l) => l.external_id !== undefined && wanted.has(l.external_id))) found.set(rfq._id, { rfq, status });
       }
@@ -186,7 +177,8 @@ async function afterClaim(
   }
 
   if (!posting) {
-    // the claim could not take a permit too (none free, or a reconcile came first): take one now
+    // the claim could not take a permit too (none free, or a reconcile came first): take one now, before the
+    // post lease starts (the POST below goes out on this permit)
     await deps.limiter.acquire();
     if (!(await deps.store.beginPost(id, token, deps.postLeaseMs))) {
       throw new AttemptBusyError(id, 1_000); // our lease ran out while waiting: another attempt has it now
@@ -194,7 +186,8 @@ async function afterClaim(
   }
   let rfqId: number;
   try {
-    rfqId = (await deps.client.createRfq(toCreateRfqRequest(r)))._id;
+    // One permit per call: taken by the claim script or just above, so the client does not take another.
+    rfqId = (await deps.client.createRfq(toCreateRfqRequest(r), { permitHeld: true }))._id;
   } catch (err) {
     if (err instanceof PermanentHttpError || (err instanceof RfqSyncError && err.kind === 'data')) {
       // The service (or our own check before sending) refused it: nothing was created.
@@ -202,10 +195,8 @@ async function afterClaim(
       log.warn({ event: 'requisition.rejected', err }, `requisition ${id} rejected: ${err.message}`);
       return { requisitionId: id, status: 'rejected', reason: err.message };
     }
-    if (err instanceof RateLimitError) {
-      if (err.retryAfterMs !== undefined) await deps.limiter.holdOff(err.retryAfterMs);
-      await deps.store.endAttempt(id, token, 'pending');
-    } else if (err instanceof AuthError) {
+    if (err instanceof RateLimitError || err instanceof AuthError) {
+      // (a Retry-After already holds everyone off: the client's onRetryAfter)
       await deps.store.endAttempt(id, token, 'pending');
     } else {
       // 5xx, reset, time-out, anything else: the RFQ may exist. The next attempt reconciles.

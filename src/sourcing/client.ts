@@ -39,6 +39,10 @@ export interface SourcingClientOptions {
   logger?: Logger;
   /** Metrics hook, called once per HTTP attempt. */
   onCall?: (c: { operation: string; status: number | 'error'; durationMs: number }) => void;
+  /** Awaited before every HTTP attempt, retries and pages included (the shared rate limit; transport.ts). */
+  beforeRequest?: (operation: string) => Promise<void>;
+  /** Every 429 with a Retry-After (ms), for a hold-off shared by all callers. */
+  onRetryAfter?: (ms: number) => Promise<void> | void;
 }
 
 /** One RFQ of a list page that breaks the schema (the page itself was fine). */
@@ -71,7 +75,8 @@ export interface RfqListPage {
 }
 
 export interface SourcingClient {
-  createRfq(body: CreateRfqRequest, opts?: { signal?: AbortSignal }): Promise<{ _id: number }>;
+  /** `permitHeld`: the caller already took the rate permit for this call (no `beforeRequest`). */
+  createRfq(body: CreateRfqRequest, opts?: { signal?: AbortSignal; permitHeld?: boolean }): Promise<{ _id: number }>;
   /**
    * Every RFQ of the account in that state, all pages (each `_id` once). A page whose envelope is broken throws
    * InvalidResponseError; one bad RFQ of a page goes to `onInvalid` (or throws without it).
@@ -89,14 +94,14 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
   const pageConcurrency = Math.max(1, o.pageConcurrency ?? 4);
   const originWarning = { given: false };
 
-  async function createRfq(body: CreateRfqRequest, opts: { signal?: AbortSignal } = {}): Promise<{ _id: number }> {
+  async function createRfq(body: CreateRfqRequest, opts: { signal?: AbortSignal; permitHeld?: boolean } = {}): Promise<{ _id: number }> {
     const normalised = { ...body, rfq_type: normaliseRfqType(body.rfq_type) };
     const checked = createRfqRequestSchema.safeParse(normalised);
     if (!checked.success) {
       const { field, reason } = firstIssue(checked.error);
       throw new RfqSyncError('E_INVALID_REQUEST', 'data', `createRfq: request not sent: field ${field}: ${reason}`);
     }
-    const { json } = await transport.requestJson({ operation: 'createRfq', method: 'POST', path: '/v1/rfqs', body: checked.data, signal: opts.signal });
+    const { json } = await transport.requestJson({ operation: 'createRfq', method: 'POST', path: '/v1/rfqs', body: checked.data, signal: opts.signal, permitHeld: opts.permitHeld });
     const parsed = createRfqResponseSchema.safeParse(json);
     if (!parsed.success) throw invalid('createRfq', parsed.error);
     return { _id: parsed.data.rfq._id };

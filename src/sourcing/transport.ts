@@ -8,6 +8,9 @@
  *   the job is rescheduled instead of blocking a worker. POST is never retried (no idempotency key on the service).
  * - Non-2xx answers become errors only through `errorFromHttpStatus`; network failures become TransientHttpError.
  *   At most 2 KiB of an error body is read and kept, scrubbed of the token.
+ * - `beforeRequest` runs before every attempt - first tries, retries and each page alike - so a shared rate limit
+ *   (src/pipeline/rate-limiter.ts) counts every call that reaches the service; `onRetryAfter` hears every 429 that
+ *   names a wait, so every caller (not only this request) holds off.
  */
 import { Pool, errors as undiciErrors } from 'undici';
 import {
@@ -37,6 +40,13 @@ export interface TransportOptions {
   maxResponseBytes?: number;
   logger?: Logger;
   onCall?: (c: { operation: string; status: number | 'error'; durationMs: number }) => void;
+  /**
+   * Awaited before every HTTP attempt (retries and pages included), e.g. to take a rate-limit permit. What it
+   * throws ends the request (nothing is sent).
+   */
+  beforeRequest?: (operation: string) => Promise<void>;
+  /** A 429 named a Retry-After (ms): called before this request waits or gives up, so others hold off too. */
+  onRetryAfter?: (ms: number) => Promise<void> | void;
 }
 
 export interface TransportRequest {
@@ -48,6 +58,8 @@ export interface TransportRequest {
   /** JSON body (POST). */
   body?: unknown;
   signal?: AbortSignal;
+  /** The caller already took the permit for the first attempt (`beforeRequest` is skipped for it). */
+  permitHeld?: boolean;
 }
 
 export interface Transport {
@@ -160,10 +172,12 @@ export function createTransport(o: TransportOptions): Transport {
   async function requestJson(r: TransportRequest): Promise<{ status: number; json: unknown }> {
     const maxAttempts = r.method === 'GET' ? 1 + getRetries : 1;
     for (let n = 1; ; n++) {
+      if (o.beforeRequest && !(n === 1 && r.permitHeld)) await o.beforeRequest(r.operation);
       const token = o.getToken().trim(); // a token file usually ends with a newline
       try {
         return await attempt(r, token);
       } catch (err) {
+        if (err instanceof RateLimitError && err.retryAfterMs !== undefined && o.onRetryAfter) await o.onRetryAfter(err.retryAfterMs);
         if (err instanceof RateLimitError && err.retryAfterMs !== undefined && err.retryAfterMs > retryAfterCapMs) {
           throw err; // the job is rescheduled for later; a worker does not sleep that long
         }

@@ -15,7 +15,6 @@ import { awardCsv, buildComparison, comparisonFileNames, writeComparisonModel } 
 import type { ComparisonInput } from '../comparison/index.ts';
 import { RfqSyncError } from '../errors.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
-import { limiterFor } from './service-errors.ts';
 import { enqueueComparison, type ComparisonJobData } from './enqueue.ts';
 import { findListedRfq } from './find-rfq.ts';
 import { decideNewVersion, revisionsOf } from './revisions.ts';
@@ -45,7 +44,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   const usedSeq = snap?.seq ?? 0;
   if (!snap || snap.refetch || !snap.quotations) {
     const award = snap?.award ?? rec.state === 'completed';
-    const pull = await pullQuotations(ctx.client, rfqId, award, limiterFor(ctx));
+    const pull = await pullQuotations(ctx.client, rfqId, award);
     snap = { rfqId, seq: usedSeq, ...pull, revisions: revisionsOf(pull.quotations) };
   }
   const quotations = snap.quotations ?? [];

@@ -7,7 +7,6 @@
  * workbook's notes; it never blocks the others.
  */
 import { trackingStore, type TrackingContext } from './context.ts';
-import { limiterFor } from './service-errors.ts';
 import { enqueueComparison, type QuotationsJobData } from './enqueue.ts';
 import { decideNewVersion, revisionsOf, type VersionDecision } from './revisions.ts';
 import { pullQuotations, storeSnapshot } from './snapshot.ts';
@@ -33,7 +32,7 @@ export async function runQuotations(ctx: TrackingContext, data: QuotationsJobDat
     return { rfqId, skipped: 'not tracked' };
   }
   const award = data.reason === 'award' || rec.state === 'completed';
-  const pull = await pullQuotations(ctx.client, rfqId, award, limiterFor(ctx));
+  const pull = await pullQuotations(ctx.client, rfqId, award);
   const revisions = revisionsOf(pull.quotations);
   const decision = decideNewVersion(rec.comparison, { revisions, award, ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}) });
   const base = { rfqId, quotations: pull.quotations.length, invalid: pull.invalid.length, decision, ...(pull.winnerKey ? { winnerKey: pull.winnerKey } : {}) };

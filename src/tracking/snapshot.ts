@@ -9,7 +9,6 @@
  * pull landed while it wrote, and ask for the next version.
  * Documents are kept as their count only: the workbook shows how many, never their content.
  */
-import type { RateLimiter } from '../pipeline/rate-limiter.ts';
 import type { SourcingClient } from '../sourcing/client.ts';
 import type { Quotation, QuotationList } from '../sourcing/types.ts';
 import type { TrackingStore } from './store.ts';
@@ -38,18 +37,14 @@ export interface Snapshot extends Omit<QuotationPull, 'quotations' | 'invalid'> 
   revisions: Record<string, number>;
 }
 
-/** Pull every quotation of an RFQ, plus the winner (`status=success`) when `award`; one limiter permit per call. */
-export async function pullQuotations(
-  client: Pick<SourcingClient, 'listQuotations'>,
-  rfqId: number,
-  award: boolean,
-  limiter?: Pick<RateLimiter, 'acquire'>,
-): Promise<QuotationPull> {
-  await limiter?.acquire();
+/**
+ * Pull every quotation of an RFQ, plus the winner (`status=success`) when `award`. Each call takes its permit of
+ * the shared rate limit in the client (WorkerContext.limiter).
+ */
+export async function pullQuotations(client: Pick<SourcingClient, 'listQuotations'>, rfqId: number, award: boolean): Promise<QuotationPull> {
   const list = await client.listQuotations(rfqId);
   let winnerKey: string | undefined;
   if (award) {
-    await limiter?.acquire();
     const won = await client.listQuotations(rfqId, { status: 'success', fields: ['sup_name', 'revision_no'] });
     winnerKey = won.quotations[0]?.quotation_key;
   }
