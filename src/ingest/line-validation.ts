@@ -70,7 +70,30 @@ function numberOf(ctx: Ctx, cells: readonly Cell[], field: FieldName): Decimal |
     problem(ctx, field, cellText(raw), `${field} ${r.reason}`);
     return null;
   }
+  if (typeof raw === 'string') {
+    const sep = ambiguousThousands(raw, ctx.m.profile.numbers);
+    if (sep !== undefined) {
+      const dec = ctx.m.profile.numbers.decimal;
+      problem(
+        ctx, field, raw,
+        `${field} "${raw.trim()}" read as ${r.value.toString()} ("${sep}" taken as thousands separator); if "${sep}" is the decimal separator of this export, set numbers.decimal: "${sep}" in the profile (it says "${dec}")`,
+        'warning',
+      );
+    }
+  }
   return r.value;
+}
+
+/**
+ * "1,000" in a profile with decimal "." (or "1.000" with ",") and thousands: auto is read as a thousand, but an
+ * export written with the other decimal separator means one. Such a value (one separator, exactly three digits
+ * after it, nothing else) is taken as the profile says, with a warning, so a wrong profile cannot go unnoticed.
+ */
+function ambiguousThousands(raw: string, fmt: { decimal: '.' | ','; thousands: string }): '.' | ',' | undefined {
+  if (fmt.thousands !== 'auto') return undefined;
+  const other = fmt.decimal === '.' ? ',' : '.';
+  const m = /^\s*[-+]?\d{1,3}([.,])\d{3}\s*$/.exec(raw);
+  return m && m[1] === other ? other : undefined;
 }
 
 export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, file: string): LineResult {

@@ -98,6 +98,21 @@ describe('check', () => {
     expect(lines.at(-1)).toBe('would create 1 requisition(s) with 1 line(s); 1 requisition(s) held back, 1 row(s) rejected, 1 warning(s)');
   });
 
+  it('warns when "1,000" in a decimal-point profile may be a decimal comma (read as a thousand, as the profile says)', async () => {
+    const file = join(dir, 'generic-comma.csv');
+    await writeFile(file, [
+      HEADER,
+      'C1,1,Paper,,ream,"1,000",10,T,,2027-03-01,2027-04-01,Private,C,L',
+      'C2,1,Paper,,ream,"1,000.5",10,T,,2027-03-01,2027-04-01,Private,C,L',
+      'C3,1,Paper,,ream,"1,5",10,T,,2027-03-01,2027-04-01,Private,C,L',
+    ].join('\n'));
+    const lines: string[] = [];
+    expect(await runCheck(file, { profiles, limits: LIMITS, now: NOW }, (l) => lines.push(l))).toBe(1);
+    expect(lines).toContain('warning: generic-comma.csv row 2, column Qty ("1,000"): qty "1,000" read as 1000 ("," taken as thousands separator); if "," is the decimal separator of this export, set numbers.decimal: "," in the profile (it says ".")');
+    expect(lines.filter((l) => l.startsWith('warning:'))).toHaveLength(1); // "1,000.5" is unambiguous
+    expect(lines).toContain('error: generic-comma.csv row 4, column Qty ("1,5"): qty is not a number (expected digits with "." as decimal separator)');
+  });
+
   it('exit 2 with one sentence when the file cannot be read; --mapping forces a profile', async () => {
     const file = join(dir, 'empty.csv');
     await writeFile(file, '');
