@@ -19,7 +19,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { RfqSyncError } from '../src/errors.ts';
+import { RfqSyncError, formatRowProblem } from '../src/errors.ts';
 import { ingestFile, loadProfiles, writeIngestReport, type IngestSummary } from '../src/ingest/index.ts';
 import { exists, finishFile, locateFinished, parseProcessingName, reportFileName } from '../src/pipeline/file-mover.ts';
 import { writeFileNoticeReport } from '../src/pipeline/file-report.ts';
@@ -113,10 +113,18 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
   });
   await finishFile(folders, processingName, 'archive');
   await ledger.markDone(sha256, processingName, { doneAt: Date.now(), report });
-  log.info(
-    { profile: summary.profile, requisitions: summary.requisitions, held: summary.heldRequisitions, rejectedRows: summary.rejectedRows, report },
-    'ingest: file read, requisitions queued for creation, file archived',
-  );
+  const counts = { profile: summary.profile, requisitions: summary.requisitions, held: summary.heldRequisitions, rejectedRows: summary.rejectedRows, report };
+  if (summary.rejectedRows > 0) {
+    // Rows were refused: IT watching warnings must see it, with the first problem in words and where to read the rest.
+    const first = summary.problems.find((p) => p.severity === 'error');
+    log.warn(
+      { ...counts, firstProblem: first ? formatRowProblem(first) : undefined },
+      `ingest: file read with ${summary.rejectedRows} rejected row(s), ${summary.heldRequisitions} requisition(s) held back, ` +
+        `${summary.requisitions} queued for creation; file archived, every problem in outbox/reports/${report}`,
+    );
+  } else {
+    log.info(counts, 'ingest: file read, requisitions queued for creation, file archived');
+  }
   return {
     status: 'done',
     file: file.original,

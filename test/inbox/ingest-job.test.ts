@@ -2,6 +2,7 @@
  * The ingest job (jobs/ingest.ts) on real files, real Redis and the shipped mapping profiles: where each file ends
  * up, what its report says, and that a retry after a crash creates nothing twice.
  */
+import { PassThrough } from 'node:stream';
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Job } from 'bullmq';
@@ -10,6 +11,7 @@ import { processIngest } from '../../jobs/ingest.ts';
 import { ingestOneFile } from '../../src/pipeline/inbox-intake.ts';
 import { FileLedger } from '../../src/pipeline/file-ledger.ts';
 import { spoolPathFor } from '../../src/pipeline/requisition-spool.ts';
+import { createLogger } from '../../src/logger.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { genericCsv, reportNotes, tempDir, testConfig, testIntake, type TestIntake } from './inbox-context.ts';
 
@@ -60,6 +62,23 @@ describe('ingest job', () => {
     expect(result.status === 'done' && result.report.startsWith(`weekly export.${admitted.sha256.slice(0, 8)}.`)).toBe(true);
     const ledger = await new FileLedger(ctx.redis, ctx.keys.fileLedger).get(admitted.sha256);
     expect(ledger).toMatchObject({ state: 'done', name: 'weekly export.csv', owner: admitted.file.name });
+  });
+
+  it('a file read with rejected rows is logged as a warning naming the first problem (file, row, column, value, reason) and the report', async () => {
+    const ctx = setup();
+    const out = new PassThrough();
+    const logged: Array<Record<string, unknown>> = [];
+    out.on('data', (b: Buffer) => b.toString().split('\n').filter(Boolean).forEach((l) => logged.push(JSON.parse(l))));
+    ctx.logger = createLogger({ level: 'info', destination: out, pretty: false });
+    const badRow = 'PR-BAD,1,Bolt,M8,pc,2.5,10,Bad one,Test,2031-01-15,2031-02-15,Public,Tests,Plant 1\n';
+    const { run } = await submit(ctx, 'weekly export.csv', genericCsv(['PR-A', 1]) + badRow);
+    const result = await run();
+    await new Promise((r) => setImmediate(r));
+    const warn = logged.find((l) => l.level === 40);
+    expect(warn?.msg).toBe(
+      `ingest: file read with 1 rejected row(s), 1 requisition(s) held back, 1 queued for creation; file archived, every problem in outbox/reports/${result.status === 'done' ? result.report : ''}`,
+    );
+    expect(warn?.firstProblem).toBe('weekly export.csv row 3, column Qty ("2.5"): qty must be a whole number (the profile names no qty_rounding rule)');
   });
 
   it('moves an unreadable file to failed/ with a report naming the cause; not retried; the same bytes may be read again later', async () => {
