@@ -5,7 +5,7 @@
  */
 import ExcelJS from 'exceljs';
 import type { Cell, Row, Style, Worksheet } from 'exceljs';
-import type { Decimal } from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
 import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
@@ -412,6 +412,21 @@ function pctText(fraction: Decimal): string {
   return `${fraction.mul(100).toDecimalPlaces(1).toFixed(1)}%`;
 }
 
+/**
+ * Decimals of a line's mean: as many as its most precise eligible quote has (2 to 4), so the mean of 404.46 and
+ * 417.39 reads 410.09, not 410.0933, while sub-cent unit prices (0.0125) keep theirs.
+ */
+function meanPlaces(model: ComparisonModel, line: LineComparison): number {
+  let places = 2;
+  for (const s of model.suppliers) {
+    const text = s.eligible ? s.unitPrices[line.index] : null;
+    if (text == null) continue;
+    const dot = text.indexOf('.');
+    if (dot >= 0) places = Math.max(places, Math.min(4, text.length - dot - 1));
+  }
+  return places;
+}
+
 function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): void {
   const C = COMPARISON_COLS;
   put(row, C.externalId, t(line.externalId), S.text);
@@ -424,7 +439,7 @@ function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): 
   put(row, C.quotes, line.quotes, S.statsInt);
   put(row, C.lowest, num(line.lowest), S.statsUnit);
   put(row, C.highest, num(line.highest), S.statsUnit);
-  put(row, C.mean, num(line.mean?.toDecimalPlaces(4)), S.statsUnit);
+  put(row, C.mean, num(line.mean?.toDecimalPlaces(meanPlaces(model, line), Decimal.ROUND_HALF_UP)), S.statsUnit);
   if (line.best !== undefined) {
     const best = model.suppliers[line.best]!;
     const tie = line.tiedAtBest.length > 1 ? ` (tie ×${line.tiedAtBest.length})` : '';

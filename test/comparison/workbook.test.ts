@@ -466,6 +466,25 @@ describe('comparison workbook: edge cases', () => {
     ]);
   });
 
+  it('shows the mean unit price with the decimals of its quotes (2 to 4), not four decimals of noise', async () => {
+    const input: ComparisonInput = {
+      rfq: makeRfq([
+        { ext: 'A', product: 'Servo motor', qty: 2, est: '826' },
+        { ext: 'B', product: 'Screw', qty: 1000, est: '15' },
+      ]),
+      state: 'closed',
+      generatedAt: GENERATED_AT,
+      quotations: [
+        quote('1', 'One', { L1: '404.46', L2: '0.0125' }),
+        quote('2', 'Two', { L1: '417.39', L2: '0.0131' }),
+        quote('3', 'Three', { L1: '408.43', L2: '0.02' }),
+      ],
+    };
+    const ws = sheet(await writeAndRead(input, 'mean.xlsx'), 'Comparison');
+    expect(ws.getCell(lineRow(0), C.mean).value).toBe(410.09); // 410.0933...
+    expect(ws.getCell(lineRow(1), C.mean).value).toBe(0.0152); // 0.015200 (sub-cent prices keep 4 decimals)
+  });
+
   it('bounds text Excel would refuse, and copes with an RFQ without lines (cancelled)', async () => {
     const input: ComparisonInput = {
       rfq: makeRfq([]),
