@@ -29,7 +29,7 @@ import type { WorkerContext } from '../src/pipeline/context.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
 
 export type IngestJobResult =
-  | { status: 'done'; file: string; requisitions: number; heldRequisitions: number; rejectedRows: number; report: string }
+  | { status: 'done'; file: string; requisitions: number; heldRequisitions: number; rejectedRows: number; report: string; firstProblem?: string }
   /** `discardedRequisitions`: complete requisitions read before the point of failure; none was enqueued. */
   | { status: 'refused'; file: string; reason: string; report: string; discardedRequisitions: number }
   /** An earlier attempt already moved the file (crash after the move): only the ledger was brought up to date. */
@@ -114,11 +114,12 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
   await finishFile(folders, processingName, 'archive');
   await ledger.markDone(sha256, processingName, { doneAt: Date.now(), report });
   const counts = { profile: summary.profile, requisitions: summary.requisitions, held: summary.heldRequisitions, rejectedRows: summary.rejectedRows, report };
+  const firstError = summary.problems.find((p) => p.severity === 'error');
+  const firstProblem = summary.rejectedRows > 0 && firstError ? formatRowProblem(firstError) : undefined;
   if (summary.rejectedRows > 0) {
     // Rows were refused: IT watching warnings must see it, with the first problem in words and where to read the rest.
-    const first = summary.problems.find((p) => p.severity === 'error');
     log.warn(
-      { ...counts, firstProblem: first ? formatRowProblem(first) : undefined },
+      { ...counts, firstProblem },
       `ingest: file read with ${summary.rejectedRows} rejected row(s), ${summary.heldRequisitions} requisition(s) held back, ` +
         `${summary.requisitions} queued for creation; file archived, every problem in outbox/reports/${report}`,
     );
@@ -132,6 +133,7 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
     heldRequisitions: summary.heldRequisitions,
     rejectedRows: summary.rejectedRows,
     report,
+    ...(firstProblem !== undefined ? { firstProblem } : {}),
   };
 
   async function settleLedger(where: 'archive' | 'failed'): Promise<void> {

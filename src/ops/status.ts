@@ -3,7 +3,9 @@
  * shows the shared state of every worker. The JSON shape (`--json`) is a promise to scripts and monitoring:
  *   { queues: { <queue>: { waiting, active, delayed, prioritized, waiting-children, failed, completed } },
  *     rfqs: { <state>: n }, lastPoll: { at, ok, detail } | null, flagged: [rfqId], failures: [{ queue, jobId, name, reason, at,
- *     attempts }], paused: { paused, reason?, since? }, generatedAt }
+ *     attempts }], files: [{ file, outcome, reason, report, at }], paused: { paused, reason?, since? }, generatedAt }
+ * `files` lists the input files of the last day that were refused whole or had rows rejected: their ingest job
+ * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
  */
 import type { AuthPauseStatus } from '../pipeline/auth-gate.ts';
 import type { Queues } from '../pipeline/queues.ts';
@@ -22,6 +24,17 @@ export interface StatusFailure {
   attempts: number;
 }
 
+export interface StatusFileProblem {
+  /** The file's name as dropped in the inbox. */
+  file: string;
+  outcome: 'refused' | 'rows rejected';
+  /** Why it was refused, or how many rows were rejected (and the first problem when known). */
+  reason: string;
+  /** File name in outbox/reports/ with every detail. */
+  report: string;
+  at: string | null;
+}
+
 export interface StatusReport {
   generatedAt: string;
   queues: Record<string, Record<string, number>>;
@@ -30,6 +43,7 @@ export interface StatusReport {
   /** RFQs missing from every status list for several polls (still tracked; look at them on the service). */
   flagged: number[];
   failures: StatusFailure[];
+  files: StatusFileProblem[];
   paused: { paused: boolean; reason?: string; since?: string };
 }
 
@@ -68,13 +82,39 @@ export async function recentFailures(ctx: QueuesCtx, limit = 10): Promise<Status
   return all.sort((a, b) => (b.at ?? '').localeCompare(a.at ?? '')).slice(0, limit);
 }
 
+/** How many of the latest completed ingest jobs are looked at for refused files and rejected rows. */
+const FILE_JOBS_SCANNED = 200;
+
+export async function recentFileProblems(ctx: QueuesCtx, limit = 10): Promise<StatusFileProblem[]> {
+  const ingest = ctx.queues.all.find((q) => q.name === 'ingest');
+  if (!ingest) return [];
+  const out: StatusFileProblem[] = [];
+  for (const j of await ingest.getCompleted(0, FILE_JOBS_SCANNED - 1)) {
+    const v = j?.returnvalue as
+      | { status?: string; file?: string; reason?: string; report?: string; rejectedRows?: number; heldRequisitions?: number; firstProblem?: string }
+      | undefined;
+    if (!j || !v || typeof v.file !== 'string') continue;
+    const at = j.finishedOn ? new Date(j.finishedOn).toISOString() : null;
+    if (v.status === 'refused') {
+      // The refusal names the file first ("x.csv: is empty"); the entry names it already.
+      const reason = (v.reason ?? 'unknown').startsWith(`${v.file}: `) ? v.reason!.slice(v.file.length + 2) : (v.reason ?? 'unknown');
+      out.push({ file: v.file, outcome: 'refused', reason: firstLine(reason), report: v.report ?? '', at });
+    } else if (v.status === 'done' && (v.rejectedRows ?? 0) > 0) {
+      const counts = `${v.rejectedRows} row(s) rejected, ${v.heldRequisitions ?? 0} requisition(s) held back`;
+      out.push({ file: v.file, outcome: 'rows rejected', reason: firstLine(v.firstProblem ? `${counts}; first: ${v.firstProblem}` : counts), report: v.report ?? '', at });
+    }
+  }
+  return out.sort((a, b) => (b.at ?? '').localeCompare(a.at ?? '')).slice(0, limit);
+}
+
 export async function collectStatus(
   ctx: QueuesCtx & { authGate: { status(): Promise<AuthPauseStatus> } },
   tracking?: () => Promise<TrackingFacts>,
 ): Promise<StatusReport> {
-  const [queues, failures, auth, facts] = await Promise.all([
+  const [queues, failures, files, auth, facts] = await Promise.all([
     queueCounts(ctx),
     recentFailures(ctx),
+    recentFileProblems(ctx),
     ctx.authGate.status(),
     tracking ? tracking() : Promise.resolve<TrackingFacts>({ rfqs: {}, lastPoll: null }),
   ]);
@@ -85,6 +125,7 @@ export async function collectStatus(
     lastPoll: facts.lastPoll,
     flagged: facts.flagged ?? [],
     failures,
+    files,
     paused: {
       paused: auth.paused,
       ...(auth.reason ? { reason: auth.reason } : {}),
@@ -126,6 +167,13 @@ export function formatStatus(r: StatusReport): string {
   } else {
     lines.push(`Recent failures (${r.failures.length}; \`rfq-sync failed list\` for all, \`rfq-sync failed retry ID|--all\` to re-run):`);
     for (const f of r.failures) lines.push(`  ${f.at ?? '?'}  ${f.queue}  ${f.jobId}: ${f.reason}`);
+  }
+  lines.push('');
+  if (r.files.length === 0) {
+    lines.push('Files refused or with rejected rows (last day): none');
+  } else {
+    lines.push(`Files refused or with rejected rows (last day, latest first; details in outbox/reports/):`);
+    for (const f of r.files) lines.push(`  ${f.at ?? '?'}  ${f.file}: ${f.outcome === 'refused' ? 'REFUSED, ' : ''}${f.reason}  [report ${f.report}]`);
   }
   return lines.join('\n');
 }

@@ -35,6 +35,20 @@ describe('status and failed jobs', () => {
     await failed;
     await failing.close();
     await queues.createRfq.add('create-rfq', { requisition: { key: 'R1' } }, { jobId: 'create~R1' });
+    // Two settled files IT must act on (their ingest jobs succeeded) and one clean file, with the results the ingest job returns.
+    const results: Record<string, unknown> = {
+      'ingest~a': { status: 'refused', file: 'broken.xlsx', reason: 'broken.xlsx: is a corrupt zip/xlsx archive', report: 'broken.ef50ed14.r1.xlsx', discardedRequisitions: 0 },
+      'ingest~b': { status: 'done', file: 'weekly.csv', requisitions: 2, heldRequisitions: 1, rejectedRows: 1, report: 'weekly.1234abcd.r2.xlsx', firstProblem: 'weekly.csv row 3, column Qty ("2.5"): qty must be a whole number' },
+      'ingest~c': { status: 'done', file: 'clean.csv', requisitions: 3, heldRequisitions: 0, rejectedRows: 0, report: 'clean.r3.xlsx' },
+    };
+    const ingestWorker = new Worker('ingest', async (job) => results[job.id!], { connection, prefix: bullPrefix(config.REDIS_PREFIX, config.account) });
+    const settled = new Promise<void>((res) => {
+      let n = 0;
+      ingestWorker.on('completed', () => ++n === 3 && res());
+    });
+    for (const id of Object.keys(results)) await queues.ingest.add('ingest', {}, { jobId: id });
+    await settled;
+    await ingestWorker.close();
     // Paused for auth, as a worker records it.
     await client.hset(redisKeys(config.REDIS_PREFIX, config.account).authPause, { reason: 'createRfq: HTTP 401', since: String(Date.parse('2026-01-02T03:04:05Z')), tokenFingerprint: 'abc123' });
   });
@@ -51,7 +65,13 @@ describe('status and failed jobs', () => {
       failures: Array<Record<string, unknown>>;
       paused: Record<string, unknown>;
     };
-    expect(Object.keys(r).sort()).toEqual(['failures', 'flagged', 'generatedAt', 'lastPoll', 'paused', 'queues', 'rfqs']);
+    expect(Object.keys(r).sort()).toEqual(['failures', 'files', 'flagged', 'generatedAt', 'lastPoll', 'paused', 'queues', 'rfqs']);
+    const files = (r as unknown as { files: Array<Record<string, unknown>> }).files;
+    expect(files.map((f) => [f.file, f.outcome]).sort()).toEqual([['broken.xlsx', 'refused'], ['weekly.csv', 'rows rejected']]);
+    expect(files.find((f) => f.file === 'weekly.csv')).toMatchObject({
+      reason: '1 row(s) rejected, 1 requisition(s) held back; first: weekly.csv row 3, column Qty ("2.5"): qty must be a whole number',
+      report: 'weekly.1234abcd.r2.xlsx',
+    });
     expect(Object.keys(r.queues)).toEqual(['ingest', 'create-rfq', 'poll', 'quotations', 'comparison']);
     for (const counts of Object.values(r.queues)) {
       expect(Object.keys(counts).sort()).toEqual(['active', 'completed', 'delayed', 'failed', 'prioritized', 'waiting', 'waiting-children']);
@@ -74,6 +94,10 @@ describe('status and failed jobs', () => {
     expect(out).toMatch(/^PAUSED: the sourcing service refused the token since 2026-01-02T03:04:05.000Z: createRfq: HTTP 401/);
     expect(out).toMatch(/create-rfq\s+1\s+0/);
     expect(out).toContain('comparison~77~v1: RFQ 77: outbox not writable (EACCES)');
+    // Settled files that need a look are listed apart from job failures, with the report to open.
+    expect(out).toContain('broken.xlsx: REFUSED, is a corrupt zip/xlsx archive  [report broken.ef50ed14.r1.xlsx]');
+    expect(out).toContain('weekly.csv: 1 row(s) rejected, 1 requisition(s) held back; first: weekly.csv row 3');
+    expect(out).not.toContain('clean.csv');
   });
 
   it('failed list shows the job; failed retry runs it again', async () => {
