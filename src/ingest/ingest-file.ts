@@ -44,6 +44,13 @@ export interface IngestSummary {
 
 export const MAX_REPORTED = 10_000;
 
+/** The CSV parser's errors in words a person fixing the export understands (its own message follows in brackets). */
+const CSV_ERROR_TEXT: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: 'is not valid CSV: a quoted field is never closed (a " is missing, or the file was cut off)',
+  CSV_INVALID_CLOSING_QUOTE: 'is not valid CSV: a " inside a quoted field is not doubled ("")',
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'is not valid CSV: text follows the closing " of a quoted field',
+};
+
 /** The caller's own failure (e.g. its queue is down) passes through untouched, never as a refused file. */
 class CallbackFailure extends Error {
   constructor(cause: unknown) {
@@ -128,7 +135,7 @@ export async function ingestFile(path: string, opts: IngestOptions, onRequisitio
     if (err instanceof CallbackFailure) throw err.cause;
     if (err instanceof SheetNotFoundError) throw new FileRefusedError(file, err.message);
     if (err instanceof RfqSyncError) throw err;
-    const what = sniff.kind === 'xlsx' ? 'is a corrupt xlsx workbook' : 'cannot be read';
+    const what = sniff.kind === 'xlsx' ? 'is a corrupt xlsx workbook' : (CSV_ERROR_TEXT[(err as { code?: string }).code ?? ''] ?? 'cannot be read');
     throw new FileRefusedError(file, `${what} (${(err as Error).message})`, { cause: err });
   } finally {
     await rows?.close();

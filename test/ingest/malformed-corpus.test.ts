@@ -117,7 +117,7 @@ describe('refused files', () => {
 
   it('a CSV whose quote is never closed', async () => {
     const p = await put('generic-open-quote.csv', csv(row('R1', 1)) + 'R2,1,"Unclosed item,,pc,1,10,T,,2027-03-01,2027-04-01,Private,C,L\n');
-    expect(await refusal(p)).toBe('FileRefusedError: generic-open-quote.csv: cannot be read (Quote Not Closed: the parsing is finished with an opening quote at line 3)');
+    expect(await refusal(p)).toBe('FileRefusedError: generic-open-quote.csv: is not valid CSV: a quoted field is never closed (a " is missing, or the file was cut off) (Quote Not Closed: the parsing is finished with an opening quote at line 3)');
   });
 
   it('a CSV whose quote is never closed, read by a slow consumer: refused, and the parser error is no uncaught exception', async () => {
