@@ -4,6 +4,12 @@
  * formula never computed by Excel has none: the cell is empty), hyperlinks their text, error cells their code
  * (#N/A). Date-formatted cells arrive as Date whose UTC fields hold the workbook's wall clock (date-format.ts).
  * The sheet is the one named, or the first with any value.
+ *
+ * exceljs leaves two failures unhandled, so the reader catches them itself and throws them to its caller:
+ *   - a read error of the file (gone, unreadable): nobody listens on the stream it is given, so it would be an
+ *     uncaught exception that ends the worker;
+ *   - an inflate error of the zip (corrupt deflate data): emitted on its zip parser while it waits for the entry's
+ *     next bytes, which never come, so the read would hang for ever.
  */
 import { createReadStream } from 'node:fs';
 import ExcelJS from 'exceljs';
@@ -45,6 +51,23 @@ function isEmptyRow(cells: CellValue[]): boolean {
 
 export async function* readXlsxRows(path: string, sheetName?: string): AsyncGenerator<XlsxRow[]> {
   const input = createReadStream(path, { highWaterMark: 256 * 1024 });
+  let fail: (err: unknown) => void = () => undefined;
+  const failed = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  failed.catch(() => undefined); // only ever awaited in a race, possibly after it settled
+  let failure: unknown;
+  const onError = (err: unknown): void => {
+    failure ??= err;
+    fail(err);
+  };
+  input.on('error', onError);
+  // exceljs pipes the file into its zip parser: listen there too (its inflate errors end up on it)
+  const pipe = input.pipe.bind(input);
+  input.pipe = <T extends NodeJS.WritableStream>(dest: T, opts?: { end?: boolean }): T => {
+    dest.on('error', onError);
+    return pipe(dest, opts);
+  };
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     sharedStrings: 'cache',
     styles: 'cache',
@@ -56,12 +79,12 @@ export async function* readXlsxRows(path: string, sheetName?: string): AsyncGene
   let chosen: string | undefined;
   let batch: XlsxRow[] = [];
   try {
-    for await (const ws of reader) {
+    for await (const ws of racing(reader, failed)) {
       const name = (ws as unknown as { name: string }).name;
       seen.push(name);
       if (chosen !== undefined) break;
       const wanted = sheetName === undefined || name.toLowerCase() === sheetName.toLowerCase();
-      for await (const r of ws) {
+      for await (const r of racing(ws, failed)) {
         if (!wanted) continue; // drain: exceljs must consume the entry
         const values = r.values as unknown[];
         const cells: CellValue[] = [];
@@ -82,8 +105,28 @@ export async function* readXlsxRows(path: string, sheetName?: string): AsyncGene
       }
       if (wanted && sheetName !== undefined && chosen === undefined) chosen = name; // named but empty
     }
+  } catch (err) {
+    throw failure ?? err;
   } finally {
     input.destroy();
   }
   if (sheetName !== undefined && chosen === undefined) throw new SheetNotFoundError(sheetName, seen);
+}
+
+/** The items of `it`, until `failed` rejects: then that error (also when `it` waits for data that never comes). */
+async function* racing<T>(it: AsyncIterable<T>, failed: Promise<never>): AsyncGenerator<T> {
+  const iterator = it[Symbol.asyncIterator]();
+  let settled = true;
+  try {
+    for (;;) {
+      settled = false;
+      const next = await Promise.race([iterator.next(), failed]);
+      settled = true;
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // an early stop ends exceljs' generator as a plain for-await would; one stuck in a read is left to the GC
+    if (settled) await iterator.return?.();
+  }
 }
