@@ -140,6 +140,9 @@ export async function runDemo(startWorker: StartWorker, o: DemoOptions): Promise
     write('');
     write(finished ? `Done in ${((Date.now() - t0) / 1000).toFixed(1)} s.` : `Stopped after ${Math.round(o.timeoutMs / 1000)} s before every RFQ was completed.`);
     const earlier = (all: string[], latest: string[]) => (all.length > latest.length ? ` (latest version of each RFQ; ${all.length - latest.length} earlier version(s) beside them)` : '');
+    if (allComparisons.length > comparisons.length) {
+      write('A comparison is written when an RFQ closes (v1: lowest qualified prices) and again when it is completed (v2: the winner).');
+    }
     write(`Comparison workbooks${earlier(allComparisons, comparisons)}:`);
     for (const f of comparisons) write(`  ${rel(f)}`);
     write(`Award files for the ERP${earlier(allAwards, awards)}:`);
