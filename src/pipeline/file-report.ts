@@ -20,13 +20,16 @@ export async function writeFileNoticeReport(outPath: string, n: FileNotice): Pro
   const wb = new ExcelJS.Workbook();
   wb.creator = 'rfq-sync';
   // Laid out like the Summary sheet of the ingest report (src/ingest/ingest-report.ts): label, value.
-  const ws = wb.addWorksheet('Summary');
+  // One page wide when printed: without fitToPage the value column falls on page 2 and page 1 shows labels only.
+  const ws = wb.addWorksheet('Summary', { pageSetup: { orientation: 'landscape', paperSize: 9, fitToPage: true, fitToWidth: 1, fitToHeight: 0 } });
   ws.columns = [{ width: 28 }, { width: 120 }];
   ws.addRow(['File', safeCellText(n.file)]);
   ws.addRow(['Status', n.status === 'duplicate' ? 'duplicate file, not read' : 'refused, not read']);
   ws.addRow(['sha256', n.sha256]);
   for (const note of n.notes) ws.addRow(['Note', safeCellText(note)]);
   ws.getColumn(1).font = { bold: true };
+  ws.getColumn(1).alignment = { vertical: 'top' };
+  ws.getColumn(2).alignment = { vertical: 'top', wrapText: true };
   await writeAtomically(outPath, async (tmp) => {
     await wb.xlsx.writeFile(tmp);
   });

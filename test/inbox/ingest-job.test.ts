@@ -95,6 +95,11 @@ describe('ingest job', () => {
     const notes = await reportNotes(join(reports, report!));
     expect(notes[0]).toContain('ME5A old.xls');
     expect(notes[0]).toContain('old binary Excel file (.xls)');
+    // Printed one page wide: the reason stands beside its label on page 1.
+    const { default: ExcelJS } = await import('exceljs');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(join(reports, report!));
+    expect(wb.getWorksheet('Summary')!.pageSetup).toMatchObject({ fitToPage: true, fitToWidth: 1, fitToHeight: 0 });
     expect(await createJobs(ctx)).toEqual([]);
     expect(await new FileLedger(ctx.redis, ctx.keys.fileLedger).get(admitted.sha256)).toBeUndefined();
     // Dropped again (e.g. after IT changed something): admitted again, not called a duplicate.
