@@ -125,7 +125,10 @@ export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[
     },
     label(field) {
       const i = single.get(field);
-      return i !== undefined ? headers[i] || field : field;
+      if (i !== undefined) return headers[i] || field;
+      // A field built from several columns ("{PR}-{Line}") is named with them, so the user knows where to look.
+      const cols = (bound.get(field) ?? []).filter((p) => p.index !== undefined && p.index >= 0).map((p) => headers[p.index!] ?? '');
+      return cols.length > 0 ? `${field} (${cols.join(' + ')})` : field;
     },
     fillFromAbove(cells, above) {
       if (contIdx.length === 0 || !above) return cells;

@@ -193,7 +193,7 @@ describe('row problems', () => {
     ['generic-due-after-required.csv', csv(row('R1', 1, { due: '2027-05-01', required: '2027-04-01' })),
       [warn('generic-due-after-required.csv', 2, 'Due Date', '2027-05-01', 'due_date 2027-05-01T17:00:00.000Z is not before required_date 2027-04-01T17:00:00.000Z')], ['R1']],
     ['generic-dup-in-req.csv', csv(row('R1', 1), row('R1', 1), row('R2', 1)),
-      [err('generic-dup-in-req.csv', 3, 'external_id', 'R1-1', 'external_id R1-1 appears twice in requisition R1 (rows 2 and 3)')], ['R2']],
+      [err('generic-dup-in-req.csv', 3, 'external_id (Requisition + Line)', 'R1-1', 'external_id R1-1 appears twice in requisition R1 (rows 2 and 3)')], ['R2']],
     ['generic-incomplete-id.csv', csv(row('R1', 1), row('R1', 2).replace('R1,2,', 'R1,,'), row('R3', 1)),
       [err('generic-incomplete-id.csv', 3, 'Line', '', 'external_id is incomplete: column Line is empty')], ['R3']],
     ['generic-reappearing.csv', csv(row('R1', 1), row('R2', 1), row('R1', 2)),
@@ -222,7 +222,7 @@ describe('row problems', () => {
     // generic builds external_id as {Requisition}-{Line}: "A-1" + "1" and "A" + "1-1" collide.
     const content = csv(row('A', 1).replace(/^A,1,/, 'A-1,1,'), row('A', 1).replace(/^A,1,/, 'A,1-1,'));
     const { s, reqs } = await ingest(await put('generic-claimed.csv', content));
-    expect(s.problems).toEqual([err('generic-claimed.csv', 3, 'external_id', 'A-1-1', 'external_id A-1-1 is already used by requisition A-1 in this file')]);
+    expect(s.problems).toEqual([err('generic-claimed.csv', 3, 'external_id (Requisition + Line)', 'A-1-1', 'external_id A-1-1 is already used by requisition A-1 in this file')]);
     expect(reqs.map((r) => r.key)).toEqual(['A-1']);
     expect(s.heldRequisitions).toBe(1);
   });
