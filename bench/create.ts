@@ -34,7 +34,9 @@ interface SandboxStatsMsg {
 
 // A fresh sandbox process per run: one that already holds thousands of RFQs collects garbage in long pauses, and
 // the arrival times it records bunch up behind them.
-let child: ChildProcess | undefined;
+// Typed through an assertion: tsc does not see the assignments in freshSandbox(), and would narrow a plain
+// `let child: ChildProcess | undefined` to undefined (or report it unassigned) where it is used at the end.
+let child = undefined as ChildProcess | undefined;
 let url = '';
 const next = () => new Promise<unknown>((resolve) => child!.once('message', resolve));
 const ask = async <T>(m: string): Promise<T> => {
@@ -58,6 +60,7 @@ async function freshSandbox(): Promise<void> {
 
 const redisServer = await startEmbeddedRedis({ appendonly: true });
 const admin = new Redis(redisServer.url);
+const redisCommands = async () => Number(parseInfo(await admin.info('stats')).total_commands_processed);
 const redisCpu = async () => {
   const i = parseInfo(await admin.info('cpu'));
   return (Number(i.used_cpu_user) + Number(i.used_cpu_sys)) * 1000;
@@ -86,6 +89,8 @@ interface Result {
   maxInAnySecond: number;
   cpuMsPerRfq: number;
   redisCpuMsPerRfq: number;
+  /** Commands redis-server processed per RFQ (the bench's own progress checks included, a few per 20 ms). */
+  redisCommandsPerRfq: number;
   sandboxCpuMsPerRfq: number;
   steadyPerSecond: number;
 }
@@ -112,6 +117,8 @@ async function run(name: string, n: number, concurrency: number, limit: number):
   const s0 = await ask<SandboxStatsMsg>('stats');
   const cpu0 = process.cpuUsage();
   const rcpu0 = await redisCpu();
+  const rcmd0 = await redisCommands();
+  if (process.env.BENCH_COMMANDSTATS) await admin.config('RESETSTAT');
   const t0 = performance.now();
   const worker = startWorker(ctx, { queues: ['createRfq'], drainDelaySeconds: 1 });
   for (;;) {
@@ -122,6 +129,8 @@ async function run(name: string, n: number, concurrency: number, limit: number):
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const rcpu = (await redisCpu()) - rcpu0;
+  const rcmd = (await redisCommands()) - rcmd0;
+  if (process.env.BENCH_COMMANDSTATS) console.error((await admin.info('commandstats')).split('\n').filter((l) => /calls=\d{3,}/.test(l)).join('\n'));
   await worker.close(5_000);
   const failed = await ctx.queues.createRfq.getFailedCount();
   await closeWorkerContext(ctx);
@@ -145,6 +154,7 @@ async function run(name: string, n: number, concurrency: number, limit: number):
     maxInAnySecond: s.maxPerSecond,
     cpuMsPerRfq: (cpu.user + cpu.system) / 1000 / n,
     redisCpuMsPerRfq: rcpu / n,
+    redisCommandsPerRfq: rcmd / n,
     sandboxCpuMsPerRfq: (s.cpu.user + s.cpu.system - s0.cpu.user - s0.cpu.system) / 1000 / n,
     steadyPerSecond: steady(s.requestTimes),
   };
@@ -178,13 +188,13 @@ for (const [name, n, c, limit] of runs) if (!only || name.includes(only)) result
 
 const ideal = (c: number) => (c * 1000) / LATENCY_MS;
 console.log(`\nbench:create - sandbox latency ${LATENCY_MS} ms (separate process), Redis with AOF, one worker process\n`);
-console.log('run                          RFQs    s      RFQs/s   of ideal  calls/s after 1st s  max calls/1s  CPU ms/RFQ: ours  Redis  sandbox');
+console.log('run                          RFQs    s      RFQs/s   of ideal  calls/s after 1st s  max calls/1s  CPU ms/RFQ: ours  Redis  sandbox  Redis cmd/RFQ');
 for (const r of results) {
   const c = Number(/concurrency (\d+)/.exec(r.name)?.[1] ?? 1);
   const limited = r.name.includes('limit 50');
   const target = limited ? 50 : ideal(c);
   console.log(
-    `${r.name.padEnd(28)} ${String(r.n).padStart(5)} ${r.seconds.toFixed(2).padStart(6)} ${r.perSecond.toFixed(1).padStart(9)} ${`${((100 * r.perSecond) / target).toFixed(0)}%`.padStart(9)} ${r.steadyPerSecond.toFixed(1).padStart(20)} ${String(r.maxInAnySecond).padStart(13)} ${r.cpuMsPerRfq.toFixed(3).padStart(17)} ${r.redisCpuMsPerRfq.toFixed(3).padStart(6)} ${r.sandboxCpuMsPerRfq.toFixed(3).padStart(8)}`,
+    `${r.name.padEnd(28)} ${String(r.n).padStart(5)} ${r.seconds.toFixed(2).padStart(6)} ${r.perSecond.toFixed(1).padStart(9)} ${`${((100 * r.perSecond) / target).toFixed(0)}%`.padStart(9)} ${r.steadyPerSecond.toFixed(1).padStart(20)} ${String(r.maxInAnySecond).padStart(13)} ${r.cpuMsPerRfq.toFixed(3).padStart(17)} ${r.redisCpuMsPerRfq.toFixed(3).padStart(6)} ${r.sandboxCpuMsPerRfq.toFixed(3).padStart(8)} ${r.redisCommandsPerRfq.toFixed(1).padStart(12)}`,
   );
 }
 const c32 = results.find((r) => r.name === 'concurrency 32, no limit');

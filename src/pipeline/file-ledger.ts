@@ -15,6 +15,7 @@
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { defineScript, type ScriptCaller } from './redis-scripts.ts';
 
 const entrySchema = z.object({
   state: z.enum(['processing', 'done']),
@@ -52,10 +53,12 @@ return 1
 export class FileLedger {
   private readonly redis: Redis;
   private readonly key: string;
+  private readonly updateIfOwner: ScriptCaller;
 
   constructor(redis: Redis, key: string) {
     this.redis = redis;
     this.key = key;
+    this.updateIfOwner = defineScript(redis, 'rfqSyncLedgerUpdate', 1, UPDATE_IF_OWNER);
   }
 
   async get(sha256: string): Promise<LedgerEntry | undefined> {
@@ -96,7 +99,7 @@ export class FileLedger {
   }
 
   private async update(sha256: string, owner: string, json: string, requiredState = ''): Promise<number> {
-    return Number(await this.redis.eval(UPDATE_IF_OWNER, 1, this.key, sha256, owner, json, requiredState));
+    return Number(await this.updateIfOwner([this.key], [sha256, owner, json, requiredState]));
   }
 }
 

@@ -13,6 +13,7 @@
  *   poll's revision check (closed) or award retry (completed) does the same work.
  */
 import { randomUUID } from 'node:crypto';
+import { defineScript } from '../pipeline/redis-scripts.ts';
 import type { InvalidListedRfq } from '../sourcing/client.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 import { RFQ_STATUSES } from '../sourcing/types.ts';
@@ -74,13 +75,15 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     invalidCount: 0,
   };
 
+  const renewLock = defineScript(ctx.redis, 'rfqSyncPollLockRenew', 1, RENEW);
+  const releaseLock = defineScript(ctx.redis, 'rfqSyncPollLockRelease', 1, RELEASE);
   const lockToken = randomUUID();
   if ((await ctx.redis.set(store.k.pollLock, lockToken, 'PX', LOCK_MS, 'NX')) !== 'OK') {
     log.info('another poll is running; this one is skipped');
     return { ...result, ok: true, skipped: 'another poll is running', finishedAt: Date.now() };
   }
   const renew = setInterval(() => {
-    ctx.redis.eval(RENEW, 1, store.k.pollLock, lockToken, String(LOCK_MS)).catch(() => undefined);
+    renewLock([store.k.pollLock], [lockToken, String(LOCK_MS)]).catch(() => undefined);
   }, LOCK_MS / 4);
   renew.unref();
 
@@ -168,7 +171,7 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     throw err;
   } finally {
     clearInterval(renew);
-    await ctx.redis.eval(RELEASE, 1, store.k.pollLock, lockToken).catch(() => undefined);
+    await releaseLock([store.k.pollLock], [lockToken]).catch(() => undefined);
     const json = JSON.stringify({ ...result, transitions: result.transitions.slice(0, MAX_RESULT_TRANSITIONS) });
     const tx = ctx.redis.multi();
     if (result.ok) tx.set(store.k.lastOkPoll, String(result.finishedAt));

@@ -15,6 +15,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../pipeline/redis-keys.ts';
+import { defineScript, type ScriptCaller } from '../pipeline/redis-scripts.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 import { newTrackedRfq, TRACKED_STATES, type TrackedRfq, type TrackedState } from './transitions.ts';
 
@@ -64,10 +65,13 @@ return 1
 export class TrackingStore {
   readonly redis: Redis;
   readonly k: TrackingKeys;
+  /** EVALSHA, not EVAL: the script text is not sent (nor hashed by Redis) on every create and poll. */
+  private readonly cas: ScriptCaller;
 
   constructor(redis: Redis, keys: RedisKeys) {
     this.redis = redis;
     this.k = trackingKeys(keys);
+    this.cas = defineScript(redis, 'rfqSyncTrackCas', 5, CAS_SCRIPT);
   }
 
   async get(rfqId: number): Promise<TrackedRfq | undefined> {
@@ -104,18 +108,9 @@ export class TrackingStore {
   async compareAndSet(prev: TrackedRfq | undefined, next: TrackedRfq): Promise<boolean> {
     const expected = prev?.seq ?? 0;
     const stored: TrackedRfq = { ...next, seq: expected + 1 };
-    const ok = await this.redis.eval(
-      CAS_SCRIPT,
-      5,
-      this.k.rfq(next.rfqId),
-      this.k.state(prev?.state ?? next.state),
-      this.k.state(next.state),
-      this.k.flagged,
-      this.k.tracked,
-      String(expected),
-      JSON.stringify(stored),
-      String(next.rfqId),
-      next.flaggedAt !== undefined ? '1' : '0',
+    const ok = await this.cas(
+      [this.k.rfq(next.rfqId), this.k.state(prev?.state ?? next.state), this.k.state(next.state), this.k.flagged, this.k.tracked],
+      [String(expected), JSON.stringify(stored), String(next.rfqId), next.flaggedAt !== undefined ? '1' : '0'],
     );
     if (ok === 1) next.seq = expected + 1;
     return ok === 1;
@@ -137,6 +132,9 @@ export class TrackingStore {
 
   /** Start tracking (idempotent: an existing record is kept, its requisition filled in if it had none). */
   async track(rfqId: number, requisition: TrackedRfq['requisition'], now = Date.now()): Promise<TrackedRfq> {
+    // A just-created RFQ has no record yet: write it if none is stored, in one round trip (no read first).
+    const fresh = newTrackedRfq(rfqId, now, requisition);
+    if (await this.compareAndSet(undefined, fresh)) return fresh;
     const rec = await this.update(rfqId, (cur) => {
       if (!cur) return newTrackedRfq(rfqId, now, requisition);
       if (!cur.requisition && requisition) return { ...cur, requisition };

@@ -35,6 +35,21 @@ describe('tracking store (real Redis)', () => {
     expect((await store.countByState()).created).toBe(0);
   });
 
+  it('a new RFQ is tracked in one call to Redis, by EVALSHA (no script text sent, no read first: CPU per created RFQ)', async () => {
+    const c = ctx();
+    await trackRfq(c, { rfqId: 1, requisition: req }); // loads the script once
+    const admin = new Redis(srv.url);
+    clients.push(admin);
+    await admin.config('RESETSTAT');
+    for (let id = 2; id <= 11; id++) await trackRfq(c, { rfqId: id, requisition: req });
+    const stats = await admin.info('commandstats');
+    const calls = (cmd: string) => Number(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+    expect(calls('evalsha')).toBe(10);
+    expect(calls('eval')).toBe(0);
+    expect(calls('hmget')).toBe(0);
+    expect(await new TrackingStore(c.redis, c.keys).trackedIds()).toHaveLength(11);
+  });
+
   it('compare-and-set refuses a stale write, so concurrent writers never lose a change', async () => {
     const c = ctx();
     const store = new TrackingStore(c.redis, c.keys);
