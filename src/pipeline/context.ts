@@ -28,8 +28,8 @@ export interface WorkerContext {
   queues: Queues;
   client: SourcingClient;
   /**
-   * A second client for the reconcile search of create-rfq: no retries inside the transport and one page at a
-   * time, so a failing search gives the job back to BullMQ's back-off at once. Like `client`, every call takes a
+   * A second client for the reconcile search of create-rfq: one page at a time, a failed page retried in place
+   * (GET retries with back-off; a ~80-page search must not restart for one 5xx). Like `client`, every call takes a
    * permit of `limiter` and every Retry-After holds everyone off (rateLimitHooks).
    */
   listingClient: SourcingClient;
@@ -103,9 +103,9 @@ export function sourcingClientOptions(
   };
 }
 
-/** The listing client's options (see WorkerContext.listingClient): no retries, one page at a time. */
+/** The listing client's options (see WorkerContext.listingClient): the GET retries of `base` (per page), one page at a time. */
 export function listingClientOptions(base: SourcingClientOptions, config: Config): SourcingClientOptions {
-  return { ...base, getRetries: 0, pageConcurrency: 1, connections: Math.min(4, config.SOURCING_CONNECTIONS) };
+  return { ...base, pageConcurrency: 1, connections: Math.min(4, config.SOURCING_CONNECTIONS) };
 }
 
 export async function createWorkerContext(config: Config, logger: Logger, opts: WorkerContextOptions): Promise<WorkerContext> {
