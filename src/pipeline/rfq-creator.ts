@@ -8,7 +8,7 @@
  * A permanent refusal is not thrown: it is recorded (`rejected`) and returned.
  */
 import { randomUUID } from 'node:crypto';
-import { AuthError, ClaimConflictError, PermanentHttpError, RateLimitError, RfqSyncError } from '../errors.ts';
+import { AuthError, ClaimConflictError, InvalidResponseError, PermanentHttpError, RateLimitError, RfqSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import type { SourcingClient } from '../sourcing/client.ts';
@@ -17,9 +17,12 @@ import { hashOf, lineFingerprint, type IdempotencyStore, type LineChange, type L
 import type { RateLimiter } from './rate-limiter.ts';
 import { requisitionId } from './redis-keys.ts';
 
-/** Order of the reconcile search: the direction RFQs move (open -> closed -> completed; open -> cancelled), so an
- * RFQ changing state during the search is met again in a later list instead of slipping between two. */
-export const RECONCILE_ORDER: readonly RfqStatusFilter[] = ['open', 'closed', 'completed', 'cancelled'];
+/**
+ * Order of the reconcile search: the lifecycle order (open -> closed -> cancelled -> completed; every transition
+ * goes forward in it: open -> closed, open/closed -> cancelled, closed -> completed), so an RFQ changing state
+ * during the search is met again in a later list instead of slipping between two. findRfqsWithExternalIds relies on it.
+ */
+export const RECONCILE_ORDER: readonly RfqStatusFilter[] = ['open', 'closed', 'cancelled', 'completed'];
 
 export class AttemptBusyError extends Error {
   readonly waitMs: number;
@@ -29,6 +32,34 @@ export class AttemptBusyError extends Error {
     this.waitMs = waitMs;
   }
 }
+
+/**
+ * The reconcile search could not prove that no RFQ carries the external_ids (the lists kept changing, or pages kept
+ * failing): nothing is posted; the job is set aside like a busy attempt (an AttemptBusyError) and looks again later.
+ */
+export class ReconcileUnstableError extends AttemptBusyError {
+  readonly reason: string;
+  constructor(reason: string, waitMs: number) {
+    super('(reconcile)', waitMs);
+    this.name = 'ReconcileUnstableError';
+    this.reason = reason;
+    this.message = `reconcile search inconclusive (${reason}); nothing posted, looking again in ${waitMs} ms`;
+  }
+}
+
+export interface ReconcileLimits {
+  /** Whole searches (all four lists) before giving up for now (ReconcileUnstableError). */
+  walks: number;
+  /** Passes over one list per search (failed pages, re-reads, the closing check) before that list counts unstable. */
+  passesPerList: number;
+  /** First back-off step after a failed page or an unstable search, ms (doubled per step, jittered). */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** How long the job is set aside after `walks` inconclusive searches. */
+  retryLaterMs: number;
+}
+
+export const RECONCILE_LIMITS: ReconcileLimits = { walks: 4, passesPerList: 8, backoffMs: 100, maxBackoffMs: 2_000, retryLaterMs: 3_000 };
 
 export interface CreateOutcome {
   requisitionId: string;
@@ -53,6 +84,8 @@ export interface CreatorDeps {
   claimLeaseMs: number;
   /** Called after an RFQ is recorded (or found recorded): start tracking it. Idempotent. */
   track(rfqId: number, r: Requisition): Promise<unknown>;
+  /** Bounds of the reconcile search; default RECONCILE_LIMITS. */
+  reconcileLimits?: ReconcileLimits;
 }
 
 export function toCreateRfqRequest(r: Requisition): CreateRfqRequest {
@@ -80,26 +113,136 @@ export function contentHashOf(r: Requisition): string {
   return hashOf(toCreateRfqRequest(r), 24);
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const backoff = (l: ReconcileLimits, step: number) => l.backoffMs / 2 + Math.random() * Math.min(l.maxBackoffMs, l.backoffMs * 2 ** step);
+
+/** A page that may well come back fine if asked again: 5xx, reset, time-out, or a 200 with a broken body. */
+function isRetryablePageError(err: unknown): boolean {
+  if (err instanceof RateLimitError || err instanceof AuthError) return false; // the job is set aside / paused instead
+  return err instanceof InvalidResponseError || (err instanceof RfqSyncError && err.kind === 'transient');
+}
+
+interface ListWalk {
+  /** Valid RFQs read (each _id once); only these count as seen (an RFQ read broken hides its lines). */
+  seen: Map<number, ListedRfq>;
+  /** Why the list could not be proven complete; undefined when it was. */
+  unstable?: string;
+}
+
+/**
+ * One status list, read until it is proven complete or the passes run out. The window of the list runs from the
+ * first page-1 answer to the last one; `meta.total` is read at both ends (the closing check is one more request of
+ * page 1, unless the whole list fitted in that single first answer). Complete means total(start) = total(end) =
+ * number of distinct valid _ids read in the window. A page that fails (5xx, reset, time-out, broken JSON or
+ * envelope) only costs a new pass after a back-off: what was read stays counted, since the window goes on. A
+ * changed total restarts the window (nothing read before it counts).
+ */
+async function walkList(deps: Pick<CreatorDeps, 'listingClient'>, status: RfqStatusFilter, limits: ReconcileLimits): Promise<ListWalk> {
+  let seen = new Map<number, ListedRfq>();
+  let windowTotal: number | undefined;
+  let fullPassDone = false; // a pass read every page with |seen| = total: the next page 1 closes the window
+  let failures = 0;
+  let lastProblem = 'no pass';
+  for (let pass = 1; pass <= limits.passesPerList; pass++) {
+    let windowStartedNow = false;
+    let pagesThisPass = 0;
+    try {
+      for await (const page of deps.listingClient.listRfqPages(status, { onInvalid: () => undefined })) {
+        pagesThisPass++;
+        if (page.page === 1) {
+          const t = page.total;
+          if (t === undefined) return { seen, unstable: `${status}: no meta.total` };
+          if (windowTotal !== undefined && fullPassDone && t === windowTotal) {
+            for (const r of page.rfqs) seen.set(r._id, r);
+            if (seen.size === t) return { seen };
+          }
+          if (windowTotal === undefined || t !== windowTotal || seen.size > t) {
+            // a first read, or the list changed: a new window, nothing before it counts
+            seen = new Map();
+            windowTotal = t;
+            windowStartedNow = true;
+          }
+          fullPassDone = false;
+        }
+        for (const r of page.rfqs) seen.set(r._id, r);
+      }
+    } catch (err) {
+      if (!isRetryablePageError(err)) throw err;
+      lastProblem = `${status}: ${(err as Error).message}`;
+      await sleep(backoff(limits, failures++));
+      continue;
+    }
+    if (windowTotal !== undefined && seen.size === windowTotal) {
+      // the whole list in one answer (an atomic snapshot): nothing can have moved within it
+      if (windowStartedNow && pagesThisPass === 1) return { seen };
+      fullPassDone = true;
+    } else {
+      lastProblem = `${status}: ${seen.size} distinct RFQs read of meta.total ${windowTotal}`;
+    }
+  }
+  return { seen, unstable: lastProblem };
+}
+
 /**
  * Search the service's lists for RFQs carrying any of these external_ids. Since the claim table gives every
  * external_id to one requisition, an RFQ carrying one of them was created for that requisition.
+ *
+ * An RFQ found is found (whatever else happened during the search). "None" is only returned from a search that
+ * could not have missed one; otherwise the search is repeated (bounded) and then ReconcileUnstableError is thrown
+ * (the job waits and looks again): an unstable or incomplete search never leads to a POST.
+ *
+ * A search is conclusive when every list is complete (walkList: total at the start = total at the end = distinct
+ * _ids read) and no _id was read in two lists. What that guarantees, assuming only that (a) a state change goes
+ * forward in RECONCILE_ORDER, (b) RFQs are not deleted, (c) `meta.total` is the size of the list when that answer
+ * was made and a page lists RFQs in that state at that moment; nothing about the order within a list, the page
+ * size or where RFQs enter a list (creation, a state change) is assumed:
+ *   1. Within one list's window: let Res be the RFQs in the list throughout it, D those there at its start that
+ *      left, E those that entered and stayed. total(start) = |Res|+|D|, total(end) = |Res|+|E|. If no RFQ read
+ *      left during the window, every one read is in Res or E, and reading |Res|+|E| distinct ones means reading
+ *      all of Res. So an RFQ of the list that stayed throughout is missed only if some RFQ read there left during
+ *      the window (enter+leave pairs that keep the total are covered: the leaver was read, or nothing was missed).
+ *   2. An RFQ that exists at the start of the search is, for some list L, in L throughout L's window (its state
+ *      only moves forward and the windows are walked in that order).
+ *   3. From the last list back: the last list (completed) has nobody leaving it, so by 1 its walk holds every RFQ
+ *      staying in it. For an earlier list, an RFQ read there that left during the window moved to a later list and
+ *      stays in some later list throughout that list's window (2), where it is read again (by induction): an
+ *      _id read in two lists, which makes the search inconclusive. Hence in a conclusive search, by 1 and 2 every
+ *      RFQ that existed when the search began was read - in particular one posted by an earlier attempt whose
+ *      answer was lost (that POST ended before this attempt got the claim; see the post lease).
+ * Cost: each list one extra request of page 1 (not for a list that fits in one page); churn makes searches
+ * inconclusive (then repeated after a back-off), never wrong.
  */
 export async function findRfqsWithExternalIds(
-  deps: Pick<CreatorDeps, 'listingClient' | 'limiter'>,
+  deps: Pick<CreatorDeps, 'listingClient' | 'limiter'> & { reconcileLimits?: ReconcileLimits; logger?: Logger },
   externalIds: readonly string[],
 ): Promise<Array<{ rfq: ListedRfq; status: RfqStatusFilter }>> {
+  const limits = deps.reconcileLimits ?? RECONCILE_LIMITS;
   const wanted = new Set(externalIds);
-  const found = new Map<number, { rfq: ListedRfq; status: RfqStatusFilter }>();
-  for (const status of RECONCILE_ORDER) {
-    // Each page takes its permit in the client (WorkerContext.limiter); a 429 holds everyone off there too.
-    for await (const page of deps.listingClient.listRfqPages(status)) {
-      for (const rfq of page.rfqs) {
-        if (found.has(rfq._id)) continue;
-        if (rfq.lines.some((l) => l.external_id !== undefined && wanted.has(l.external_id))) found.set(rfq._id, { rfq, status });
+  let why = '';
+  for (let walk = 0; walk < limits.walks; walk++) {
+    if (walk > 0) await sleep(backoff(limits, walk));
+    const found = new Map<number, { rfq: ListedRfq; status: RfqStatusFilter }>();
+    const listOf = new Map<number, RfqStatusFilter>();
+    const problems: string[] = [];
+    for (const status of RECONCILE_ORDER) {
+      // Each page takes its permit in the client (WorkerContext.limiter); a 429 holds everyone off there too.
+      const { seen, unstable } = await walkList(deps, status, limits);
+      if (unstable) problems.push(unstable);
+      let moved = 0;
+      for (const rfq of seen.values()) {
+        const before = listOf.get(rfq._id);
+        if (before !== undefined && before !== status) moved++;
+        else listOf.set(rfq._id, status);
+        if (!found.has(rfq._id) && rfq.lines.some((l) => l.external_id !== undefined && wanted.has(l.external_id))) found.set(rfq._id, { rfq, status });
       }
+      if (moved > 0) problems.push(`${moved} RFQ(s) read in two lists (moved during the search)`);
     }
+    if (found.size > 0) return [...found.values()].sort((a, b) => a.rfq._id - b.rfq._id);
+    if (problems.length === 0) return [];
+    why = problems.join('; ');
+    deps.logger?.debug({ event: 'reconcile.inconclusive', walk: walk + 1, of: limits.walks, why }, 'reconcile search inconclusive; searching again');
   }
-  return [...found.values()].sort((a, b) => a.rfq._id - b.rfq._id);
+  throw new ReconcileUnstableError(why, limits.retryLaterMs);
 }
 
 export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<CreateOutcome> {
@@ -130,7 +273,7 @@ export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<
   }
 
   try {
-    return await afterClaim(deps, r, claim.previous, claim.claimed, claim.posting, token, contentHash);
+    return await afterClaim(deps, log, r, claim.previous, claim.claimed, claim.posting, token, contentHash);
   } catch (err) {
     // Hand the requisition back at once instead of letting the next attempt wait out the lease (state unchanged).
     await deps.store.endAttempt(id, token, 'release').catch(() => undefined);
@@ -140,6 +283,7 @@ export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<
 
 async function afterClaim(
   deps: CreatorDeps,
+  log: Logger,
   r: Requisition,
   previous: string | undefined,
   claimed: string[],
@@ -148,11 +292,18 @@ async function afterClaim(
   contentHash: string,
 ): Promise<CreateOutcome> {
   const id = requisitionId(r);
-  const log = deps.logger.child({ requisition: id, sourceFile: r.sourceFile });
   const claim = { previous, claimed };
   if (claim.previous === 'creating') {
     // An earlier attempt may have posted and lost the answer: look before posting again.
-    const found = await findRfqsWithExternalIds(deps, claim.claimed);
+    let found: Awaited<ReturnType<typeof findRfqsWithExternalIds>>;
+    try {
+      found = await findRfqsWithExternalIds(deps, claim.claimed);
+    } catch (err) {
+      if (err instanceof ReconcileUnstableError) {
+        log.info({ event: 'reconcile.inconclusive', reason: err.reason, waitMs: err.waitMs }, `requisition ${id}: ${err.message}`);
+      }
+      throw err; // still `creating`: the next attempt searches again
+    }
     const first = found[0];
     if (first) {
       if (found.length > 1) {

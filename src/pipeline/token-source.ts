@@ -16,8 +16,16 @@ export interface TokenSource {
   fingerprint(): string;
 }
 
+let lastToken: string | undefined;
+let lastFingerprint = '';
+
+/** Asked once per create-rfq job: the last token's fingerprint is kept (the token rarely changes). */
 export function tokenFingerprint(token: string): string {
-  return createHash('sha256').update(token).digest('hex').slice(0, 12);
+  if (token !== lastToken) {
+    lastFingerprint = createHash('sha256').update(token).digest('hex').slice(0, 12);
+    lastToken = token;
+  }
+  return lastFingerprint;
 }
 
 export function createTokenSource(o: { token?: string; tokenFile?: string; maxAgeMs?: number }): TokenSource {
