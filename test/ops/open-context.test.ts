@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('openContext', () => {
-  it('builds the listing client with its own options (no GET retries) and counts both clients\' calls in the metrics', async () => {
+  it('builds the listing client apart from the main one, and counts both clients\' calls (retries included) in the metrics', async () => {
     const config = loadConfig({
       RFQ_SYNC_DIR: dir,
       REDIS_PREFIX: freshPrefix(),
@@ -41,9 +41,9 @@ describe('openContext', () => {
       expect(ctx.listingClient).not.toBe(ctx.client);
       const calls = async () => (await metrics.apiCalls.get()).values.reduce((n, v) => n + v.value, 0);
       await expect(ctx.listingClient.listRfqPages('open')[Symbol.asyncIterator]().next()).rejects.toThrow();
-      expect(await calls()).toBe(1); // one attempt: the reconcile search takes one permit per call
+      expect(await calls()).toBe(3); // SOURCING_GET_RETRIES=2: first try and two retries
       await expect(ctx.client.listRfqPages('open')[Symbol.asyncIterator]().next()).rejects.toThrow();
-      expect(await calls()).toBe(1 + 3); // the main client retries GETs (SOURCING_GET_RETRIES=2)
+      expect(await calls()).toBe(3 + 3);
     } finally {
       await closeWorkerContext(ctx);
     }
