@@ -75,7 +75,7 @@ export const rawConfigSchema = z.object({
   SOURCING_MAX_PAGES: int(1, 1_000_000).default(10_000),
   /** Pages fetched at once when `links.last` is known. Default 4. */
   SOURCING_PAGE_CONCURRENCY: int(1, 64).default(4),
-  /** Calls per second to the service across all workers sharing this Redis (BullMQ limiter). Default 10. */
+  /** Calls per second to the service across all workers sharing this Redis: every HTTP attempt (creates, list pages, quotation pulls, retries) takes a permit. Default 10. */
   RATE_LIMIT_PER_SECOND: int(1, 100_000).default(10),
 
   /** Redis URL (redis:// or rediss:// for TLS, password allowed). Unset: a private redis-server (demo/local only). */
