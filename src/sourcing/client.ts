@@ -64,6 +64,12 @@ export interface ListRfqsOptions {
    * as the reconcile search for an RFQ carrying our external_ids).
    */
   onInvalid?: (bad: InvalidListedRfq) => void;
+  /**
+   * Asks a failed page again (same page number) instead of ending the walk, on top of the transport's GET retries:
+   * for readers that must read every page (the reconcile search), where even a 200 with a broken body is worth a
+   * second try. `backoffMs(n)` is the wait before retry n (1-based); at most `attempts` retries per page.
+   */
+  pageRetry?: { attempts: number; retryable: (err: unknown) => boolean; backoffMs: (n: number) => number };
 }
 
 export interface RfqListPage {
@@ -120,26 +126,39 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
       isEmpty: (items) => items.rfqs.length === 0 && items.invalid.length === 0,
       originWarning,
       fetchPage: async (page) => {
-        const { json } = await transport.requestJson({
-          operation: 'listRfqs',
-          method: 'GET',
-          path: '/v1/rfqs',
-          query: { status: filter, page: page === 1 ? undefined : page },
-        });
-        const env = rfqListEnvelopeSchema.safeParse(json);
-        if (!env.success) throw invalid('listRfqs', env.error);
-        if (page === 1) total = env.data.meta?.total;
-        // Each RFQ on its own: one bad record must not hide the rest of the page.
-        const rfqs: ListedRfq[] = [];
-        const invalidRfqs: InvalidListedRfq[] = [];
-        env.data.rfqs.forEach((raw, i) => {
-          const r = parseListedRfq(raw, i, page);
-          if ('error' in r) invalidRfqs.push(r);
-          else rfqs.push(r);
-        });
-        return { items: { rfqs, invalid: invalidRfqs }, next: env.data.links?.next, last: env.data.links?.last };
+        for (let n = 1; ; n++) {
+          try {
+            return await fetchPage(page);
+          } catch (err) {
+            const r = opts.pageRetry;
+            if (!r || n > r.attempts || !r.retryable(err)) throw err;
+            logger.debug({ operation: 'listRfqs', status: filter, page, retry: n, error: (err as Error).message }, 'list page failed; asking it again');
+            await new Promise((resolve) => setTimeout(resolve, r.backoffMs(n)));
+          }
+        }
       },
     });
+    /** One page of the list, read and checked (an envelope that breaks the schema throws InvalidResponseError). */
+    async function fetchPage(page: number) {
+      const { json } = await transport.requestJson({
+        operation: 'listRfqs',
+        method: 'GET',
+        path: '/v1/rfqs',
+        query: { status: filter, page: page === 1 ? undefined : page },
+      });
+      const env = rfqListEnvelopeSchema.safeParse(json);
+      if (!env.success) throw invalid('listRfqs', env.error);
+      if (page === 1) total = env.data.meta?.total;
+      // Each RFQ on its own: one bad record must not hide the rest of the page.
+      const rfqs: ListedRfq[] = [];
+      const invalidRfqs: InvalidListedRfq[] = [];
+      env.data.rfqs.forEach((raw, i) => {
+        const r = parseListedRfq(raw, i, page);
+        if ('error' in r) invalidRfqs.push(r);
+        else rfqs.push(r);
+      });
+      return { items: { rfqs, invalid: invalidRfqs }, next: env.data.links?.next, last: env.data.links?.last };
+    }
     // Reported in page order, as the pages are yielded (they may be fetched out of order).
     for await (const { page, items } of pages) {
       for (const bad of items.invalid) {
