@@ -50,8 +50,10 @@ export class ReconcileUnstableError extends AttemptBusyError {
 export interface ReconcileLimits {
   /** Whole searches (all four lists) before giving up for now (ReconcileUnstableError). */
   walks: number;
-  /** Passes over one list per search (failed pages, re-reads, the closing check) before that list counts unstable. */
+  /** Passes over one list per search (re-reads, the closing check, a page failing past its retries). */
   passesPerList: number;
+  /** Retries of one failed page in place (5xx past the transport's retries, reset, time-out, broken JSON). */
+  pageRetries: number;
   /** First back-off step after a failed page or an unstable search, ms (doubled per step, jittered). */
   backoffMs: number;
   maxBackoffMs: number;
@@ -59,7 +61,7 @@ export interface ReconcileLimits {
   retryLaterMs: number;
 }
 
-export const RECONCILE_LIMITS: ReconcileLimits = { walks: 4, passesPerList: 8, backoffMs: 100, maxBackoffMs: 2_000, retryLaterMs: 3_000 };
+export const RECONCILE_LIMITS: ReconcileLimits = { walks: 4, passesPerList: 6, pageRetries: 6, backoffMs: 100, maxBackoffMs: 2_000, retryLaterMs: 3_000 };
 
 export interface CreateOutcome {
   requisitionId: string;
@@ -134,8 +136,8 @@ interface ListWalk {
  * first page-1 answer to the last one; `meta.total` is read at both ends (the closing check is one more request of
  * page 1, unless the whole list fitted in that single first answer). Complete means total(start) = total(end) =
  * number of distinct valid _ids read in the window. A page that fails (5xx, reset, time-out, broken JSON or
- * envelope) only costs a new pass after a back-off: what was read stays counted, since the window goes on. A
- * changed total restarts the window (nothing read before it counts).
+ * envelope) is asked again in place (pageRetry, bounded, with back-off); one that keeps failing costs a new pass
+ * (what was read stays counted, since the window goes on). A changed total restarts the window.
  */
 async function walkList(deps: Pick<CreatorDeps, 'listingClient'>, status: RfqStatusFilter, limits: ReconcileLimits): Promise<ListWalk> {
   let seen = new Map<number, ListedRfq>();
@@ -147,7 +149,8 @@ async function walkList(deps: Pick<CreatorDeps, 'listingClient'>, status: RfqSta
     let windowStartedNow = false;
     let pagesThisPass = 0;
     try {
-      for await (const page of deps.listingClient.listRfqPages(status, { onInvalid: () => undefined })) {
+      const pageRetry = { attempts: limits.pageRetries, retryable: isRetryablePageError, backoffMs: (n: number) => backoff(limits, n - 1) };
+      for await (const page of deps.listingClient.listRfqPages(status, { onInvalid: () => undefined, pageRetry })) {
         pagesThisPass++;
         if (page.page === 1) {
           const t = page.total;
