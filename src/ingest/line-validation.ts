@@ -2,12 +2,15 @@
  * One data row -> one RequisitionLine (or the reasons it cannot be one), and a requisition's first row -> its
  * header fields. Rules: required fields present, qty a positive whole number (or rounded by the profile's rule, with
  * a warning), prices non-negative and whole after half-up rounding (a warning says when rounding changed them),
- * dates real, due_date in the future (error) and before required_date (warning). The final shape is checked by zod.
+ * dates real, due_date in the future (error) and before required_date (warning), text no longer than the service
+ * takes (REQUEST_TEXT_LIMITS, shared with the client's request schema). The final shape is checked by zod.
+ * A problem keeps only the start of its value: a rejected 50 MB cell must not live on in the report.
  */
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
 import type { RowProblem } from '../errors.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
+import { REQUEST_TEXT_LIMITS, type LimitedTextField } from '../sourcing/limits.ts';
 import { parseDateCell, wallToUtc } from './date-format.ts';
 import { cellText, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { FieldName } from './mapping-profile.ts';
@@ -17,11 +20,12 @@ const PLAIN_INT = /^\d{1,15}$/;
 const PLAIN_POINT_PARTS = /^(\d{1,15})(?:\.(\d{1,20}))?$/;
 const PLAIN_COMMA_PARTS = /^(\d{1,15})(?:,(\d{1,20}))?$/;
 
+const L = REQUEST_TEXT_LIMITS;
 const lineSchema = z.object({
-  external_id: z.string().min(1).max(255),
-  product_name: z.string().min(1),
-  specification: z.string().optional(),
-  uom: z.string().optional(),
+  external_id: z.string().min(1).max(L.external_id),
+  product_name: z.string().min(1).max(L.product_name),
+  specification: z.string().max(L.specification).optional(),
+  uom: z.string().max(L.uom).optional(),
   qty: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   estimated_price: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   row: z.number().int().positive(),
@@ -42,9 +46,26 @@ interface Ctx {
   m: BoundMapping;
 }
 
+/** Longest value kept in a problem (the report shows less; formatRowProblem cuts at 80). */
+const MAX_PROBLEM_VALUE = 200;
+
+/** The start of a long value as a string of its own (a plain slice of a 50 MB string would keep all of it alive). */
+export function clipValue(value: string, max = MAX_PROBLEM_VALUE): string {
+  if (value.length <= max) return value;
+  return `${Array.from(value.slice(0, max + 1)).slice(0, max - 3).join('')}...`;
+}
+
 function problem(ctx: Ctx, field: FieldName | string, value: string, reason: string, severity: 'error' | 'warning' = 'error'): void {
   const column = ctx.m.has(field as FieldName) ? ctx.m.label(field as FieldName) : field;
-  ctx.problems.push({ file: ctx.file, row: ctx.row, column, value, reason, severity });
+  ctx.problems.push({ file: ctx.file, row: ctx.row, column, value: clipValue(value), reason, severity });
+}
+
+/** False (and a row problem) when the text is longer than the service takes for this field. */
+function fits(ctx: Ctx, field: LimitedTextField, value: string | undefined): boolean {
+  const max = REQUEST_TEXT_LIMITS[field];
+  if (value === undefined || value.length <= max) return true;
+  problem(ctx, field, value, `${field} is longer than ${max} characters (got ${value.length})`);
+  return false;
 }
 
 function required(ctx: Ctx, cells: readonly Cell[], field: FieldName): string {
@@ -108,9 +129,14 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
     ctx.problems.push({ file, row, column, value: '', severity: 'error', reason: `external_id is incomplete: column ${column} is empty` });
     external_id = '';
   }
-  const product_name = required(ctx, cells, 'product_name');
-  const specification = optional(ctx, cells, 'specification');
-  const uom = optional(ctx, cells, 'uom');
+  // Overlong text is dropped here (the row is rejected): nothing past this point holds it.
+  if (!fits(ctx, 'external_id', external_id)) external_id = '';
+  let product_name = required(ctx, cells, 'product_name');
+  if (!fits(ctx, 'product_name', product_name)) product_name = '';
+  let specification = optional(ctx, cells, 'specification');
+  if (!fits(ctx, 'specification', specification)) specification = undefined;
+  let uom = optional(ctx, cells, 'uom');
+  if (!fits(ctx, 'uom', uom)) uom = undefined;
 
   let qty: number | undefined;
   const rawQty = m.value('qty', cells);
@@ -246,7 +272,9 @@ export function dueDateByRule(now: Date, days: number, at: string, timeZone: str
 export function mapRequisitionHeader(m: BoundMapping, cells: readonly Cell[], row: number, file: string, key: string, now: Date): HeaderResult {
   const ctx: Ctx = { file, row, problems: [], m };
   const title = m.text('title', cells) || `Requisition ${key}`;
+  fits(ctx, 'title', title);
   const description = optional(ctx, cells, 'description');
+  fits(ctx, 'description', description);
   const typeText = m.text('rfq_type', cells);
   let rfq_type: 'Public' | 'Private' = 'Private';
   if (typeText !== '') {
@@ -254,7 +282,9 @@ export function mapRequisitionHeader(m: BoundMapping, cells: readonly Cell[], ro
     else if (!/^private$/i.test(typeText)) problem(ctx, 'rfq_type', typeText, 'rfq_type must be Public or Private');
   }
   const rfq_category = optional(ctx, cells, 'rfq_category');
+  fits(ctx, 'rfq_category', rfq_category);
   const rfq_location = optional(ctx, cells, 'rfq_location');
+  fits(ctx, 'rfq_location', rfq_location);
   let due = dateOf(ctx, cells, 'due_date');
   const rule = m.profile.dueDateRule;
   if (due === undefined && rule) due = dueDateByRule(now, rule.daysAfterIngest, rule.at, m.profile.dates.timeZone);
