@@ -7,12 +7,15 @@
  * hex), and keeps that name in archive/ and failed/, so a retried job can find where an earlier attempt put it.
  *
  * Names come from the file system or from job payloads: they are checked to be plain names (no separator, no `..`)
- * before any path is built from them, so no path ever leaves the configured folders.
+ * before any path is built from them, so no path ever leaves the configured folders. An inbox name may hold a
+ * backslash (a plain character on Linux and NFS: `x\..\..\evil.csv` is one name): it is taken all the same, under a
+ * processing name with every `\` written `%5C` (and `%` as `%25`), marked by `~` after the token instead of `_`, so
+ * no name past the inbox holds a backslash while the original name still reads back from it.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rename, stat } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { basename, extname, join, sep } from 'node:path';
 import { safeFileName } from '../atomic-write.ts';
 
 /** Names the inbox never takes: Office/LibreOffice lock files, partial downloads and copies, dotfiles. */
@@ -20,7 +23,7 @@ const IGNORED_SUFFIXES = ['.tmp', '.part', '.partial', '.filepart', '.crdownload
 
 /** True for a name the inbox should take (it is still subject to the stability check). */
 export function isInboxCandidate(name: string): boolean {
-  if (!isPlainName(name)) return false;
+  if (!isInboxName(name)) return false;
   if (name.startsWith('.')) return false; // dotfiles, `.~lock.x.xlsx#`, our own `.x.tmp` atomic-write temps
   if (name.startsWith('~$')) return false; // Office owner files
   const lower = name.toLowerCase();
@@ -38,6 +41,23 @@ export function isPlainName(name: string): boolean {
   );
 }
 
+/**
+ * A name as the inbox may hold it: a plain name, or one holding backslashes where they are no separator (POSIX
+ * paths). Only ever joined to the inbox folder, and only by takeInboxFile.
+ */
+export function isInboxName(name: string): boolean {
+  if (isPlainName(name)) return true;
+  return sep === '/' && name.length > 0 && name !== '.' && name !== '..' && !/[/\u0000]/.test(name) && isPlainName(encodeBackslashes(name));
+}
+
+function encodeBackslashes(name: string): string {
+  return name.replace(/[%\\]/g, (c) => (c === '%' ? '%25' : '%5C'));
+}
+
+function decodeBackslashes(name: string): string {
+  return name.replace(/%(25|5C)/g, (_, hex: string) => (hex === '25' ? '%' : '\\'));
+}
+
 export function assertPlainName(name: string, what: string): string {
   if (!isPlainName(name)) throw new Error(`${what} is not a plain file name: ${JSON.stringify(name.slice(0, 200))}`);
   return name;
@@ -45,7 +65,8 @@ export function assertPlainName(name: string, what: string): string {
 
 // ---------------------------------------------------------------- processing names
 
-const TOKEN_RE = /^(\d{8}T\d{6}Z-[0-9a-f]{6})_(.+)$/s;
+/** `_`: the original name follows as it is; `~`: with its backslashes (and `%`) percent-encoded. */
+const TOKEN_RE = /^(\d{8}T\d{6}Z-[0-9a-f]{6})([_~])(.+)$/s;
 /** Most file systems allow 255 bytes per name; the token and `_` take 24. */
 const MAX_NAME_BYTES = 255;
 
@@ -54,30 +75,35 @@ export interface ProcessingName {
   name: string;
   /** `YYYYMMDDTHHMMSSZ-xxxxxx`: unique per take. */
   token: string;
-  /** The inbox name, shown to people (possibly shortened when it was very long). */
+  /** The inbox name, shown to people (possibly shortened when it was very long; it may hold backslashes). */
   original: string;
   /** When the file was taken (ms, UTC; second precision when parsed back from a name). */
   takenAt: number;
 }
 
 export function newProcessingName(original: string, now = Date.now()): ProcessingName {
-  assertPlainName(original, 'inbox file name');
+  if (!isInboxName(original)) assertPlainName(original, 'inbox file name');
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
   const token = `${stamp}-${randomBytes(3).toString('hex')}`;
-  const kept = fitName(original, MAX_NAME_BYTES - token.length - 1);
-  return { name: `${token}_${kept}`, token, original: kept, takenAt: now };
+  if (isPlainName(original)) {
+    const kept = fitName(original, MAX_NAME_BYTES - token.length - 1);
+    return { name: `${token}_${kept}`, token, original: kept, takenAt: now };
+  }
+  // Shortening may cut an escape in two: drop the piece, so the name still decodes to a prefix of the original.
+  const kept = fitName(encodeBackslashes(original), MAX_NAME_BYTES - token.length - 1).replace(/%[0-9A-F]?(?=\.[^.]*$|$)/, '');
+  return { name: `${token}~${kept}`, token, original: decodeBackslashes(kept), takenAt: now };
 }
 
 /** Parse a name made by newProcessingName; undefined for anything else (a file we did not put there). */
 export function parseProcessingName(name: string): ProcessingName | undefined {
   if (!isPlainName(name)) return undefined;
   const m = TOKEN_RE.exec(name);
-  if (!m || !m[1] || !m[2]) return undefined;
+  if (!m || !m[1] || !m[3]) return undefined;
   const token = m[1];
   const iso = `${token.slice(0, 4)}-${token.slice(4, 6)}-${token.slice(6, 8)}T${token.slice(9, 11)}:${token.slice(11, 13)}:${token.slice(13, 15)}Z`;
   const takenAt = Date.parse(iso);
   if (!Number.isFinite(takenAt)) return undefined;
-  return { name, token, original: m[2], takenAt };
+  return { name, token, original: m[2] === '~' ? decodeBackslashes(m[3]) : m[3], takenAt };
 }
 
 /** Shorten a name to `maxBytes` of UTF-8, keeping its extension (the readers choose by extension). */
@@ -124,7 +150,7 @@ export type TakeResult =
  * file was removed); `busy`: the writer still holds it open (Windows shares refuse the rename): try again later.
  */
 export async function takeInboxFile(f: FileFolders, inboxName: string, now = Date.now()): Promise<TakeResult> {
-  assertPlainName(inboxName, 'inbox file name');
+  if (!isInboxName(inboxName)) assertPlainName(inboxName, 'inbox file name');
   const p = newProcessingName(inboxName, now);
   try {
     await rename(join(f.inbox, inboxName), join(f.processing, p.name));
