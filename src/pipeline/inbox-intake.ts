@@ -7,6 +7,9 @@
  *   hash -> ledger claim (HSETNX, owner = the unique processing name) -> enqueue (job id from sha256 + take token,
  *   so two enqueues of one taken file are one job) ... or, for a duplicate: report -> archive.
  * Two different drops of the same bytes never both get a job: the ledger lets exactly one of them own the bytes.
+ * A drop whose bytes belong to a file still being read is left in processing/ untouched until that first file is
+ * finished: archived (the drop is a duplicate) or refused and released (the drop is read on its own). Calling it a
+ * duplicate at once would archive, as if read, a copy of a file that is then refused (empty.csv + empty.xlsx).
  * The take token in the job id (not the sha256 alone) lets the same bytes run again after a refusal released them,
  * even while BullMQ still keeps the first, completed job (a re-add of a kept id would be silently ignored).
  */
@@ -16,7 +19,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { FileLedger, type LedgerEntry } from './file-ledger.ts';
+import { FileLedger, type ClaimOutcome, type LedgerEntry } from './file-ledger.ts';
 import {
   assertPlainName,
   ensureFolders,
@@ -69,11 +72,30 @@ export function ingestJobId(sha256: string, token: string): string {
 export type AdmitResult =
   | { status: 'enqueued'; file: ProcessingName; sha256: string; jobId: string }
   | { status: 'duplicate'; file: ProcessingName; sha256: string; first: LedgerEntry; report: string }
+  /**
+   * Another file with the same bytes is still being read: this one stays in processing/, untouched, and the
+   * recovery sweep admits it again later (read once the first was refused, a duplicate once it was archived).
+   */
+  | { status: 'waiting'; file: ProcessingName; sha256: string; first: LedgerEntry }
   /** The file left processing/ meanwhile (another worker finished it). */
   | { status: 'gone'; file: ProcessingName };
 
-/** Hash a processing file, claim its bytes, and enqueue its ingest job (or archive it as a duplicate). */
-export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingName, opts: { mapping?: string; hashes?: HashCache } = {}): Promise<AdmitResult> {
+/** How long a new drop waits for the file that holds the same bytes to be finished, before it is left to the sweep. */
+export const WAIT_FOR_FIRST_COPY_MS = 15_000;
+const FIRST_COPY_POLL_MS = 200;
+
+export interface AdmitOptions {
+  mapping?: string;
+  hashes?: HashCache;
+  /** Wait this long for an earlier file with the same bytes still being read (default WAIT_FOR_FIRST_COPY_MS). */
+  waitForFirstMs?: number;
+}
+
+/**
+ * Hash a processing file, claim its bytes, and enqueue its ingest job (or archive it as a duplicate of a file that
+ * was read, or leave it waiting while such a file is still being read).
+ */
+export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingName, opts: AdmitOptions = {}): Promise<AdmitResult> {
   const folders = fileFolders(ctx.config);
   let sha256: string;
   try {
@@ -84,16 +106,29 @@ export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingNa
   }
   const ledger = fileLedger(ctx);
   const mine = { owner: file.name, name: file.original, seenAt: file.takenAt };
-  let claim = await ledger.claim(sha256, mine);
-  if (claim.outcome === 'duplicate' && claim.entry.state === 'processing' && (await ownerVanished(folders, claim.entry.owner))) {
-    // The owner is in none of the folders (removed by hand) or was refused without the ledger hearing of it:
-    // nobody will finish these bytes, so this file takes them over instead of being called its duplicate.
-    if (await ledger.takeOver(sha256, claim.entry.owner, mine)) {
-      ctx.logger.warn({ file: file.original, sha256, previousOwner: claim.entry.owner }, 'inbox: the earlier file with these bytes vanished; this one takes its place');
-      claim = { outcome: 'claimed', entry: { state: 'processing', ...mine } };
-    } else {
-      claim = await ledger.claim(sha256, mine);
+  const deadline = Date.now() + (opts.waitForFirstMs ?? WAIT_FOR_FIRST_COPY_MS);
+  let claim: ClaimOutcome;
+  for (let waited = false; ; waited = true) {
+    claim = await ledger.claim(sha256, mine);
+    if (claim.outcome === 'duplicate' && claim.entry.state === 'processing' && (await ownerVanished(folders, claim.entry.owner))) {
+      // The owner is in none of the folders (removed by hand) or was refused without the ledger hearing of it:
+      // nobody will finish these bytes, so this file takes them over instead of being called its duplicate.
+      if (await ledger.takeOver(sha256, claim.entry.owner, mine)) {
+        ctx.logger.warn({ file: file.original, sha256, previousOwner: claim.entry.owner }, 'inbox: the earlier file with these bytes vanished; this one takes its place');
+        claim = { outcome: 'claimed', entry: { state: 'processing', ...mine } };
+      } else {
+        continue; // the entry changed meanwhile: look again
+      }
     }
+    if (claim.outcome !== 'duplicate' || claim.entry.state === 'done') break;
+    // The first file with these bytes is still being read: it may yet be refused (then this one is read on its own).
+    if (!waited) ctx.logger.info({ file: file.original, sha256, first: claim.entry.name }, 'inbox: same bytes as a file still being read; waiting for it to finish');
+    if (Date.now() >= deadline) {
+      ctx.logger.info({ file: file.original, processing: file.name, sha256, first: claim.entry.name }, 'inbox: the file with the same bytes is still being read; this one stays in processing/ for the next sweep');
+      return { status: 'waiting', file, sha256, first: claim.entry };
+    }
+    await new Promise((res) => setTimeout(res, FIRST_COPY_POLL_MS));
+    if (!(await exists(join(folders.processing, file.name)))) return { status: 'gone', file };
   }
   if (claim.outcome === 'duplicate') {
     const report = await archiveDuplicate(ctx, folders, file, sha256, claim.entry);
@@ -179,7 +214,8 @@ export async function recoverProcessing(ctx: IntakeContext, opts: { minAgeMs?: n
       // A rename changes ctime, not mtime: ctime is when the file was taken.
       if (!st || now - st.ctimeMs < opts.minAgeMs) continue;
     }
-    out.push(await admitProcessingFile(ctx, file, { hashes: opts.hashes }));
+    // No waiting here: a file whose first copy is still being read is looked at again by the next sweep.
+    out.push(await admitProcessingFile(ctx, file, { hashes: opts.hashes, waitForFirstMs: 0 }));
   }
   const recovered = out.filter((r) => r.status !== 'gone').length;
   if (recovered > 0) ctx.logger.info({ files: recovered }, 'inbox: re-admitted files left in processing/');
@@ -190,7 +226,7 @@ export async function recoverProcessing(ctx: IntakeContext, opts: { minAgeMs?: n
  * `rfq-sync ingest FILE`: submit one file from anywhere, as if it had been dropped in the inbox. The file is copied
  * (`move: true` renames it instead, same file system only) into processing/ under a new name, then admitted.
  */
-export async function ingestOneFile(ctx: IntakeContext, path: string, opts: { move?: boolean; mapping?: string; now?: number } = {}): Promise<AdmitResult> {
+export async function ingestOneFile(ctx: IntakeContext, path: string, opts: { move?: boolean; mapping?: string; now?: number; waitForFirstMs?: number } = {}): Promise<AdmitResult> {
   const folders = fileFolders(ctx.config);
   await ensureFolders(folders);
   const st = await stat(path);
@@ -210,5 +246,5 @@ export async function ingestOneFile(ctx: IntakeContext, path: string, opts: { mo
       throw err;
     }
   }
-  return admitProcessingFile(ctx, file, { mapping: opts.mapping });
+  return admitProcessingFile(ctx, file, { mapping: opts.mapping, ...(opts.waitForFirstMs === undefined ? {} : { waitForFirstMs: opts.waitForFirstMs }) });
 }
