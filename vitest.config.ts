@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { ALONE } from './vitest.alone.config.ts';
 
-// Tests that need Redis start their own redis-server on a free port (test/helpers/redis-server.ts);
-// the hardening suite runs apart (vitest.hardening.config.ts, `npm run test:hardening`).
+// Tests that need Redis start their own redis-server on a free port (test/helpers/redis.ts);
+// the timing-sensitive proofs run alone after it (vitest.alone.config.ts); the hardening suite runs apart (vitest.hardening.config.ts, `npm run test:hardening`).
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/hardening/**', 'node_modules/**'],
+    exclude: ['test/hardening/**', 'node_modules/**', ...ALONE],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -199,7 +199,8 @@ describe('create-rfq', () => {
       await waitFor('job active', async () => (await c.queues.createRfq.getActiveCount()) === 1, 5_000, 20);
       const t0 = Date.now();
       await worker.close(300);
-      expect(Date.now() - t0).toBeLessThan(1_000);
+      // The create hangs for 10 s: closing must not wait for it (margin for a loaded machine, far below 10 s).
+      expect(Date.now() - t0).toBeLessThan(5_000);
     } finally {
       sb.sandbox.setFaults({});
     }

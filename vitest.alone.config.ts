@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Tests that measure arrival times at the sandbox (proof 5: the rate limit is never exceeded in any 1 s window, as
+ * the service would see it) run alone, after the main suite: another test file running beside them on a 2-core
+ * machine delays calls between the permit and the wire and makes the measurement about the machine, not the code.
+ */
+export const ALONE = ['test/pipeline/proof-storms.test.ts', 'test/pipeline/rate-limit-all-calls.test.ts'];
+
+export default defineConfig({
+  test: {
+    include: ALONE,
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    fileParallelism: false,
+  },
+});
