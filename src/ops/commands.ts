@@ -142,6 +142,7 @@ export async function runIngestCommand(config: Config, logger: Logger, file: str
   const r = await withReadContext(config, logger, 'ingest', (ctx) => ingestOneFile(ctx, file, { mapping: o.mapping, move: o.move }));
   if (r.status === 'enqueued') out(`${file}: queued for ingestion (job ${r.jobId}); a running worker reads it and writes its report to ${config.folders.reports}`);
   else if (r.status === 'duplicate') out(`${file}: same bytes as ${r.first.name}: archived as a duplicate, nothing created (report ${r.report})`);
+  else if (r.status === 'waiting') out(`${file}: the same bytes (${r.first.name}) are still being read: this copy waits in ${config.folders.processing} and is read, or archived as a duplicate, once that one is done`);
   else out(`${file}: taken by another worker meanwhile`);
   return EXIT_OK;
 }

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { ListedLine, ListedRfq, Quotation, QuotationLineDetail } from './types.ts';
+import { REQUEST_TEXT_LIMITS as L } from './limits.ts';
 
 // ---------------------------------------------------------------- scalars
 
@@ -38,22 +39,22 @@ export const looseDecimal = z.union([
 // ---------------------------------------------------------------- POST /v1/rfqs (strict)
 
 export const createRfqLineSchema = z.strictObject({
-  product_name: z.string().trim().min(1).max(500),
-  specification: z.string().max(5000).optional(),
-  uom: z.string().max(50).optional(),
+  product_name: z.string().trim().min(1).max(L.product_name),
+  specification: z.string().max(L.specification).optional(),
+  uom: z.string().max(L.uom).optional(),
   qty: z.number().int().positive(),
   estimated_price: z.number().int().nonnegative().optional(),
-  external_id: z.string().min(1).max(200),
+  external_id: z.string().min(1).max(L.external_id),
 });
 
 export const createRfqRequestSchema = z.strictObject({
-  title: z.string().trim().min(1).max(500),
+  title: z.string().trim().min(1).max(L.title),
   due_date: timestampString,
   required_date: timestampString.optional(),
-  description: z.string().max(20_000).optional(),
+  description: z.string().max(L.description).optional(),
   rfq_type: z.enum(['Public', 'Private']),
-  rfq_category: z.string().max(200).optional(),
-  rfq_location: z.string().max(200).optional(),
+  rfq_category: z.string().max(L.rfq_category).optional(),
+  rfq_location: z.string().max(L.rfq_location).optional(),
   lines: z.array(createRfqLineSchema).min(1).max(1000),
 });
 
