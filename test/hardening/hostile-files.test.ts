@@ -26,27 +26,14 @@ import { MB, withPeakRss } from './memory.ts';
 const RSS_BOUND_MB = 400;
 
 /**
- * Cases that expose a defect routed to its owner (see the hardening report): kept out of the CI run until fixed;
- * `HARDENING_OPEN_DEFECTS=1 npm run test:hardening` runs them with their strict expectations.
- *  - million-empty-rows: src/ingest/csv-reader.ts parses with skip_empty_lines:false; csv-parse spends ~20 us per
- *    empty record, so 1,000,000 empty lines (a 2 MB file) take 35-90 s of CPU in the worker (many-empty-rows, 100,000
- *    of them, stays in the run).
+ * Cases that expose a defect routed to its owner: kept out of the CI run until fixed;
+ * `HARDENING_OPEN_DEFECTS=1 npm run test:hardening` runs them with their strict expectations. None open now: the four
+ * found by this suite (a million empty lines read slowly, a backslash name never taken, a false "duplicate" of a file
+ * still being refused, a 50 MB product name accepted) are fixed and their cases run again.
  */
-export const OPEN_DEFECTS = new Set(['million-empty-rows']);
-/**
- * Open defects of the pipeline part only (the file itself reads fine):
- *  - name-backslash-traversal: src/pipeline/file-mover.ts isPlainName refuses names holding a backslash, so the
- *    watcher never takes `x\..\..\..\windows-traversal.csv` (a legal Linux/NFS name) and never reports it: it sits
- *    in the inbox forever. Expected: taken (names are made safe for reports) or moved to failed/ with a report.
- *  - empty-xlsx: dropped with empty.csv (same bytes: none). The file ledger (src/pipeline/inbox-intake.ts) calls the
- *    second a duplicate of the first while the first is still being read; the first is then refused, yet the
- *    second lands in archive/ with a "duplicate" report, as if it had been read. Expected: failed/ (or read again).
- *  - single-cell-50mb: ingestion (src/ingest/line-validation.ts) accepts a 50 MB product name; the requisition
- *    travels as a 50 MB create-rfq job through Redis and is only refused by the client's schema (product_name at
- *    most 500 characters), so the report says nothing and the worker peaks at ~660 MB RSS for this one file
- *    (>1 GB with the other files). Expected: the row rejected in the report (value too long), the worker bounded.
- */
-export const OPEN_PIPELINE_DEFECTS = new Set(['name-backslash-traversal', 'empty-xlsx', 'single-cell-50mb']);
+export const OPEN_DEFECTS = new Set<string>();
+/** Open defects of the pipeline part only (the file itself reads fine). */
+export const OPEN_PIPELINE_DEFECTS = new Set<string>();
 const runDefects = process.env.HARDENING_OPEN_DEFECTS === '1';
 /** HARDENING_ONLY=id,id runs those cases alone (to find which file a figure comes from). */
 const only = process.env.HARDENING_ONLY?.split(',');

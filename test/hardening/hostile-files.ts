@@ -556,9 +556,9 @@ export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOST
     },
   });
   add({
-    id: 'million-empty-rows', fileName: 'trailing-empty.csv', what: 'CSV with 2 requisitions then 1,000,000 empty rows',
+    id: 'million-empty-rows', fileName: 'million-empty.csv', what: 'CSV with 2 requisitions then 1,000,000 empty rows',
     expect: archive(2, 4),
-    write: (d) => put(d, 'trailing-empty.csv', good('MEMPTY', 2) + CRLF.repeat(1_000_000)),
+    write: (d) => put(d, 'million-empty.csv', good('MEMPTY', 2) + CRLF.repeat(1_000_000)),
   });
   add({
     id: 'many-empty-rows', fileName: 'trailing-empty-100k.csv', what: 'CSV with 1 requisition then 100,000 empty rows',
