@@ -127,6 +127,8 @@ function isRetryablePageError(err: unknown): boolean {
 interface ListWalk {
   /** Valid RFQs read (each _id once); only these count as seen (an RFQ read broken hides its lines). */
   seen: Map<number, ListedRfq>;
+  /** Every valid RFQ read, windows restarted included: what is read exists, whatever the window (for finding). */
+  read: Map<number, ListedRfq>;
   /** Why the list could not be proven complete; undefined when it was. */
   unstable?: string;
 }
@@ -141,6 +143,7 @@ interface ListWalk {
  */
 async function walkList(deps: Pick<CreatorDeps, 'listingClient'>, status: RfqStatusFilter, limits: ReconcileLimits): Promise<ListWalk> {
   let seen = new Map<number, ListedRfq>();
+  const read = new Map<number, ListedRfq>();
   let windowTotal: number | undefined;
   let fullPassDone = false; // a pass read every page with |seen| = total: the next page 1 closes the window
   let failures = 0;
@@ -154,10 +157,10 @@ async function walkList(deps: Pick<CreatorDeps, 'listingClient'>, status: RfqSta
         pagesThisPass++;
         if (page.page === 1) {
           const t = page.total;
-          if (t === undefined) return { seen, unstable: `${status}: no meta.total` };
+          if (t === undefined) return { seen, read, unstable: `${status}: no meta.total` };
           if (windowTotal !== undefined && fullPassDone && t === windowTotal) {
-            for (const r of page.rfqs) seen.set(r._id, r);
-            if (seen.size === t) return { seen };
+            for (const r of page.rfqs) (seen.set(r._id, r), read.set(r._id, r));
+            if (seen.size === t) return { seen, read };
           }
           if (windowTotal === undefined || t !== windowTotal || seen.size > t) {
             // a first read, or the list changed: a new window, nothing before it counts
@@ -167,7 +170,7 @@ async function walkList(deps: Pick<CreatorDeps, 'listingClient'>, status: RfqSta
           }
           fullPassDone = false;
         }
-        for (const r of page.rfqs) seen.set(r._id, r);
+        for (const r of page.rfqs) (seen.set(r._id, r), read.set(r._id, r));
       }
     } catch (err) {
       if (!isRetryablePageError(err)) throw err;
@@ -177,13 +180,13 @@ async function walkList(deps: Pick<CreatorDeps, 'listingClient'>, status: RfqSta
     }
     if (windowTotal !== undefined && seen.size === windowTotal) {
       // the whole list in one answer (an atomic snapshot): nothing can have moved within it
-      if (windowStartedNow && pagesThisPass === 1) return { seen };
+      if (windowStartedNow && pagesThisPass === 1) return { seen, read };
       fullPassDone = true;
     } else {
       lastProblem = `${status}: ${seen.size} distinct RFQs read of meta.total ${windowTotal}`;
     }
   }
-  return { seen, unstable: lastProblem };
+  return { seen, read, unstable: lastProblem };
 }
 
 /**
@@ -229,13 +232,15 @@ export async function findRfqsWithExternalIds(
     const problems: string[] = [];
     for (const status of RECONCILE_ORDER) {
       // Each page takes its permit in the client (WorkerContext.limiter); a 429 holds everyone off there too.
-      const { seen, unstable } = await walkList(deps, status, limits);
+      const { seen, read, unstable } = await walkList(deps, status, limits);
       if (unstable) problems.push(unstable);
       let moved = 0;
       for (const rfq of seen.values()) {
         const before = listOf.get(rfq._id);
         if (before !== undefined && before !== status) moved++;
         else listOf.set(rfq._id, status);
+      }
+      for (const rfq of read.values()) {
         if (!found.has(rfq._id) && rfq.lines.some((l) => l.external_id !== undefined && wanted.has(l.external_id))) found.set(rfq._id, { rfq, status });
       }
       if (moved > 0) problems.push(`${moved} RFQ(s) read in two lists (moved during the search)`);
