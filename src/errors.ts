@@ -189,6 +189,15 @@ export function kindOf(err: unknown): ErrorKind {
   return err instanceof RfqSyncError ? err.kind : 'unexpected';
 }
 
+/**
+ * A list page that may well come back fine if asked again: 5xx, reset, time-out, or a 200 with a broken body.
+ * Not a 429 or an auth failure: those set the whole job aside or pause it instead.
+ */
+export function isRetryablePageError(err: unknown): boolean {
+  if (err instanceof RateLimitError || err instanceof AuthError) return false;
+  return err instanceof InvalidResponseError || (err instanceof RfqSyncError && err.kind === 'transient');
+}
+
 function bodySuffix(body: string | undefined): string {
   if (!body) return '';
   const oneLine = body.replace(/\s+/g, ' ').trim();

@@ -8,7 +8,7 @@
  * A permanent refusal is not thrown: it is recorded (`rejected`) and returned.
  */
 import { randomUUID } from 'node:crypto';
-import { AuthError, ClaimConflictError, InvalidResponseError, PermanentHttpError, RateLimitError, RfqSyncError } from '../errors.ts';
+import { AuthError, ClaimConflictError, InvalidResponseError, isRetryablePageError, PermanentHttpError, RateLimitError, RfqSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import type { SourcingClient } from '../sourcing/client.ts';
@@ -117,12 +117,6 @@ export function contentHashOf(r: Requisition): string {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const backoff = (l: ReconcileLimits, step: number) => l.backoffMs / 2 + Math.random() * Math.min(l.maxBackoffMs, l.backoffMs * 2 ** step);
-
-/** A page that may well come back fine if asked again: 5xx, reset, time-out, or a 200 with a broken body. */
-function isRetryablePageError(err: unknown): boolean {
-  if (err instanceof RateLimitError || err instanceof AuthError) return false; // the job is set aside / paused instead
-  return err instanceof InvalidResponseError || (err instanceof RfqSyncError && err.kind === 'transient');
-}
 
 interface ListWalk {
   /** Valid RFQs read (each _id once); only these count as seen (an RFQ read broken hides its lines). */

@@ -187,7 +187,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
           onInvalid(bad);
         }
       : undefined;
-    for await (const { rfqs } of listRfqPages(status, { onInvalid: reportOnce })) {
+    for await (const { rfqs } of listRfqPages(status, { ...opts, onInvalid: reportOnce })) {
       for (const r of rfqs) {
         if (seen.has(r._id)) continue;
         seen.add(r._id);

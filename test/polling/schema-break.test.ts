@@ -64,3 +64,26 @@ describe('polling with listed RFQs that break the schema', () => {
     expect(second!.invalid.find((b) => b.rfqId === gone)).toMatchObject({ status: 'cancelled', field: 'lines.0.qty' });
   });
 });
+
+describe('polling through broken list pages', () => {
+  it('a page answered 200 with broken JSON is asked again: the poll succeeds and sees every transition', async () => {
+    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox });
+    const ids: number[] = [];
+    for (let i = 0; i < 8; i++) ids.push(await h.createTrackedRfq(`Broken page ${i}`, 1));
+    sb.sandbox.control.advance(ids[0]!, 'closed');
+    const listCalls = () => Object.values(sb.sandbox.stats().calls.listRfqs ?? {}).reduce((n, v) => n + v, 0);
+    const before = listCalls();
+
+    // 3 pages of open RFQs (page size 3) and one page for each other list: 6 pages a poll. Without asking a
+    // broken page again, a 30% rate fails 6 polls in 7.
+    sb.sandbox.setFaults({ invalidJsonRate: 0.3 });
+    for (let round = 0; round < 3; round++) {
+      await h.pollAndSettle();
+      const poll = await lastPoll(h.ctx);
+      expect(poll, `poll ${round}: ${poll?.error}`).toMatchObject({ ok: true, found: ids.length, missing: 0 });
+    }
+    // Each poll asked some page more than once (the sandbox counted more list calls than 3 x 6 pages).
+    expect(listCalls() - before).toBeGreaterThan(3 * 6);
+    expect((await trackedRfq(h.ctx, ids[0]!))?.state).toBe('closed');
+  });
+});
