@@ -33,7 +33,7 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
 
   beforeAll(async () => {
     redis = await startEmbeddedRedis({ appendonly: true });
-    // No autopilot here: RFQs changing lists while lost answers are reconciled is an open defect (soak.test.ts).
+    // No autopilot here: RFQs changing lists under the reconcile search is the soak's part (soak.test.ts).
     sandbox = await startSandbox({ seed: 11, pageSize: 100 });
     data = await makeDataDir('faults');
     staging = await mkdtemp(join(tmpdir(), 'rfq-sync-faults-staging-'));
