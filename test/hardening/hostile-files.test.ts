@@ -52,7 +52,8 @@ describe('hostile files straight through ingestFile', () => {
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
     const n = (o: string) => results.filter((r) => r.outcome === o).length;
-    recordFigure({ section: 'hostile files', name: 'files generated (open defects left out)', value: `${hostileCases().length} (${hostileCases().length - cases.length})`, target: '>= 40', ok: cases.length >= 40 });
+    const parked = hostileCases().length - cases.length;
+    recordFigure({ section: 'hostile files', name: 'files generated (run)', value: `${hostileCases().length} (${cases.length})${parked ? `, ${parked} parked as open defects` : ''}`, target: '>= 40', ok: cases.length >= 40 });
     recordFigure({ section: 'hostile files', name: 'ingestFile: refused / read / crashed', value: `${n('refused')} / ${n('read')} / ${n('crashed')}`, target: 'crashed 0', ok: n('crashed') === 0 });
     const peak = Math.max(0, ...results.map((r) => r.rssMb));
     const worst = results.find((r) => r.rssMb === peak);

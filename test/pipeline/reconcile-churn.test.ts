@@ -1,8 +1,8 @@
 /**
- * The reconcile search under churn and faults (docs/reliability.md, open defects 1 and 2): RFQs keep moving
- * open -> closed -> completed and new ones keep arriving while requisitions whose create answers were lost are
- * reconciled page by page (5 per page). A search that could have missed the RFQ must never lead to a second POST;
- * a search through 5xx and broken JSON must still finish.
+ * The reconcile search under churn and faults (the first two defects the hardening soak found, README
+ * "Reliability"): RFQs keep moving open -> closed -> completed and new ones keep arriving while requisitions whose
+ * create answers were lost are reconciled page by page (5 per page). A search that could have missed the RFQ must
+ * never lead to a second POST; a search through 5xx and broken JSON must still finish.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
