@@ -100,7 +100,7 @@ export async function runDemo(startWorker: StartWorker, o: DemoOptions): Promise
         } else if (queue === 'comparison') {
           const v = value as ComparisonResult;
           if (v.workbook) say(`RFQ ${v.rfqId}: comparison v${v.version} written: ${rel(v.workbook)}`);
-          if (v.awardCsv && v.winnerKey !== undefined) say(`RFQ ${v.rfqId}: awarded to quotation ${v.winnerKey}: ${rel(v.awardCsv)}`);
+          if (v.awardCsv && v.winnerKey !== undefined) say(`RFQ ${v.rfqId}: awarded to ${v.winnerName ?? 'quotation'} (key ${v.winnerKey}): ${rel(v.awardCsv)}`);
         }
       },
     });

@@ -28,6 +28,8 @@ export interface ComparisonResult {
   workbook?: string;
   awardCsv?: string;
   winnerKey?: string;
+  /** Supplier name of the winning quotation, when it is among those received. */
+  winnerName?: string;
   /** Version asked for next because a newer pull landed meanwhile. */
   next?: number;
 }
@@ -91,7 +93,15 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     `RFQ ${rfqId}: comparison v${version} written${snap.award ? ' with the award' : ''}`,
   );
 
-  const result: ComparisonResult = { rfqId, version, workbook, awardCsv: csv, ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}) };
+  const winnerName = model.suppliers.find((sup) => sup.winner)?.name || undefined;
+  const result: ComparisonResult = {
+    rfqId,
+    version,
+    workbook,
+    awardCsv: csv,
+    ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
+    ...(winnerName !== undefined ? { winnerName } : {}),
+  };
   const latest = await loadSnapshot(store, rfqId);
   if (latest && latest.seq > usedSeq && decideNewVersion(written, latest).needed) {
     await enqueueComparison(ctx, { rfqId, version: version + 1 });

@@ -89,6 +89,9 @@ describe('polling: transitions of tracked RFQs', () => {
     expect(rec?.state).toBe('completed');
     expect(rec?.transitions.map((t) => t.to)).toEqual(['open', 'closed', 'completed']);
     expect(rec?.comparison).toMatchObject({ version: 3, award: true, winnerKey: String(a.quotation_key) });
+    // The job's result names the winner as people know it (the demo prints it).
+    const awardJob = (await h.ctx.queues.comparison.getCompleted()).find((j) => j.returnvalue?.version === 3);
+    expect(awardJob?.returnvalue).toMatchObject({ rfqId: id, winnerKey: String(a.quotation_key), winnerName: 'Acme' });
     const award = readAwardCsv(join(h.ctx.config.folders.awards, rec!.comparison!.awardCsv));
     expect(award).toHaveLength(3);
     expect(new Set(award.map((r) => r.supplier_key))).toEqual(new Set([String(a.quotation_key)]));
