@@ -197,8 +197,12 @@ export function parseDateText(text: string, fmt: DateFormat): DateResult {
 
 function fromSerial(serial: number, fmt: DateFormat): DateResult {
   if (!(serial >= 1 && serial < 2958466)) return { ok: false, reason: 'is not a plausible Excel date serial number' };
-  const w = excelSerialToWall(serial);
-  if (Number.isInteger(serial)) {
+  return fromWall(excelSerialToWall(serial), fmt, Number.isInteger(serial));
+}
+
+/** A wall clock in the profile's zone to UTC ms; a date without time of day gets the profile's default time. */
+function fromWall(w: WallClock, fmt: DateFormat, dateOnly: boolean): DateResult {
+  if (dateOnly) {
     const def = parseTime(fmt.defaultTime);
     w.h = def.h;
     w.mi = def.mi;
@@ -219,14 +223,7 @@ export function parseDateCell(value: string | number | Date, fmt: DateFormat): D
     // exceljs may return x:59:59.999 for a whole minute: round to the second first.
     const t = new Date(Math.round(value.getTime() / 1000) * 1000);
     const w: WallClock = { y: t.getUTCFullYear(), mo: t.getUTCMonth() + 1, d: t.getUTCDate(), h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds() };
-    if (w.h === 0 && w.mi === 0 && w.s === 0) {
-      const def = parseTime(fmt.defaultTime);
-      w.h = def.h;
-      w.mi = def.mi;
-    }
-    const bad = validWall(w);
-    if (bad) return { ok: false, reason: bad };
-    return { ok: true, ms: wallToUtc(w, fmt.timeZone) };
+    return fromWall(w, fmt, w.h === 0 && w.mi === 0 && w.s === 0);
   }
   if (typeof value === 'number') return fromSerial(value, fmt);
   return parseDateText(value, fmt);

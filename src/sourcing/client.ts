@@ -16,33 +16,19 @@ import {
   toListedRfq,
   toQuotation,
 } from './schemas.ts';
-import { createTransport, paginate } from './transport.ts';
+import { createTransport, paginate, type TransportOptions } from './transport.ts';
 import type { CreateRfqRequest, ListedRfq, Quotation, QuotationList, RfqStatusFilter } from './types.ts';
 import { RFQ_STATUSES } from './types.ts';
 
-export interface SourcingClientOptions {
-  /** May include a prefix, e.g. http://host/esourcing. */
-  baseUrl: string;
-  /** Called per request so a replaced token (file re-read) is picked up. */
-  getToken: () => string;
-  connectTimeoutMs?: number;
-  headersTimeoutMs?: number;
-  bodyTimeoutMs?: number;
-  getRetries?: number;
-  connections?: number;
+/**
+ * The transport's options (base URL, which may include a prefix such as http://host/esourcing; the token, asked
+ * per request so a replaced token file is picked up; time-outs, retries, rate-limit hooks), plus pagination.
+ */
+export interface SourcingClientOptions extends TransportOptions {
+  /** Pages read at most per list (a guard against a service that never ends a list). Default 1000. */
   maxPages?: number;
+  /** Pages fetched at once when `links.last` is known. Default 4. */
   pageConcurrency?: number;
-  /** Longest Retry-After honoured by waiting; longer ones throw RateLimitError. Default 30 s. */
-  retryAfterCapMs?: number;
-  /** First back-off step in ms (doubled per attempt, jittered). Default 250. */
-  baseBackoffMs?: number;
-  logger?: Logger;
-  /** Metrics hook, called once per HTTP attempt. */
-  onCall?: (c: { operation: string; status: number | 'error'; durationMs: number }) => void;
-  /** Awaited before every HTTP attempt, retries and pages included (the shared rate limit; transport.ts). */
-  beforeRequest?: (operation: string) => Promise<void>;
-  /** Every 429 with a Retry-After (ms), for a hold-off shared by all callers. */
-  onRetryAfter?: (ms: number) => Promise<void> | void;
 }
 
 /** One RFQ of a list page that breaks the schema (the page itself was fine). */
