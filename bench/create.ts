@@ -1,9 +1,10 @@
 /**
  * `npm run bench:create`: RFQ creation throughput and CPU cost against the sandbox with 20 ms latency.
  *
- * Runs, each with its own requisitions and queues: concurrency 1, 8 and 32 with no rate limit, then concurrency 32
- * with a limit of 50 calls/s. Prints RFQs/s (from the first job started to the last completed), the most calls the
- * sandbox saw in any 1 s window, and the CPU time per RFQ of this process (worker, BullMQ, claim/record scripts'
+ * Runs, each with its own requisitions and queues: concurrency 1, 8 and 32 with no rate limit, concurrency 32 split
+ * over two worker processes of 16 (bench/create-worker-child.ts; does a second process help on this machine?), then
+ * concurrency 32 with a limit of 50 calls/s. Prints RFQs/s (from the first job started to the last completed), the
+ * most calls the sandbox saw in any 1 s window, and the CPU time per RFQ of this process (worker, BullMQ, claim/record scripts'
  * client side, HTTP client) measured with process.cpuUsage; redis-server's CPU is printed apart (INFO). The sandbox
  * runs in a child process so its CPU is not counted.
  * Targets (issue 4): at concurrency 32 >= 80% of the 1,600/s that 20 ms allows; with the limit >= 95% of 50/s and
@@ -38,12 +39,20 @@ interface SandboxStatsMsg {
 // `let child: ChildProcess | undefined` to undefined (or report it unassigned) where it is used at the end.
 let child = undefined as ChildProcess | undefined;
 let url = '';
-const next = () => new Promise<unknown>((resolve) => child!.once('message', resolve));
-const ask = async <T>(m: string): Promise<T> => {
-  const p = next();
-  child!.send(m);
-  return (await p) as T;
-};
+
+const nextMessage = (c: ChildProcess) => new Promise<unknown>((resolve) => c.once('message', resolve));
+/** A bench child process (sandbox or worker) speaking over IPC, with the first message it sends. */
+function forkChild(file: string, env: NodeJS.ProcessEnv): { child: ChildProcess; first: Promise<unknown> } {
+  const c = fork(fileURLToPath(new URL(file, import.meta.url)), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return { child: c, first: nextMessage(c) };
+}
+/** Send a message to a child and wait for its answer. */
+async function request<T>(c: ChildProcess, m: string): Promise<T> {
+  const answer = nextMessage(c);
+  c.send(m);
+  return (await answer) as T;
+}
+const ask = <T>(m: string): Promise<T> => request<T>(child!, m);
 async function freshSandbox(): Promise<void> {
   if (child) {
     const old = child;
@@ -51,11 +60,9 @@ async function freshSandbox(): Promise<void> {
     old.send('stop');
     await exited;
   }
-  child = fork(fileURLToPath(new URL('./create-sandbox-child.ts', import.meta.url)), [], {
-    env: { ...process.env, BENCH_LATENCY_MS: String(LATENCY_MS) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  url = ((await next()) as { url: string }).url;
+  const sandbox = forkChild('./create-sandbox-child.ts', { BENCH_LATENCY_MS: String(LATENCY_MS) });
+  child = sandbox.child;
+  url = ((await sandbox.first) as { url: string }).url;
 }
 
 const redisServer = await startEmbeddedRedis({ appendonly: true });
@@ -95,7 +102,27 @@ interface Result {
   steadyPerSecond: number;
 }
 
-async function run(name: string, n: number, concurrency: number, limit: number): Promise<Result> {
+type Cpu = { user: number; system: number };
+
+/** Worker processes for a run with `processes` > 1 (each runs bench/create-worker-child.ts), once they are connected. */
+async function forkWorkers(count: number, env: NodeJS.ProcessEnv): Promise<ChildProcess[]> {
+  const forked = Array.from({ length: count }, () => forkChild('./create-worker-child.ts', env));
+  await Promise.all(forked.map((f) => f.first));
+  return forked.map((f) => f.child);
+}
+
+/** Stop the worker processes; their CPU time since 'mark', summed. */
+async function stopWorkers(kids: ChildProcess[]): Promise<Cpu> {
+  const answers = await Promise.all(kids.map((k) => request<{ cpu: Cpu }>(k, 'stop')));
+  return answers.reduce((a, { cpu }) => ({ user: a.user + cpu.user, system: a.system + cpu.system }), { user: 0, system: 0 });
+}
+
+/**
+ * One measured run. `concurrency` is the number of creations in flight in all; with `processes` > 1 it is split
+ * evenly over that many worker processes (as several `rfq-sync worker` processes on one host), and the CPU counted as
+ * ours is theirs, not this process's.
+ */
+async function run(name: string, n: number, concurrency: number, limit: number, processes = 1): Promise<Result> {
   await freshSandbox();
   const env = {
     SOURCING_BASE_URL: url,
@@ -104,34 +131,49 @@ async function run(name: string, n: number, concurrency: number, limit: number):
     REDIS_PREFIX: `bench${name.replace(/\W+/g, '')}`,
     SOURCING_ACCOUNT: 'bench',
     RATE_LIMIT_PER_SECOND: String(limit),
-    CONCURRENCY_CREATE: String(concurrency),
+    CONCURRENCY_CREATE: String(concurrency / processes),
     SOURCING_CONNECTIONS: String(Math.max(16, concurrency)),
     HTTP_PORT: '0',
     LOG_LEVEL: 'silent',
   } as NodeJS.ProcessEnv;
   const config = loadConfig(env);
   const ctx = await createWorkerContext(config, silentLogger, { redisUrl: redisServer.url, baseUrl: url });
-  const reqs = requisitions(n, name.replace(/\W+/g, ''));
-  await ctx.queues.createRfq.addBulk(reqs.map((requisition) => ({ name: 'create-rfq', data: { requisition }, opts: { jobId: createRfqJobId(requisition) } })));
+  const tag = name.replace(/\W+/g, '');
+  const add = (reqs: Requisition[]) =>
+    ctx.queues.createRfq.addBulk(reqs.map((requisition) => ({ name: 'create-rfq', data: { requisition }, opts: { jobId: createRfqJobId(requisition) } })));
+  const settled = async () => (await ctx.queues.createRfq.getCompletedCount()) + (await ctx.queues.createRfq.getFailedCount());
+  const waitSettled = async (count: number) => {
+    while ((await settled()) < count) await new Promise((r) => setTimeout(r, 20));
+  };
+  // Worker processes are forked and warmed up (JIT, connections) on requisitions of their own first, as this process
+  // is by the warm-up run; the queue is paused while the measured jobs are added, so the clock starts with them all.
+  const kids = processes > 1 ? await forkWorkers(processes, env) : [];
+  const warm = 100 * kids.length;
+  if (kids.length > 0) {
+    for (const k of kids) k.send('go');
+    await add(requisitions(warm, `${tag}w`));
+    await waitSettled(warm);
+    await ctx.queues.createRfq.pause();
+  }
+  await add(requisitions(n, tag));
   await ask('reset');
   const s0 = await ask<SandboxStatsMsg>('stats');
+  await Promise.all(kids.map((k) => request(k, 'mark')));
   const cpu0 = process.cpuUsage();
   const rcpu0 = await redisCpu();
   const rcmd0 = await redisCommands();
   if (process.env.BENCH_COMMANDSTATS) await admin.config('RESETSTAT');
   const t0 = performance.now();
-  const worker = startWorker(ctx, { queues: ['createRfq'], drainDelaySeconds: 1 });
-  for (;;) {
-    const done = (await ctx.queues.createRfq.getCompletedCount()) + (await ctx.queues.createRfq.getFailedCount());
-    if (done >= n) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const worker = kids.length > 0 ? undefined : startWorker(ctx, { queues: ['createRfq'], drainDelaySeconds: 1 });
+  if (kids.length > 0) await ctx.queues.createRfq.resume();
+  await waitSettled(warm + n);
   const seconds = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
+  const ownCpu = process.cpuUsage(cpu0);
   const rcpu = (await redisCpu()) - rcpu0;
   const rcmd = (await redisCommands()) - rcmd0;
   if (process.env.BENCH_COMMANDSTATS) console.error((await admin.info('commandstats')).split('\n').filter((l) => /calls=\d{3,}/.test(l)).join('\n'));
-  await worker.close(5_000);
+  await worker?.close(5_000);
+  const cpu = kids.length > 0 ? await stopWorkers(kids) : ownCpu;
   const failed = await ctx.queues.createRfq.getFailedCount();
   await closeWorkerContext(ctx);
   const s = await ask<SandboxStatsMsg>('stats');
@@ -178,23 +220,24 @@ const only = process.env.BENCH_ONLY; // e.g. BENCH_ONLY=limit: run only the runs
 const results: Result[] = [];
 // warm-up (JIT, connections, script cache) so the first measured run is not the cold one
 await run('warmup', 200, 8, 100_000);
-const runs: Array<[string, number, number, number]> = [
+const runs: Array<[string, number, number, number, number?]> = [
   ['concurrency 1, no limit', 150, 1, 100_000],
   ['concurrency 8, no limit', 1_200, 8, 100_000],
   ['concurrency 32, no limit', 4_000, 32, 100_000],
+  ['concurrency 32 (2 x 16), no limit', 4_000, 32, 100_000, 2],
   ['concurrency 32, limit 50/s', 300, 32, 50],
 ];
-for (const [name, n, c, limit] of runs) if (!only || name.includes(only)) results.push(await run(name, n, c, limit));
+for (const [name, n, c, limit, p] of runs) if (!only || name.includes(only)) results.push(await run(name, n, c, limit, p));
 
 const ideal = (c: number) => (c * 1000) / LATENCY_MS;
-console.log(`\nbench:create - sandbox latency ${LATENCY_MS} ms (separate process), Redis with AOF, one worker process\n`);
-console.log('run                          RFQs    s      RFQs/s   of ideal  calls/s after 1st s  max calls/1s  CPU ms/RFQ: ours  Redis  sandbox  Redis cmd/RFQ');
+console.log(`\nbench:create - sandbox latency ${LATENCY_MS} ms (separate process), Redis with AOF, one worker process unless the run says (N x C)\n`);
+console.log('run                                RFQs    s      RFQs/s   of ideal  calls/s after 1st s  max calls/1s  CPU ms/RFQ: ours  Redis  sandbox  Redis cmd/RFQ');
 for (const r of results) {
   const c = Number(/concurrency (\d+)/.exec(r.name)?.[1] ?? 1);
   const limited = r.name.includes('limit 50');
   const target = limited ? 50 : ideal(c);
   console.log(
-    `${r.name.padEnd(28)} ${String(r.n).padStart(5)} ${r.seconds.toFixed(2).padStart(6)} ${r.perSecond.toFixed(1).padStart(9)} ${`${((100 * r.perSecond) / target).toFixed(0)}%`.padStart(9)} ${r.steadyPerSecond.toFixed(1).padStart(20)} ${String(r.maxInAnySecond).padStart(13)} ${r.cpuMsPerRfq.toFixed(3).padStart(17)} ${r.redisCpuMsPerRfq.toFixed(3).padStart(6)} ${r.sandboxCpuMsPerRfq.toFixed(3).padStart(8)} ${r.redisCommandsPerRfq.toFixed(1).padStart(12)}`,
+    `${r.name.padEnd(34)} ${String(r.n).padStart(5)} ${r.seconds.toFixed(2).padStart(6)} ${r.perSecond.toFixed(1).padStart(9)} ${`${((100 * r.perSecond) / target).toFixed(0)}%`.padStart(9)} ${r.steadyPerSecond.toFixed(1).padStart(20)} ${String(r.maxInAnySecond).padStart(13)} ${r.cpuMsPerRfq.toFixed(3).padStart(17)} ${r.redisCpuMsPerRfq.toFixed(3).padStart(6)} ${r.sandboxCpuMsPerRfq.toFixed(3).padStart(8)} ${r.redisCommandsPerRfq.toFixed(1).padStart(12)}`,
   );
 }
 const c32 = results.find((r) => r.name === 'concurrency 32, no limit');
