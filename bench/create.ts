@@ -2,11 +2,13 @@
  * `npm run bench:create`: RFQ creation throughput and CPU cost against the sandbox with 20 ms latency.
  *
  * Runs, each with its own requisitions and queues: concurrency 1, 8 and 32 with no rate limit, concurrency 32 split
- * over two worker processes of 16 (bench/create-worker-child.ts; does a second process help on this machine?), then
- * concurrency 32 with a limit of 50 calls/s. Prints RFQs/s (from the first job started to the last completed), the
- * most calls the sandbox saw in any 1 s window, and the CPU time per RFQ of this process (worker, BullMQ, claim/record scripts'
- * client side, HTTP client) measured with process.cpuUsage; redis-server's CPU is printed apart (INFO). The sandbox
- * runs in a child process so its CPU is not counted.
+ * over two worker processes of 16 (bench/create-worker-child.ts; does a second process help on this machine?),
+ * concurrency 32 with a limit of 50 calls/s; last, a baseline: the same POSTs 32 at a time straight from a sourcing
+ * client, with no Redis and no queue (postOnly), the most this machine lets any worker reach.
+ * Prints RFQs/s (from the first job started to the last completed), the most calls the sandbox saw in any 1 s
+ * window, and the CPU time per RFQ of this process (worker, BullMQ, claim/record scripts' client side, HTTP client)
+ * measured with process.cpuUsage; redis-server's CPU is printed apart (INFO). The sandbox runs in a child process
+ * so its CPU is not counted.
  * Targets (issue 4): at concurrency 32 >= 80% of the 1,600/s that 20 ms allows; with the limit >= 95% of 50/s and
  * never above it.
  */
@@ -18,9 +20,11 @@ import { startWorker } from '../jobs/worker.ts';
 import { loadConfig } from '../src/config.ts';
 import { silentLogger } from '../src/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../src/pipeline/context.ts';
+import { toCreateRfqRequest } from '../src/pipeline/rfq-creator.ts';
 import { parseInfo } from '../src/pipeline/redis-checks.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import type { Requisition } from '../src/requisition.ts';
+import { createSourcingClient } from '../src/sourcing/client.ts';
 
 void enqueueCreateRfq;
 const LATENCY_MS = 20;
@@ -203,6 +207,40 @@ async function run(name: string, n: number, concurrency: number, limit: number, 
 }
 
 /**
+ * The baseline: the same requests straight from a sourcing client, `inFlight` at a time - no Redis, no queue, no
+ * claim or record. What a POST costs on this machine (HTTP both ways, the sandbox's own work, two event loops on two
+ * cores) bounds what the worker can reach: the runs above are read against this, not only against 1,600/s.
+ */
+async function postOnly(name: string, n: number, inFlight: number): Promise<Result> {
+  await freshSandbox();
+  const client = createSourcingClient({ baseUrl: url, getToken: () => 'sandbox-token', connections: Math.max(16, inFlight) });
+  const bodies = requisitions(n, name.replace(/\W+/g, '')).map(toCreateRfqRequest);
+  await ask('reset');
+  const s0 = await ask<SandboxStatsMsg>('stats');
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: inFlight }, async () => { while (next < n) await client.createRfq(bodies[next++]!); }));
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  await client.close();
+  const s = await ask<SandboxStatsMsg>('stats');
+  if (s.rfqsCreated !== n) console.error(`  ! ${name}: ${s.rfqsCreated} RFQs created for ${n} requests`);
+  return {
+    name,
+    n,
+    seconds,
+    perSecond: n / seconds,
+    maxInAnySecond: s.maxPerSecond,
+    cpuMsPerRfq: (cpu.user + cpu.system) / 1000 / n,
+    redisCpuMsPerRfq: 0,
+    redisCommandsPerRfq: 0,
+    sandboxCpuMsPerRfq: (s.cpu.user + s.cpu.system - s0.cpu.user - s0.cpu.system) / 1000 / n,
+    steadyPerSecond: steady(s.requestTimes),
+  };
+}
+
+/**
  * Calls per second in steady state: the mean count over whole 1 s windows after the first (a sliding-window limit
  * lets one full window through at the start, which would flatter a short run).
  */
@@ -228,12 +266,14 @@ const runs: Array<[string, number, number, number, number?]> = [
   ['concurrency 32, limit 50/s', 300, 32, 50],
 ];
 for (const [name, n, c, limit, p] of runs) if (!only || name.includes(only)) results.push(await run(name, n, c, limit, p));
+const BASELINE = 'POST only, 32 in flight (no queue)';
+if (!only || BASELINE.includes(only)) results.push(await postOnly(BASELINE, 4_000, 32));
 
 const ideal = (c: number) => (c * 1000) / LATENCY_MS;
 console.log(`\nbench:create - sandbox latency ${LATENCY_MS} ms (separate process), Redis with AOF, one worker process unless the run says (N x C)\n`);
 console.log('run                                RFQs    s      RFQs/s   of ideal  calls/s after 1st s  max calls/1s  CPU ms/RFQ: ours  Redis  sandbox  Redis cmd/RFQ');
 for (const r of results) {
-  const c = Number(/concurrency (\d+)/.exec(r.name)?.[1] ?? 1);
+  const c = Number(/(?:concurrency|only,) (\d+)/.exec(r.name)?.[1] ?? 1);
   const limited = r.name.includes('limit 50');
   const target = limited ? 50 : ideal(c);
   console.log(
@@ -243,6 +283,8 @@ for (const r of results) {
 const c32 = results.find((r) => r.name === 'concurrency 32, no limit');
 const lim = results.find((r) => r.name.includes('limit 50'));
 if (c32) console.log(`\ntarget concurrency 32 >= 80% of ${ideal(32)}/s: ${c32.perSecond >= 0.8 * ideal(32) ? 'met' : 'NOT met'} (${c32.perSecond.toFixed(0)}/s)`);
+const base = results.find((r) => r.name === BASELINE);
+if (c32 && base) console.log(`concurrency 32 against the POST-only baseline (${base.perSecond.toFixed(0)}/s, ${((100 * base.perSecond) / ideal(32)).toFixed(0)}% of ${ideal(32)}/s): ${((100 * c32.perSecond) / base.perSecond).toFixed(0)}%`);
 if (lim) console.log(`target limit 50/s: >= 95%: ${lim.steadyPerSecond >= 47.5 ? 'met' : 'NOT met'} (${lim.steadyPerSecond.toFixed(1)}/s after the first second, ${lim.perSecond.toFixed(1)}/s overall); never above: ${lim.maxInAnySecond <= 50 ? 'met' : 'NOT met'} (max ${lim.maxInAnySecond} in any 1 s)`);
 
 await admin.quit();
