@@ -192,6 +192,11 @@ async function run(name: string, n: number, concurrency: number, limit: number, 
     }
     console.error(`  ! ${name}: ${best} calls within 1 s from +${t[at]! - t[0]!} ms; gaps ${t.slice(at + 1, at + best).map((x, i) => x - t[at + i]!).join(',')}`);
   }
+  return resultOf(name, n, seconds, cpu, { cpuMs: rcpu, commands: rcmd }, s0, s);
+}
+
+/** A run's row: totals turned into per-RFQ figures (`cpu` is ours; the sandbox's comes from its two stats). */
+function resultOf(name: string, n: number, seconds: number, cpu: Cpu, redis: { cpuMs: number; commands: number }, s0: SandboxStatsMsg, s: SandboxStatsMsg): Result {
   return {
     name,
     n,
@@ -199,8 +204,8 @@ async function run(name: string, n: number, concurrency: number, limit: number, 
     perSecond: n / seconds,
     maxInAnySecond: s.maxPerSecond,
     cpuMsPerRfq: (cpu.user + cpu.system) / 1000 / n,
-    redisCpuMsPerRfq: rcpu / n,
-    redisCommandsPerRfq: rcmd / n,
+    redisCpuMsPerRfq: redis.cpuMs / n,
+    redisCommandsPerRfq: redis.commands / n,
     sandboxCpuMsPerRfq: (s.cpu.user + s.cpu.system - s0.cpu.user - s0.cpu.system) / 1000 / n,
     steadyPerSecond: steady(s.requestTimes),
   };
@@ -226,18 +231,7 @@ async function postOnly(name: string, n: number, inFlight: number): Promise<Resu
   await client.close();
   const s = await ask<SandboxStatsMsg>('stats');
   if (s.rfqsCreated !== n) console.error(`  ! ${name}: ${s.rfqsCreated} RFQs created for ${n} requests`);
-  return {
-    name,
-    n,
-    seconds,
-    perSecond: n / seconds,
-    maxInAnySecond: s.maxPerSecond,
-    cpuMsPerRfq: (cpu.user + cpu.system) / 1000 / n,
-    redisCpuMsPerRfq: 0,
-    redisCommandsPerRfq: 0,
-    sandboxCpuMsPerRfq: (s.cpu.user + s.cpu.system - s0.cpu.user - s0.cpu.system) / 1000 / n,
-    steadyPerSecond: steady(s.requestTimes),
-  };
+  return resultOf(name, n, seconds, cpu, { cpuMs: 0, commands: 0 }, s0, s);
 }
 
 /**
