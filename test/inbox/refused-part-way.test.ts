@@ -42,12 +42,10 @@ describe('a file refused part-way', () => {
       const admitted = await ingestOneFile(ctx, path);
       if (admitted.status !== 'enqueued') throw new Error(`not enqueued: ${admitted.status}`);
 
-      const job = await waitFor('the ingest job to finish', async () => {
-        const j = await Job.fromId(ctx.queues.ingest, admitted.jobId);
-        if (!j || !(await j.isCompleted())) return undefined;
-        // Read it again: the first read can predate completion and so lack the return value (CI saw null).
-        return Job.fromId(ctx.queues.ingest, admitted.jobId);
-      });
+      // State first, then the job: a job read before it completed has no return value (CI once saw null).
+      const job = await waitFor('the ingest job to finish', async () =>
+        (await ctx.queues.ingest.getJobState(admitted.jobId)) === 'completed' && Job.fromId(ctx.queues.ingest, admitted.jobId),
+      );
       expect(job.returnvalue).toMatchObject({ status: 'refused', file: 'export-broken-end.csv' });
       expect(job.returnvalue.discardedRequisitions).toBeGreaterThan(0);
       expect(job.returnvalue.reason).toContain('Quote Not Closed');
