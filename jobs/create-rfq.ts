@@ -7,7 +7,9 @@
  *           another job, which the idempotency store turns into "changed lines reported" / a supplementary RFQ.
  * Reads:    the idempotency records, the rate limiter and Retry-After hold-off, the service's RFQ lists (reconcile).
  * Writes:   POST /v1/rfqs; the requisition's record; the RFQ's tracking record (src/tracking/rfq-tracker.ts).
- * Returns:  CreateOutcome (requisitionId, status created | adopted | existing, rfqId, changes, supplements).
+ * Returns:  CreateOutcome (requisitionId, status created | adopted | existing | undecided, rfqId, changes,
+ *           supplements). `undecided`: after a lost answer the match was ambiguous; the requisition is parked
+ *           (nothing posted) until `rfq-sync resolve` (the job completes: a person acts, not a retry).
  * Errors:
  *   - another attempt holds the requisition, calls are rate limited or held by Retry-After: the job is moved back
  *     to delayed until then (DelayedError), no attempt spent, no worker slot blocked;
@@ -24,6 +26,7 @@ import type { WorkerContext } from '../src/pipeline/context.ts';
 import { createIdempotencyStore } from '../src/pipeline/idempotency-store.ts';
 import { jobId, type Queues } from '../src/pipeline/queues.ts';
 import { ThrottledError } from '../src/pipeline/rate-limiter.ts';
+import { createReconcileCoordinator } from '../src/pipeline/reconcile-coordinator.ts';
 import { AttemptBusyError, contentHashOf, createRfqOnce, type CreateOutcome, type CreatorDeps } from '../src/pipeline/rfq-creator.ts';
 import type { Requisition } from '../src/requisition.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
@@ -91,6 +94,14 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
       postLeaseMs,
       claimLeaseMs: postLeaseMs,
       track: (rfqId, requisition) => trackRfq(ctx, { rfqId, requisition }),
+      reconciler: createReconcileCoordinator({
+        redis: ctx.redis,
+        keys: ctx.keys,
+        listingClient: ctx.listingClient,
+        dialect: () => ctx.dialects.get(),
+        learnEcho: (echo, evidence) => ctx.dialects.learn({ echo, evidence }),
+        logger: ctx.logger,
+      }),
     };
     depsByContext.set(ctx, deps);
   }

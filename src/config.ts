@@ -78,6 +78,21 @@ export const rawConfigSchema = z.object({
   /** Calls per second to the service across all workers sharing this Redis: every HTTP attempt (creates, list pages, quotation pulls, retries) takes a permit. Default 10. */
   RATE_LIMIT_PER_SECOND: int(1, 100_000).default(10),
 
+  /**
+   * How the status filter is written: `auto` detects it per account (the form whose filtered totals add up to the
+   * unfiltered total, records carrying that state), `lower` (status=open), `capitalised` (status=Open), or `none`
+   * (walk the unfiltered list and take each RFQ's state from its record's label). Default `auto`.
+   */
+  SOURCING_STATUS_FILTER: z.enum(['auto', 'lower', 'capitalised', 'none']).default('auto'),
+  /** Whether list lines echo the external_id sent on creation: `auto` learns it from our own RFQs. Default `auto`. */
+  SOURCING_EXTERNAL_ID_ECHO: z.enum(['auto', 'yes', 'no']).default('auto'),
+  /** Whether GET /v1/rfqs/{id} (the detail call) exists: `auto` tries it once on a listed RFQ. Default `auto`. */
+  SOURCING_DETAIL_CALL: z.enum(['auto', 'yes', 'no']).default('auto'),
+  /** Whether PUT /v1/rfqs/{id} (the edit call) exists: `auto` learns it on first use. Default `auto`. */
+  SOURCING_EDIT_CALL: z.enum(['auto', 'yes', 'no']).default('auto'),
+  /** Push header changes of an open RFQ (title, dates, description) from a re-export with the edit call. Default false: reported only. */
+  PUSH_HEADER_CHANGES: bool.default(false),
+
   /** Redis URL (redis:// or rediss:// for TLS, password allowed). Unset: a private redis-server (demo/local only). */
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
   /** Prefix of every Redis key and BullMQ queue. Default `rfq-sync`. */

@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { createSourcingClient, type SourcingClient, type SourcingClientOptions } from '../sourcing/client.ts';
 import { createAuthGate, type AuthGate } from './auth-gate.ts';
+import { createDialectSource, type DialectSource } from './dialect-store.ts';
 import { bullPrefix as makeBullPrefix, createQueues, type Queues, type RedisConnectionOptions } from './queues.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { checkRedis } from './redis-checks.ts';
@@ -39,6 +40,8 @@ export interface WorkerContext {
    */
   limiter: RateLimiter;
   authGate: AuthGate;
+  /** The account's dialect (filter form, unfiltered list, echo, detail/edit calls), detected once and shared. */
+  dialects: DialectSource;
   baseUrl: string;
   tokens: TokenSource;
   bullPrefix: string;
@@ -141,7 +144,8 @@ export async function createWorkerContext(config: Config, logger: Logger, opts: 
       logger,
       checkMs: opts.authCheckMs,
     });
-    return { config, logger, redis, keys, connection, queues, client, listingClient, limiter, authGate, tokens, bullPrefix, baseUrl: opts.baseUrl };
+    const dialects = createDialectSource({ redis, keys, port: listingClient, settings: config, logger });
+    return { config, logger, redis, keys, connection, queues, client, listingClient, limiter, authGate, dialects, tokens, bullPrefix, baseUrl: opts.baseUrl };
   } catch (err) {
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
     throw err;

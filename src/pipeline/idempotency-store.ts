@@ -14,6 +14,9 @@
  *                created  - rfqId is known; never posted again
  *                rejected - permanently refused (4xx, invalid request, external_ids held by another requisition);
  *                           the same content is never retried, a changed re-export is
+ *                undecided - after a lost answer, the reconcile found an ambiguous match (reason): nothing is posted
+ *                           or adopted until a person decides (`rfq-sync resolve`)
+ *   postedFps    comma-separated fingerprints (fingerprint.ts) of every body posted for it; firstPostAt (ms)
  *   token, leaseUntil   the attempt holding the requisition and until when (Redis clock, ms); another attempt
  *                       waits for the lease (it may still be posting) before it reconciles and posts
  *   claimed      JSON array, every external_id this requisition has claimed (the reconcile search set)
@@ -29,7 +32,7 @@ import type { RedisKeys } from './redis-keys.ts';
 import { ratePermitLua, type RateLimiter } from './rate-limiter.ts';
 import { defineScript, type ScriptCaller } from './redis-scripts.ts';
 
-export type RequisitionState = 'pending' | 'creating' | 'created' | 'rejected';
+export type RequisitionState = 'pending' | 'creating' | 'created' | 'rejected' | 'undecided';
 
 /** Product, specification, uom, qty, estimated_price: what "the line changed" means for a re-export. */
 export type LineFingerprint = [string, string, string, number, number | null];
@@ -46,6 +49,7 @@ export type ClaimResult =
   | { status: 'claimed'; previous: RequisitionState | undefined; claimed: string[]; posting: boolean }
   | { status: 'created'; rfqId: number }
   | { status: 'rejected'; reason: string }
+  | { status: 'undecided'; reason: string }
   | { status: 'busy'; waitMs: number }
   | { status: 'conflict'; conflicts: Array<{ externalId: string; heldBy: string }> };
 
@@ -66,6 +70,10 @@ export interface RequisitionRecord {
   reason?: string;
   changes?: LineChange[];
   supplements: string[];
+  /** Fingerprints of every body posted for it (fingerprint.ts). */
+  postedFps: string[];
+  /** Redis ms of its first POST. */
+  firstPostAt?: number;
 }
 
 export interface LineChange {
@@ -87,10 +95,10 @@ export interface LineChange {
  * ARGV[1] requisition id      ARGV[2] attempt token     ARGV[3] lease ms         ARGV[4] content hash
  * ARGV[5] key                 ARGV[6] profile           ARGV[7] source file      ARGV[8] title
  * ARGV[9] calls per window ('' = take no permit)  ARGV[10] window ms  ARGV[11] permit member  ARGV[12] post lease ms
- * ARGV[13..] external_ids
+ * ARGV[13] fingerprint of the body to post   ARGV[14..] external_ids
  * When nothing needs reconciling and a permit is free, the same step takes the permit and marks the requisition
  * `creating` (as beginPost does): the caller posts at once.
- * Returns {'created', rfqId} | {'rejected', reason} | {'busy', waitMs} | {'conflict', id1, holder1, ...}
+ * Returns {'created', rfqId} | {'rejected', reason} | {'undecided', reason} | {'busy', waitMs} | {'conflict', id1, holder1, ...}
  *       | {'claimed', previousState, claimedJson, permitWaitMs} | {'posting', previousState, claimedJson}
  */
 const CLAIM = `
@@ -99,6 +107,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local rec = KEYS[2]
 local state = redis.call('HGET', rec, 'state')
 if state == 'created' then return {'created', redis.call('HGET', rec, 'rfqId')} end
+if state == 'undecided' then return {'undecided', redis.call('HGET', rec, 'reason') or ''} end
 if state == 'rejected' and redis.call('HGET', rec, 'contentHash') == ARGV[4] then
   return {'rejected', redis.call('HGET', rec, 'reason') or ''}
 end
@@ -107,7 +116,7 @@ if state == 'creating' or state == 'pending' then
   if lease > now and redis.call('HGET', rec, 'token') ~= ARGV[2] then return {'busy', tostring(lease - now)} end
 end
 local conflicts = {}
-for i = 13, #ARGV do
+for i = 14, #ARGV do
   local holder = redis.call('HGET', KEYS[1], ARGV[i])
   if holder and holder ~= ARGV[1] then
     conflicts[#conflicts + 1] = ARGV[i]
@@ -126,7 +135,7 @@ if old then
     if not seen[e] then seen[e] = true; claimed[#claimed + 1] = e end
   end
 end
-for i = 13, #ARGV do
+for i = 14, #ARGV do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[1])
   if not seen[ARGV[i]] then seen[ARGV[i]] = true; claimed[#claimed + 1] = ARGV[i] end
 end
@@ -145,12 +154,18 @@ if ARGV[9] == '' or previous == 'creating' then return {'claimed', previous or '
 ${ratePermitLua({ window: 'KEYS[4]', hold: 'KEYS[5]', tat: 'KEYS[6]' }, 'ARGV[9]', 'ARGV[10]', '0', 'ARGV[11]')}
 if wait > 0 then return {'claimed', previous or '', claimedJson, tostring(wait)} end
 redis.call('HSET', rec, 'state', 'creating', 'reconciled', ARGV[2], 'leaseUntil', tostring(now + tonumber(ARGV[12])))
+local fps = redis.call('HGET', rec, 'postedFps') or ''
+if not string.find(',' .. fps .. ',', ',' .. ARGV[13] .. ',', 1, true) then
+  redis.call('HSET', rec, 'postedFps', (fps == '') and ARGV[13] or (fps .. ',' .. ARGV[13]))
+end
+redis.call('HSETNX', rec, 'firstPostAt', tostring(now))
 return {'posting', previous or '', claimedJson}
 `;
 
 /*
- * About to post: still ours? then mark `creating` (from here on the outcome may be ambiguous) with a fresh lease.
- * KEYS[1] record. ARGV[1] token, ARGV[2] lease ms. Returns 1, or 0 when another attempt took the requisition over.
+ * About to post: still ours? then mark `creating` (from here on the outcome may be ambiguous) with a fresh lease,
+ * and note the fingerprint of what is posted. KEYS[1] record. ARGV[1] token, ARGV[2] lease ms, ARGV[3] fingerprint.
+ * Returns 1, or 0 when another attempt took the requisition over.
  */
 const BEGIN_POST = `
 local t = redis.call('TIME')
@@ -160,6 +175,32 @@ if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] or (state ~= 'pending' and st
 -- from pending, nothing existed before this post: a refusal of it may go back to pending (see END_ATTEMPT)
 if state == 'pending' then redis.call('HSET', KEYS[1], 'reconciled', ARGV[1]) end
 redis.call('HSET', KEYS[1], 'state', 'creating', 'leaseUntil', tostring(now + tonumber(ARGV[2])))
+local fps = redis.call('HGET', KEYS[1], 'postedFps') or ''
+if not string.find(',' .. fps .. ',', ',' .. ARGV[3] .. ',', 1, true) then
+  redis.call('HSET', KEYS[1], 'postedFps', (fps == '') and ARGV[3] or (fps .. ',' .. ARGV[3]))
+end
+redis.call('HSETNX', KEYS[1], 'firstPostAt', tostring(now))
+return 1
+`;
+
+/*
+ * Park a requisition whose reconcile is ambiguous (KEYS[1] record; ARGV[1] token, ARGV[2] reason): only from
+ * `creating` and only by the attempt holding it. Returns 1 when parked.
+ */
+const PARK = `
+if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] or redis.call('HGET', KEYS[1], 'state') ~= 'creating' then return 0 end
+redis.call('HSET', KEYS[1], 'state', 'undecided', 'reason', ARGV[2], 'leaseUntil', '0')
+return 1
+`;
+
+/*
+ * A person decided to post again (`rfq-sync resolve --post`): undecided -> pending, known that nothing of ours is
+ * at the service. KEYS[1] record. Returns 1 when it was undecided.
+ */
+const UNPARK_TO_POST = `
+if redis.call('HGET', KEYS[1], 'state') ~= 'undecided' then return 0 end
+redis.call('HSET', KEYS[1], 'state', 'pending', 'leaseUntil', '0')
+redis.call('HDEL', KEYS[1], 'reason', 'token')
 return 1
 `;
 
@@ -229,13 +270,13 @@ return {'recorded'}
  * Permanent refusal. KEYS[1] record  KEYS[2] requisition index
  * ARGV[1] requisition id  ARGV[2] token ('' when nothing was claimed)  ARGV[3] reason  ARGV[4] content hash
  * ARGV[5] key  ARGV[6] profile  ARGV[7] source file  ARGV[8] title
- * Never overrides `created`, nor an attempt another worker holds. Returns 1 when written.
+ * Never overrides `created` or `undecided` (an RFQ may exist), nor an attempt another worker holds. Returns 1 when written.
  */
 const REJECT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local state = redis.call('HGET', KEYS[1], 'state')
-if state == 'created' then return 0 end
+if state == 'created' or state == 'undecided' then return 0 end
 if (state == 'creating' or state == 'pending') and redis.call('HGET', KEYS[1], 'token') ~= ARGV[2] then
   local lease = tonumber(redis.call('HGET', KEYS[1], 'leaseUntil') or '0') or 0
   if state == 'creating' or lease > now then return 0 end
@@ -260,11 +301,22 @@ export interface IdempotencyStore {
    * With `permit`, a claim that needs no reconcile also takes a rate-limit permit and begins the post when one is
    * free (`posting: true`: post now, no acquire/beginPost).
    */
-  claim(r: Requisition, token: string, contentHash: string, leaseMs: number, permit?: { limiter: RateLimiter; postLeaseMs: number }): Promise<ClaimResult>;
+  claim(
+    r: Requisition,
+    token: string,
+    contentHash: string,
+    leaseMs: number,
+    permit?: { limiter: RateLimiter; postLeaseMs: number },
+    fingerprint?: string,
+  ): Promise<ClaimResult>;
   /** After a reconcile that found nothing: a refusal of this attempt's post may now set `pending`. */
   markReconciled(id: string, token: string): Promise<boolean>;
   /** Returns false when the requisition is no longer this attempt's (do not post). */
-  beginPost(id: string, token: string, leaseMs: number): Promise<boolean>;
+  beginPost(id: string, token: string, leaseMs: number, fingerprint: string): Promise<boolean>;
+  /** The reconcile is ambiguous: `undecided` until a person resolves it. False when the attempt no longer holds it. */
+  park(id: string, token: string, reason: string): Promise<boolean>;
+  /** `resolve --post`: undecided -> pending (the next attempt posts). False when it was not undecided. */
+  unparkToPost(id: string): Promise<boolean>;
   endAttempt(id: string, token: string, outcome: 'pending' | 'creating' | 'release'): Promise<void>;
   record(
     r: Requisition,
@@ -287,17 +339,19 @@ export interface IdempotencyStore {
 }
 
 export function createIdempotencyStore(redis: Redis, keys: RedisKeys): IdempotencyStore {
-  const claimS = defineScript(redis, 'rfqSyncClaim4', 6, CLAIM);
-  const beginS = defineScript(redis, 'rfqSyncBeginPost', 1, BEGIN_POST);
+  const claimS = defineScript(redis, 'rfqSyncClaim5', 6, CLAIM);
+  const beginS = defineScript(redis, 'rfqSyncBeginPost2', 1, BEGIN_POST);
   const endS = defineScript(redis, 'rfqSyncEndAttempt', 1, END_ATTEMPT);
   const recordS = defineScript(redis, 'rfqSyncRecord', 4, RECORD);
   const rejectS = defineScript(redis, 'rfqSyncReject', 2, REJECT);
   const reconciledS = defineScript(redis, 'rfqSyncMarkReconciled', 1, MARK_RECONCILED);
+  const parkS = defineScript(redis, 'rfqSyncPark', 1, PARK);
+  const unparkS = defineScript(redis, 'rfqSyncUnparkToPost', 1, UNPARK_TO_POST);
   const idOf = (r: Requisition) => `${r.profile}/${r.key}`;
   const meta = (r: Requisition) => [r.key, r.profile, r.sourceFile, r.title];
 
   return {
-    async claim(r, token, contentHash, leaseMs, permit) {
+    async claim(r, token, contentHash, leaseMs, permit, fingerprint = '') {
       const id = idOf(r);
       const l = permit?.limiter;
       const res = (await claimS(
@@ -307,7 +361,7 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
         ],
         [
           id, token, leaseMs, contentHash, ...meta(r),
-          l ? l.perSecond : '', l ? l.windowMs : 0, l ? `${token}:claim` : '', permit?.postLeaseMs ?? 0,
+          l ? l.perSecond : '', l ? l.windowMs : 0, l ? `${token}:claim` : '', permit?.postLeaseMs ?? 0, fingerprint,
           ...r.lines.map((x) => x.external_id),
         ],
       )) as string[];
@@ -316,6 +370,8 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
           return { status: 'created', rfqId: Number(res[1]) };
         case 'rejected':
           return { status: 'rejected', reason: res[1] ?? '' };
+        case 'undecided':
+          return { status: 'undecided', reason: res[1] ?? '' };
         case 'busy':
           return { status: 'busy', waitMs: Number(res[1]) };
         case 'conflict': {
@@ -338,8 +394,14 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
     async markReconciled(id, token) {
       return Number(await reconciledS([keys.requisition(id)], [token])) === 1;
     },
-    async beginPost(id, token, leaseMs) {
-      return Number(await beginS([keys.requisition(id)], [token, leaseMs])) === 1;
+    async beginPost(id, token, leaseMs, fingerprint) {
+      return Number(await beginS([keys.requisition(id)], [token, leaseMs, fingerprint])) === 1;
+    },
+    async park(id, token, reason) {
+      return Number(await parkS([keys.requisition(id)], [token, reason])) === 1;
+    },
+    async unparkToPost(id) {
+      return Number(await unparkS([keys.requisition(id)], [])) === 1;
     },
     async endAttempt(id, token, outcome) {
       await endS([keys.requisition(id)], [token, outcome]);
@@ -402,6 +464,8 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
         reason: h.reason,
         changes: h.changes ? (JSON.parse(h.changes) as LineChange[]) : undefined,
         supplements: JSON.parse(h.supplements ?? '[]') as string[],
+        postedFps: h.postedFps ? h.postedFps.split(',') : [],
+        firstPostAt: h.firstPostAt ? Number(h.firstPostAt) : undefined,
       };
     },
     async list(offset = 0, count = 1000) {

@@ -12,62 +12,32 @@ import { AuthError, ClaimConflictError, InvalidResponseError, isRetryablePageErr
 import type { Logger } from '../logger.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import type { SourcingClient } from '../sourcing/client.ts';
-import type { CreateRfqRequest, ListedRfq, RfqStatusFilter } from '../sourcing/types.ts';
+import type { CreateRfqRequest, FilterForm, ListedRfq, RfqStatusFilter } from '../sourcing/types.ts';
+import {
+  AttemptBusyError,
+  findRfqsWithExternalIds,
+  RECONCILE_LIMITS,
+  ReconcileUnstableError,
+  type ReconcileLimits,
+} from './reconcile-walk.ts';
 import { hashOf, lineFingerprint, type IdempotencyStore, type LineChange, type LineFingerprint } from './idempotency-store.ts';
 import type { RateLimiter } from './rate-limiter.ts';
+import type { PendingEntry, ReconcileCoordinator, ReconcileResult } from './reconcile-coordinator.ts';
+import { postedFingerprint } from './fingerprint.ts';
 import { requisitionId } from './redis-keys.ts';
 
-/**
- * Order of the reconcile search: the lifecycle order (open -> closed -> cancelled -> completed; every transition
- * goes forward in it: open -> closed, open/closed -> cancelled, closed -> completed), so an RFQ changing state
- * during the search is met again in a later list instead of slipping between two. findRfqsWithExternalIds relies on it.
- */
-export const RECONCILE_ORDER: readonly RfqStatusFilter[] = ['open', 'closed', 'cancelled', 'completed'];
-
-export class AttemptBusyError extends Error {
-  readonly waitMs: number;
-  constructor(id: string, waitMs: number) {
-    super(`requisition ${id} is being created by another attempt; looking again in ${waitMs} ms`);
-    this.name = 'AttemptBusyError';
-    this.waitMs = waitMs;
-  }
-}
-
-/**
- * The reconcile search could not prove that no RFQ carries the external_ids (the lists kept changing, or pages kept
- * failing): nothing is posted; the job is set aside like a busy attempt (an AttemptBusyError) and looks again later.
- */
-export class ReconcileUnstableError extends AttemptBusyError {
-  readonly reason: string;
-  constructor(reason: string, waitMs: number) {
-    super('(reconcile)', waitMs);
-    this.name = 'ReconcileUnstableError';
-    this.reason = reason;
-    this.message = `reconcile search inconclusive (${reason}); nothing posted, looking again in ${waitMs} ms`;
-  }
-}
-
-export interface ReconcileLimits {
-  /** Whole searches (all four lists) before giving up for now (ReconcileUnstableError). */
-  walks: number;
-  /** Passes over one list per search (re-reads, the closing check, a page failing past its retries). */
-  passesPerList: number;
-  /** Retries of one failed page in place (5xx past the transport's retries, reset, time-out, broken JSON). */
-  pageRetries: number;
-  /** First back-off step after a failed page or an unstable search, ms (doubled per step, jittered). */
-  backoffMs: number;
-  maxBackoffMs: number;
-  /** How long the job is set aside after `walks` inconclusive searches. */
-  retryLaterMs: number;
-}
-
-export const RECONCILE_LIMITS: ReconcileLimits = { walks: 4, passesPerList: 6, pageRetries: 6, backoffMs: 100, maxBackoffMs: 2_000, retryLaterMs: 3_000 };
+export { AttemptBusyError, findRfqsWithExternalIds, RECONCILE_LIMITS, RECONCILE_ORDER, ReconcileUnstableError, walkList, type ReconcileLimits } from './reconcile-walk.ts';
 
 export interface CreateOutcome {
   requisitionId: string;
-  /** created: posted now; adopted: found at the service after a lost answer; existing: created earlier. */
-  status: 'created' | 'adopted' | 'existing' | 'rejected';
+  /**
+   * created: posted now; adopted: found at the service after a lost answer; existing: created earlier;
+   * undecided: after a lost answer the match is ambiguous: parked for a person (`rfq-sync resolve`).
+   */
+  status: 'created' | 'adopted' | 'existing' | 'rejected' | 'undecided';
   rfqId?: number;
+  /** undecided: the RFQs that matched. */
+  rfqIds?: number[];
   reason?: string;
   changes?: LineChange[];
   supplements?: CreateOutcome[];
@@ -88,6 +58,11 @@ export interface CreatorDeps {
   track(rfqId: number, r: Requisition): Promise<unknown>;
   /** Bounds of the reconcile search; default RECONCILE_LIMITS. */
   reconcileLimits?: ReconcileLimits;
+  /**
+   * One walk for many lost answers, with fingerprint matching where lists do not echo external_id. Without it
+   * (unit tests of the older path), each attempt searches the four lower-case lists itself.
+   */
+  reconciler?: ReconcileCoordinator;
 }
 
 export function toCreateRfqRequest(r: Requisition): CreateRfqRequest {
@@ -115,150 +90,21 @@ export function contentHashOf(r: Requisition): string {
   return hashOf(toCreateRfqRequest(r), 24);
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const backoff = (l: ReconcileLimits, step: number) => l.backoffMs / 2 + Math.random() * Math.min(l.maxBackoffMs, l.backoffMs * 2 ** step);
-
-interface ListWalk {
-  /** Valid RFQs read (each _id once); only these count as seen (an RFQ read broken hides its lines). */
-  seen: Map<number, ListedRfq>;
-  /** Every valid RFQ read, windows restarted included: what is read exists, whatever the window (for finding). */
-  read: Map<number, ListedRfq>;
-  /** Why the list could not be proven complete; undefined when it was. */
-  unstable?: string;
-}
-
-/**
- * One status list, read until it is proven complete or the passes run out. The window of the list runs from the
- * first page-1 answer to the last one; `meta.total` is read at both ends (the closing check is one more request of
- * page 1, unless the whole list fitted in that single first answer). Complete means total(start) = total(end) =
- * number of distinct valid _ids read in the window. A page that fails (5xx, reset, time-out, broken JSON or
- * envelope) is asked again in place (pageRetry, bounded, with back-off); one that keeps failing costs a new pass
- * (what was read stays counted, since the window goes on). A changed total restarts the window.
- */
-async function walkList(deps: Pick<CreatorDeps, 'listingClient'>, status: RfqStatusFilter, limits: ReconcileLimits): Promise<ListWalk> {
-  let seen = new Map<number, ListedRfq>();
-  const read = new Map<number, ListedRfq>();
-  let windowTotal: number | undefined;
-  let fullPassDone = false; // a pass read every page with |seen| = total: the next page 1 closes the window
-  let failures = 0;
-  let lastProblem = 'no pass';
-  for (let pass = 1; pass <= limits.passesPerList; pass++) {
-    let windowStartedNow = false;
-    let pagesThisPass = 0;
-    try {
-      const pageRetry = { attempts: limits.pageRetries, retryable: isRetryablePageError, backoffMs: (n: number) => backoff(limits, n - 1) };
-      for await (const page of deps.listingClient.listRfqPages(status, { onInvalid: () => undefined, pageRetry })) {
-        pagesThisPass++;
-        if (page.page === 1) {
-          const t = page.total;
-          if (t === undefined) return { seen, read, unstable: `${status}: no meta.total` };
-          if (windowTotal !== undefined && fullPassDone && t === windowTotal) {
-            for (const r of page.rfqs) (seen.set(r._id, r), read.set(r._id, r));
-            if (seen.size === t) return { seen, read };
-          }
-          if (windowTotal === undefined || t !== windowTotal || seen.size > t) {
-            // a first read, or the list changed: a new window, nothing before it counts
-            seen = new Map();
-            windowTotal = t;
-            windowStartedNow = true;
-          }
-          fullPassDone = false;
-        }
-        for (const r of page.rfqs) (seen.set(r._id, r), read.set(r._id, r));
-      }
-    } catch (err) {
-      if (!isRetryablePageError(err)) throw err;
-      lastProblem = `${status}: ${(err as Error).message}`;
-      await sleep(backoff(limits, failures++));
-      continue;
-    }
-    if (windowTotal !== undefined && seen.size === windowTotal) {
-      // the whole list in one answer (an atomic snapshot): nothing can have moved within it
-      if (windowStartedNow && pagesThisPass === 1) return { seen, read };
-      fullPassDone = true;
-    } else {
-      lastProblem = `${status}: ${seen.size} distinct RFQs read of meta.total ${windowTotal}`;
-    }
-  }
-  return { seen, read, unstable: lastProblem };
-}
-
-/**
- * Search the service's lists for RFQs carrying any of these external_ids. Since the claim table gives every
- * external_id to one requisition, an RFQ carrying one of them was created for that requisition.
- *
- * An RFQ found is found (whatever else happened during the search). "None" is only returned from a search that
- * could not have missed one; otherwise the search is repeated (bounded) and then ReconcileUnstableError is thrown
- * (the job waits and looks again): an unstable or incomplete search never leads to a POST.
- *
- * A search is conclusive when every list is complete (walkList: total at the start = total at the end = distinct
- * _ids read) and no _id was read in two lists. What that guarantees, assuming only that (a) a state change goes
- * forward in RECONCILE_ORDER, (b) RFQs are not deleted, (c) `meta.total` is the size of the list when that answer
- * was made and a page lists RFQs in that state at that moment; nothing about the order within a list, the page
- * size or where RFQs enter a list (creation, a state change) is assumed:
- *   1. Within one list's window: let Res be the RFQs in the list throughout it, D those there at its start that
- *      left, E those that entered and stayed. total(start) = |Res|+|D|, total(end) = |Res|+|E|. If no RFQ read
- *      left during the window, every one read is in Res or E, and reading |Res|+|E| distinct ones means reading
- *      all of Res. So an RFQ of the list that stayed throughout is missed only if some RFQ read there left during
- *      the window (enter+leave pairs that keep the total are covered: the leaver was read, or nothing was missed).
- *   2. An RFQ that exists at the start of the search is, for some list L, in L throughout L's window (its state
- *      only moves forward and the windows are walked in that order).
- *   3. From the last list back: the last list (completed) has nobody leaving it, so by 1 its walk holds every RFQ
- *      staying in it. For an earlier list, an RFQ read there that left during the window moved to a later list and
- *      stays in some later list throughout that list's window (2), where it is read again (by induction): an
- *      _id read in two lists, which makes the search inconclusive. Hence in a conclusive search, by 1 and 2 every
- *      RFQ that existed when the search began was read - in particular one posted by an earlier attempt whose
- *      answer was lost (that POST ended before this attempt got the claim; see the post lease).
- * Cost: each list one extra request of page 1 (not for a list that fits in one page); churn makes searches
- * inconclusive (then repeated after a back-off), never wrong.
- */
-export async function findRfqsWithExternalIds(
-  deps: Pick<CreatorDeps, 'listingClient' | 'limiter'> & { reconcileLimits?: ReconcileLimits; logger?: Logger },
-  externalIds: readonly string[],
-): Promise<Array<{ rfq: ListedRfq; status: RfqStatusFilter }>> {
-  const limits = deps.reconcileLimits ?? RECONCILE_LIMITS;
-  const wanted = new Set(externalIds);
-  let why = '';
-  for (let walk = 0; walk < limits.walks; walk++) {
-    if (walk > 0) await sleep(backoff(limits, walk));
-    const found = new Map<number, { rfq: ListedRfq; status: RfqStatusFilter }>();
-    const listOf = new Map<number, RfqStatusFilter>();
-    const problems: string[] = [];
-    for (const status of RECONCILE_ORDER) {
-      // Each page takes its permit in the client (WorkerContext.limiter); a 429 holds everyone off there too.
-      const { seen, read, unstable } = await walkList(deps, status, limits);
-      if (unstable) problems.push(unstable);
-      let moved = 0;
-      for (const rfq of seen.values()) {
-        const before = listOf.get(rfq._id);
-        if (before !== undefined && before !== status) moved++;
-        else listOf.set(rfq._id, status);
-      }
-      for (const rfq of read.values()) {
-        if (!found.has(rfq._id) && rfq.lines.some((l) => l.external_id !== undefined && wanted.has(l.external_id))) found.set(rfq._id, { rfq, status });
-      }
-      if (moved > 0) problems.push(`${moved} RFQ(s) read in two lists (moved during the search)`);
-    }
-    if (found.size > 0) return [...found.values()].sort((a, b) => a.rfq._id - b.rfq._id);
-    if (problems.length === 0) return [];
-    why = problems.join('; ');
-    deps.logger?.debug({ event: 'reconcile.inconclusive', walk: walk + 1, of: limits.walks, why }, 'reconcile search inconclusive; searching again');
-  }
-  throw new ReconcileUnstableError(why, limits.retryLaterMs);
-}
-
 export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<CreateOutcome> {
   const id = requisitionId(r);
   const token = randomUUID();
   const contentHash = contentHashOf(r);
+  const fingerprint = postedFingerprint(toCreateRfqRequest(r));
   const log = deps.logger.child({ requisition: id, sourceFile: r.sourceFile });
-  const claim = await deps.store.claim(r, token, contentHash, deps.claimLeaseMs, { limiter: deps.limiter, postLeaseMs: deps.postLeaseMs });
+  const claim = await deps.store.claim(r, token, contentHash, deps.claimLeaseMs, { limiter: deps.limiter, postLeaseMs: deps.postLeaseMs }, fingerprint);
 
   switch (claim.status) {
     case 'busy':
       throw new AttemptBusyError(id, claim.waitMs);
     case 'rejected':
       return { requisitionId: id, status: 'rejected', reason: claim.reason };
+    case 'undecided':
+      return { requisitionId: id, status: 'undecided', reason: claim.reason };
     case 'conflict': {
       const err = new ClaimConflictError(id, claim.conflicts);
       // Recorded as rejected unless an earlier attempt may have posted (`creating`): that record stays, so a
@@ -275,7 +121,7 @@ export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<
   }
 
   try {
-    return await afterClaim(deps, log, r, claim.previous, claim.claimed, claim.posting, token, contentHash);
+    return await afterClaim(deps, log, r, claim.previous, claim.claimed, claim.posting, token, contentHash, fingerprint);
   } catch (err) {
     // Hand the requisition back at once instead of letting the next attempt wait out the lease (state unchanged).
     await deps.store.endAttempt(id, token, 'release').catch(() => undefined);
@@ -292,10 +138,37 @@ async function afterClaim(
   posting: boolean,
   token: string,
   contentHash: string,
+  fingerprint: string,
 ): Promise<CreateOutcome> {
   const id = requisitionId(r);
   const claim = { previous, claimed };
-  if (claim.previous === 'creating') {
+  if (claim.previous === 'creating' && deps.reconciler) {
+    const rec = await deps.store.get(id);
+    const entry: Omit<PendingEntry, 'since'> = {
+      id,
+      externalIds: claim.claimed,
+      fingerprints: rec && rec.postedFps.length > 0 ? rec.postedFps : [fingerprint],
+      ...(rec?.firstPostAt !== undefined ? { firstPostAt: rec.firstPostAt } : {}),
+      requisition: r,
+    };
+    // a ReconcileWaitError (a walk is needed first) goes up: the requisition stays `creating`, the job waits
+    const result = await deps.reconciler.reconcile(entry);
+    if (result.outcome === 'found') {
+      const outcome = await adopt(deps, log, r, claim.claimed, result);
+      await deps.reconciler.settle(id);
+      return outcome;
+    }
+    if (result.outcome === 'ambiguous') {
+      if (await deps.store.park(id, token, result.reason)) await deps.reconciler.park({ ...entry, since: result.walkStartedAt }, result.reason, result.rfqIds);
+      log.warn(
+        { event: 'requisition.undecided', rfqIds: result.rfqIds, reason: result.reason },
+        `requisition ${id} needs a decision: ${result.reason}; nothing posted. Run: rfq-sync resolve ${id} --rfq <id> | --post`,
+      );
+      return { requisitionId: id, status: 'undecided', reason: result.reason, rfqIds: result.rfqIds };
+    }
+    await deps.reconciler.settle(id);
+    await deps.store.markReconciled(id, token);
+  } else if (claim.previous === 'creating') {
     // An earlier attempt may have posted and lost the answer: look before posting again.
     let found: Awaited<ReturnType<typeof findRfqsWithExternalIds>>;
     try {
@@ -329,11 +202,16 @@ async function afterClaim(
     await deps.store.markReconciled(id, token);
   }
 
+  if (deps.reconciler && (await deps.reconciler.gateClosed())) {
+    // a walk needs the lists quiet to prove absence for lost answers: hold new POSTs a moment (nothing posted yet)
+    await deps.store.endAttempt(id, token, 'pending'); // only back to pending when nothing can exist (see END_ATTEMPT)
+    throw new AttemptBusyError(id, 500 + Math.random() * 1_000);
+  }
   if (!posting) {
     // the claim could not take a permit too (none free, or a reconcile came first): take one now, before the
     // post lease starts (the POST below goes out on this permit)
     await deps.limiter.acquire();
-    if (!(await deps.store.beginPost(id, token, deps.postLeaseMs))) {
+    if (!(await deps.store.beginPost(id, token, deps.postLeaseMs, fingerprint))) {
       throw new AttemptBusyError(id, 1_000); // our lease ran out while waiting: another attempt has it now
     }
   }
@@ -367,6 +245,26 @@ async function afterClaim(
   }
   if (rec.status === 'duplicate') await deps.track(rec.existingRfqId, r);
   return { requisitionId: id, status: 'created', rfqId };
+}
+
+/** Record the RFQ a walk found for this requisition (by its external_ids, or by the fingerprint of what was posted). */
+async function adopt(deps: CreatorDeps, log: Logger, r: Requisition, claimed: string[], found: Extract<ReconcileResult, { outcome: 'found' }>): Promise<CreateOutcome> {
+  const id = requisitionId(r);
+  const rfq = found.rfq;
+  const byExt = new Map(r.lines.map((l) => [l.external_id, l]));
+  const lines: Array<{ line: RequisitionLine; position: number }> = [];
+  rfq.lines.forEach((l, i) => {
+    // by fingerprint the lines are the ones posted, in order; by external_id each line names its own
+    const ours = found.how === 'fingerprint' ? r.lines[i] : l.external_id !== undefined ? byExt.get(l.external_id) : undefined;
+    if (ours) lines.push({ line: ours, position: l.position });
+  });
+  const inRfq = new Set(lines.map((x) => x.line.external_id));
+  const release = claimed.filter((e) => !inRfq.has(e));
+  const rec = await deps.store.record(r, rfq._id, lines, 'adopted', release);
+  const rfqId = rec.status === 'duplicate' ? rec.existingRfqId : rfq._id;
+  log.info({ event: 'rfq.adopted', rfqId, by: found.how }, `requisition ${id}: found RFQ ${rfqId} (by ${found.how}) from an earlier attempt whose answer was lost; nothing posted`);
+  await deps.track(rfqId, r);
+  return settleExisting(deps, r, rfqId, 'adopted');
 }
 
 function listedAsLine(l: ListedRfq['lines'][number]): RequisitionLine {

@@ -237,16 +237,17 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
 
     if (path === '/v1/rfqs') {
       const status = url.searchParams.get('status');
-      if (status === null || !RFQ_STATES.includes(status as RfqState)) {
+      // without a filter: every RFQ of the account (the real service documents it)
+      if (status !== null && !RFQ_STATES.includes(status as RfqState)) {
         return send(400, { error: 'bad_request', message: 'status must be one of open, closed, cancelled, completed' });
       }
       const pageParam = url.searchParams.get('page');
       if (pageParam !== null && !/^[1-9]\d{0,8}$/.test(pageParam)) return send(400, { error: 'bad_request', message: 'page must be a positive integer' });
       const page = pageParam === null ? 1 : Number(pageParam);
-      const all = store.listFor(company, status as RfqState);
+      const all = status === null ? store.listAllFor(company) : store.listFor(company, status as RfqState);
       const last = Math.max(1, Math.ceil(all.length / pageSize));
       const slice = all.slice((page - 1) * pageSize, page * pageSize);
-      const linkBase = `${o.linksOrigin ?? `http://${req.headers.host ?? 'localhost'}`}${prefix}/v1/rfqs?status=${status}&page=`;
+      const linkBase = `${o.linksOrigin ?? `http://${req.headers.host ?? 'localhost'}`}${prefix}/v1/rfqs?${status === null ? '' : `status=${status}&`}page=`;
       if (faults.invalidJson()) return sendBroken(res, () => count(op, 200));
       return send(200, {
         rfqs: slice.map((r) => renderRfq(r, faults.schemaBreak())),

@@ -171,6 +171,11 @@ export class SandboxStore {
     return this.data.rfqs;
   }
 
+  /** Every RFQ of the account, all states, in _id order. */
+  listAllFor(company: string): StoredRfq[] {
+    return this.data.rfqs.filter((r) => r.company === company);
+  }
+
   listFor(company: string, state: RfqState): StoredRfq[] {
     return this.data.rfqs.filter((r) => r.company === company && r.state === state);
   }

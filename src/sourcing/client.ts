@@ -1,11 +1,14 @@
 /**
- * Typed client of the sourcing service's three operations. HTTP, retries, time-outs and error mapping live in
- * transport.ts; this file only builds requests and reads answers through the zod schemas in schemas.ts.
+ * The HTTP adapter of the sourcing port (port.ts): builds requests and reads answers through the zod schemas in
+ * schemas.ts, turning the wire format into the port's domain types. HTTP, retries, time-outs and error mapping live
+ * in transport.ts.
  */
 import { z } from 'zod';
-import { InvalidResponseError, RfqSyncError } from '../errors.ts';
+import { InvalidResponseError, PermanentHttpError, RfqSyncError } from '../errors.ts';
 import { silentLogger, type Logger } from '../logger.ts';
 import {
+  editRfqRequestSchema,
+  rfqDetailEnvelopeSchema,
   createRfqRequestSchema,
   createRfqResponseSchema,
   firstIssue,
@@ -17,7 +20,9 @@ import {
   toQuotation,
 } from './schemas.ts';
 import { createTransport, paginate, type TransportOptions } from './transport.ts';
-import type { CreateRfqRequest, ListedRfq, Quotation, QuotationList, RfqStatusFilter } from './types.ts';
+import type { InvalidListedRfq, ListRfqsOptions, RfqListPage, SourcingPort } from './port.ts';
+import { filterValue, stateOfLabel } from './status-labels.ts';
+import type { CreateRfqRequest, ListedRfq, ListFilter, Quotation, QuotationList, RfqHeaderEdit, RfqStatusFilter } from './types.ts';
 import { RFQ_STATUSES } from './types.ts';
 
 /**
@@ -31,55 +36,9 @@ export interface SourcingClientOptions extends TransportOptions {
   pageConcurrency?: number;
 }
 
-/** One RFQ of a list page that breaks the schema (the page itself was fine). */
-export interface InvalidListedRfq {
-  /** Set when the RFQ's `_id` is readable: it is in the list it was found in, whatever else is wrong. */
-  rfqId?: number;
-  page: number;
-  /** Position in the page's `rfqs`. */
-  index: number;
-  field: string;
-  reason: string;
-  error: InvalidResponseError;
-}
+export type { InvalidListedRfq, ListRfqsOptions, RfqListPage, SourcingPort as SourcingClient } from './port.ts';
 
-export interface ListRfqsOptions {
-  /**
-   * Called for each RFQ of a page that breaks the schema; the valid RFQs of the page are still yielded. Without
-   * it the first invalid RFQ throws its InvalidResponseError (for readers that need every RFQ of the list, such
-   * as the reconcile search for an RFQ carrying our external_ids).
-   */
-  onInvalid?: (bad: InvalidListedRfq) => void;
-  /**
-   * Asks a failed page again (same page number) instead of ending the walk, on top of the transport's GET retries:
-   * for readers that must read every page (the reconcile search), where even a 200 with a broken body is worth a
-   * second try. `backoffMs(n)` is the wait before retry n (1-based); at most `attempts` retries per page.
-   */
-  pageRetry?: { attempts: number; retryable: (err: unknown) => boolean; backoffMs: (n: number) => number };
-}
-
-export interface RfqListPage {
-  page: number;
-  rfqs: ListedRfq[];
-  /** RFQs of this page that break the schema; present only when there are some (and `onInvalid` was given). */
-  invalid?: InvalidListedRfq[];
-  total?: number;
-}
-
-export interface SourcingClient {
-  /** `permitHeld`: the caller already took the rate permit for this call (no `beforeRequest`). */
-  createRfq(body: CreateRfqRequest, opts?: { signal?: AbortSignal; permitHeld?: boolean }): Promise<{ _id: number }>;
-  /**
-   * Every RFQ of the account in that state, all pages (each `_id` once). A page whose envelope is broken throws
-   * InvalidResponseError; one bad RFQ of a page goes to `onInvalid` (or throws without it).
-   */
-  listRfqs(status: RfqStatusFilter, opts?: ListRfqsOptions): AsyncIterable<ListedRfq>;
-  listRfqPages(status: RfqStatusFilter, opts?: ListRfqsOptions): AsyncIterable<RfqListPage>;
-  listQuotations(rfqId: number, opts?: { quotationKey?: string; status?: 'success'; fields?: string[] }): Promise<QuotationList>;
-  close(): Promise<void>;
-}
-
-export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
+export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
   const logger = o.logger ?? silentLogger;
   const transport = createTransport({ ...o, logger });
   const maxPages = o.maxPages ?? 1000;
@@ -99,11 +58,12 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
     return { _id: parsed.data.rfq._id };
   }
 
-  async function* listRfqPages(status: RfqStatusFilter, opts: ListRfqsOptions = {}): AsyncGenerator<RfqListPage> {
-    const filter = String(status).toLowerCase() as RfqStatusFilter;
-    if (!RFQ_STATUSES.includes(filter)) throw new RfqSyncError('E_INVALID_REQUEST', 'data', `listRfqs: unknown status filter ${String(status)}`);
+  async function* listRfqPages(list: ListFilter, opts: ListRfqsOptions = {}): AsyncGenerator<RfqListPage> {
+    const f = list === null ? null : typeof list === 'string' ? { state: String(list).toLowerCase() as RfqStatusFilter, form: 'lower' as const } : list;
+    if (f !== null && !RFQ_STATUSES.includes(f.state)) throw new RfqSyncError('E_INVALID_REQUEST', 'data', `listRfqs: unknown status filter ${String(f.state)}`);
+    const filter = f === null ? undefined : filterValue(f.state, f.form);
     let total: number | undefined;
-    const pages = paginate<{ rfqs: ListedRfq[]; invalid: InvalidListedRfq[] }>({
+    const pages = paginate<{ rfqs: ListedRfq[]; invalid: InvalidListedRfq[]; pageTotal: number | undefined }>({
       operation: 'listRfqs',
       origin: transport.origin,
       maxPages,
@@ -134,7 +94,8 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
       });
       const env = rfqListEnvelopeSchema.safeParse(json);
       if (!env.success) throw invalid('listRfqs', env.error);
-      if (page === 1) total = env.data.meta?.total;
+      const pageTotal = env.data.meta?.total;
+      if (page === 1) total = pageTotal;
       // Each RFQ on its own: one bad record must not hide the rest of the page.
       const rfqs: ListedRfq[] = [];
       const invalidRfqs: InvalidListedRfq[] = [];
@@ -143,7 +104,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
         if ('error' in r) invalidRfqs.push(r);
         else rfqs.push(r);
       });
-      return { items: { rfqs, invalid: invalidRfqs }, next: env.data.links?.next, last: env.data.links?.last };
+      return { items: { rfqs, invalid: invalidRfqs, pageTotal }, next: env.data.links?.next, last: env.data.links?.last };
     }
     // Reported in page order, as the pages are yielded (they may be fetched out of order).
     for await (const { page, items } of pages) {
@@ -156,11 +117,11 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
         );
         opts.onInvalid(bad);
       }
-      yield { page, rfqs: items.rfqs, ...(items.invalid.length > 0 ? { invalid: items.invalid } : {}), total };
+      yield { page, rfqs: items.rfqs, ...(items.invalid.length > 0 ? { invalid: items.invalid } : {}), total, pageTotal: items.pageTotal };
     }
   }
 
-  async function* listRfqs(status: RfqStatusFilter, opts: ListRfqsOptions = {}): AsyncGenerator<ListedRfq> {
+  async function* listRfqs(status: ListFilter, opts: ListRfqsOptions = {}): AsyncGenerator<ListedRfq> {
     // Offset pages can shift while read (an RFQ changes state): the same _id may show on two pages.
     const seen = new Set<number>();
     const onInvalid = opts.onInvalid;
@@ -182,11 +143,39 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
     }
   }
 
+  async function getRfq(rfqId: number): Promise<ListedRfq | undefined> {
+    checkRfqId('getRfq', rfqId);
+    let json: unknown;
+    try {
+      ({ json } = await transport.requestJson({ operation: 'getRfq', method: 'GET', path: `/v1/rfqs/${rfqId}` }));
+    } catch (err) {
+      // 404: no such RFQ, or (where the service has no detail call) no such endpoint: the dialect tells which
+      if (err instanceof PermanentHttpError && err.status === 404) return undefined;
+      throw err;
+    }
+    const env = rfqDetailEnvelopeSchema.safeParse(json);
+    if (!env.success) throw invalid('getRfq', env.error, rfqId);
+    const r = parseListedRfq(env.data.rfq, 0, 1);
+    if ('error' in r) throw r.error;
+    if (r._id !== rfqId) throw new InvalidResponseError({ operation: 'getRfq', field: 'rfq._id', reason: `answer is for RFQ ${r._id}`, rfqId });
+    return r;
+  }
+
+  async function editRfq(rfqId: number, header: RfqHeaderEdit): Promise<void> {
+    checkRfqId('editRfq', rfqId);
+    const checked = editRfqRequestSchema.safeParse(header);
+    if (!checked.success) {
+      const { field, reason } = firstIssue(checked.error);
+      throw new RfqSyncError('E_INVALID_REQUEST', 'data', `editRfq: request not sent: field ${field}: ${reason}`);
+    }
+    await transport.requestJson({ operation: 'editRfq', method: 'PUT', path: `/v1/rfqs/${rfqId}`, body: checked.data });
+  }
+
   async function listQuotations(
     rfqId: number,
     opts: { quotationKey?: string; status?: 'success'; fields?: string[] } = {},
   ): Promise<QuotationList> {
-    if (!Number.isSafeInteger(rfqId) || rfqId <= 0) throw new RfqSyncError('E_INVALID_REQUEST', 'data', `listQuotations: invalid RFQ id ${rfqId}`);
+    checkRfqId('listQuotations', rfqId);
     const path = `/v1/quotations/${rfqId}${opts.quotationKey !== undefined ? `/${encodeURIComponent(opts.quotationKey)}` : ''}`;
     // quotation_key is always asked for: a quotation we cannot name is of no use to a comparison.
     const fields = opts.fields && opts.fields.length > 0 ? [...new Set(['quotation_key', ...opts.fields])].join(',') : undefined;
@@ -229,6 +218,8 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingClient {
     createRfq,
     listRfqs,
     listRfqPages,
+    getRfq,
+    editRfq,
     listQuotations,
     close: () => transport.close(),
   };
@@ -242,9 +233,17 @@ export function normaliseRfqType(t: string): 'Public' | 'Private' {
   return t as 'Public' | 'Private'; // the schema check names it
 }
 
+function checkRfqId(operation: string, rfqId: number): void {
+  if (!Number.isSafeInteger(rfqId) || rfqId <= 0) throw new RfqSyncError('E_INVALID_REQUEST', 'data', `${operation}: invalid RFQ id ${rfqId}`);
+}
+
 function parseListedRfq(raw: unknown, index: number, page: number): ListedRfq | InvalidListedRfq {
   const r = listedRfqSchema.safeParse(raw);
-  if (r.success) return toListedRfq(r.data);
+  if (r.success) {
+    const rfq = toListedRfq(r.data);
+    const labelState = stateOfLabel(rfq.status);
+    return labelState ? { ...rfq, labelState } : rfq;
+  }
   const id = listedRfqSchema.shape._id.safeParse((raw as { _id?: unknown } | null)?._id);
   const rfqId = id.success ? id.data : undefined;
   const issue = firstIssue(r.error);

@@ -62,6 +62,16 @@ export const createRfqResponseSchema = z.object({
   rfq: z.object({ _id: looseInt.pipe(z.number().int().positive()) }),
 });
 
+/** PUT /v1/rfqs/{id}: the header fields the edit call takes (at least one). */
+export const editRfqRequestSchema = z
+  .strictObject({
+    title: z.string().trim().min(1).max(L.title).optional(),
+    due_date: timestampString.optional(),
+    required_date: timestampString.optional(),
+    description: z.string().max(L.description).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, 'nothing to change');
+
 // ---------------------------------------------------------------- GET /v1/rfqs (tolerant)
 
 const optionalString = z.string().optional().nullable().transform((v) => v ?? undefined);
@@ -105,6 +115,9 @@ export const rfqListEnvelopeSchema = z.looseObject({
   links: z.looseObject({ next: linkSchema, last: linkSchema }).nullable().optional(),
   meta: z.looseObject({ total: looseInt.optional() }).nullable().optional(),
 });
+
+/** GET /v1/rfqs/{id}: `{ rfq: {...} }` (the record is checked on its own, as a listed one). */
+export const rfqDetailEnvelopeSchema = z.looseObject({ rfq: z.unknown() });
 
 export function toListedRfq(r: z.infer<typeof listedRfqSchema>): ListedRfq {
   const entries: Array<[number, z.infer<typeof listedLineSchema>]> = Array.isArray(r.lines)

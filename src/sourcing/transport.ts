@@ -51,7 +51,7 @@ export interface TransportOptions {
 
 export interface TransportRequest {
   operation: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** Path below the base URL, starting with `/v1/`. */
   path: string;
   query?: Record<string, string | number | undefined>;
@@ -119,7 +119,7 @@ export function createTransport(o: TransportOptions): Transport {
     const path = `${prefix}${r.path}${qs.size > 0 ? `?${qs.toString()}` : ''}`;
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     let body: string | undefined;
-    if (r.method === 'POST') {
+    if (r.method !== 'GET') {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(r.body ?? {});
     } else {

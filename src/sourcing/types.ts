@@ -5,6 +5,26 @@
 
 export type RfqStatusFilter = 'open' | 'closed' | 'cancelled' | 'completed';
 export const RFQ_STATUSES: readonly RfqStatusFilter[] = ['open', 'closed', 'cancelled', 'completed'];
+/** The state of an RFQ (domain): the same four values as the filter, whatever the wire spells. */
+export type RfqState = RfqStatusFilter;
+
+/**
+ * How the status filter is written on the wire: `lower` (`status=open`, the interface's table) or `capitalised`
+ * (`status=Open`, its curl example). Which one a service takes is detected (src/sourcing/dialect.ts), never assumed.
+ */
+export type FilterForm = 'lower' | 'capitalised';
+
+/** A list to read: one state in a given form, or `null` for the unfiltered list (every RFQ of the account). */
+export type ListFilter = RfqStatusFilter | { state: RfqStatusFilter; form: FilterForm } | null;
+
+/** Header fields the edit call changes (PUT /v1/rfqs/{id}); lines cannot be changed. */
+export interface RfqHeaderEdit {
+  title?: string;
+  /** Unix ms as digit strings, as on creation. */
+  due_date?: string;
+  required_date?: string;
+  description?: string;
+}
 
 /** Body of POST /v1/rfqs. Timestamps are Unix ms as digit strings (spec 2.1). */
 export interface CreateRfqRequest {
@@ -48,6 +68,11 @@ export interface ListedRfq {
   comp_name?: string;
   /** The status string inside the record (e.g. `Active`); the RFQ's state is the list it was found in. */
   status?: string;
+  /**
+   * The state the record's own label names (status-labels.ts), when the label is known: used only where no proven
+   * filter says it (the unfiltered walk, the detail call).
+   */
+  labelState?: RfqState;
   version?: number;
   /** Unix ms. */
   rfq_date?: number;

@@ -12,11 +12,11 @@ import { findListedRfq } from './find-rfq.ts';
 import { pullQuotations } from './snapshot.ts';
 
 export async function writeComparisonNow(
-  ctx: Pick<TrackingContext, 'redis' | 'keys' | 'client' | 'config'>,
+  ctx: Pick<TrackingContext, 'redis' | 'keys' | 'client' | 'config' | 'dialects'>,
   rfqId: number,
   opts: { out?: string; now?: Date } = {},
 ): Promise<{ workbook: string; state: string; quotations: number; invalid: number; winnerKey?: string }> {
-  const found = await findListedRfq(ctx.client, rfqId);
+  const found = await findListedRfq(ctx.client, rfqId, ctx.dialects ? await ctx.dialects.get() : undefined);
   if (!found) throw new RfqSyncError('E_RFQ_NOT_FOUND', 'data', `RFQ ${rfqId} is in no status list of this account`);
   const pull = await pullQuotations(ctx.client, rfqId, found.state === 'completed');
   const rec = await trackingStore(ctx).get(rfqId);

@@ -53,7 +53,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
 
   let rfq = await store.getListed(rfqId);
   if (!rfq) {
-    const found = await findListedRfq(ctx.client, rfqId);
+    const found = await findListedRfq(ctx.client, rfqId, ctx.dialects ? await ctx.dialects.get() : undefined);
     if (!found) throw new RfqSyncError('E_RFQ_NOT_LISTED', 'transient', `RFQ ${rfqId} is in no status list: comparison v${version} waits for it`);
     rfq = found.rfq;
     await store.putListed(rfq);

@@ -43,7 +43,7 @@ export interface PollResult {
   reappeared: number[];
   enqueued: { quotations: number; award: number; checks: number };
   /** Listed RFQs whose record breaks the schema (first MAX_RESULT_INVALID); `rfqId` when its `_id` was readable. */
-  invalid: Array<{ status: RfqState; rfqId?: number; page: number; index: number; field: string; reason: string }>;
+  invalid: Array<{ status: RfqState | 'all'; rfqId?: number; page: number; index: number; field: string; reason: string }>;
   /** All such RFQs, including those beyond the list above. */
   invalidCount: number;
 }
@@ -109,24 +109,44 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
       const state = mergeSeenState(prev?.state, status);
       seen.set(id, state === prev?.state ? prev : { state, rfq });
     };
-    for (const status of RFQ_STATUSES) {
+    // The dialect says how states are read: a proven filter form (four lists), or the unfiltered list with each
+    // RFQ's state from its record's label (no form proven). Never a list whose filter is not proven.
+    const dialect = ctx.dialects ? await ctx.dialects.get() : undefined;
+    const form = dialect?.filter ?? 'lower';
+    const onInvalidOf = (status: RfqState | 'all', count: () => void) => (bad: InvalidListedRfq) => {
+      count();
+      result.invalidCount++;
+      const { rfqId, page, index, field, reason } = bad;
+      if (result.invalid.length < MAX_RESULT_INVALID) result.invalid.push({ status, ...(rfqId !== undefined ? { rfqId } : {}), page, index, field, reason });
+      log.warn(
+        { rfqId, status, page, index, field, reason, tracked: rfqId !== undefined && tracked.has(rfqId), event: 'rfq.invalid' },
+        `RFQ ${rfqId ?? `at ${index} of page ${page}`} in the ${status} list breaks the schema: field ${field}: ${reason}`,
+      );
+      if (rfqId !== undefined && status !== 'all') place(status, rfqId, undefined);
+    };
+    if (form === 'none') {
+      const unknownLabels = new Set<string>();
       let n = 0;
-      const onInvalid = (bad: InvalidListedRfq) => {
+      for await (const rfq of ctx.client.listRfqs(null, { onInvalid: onInvalidOf('all', () => n++), pageRetry: PAGE_RETRY })) {
         n++;
-        result.invalidCount++;
-        const { rfqId, page, index, field, reason } = bad;
-        if (result.invalid.length < MAX_RESULT_INVALID) result.invalid.push({ status, ...(rfqId !== undefined ? { rfqId } : {}), page, index, field, reason });
-        log.warn(
-          { rfqId, status, page, index, field, reason, tracked: rfqId !== undefined && tracked.has(rfqId), event: 'rfq.invalid' },
-          `RFQ ${rfqId ?? `at ${index} of page ${page}`} in the ${status} list breaks the schema: field ${field}: ${reason}`,
-        );
-        if (rfqId !== undefined) place(status, rfqId, undefined);
-      };
-      for await (const rfq of ctx.client.listRfqs(status, { onInvalid, pageRetry: PAGE_RETRY })) {
-        n++;
-        place(status, rfq._id, rfq);
+        if (rfq.labelState) {
+          place(rfq.labelState, rfq._id, rfq);
+          result.listed[rfq.labelState] = (result.listed[rfq.labelState] ?? 0) + 1;
+        } else if (tracked.has(rfq._id)) unknownLabels.add(rfq.status ?? '(none)');
       }
-      result.listed[status] = n;
+      for (const label of unknownLabels) {
+        log.warn({ event: 'rfq.unknown-label', label }, `RFQ status label "${label}" is not in the label mapping: the state of RFQs carrying it is not read`);
+      }
+    } else {
+      for (const status of RFQ_STATUSES) {
+        let n = 0;
+        const onInvalid = onInvalidOf(status, () => n++);
+        for await (const rfq of ctx.client.listRfqs({ state: status, form }, { onInvalid, pageRetry: PAGE_RETRY })) {
+          n++;
+          place(status, rfq._id, rfq);
+        }
+        result.listed[status] = n;
+      }
     }
     result.found = seen.size;
 

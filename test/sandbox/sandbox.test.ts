@@ -103,10 +103,13 @@ describe('GET /v1/rfqs', () => {
     }
   });
 
-  it('the status filter is lower case; anything else is 400, as is a bad page', async () => {
+  it('the status filter is lower case; anything else is 400, as is a bad page; no filter lists the whole account', async () => {
     expect((await get('/v1/rfqs?status=open')).status).toBe(200);
     expect((await get('/v1/rfqs?status=OPEN')).status).toBe(400);
-    expect((await get('/v1/rfqs')).status).toBe(400);
+    const all = (await (await get('/v1/rfqs')).json()) as { meta: { total: number } };
+    let sum = 0;
+    for (const s of ['open', 'closed', 'cancelled', 'completed']) sum += ((await (await get(`/v1/rfqs?status=${s}`)).json()) as { meta: { total: number } }).meta.total;
+    expect(all.meta.total).toBe(sum);
     expect((await get('/v1/rfqs?status=open&page=0')).status).toBe(400);
     expect((await get('/v1/rfqs?status=open', {})).status).toBe(401);
   });

@@ -84,7 +84,7 @@ describe('many pages from the sandbox', () => {
 
   it('an empty list is one page with no RFQs', async () => {
     const pages = await all(client(sandbox.url).listRfqPages('cancelled'));
-    expect(pages).toEqual([{ page: 1, rfqs: [], total: 0 }]);
+    expect(pages).toEqual([{ page: 1, rfqs: [], total: 0, pageTotal: 0 }]);
   });
 });
 

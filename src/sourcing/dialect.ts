@@ -1,0 +1,181 @@
+/**
+ * Dialects of the sourcing service, detected per account, never assumed. What differs between services that speak
+ * the interface (and between the interface document and the real service's public documentation):
+ *   - the unfiltered list (GET /v1/rfqs without status): every RFQ of the account, or refused;
+ *   - the status filter's letter case (`open` or `Open`); a value the service does not recognise may be ignored
+ *     (the whole account listed) or give an empty list, so a form is used only once PROVEN: its four filtered totals
+ *     add up to the unfiltered total and no record of a filtered page carries another state's label. With no proven
+ *     form the poll walks the unfiltered list and takes each RFQ's state from its label (status-labels.ts);
+ *   - whether list lines echo `external_id` (learned from our own RFQs when they appear in a list);
+ *   - the detail call (GET /v1/rfqs/{id}) and the edit call (PUT /v1/rfqs/{id}): used where they exist.
+ * Every conclusion carries its evidence (shown by `rfq-sync doctor` and `status --json`).
+ */
+import { isRetryablePageError, PermanentHttpError } from '../errors.ts';
+import type { SourcingPort } from './port.ts';
+import { filterValue } from './status-labels.ts';
+import { RFQ_STATUSES, type FilterForm, type ListedRfq, type ListFilter, type RfqState } from './types.ts';
+
+export type Tristate = 'yes' | 'no' | 'unknown';
+export type FilterSetting = 'auto' | FilterForm | 'none';
+
+export interface Dialect {
+  /** The status filter in use: a proven (or forced) form, or `none` (unfiltered walk with labels). */
+  filter: FilterForm | 'none';
+  /** `detected` (proven by the evidence), `setting` (forced), or `unproven` (no form proven: `none` in use). */
+  filterBasis: 'detected' | 'setting' | 'unproven';
+  unfiltered: Tristate;
+  echo: Tristate;
+  detail: Tristate;
+  edit: Tristate;
+  /** Record labels met that the label mapping does not know (their RFQs' state stays unknown). */
+  unknownLabels: string[];
+  /** One line per observation behind the conclusions. */
+  evidence: string[];
+  /** Unix ms of the detection. */
+  detectedAt: number;
+}
+
+export interface DialectSettings {
+  SOURCING_STATUS_FILTER: FilterSetting;
+  SOURCING_EXTERNAL_ID_ECHO: 'auto' | 'yes' | 'no';
+  SOURCING_DETAIL_CALL: 'auto' | 'yes' | 'no';
+  SOURCING_EDIT_CALL: 'auto' | 'yes' | 'no';
+}
+
+type PageLister = Pick<SourcingPort, 'listRfqPages' | 'getRfq'>;
+
+/** A probe page that fails (5xx past the transport's retries, broken JSON) is asked again, as the poll's pages are. */
+const PAGE_RETRY = { attempts: 4, retryable: isRetryablePageError, backoffMs: (n: number) => 100 * 2 ** n };
+
+/** The first page of a list: its total and records, or the refusal (a 4xx: the list does not exist in that form). */
+async function firstPage(port: PageLister, list: ListFilter): Promise<{ total?: number; rfqs: ListedRfq[] } | { refused: string }> {
+  try {
+    for await (const page of port.listRfqPages(list, { onInvalid: () => undefined, pageRetry: PAGE_RETRY })) return { total: page.pageTotal ?? page.total, rfqs: page.rfqs };
+    return { total: 0, rfqs: [] };
+  } catch (err) {
+    if (err instanceof PermanentHttpError) return { refused: `HTTP ${err.status}` };
+    throw err;
+  }
+}
+
+const describe = (list: ListFilter): string => (list === null ? 'GET /v1/rfqs (no filter)' : typeof list === 'string' ? `status=${list}` : `status=${filterValue(list.state, list.form)}`);
+
+/**
+ * Detect the dialect of the account behind `port`: about 10 requests (page 1 of the unfiltered list and of the
+ * four filters in each form, one detail call). `known` carries what was learned before (the echo, the edit call),
+ * which detection cannot probe without side effects.
+ */
+export async function detectDialect(port: PageLister, settings: DialectSettings, known: Partial<Pick<Dialect, 'echo' | 'edit'>> = {}, now = Date.now()): Promise<Dialect> {
+  const evidence: string[] = [];
+  const unknownLabels = new Set<string>();
+  const noteLabels = (rfqs: ListedRfq[]) => {
+    for (const r of rfqs) if (r.status !== undefined && r.labelState === undefined) unknownLabels.add(r.status);
+  };
+
+  const all = await firstPage(port, null);
+  let unfiltered: Tristate;
+  let total: number | undefined;
+  let sample: ListedRfq | undefined;
+  if ('refused' in all) {
+    unfiltered = 'no';
+    evidence.push(`${describe(null)}: refused (${all.refused})`);
+  } else if (all.total === undefined) {
+    unfiltered = 'unknown';
+    evidence.push(`${describe(null)}: answered without meta.total`);
+  } else {
+    unfiltered = 'yes';
+    total = all.total;
+    sample = all.rfqs[0];
+    noteLabels(all.rfqs);
+    evidence.push(`${describe(null)}: total ${total}`);
+  }
+
+  let filter: Dialect['filter'] = 'none';
+  let filterBasis: Dialect['filterBasis'] = 'unproven';
+  const forced = settings.SOURCING_STATUS_FILTER;
+  if (forced !== 'auto') {
+    filter = forced;
+    filterBasis = 'setting';
+    evidence.push(`status filter: ${forced} (SOURCING_STATUS_FILTER)`);
+  } else {
+    for (const form of ['lower', 'capitalised'] as const) {
+      const proof = await proveForm(port, form, total, noteLabels);
+      evidence.push(proof.line);
+      sample ??= proof.sample;
+      if (proof.proven) {
+        filter = form;
+        filterBasis = 'detected';
+        break;
+      }
+    }
+    if (filterBasis === 'unproven') {
+      evidence.push(
+        unfiltered === 'yes'
+          ? 'no filter form proven: the poll walks the unfiltered list and takes each state from its label'
+          : 'no filter form proven and no unfiltered list: states cannot be read (set SOURCING_STATUS_FILTER)',
+      );
+    }
+  }
+
+  let detail: Tristate = settings.SOURCING_DETAIL_CALL === 'auto' ? 'unknown' : settings.SOURCING_DETAIL_CALL;
+  if (settings.SOURCING_DETAIL_CALL === 'auto') {
+    if (sample) {
+      try {
+        const got = await port.getRfq(sample._id);
+        detail = got ? 'yes' : 'no';
+        evidence.push(`GET /v1/rfqs/${sample._id} of a listed RFQ: ${got ? `found (status "${got.status ?? ''}")` : 'HTTP 404: no detail call'}`);
+      } catch (err) {
+        if (!(err instanceof PermanentHttpError)) throw err;
+        detail = 'no';
+        evidence.push(`GET /v1/rfqs/${sample._id} of a listed RFQ: HTTP ${err.status}: no detail call`);
+      }
+    } else evidence.push('detail call: not tried (no RFQ listed yet)');
+  } else evidence.push(`detail call: ${detail} (SOURCING_DETAIL_CALL)`);
+
+  const echo: Tristate = settings.SOURCING_EXTERNAL_ID_ECHO === 'auto' ? (known.echo ?? 'unknown') : settings.SOURCING_EXTERNAL_ID_ECHO;
+  evidence.push(
+    settings.SOURCING_EXTERNAL_ID_ECHO === 'auto'
+      ? `external_id echo: ${echo} (learned from our own RFQs when they appear in a list)`
+      : `external_id echo: ${echo} (SOURCING_EXTERNAL_ID_ECHO)`,
+  );
+  const edit: Tristate = settings.SOURCING_EDIT_CALL === 'auto' ? (known.edit ?? 'unknown') : settings.SOURCING_EDIT_CALL;
+  evidence.push(settings.SOURCING_EDIT_CALL === 'auto' ? `edit call: ${edit} (learned on first use)` : `edit call: ${edit} (SOURCING_EDIT_CALL)`);
+  if (unknownLabels.size > 0) evidence.push(`unknown record labels (state not read from them): ${[...unknownLabels].join(', ')}`);
+
+  return { filter, filterBasis, unfiltered, echo, detail, edit, unknownLabels: [...unknownLabels], evidence, detectedAt: now };
+}
+
+/** One form is proven when its four totals add up to the unfiltered total and no listed record contradicts it. */
+async function proveForm(
+  port: PageLister,
+  form: FilterForm,
+  total: number | undefined,
+  noteLabels: (rfqs: ListedRfq[]) => void,
+): Promise<{ proven: boolean; line: string; sample?: ListedRfq }> {
+  const totals: string[] = [];
+  let sum = 0;
+  let sample: ListedRfq | undefined;
+  const contradictions: string[] = [];
+  for (const state of RFQ_STATUSES) {
+    const list = { state, form };
+    const p = await firstPage(port, list);
+    if ('refused' in p) return { proven: false, line: `form ${form}: ${describe(list)} refused (${p.refused})` };
+    if (p.total === undefined) return { proven: false, line: `form ${form}: ${describe(list)} without meta.total` };
+    totals.push(`${filterValue(state, form)} ${p.total}`);
+    sum += p.total;
+    sample ??= p.rfqs[0];
+    noteLabels(p.rfqs);
+    for (const r of p.rfqs) if (r.labelState !== undefined && r.labelState !== state) contradictions.push(`RFQ ${r._id} labelled "${r.status}" in ${describe(list)}`);
+  }
+  const sums = `${totals.join(' + ')} = ${sum}`;
+  if (total === undefined) return { proven: false, sample, line: `form ${form}: ${sums}; no unfiltered total to prove it against` };
+  if (total === 0) return { proven: false, sample, line: `form ${form}: the account is empty: nothing proves a filter yet` };
+  if (sum !== total) return { proven: false, sample, line: `form ${form}: ${sums}, not the unfiltered ${total}: the filter is not applied` };
+  if (contradictions.length > 0) return { proven: false, sample, line: `form ${form}: totals add up but ${contradictions.slice(0, 3).join('; ')}` };
+  return { proven: true, sample, line: `form ${form}: ${sums} = unfiltered total, records carry their state: proven` };
+}
+
+/** The list to read for a state under a dialect, or undefined when states come from labels (filter `none`). */
+export function listFor(d: Pick<Dialect, 'filter'>, state: RfqState): ListFilter | undefined {
+  return d.filter === 'none' ? undefined : { state, form: d.filter };
+}

@@ -1,0 +1,65 @@
+/**
+ * The sourcing port: how the rest of rfq-sync talks to the sourcing service, in domain types (types.ts: RFQ, line,
+ * quotation, state), never the wire format. The HTTP client (client.ts) is its adapter; tests may script it.
+ * What a particular service supports beyond the three documented operations (the unfiltered list, the detail and
+ * edit calls, the filter's letter case, the external_id echo) is detected per account (dialect.ts), never assumed.
+ */
+import type { InvalidResponseError } from '../errors.ts';
+import type { CreateRfqRequest, ListedRfq, ListFilter, QuotationList, RfqHeaderEdit } from './types.ts';
+
+/** One RFQ of a list page that breaks the schema (the page itself was fine). */
+export interface InvalidListedRfq {
+  /** Set when the RFQ's `_id` is readable: it is in the list it was found in, whatever else is wrong. */
+  rfqId?: number;
+  page: number;
+  /** Position in the page's `rfqs`. */
+  index: number;
+  field: string;
+  reason: string;
+  error: InvalidResponseError;
+}
+
+export interface ListRfqsOptions {
+  /**
+   * Called for each RFQ of a page that breaks the schema; the valid RFQs of the page are still yielded. Without
+   * it the first invalid RFQ throws its InvalidResponseError (for readers that need every RFQ of the list, such
+   * as the reconcile search for an RFQ carrying our external_ids).
+   */
+  onInvalid?: (bad: InvalidListedRfq) => void;
+  /**
+   * Asks a failed page again (same page number) instead of ending the walk, on top of the transport's GET retries:
+   * for readers that must read every page (the reconcile search), where even a 200 with a broken body is worth a
+   * second try. `backoffMs(n)` is the wait before retry n (1-based); at most `attempts` retries per page.
+   */
+  pageRetry?: { attempts: number; retryable: (err: unknown) => boolean; backoffMs: (n: number) => number };
+}
+
+export interface RfqListPage {
+  page: number;
+  rfqs: ListedRfq[];
+  /** RFQs of this page that break the schema; present only when there are some (and `onInvalid` was given). */
+  invalid?: InvalidListedRfq[];
+  /** meta.total of page 1. */
+  total?: number;
+  /** meta.total of this page (the unfiltered walk proves completeness from every page's total). */
+  pageTotal?: number;
+}
+
+export interface SourcingPort {
+  /** `permitHeld`: the caller already took the rate permit for this call (no `beforeRequest`). */
+  createRfq(body: CreateRfqRequest, opts?: { signal?: AbortSignal; permitHeld?: boolean }): Promise<{ _id: number }>;
+  /**
+   * Every RFQ of the account in that state, all pages (each `_id` once). A page whose envelope is broken throws
+   * InvalidResponseError; one bad RFQ of a page goes to `onInvalid` (or throws without it).
+   */
+  listRfqs(list: ListFilter, opts?: ListRfqsOptions): AsyncIterable<ListedRfq>;
+  /** One list page by page; `null` is the unfiltered list (every RFQ of the account, where the service has it). */
+  listRfqPages(list: ListFilter, opts?: ListRfqsOptions): AsyncIterable<RfqListPage>;
+  /** GET /v1/rfqs/{id}: undefined on 404 (no such RFQ, or no detail call: the dialect says which). */
+  getRfq(rfqId: number): Promise<ListedRfq | undefined>;
+  /** PUT /v1/rfqs/{id}: changes the header (where the service has the edit call). */
+  editRfq(rfqId: number, header: RfqHeaderEdit): Promise<void>;
+  listQuotations(rfqId: number, opts?: { quotationKey?: string; status?: 'success'; fields?: string[] }): Promise<QuotationList>;
+  close(): Promise<void>;
+}
+
