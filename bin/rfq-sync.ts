@@ -128,6 +128,32 @@ program
     }),
   );
 
+program
+  .command('doctor')
+  .description("detect the sourcing service's dialect for this account now and print it with the evidence")
+  .option('--json', 'print JSON')
+  .action(
+    action(async (opts: { json?: boolean }) => {
+      const { config, logger } = setup(globals());
+      const { runDoctorCommand } = await import('../src/ops/commands.ts');
+      return runDoctorCommand(config, logger, opts);
+    }),
+  );
+
+program
+  .command('resolve')
+  .description('settle a requisition parked after an ambiguous reconcile: this RFQ is it (--rfq), or post it (--post)')
+  .argument('<requisition>', 'requisition id as `status` shows it (profile/key)')
+  .option('--rfq <id>', 'the RFQ that is this requisition', (v) => positiveInteger(v))
+  .option('--post', 'no RFQ is this requisition: post it again')
+  .action(
+    action(async (requisition: string, opts: { rfq?: number; post?: boolean }) => {
+      const { config, logger } = setup(globals());
+      const { runResolveCommand } = await import('../src/ops/commands.ts');
+      return runResolveCommand(config, logger, requisition, opts);
+    }),
+  );
+
 const failed = program.command('failed').description('jobs that failed after all their attempts: list them, run them again');
 failed
   .command('list')

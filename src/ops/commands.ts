@@ -9,7 +9,11 @@ import { ConfigError, RfqSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { AuthPauseStatus } from '../pipeline/auth-gate.ts';
 import { closeWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../pipeline/context.ts';
-import { bullPrefix, createQueues, type Queues, type RedisConnectionOptions } from '../pipeline/queues.ts';
+import { bullPrefix, createQueues, jobId, type Queues, type RedisConnectionOptions } from '../pipeline/queues.ts';
+import { createIdempotencyStore } from '../pipeline/idempotency-store.ts';
+import { createReconcileCoordinator } from '../pipeline/reconcile-coordinator.ts';
+import { contentHashOf } from '../pipeline/rfq-creator.ts';
+import { trackRfq } from '../tracking/rfq-tracker.ts';
 import { redisKeys, type RedisKeys } from '../pipeline/redis-keys.ts';
 import { listFailed, retryFailed } from '../pipeline/failed-jobs.ts';
 import { ingestOneFile } from '../pipeline/inbox-intake.ts';
@@ -94,10 +98,17 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     const bad = p.invalidCount ? `; ${p.invalidCount} listed RFQ(s) break the schema, e.g. ${describeInvalid(p.invalid[0])}` : '';
     detail = p.error ?? p.skipped ?? `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}`;
   }
+  const [dialectRaw, parkedRaw] = await Promise.all([ctx.redis.get(ctx.keys.key('dialect')), ctx.redis.hgetall(ctx.keys.key('recon', 'parked'))]);
+  const undecided = Object.entries(parkedRaw).map(([requisition, v]) => {
+    const e = JSON.parse(v) as { reason: string; rfqIds: number[] };
+    return { requisition, reason: e.reason, rfqIds: e.rfqIds };
+  });
   return {
     rfqs,
     lastPoll: p ? { at: new Date(p.finishedAt).toISOString(), ok: p.ok, ...(detail ? { detail } : {}) } : null,
     ...(t.flagged.length ? { flagged: t.flagged } : {}),
+    dialect: dialectRaw ? JSON.parse(dialectRaw) : null,
+    undecided,
   };
 }
 
@@ -178,4 +189,57 @@ export async function runCompareCommand(config: Config, logger: Logger, rfqId: n
   out(r.workbook);
   process.stderr.write(`RFQ ${rfqId} (${r.state}): ${r.quotations} quotation(s)${r.invalid ? `, ${r.invalid} unreadable` : ''}${r.winnerKey ? `, winner ${r.winnerKey}` : ''}\n`);
   return EXIT_OK;
+}
+
+/** `rfq-sync doctor`: detect the account's dialect now (about 10 requests), store it, and print it with its evidence. */
+export async function runDoctorCommand(config: Config, logger: Logger, o: { json?: boolean }): Promise<number> {
+  const d = await withContext(config, logger, 'doctor', (ctx) => ctx.dialects.refresh());
+  if (o.json) out(JSON.stringify(d, null, 2));
+  else {
+    out(
+      [
+        `status filter:      ${d.filter} (${d.filterBasis})`,
+        `unfiltered list:    ${d.unfiltered}`,
+        `external_id echo:   ${d.echo}`,
+        `detail call:        ${d.detail}`,
+        `edit call:          ${d.edit}`,
+        ...(d.unknownLabels.length ? [`unknown labels:     ${d.unknownLabels.join(', ')}`] : []),
+        'evidence:',
+        ...d.evidence.map((e) => `  - ${e}`),
+      ].join('\n'),
+    );
+  }
+  return EXIT_OK;
+}
+
+/**
+ * `rfq-sync resolve REQUISITION --rfq ID | --post`: a person settles a requisition parked after an ambiguous
+ * reconcile. `--rfq`: that RFQ is the requisition's (recorded and tracked, nothing posted). `--post`: none is; the
+ * requisition is posted once more (a new create-rfq job).
+ */
+export async function runResolveCommand(config: Config, logger: Logger, requisition: string, o: { rfq?: number; post?: boolean }): Promise<number> {
+  if ((o.rfq === undefined) === !o.post) throw new ConfigError(['resolve: give exactly one of --rfq ID or --post']);
+  return withContext(config, logger, 'resolve', async (ctx) => {
+    const store = createIdempotencyStore(ctx.redis, ctx.keys);
+    const reconciler = createReconcileCoordinator({ redis: ctx.redis, keys: ctx.keys, listingClient: ctx.listingClient, dialect: () => ctx.dialects.get(), logger });
+    const entry = await reconciler.parked(requisition);
+    const rec = await store.get(requisition);
+    if (!entry || rec?.state !== 'undecided') {
+      out(`${requisition}: not waiting for a decision (state ${rec?.state ?? 'unknown'})`);
+      return EXIT_FAILED;
+    }
+    const r = entry.requisition;
+    if (o.rfq !== undefined) {
+      const res = await store.record(r, o.rfq, r.lines.map((line, position) => ({ line, position })), 'adopted', []);
+      await trackRfq(ctx, { rfqId: o.rfq, requisition: r });
+      await reconciler.unpark(requisition);
+      out(res.status === 'duplicate' ? `${requisition}: already recorded as RFQ ${res.existingRfqId}` : `${requisition}: recorded as RFQ ${o.rfq}; nothing posted`);
+      return EXIT_OK;
+    }
+    await store.unparkToPost(requisition);
+    await reconciler.unpark(requisition);
+    await ctx.queues.createRfq.add('create-rfq', { requisition: r }, { jobId: jobId('create', r.profile, r.key, contentHashOf(r), 'resolved', Date.now()) });
+    out(`${requisition}: will be posted again by a worker`);
+    return EXIT_OK;
+  });
 }

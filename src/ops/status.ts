@@ -3,11 +3,13 @@
  * shows the shared state of every worker. The JSON shape (`--json`) is a promise to scripts and monitoring:
  *   { queues: { <queue>: { waiting, active, delayed, prioritized, waiting-children, failed, completed } },
  *     rfqs: { <state>: n }, lastPoll: { at, ok, detail } | null, flagged: [rfqId], failures: [{ queue, jobId, name, reason, at,
- *     attempts }], files: [{ file, outcome, reason, report, at }], paused: { paused, reason?, since? }, generatedAt }
+ *     attempts }], files: [{ file, outcome, reason, report, at }], paused: { paused, reason?, since? },
+ *     dialect: Dialect | null (src/sourcing/dialect.ts), undecided: [{ requisition, reason, rfqIds }], generatedAt }
  * `files` lists the input files of the last day that were refused whole or had rows rejected: their ingest job
  * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
  */
 import type { AuthPauseStatus } from '../pipeline/auth-gate.ts';
+import type { Dialect } from '../sourcing/dialect.ts';
 import type { Queues } from '../pipeline/queues.ts';
 
 type QueuesCtx = { queues: Pick<Queues, 'all'> };
@@ -45,6 +47,10 @@ export interface StatusReport {
   failures: StatusFailure[];
   files: StatusFileProblem[];
   paused: { paused: boolean; reason?: string; since?: string };
+  /** The account's sourcing dialect as last detected (src/sourcing/dialect.ts), with its evidence; null before. */
+  dialect: Dialect | null;
+  /** Requisitions parked after an ambiguous reconcile: nothing posted until `rfq-sync resolve`. */
+  undecided: Array<{ requisition: string; reason: string; rfqIds: number[] }>;
 }
 
 /** Tracking facts come from the tracking module when it is wired in (see bin/rfq-sync.ts). */
@@ -52,6 +58,8 @@ export interface TrackingFacts {
   rfqs: Record<string, number>;
   lastPoll: { at: string; ok: boolean; detail?: string } | null;
   flagged?: number[];
+  dialect?: Dialect | null;
+  undecided?: StatusReport['undecided'];
 }
 
 export async function queueCounts(ctx: QueuesCtx): Promise<Record<string, Record<string, number>>> {
@@ -126,6 +134,8 @@ export async function collectStatus(
     flagged: facts.flagged ?? [],
     failures,
     files,
+    dialect: facts.dialect ?? null,
+    undecided: facts.undecided ?? [],
     paused: {
       paused: auth.paused,
       ...(auth.reason ? { reason: auth.reason } : {}),
@@ -161,6 +171,14 @@ export function formatStatus(r: StatusReport): string {
   lines.push(`RFQs tracked: ${states.length === 0 ? 'none' : states.map(([s, n]) => `${s} ${n}`).join(', ')}`);
   if (r.flagged.length) lines.push(`Flagged (missing from every list): ${r.flagged.slice(0, 20).join(', ')}${r.flagged.length > 20 ? ' ...' : ''}`);
   lines.push(`Last poll: ${r.lastPoll ? `${r.lastPoll.at} ${r.lastPoll.ok ? 'ok' : 'FAILED'}${r.lastPoll.detail ? ` (${r.lastPoll.detail})` : ''}` : 'never'}`);
+  if (r.dialect) {
+    const d = r.dialect;
+    lines.push(`Sourcing dialect: status filter ${d.filter} (${d.filterBasis}), unfiltered list ${d.unfiltered}, external_id echo ${d.echo}, detail call ${d.detail}, edit call ${d.edit} (\`rfq-sync doctor\` for the evidence)`);
+  }
+  if (r.undecided.length > 0) {
+    lines.push(`NEEDS A DECISION (${r.undecided.length}; nothing posted; \`rfq-sync resolve REQUISITION --rfq ID | --post\`):`);
+    for (const u of r.undecided.slice(0, 20)) lines.push(`  ${u.requisition}: ${u.reason}`);
+  }
   lines.push('');
   if (r.failures.length === 0) {
     lines.push('Recent failures: none');

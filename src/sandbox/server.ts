@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
-import { createRfqRequestSchema } from '../sourcing/schemas.ts';
+import { wireCreateRfqSchema, wireEditRfqSchema } from './wire-schemas.ts';
 import { startAutopilot, type AutopilotOptions } from './autopilot.ts';
 import { FaultInjector, seededRandom, type SandboxFaults } from './faults.ts';
 import {
@@ -47,6 +47,16 @@ export interface SandboxOptions {
   seed?: number;
   /** Render links.next/last on this foreign origin (tests). */
   linksOrigin?: string;
+  /**
+   * `friendly` (default): the interface document read kindly: lower-case filter (anything else 400), external_id
+   * echoed in lists, no detail or edit call. `docs`: the real service's public documentation: only `Open`,
+   * `Closed`, `Cancelled`, `Completed` filter (any other value lists the whole account), no external_id in lists,
+   * GET /v1/rfqs/{id} (lower-case state) and PUT /v1/rfqs/{id} (header edit). Both list the whole account without
+   * a filter.
+   */
+  dialect?: 'friendly' | 'docs';
+  /** Hand-made RFQs (no external_ids) seeded per account at start. Default 0. */
+  existing?: number;
 }
 
 export interface SandboxStats {
@@ -82,6 +92,7 @@ export interface SandboxControl {
 export interface Sandbox {
   /** Base URL including the prefix, e.g. http://127.0.0.1:PORT/esourcing. */
   url: string;
+  dialect: 'friendly' | 'docs';
   port: number;
   setFaults(f: SandboxFaults): void;
   stats(): SandboxStats;
@@ -117,6 +128,9 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const faults = new FaultInjector(o.faults ?? {}, random);
   const store = new SandboxStore({ stateFile: o.stateFile });
   await store.load();
+  const dialect = o.dialect ?? 'friendly';
+  const docs = dialect === 'docs';
+  for (const company of new Set(Object.values(accounts))) store.seedHandMade(company, o.existing ?? 0, random);
   const autopilot = o.autopilot ? startAutopilot(store, o.autopilot, random) : undefined;
 
   let calls: SandboxStats['calls'] = {};
@@ -178,8 +192,19 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
 
   async function api(req: IncomingMessage, res: ServerResponse, url: URL, path: string): Promise<void> {
     const method = req.method ?? 'GET';
+    const detailMatch = /^\/v1\/rfqs\/([^/]+)\/?$/.exec(path);
     const op =
-      path === '/v1/rfqs' ? (method === 'POST' ? 'createRfq' : 'listRfqs') : path.startsWith('/v1/quotations/') ? 'listQuotations' : 'other';
+      path === '/v1/rfqs'
+        ? method === 'POST'
+          ? 'createRfq'
+          : 'listRfqs'
+        : path.startsWith('/v1/quotations/')
+          ? 'listQuotations'
+          : detailMatch && docs
+            ? method === 'PUT'
+              ? 'editRfq'
+              : 'getRfq'
+            : 'other';
     const now = Date.now();
     times.push(now);
     if (times.length > MAX_TIMES) times = times.slice(-MAX_TIMES / 2);
@@ -211,7 +236,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
         if (err instanceof SandboxError) return send(err.status, { error: 'payload_too_large', message: err.message });
         return send(400, { error: 'bad_request', message: 'body is not valid JSON' });
       }
-      const parsed = createRfqRequestSchema.safeParse(body);
+      const parsed = wireCreateRfqSchema.safeParse(body);
       if (!parsed.success) {
         return send(400, {
           error: 'validation_failed',
@@ -233,10 +258,36 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       return send(201, { rfq: { _id: rfq._id } });
     }
 
+    if (detailMatch && docs) {
+      const id = /^\d+$/.test(detailMatch[1]!) ? Number(detailMatch[1]) : NaN;
+      const found = Number.isSafeInteger(id) ? store.get(id) : undefined;
+      if (!found || found.company !== company) return send(404, { error: 'not_found', message: `no RFQ ${detailMatch[1]}` });
+      if (method === 'PUT') {
+        let body: unknown;
+        try {
+          body = JSON.parse(await readBody(req));
+        } catch {
+          return send(400, { error: 'bad_request', message: 'body is not valid JSON' });
+        }
+        const parsed = wireEditRfqSchema.safeParse(body);
+        if (!parsed.success) return send(400, { error: 'validation_failed', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+        store.edit(id, company, parsed.data);
+        return send(201, { rfq: { _id: id } });
+      }
+      if (method !== 'GET') return send(405, { error: 'method_not_allowed', message: `${method} ${path}` });
+      if (faults.invalidJson()) return sendBroken(res, () => count(op, 200));
+      const rendered = renderRfq(found, false, false);
+      return send(200, { rfq: { ...rendered, status: found.state } });
+    }
+
     if (method !== 'GET') return send(405, { error: 'method_not_allowed', message: `${method} ${path}` });
 
     if (path === '/v1/rfqs') {
-      const status = url.searchParams.get('status');
+      const asked = url.searchParams.get('status');
+      // docs: only the capitalised values filter; any other value is ignored (the whole account, as a filter the
+      // service does not recognise may be)
+      const docsState = asked !== null && docs ? RFQ_STATES.find((st) => STATUS_TEXT_FILTER(st) === asked) : undefined;
+      const status = docs ? (docsState ?? null) : asked;
       // without a filter: every RFQ of the account (the real service documents it)
       if (status !== null && !RFQ_STATES.includes(status as RfqState)) {
         return send(400, { error: 'bad_request', message: 'status must be one of open, closed, cancelled, completed' });
@@ -247,10 +298,10 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       const all = status === null ? store.listAllFor(company) : store.listFor(company, status as RfqState);
       const last = Math.max(1, Math.ceil(all.length / pageSize));
       const slice = all.slice((page - 1) * pageSize, page * pageSize);
-      const linkBase = `${o.linksOrigin ?? `http://${req.headers.host ?? 'localhost'}`}${prefix}/v1/rfqs?${status === null ? '' : `status=${status}&`}page=`;
+      const linkBase = `${o.linksOrigin ?? `http://${req.headers.host ?? 'localhost'}`}${prefix}/v1/rfqs?${asked === null ? '' : `status=${encodeURIComponent(asked)}&`}page=`;
       if (faults.invalidJson()) return sendBroken(res, () => count(op, 200));
       return send(200, {
-        rfqs: slice.map((r) => renderRfq(r, faults.schemaBreak())),
+        rfqs: slice.map((r) => renderRfq(r, faults.schemaBreak(), !docs)),
         links: { next: page < last ? `${linkBase}${page + 1}` : null, last: `${linkBase}${last}` },
         meta: { total: all.length },
       });
@@ -374,6 +425,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
 
   return {
     url: `http://${urlHost}:${port}${prefix}`,
+    dialect,
     port,
     setFaults: control.setFaults,
     stats,
@@ -393,7 +445,10 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
 
 // ---------------------------------------------------------------- rendering (as the spec shows it)
 
-function renderRfq(r: StoredRfq, breakSchema: boolean): Record<string, unknown> {
+/** The docs dialect's filter values: `Open`, `Closed`, ... */
+const STATUS_TEXT_FILTER = (s: RfqState) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function renderRfq(r: StoredRfq, breakSchema: boolean, echoExternalId: boolean): Record<string, unknown> {
   const lines: Record<string, unknown> = {};
   r.lines.forEach((l, i) => {
     const each = l.estimated_price !== undefined && l.qty > 0 ? new Decimal(l.estimated_price).div(l.qty).toDecimalPlaces(2).toFixed(2) : undefined;
@@ -406,7 +461,7 @@ function renderRfq(r: StoredRfq, breakSchema: boolean): Record<string, unknown> 
       ...(l.estimated_price !== undefined ? { estimated_price: String(l.estimated_price) } : {}),
       ...(each !== undefined ? { each_price: each } : {}),
       status: l.status,
-      ...(l.external_id !== undefined ? { external_id: l.external_id } : {}),
+      ...(l.external_id !== undefined && echoExternalId ? { external_id: l.external_id } : {}),
       docs: l.docs,
     };
   });

@@ -6,8 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { Decimal } from 'decimal.js';
 import { writeFileAtomically } from '../atomic-write.ts';
-import type { z } from 'zod';
-import type { createRfqRequestSchema } from '../sourcing/schemas.ts';
+import type { WireCreateRfq, WireEditRfq } from './wire-schemas.ts';
 
 export type RfqState = 'open' | 'closed' | 'cancelled' | 'completed';
 export const RFQ_STATES: readonly RfqState[] = ['open', 'closed', 'cancelled', 'completed'];
@@ -73,7 +72,7 @@ export interface QuotationInput {
   attachments?: unknown[];
 }
 
-export type CreateRfqBody = z.infer<typeof createRfqRequestSchema>;
+export type CreateRfqBody = WireCreateRfq;
 
 interface StoreData {
   nextId: number;
@@ -169,6 +168,45 @@ export class SandboxStore {
 
   all(): StoredRfq[] {
     return this.data.rfqs;
+  }
+
+  /** The edit call (docs dialect): header fields only; a new version of the record. */
+  edit(id: number, company: string, body: WireEditRfq): StoredRfq | undefined {
+    const r = this.byId.get(id);
+    if (!r || r.company !== company) return undefined;
+    if (body.title !== undefined) r.title = body.title;
+    if (body.due_date !== undefined) r.due_date = body.due_date;
+    if (body.required_date !== undefined) r.required_date = body.required_date;
+    if (body.description !== undefined) r.description = body.description;
+    r.version++;
+    this.changed();
+    return r;
+  }
+
+  /**
+   * Seed `n` RFQs made by hand in the service's web UI (no external_id on any line), unless the account holds RFQs
+   * already (a state file): states spread about 60% open, 20% closed, 10% cancelled, 10% completed.
+   */
+  seedHandMade(company: string, n: number, random: () => number): void {
+    if (n <= 0 || this.data.rfqs.some((r) => r.company === company)) return;
+    const items = ['Office chairs', 'Safety gloves', 'Printer toner', 'Hydraulic hoses', 'Pallet racking', 'Cable ties', 'Laptops', 'Forklift service'];
+    const states: RfqState[] = ['open', 'open', 'open', 'open', 'open', 'open', 'closed', 'closed', 'cancelled', 'completed'];
+    const day = 86_400_000;
+    for (let i = 1; i <= n; i++) {
+      const item = items[Math.floor(random() * items.length)]!;
+      const lines = 1 + Math.floor(random() * 5);
+      const due = this.now() + Math.floor(random() * 30) * day;
+      const rfq = this.create(company, {
+        title: `${item} for site ${i}`,
+        due_date: String(due),
+        rfq_type: 'Public',
+        lines: Array.from({ length: lines }, (_, j) => ({ product_name: `${item} ${j + 1}`, uom: 'pcs', qty: 1 + Math.floor(random() * 50), estimated_price: 100 * (1 + Math.floor(random() * 90)) })),
+      });
+      rfq.rfq_date = this.now() - (n - i + 1) * 3_600_000;
+      const state = states[i % states.length]!;
+      if (state !== 'open') rfq.state = state;
+    }
+    this.changed();
   }
 
   /** Every RFQ of the account, all states, in _id order. */
