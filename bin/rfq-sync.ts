@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { ConfigError } from '../src/errors.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, reportError, setup, type GlobalOptions } from '../src/ops/cli-support.ts';
 
 const program = new Command('rfq-sync')
@@ -189,8 +190,12 @@ program
   .option('--state-file <file>', 'keep the sandbox state in this file across restarts')
   .option('--autopilot', 'simulate suppliers: close RFQs, submit quotations, complete them')
   .option('--close-after-ms <ms>', 'autopilot: close an RFQ this long after creation', (v) => Number(v), 20_000)
+  .option('--dialect <name>', 'friendly (lower-case filter, external_id echoed) or docs (the real service as documented)', 'friendly')
+  .option('--existing <n>', 'seed this many hand-made RFQs (no external_ids) per account', (v) => Number(v), 0)
+  .option('--page-size <n>', 'RFQs per list page', (v) => positiveInteger(v), 20)
   .action(
-    action(async (opts: { port?: number; host: string; prefix: string; stateFile?: string; autopilot?: boolean; closeAfterMs: number }) => {
+    action(async (opts: { port?: number; host: string; prefix: string; stateFile?: string; autopilot?: boolean; closeAfterMs: number; dialect: string; existing: number; pageSize: number }) => {
+      if (opts.dialect !== 'friendly' && opts.dialect !== 'docs') throw new ConfigError([`--dialect: must be friendly or docs, not ${opts.dialect}`]);
       const { runSandboxCommand } = await import('../src/ops/sandbox-command.ts');
       return runSandboxCommand(globals(), opts);
     }),

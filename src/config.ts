@@ -88,10 +88,8 @@ export const rawConfigSchema = z.object({
   SOURCING_EXTERNAL_ID_ECHO: z.enum(['auto', 'yes', 'no']).default('auto'),
   /** Whether GET /v1/rfqs/{id} (the detail call) exists: `auto` tries it once on a listed RFQ. Default `auto`. */
   SOURCING_DETAIL_CALL: z.enum(['auto', 'yes', 'no']).default('auto'),
-  /** Whether PUT /v1/rfqs/{id} (the edit call) exists: `auto` learns it on first use. Default `auto`. */
+  /** Whether PUT /v1/rfqs/{id} (the edit call) exists: `auto` leaves it unknown until used (nothing uses it yet). Default `auto`. */
   SOURCING_EDIT_CALL: z.enum(['auto', 'yes', 'no']).default('auto'),
-  /** Push header changes of an open RFQ (title, dates, description) from a re-export with the edit call. Default false: reported only. */
-  PUSH_HEADER_CHANGES: bool.default(false),
 
   /** Redis URL (redis:// or rediss:// for TLS, password allowed). Unset: a private redis-server (demo/local only). */
   REDIS_URL: url(['redis:', 'rediss:']).optional(),

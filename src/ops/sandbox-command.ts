@@ -11,6 +11,9 @@ export interface SandboxCommandOptions {
   stateFile?: string;
   autopilot?: boolean;
   closeAfterMs: number;
+  dialect?: 'friendly' | 'docs' | string;
+  existing?: number;
+  pageSize?: number;
 }
 
 export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommandOptions): Promise<number> {
@@ -21,10 +24,13 @@ export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommand
     host: o.host,
     prefix: o.prefix,
     stateFile: o.stateFile,
+    dialect: o.dialect === 'docs' ? 'docs' : 'friendly',
+    existing: o.existing,
+    pageSize: o.pageSize,
     autopilot: o.autopilot ? { closeAfterMs: o.closeAfterMs, completeAfterMs: o.closeAfterMs, suppliersPerRfq: 3 } : null,
   });
   process.stdout.write(
-    `sandbox listening on ${sandbox.url}\n` +
+    `sandbox listening on ${sandbox.url} (dialect ${sandbox.dialect})\n` +
       `  SOURCING_BASE_URL=${sandbox.url}\n  SOURCING_TOKEN=${DEFAULT_SANDBOX_TOKEN}\n` +
       `  control API: ${sandbox.url}/_sandbox/ ; Ctrl-C to stop\n`,
   );
