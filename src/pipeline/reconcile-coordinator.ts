@@ -14,8 +14,8 @@
  * Redis keys (all under the account's namespace):
  *   recon:pending  hash requisition id -> JSON PendingEntry
  *   recon:result   hash requisition id -> JSON ReconcileResult (written by whichever worker walked)
- *   recon:lock     the walker's token (PX, renewed per page): one walk in flight per account
- *   recon:gate     set while a walk needs a quiet list (PX): new POSTs of the account wait for it
+ *   recon:lock     the walker's token (PX, renewed while it walks): one walk in flight per account
+ *   recon:gate     set after walks broken by churn (PX): new POSTs of the account wait for it
  *   recon:churn    walks in a row broken by a changing list
  * Counters for the bench and `status`: recon:walks (hash: started, complete, pages).
  */
@@ -34,10 +34,13 @@ import { defineScript } from './redis-scripts.ts';
 
 /** An RFQ made this long before our first POST (service clock against Redis's) cannot be ours. */
 export const CLOCK_SKEW_MS = 5 * 60_000;
-/** The walk lock lives this long without a page (renewed on each page). */
-const LOCK_MS = 60_000;
-/** The gate holds new POSTs at most this long. */
-const GATE_MS = 30_000;
+/**
+ * The walk lock lives this long unless renewed (every third of it while the walk runs): a walker that dies frees it
+ * soon. Two walks at once are harmless (each result names the start of its walk), only wasteful.
+ */
+const LOCK_MS = 5_000;
+/** The gate holds new POSTs at most this long (a walker that dies leaves it behind). */
+const GATE_MS = 10_000;
 /** Walks broken by churn in a row before new POSTs are held for a quiet walk. */
 const CHURN_BEFORE_GATE = 2;
 
@@ -154,7 +157,6 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
       },
       async () => {
         pages++;
-        await renewS([k.lock], [token, LOCK_MS]);
       },
     );
     await d.redis.hincrby(k.walks, 'pages', pages);
@@ -233,9 +235,11 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
       if (have) return have;
       const token = randomUUID();
       if ((await d.redis.set(k.lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK') throw new ReconcileWaitError('another worker is walking', waitMs());
+      const renew = setInterval(() => void renewS([k.lock], [token, LOCK_MS]).catch(() => undefined), LOCK_MS / 3);
       try {
         await walk(token);
       } finally {
+        clearInterval(renew);
         await releaseS([k.lock], [token]);
       }
       const after = await ready();

@@ -1,7 +1,8 @@
 /**
  * Proof 1 (issue 4): ambiguous answers. The sandbox stores the RFQ and then answers 502, drops the connection, or
  * stalls past the client's time-out, for 30% of creates. 200 requisitions -> exactly 200 RFQs, every external_id
- * once: each lost answer is reconciled from the RFQ lists instead of posting again.
+ * once: each lost answer is reconciled from the RFQ lists instead of posting again; in the docs dialect (lists
+ * without external_id) by the fingerprint of what was posted.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
@@ -14,12 +15,12 @@ import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from './
 
 const ACCOUNTS = { 'tok-502': 'Buyer 502', 'tok-drop': 'Buyer drop', 'tok-stall': 'Buyer stall' } as const;
 const redis = useRedis();
-const sb = useSandbox({ accounts: ACCOUNTS, pageSize: 20 });
+const sandboxes = { friendly: useSandbox({ accounts: ACCOUNTS, pageSize: 20 }), docs: useSandbox({ accounts: ACCOUNTS, pageSize: 20, dialect: 'docs' }) };
 
 let ctx: WorkerContext | undefined;
 let worker: RunningWorker | undefined;
 afterEach(async () => {
-  sb.sandbox.setFaults({});
+  for (const sb of Object.values(sandboxes)) sb.sandbox.setFaults({});
   await worker?.close(5_000);
   if (ctx) await closeWorkerContext(ctx);
   worker = undefined;
@@ -27,11 +28,18 @@ afterEach(async () => {
 });
 
 describe('proof 1: ambiguous answers to creates', () => {
-  it.each(['502', 'drop', 'stall'] as const)('answer lost after commit (%s) for 30 percent of creates: 200 requisitions -> exactly 200 RFQs', async (mode) => {
+  it.each([
+    ['502', 'friendly'],
+    ['drop', 'friendly'],
+    ['stall', 'friendly'],
+    ['502', 'docs'],
+    ['drop', 'docs'],
+  ] as const)('answer lost after commit (%s) for 30 percent of creates, %s dialect: 200 requisitions -> exactly 200 RFQs', async (mode, dialect) => {
+    const sb = sandboxes[dialect];
     const token = `tok-${mode}` as const;
     const company = ACCOUNTS[token];
-    ctx = await pipelineContext({ redisUrl: redis.url, baseUrl: sb.url, token, prefix: freshPrefix(), account: mode });
-    const reqs = makeRequisitions(200, `amb${mode}`);
+    ctx = await pipelineContext({ redisUrl: redis.url, baseUrl: sb.url, token, prefix: freshPrefix(), account: `${mode}-${dialect}` });
+    const reqs = makeRequisitions(200, `amb${mode}${dialect}`);
     for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
     sb.sandbox.resetStats();
     // stall: longer than the client's headers time-out (1.5 s in the test config)
@@ -41,7 +49,7 @@ describe('proof 1: ambiguous answers to creates', () => {
     await waitFor('200 jobs completed', async () => (await c.queues.createRfq.getCompletedCount()) === 200, 50_000, 200);
 
     const stats = sb.sandbox.stats();
-    const rfqs = sb.sandbox.control.listAll().filter((r) => r.company === company);
+    const rfqs = sb.sandbox.control.listAll().filter((r) => r.company === company && r.lines[0]?.external_id?.startsWith(`amb${mode}${dialect}`));
     expect(stats.commitThenFail).toBeGreaterThanOrEqual(30); // the faults did happen (about 60 of ~200 creates)
     expect(checkExactlyOnce(rfqs, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 200 });
     expect(stats.rfqsCreated).toBe(200);
