@@ -27,7 +27,7 @@ import type { Dialect } from '../sourcing/dialect.ts';
 import type { SourcingPort } from '../sourcing/port.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 import { listedFingerprint } from './fingerprint.ts';
-import { AttemptBusyError, RECONCILE_LIMITS, type ReconcileLimits } from './reconcile-walk.ts';
+import { RECONCILE_LIMITS, ReconcileUnstableError, type ReconcileLimits } from './reconcile-walk.ts';
 import { walkAccount } from './reconcile-walk.ts';
 import type { RedisKeys } from './redis-keys.ts';
 import { defineScript } from './redis-scripts.ts';
@@ -61,19 +61,8 @@ export type ReconcileResult =
   | { walkStartedAt: number; outcome: 'absent' }
   | { walkStartedAt: number; outcome: 'ambiguous'; reason: string; rfqIds: number[] };
 
-/** The requisition waits for a walk (another worker's in flight, or the last one could not complete). */
-export class ReconcileWaitError extends AttemptBusyError {
-  readonly reason: string;
-  constructor(reason: string, waitMs: number) {
-    super('(reconcile)', waitMs);
-    this.name = 'ReconcileWaitError';
-    this.reason = reason;
-    this.message = `waiting for a walk of the RFQ lists (${reason}); nothing posted, looking again in ${waitMs} ms`;
-  }
-}
-
 export interface ReconcileCoordinator {
-  /** The result for this pending requisition from a walk that began after it registered; else waits (throws). */
+  /** The result for this pending requisition from a walk that began after it registered; else ReconcileUnstableError (the job waits). */
   reconcile(entry: Omit<PendingEntry, 'since'>): Promise<ReconcileResult>;
   /** Forget the entry and its result once acted on. */
   settle(id: string): Promise<void>;
@@ -234,7 +223,7 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
       const have = await ready();
       if (have) return have;
       const token = randomUUID();
-      if ((await d.redis.set(k.lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK') throw new ReconcileWaitError('another worker is walking', waitMs());
+      if ((await d.redis.set(k.lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK') throw new ReconcileUnstableError('waiting for the walk another worker is making', waitMs());
       const renew = setInterval(() => void renewS([k.lock], [token, LOCK_MS]).catch(() => undefined), LOCK_MS / 3);
       try {
         await walk(token);
@@ -244,7 +233,7 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
       }
       const after = await ready();
       if (after) return after;
-      throw new ReconcileWaitError('the walk could not prove the lists complete', waitMs());
+      throw new ReconcileUnstableError('the walk could not prove the lists complete', waitMs());
     },
     async settle(id) {
       await d.redis.multi().hdel(k.pending, id).hdel(k.result, id).exec();

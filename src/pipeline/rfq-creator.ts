@@ -151,7 +151,7 @@ async function afterClaim(
       ...(rec?.firstPostAt !== undefined ? { firstPostAt: rec.firstPostAt } : {}),
       requisition: r,
     };
-    // a ReconcileWaitError (a walk is needed first) goes up: the requisition stays `creating`, the job waits
+    // a ReconcileUnstableError (a walk is needed first) goes up: the requisition stays `creating`, the job waits
     const result = await deps.reconciler.reconcile(entry);
     if (result.outcome === 'found') {
       const outcome = await adopt(deps, log, r, claim.claimed, result);
