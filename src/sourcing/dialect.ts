@@ -61,8 +61,8 @@ async function firstPage(port: PageLister, list: ListFilter): Promise<{ total?: 
 const describe = (list: ListFilter): string => (list === null ? 'GET /v1/rfqs (no filter)' : typeof list === 'string' ? `status=${list}` : `status=${filterValue(list.state, list.form)}`);
 
 /**
- * Detect the dialect of the account behind `port`: about 10 requests (page 1 of the unfiltered list and of the
- * four filters in each form, one detail call). `known` carries what was learned before (the echo, the edit call),
+ * Detect the dialect of the account behind `port`: about 12 requests (page 1 of the unfiltered list before and after
+ * each form's proof, page 1 of the four filters in each form, one detail call). `known` carries what was learned before (the echo, the edit call),
  * which detection cannot probe without side effects.
  */
 export async function detectDialect(port: PageLister, settings: DialectSettings, known: Partial<Pick<Dialect, 'echo' | 'edit'>> = {}, now = Date.now()): Promise<Dialect> {
@@ -145,34 +145,55 @@ export async function detectDialect(port: PageLister, settings: DialectSettings,
   return { filter, filterBasis, unfiltered, echo, detail, edit, unknownLabels: [...unknownLabels], evidence, detectedAt: now };
 }
 
-/** One form is proven when its four totals add up to the unfiltered total and no listed record contradicts it. */
+/** Attempts of one form's proof while the account keeps changing under it (creates landing between the reads). */
+const PROOF_ATTEMPTS = 3;
+
+/**
+ * One form is proven when its four totals add up to the unfiltered total and no listed record contradicts it. The
+ * unfiltered total is read before and after the four filtered ones: RFQs created meanwhile (by our own workers while
+ * they detect) make the two differ, and the sum is then accepted between them. An ignored filter cannot pass that
+ * (each of its totals is at least the first one, so the sum is at least four times it), nor can an empty one.
+ * A stable account whose sum does not match is conclusive; a changing one is asked again.
+ */
 async function proveForm(
   port: PageLister,
   form: FilterForm,
-  total: number | undefined,
+  firstTotal: number | undefined,
   noteLabels: (rfqs: ListedRfq[]) => void,
 ): Promise<{ proven: boolean; line: string; sample?: ListedRfq }> {
-  const totals: string[] = [];
-  let sum = 0;
   let sample: ListedRfq | undefined;
-  const contradictions: string[] = [];
-  for (const state of RFQ_STATUSES) {
-    const list = { state, form };
-    const p = await firstPage(port, list);
-    if ('refused' in p) return { proven: false, line: `form ${form}: ${describe(list)} refused (${p.refused})` };
-    if (p.total === undefined) return { proven: false, line: `form ${form}: ${describe(list)} without meta.total` };
-    totals.push(`${filterValue(state, form)} ${p.total}`);
-    sum += p.total;
-    sample ??= p.rfqs[0];
-    noteLabels(p.rfqs);
-    for (const r of p.rfqs) if (r.labelState !== undefined && r.labelState !== state) contradictions.push(`RFQ ${r._id} labelled "${r.status}" in ${describe(list)}`);
+  let before = firstTotal;
+  for (let attempt = 1; ; attempt++) {
+    const totals: string[] = [];
+    let sum = 0;
+    const contradictions: string[] = [];
+    for (const state of RFQ_STATUSES) {
+      const list = { state, form };
+      const p = await firstPage(port, list);
+      if ('refused' in p) return { proven: false, sample, line: `form ${form}: ${describe(list)} refused (${p.refused})` };
+      if (p.total === undefined) return { proven: false, sample, line: `form ${form}: ${describe(list)} without meta.total` };
+      totals.push(`${filterValue(state, form)} ${p.total}`);
+      sum += p.total;
+      sample ??= p.rfqs[0];
+      noteLabels(p.rfqs);
+      for (const r of p.rfqs) if (r.labelState !== undefined && r.labelState !== state) contradictions.push(`RFQ ${r._id} labelled "${r.status}" in ${describe(list)}`);
+    }
+    const sums = `${totals.join(' + ')} = ${sum}`;
+    if (before === undefined) return { proven: false, sample, line: `form ${form}: ${sums}; no unfiltered total to prove it against` };
+    if (before === 0) return { proven: false, sample, line: `form ${form}: the account is empty: nothing proves a filter yet` };
+    const again = await firstPage(port, null);
+    const after = 'refused' in again ? undefined : again.total;
+    const exact = after === before && sum === before;
+    const between = after !== undefined && after > before && after < 2 * before && sum >= before && sum <= after;
+    if (exact || between) {
+      if (contradictions.length > 0) return { proven: false, sample, line: `form ${form}: totals add up but ${contradictions.slice(0, 3).join('; ')}` };
+      const how = exact ? '= unfiltered total' : `between the unfiltered ${before} before and ${after} after (RFQs created meanwhile)`;
+      return { proven: true, sample, line: `form ${form}: ${sums} ${how}, records carry their state: proven` };
+    }
+    if (after === before) return { proven: false, sample, line: `form ${form}: ${sums}, not the unfiltered ${before}: the filter is not applied` };
+    if (attempt >= PROOF_ATTEMPTS) return { proven: false, sample, line: `form ${form}: the account kept changing during ${attempt} attempts (last: ${sums}, unfiltered ${before} then ${after ?? 'unknown'}): not proven yet` };
+    before = after;
   }
-  const sums = `${totals.join(' + ')} = ${sum}`;
-  if (total === undefined) return { proven: false, sample, line: `form ${form}: ${sums}; no unfiltered total to prove it against` };
-  if (total === 0) return { proven: false, sample, line: `form ${form}: the account is empty: nothing proves a filter yet` };
-  if (sum !== total) return { proven: false, sample, line: `form ${form}: ${sums}, not the unfiltered ${total}: the filter is not applied` };
-  if (contradictions.length > 0) return { proven: false, sample, line: `form ${form}: totals add up but ${contradictions.slice(0, 3).join('; ')}` };
-  return { proven: true, sample, line: `form ${form}: ${sums} = unfiltered total, records carry their state: proven` };
 }
 
 /** The list to read for a state under a dialect, or undefined when states come from labels (filter `none`). */

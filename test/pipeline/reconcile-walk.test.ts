@@ -141,6 +141,21 @@ describe('dialect detection', () => {
     expect(d.evidence.join('\n')).toMatch(/labelled "Closed" in status=open/);
   });
 
+  it('RFQs created during the proof (the unfiltered total grows): proven between the totals before and after', async () => {
+    // every list call creates one more open RFQ after answering, as our own workers do while one of them detects
+    const grown = [...account];
+    const port = scripted((list, p) => {
+      const now = list === null ? pagesOf(grown, 10, p) : typeof list === 'object' && list.form === 'capitalised' ? pagesOf(grown.filter((r) => r.labelState === list.state), 10, p) : pagesOf(grown, 10, p);
+      grown.push(rfq(grown.length + 1));
+      return now;
+    });
+    const d = await detectDialect(port, AUTO);
+    expect(d).toMatchObject({ filter: 'capitalised', filterBasis: 'detected' });
+    expect(d.evidence.join('\n')).toMatch(/form capitalised: .*between the unfiltered \d+ before and \d+ after/);
+    // the ignored lower-case filter is not proven for all the growth
+    expect(d.evidence.join('\n')).toMatch(/form lower: (.*kept changing|.*not applied)/);
+  });
+
   it('an empty account proves nothing; a setting forces the form', async () => {
     const empty = scripted((_l, p) => pagesOf([], 10, p));
     expect((await detectDialect(empty, AUTO)).filterBasis).toBe('unproven');
