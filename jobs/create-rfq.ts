@@ -6,8 +6,9 @@
  *           content enqueued twice (same file twice, same requisition in two files) is one job; changed content is
  *           another job, which the idempotency store turns into "changed lines reported" / a supplementary RFQ.
  * Reads:    the idempotency records, the rate limiter and Retry-After hold-off, the service's RFQ lists (reconcile).
- * Writes:   POST /v1/rfqs; the requisition's record; the RFQ's tracking record (src/tracking/rfq-tracker.ts).
- * Returns:  CreateOutcome (requisitionId, status created | adopted | existing | undecided, rfqId, changes,
+ * Writes:   POST /v1/rfqs; PUT /v1/rfqs/{id} (a re-export's header changes, with PUSH_HEADER_CHANGES); the
+ *           requisition's record; the RFQ's tracking record (src/tracking/rfq-tracker.ts).
+ * Returns:  CreateOutcome (requisitionId, status created | adopted | existing | undecided, rfqId, changes, header,
  *           supplements). `undecided`: after a lost answer the match was ambiguous; the requisition is parked
  *           (nothing posted) until `rfq-sync resolve` (the job completes: a person acts, not a retry).
  * Errors:
@@ -23,6 +24,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { z } from 'zod';
 import { AuthError, RateLimitError } from '../src/errors.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
+import { createHeaderPusher } from '../src/pipeline/header-push.ts';
 import { createIdempotencyStore } from '../src/pipeline/idempotency-store.ts';
 import { jobId, type Queues } from '../src/pipeline/queues.ts';
 import { ThrottledError } from '../src/pipeline/rate-limiter.ts';
@@ -94,6 +96,9 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
       postLeaseMs,
       claimLeaseMs: postLeaseMs,
       track: (rfqId, requisition) => trackRfq(ctx, { rfqId, requisition }),
+      headerPusher: c.PUSH_HEADER_CHANGES
+        ? createHeaderPusher({ client: ctx.client, dialect: () => ctx.dialects.get(), learnEdit: (edit, evidence) => ctx.dialects.learn({ edit, evidence }) })
+        : undefined,
       reconciler: createReconcileCoordinator({
         redis: ctx.redis,
         keys: ctx.keys,

@@ -88,8 +88,14 @@ export const rawConfigSchema = z.object({
   SOURCING_EXTERNAL_ID_ECHO: z.enum(['auto', 'yes', 'no']).default('auto'),
   /** Whether GET /v1/rfqs/{id} (the detail call) exists: `auto` tries it once on a listed RFQ. Default `auto`. */
   SOURCING_DETAIL_CALL: z.enum(['auto', 'yes', 'no']).default('auto'),
-  /** Whether PUT /v1/rfqs/{id} (the edit call) exists: `auto` leaves it unknown until used (nothing uses it yet). Default `auto`. */
+  /** Whether PUT /v1/rfqs/{id} (the edit call) exists: `auto` learns it on first use (PUSH_HEADER_CHANGES). Default `auto`. */
   SOURCING_EDIT_CALL: z.enum(['auto', 'yes', 'no']).default('auto'),
+  /**
+   * A re-export that changes the title, due date, required date or description of a requisition whose RFQ exists:
+   * `true` pushes the change with the edit call where the service has one; `false` only reports it (file report,
+   * status, log). Line changes are always only reported. Default `false`: the RFQ is the buyer's once published.
+   */
+  PUSH_HEADER_CHANGES: bool.default(false),
 
   /** Redis URL (redis:// or rediss:// for TLS, password allowed). Unset: a private redis-server (demo/local only). */
   REDIS_URL: url(['redis:', 'rediss:']).optional(),

@@ -23,11 +23,14 @@
  *   lines        JSON {external_id: [product, spec, uom, qty, estimated_price]} of the lines in the RFQ (fingerprints)
  *   positions    JSON {external_id: position} in the RFQ; rfqId, createdAt, how (posted | adopted)
  *   contentHash  hash of the request body last claimed or rejected; reason, rejectedAt; changes (JSON), supplements
+ *   header       JSON PostedHeader (header-push.ts): the RFQ's title and dates as posted or last pushed;
+ *                headerChanges (JSON HeaderOutcome): a re-export's header changes, pushed or only reported
  * keys.externalIds: hash external_id -> requisition id (the claim table).
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
+import type { HeaderOutcome, PostedHeader } from './header-push.ts';
 import type { RedisKeys } from './redis-keys.ts';
 import { ratePermitLua, type RateLimiter } from './rate-limiter.ts';
 import { defineScript, type ScriptCaller } from './redis-scripts.ts';
@@ -74,6 +77,10 @@ export interface RequisitionRecord {
   postedFps: string[];
   /** Redis ms of its first POST. */
   firstPostAt?: number;
+  /** The RFQ's header as posted (or last pushed); absent on records made before headers were kept. */
+  header?: PostedHeader;
+  /** The last re-export's header changes. */
+  headerChanges?: HeaderOutcome;
 }
 
 export interface LineChange {
@@ -329,6 +336,9 @@ export interface IdempotencyStore {
   /** Forget a rejection so an operator's retry may try again (`failed retry`). */
   clearRejection(id: string): Promise<void>;
   saveChanges(id: string, changes: LineChange[]): Promise<void>;
+  /** The RFQ's header as it now is at the service (after a POST or a pushed edit). */
+  saveHeader(id: string, header: PostedHeader): Promise<void>;
+  saveHeaderChanges(id: string, outcome: HeaderOutcome): Promise<void>;
   addSupplement(id: string, supplementId: string): Promise<void>;
   /** Holders of these external_ids (undefined when free). */
   holders(externalIds: readonly string[]): Promise<Array<string | undefined>>;
@@ -434,6 +444,12 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
     async saveChanges(id, changes) {
       await redis.hset(keys.requisition(id), 'changes', JSON.stringify(changes), 'changesAt', String(Date.now()));
     },
+    async saveHeader(id, header) {
+      await redis.hset(keys.requisition(id), 'header', JSON.stringify(header));
+    },
+    async saveHeaderChanges(id, outcome) {
+      await redis.hset(keys.requisition(id), 'headerChanges', JSON.stringify(outcome), 'changesAt', String(Date.now()));
+    },
     async addSupplement(id, supplementId) {
       const rec = keys.requisition(id);
       const list = JSON.parse((await redis.hget(rec, 'supplements')) ?? '[]') as string[];
@@ -466,6 +482,8 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
         supplements: JSON.parse(h.supplements ?? '[]') as string[],
         postedFps: h.postedFps ? h.postedFps.split(',') : [],
         firstPostAt: h.firstPostAt ? Number(h.firstPostAt) : undefined,
+        header: h.header ? (JSON.parse(h.header) as PostedHeader) : undefined,
+        headerChanges: h.headerChanges ? (JSON.parse(h.headerChanges) as HeaderOutcome) : undefined,
       };
     },
     async list(offset = 0, count = 1000) {

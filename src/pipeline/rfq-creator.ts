@@ -24,6 +24,7 @@ import { hashOf, lineFingerprint, type IdempotencyStore, type LineChange, type L
 import type { RateLimiter } from './rate-limiter.ts';
 import type { PendingEntry, ReconcileCoordinator, ReconcileResult } from './reconcile-coordinator.ts';
 import { postedFingerprint } from './fingerprint.ts';
+import { headerChanges, headerOf, type HeaderOutcome, type HeaderPusher, type PostedHeader } from './header-push.ts';
 import { requisitionId } from './redis-keys.ts';
 
 export { AttemptBusyError, findRfqsWithExternalIds, RECONCILE_LIMITS, RECONCILE_ORDER, ReconcileUnstableError, walkList, type ReconcileLimits } from './reconcile-walk.ts';
@@ -40,6 +41,8 @@ export interface CreateOutcome {
   rfqIds?: number[];
   reason?: string;
   changes?: LineChange[];
+  /** A re-export changed the title, dates or description: pushed with the edit call, or only reported. */
+  header?: HeaderOutcome;
   supplements?: CreateOutcome[];
 }
 
@@ -63,6 +66,8 @@ export interface CreatorDeps {
    * (unit tests of the older path), each attempt searches the four lower-case lists itself.
    */
   reconciler?: ReconcileCoordinator;
+  /** Pushes a re-export's header changes with the edit call (PUSH_HEADER_CHANGES); absent: they are only reported. */
+  headerPusher?: HeaderPusher;
 }
 
 export function toCreateRfqRequest(r: Requisition): CreateRfqRequest {
@@ -215,10 +220,11 @@ async function afterClaim(
       throw new AttemptBusyError(id, 1_000); // our lease ran out while waiting: another attempt has it now
     }
   }
+  const body = toCreateRfqRequest(r);
   let rfqId: number;
   try {
     // One permit per call: taken by the claim script or just above, so the client does not take another.
-    rfqId = (await deps.client.createRfq(toCreateRfqRequest(r), { permitHeld: true }))._id;
+    rfqId = (await deps.client.createRfq(body, { permitHeld: true }))._id;
   } catch (err) {
     if (err instanceof PermanentHttpError || (err instanceof RfqSyncError && err.kind === 'data')) {
       // The service (or our own check before sending) refused it: nothing was created.
@@ -238,6 +244,7 @@ async function afterClaim(
   // Tracking starts alongside the record (one round trip): a crash between the two leaves a tracked RFQ whose
   // requisition is still `creating`, which the next attempt adopts - never a second RFQ.
   const [rec] = await Promise.all([deps.store.record(r, rfqId, r.lines.map((line, position) => ({ line, position })), 'posted', []), deps.track(rfqId, r)]);
+  if (rec.status !== 'duplicate') await deps.store.saveHeader(id, headerOf(body));
   if (rec.status === 'duplicate') {
     log.error({ event: 'requisition.duplicate', rfqId, existingRfqId: rec.existingRfqId }, `requisition ${id}: RFQ ${rfqId} created although RFQ ${rec.existingRfqId} was recorded for it (an attempt outlived its lease)`);
   } else {
@@ -328,6 +335,8 @@ async function settleExisting(deps: CreatorDeps, r: Requisition, rfqId: number, 
     }
   }
 
+  const header = await settleHeader(deps, r, rfqId, rec?.header);
+
   if (changes.length > 0) {
     await deps.store.saveChanges(id, changes);
     deps.logger.warn(
@@ -336,5 +345,30 @@ async function settleExisting(deps: CreatorDeps, r: Requisition, rfqId: number, 
         'the service cannot update an RFQ: change it there by hand if needed',
     );
   }
-  return { requisitionId: id, status, rfqId, ...(changes.length ? { changes } : {}), ...(supplements.length ? { supplements } : {}) };
+  return { requisitionId: id, status, rfqId, ...(changes.length ? { changes } : {}), ...(header ? { header } : {}), ...(supplements.length ? { supplements } : {}) };
+}
+
+/**
+ * The re-export's title, dates and description against the RFQ's as posted (or last pushed): pushed with the edit
+ * call when a pusher is configured, reported otherwise. A record from before headers were kept takes this
+ * export's header as its baseline (nothing to compare against).
+ */
+async function settleHeader(deps: CreatorDeps, r: Requisition, rfqId: number, was: PostedHeader | undefined): Promise<HeaderOutcome | undefined> {
+  const id = requisitionId(r);
+  const now = headerOf(toCreateRfqRequest(r));
+  if (!was) {
+    await deps.store.saveHeader(id, now);
+    return undefined;
+  }
+  const changes = headerChanges(was, now);
+  if (changes.length === 0) return undefined;
+  const outcome: HeaderOutcome = deps.headerPusher
+    ? await deps.headerPusher.push(rfqId, changes)
+    : { changes, pushed: false, reason: 'PUSH_HEADER_CHANGES is off: change it at the service by hand if needed' };
+  if (outcome.pushed) await deps.store.saveHeader(id, now);
+  await deps.store.saveHeaderChanges(id, outcome);
+  const fields = changes.map((c) => c.field).join(', ');
+  if (outcome.pushed) deps.logger.info({ event: 'rfq.header-pushed', requisition: id, rfqId, changes }, `requisition ${id}: ${fields} of RFQ ${rfqId} updated from the re-export${outcome.reason ? ` (${outcome.reason})` : ''}`);
+  else deps.logger.warn({ event: 'requisition.header-changed', requisition: id, rfqId, changes }, `requisition ${id} was exported again with a changed ${fields} after RFQ ${rfqId} was created; not pushed: ${outcome.reason}`);
+  return outcome;
 }
