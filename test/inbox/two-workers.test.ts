@@ -2,7 +2,7 @@
  * Proof 4 (issue 4): two workers on the same queues and the same inbox, the same file dropped twice (two names at
  * once, then the same name again later) and the same requisition in two files; real Redis, the sandbox over HTTP.
  * Result: exactly one RFQ per requisition, every external_id once, every dropped file archived with a report,
- * nothing left in processing/.
+ * nothing left in processing/. In both dialects of the service.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import { useSandbox } from '../helpers/sandbox.ts';
 import { genericCsv, genericRows, reportNotes, tempDir, testConfig, waitFor } from './inbox-context.ts';
 
 const r = useRedis();
-const s = useSandbox();
+const sandboxes = { friendly: useSandbox(), docs: useSandbox({ dialect: 'docs' }) };
 const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -31,8 +31,9 @@ async function idle(ctx: WorkerContext): Promise<boolean> {
 }
 
 describe('proof 4: two workers, one inbox', () => {
-  it('the same file twice and the same requisition in two files make exactly one RFQ per requisition', { timeout: 120_000 }, async () => {
-    const config = testConfig(tmp.dir, {
+  it.each(['friendly', 'docs'] as const)('%s dialect: the same file twice and the same requisition in two files make exactly one RFQ per requisition', { timeout: 120_000 }, async (dialect) => {
+    const s = sandboxes[dialect];
+    const config = testConfig(join(tmp.dir, dialect), {
       SOURCING_BASE_URL: s.url,
       SOURCING_TOKEN: s.token,
       FILE_STABLE_MS: '300',
@@ -105,7 +106,7 @@ describe('proof 4: two workers, one inbox', () => {
       // Every drop was taken by exactly one of the two watchers (the rename decides): 2 ingested, 2 duplicates.
       const all = admitted.flat();
       expect(all.map((a) => a.status).sort()).toEqual(['duplicate', 'duplicate', 'enqueued', 'enqueued']);
-      console.info(`proof 4: files taken per worker: ${admitted.map((a, i) => `worker ${i + 1}: ${a.map((x) => `${x.file} (${x.status})`).join(', ') || 'none'}`).join('; ')}`);
+      console.info(`proof 4 (${dialect}): files taken per worker: ${admitted.map((a, i) => `worker ${i + 1}: ${a.map((x) => `${x.file} (${x.status})`).join(', ') || 'none'}`).join('; ')}`);
 
       for (const q of [ctx.queues.ingest, ctx.queues.createRfq]) expect(await q.getJobCounts('failed')).toEqual({ failed: 0 });
       const ledger = new FileLedger(ctx.redis, ctx.keys.fileLedger);

@@ -1,7 +1,8 @@
 /**
  * Proof 2 (issue 4): crashes. A worker process creating RFQs for 300 requisitions is killed with SIGKILL at random
  * moments, at least 10 times, and restarted each time. Result: exactly 300 RFQs, every external_id once, no
- * requisition lost, no job stuck (nothing waiting, active, delayed or failed at the end).
+ * requisition lost, no job stuck (nothing waiting, active, delayed or failed at the end). In both dialects of the
+ * service (friendly: external_id echoed, lower-case filter; docs: no echo, capitalised filter, detail call).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -17,7 +18,10 @@ import { checkExactlyOnce, makeRequisitions, pipelineContext, pipelineEnvVars, w
 const WORKER = fileURLToPath(new URL('./fixtures/worker-process.ts', import.meta.url));
 const redis = useRedis();
 // 100 ms per call and 4 jobs at a time: the 300 creates take ~8 s of worker time, so the kills land mid-run.
-const sb = useSandbox({ pageSize: 100, faults: { latencyMs: 100 } });
+const sandboxes = {
+  friendly: useSandbox({ pageSize: 100, faults: { latencyMs: 100 } }),
+  docs: useSandbox({ pageSize: 100, faults: { latencyMs: 100 }, dialect: 'docs' }),
+};
 
 const children = new Set<ChildProcess>();
 let ctx: WorkerContext | undefined;
@@ -40,18 +44,20 @@ async function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
 }
 
 describe('proof 2: a worker killed with SIGKILL at random moments', () => {
-  it('creates exactly 300 RFQs for 300 requisitions across 10+ kills and restarts', async () => {
+  it.each(['friendly', 'docs'] as const)('%s dialect: creates exactly 300 RFQs for 300 requisitions across 10+ kills and restarts', async (dialect) => {
+    const sb = sandboxes[dialect];
     const e: PipelineEnv = {
       redisUrl: redis.url,
       baseUrl: sb.url,
       token: sb.token,
       prefix: freshPrefix(),
-      account: 'crash',
+      account: `crash-${dialect}`,
       extra: { CONCURRENCY_CREATE: '4', SOURCING_CONNECT_TIMEOUT_MS: '500', SOURCING_HEADERS_TIMEOUT_MS: '1000', SOURCING_BODY_TIMEOUT_MS: '1000' },
     };
+    if (ctx) await closeWorkerContext(ctx);
     ctx = await pipelineContext(e);
     const c = ctx;
-    const reqs = makeRequisitions(300, 'crash');
+    const reqs = makeRequisitions(300, `crash${dialect}`);
     for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
     const env = { ...pipelineEnvVars(e), TEST_LOCK_MS: '2000', TEST_STALLED_MS: '1000' };
 
@@ -85,6 +91,6 @@ describe('proof 2: a worker killed with SIGKILL at random moments', () => {
     const states = await Promise.all((await store.list(0, 1000)).map(async (id) => (await store.get(id))?.state));
     expect(states.filter((s) => s === 'created')).toHaveLength(300);
     const recs = await Promise.all((await store.list(0, 1000)).map((id) => store.get(id)));
-    console.log(`proof 2: kill phase ${killPhaseMs} ms, drain ${Date.now() - started - killPhaseMs} ms; kills ${JSON.stringify(kills.map((k) => `${k.afterMs}ms@${k.completedBefore}`))}, retried ${recs.filter((r) => (r?.attempts ?? 0) > 1).length}, adopted ${recs.filter((r) => r?.how === 'adopted').length}; calls ${JSON.stringify(sb.sandbox.stats().calls)}`);
+    console.log(`proof 2 (${dialect}): kill phase ${killPhaseMs} ms, drain ${Date.now() - started - killPhaseMs} ms; kills ${JSON.stringify(kills.map((k) => `${k.afterMs}ms@${k.completedBefore}`))}, retried ${recs.filter((r) => (r?.attempts ?? 0) > 1).length}, adopted ${recs.filter((r) => r?.how === 'adopted').length}; calls ${JSON.stringify(sb.sandbox.stats().calls)}`);
   });
 });

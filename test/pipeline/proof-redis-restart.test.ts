@@ -1,9 +1,9 @@
 /**
  * Proof 3 (issue 4): Redis restarts in the middle of a run. The test runs its own redis-server with AOF on (as the
  * service requires) and restarts it twice while 200 requisitions are being created. Result: exactly 200 RFQs, every
- * external_id once, nothing lost, nothing stuck.
+ * external_id once, nothing lost, nothing stuck. In both dialects of the service.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
@@ -14,23 +14,29 @@ import { useSandbox } from '../helpers/sandbox.ts';
 import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from './fixtures/pipeline-env.ts';
 
 // 100 ms per call, 4 jobs at a time: the run lasts ~5 s, long enough to restart Redis twice in its middle.
-const sb = useSandbox({ pageSize: 100, faults: { latencyMs: 100 } });
+const sandboxes = {
+  friendly: useSandbox({ pageSize: 100, faults: { latencyMs: 100 } }),
+  docs: useSandbox({ pageSize: 100, faults: { latencyMs: 100 }, dialect: 'docs' }),
+};
 let redis: EmbeddedRedis | undefined;
 let ctx: WorkerContext | undefined;
 let worker: RunningWorker | undefined;
-afterAll(async () => {
+async function stopAll(): Promise<void> {
   await worker?.close(5_000);
   if (ctx) await closeWorkerContext(ctx);
   await redis?.stop();
-});
+  worker = ctx = redis = undefined;
+}
+afterEach(stopAll);
 
 describe('proof 3: Redis restarted mid-run (AOF on)', () => {
-  it('creates exactly 200 RFQs for 200 requisitions across two Redis restarts', async () => {
+  it.each(['friendly', 'docs'] as const)('%s dialect: creates exactly 200 RFQs for 200 requisitions across two Redis restarts', async (dialect) => {
+    const sb = sandboxes[dialect];
     redis = await startEmbeddedRedis({ appendonly: true });
     const r = redis;
-    ctx = await pipelineContext({ redisUrl: r.url, baseUrl: sb.url, token: sb.token, prefix: freshPrefix(), account: 'restart', extra: { CONCURRENCY_CREATE: '4' } });
+    ctx = await pipelineContext({ redisUrl: r.url, baseUrl: sb.url, token: sb.token, prefix: freshPrefix(), account: `restart-${dialect}`, extra: { CONCURRENCY_CREATE: '4' } });
     const c = ctx;
-    const reqs = makeRequisitions(200, 'rr');
+    const reqs = makeRequisitions(200, `rr${dialect}`);
     for (const q of reqs) await enqueueCreateRfq(ctx.queues, q);
     worker = startWorker(ctx, { queues: ['createRfq'], lockDurationMs: 3_000, stalledIntervalMs: 1_000, maxStalledCount: 100, drainDelaySeconds: 1 });
 
@@ -52,6 +58,6 @@ describe('proof 3: Redis restarted mid-run (AOF on)', () => {
     const store = createIdempotencyStore(ctx.redis, ctx.keys);
     const recs = await Promise.all((await store.list(0, 1000)).map((id) => store.get(id)));
     expect(recs.filter((x) => x?.state === 'created')).toHaveLength(200);
-    console.log(`proof 3: restarts after ${restartsAt.join(' and ')} RFQs; adopted ${recs.filter((x) => x?.how === 'adopted').length}; calls ${JSON.stringify(sb.sandbox.stats().calls)}`);
+    console.log(`proof 3 (${dialect}): restarts after ${restartsAt.join(' and ')} RFQs; adopted ${recs.filter((x) => x?.how === 'adopted').length}; calls ${JSON.stringify(sb.sandbox.stats().calls)}`);
   });
 });

@@ -2,8 +2,9 @@
  * Proof 5 (issue 4): 429 storms with Retry-After and 5xx bursts while 150 requisitions are created under a limit of
  * 20 calls per second. Measured at the sandbox (arrival times of every API call): all RFQs created, exactly once;
  * after each 429, nobody calls again before its Retry-After is over; never more than 20 calls in any 1 s window.
+ * In both dialects of the service.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
@@ -15,19 +16,14 @@ import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from './
 const LIMIT = 20;
 const redis = useRedis();
 // The sandbox runs in its own process: the arrival times it records must not wait on this process's event loop.
-let sb: SandboxChild;
-beforeAll(async () => {
-  sb = await startSandboxChild({ seed: 42, pageSize: 100, faults: { latencyMs: 5 } });
-});
-afterAll(async () => {
-  await sb?.stop();
-});
-
+let running: SandboxChild | undefined;
 let ctx: WorkerContext | undefined;
 let worker: RunningWorker | undefined;
 afterEach(async () => {
   await worker?.close(5_000);
   if (ctx) await closeWorkerContext(ctx);
+  await running?.stop();
+  worker = ctx = running = undefined;
 });
 
 /** The densest 1 s of arrivals, as offsets from the first call (for the failure message). */
@@ -44,17 +40,18 @@ function densest(t: number[]): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('proof 5: 429 storms and 5xx bursts', () => {
-  it('creates everything once, honours Retry-After and never exceeds the rate limit', async () => {
+  it.each(['friendly', 'docs'] as const)('%s dialect: creates everything once, honours Retry-After and never exceeds the rate limit', async (dialect) => {
+    const sb = (running = await startSandboxChild({ seed: 42, pageSize: 100, faults: { latencyMs: 5 }, dialect }));
     ctx = await pipelineContext({
       redisUrl: redis.url,
       baseUrl: sb.url,
       token: DEFAULT_SANDBOX_TOKEN,
       prefix: freshPrefix(),
-      account: 'storms',
+      account: `storms-${dialect}`,
       extra: { RATE_LIMIT_PER_SECOND: String(LIMIT), CONCURRENCY_CREATE: '8' },
     });
     const c = ctx;
-    const reqs = makeRequisitions(150, 'storm');
+    const reqs = makeRequisitions(150, `storm${dialect}`);
     for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
     const callsBefore = (await sb.stats()).requestTimes.length;
     worker = startWorker(ctx, { queues: ['createRfq'], drainDelaySeconds: 1 });
@@ -105,6 +102,6 @@ describe('proof 5: 429 storms and 5xx bursts', () => {
     const counts = await ctx.queues.createRfq.getJobCounts('completed', 'failed', 'wait', 'active', 'delayed');
     expect(counts).toEqual({ completed: 150, failed: 0, wait: 0, active: 0, delayed: 0 });
     const spanS = (times.at(-1)! - times[0]!) / 1000;
-    console.log(`proof 5: ${times.length} calls in ${spanS.toFixed(1)} s, max ${stats.maxPerSecond} in any 1 s (limit ${LIMIT}), 429s ${stats.sent429}, gap after each 429 (ms) ${gaps.join(',')}, calls ${JSON.stringify(stats.calls)}`);
+    console.log(`proof 5 (${dialect}): ${times.length} calls in ${spanS.toFixed(1)} s, max ${stats.maxPerSecond} in any 1 s (limit ${LIMIT}), 429s ${stats.sent429}, gap after each 429 (ms) ${gaps.join(',')}, calls ${JSON.stringify(stats.calls)}`);
   });
 });
