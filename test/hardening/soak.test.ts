@@ -3,7 +3,8 @@
  * workbook, award CSV) with the sandbox's autopilot closing and completing RFQs. Faults all the way: lost create
  * answers (reconciled while the autopilot moves RFQs between the lists searched), 5xx and broken JSON on any call,
  * and a request cap answered 429; half way the worker is SIGKILLed and restarted. Then the figures, all zero where
- * zero is right.
+ * zero is right. In both dialects of the service (docs: no external_id echo, capitalised filter, detail call), one
+ * after the other.
  */
 import { mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,13 +17,13 @@ import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
 import { makeDataDir, openQueues, serviceEnv, startService, unfinished, waitUntil, type DataDir, type ServiceProcess } from './harness.ts';
 
-const SECTION = 'soak';
 const FILES = 10;
 const PER_FILE = 200;
 const REQUISITIONS = FILES * PER_FILE;
 const FAULTS = { errorRate: 0.05, invalidJsonRate: 0.02, maxRequestsPerSecond: 300, commitThenFail: { rate: 0.05, mode: 'mixed' as const, stallMs: 2_500 } };
 
-describe(`soak: ${REQUISITIONS} requisitions through the whole loop with faults on`, () => {
+describe.each(['friendly', 'docs'] as const)(`soak (%s dialect): ${REQUISITIONS} requisitions through the whole loop with faults on`, (dialect) => {
+  const SECTION = `soak (${dialect})`;
   let redis: EmbeddedRedis;
   let sandbox: Sandbox;
   let data: DataDir;
@@ -34,10 +35,11 @@ describe(`soak: ${REQUISITIONS} requisitions through the whole loop with faults 
     redis = await startEmbeddedRedis({ appendonly: true });
     sandbox = await startSandbox({
       seed: 2026,
+      dialect,
       pageSize: 100,
       autopilot: { closeAfterMs: 4_000, completeAfterMs: 8_000, suppliersPerRfq: 3, missingLineRate: 0.1 },
     });
-    data = await makeDataDir('soak');
+    data = await makeDataDir(`soak-${dialect}`);
     staging = await mkdtemp(join(tmpdir(), 'rfq-sync-soak-staging-'));
   });
   afterAll(async () => {
