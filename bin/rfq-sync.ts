@@ -142,6 +142,18 @@ program
   );
 
 program
+  .command('recover')
+  .description('after Redis lost its state: reconcile every requisition of the files taken since WHEN before any post, then resume creation')
+  .requiredOption('--since <when>', 'when the loss may have begun: 2026-11-24 (UTC midnight) or 2026-11-24T08:00:00+01:00')
+  .action(
+    action(async (opts: { since: string }) => {
+      const { config, logger } = setup(globals());
+      const { parseSince, runRecoverCommand } = await import('../src/ops/recover.ts');
+      return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, (l) => process.stdout.write(`${l}\n`));
+    }),
+  );
+
+program
   .command('resolve')
   .description('settle a requisition parked after an ambiguous reconcile: this RFQ is it (--rfq), or post it (--post)')
   .argument('<requisition>', 'requisition id as `status` shows it (profile/key)')

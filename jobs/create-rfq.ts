@@ -15,6 +15,7 @@
  *   - another attempt holds the requisition, calls are rate limited or held by Retry-After: the job is moved back
  *     to delayed until then (DelayedError), no attempt spent, no worker slot blocked;
  *   - 401/403: the auth gate pauses create-rfq and poll, the job goes back to delayed (never failed);
+ *   - Redis lost its state (ctx.state): the job goes back to delayed until `rfq-sync recover` renews the epoch;
  *   - 5xx, resets, time-outs, Redis errors: thrown, BullMQ retries with exponential back-off (JOB_ATTEMPTS);
  *   - permanent refusal (other 4xx, invalid request, external_ids held by another requisition): the requisition
  *     is recorded `rejected` and the job fails with UnrecoverableError, so a person sees it in `rfq-sync failed
@@ -65,6 +66,9 @@ export type CreateRfqPayload = { requisition: Requisition };
  * paused a due job just moves to the paused list, and the gate's resume promotes the others at once.
  */
 export const AUTH_RETRY_MS = 2_000;
+
+/** How long a create job waits while Redis's state is lost (the queue is paused too; this covers jobs taken before). */
+export const LOST_STATE_RETRY_MS = 5_000;
 
 /** The job id of a requisition's create-rfq job. */
 export function createRfqJobId(r: Requisition): string {
@@ -118,6 +122,8 @@ export async function processCreateRfq(ctx: WorkerContext, job: Job): Promise<Cr
   if (!parsed.success) throw new UnrecoverableError(`create-rfq payload is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
   const requisition = parsed.data.requisition as Requisition;
   if (ctx.authGate.isPaused()) return delay(job, AUTH_RETRY_MS);
+  // Redis lost its state (src/pipeline/state-epoch.ts): nothing is claimed until `rfq-sync recover`
+  if (ctx.state.lost()) return delay(job, LOST_STATE_RETRY_MS);
 
   const tokenFingerprint = ctx.tokens.fingerprint(); // the token this attempt's calls go out with
   let outcome: CreateOutcome;

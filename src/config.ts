@@ -96,6 +96,11 @@ export const rawConfigSchema = z.object({
    * status, log). Line changes are always only reported. Default `false`: the RFQ is the buyer's once published.
    */
   PUSH_HEADER_CHANGES: bool.default(false),
+  /**
+   * How often a worker compares the state epoch in Redis with the one in the data folder, ms: a Redis that lost its
+   * state (FLUSHALL, a restart without persistence) is seen within this time and creation pauses. Default 15,000.
+   */
+  STATE_CHECK_MS: int(200, 3_600_000).default(15_000),
 
   /** Redis URL (redis:// or rediss:// for TLS, password allowed). Unset: a private redis-server (demo/local only). */
   REDIS_URL: url(['redis:', 'rediss:']).optional(),

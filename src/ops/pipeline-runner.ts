@@ -52,6 +52,11 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
   let poll: PollSchedule | undefined;
   try {
     if (o.metrics) wireMetrics(ctx, o.metrics);
+    // A Redis that lost its state must not see one claim (the built-in sandbox and a private Redis are throwaway)
+    if (!runtime.embeddedRedis && !runtime.sandbox) {
+      await ctx.state.check();
+      ctx.state.start(config.STATE_CHECK_MS);
+    }
     worker = o.startWorker(ctx);
     for (const w of worker.workers) {
       w.on('completed', (job, value) => {

@@ -102,6 +102,16 @@ export function authReadiness(paused: () => Promise<{ paused: boolean; reason?: 
   };
 }
 
+/** Not ready while Redis's state is lost (src/pipeline/state-epoch.ts): creation is paused until `rfq-sync recover`. */
+export function stateReadiness(lost: () => { detectedAt: number; reason: string } | undefined): ReadinessCheck {
+  return async () => {
+    const l = lost();
+    return l
+      ? { ok: false, detail: `Redis lost its state (seen ${new Date(l.detectedAt).toISOString()}: ${l.reason}): creation paused; run rfq-sync recover --since ...` }
+      : { ok: true, detail: 'Redis state matches the data folder' };
+  };
+}
+
 export async function runChecks(checks: Record<string, ReadinessCheck>): Promise<{ ready: boolean; checks: Record<string, CheckResult> }> {
   const names = Object.keys(checks);
   const results = await Promise.all(names.map((n) => checks[n]!().catch((err: Error) => ({ ok: false, detail: err.message }))));

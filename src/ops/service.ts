@@ -10,7 +10,7 @@ import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { startOpsServer, type OpsServer } from './http-server.ts';
 import { createMetrics, type OpsMetrics } from './metrics.ts';
 import { startPipeline, waitForDrain, type RunningPipeline, type StartWorker } from './pipeline-runner.ts';
-import { authReadiness, redisReadiness, serviceReadiness } from './readiness.ts';
+import { authReadiness, redisReadiness, serviceReadiness, stateReadiness } from './readiness.ts';
 import { resolveRuntime } from './runtime.ts';
 import { installShutdown, type ShutdownHandle, type ShutdownStep } from './shutdown.ts';
 
@@ -61,7 +61,12 @@ async function startWorkerService(
   }
   // Added last, run first: stop taking files and jobs, finish or hand back in-flight jobs, close Redis.
   onStop({ name: 'pipeline', run: () => pipeline.stop(config.SHUTDOWN_TIMEOUT_MS) });
-  ops?.setChecks({ redis: redisCheck.check, service: serviceReadiness(runtime.baseUrl, metrics), auth: authReadiness(() => pipeline.ctx.authGate.status()) });
+  ops?.setChecks({
+    redis: redisCheck.check,
+    service: serviceReadiness(runtime.baseUrl, metrics),
+    auth: authReadiness(() => pipeline.ctx.authGate.status()),
+    state: stateReadiness(() => pipeline.ctx.state.lost()),
+  });
   ops?.setQueues(pipeline.ctx.queues.all);
 
   logger.info(

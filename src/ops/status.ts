@@ -4,7 +4,8 @@
  *   { queues: { <queue>: { waiting, active, delayed, prioritized, waiting-children, failed, completed } },
  *     rfqs: { <state>: n }, lastPoll: { at, ok, detail } | null, flagged: [rfqId], failures: [{ queue, jobId, name, reason, at,
  *     attempts }], files: [{ file, outcome, reason, report, at }], paused: { paused, reason?, since? },
- *     dialect: Dialect | null (src/sourcing/dialect.ts), undecided: [{ requisition, reason, rfqIds }], generatedAt }
+ *     dialect: Dialect | null (src/sourcing/dialect.ts), undecided: [{ requisition, reason, rfqIds }],
+ *     stateLost: { detectedAt, reason } | null (src/pipeline/state-epoch.ts), generatedAt }
  * `files` lists the input files of the last day that were refused whole or had rows rejected: their ingest job
  * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
  */
@@ -51,6 +52,8 @@ export interface StatusReport {
   dialect: Dialect | null;
   /** Requisitions parked after an ambiguous reconcile: nothing posted until `rfq-sync resolve`. */
   undecided: Array<{ requisition: string; reason: string; rfqIds: number[] }>;
+  /** Redis lost its state (src/pipeline/state-epoch.ts): creation is paused until `rfq-sync recover`. */
+  stateLost: { detectedAt: string; reason: string } | null;
 }
 
 /** Tracking facts come from the tracking module when it is wired in (see bin/rfq-sync.ts). */
@@ -60,6 +63,7 @@ export interface TrackingFacts {
   flagged?: number[];
   dialect?: Dialect | null;
   undecided?: StatusReport['undecided'];
+  stateLost?: StatusReport['stateLost'];
 }
 
 export async function queueCounts(ctx: QueuesCtx): Promise<Record<string, Record<string, number>>> {
@@ -136,6 +140,7 @@ export async function collectStatus(
     files,
     dialect: facts.dialect ?? null,
     undecided: facts.undecided ?? [],
+    stateLost: facts.stateLost ?? null,
     paused: {
       paused: auth.paused,
       ...(auth.reason ? { reason: auth.reason } : {}),
@@ -152,6 +157,10 @@ function firstLine(s: string): string {
 /** The human view: a few aligned blocks, most urgent first. */
 export function formatStatus(r: StatusReport): string {
   const lines: string[] = [];
+  if (r.stateLost) {
+    lines.push(`STATE LOST: Redis lost its state (seen ${r.stateLost.detectedAt}: ${r.stateLost.reason}); creation is paused.`);
+    lines.push('  Recover: rfq-sync recover --since <when the loss may have begun> (reconciles before any post), see the README.');
+  }
   if (r.paused.paused) {
     lines.push(`PAUSED: the sourcing service refused the token${r.paused.since ? ` since ${r.paused.since}` : ''}: ${r.paused.reason ?? ''}`.trimEnd());
     lines.push('  Replace the token (SOURCING_TOKEN_FILE is re-read) or restart with a new SOURCING_TOKEN; jobs are kept.');

@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { createSourcingClient, type SourcingClient, type SourcingClientOptions } from '../sourcing/client.ts';
 import { createAuthGate, type AuthGate } from './auth-gate.ts';
+import { createStateEpoch, type StateEpoch } from './state-epoch.ts';
 import { createDialectSource, type DialectSource } from './dialect-store.ts';
 import { bullPrefix as makeBullPrefix, createQueues, type Queues, type RedisConnectionOptions } from './queues.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
@@ -42,6 +43,8 @@ export interface WorkerContext {
   authGate: AuthGate;
   /** The account's dialect (filter form, unfiltered list, echo, detail/edit calls), detected once and shared. */
   dialects: DialectSource;
+  /** Lost Redis state, detected (state-epoch.ts); checked only where a pipeline runs against a real Redis. */
+  state: StateEpoch;
   baseUrl: string;
   tokens: TokenSource;
   bullPrefix: string;
@@ -145,7 +148,16 @@ export async function createWorkerContext(config: Config, logger: Logger, opts: 
       checkMs: opts.authCheckMs,
     });
     const dialects = createDialectSource({ redis, keys, port: listingClient, settings: config, logger });
-    return { config, logger, redis, keys, connection, queues, client, listingClient, limiter, authGate, dialects, tokens, bullPrefix, baseUrl: opts.baseUrl };
+    const state = createStateEpoch({
+      redis,
+      keys,
+      dataDir: config.folders.root,
+      account: config.account,
+      logger,
+      pauseCreation: () => queues.createRfq.pause(),
+      resumeCreation: () => queues.createRfq.resume(),
+    });
+    return { config, logger, redis, keys, connection, queues, client, listingClient, limiter, authGate, dialects, state, tokens, bullPrefix, baseUrl: opts.baseUrl };
   } catch (err) {
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
     throw err;
@@ -154,6 +166,7 @@ export async function createWorkerContext(config: Config, logger: Logger, opts: 
 
 export async function closeWorkerContext(ctx: WorkerContext): Promise<void> {
   ctx.authGate.close();
+  ctx.state.stop();
   await Promise.allSettled([ctx.queues.close(), ctx.client.close(), ctx.listingClient.close()]);
   await ctx.redis.quit().catch(() => ctx.redis.disconnect());
 }

@@ -31,7 +31,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import type { HeaderOutcome, PostedHeader } from './header-push.ts';
-import type { RedisKeys } from './redis-keys.ts';
+import { requisitionId, type RedisKeys } from './redis-keys.ts';
 import { ratePermitLua, type RateLimiter } from './rate-limiter.ts';
 import { defineScript, type ScriptCaller } from './redis-scripts.ts';
 
@@ -201,6 +201,44 @@ return 1
 `;
 
 /*
+ * Seed a requisition for `rfq-sync recover` (Redis lost its state; the requisition's RFQ may exist): only where no
+ * record exists, as `creating` with its external_ids claimed and the fingerprint of the body it would post noted as
+ * posted, so the next attempt reconciles (walk, match by external_id or fingerprint) before any post.
+ * KEYS[1] claim table, KEYS[2] record, KEYS[3] requisition index.
+ * ARGV[1] requisition id, ARGV[2] content hash, ARGV[3] key, ARGV[4] profile, ARGV[5] source file, ARGV[6] title,
+ * ARGV[7] fingerprint, ARGV[8..] external_ids.
+ * Returns {'seeded'} | {'exists', state} | {'conflict', external_id, holder, ...}
+ */
+const SEED_FOR_RECOVERY = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local state = redis.call('HGET', KEYS[2], 'state')
+if state then return {'exists', state} end
+local conflicts = {}
+for i = 8, #ARGV do
+  local holder = redis.call('HGET', KEYS[1], ARGV[i])
+  if holder and holder ~= ARGV[1] then
+    conflicts[#conflicts + 1] = ARGV[i]
+    conflicts[#conflicts + 1] = holder
+  end
+end
+if #conflicts > 0 then
+  table.insert(conflicts, 1, 'conflict')
+  return conflicts
+end
+local claimed = {}
+for i = 8, #ARGV do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[1])
+  claimed[#claimed + 1] = ARGV[i]
+end
+redis.call('HSET', KEYS[2], 'state', 'creating', 'leaseUntil', '0', 'attemptAt', tostring(now), 'contentHash', ARGV[2],
+  'key', ARGV[3], 'profile', ARGV[4], 'sourceFile', ARGV[5], 'title', ARGV[6], 'claimed', cjson.encode(claimed),
+  'postedFps', ARGV[7], 'recovered', tostring(now))
+redis.call('ZADD', KEYS[3], 'NX', now, ARGV[1])
+return {'seeded'}
+`;
+
+/*
  * A person decided to post again (`rfq-sync resolve --post`): undecided -> pending, known that nothing of ours is
  * at the service. KEYS[1] record. Returns 1 when it was undecided.
  */
@@ -324,6 +362,8 @@ export interface IdempotencyStore {
   park(id: string, token: string, reason: string): Promise<boolean>;
   /** `resolve --post`: undecided -> pending (the next attempt posts). False when it was not undecided. */
   unparkToPost(id: string): Promise<boolean>;
+  /** `rfq-sync recover`: a requisition whose RFQ may exist, seeded to reconcile before any post (SEED_FOR_RECOVERY). */
+  seedForRecovery(r: Requisition, contentHash: string, fingerprint: string): Promise<{ status: 'seeded' } | { status: 'exists'; state: string } | { status: 'conflict'; conflicts: Array<{ externalId: string; heldBy: string }> }>;
   endAttempt(id: string, token: string, outcome: 'pending' | 'creating' | 'release'): Promise<void>;
   record(
     r: Requisition,
@@ -357,6 +397,7 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
   const reconciledS = defineScript(redis, 'rfqSyncMarkReconciled', 1, MARK_RECONCILED);
   const parkS = defineScript(redis, 'rfqSyncPark', 1, PARK);
   const unparkS = defineScript(redis, 'rfqSyncUnparkToPost', 1, UNPARK_TO_POST);
+  const seedS = defineScript(redis, 'rfqSyncSeedForRecovery', 3, SEED_FOR_RECOVERY);
   const idOf = (r: Requisition) => `${r.profile}/${r.key}`;
   const meta = (r: Requisition) => [r.key, r.profile, r.sourceFile, r.title];
 
@@ -412,6 +453,18 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
     },
     async unparkToPost(id) {
       return Number(await unparkS([keys.requisition(id)], [])) === 1;
+    },
+    async seedForRecovery(r, contentHash, fingerprint) {
+      const id = requisitionId(r);
+      const res = (await seedS(
+        [keys.externalIds, keys.requisition(id), keys.requisitions],
+        [id, contentHash, r.key, r.profile, r.sourceFile, r.title, fingerprint, ...r.lines.map((l) => l.external_id)],
+      )) as string[];
+      if (res[0] === 'seeded') return { status: 'seeded' };
+      if (res[0] === 'exists') return { status: 'exists', state: res[1] ?? '' };
+      const conflicts: Array<{ externalId: string; heldBy: string }> = [];
+      for (let i = 1; i + 1 < res.length; i += 2) conflicts.push({ externalId: res[i]!, heldBy: res[i + 1]! });
+      return { status: 'conflict', conflicts };
     },
     async endAttempt(id, token, outcome) {
       await endS([keys.requisition(id)], [token, outcome]);
