@@ -16,7 +16,8 @@
  *     to delayed until then (DelayedError), no attempt spent, no worker slot blocked;
  *   - 401/403: the auth gate pauses create-rfq and poll, the job goes back to delayed (never failed);
  *   - Redis lost its state (ctx.state): the job goes back to delayed until `rfq-sync recover` renews the epoch;
- *   - 5xx, resets, time-outs, Redis errors: thrown, BullMQ retries with exponential back-off (JOB_ATTEMPTS);
+ *   - 5xx, resets, time-outs, Redis errors, a claim not on REDIS_WAIT_REPLICAS replicas in time: thrown, BullMQ
+ *     retries with exponential back-off (JOB_ATTEMPTS);
  *   - permanent refusal (other 4xx, invalid request, external_ids held by another requisition): the requisition
  *     is recorded `rejected` and the job fails with UnrecoverableError, so a person sees it in `rfq-sync failed
  *     list`; `failed retry` tries it once more (a re-export with corrected data is a new job anyway).
@@ -26,6 +27,7 @@ import { z } from 'zod';
 import { AuthError, RateLimitError } from '../src/errors.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { createHeaderPusher } from '../src/pipeline/header-push.ts';
+import { replicationWait } from '../src/pipeline/replication.ts';
 import { createIdempotencyStore } from '../src/pipeline/idempotency-store.ts';
 import { jobId, type Queues } from '../src/pipeline/queues.ts';
 import { ThrottledError } from '../src/pipeline/rate-limiter.ts';
@@ -91,6 +93,7 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
     // A POST cannot outlive connect + headers + body time-outs; the margin covers scheduling delays (the lease runs
     // on Redis's clock, so host clocks do not matter).
     const postLeaseMs = c.SOURCING_CONNECT_TIMEOUT_MS + c.SOURCING_HEADERS_TIMEOUT_MS + c.SOURCING_BODY_TIMEOUT_MS + 2_000;
+    const replicas = c.REDIS_WAIT_REPLICAS ?? 0;
     deps = {
       store: createIdempotencyStore(ctx.redis, ctx.keys),
       client: ctx.client,
@@ -100,6 +103,7 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
       postLeaseMs,
       claimLeaseMs: postLeaseMs,
       track: (rfqId, requisition) => trackRfq(ctx, { rfqId, requisition }),
+      replicated: replicas > 0 ? replicationWait({ redis: ctx.redis, markKey: ctx.keys.key('replication-mark'), replicas, timeoutMs: c.REDIS_WAIT_TIMEOUT_MS }) : undefined,
       headerPusher: c.PUSH_HEADER_CHANGES
         ? createHeaderPusher({ client: ctx.client, dialect: () => ctx.dialects.get(), learnEdit: (edit, evidence) => ctx.dialects.learn({ edit, evidence }) })
         : undefined,

@@ -26,6 +26,7 @@ import { writeFileNoticeReport } from '../src/pipeline/file-report.ts';
 import { fileFolders, fileLedger, ingestJobPayloadSchema } from '../src/pipeline/inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor } from '../src/pipeline/requisition-spool.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
+import { replicationWait } from '../src/pipeline/replication.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
 
 export type IngestJobResult =
@@ -104,6 +105,9 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
   // Read through without a refusal: now, and only now, the requisitions go to the service.
   try {
     for await (const r of spool.read()) await enqueueCreateRfq(ctx.queues, r);
+    // under Sentinel: the queued jobs must survive a failover before the file leaves processing/
+    const replicas = ctx.config.REDIS_WAIT_REPLICAS ?? 0;
+    await replicationWait({ redis: ctx.redis, markKey: ctx.keys.key('replication-mark'), replicas, timeoutMs: ctx.config.REDIS_WAIT_TIMEOUT_MS })(`file ${file.original}: queued requisitions`);
   } finally {
     await spool.remove();
   }

@@ -104,6 +104,32 @@ export const rawConfigSchema = z.object({
 
   /** Redis URL (redis:// or rediss:// for TLS, password allowed). Unset: a private redis-server (demo/local only). */
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  /**
+   * Redis under Sentinel instead of REDIS_URL: the sentinels as `host:port` separated by commas (at least one; give
+   * all of them). Every connection (BullMQ's included) asks them for the current primary and follows a failover.
+   * Unset by default. Setting it together with REDIS_URL is refused.
+   */
+  REDIS_SENTINELS: z
+    .string()
+    .regex(/^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/, 'must be host:port[,host:port...]')
+    .optional(),
+  /** The primary's name as the sentinels know it (`sentinel monitor <name> ...`). Default `mymaster`. */
+  REDIS_SENTINEL_NAME: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . and - only').default('mymaster'),
+  /** Password of the Redis primary and replicas under Sentinel (requirepass). Unset: none. */
+  REDIS_PASSWORD: z.string().min(1).optional(),
+  /** File holding REDIS_PASSWORD (one line; a trailing newline is trimmed). */
+  REDIS_PASSWORD_FILE: z.string().min(1).optional(),
+  /** Password of the sentinels themselves (Sentinel's requirepass). Unset: none. */
+  REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
+  /** File holding REDIS_SENTINEL_PASSWORD. */
+  REDIS_SENTINEL_PASSWORD_FILE: z.string().min(1).optional(),
+  /**
+   * Replicas that must hold a claim before its POST goes out (Redis WAIT): a primary that dies before replicating
+   * would otherwise forget the claim of an RFQ already posted. Default 1 with REDIS_SENTINELS, 0 otherwise.
+   */
+  REDIS_WAIT_REPLICAS: int(0, 16).optional(),
+  /** How long a claim waits for those replicas before the POST is put off (the job retries), ms. Default 2,000. */
+  REDIS_WAIT_TIMEOUT_MS: int(10, 60_000).default(2_000),
   /** Prefix of every Redis key and BullMQ queue. Default `rfq-sync`. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('rfq-sync'),
 
@@ -243,6 +269,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { require
     registerSecret(new URL(raw.REDIS_URL).password); // the percent-encoded spelling too
   }
 
+  if (raw.REDIS_SENTINELS) {
+    if (raw.REDIS_URL) problems.push('REDIS_SENTINELS: set either REDIS_URL or REDIS_SENTINELS, not both');
+    const secret = (name: 'REDIS_PASSWORD' | 'REDIS_SENTINEL_PASSWORD'): string | undefined => {
+      const file = raw[`${name}_FILE`];
+      if (raw[name] && file) problems.push(`${name}_FILE: set either ${name} or ${name}_FILE, not both`);
+      if (!file) return raw[name];
+      try {
+        const v = readTokenFile(file);
+        registerSecret(v);
+        if (!v) problems.push(`${name}_FILE: ${file} is empty`);
+        return v;
+      } catch (err) {
+        problems.push(`${name}_FILE: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        return undefined;
+      }
+    };
+    registerSecret(raw.REDIS_PASSWORD);
+    registerSecret(raw.REDIS_SENTINEL_PASSWORD);
+    raw.REDIS_URL = sentinelUrl(raw.REDIS_SENTINELS, raw.REDIS_SENTINEL_NAME, secret('REDIS_PASSWORD'), secret('REDIS_SENTINEL_PASSWORD'));
+  } else if (raw.REDIS_PASSWORD || raw.REDIS_PASSWORD_FILE || raw.REDIS_SENTINEL_PASSWORD || raw.REDIS_SENTINEL_PASSWORD_FILE) {
+    problems.push('REDIS_PASSWORD: only used with REDIS_SENTINELS (with REDIS_URL the password goes in the URL)');
+  }
+  raw.REDIS_WAIT_REPLICAS ??= raw.REDIS_SENTINELS ? 1 : 0;
+
   if (raw.SOURCING_TOKEN && raw.SOURCING_TOKEN_FILE) problems.push('SOURCING_TOKEN_FILE: set either SOURCING_TOKEN or SOURCING_TOKEN_FILE, not both');
   let token = raw.SOURCING_TOKEN;
   if (raw.SOURCING_TOKEN_FILE) {
@@ -309,10 +359,23 @@ export function redisPassword(redisUrl: string): string | undefined {
 }
 
 /** A Redis URL fit to print: the password (and user) replaced. */
+/**
+ * Redis under Sentinel travels through the code as one string, like a REDIS_URL:
+ * `redis-sentinel://[:password@]<name>?sentinels=h1:p1,h2:p2[&sentinelPassword=...]` (see redisOptionsFromUrl).
+ */
+export function sentinelUrl(sentinels: string, name: string, password?: string, sentinelPassword?: string): string {
+  const u = new URL(`redis-sentinel://${name}`);
+  if (password) u.password = password;
+  u.searchParams.set('sentinels', sentinels.split(',').map((s) => s.trim()).join(','));
+  if (sentinelPassword) u.searchParams.set('sentinelPassword', sentinelPassword);
+  return u.toString();
+}
+
 export function displayRedisUrl(redisUrl: string): string {
   try {
     const u = new URL(redisUrl);
     if (u.password) u.password = '***';
+    if (u.searchParams.has('sentinelPassword')) u.searchParams.set('sentinelPassword', '***');
     return u.toString();
   } catch {
     return '(unparseable Redis URL)';

@@ -169,6 +169,13 @@ export class RedisUnfitError extends RfqSyncError {
   }
 }
 
+/** Redis replicas did not acknowledge a write in time (src/pipeline/replication.ts): the action is put off. */
+export class ReplicationLagError extends RfqSyncError {
+  constructor(what: string, acked: number, wanted: number, timeoutMs: number) {
+    super('E_REDIS_NOT_REPLICATED', 'transient', `${what}: ${acked} of ${wanted} Redis replica(s) acknowledged within ${timeoutMs} ms; put off (retried)`);
+  }
+}
+
 export class ConfigError extends RfqSyncError {
   /** One line per problem, each naming the variable and what is wrong. */
   readonly problems: readonly string[];

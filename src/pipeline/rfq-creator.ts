@@ -66,6 +66,11 @@ export interface CreatorDeps {
    * (unit tests of the older path), each attempt searches the four lower-case lists itself.
    */
   reconciler?: ReconcileCoordinator;
+  /**
+   * Resolves when the claim is on the Redis replicas (REDIS_WAIT_REPLICAS) so a failover cannot forget it once the
+   * POST is out; throws a transient error otherwise (the job retries). Absent: no wait (a single Redis).
+   */
+  replicated?: (what: string) => Promise<void>;
   /** Pushes a re-export's header changes with the edit call (PUSH_HEADER_CHANGES); absent: they are only reported. */
   headerPusher?: HeaderPusher;
 }
@@ -218,6 +223,14 @@ async function afterClaim(
     await deps.limiter.acquire();
     if (!(await deps.store.beginPost(id, token, deps.postLeaseMs, fingerprint))) {
       throw new AttemptBusyError(id, 1_000); // our lease ran out while waiting: another attempt has it now
+    }
+  }
+  if (deps.replicated) {
+    try {
+      await deps.replicated(`requisition ${id}: claim`);
+    } catch (err) {
+      await deps.store.endAttempt(id, token, 'pending'); // nothing posted by this attempt
+      throw err;
     }
   }
   const body = toCreateRfqRequest(r);
