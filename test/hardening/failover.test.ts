@@ -74,7 +74,8 @@ async function sentinel(port: number, primaryPort: number): Promise<ChildProcess
       '',
     ].join('\n'),
   );
-  return launch('redis-sentinel', [conf]);
+  // redis-server in sentinel mode: the Debian redis-server package is enough (redis-sentinel is the same binary)
+  return launch('redis-server', [conf, '--sentinel']);
 }
 
 describe('Redis Sentinel: the primary SIGKILLed mid-run', () => {

@@ -15,6 +15,9 @@ interface Service {
   secrets?: string[];
   volumes?: string[];
   healthcheck?: { test: string[] };
+  restart?: string;
+  ports?: string[];
+  logging?: { driver: string; options: Record<string, string> };
   depends_on?: Record<string, { condition: string }>;
   stop_grace_period?: string;
 }
@@ -58,6 +61,29 @@ describe('docker-compose.yml', () => {
     expect(sandbox!.profiles).toEqual(['sandbox']);
     expect(sandbox!.command![0]).toBe('sandbox');
     expect(worker!.profiles).toBeUndefined();
+  });
+
+  it('logs, exec and down need no variable: nothing is required at interpolation time', () => {
+    const text = readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8');
+    expect(text).not.toMatch(/\$\{[A-Z_]+:?\?/); // ${VAR:?...} makes every compose command fail while VAR is unset
+    const example = readFileSync(resolve(ROOT, '.env.example'), 'utf8');
+    for (const v of ['SOURCING_BASE_URL', 'RFQ_SYNC_DATA', 'HTTP_PORT']) expect(example).toMatch(new RegExp(`^${v}=`, 'm'));
+  });
+
+  it('moves the outbox with RFQ_SYNC_DATA unless RFQ_SYNC_OUTBOX says otherwise', () => {
+    expect(worker!.volumes).toContain('${RFQ_SYNC_DATA:-./rfq-sync-data}:/data');
+    expect(worker!.volumes).toContain('${RFQ_SYNC_OUTBOX:-${RFQ_SYNC_DATA:-./rfq-sync-data}/outbox}:/data/outbox');
+  });
+
+  it('checks readiness on the configured port, rotates logs, and does not loop on a configuration error', () => {
+    const check = worker!.healthcheck!.test.join(' ');
+    expect(check).toContain('/readyz');
+    expect(check).toContain('process.env.HTTP_PORT');
+    expect(worker!.environment!.HTTP_PORT).toBe('${HTTP_PORT:-9464}');
+    expect(worker!.ports).toEqual(['127.0.0.1:${HTTP_PORT:-9464}:${HTTP_PORT:-9464}']);
+    for (const s of [worker!, redis!]) expect(s.logging).toMatchObject({ driver: 'json-file', options: { 'max-size': expect.any(String), 'max-file': expect.any(String) } });
+    // exit 2 fails the same way every time: a bounded number of restarts, not unless-stopped/always
+    expect(worker!.restart).toMatch(/^on-failure:\d+$/);
   });
 
   it('builds the worker on Node 24', () => {

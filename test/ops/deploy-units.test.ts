@@ -1,0 +1,42 @@
+/**
+ * The systemd units as IT installs them: `systemd-analyze verify` accepts them and `systemd-analyze security` scores
+ * them OK or better, where systemd-analyze exists (it runs offline: no systemd needs to be running).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
+// the template is checked as one instance of it
+const UNITS = [
+  ['deploy/rfq-sync.service', 'rfq-sync.service'],
+  ['deploy/rfq-sync@.service', 'rfq-sync@acme.service'],
+] as const;
+
+describe.skipIf(!hasAnalyze)('systemd units', () => {
+  it.each(UNITS)('%s: verify passes and security scores OK or better', (src, name) => {
+    const dir = mkdtempSync(join(tmpdir(), 'rfq-units-'));
+    const unit = join(dir, name);
+    copyFileSync(join(ROOT, src), unit);
+    const verify = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' });
+    expect(verify.status, verify.stderr).toBe(0);
+    expect(verify.stderr).not.toMatch(/Unknown key|Failed to parse|Invalid/i);
+    const out = execFileSync('systemd-analyze', ['security', '--offline=true', unit], { encoding: 'utf8' });
+    const m = /Overall exposure level for \S+: (\d+\.\d+) (\w+)/.exec(out);
+    expect(m, out.slice(-500)).not.toBeNull();
+    expect(Number(m![1])).toBeLessThan(5); // 0-4.9: SAFE or OK
+    expect(['SAFE', 'OK']).toContain(m![2]);
+  });
+
+  it('the template runs one worker per account from its own YAML file, token and folder', () => {
+    const text = execFileSync('cat', [join(ROOT, 'deploy/rfq-sync@.service')], { encoding: 'utf8' });
+    expect(text).toMatch(/^Environment=RFQ_SYNC_CONFIG=\/etc\/rfq-sync\/%i\.yaml$/m);
+    expect(text).toMatch(/^Environment=SOURCING_ACCOUNT=%i$/m);
+    expect(text).toMatch(/^Environment=RFQ_SYNC_DIR=\/var\/lib\/rfq-sync\/%i$/m);
+    expect(text).toMatch(/^ReadWritePaths=\/var\/lib\/rfq-sync\/%i$/m);
+    expect(text).toMatch(/^RestartPreventExitStatus=2$/m);
+  });
+});
