@@ -156,6 +156,15 @@ export const rawConfigSchema = z.object({
   FILE_STABLE_MS: int(0, 3_600_000).default(2_000),
   /** Sweep of the inbox for files the watcher missed. Default every minute. */
   SWEEP_CRON: cron.default('* * * * *'),
+  /**
+   * Days to keep files in archive/ and failed/, file reports and finished file-ledger entries; older ones are removed
+   * on RETENTION_CRON. Default 0: keep everything.
+   */
+  RETENTION_DAYS: int(0, 36_500).default(0),
+  /** Days to keep comparison workbooks and award files in the outbox. Default 0: keep them (procurement's files). */
+  OUTBOX_RETENTION_DAYS: int(0, 36_500).default(0),
+  /** When retention runs (on every worker; harmless twice). Default 03:30 daily. */
+  RETENTION_CRON: cron.default('30 3 * * *'),
   /** Largest input file accepted, bytes. Default 256 MiB. */
   MAX_FILE_BYTES: int(1, 64 * 1024 ** 3).default(256 * 1024 ** 2),
   /** Largest total uncompressed size of an xlsx, bytes (zip bombs). Default 1 GiB. */

@@ -16,6 +16,7 @@ import { contentHashOf } from '../pipeline/rfq-creator.ts';
 import { trackRfq } from '../tracking/rfq-tracker.ts';
 import { redisKeys, type RedisKeys } from '../pipeline/redis-keys.ts';
 import { listFailed, retryFailed } from '../pipeline/failed-jobs.ts';
+import { lastRetention } from '../pipeline/retention.ts';
 import { readLostState } from '../pipeline/state-epoch.ts';
 import { ingestOneFile } from '../pipeline/inbox-intake.ts';
 import { writeComparisonNow } from '../tracking/compare-now.ts';
@@ -99,7 +100,12 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     const bad = p.invalidCount ? `; ${p.invalidCount} listed RFQ(s) break the schema, e.g. ${describeInvalid(p.invalid[0])}` : '';
     detail = p.error ?? p.skipped ?? `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}`;
   }
-  const [dialectRaw, parkedRaw, lost] = await Promise.all([ctx.redis.get(ctx.keys.key('dialect')), ctx.redis.hgetall(ctx.keys.key('recon', 'parked')), readLostState(ctx.redis, ctx.keys)]);
+  const [dialectRaw, parkedRaw, lost, retention] = await Promise.all([
+    ctx.redis.get(ctx.keys.key('dialect')),
+    ctx.redis.hgetall(ctx.keys.key('recon', 'parked')),
+    readLostState(ctx.redis, ctx.keys),
+    lastRetention(ctx.redis, ctx.keys),
+  ]);
   const undecided = Object.entries(parkedRaw).map(([requisition, v]) => {
     const e = JSON.parse(v) as { reason: string; rfqIds: number[] };
     return { requisition, reason: e.reason, rfqIds: e.rfqIds };
@@ -111,6 +117,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     dialect: dialectRaw ? JSON.parse(dialectRaw) : null,
     undecided,
     stateLost: lost ? { detectedAt: new Date(lost.detectedAt).toISOString(), reason: lost.reason } : null,
+    retention,
   };
 }
 

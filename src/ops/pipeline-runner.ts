@@ -11,6 +11,7 @@ import { closeWorkerContext, type WorkerContext } from '../pipeline/context.ts';
 import type { AdmitResult } from '../pipeline/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../pipeline/inbox-watcher.ts';
 import { startPollSchedule, type PollSchedule } from '../pipeline/poll-schedule.ts';
+import { startRetentionSchedule } from '../pipeline/retention.ts';
 import type { OpsMetrics } from './metrics.ts';
 import type { Runtime } from './runtime.ts';
 import { openContext } from './runtime.ts';
@@ -50,6 +51,7 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
   let worker: WorkerHandle | undefined;
   let watcher: InboxWatcher | undefined;
   let poll: PollSchedule | undefined;
+  let retention: { stop(): Promise<void> } | undefined;
   try {
     if (o.metrics) wireMetrics(ctx, o.metrics);
     // A Redis that lost its state must not see one claim (the built-in sandbox and a private Redis are throwaway)
@@ -84,7 +86,10 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
         o.onAdmitted?.(r);
       },
     });
-    if (o.schedule ?? true) poll = startPollSchedule(ctx);
+    if (o.schedule ?? true) {
+      poll = startPollSchedule(ctx);
+      retention = startRetentionSchedule(ctx);
+    }
   } catch (err) {
     await watcher?.close().catch(() => undefined);
     await worker?.close(1_000).catch(() => undefined);
@@ -103,6 +108,7 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
       stopping ??= (async () => {
         await wt.close().catch((err: unknown) => logger.warn({ err }, 'inbox watcher did not close cleanly'));
         await poll?.stop().catch(() => undefined);
+        await retention?.stop().catch(() => undefined);
         await w.close(timeoutMs);
         await closeWorkerContext(ctx);
       })();

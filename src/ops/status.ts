@@ -5,13 +5,15 @@
  *     rfqs: { <state>: n }, lastPoll: { at, ok, detail } | null, flagged: [rfqId], failures: [{ queue, jobId, name, reason, at,
  *     attempts }], files: [{ file, outcome, reason, report, at }], paused: { paused, reason?, since? },
  *     dialect: Dialect | null (src/sourcing/dialect.ts), undecided: [{ requisition, reason, rfqIds }],
- *     stateLost: { detectedAt, reason } | null (src/pipeline/state-epoch.ts), generatedAt }
+ *     stateLost: { detectedAt, reason } | null (src/pipeline/state-epoch.ts),
+ *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/pipeline/retention.ts), generatedAt }
  * `files` lists the input files of the last day that were refused whole or had rows rejected: their ingest job
  * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
  */
 import type { AuthPauseStatus } from '../pipeline/auth-gate.ts';
 import type { Dialect } from '../sourcing/dialect.ts';
 import type { Queues } from '../pipeline/queues.ts';
+import type { RetentionResult } from '../pipeline/retention.ts';
 
 type QueuesCtx = { queues: Pick<Queues, 'all'> };
 
@@ -54,6 +56,8 @@ export interface StatusReport {
   undecided: Array<{ requisition: string; reason: string; rfqIds: number[] }>;
   /** Redis lost its state (src/pipeline/state-epoch.ts): creation is paused until `rfq-sync recover`. */
   stateLost: { detectedAt: string; reason: string } | null;
+  /** The last retention run (src/pipeline/retention.ts), or null before the first (or with retention off). */
+  retention: RetentionResult | null;
 }
 
 /** Tracking facts come from the tracking module when it is wired in (see bin/rfq-sync.ts). */
@@ -64,6 +68,7 @@ export interface TrackingFacts {
   dialect?: Dialect | null;
   undecided?: StatusReport['undecided'];
   stateLost?: StatusReport['stateLost'];
+  retention?: RetentionResult | null;
 }
 
 export async function queueCounts(ctx: QueuesCtx): Promise<Record<string, Record<string, number>>> {
@@ -141,6 +146,7 @@ export async function collectStatus(
     dialect: facts.dialect ?? null,
     undecided: facts.undecided ?? [],
     stateLost: facts.stateLost ?? null,
+    retention: facts.retention ?? null,
     paused: {
       paused: auth.paused,
       ...(auth.reason ? { reason: auth.reason } : {}),
@@ -187,6 +193,12 @@ export function formatStatus(r: StatusReport): string {
   if (r.undecided.length > 0) {
     lines.push(`NEEDS A DECISION (${r.undecided.length}; nothing posted; \`rfq-sync resolve REQUISITION --rfq ID | --post\`):`);
     for (const u of r.undecided.slice(0, 20)) lines.push(`  ${u.requisition}: ${u.reason}`);
+  }
+  if (r.retention) {
+    const rm = r.retention.removed;
+    lines.push(
+      `Retention (last ${r.retention.at}, ${r.retention.days || 'off'} days, outbox ${r.retention.outboxDays || 'kept'}): removed archive ${rm.archive}, failed ${rm.failed}, reports ${rm.reports}, ledger ${rm.ledger}, comparisons ${rm.comparisons}, awards ${rm.awards}${r.retention.errors.length ? `; ${r.retention.errors.length} could not be removed` : ''}`,
+    );
   }
   lines.push('');
   if (r.failures.length === 0) {
