@@ -12,6 +12,7 @@ const program = new Command('rfq-sync')
   .description('Turns ERP purchase-requisition exports into RFQs on a sourcing service, follows them, and writes Excel quote comparisons.')
   .option('-c, --config <file>', 'configuration file (YAML or JSON, same keys as the environment variables); same as RFQ_SYNC_CONFIG')
   .addOption(new Option('--log-level <level>', 'log level (overrides LOG_LEVEL)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
+  .option('--account <name>', 'the sourcing account to act on (same as SOURCING_ACCOUNT); status, failed and ingest find it in Redis when there is only one')
   .version(packageVersion(), '-V, --version')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
@@ -47,12 +48,13 @@ program
   .command('once')
   .description('one full pass: inbox, RFQ creation, one poll, quotations and comparisons; exits when the queues are drained')
   .option('--max-wait <seconds>', 'give up waiting for the queues after this long', (v) => positiveNumber(v), 3600)
-  .addHelpText('after', '\nExit code: 0 all done, 1 something failed and was reported, 2 bad configuration.\nWith SOURCING_BASE_URL and REDIS_URL unset it runs against the built-in sandbox and a private redis-server.')
+  .option('--sandbox', 'run against the built-in sandbox (and a private redis-server when REDIS_URL is unset), to try it out')
+  .addHelpText('after', '\nExit code: 0 all done, 1 something failed and was reported, 2 bad configuration.\nNeeds SOURCING_BASE_URL and REDIS_URL; only with --sandbox does it start the built-in sandbox (and a private redis-server).')
   .action(
-    action(async (opts: { maxWait: number }) => {
+    action(async (opts: { maxWait: number; sandbox?: boolean }) => {
       const { config, logger } = setup(globals(), { service: true });
       const [{ runOnceCommand }, { startWorker }] = await Promise.all([import('../src/ops/service.ts'), import('../jobs/worker.ts')]);
-      return runOnceCommand(config, logger, (ctx) => startWorker(ctx), { maxWaitMs: opts.maxWait * 1000 });
+      return runOnceCommand(config, logger, (ctx) => startWorker(ctx), { maxWaitMs: opts.maxWait * 1000, sandbox: opts.sandbox === true });
     }),
   );
 
@@ -86,7 +88,7 @@ program
   .option('--move', 'move the file instead of copying it (same file system as processing/ only)')
   .action(
     action(async (file: string, opts: { mapping?: string; move?: boolean }) => {
-      const { config, logger } = setup(globals());
+      const { config, logger } = setup(globals(), { redisOnly: true });
       const { runIngestCommand } = await import('../src/ops/commands.ts');
       return runIngestCommand(config, logger, file, opts);
     }),
@@ -123,7 +125,7 @@ program
   .option('--json', 'print one JSON document (for scripts and monitoring)')
   .action(
     action(async (opts: { json?: boolean }) => {
-      const { config, logger } = setup(globals());
+      const { config, logger } = setup(globals(), { redisOnly: true });
       const { runStatusCommand } = await import('../src/ops/commands.ts');
       return runStatusCommand(config, logger, opts);
     }),
@@ -147,7 +149,7 @@ program
   .requiredOption('--since <when>', 'when the loss may have begun: 2026-11-24 (UTC midnight) or 2026-11-24T08:00:00+01:00')
   .action(
     action(async (opts: { since: string }) => {
-      const { config, logger } = setup(globals());
+      const { config, logger } = setup(globals(), { redisOnly: true });
       const { parseSince, runRecoverCommand } = await import('../src/ops/recover.ts');
       return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, (l) => process.stdout.write(`${l}\n`));
     }),
@@ -175,7 +177,7 @@ failed
   .option('--limit <n>', 'at most this many per queue', (v) => positiveInteger(v), 1000)
   .action(
     action(async (opts: { json?: boolean; limit: number }) => {
-      const { config, logger } = setup(globals());
+      const { config, logger } = setup(globals(), { redisOnly: true });
       const { runFailedList } = await import('../src/ops/commands.ts');
       return runFailedList(config, logger, opts);
     }),
@@ -187,7 +189,7 @@ failed
   .option('--all', 'every failed job')
   .action(
     action(async (ref: string | undefined, opts: { all?: boolean }) => {
-      const { config, logger } = setup(globals());
+      const { config, logger } = setup(globals(), { redisOnly: true });
       const { runFailedRetry } = await import('../src/ops/commands.ts');
       return runFailedRetry(config, logger, ref, opts);
     }),

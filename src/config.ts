@@ -103,7 +103,18 @@ export const rawConfigSchema = z.object({
   STATE_CHECK_MS: int(200, 3_600_000).default(15_000),
 
   /** Redis URL (redis:// or rediss:// for TLS, password allowed). Unset: a private redis-server (demo/local only). */
-  REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  REDIS_URL: z
+    .string()
+    .superRefine((s, c) => {
+      // never echo any part of it: an unencoded password would show
+      // an '@' after the host part means a password with an unencoded / ? or # (the rest would read as a path)
+      if (/^rediss?:\/\//.test(s) && (!URL.canParse(s) || /^rediss?:\/\/[^/?#]*[/?#].*@/.test(s))) {
+        c.addIssue({ code: 'custom', message: 'is not a valid URL: a password holding : / @ # ? % must be percent-encoded (/ as %2F, @ as %40, : as %3A)' });
+      } else if (!URL.canParse(s) || !['redis:', 'rediss:'].includes(new URL(s).protocol)) {
+        c.addIssue({ code: 'custom', message: 'must be a URL starting with redis:// or rediss://' });
+      }
+    })
+    .optional(),
   /**
    * Redis under Sentinel instead of REDIS_URL: the sentinels as `host:port` separated by commas (at least one; give
    * all of them). Every connection (BullMQ's included) asks them for the current primary and follows a failover.
@@ -229,6 +240,8 @@ export interface Config extends RawConfig {
   folders: Folders;
   /** SOURCING_ACCOUNT, or the default derived from the base URL (`sandbox` for the built-in sandbox). */
   account: string;
+  /** False when neither SOURCING_ACCOUNT nor SOURCING_BASE_URL said which account (`sandbox` is then a guess). */
+  accountGiven: boolean;
   /** The bearer token as read at start (from SOURCING_TOKEN or SOURCING_TOKEN_FILE); undefined for the sandbox. */
   token: string | undefined;
 }
@@ -238,8 +251,9 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 /**
  * Parse configuration from the environment (and the file RFQ_SYNC_CONFIG names).
  * `requireProduction`: the `worker` command never falls back to the sandbox or a private Redis.
+ * `requireToken` (default true): false for the commands that only use Redis.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { requireProduction?: boolean; cwd?: string } = {}): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { requireProduction?: boolean; requireToken?: boolean; cwd?: string } = {}): Config {
   const problems: string[] = [];
   let fileValues: Record<string, unknown> = {};
   const cfgFile = env.RFQ_SYNC_CONFIG;
@@ -304,16 +318,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { require
 
   if (raw.SOURCING_TOKEN && raw.SOURCING_TOKEN_FILE) problems.push('SOURCING_TOKEN_FILE: set either SOURCING_TOKEN or SOURCING_TOKEN_FILE, not both');
   let token = raw.SOURCING_TOKEN;
+  if (raw.SOURCING_TOKEN) {
+    const bad = tokenProblem(raw.SOURCING_TOKEN.trim());
+    if (bad) problems.push(`SOURCING_TOKEN: the token ${bad}`);
+    else token = raw.SOURCING_TOKEN.trim();
+  }
   if (raw.SOURCING_TOKEN_FILE) {
     try {
       token = readTokenFile(raw.SOURCING_TOKEN_FILE);
       registerSecret(token);
       if (!token) problems.push(`SOURCING_TOKEN_FILE: ${raw.SOURCING_TOKEN_FILE} is empty`);
+      const bad = token ? tokenProblem(token) : undefined;
+      if (bad) problems.push(`SOURCING_TOKEN_FILE: the token in ${raw.SOURCING_TOKEN_FILE} ${bad}`);
     } catch (err) {
       problems.push(`SOURCING_TOKEN_FILE: cannot read ${raw.SOURCING_TOKEN_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
   }
-  if (raw.SOURCING_BASE_URL && !token && !raw.SOURCING_TOKEN_FILE) problems.push('SOURCING_TOKEN: required when SOURCING_BASE_URL is set (or set SOURCING_TOKEN_FILE)');
+  // Commands that only read or steer Redis (status, failed, ingest, recover) never need the token.
+  if (opts.requireToken !== false && raw.SOURCING_BASE_URL && !token && !raw.SOURCING_TOKEN_FILE) problems.push('SOURCING_TOKEN: required when SOURCING_BASE_URL is set (or set SOURCING_TOKEN_FILE)');
   if (opts.requireProduction) {
     if (!raw.SOURCING_BASE_URL) problems.push('SOURCING_BASE_URL: required for `worker` (only `demo` and local commands use the built-in sandbox)');
     if (!raw.REDIS_URL) problems.push('REDIS_URL: required for `worker` (only `demo` and local commands start a private redis-server)');
@@ -323,7 +345,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { require
     try {
       const t = readTokenFile(raw.HTTP_TOKEN_FILE);
       registerSecret(t);
-      if (t.length < 16) problems.push(`HTTP_TOKEN_FILE: the token in ${raw.HTTP_TOKEN_FILE} must be at least 16 characters`);
+      const bad = tokenProblem(t);
+      if (bad) problems.push(`HTTP_TOKEN_FILE: the token in ${raw.HTTP_TOKEN_FILE} ${bad}`);
+      else if (t.length < 16) problems.push(`HTTP_TOKEN_FILE: the token in ${raw.HTTP_TOKEN_FILE} must be at least 16 characters`);
       else raw.HTTP_TOKEN = t;
     } catch (err) {
       problems.push(`HTTP_TOKEN_FILE: cannot read ${raw.HTTP_TOKEN_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
@@ -350,11 +374,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { require
     awards: join(outbox, 'awards'),
     mappings: abs(raw.MAPPINGS_DIR ?? join(PACKAGE_ROOT, 'mappings')),
   };
-  return { ...raw, folders, token, account: raw.SOURCING_ACCOUNT ?? defaultAccount(raw.SOURCING_BASE_URL) };
+  return { ...raw, folders, token, account: raw.SOURCING_ACCOUNT ?? defaultAccount(raw.SOURCING_BASE_URL), accountGiven: Boolean(raw.SOURCING_ACCOUNT ?? raw.SOURCING_BASE_URL) };
 }
 
 export function readTokenFile(path: string): string {
   return readFileSync(path, 'utf8').trim();
+}
+
+/**
+ * Why a token cannot go in an Authorization header, or undefined when it can. A line break or control character
+ * inside (two tokens pasted into one file, a CR from an editor) would make every call fail as if the service were
+ * down; said as a configuration error instead, never showing the value.
+ */
+export function tokenProblem(token: string): string | undefined {
+  // eslint-disable-next-line no-control-regex
+  const bad = /[\u0000-\u001f\u007f]/.exec(token);
+  if (!bad) return undefined;
+  const what = bad[0] === '\n' || bad[0] === '\r' ? 'a line break' : `a control character (U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()})`;
+  return `holds ${what} at character ${bad.index + 1} of ${token.length} (only a trailing newline is allowed)`;
 }
 
 /** The password inside a Redis URL, decoded, if any. */

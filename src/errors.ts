@@ -169,6 +169,17 @@ export class RedisUnfitError extends RfqSyncError {
   }
 }
 
+/**
+ * Redis could not be used at start: a refused password is a configuration error (exit 2: restarting will not fix
+ * it); anything else (refused connection, time-out) is transient. `where` is the URL as displayRedisUrl shows it.
+ */
+export function redisUnreachable(where: string, message: string): RfqSyncError {
+  if (/WRONGPASS|NOAUTH|invalid password|invalid username-password|AUTH failed|without any password configured/i.test(message)) {
+    return new RfqSyncError('E_REDIS_AUTH', 'config', `Redis at ${where} refused the credentials (${message.split('\n')[0]}): check the password in REDIS_URL (percent-encoded) or REDIS_PASSWORD`);
+  }
+  return new RfqSyncError('E_REDIS_DOWN', 'transient', `cannot reach Redis at ${where}: ${message}`);
+}
+
 /** Redis replicas did not acknowledge a write in time (src/pipeline/replication.ts): the action is put off. */
 export class ReplicationLagError extends RfqSyncError {
   constructor(what: string, acked: number, wanted: number, timeoutMs: number) {

@@ -14,6 +14,8 @@ export const EXIT_CONFIG = 2;
 export interface GlobalOptions {
   config?: string;
   logLevel?: string;
+  /** --account: the same as SOURCING_ACCOUNT. */
+  account?: string;
 }
 
 export interface Setup {
@@ -23,13 +25,15 @@ export interface Setup {
 
 /**
  * `service`: logs are the output (stdout, level from LOG_LEVEL). Otherwise logs go to stderr at `warn` unless
- * --log-level says otherwise, so `status --json` and `check` keep stdout for their answer.
+ * --log-level says otherwise, so `status --json` and `check` keep stdout for their answer. `redisOnly`: the command
+ * reads or steers Redis only (status, failed, ingest, recover): no sourcing token is needed.
  */
-export function setup(global: GlobalOptions, o: { requireProduction?: boolean; service?: boolean } = {}): Setup {
+export function setup(global: GlobalOptions, o: { requireProduction?: boolean; service?: boolean; redisOnly?: boolean } = {}): Setup {
   const env = { ...process.env };
   if (global.config) env.RFQ_SYNC_CONFIG = global.config;
   if (global.logLevel) env.LOG_LEVEL = global.logLevel;
-  const config = loadConfig(env, { requireProduction: o.requireProduction });
+  if (global.account) env.SOURCING_ACCOUNT = global.account;
+  const config = loadConfig(env, { requireProduction: o.requireProduction, requireToken: !o.redisOnly });
   const logger = o.service
     ? createLogger({ level: config.LOG_LEVEL })
     : createLogger({ level: global.logLevel ?? (env.LOG_LEVEL ? config.LOG_LEVEL : 'warn'), stderr: true });

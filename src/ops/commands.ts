@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { displayRedisUrl, type Config } from '../config.ts';
-import { ConfigError, RfqSyncError } from '../errors.ts';
+import { ConfigError, redisUnreachable, RfqSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { AuthPauseStatus } from '../pipeline/auth-gate.ts';
 import { closeWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../pipeline/context.ts';
@@ -14,7 +14,7 @@ import { createIdempotencyStore } from '../pipeline/idempotency-store.ts';
 import { createReconcileCoordinator } from '../pipeline/reconcile-coordinator.ts';
 import { contentHashOf } from '../pipeline/rfq-creator.ts';
 import { trackRfq } from '../tracking/rfq-tracker.ts';
-import { redisKeys, type RedisKeys } from '../pipeline/redis-keys.ts';
+import { accountsKey, redisKeys, type RedisKeys } from '../pipeline/redis-keys.ts';
 import { listFailed, retryFailed } from '../pipeline/failed-jobs.ts';
 import { lastRetention } from '../pipeline/retention.ts';
 import { readLostState } from '../pipeline/state-epoch.ts';
@@ -40,7 +40,8 @@ export interface ReadContext {
 }
 
 /** Open a read context on REDIS_URL, run `fn`, close it. */
-export async function withReadContext<T>(config: Config, logger: Logger, command: string, fn: (ctx: ReadContext) => Promise<T>): Promise<T> {
+export async function withReadContext<T>(given: Config, logger: Logger, command: string, fn: (ctx: ReadContext) => Promise<T>): Promise<T> {
+  let config = given;
   if (!config.REDIS_URL) throw new ConfigError([`REDIS_URL: required for \`${command}\` (it reads the queues and records in your Redis)`]);
   const base = redisOptionsFromUrl(config.REDIS_URL);
   const redis = new Redis({ ...base, maxRetriesPerRequest: 1, connectTimeout: 5_000, retryStrategy: (n) => (n > 3 ? null : 200 * n) });
@@ -48,6 +49,19 @@ export async function withReadContext<T>(config: Config, logger: Logger, command
   redis.on('error', (err: Error) => {
     lastError = err;
   });
+  try {
+    await redis.ping().catch((err: Error) => {
+      throw redisUnreachable(displayRedisUrl(config.REDIS_URL!), (lastError ?? err).message);
+    });
+    if (!config.accountGiven) {
+      const account = await onlyAccount(redis, config.REDIS_PREFIX);
+      process.stderr.write(`rfq-sync: account ${account} (the only one in Redis; --account or SOURCING_ACCOUNT to choose)\n`);
+      config = { ...config, account, accountGiven: true };
+    }
+  } catch (err) {
+    await redis.quit().catch(() => redis.disconnect());
+    throw err;
+  }
   const keys = redisKeys(config.REDIS_PREFIX, config.account);
   const connection = { ...base, maxRetriesPerRequest: 1 } as RedisConnectionOptions;
   const queues = createQueues(connection, bullPrefix(config.REDIS_PREFIX, config.account), { attempts: config.JOB_ATTEMPTS, backoffMs: config.JOB_BACKOFF_MS });
@@ -58,14 +72,35 @@ export async function withReadContext<T>(config: Config, logger: Logger, command
     },
   };
   try {
-    await redis.ping().catch((err: Error) => {
-      throw new RfqSyncError('E_REDIS_DOWN', 'transient', `cannot reach Redis at ${displayRedisUrl(config.REDIS_URL!)}: ${(lastError ?? err).message}`);
-    });
     return await fn({ config, logger, redis, keys, queues, authGate });
   } finally {
     await queues.close();
     await redis.quit().catch(() => redis.disconnect());
   }
+}
+
+/**
+ * The account when none was given (no SOURCING_ACCOUNT, no SOURCING_BASE_URL): the one whose keys Redis holds. The
+ * workers register theirs (keys: `<prefix>:accounts`); installations older than that are found by their keys.
+ * None or several: a configuration error naming them.
+ */
+async function onlyAccount(redis: Redis, prefix: string): Promise<string> {
+  const found = new Set(await redis.smembers(accountsKey(prefix)));
+  if (found.size === 0) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*:reqs`, 'COUNT', 1000);
+      cursor = next;
+      for (const k of keys) found.add(k.slice(prefix.length + 1, -':reqs'.length));
+    } while (cursor !== '0' && found.size < 100);
+  }
+  const accounts = [...found].sort();
+  if (accounts.length === 1) return accounts[0]!;
+  throw new ConfigError([
+    accounts.length === 0
+      ? `SOURCING_ACCOUNT: no account in Redis under prefix ${prefix} yet; set SOURCING_ACCOUNT (or SOURCING_BASE_URL) or --account`
+      : `SOURCING_ACCOUNT: Redis holds several accounts (${accounts.join(', ')}): choose one with --account or SOURCING_ACCOUNT`,
+  ]);
 }
 
 /** Open a full context (Redis and the sourcing service, no embedded fallback), run `fn`, close everything. */
@@ -159,8 +194,15 @@ export async function runFailedRetry(config: Config, logger: Logger, ref: string
 }
 
 export async function runIngestCommand(config: Config, logger: Logger, file: string, o: { mapping?: string; move?: boolean }): Promise<number> {
-  const r = await withReadContext(config, logger, 'ingest', (ctx) => ingestOneFile(ctx, file, { mapping: o.mapping, move: o.move }));
+  const { r, workers, account } = await withReadContext(config, logger, 'ingest', async (ctx) => ({
+    r: await ingestOneFile(ctx, file, { mapping: o.mapping, move: o.move }),
+    workers: await ctx.queues.ingest.getWorkersCount(),
+    account: ctx.config.account,
+  }));
   if (r.status === 'enqueued') out(`${file}: queued for ingestion (job ${r.jobId}); a running worker reads it and writes its report to ${config.folders.reports}`);
+  if (r.status === 'enqueued' && workers === 0) {
+    out(`no worker of account ${account} is running: the file waits in ${config.folders.processing} until one starts (rfq-sync worker)`);
+  }
   else if (r.status === 'duplicate') out(`${file}: same bytes as ${r.first.name}: archived as a duplicate, nothing created (report ${r.report})`);
   else if (r.status === 'waiting') out(`${file}: the same bytes (${r.first.name}) are still being read: this copy waits in ${config.folders.processing} and is read, or archived as a duplicate, once that one is done`);
   else out(`${file}: taken by another worker meanwhile`);

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { displayRedisUrl, type Config } from '../config.ts';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { ConfigError, RfqSyncError } from '../errors.ts';
+import { ConfigError, redisUnreachable, RfqSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../pipeline/context.ts';
 import { createTokenSource } from '../pipeline/token-source.ts';
@@ -38,7 +38,10 @@ export interface RuntimeOptions {
 export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeOptions): Promise<Runtime> {
   const missing: string[] = [];
   if (!o.allowEmbedded && !config.REDIS_URL) missing.push(`REDIS_URL: required for \`${o.command}\` (it reads the queues and records in your Redis)`);
-  if (!o.allowEmbedded && !config.SOURCING_BASE_URL) missing.push(`SOURCING_BASE_URL: required for \`${o.command}\``);
+  if (!o.allowEmbedded && !config.SOURCING_BASE_URL) {
+    const trying = o.command === 'once' ? '`once --sandbox` or `demo` try' : '`demo` tries';
+    missing.push(`SOURCING_BASE_URL: required for \`${o.command}\` (nothing was touched; ${trying} the built-in sandbox)`);
+  }
   if (missing.length) throw new ConfigError(missing);
 
   let embeddedRedis: EmbeddedRedis | undefined;
@@ -92,7 +95,7 @@ export async function assertRedisReachable(redisUrl: string): Promise<void> {
     await client.connect();
     await client.ping();
   } catch (err) {
-    throw new RfqSyncError('E_REDIS_DOWN', 'transient', `cannot reach Redis at ${displayRedisUrl(redisUrl)}: ${(lastError ?? (err as Error)).message}`);
+    throw redisUnreachable(displayRedisUrl(redisUrl), (lastError ?? (err as Error)).message);
   } finally {
     client.disconnect();
   }

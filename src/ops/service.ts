@@ -3,6 +3,7 @@
  */
 import type { Config } from '../config.ts';
 import { displayRedisUrl } from '../config.ts';
+import { ConfigError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { pendingWork } from '../tracking/status.ts';
 import { enqueuePollNow } from '../tracking/enqueue.ts';
@@ -91,6 +92,11 @@ const starting = async () => ({ ok: false, detail: 'starting' });
 export interface OnceOptions {
   /** Give up waiting for the queues after this long, ms. */
   maxWaitMs: number;
+  /**
+   * --sandbox: run against the built-in sandbox (and a private redis-server when REDIS_URL is unset). Without it,
+   * SOURCING_BASE_URL and REDIS_URL are required: `once` takes the real inbox's files.
+   */
+  sandbox?: boolean;
 }
 
 /**
@@ -99,7 +105,8 @@ export interface OnceOptions {
  * something failed (and was reported: per-file reports, failed jobs kept, log lines).
  */
 export async function runOnceCommand(config: Config, logger: Logger, startWorker: StartWorker, o: OnceOptions): Promise<number> {
-  const runtime = await resolveRuntime(config, logger, { allowEmbedded: true, command: 'once' });
+  if (o.sandbox && config.SOURCING_BASE_URL) throw new ConfigError(['--sandbox: SOURCING_BASE_URL is set; unset it to try the built-in sandbox, or drop --sandbox']);
+  const runtime = await resolveRuntime(config, logger, { allowEmbedded: o.sandbox === true, command: 'once' });
   const problems: string[] = [];
   let pipeline: RunningPipeline | undefined;
   const shutdown = installShutdown({

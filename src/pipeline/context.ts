@@ -16,7 +16,7 @@ import { createDialectSource, type DialectSource } from './dialect-store.ts';
 import { bullPrefix as makeBullPrefix, createQueues, type Queues, type RedisConnectionOptions } from './queues.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { checkRedis } from './redis-checks.ts';
-import { redisKeys, type RedisKeys } from './redis-keys.ts';
+import { accountsKey, redisKeys, type RedisKeys } from './redis-keys.ts';
 import { createTokenSource, tokenFingerprint, type TokenSource } from './token-source.ts';
 
 export interface WorkerContext {
@@ -143,6 +143,7 @@ export async function createWorkerContext(config: Config, logger: Logger, opts: 
   const cleanup: Array<() => Promise<unknown>> = [async () => redis.quit().catch(() => redis.disconnect())];
   try {
     if (!opts.skipRedisChecks) await checkRedis(redis, logger);
+    await redis.sadd(accountsKey(config.REDIS_PREFIX), config.account);
     const keys = redisKeys(config.REDIS_PREFIX, config.account);
     // ioredis options are what BullMQ passes on to ioredis; its own RedisOptions type is a looser copy of them.
     const connection = { ...base, maxRetriesPerRequest: null } as RedisConnectionOptions;

@@ -49,6 +49,11 @@ export function redisKeys(prefix: string, account: string): RedisKeys {
   };
 }
 
+/** Set of the accounts whose workers ran under this prefix (for commands given no account). */
+export function accountsKey(prefix: string): string {
+  return `${prefix}:accounts`;
+}
+
 /**
  * Identity of a requisition: its mapping profile plus its grouping key (e.g. the PR number), `${profile}/${key}`.
  * The source file is deliberately not part of it: the same requisition in two files, or re-exported later, is the

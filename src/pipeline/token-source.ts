@@ -4,7 +4,7 @@
  * picked up without a restart. The token itself is never logged; `fingerprint` identifies it in Redis and logs.
  */
 import { createHash } from 'node:crypto';
-import { readTokenFile } from '../config.ts';
+import { readTokenFile, tokenProblem } from '../config.ts';
 import { registerSecret } from '../logger.ts';
 
 export interface TokenSource {
@@ -38,7 +38,8 @@ export function createTokenSource(o: { token?: string; tokenFile?: string; maxAg
     if (!o.tokenFile) return current;
     try {
       const t = readTokenFile(o.tokenFile);
-      if (t) {
+      // a rotated file with a line break inside is not taken: the last good token stays (loadConfig refuses it at start)
+      if (t && !tokenProblem(t)) {
         registerSecret(t);
         current = t;
       }

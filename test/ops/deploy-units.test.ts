@@ -3,7 +3,7 @@
  * them OK or better, where systemd-analyze exists (it runs offline: no systemd needs to be running).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,26 @@ const UNITS = [
   ['deploy/rfq-sync.service', 'rfq-sync.service'],
   ['deploy/rfq-sync@.service', 'rfq-sync@acme.service'],
 ] as const;
+
+describe('the Node version', () => {
+  it('package.json engines names the Node this suite runs on (type stripping needs 24 here), and the units check it', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+    const min = /^>=(\d+)/.exec(pkg.engines.node);
+    expect(min, pkg.engines.node).not.toBeNull();
+    expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(Number(min![1]));
+    expect(Number(min![1])).toBeGreaterThanOrEqual(24);
+    for (const [src] of UNITS) {
+      const unit = readFileSync(join(ROOT, src), 'utf8');
+      expect(unit).not.toMatch(/^ExecStart=\/usr\/bin\/node /m);
+      expect(unit).toMatch(/^ExecStartPre=.*process\.versions\.node.*< 24/m);
+    }
+  });
+
+  it('bin/rfq-sync.ts is committed executable', () => {
+    const mode = execFileSync('git', ['ls-files', '-s', 'bin/rfq-sync.ts'], { cwd: ROOT, encoding: 'utf8' }).split(' ')[0];
+    expect(mode).toBe('100755');
+  });
+});
 
 describe.skipIf(!hasAnalyze)('systemd units', () => {
   it.each(UNITS)('%s: verify passes and security scores OK or better', (src, name) => {
@@ -32,7 +52,7 @@ describe.skipIf(!hasAnalyze)('systemd units', () => {
   });
 
   it('the template runs one worker per account from its own YAML file, token and folder', () => {
-    const text = execFileSync('cat', [join(ROOT, 'deploy/rfq-sync@.service')], { encoding: 'utf8' });
+    const text = readFileSync(join(ROOT, 'deploy/rfq-sync@.service'), 'utf8');
     expect(text).toMatch(/^Environment=RFQ_SYNC_CONFIG=\/etc\/rfq-sync\/%i\.yaml$/m);
     expect(text).toMatch(/^Environment=SOURCING_ACCOUNT=%i$/m);
     expect(text).toMatch(/^Environment=RFQ_SYNC_DIR=\/var\/lib\/rfq-sync\/%i$/m);

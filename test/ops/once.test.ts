@@ -1,4 +1,7 @@
-/** `rfq-sync once` exit codes, with nothing configured (private redis-server and sandbox), spawned as the CLI. */
+/**
+ * `rfq-sync once` exit codes, spawned as the CLI: with --sandbox (the built-in sandbox and a private redis-server),
+ * and its refusal to take real inbox files without SOURCING_BASE_URL.
+ */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,7 +21,7 @@ function inboxWith(files: Record<string, string | { copy: string }>): string {
 describe('rfq-sync once', () => {
   it('exits 0 when every file was read and every RFQ created', async () => {
     const dir = inboxWith({ 'generic-template.csv': { copy: resolve(import.meta.dirname, '../../samples/generic-template.csv') } });
-    const run = spawnCli(['once'], { RFQ_SYNC_DIR: dir, HTTP_PORT: '0', FILE_STABLE_MS: '100' });
+    const run = spawnCli(['once', '--sandbox'], { RFQ_SYNC_DIR: dir, HTTP_PORT: '0', FILE_STABLE_MS: '100' });
     const { code } = await run.exited;
     expect(code, run.output().slice(-2000)).toBe(0);
     expect(run.output()).toContain('once: all done');
@@ -28,11 +31,24 @@ describe('rfq-sync once', () => {
 
   it('exits 1 and says why when a file could not be read', async () => {
     const dir = inboxWith({ 'mystery-export.csv': 'foo;bar;baz\n1;2;3\n' });
-    const run = spawnCli(['once'], { RFQ_SYNC_DIR: dir, HTTP_PORT: '0', FILE_STABLE_MS: '100' });
+    const run = spawnCli(['once', '--sandbox'], { RFQ_SYNC_DIR: dir, HTTP_PORT: '0', FILE_STABLE_MS: '100' });
     const { code } = await run.exited;
     expect(code, run.output().slice(-2000)).toBe(1);
     expect(run.output()).toMatch(/file mystery-export\.csv refused/);
     expect(readdirSync(join(dir, 'failed'))).toHaveLength(1);
+  });
+
+  it.each([
+    ['REDIS_URL set, SOURCING_BASE_URL unset', { REDIS_URL: 'redis://127.0.0.1:1' }],
+    ['nothing set', {}],
+  ])('%s, no --sandbox: exits 2 naming SOURCING_BASE_URL and touches no file', async (_what, env: Record<string, string>) => {
+    const dir = inboxWith({ 'generic-template.csv': { copy: resolve(import.meta.dirname, '../../samples/generic-template.csv') } });
+    const run = spawnCli(['once'], { RFQ_SYNC_DIR: dir, HTTP_PORT: '0', FILE_STABLE_MS: '100', ...env });
+    const { code } = await run.exited;
+    expect(code, run.output()).toBe(2);
+    expect(run.output()).toMatch(/SOURCING_BASE_URL: required for `once` \(nothing was touched/);
+    expect(readdirSync(dir).sort()).toEqual(['inbox']);
+    expect(readdirSync(join(dir, 'inbox'))).toEqual(['generic-template.csv']);
   });
 
   it('exits 2 on bad configuration', async () => {

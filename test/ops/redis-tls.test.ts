@@ -61,7 +61,7 @@ describe.skipIf(!hasOpenssl)('rediss:// with a password', () => {
 
   it('status connects over TLS with the password and never prints it', async (t) => {
     if (!tlsAvailable) t.skip();
-    const env = { REDIS_URL: `rediss://:${PASSWORD}@127.0.0.1:${port}/0`, NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem') };
+    const env = { REDIS_URL: `rediss://:${PASSWORD}@127.0.0.1:${port}/0`, NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'), SOURCING_ACCOUNT: 'acme' };
     const run = spawnCli(['status', '--json'], env);
     const { code } = await run.exited;
     expect(code, run.output()).toBe(0);
@@ -69,7 +69,7 @@ describe.skipIf(!hasOpenssl)('rediss:// with a password', () => {
     expect(run.output()).not.toContain(PASSWORD);
 
     // Without trusting the CA the certificate is refused: TLS is really verified.
-    const untrusted = spawnCli(['status', '--json'], { REDIS_URL: env.REDIS_URL });
+    const untrusted = spawnCli(['status', '--json'], { REDIS_URL: env.REDIS_URL, SOURCING_ACCOUNT: 'acme' });
     const r2 = await untrusted.exited;
     expect(r2.code).toBe(1);
     expect(untrusted.output()).toMatch(/cannot reach Redis at rediss:\/\/:(\*\*\*|\[REDACTED\])@127\.0\.0\.1/);
