@@ -1,8 +1,10 @@
 /**
  * Queue `ingest`: one job per file taken from the inbox (enqueued by src/pipeline/inbox-intake.ts).
  *
- * Payload: ingestJobPayloadSchema { sha256, processingName, mapping? }. The file is processing/<processingName>;
- *   its original name and when it was taken are part of that name (src/pipeline/file-mover.ts).
+ * Payload: ingestJobPayloadSchema { sha256, processingName, mapping?, size?, mtimeMs? }. The file is
+ *   processing/<processingName>; its original name and when it was taken are part of that name
+ *   (src/pipeline/file-mover.ts); size and mtime are as hashed: a file that differs at the end of the read changed
+ *   while being read, is not used, and goes back to the inbox (result `changed`).
  * Reads:  the file; the mapping profiles (MAPPINGS_DIR, loaded per job so a new profile needs no restart).
  * Writes: one create-rfq job per valid requisition (deterministic ids, so a re-run adds nothing new), only once the
  *         whole file was read without a refusal: until then they are spooled to processing/.<token>.requisitions.jsonl
@@ -16,12 +18,12 @@
  *         retry after a crash anywhere finishes the work and creates nothing twice. A file refused part-way (corrupt
  *         at the end, unreadable mid-way) creates nothing, not even the requisitions read before the break.
  */
-import { rm } from 'node:fs/promises';
+import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { RfqSyncError, formatRowProblem } from '../src/errors.ts';
 import { ingestFile, loadProfiles, writeIngestReport, type IngestSummary } from '../src/ingest/index.ts';
-import { exists, finishFile, locateFinished, parseProcessingName, reportFileName } from '../src/pipeline/file-mover.ts';
+import { exists, finishFile, locateFinished, parseProcessingName, reportFileName, returnToInbox } from '../src/pipeline/file-mover.ts';
 import { writeFileNoticeReport } from '../src/pipeline/file-report.ts';
 import { fileFolders, fileLedger, ingestJobPayloadSchema } from '../src/pipeline/inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor } from '../src/pipeline/requisition-spool.ts';
@@ -34,12 +36,17 @@ export type IngestJobResult =
   /** `discardedRequisitions`: complete requisitions read before the point of failure; none was enqueued. */
   | { status: 'refused'; file: string; reason: string; report: string; discardedRequisitions: number }
   /** An earlier attempt already moved the file (crash after the move): only the ledger was brought up to date. */
-  | { status: 'already-finished'; file: string; where: 'archive' | 'failed' | 'missing' };
+  | { status: 'already-finished'; file: string; where: 'archive' | 'failed' | 'missing' }
+  /**
+   * The file changed while it was being read (still written when taken, or appended after): nothing was used; it
+   * went back to the inbox (under `inboxName`) to be taken again once it is stable.
+   */
+  | { status: 'changed'; file: string; inboxName: string };
 
 export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'>, job: Job): Promise<IngestJobResult> {
   const parsed = ingestJobPayloadSchema.safeParse(job.data);
   if (!parsed.success) throw new UnrecoverableError(`ingest job ${job.id}: invalid payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const { sha256, processingName, mapping } = parsed.data;
+  const { sha256, processingName, mapping, size, mtimeMs } = parsed.data;
   const file = parseProcessingName(processingName)!; // the schema checked it parses
   const folders = fileFolders(ctx.config);
   const ledger = fileLedger(ctx);
@@ -84,6 +91,7 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
       return { status: 'already-finished', file: file.original, where };
     }
     if (!(err instanceof RfqSyncError) || err.kind !== 'data') throw err;
+    if (await changedWhileRead()) return putBack();
     const reason = err.message;
     await writeFileNoticeReport(join(folders.reports, report), {
       file: file.original,
@@ -102,6 +110,11 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
     return { status: 'refused', file: file.original, reason, report, discardedRequisitions: spool.count };
   }
 
+  // Decided from the file as it is at the end of the read: one that changed meanwhile is not used at all.
+  if (await changedWhileRead()) {
+    await spool.remove();
+    return putBack();
+  }
   // Read through without a refusal: now, and only now, the requisitions go to the service.
   try {
     for await (const r of spool.read()) await enqueueCreateRfq(ctx.queues, r);
@@ -139,6 +152,20 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
     report,
     ...(firstProblem !== undefined ? { firstProblem } : {}),
   };
+
+  /** Size or mtime differ from when its bytes were hashed (jobs from before this check carry neither: unchanged). */
+  async function changedWhileRead(): Promise<boolean> {
+    if (size === undefined || mtimeMs === undefined) return false;
+    const now = await lstat(source).catch(() => undefined);
+    return now !== undefined && (now.size !== size || now.mtimeMs !== mtimeMs);
+  }
+
+  async function putBack(): Promise<IngestJobResult> {
+    const inboxName = await returnToInbox(folders, file);
+    await ledger.release(sha256, processingName);
+    log.warn({ inboxName }, `ingest: ${file.original} changed while it was being read (still being written?): nothing used; back in the inbox as ${inboxName}, taken again once stable`);
+    return { status: 'changed', file: file.original, inboxName };
+  }
 
   async function settleLedger(where: 'archive' | 'failed'): Promise<void> {
     if (where === 'archive') await ledger.markDone(sha256, processingName, { doneAt: Date.now(), report });

@@ -13,8 +13,8 @@
  * no name past the inbox holds a backslash while the original name still reads back from it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, rename, stat } from 'node:fs/promises';
 import { basename, extname, join, sep } from 'node:path';
 import { safeFileName } from '../atomic-write.ts';
 
@@ -183,6 +183,18 @@ export async function finishFile(f: FileFolders, processingName: string, to: Fin
   return (await locateFinished(f, processingName)) ?? 'missing';
 }
 
+/**
+ * Put a taken file back into the inbox (it changed while it was being read): under its original name when that is
+ * free, else under its processing name, so the watcher takes it again once it is stable.
+ */
+export async function returnToInbox(f: FileFolders, p: ProcessingName): Promise<string> {
+  assertPlainName(p.name, 'processing file name');
+  const plain = isPlainName(p.original) ? p.original : p.name;
+  const name = (await exists(join(f.inbox, plain))) ? p.name : plain;
+  await rename(join(f.processing, p.name), join(f.inbox, name));
+  return name;
+}
+
 /** Where an earlier attempt left a file that is no longer in processing/. */
 export async function locateFinished(f: FileFolders, processingName: string): Promise<FinalFolder | undefined> {
   assertPlainName(processingName, 'processing file name');
@@ -205,6 +217,12 @@ export async function exists(path: string): Promise<boolean> {
 /** sha256 of a file, hex, read as a stream (memory stays flat whatever the size). */
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  // O_NOFOLLOW: a symbolic link is never read through (ELOOP), whatever put it there
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    for await (const chunk of handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: false })) hash.update(chunk as Buffer);
+  } finally {
+    await handle.close();
+  }
   return hash.digest('hex');
 }

@@ -13,7 +13,8 @@
  * The take token in the job id (not the sha256 alone) lets the same bytes run again after a refusal released them,
  * even while BullMQ still keeps the first, completed job (a re-add of a kept id would be silently ignored).
  */
-import { copyFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { copyFile, lstat, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -44,6 +45,9 @@ export const ingestJobPayloadSchema = z.object({
   processingName: z.string().min(1).max(255).refine((n) => isPlainName(n) && parseProcessingName(n) !== undefined, 'must be a name made by the inbox'),
   /** Mapping profile forced by `rfq-sync ingest FILE --mapping NAME`; else chosen per file. */
   mapping: z.string().min(1).max(200).optional(),
+  /** Size and mtime when its bytes were hashed: a file that differs at the end of the read changed while being read. */
+  size: z.number().int().nonnegative().optional(),
+  mtimeMs: z.number().nonnegative().optional(),
 });
 export type IngestJobPayload = z.infer<typeof ingestJobPayloadSchema>;
 
@@ -78,7 +82,9 @@ export type AdmitResult =
    */
   | { status: 'waiting'; file: ProcessingName; sha256: string; first: LedgerEntry }
   /** The file left processing/ meanwhile (another worker finished it). */
-  | { status: 'gone'; file: ProcessingName };
+  | { status: 'gone'; file: ProcessingName }
+  /** Not read at all (a symbolic link, not a regular file, unreadable): moved to failed/ with a report saying why. */
+  | { status: 'refused'; file: ProcessingName; reason: string; report: string };
 
 /** How long a new drop waits for the file that holds the same bytes to be finished, before it is left to the sweep. */
 export const WAIT_FOR_FIRST_COPY_MS = 15_000;
@@ -97,11 +103,21 @@ export interface AdmitOptions {
  */
 export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingName, opts: AdmitOptions = {}): Promise<AdmitResult> {
   const folders = fileFolders(ctx.config);
+  const path = join(folders.processing, assertPlainName(file.name, 'processing file name'));
   let sha256: string;
+  let taken: Stats;
   try {
-    sha256 = await hashOf(join(folders.processing, assertPlainName(file.name, 'processing file name')), opts.hashes);
+    // lstat: a symbolic link is judged as the link, never as what it points to
+    taken = await lstat(path);
+    if (taken.isSymbolicLink()) return await refuse(ctx, folders, file, 'it is a symbolic link: links in the inbox are never followed (copy the file itself into the inbox)');
+    if (!taken.isFile()) return await refuse(ctx, folders, file, 'it is not a regular file');
+    sha256 = await hashOf(path, opts.hashes);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'gone', file };
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { status: 'gone', file };
+    if (code === 'EACCES' || code === 'EPERM') return refuse(ctx, folders, file, `it cannot be read (${code}: permission denied): give the user rfq-sync runs as read access, then drop it again`);
+    if (code === 'ELOOP') return refuse(ctx, folders, file, 'it is a symbolic link: links in the inbox are never followed (copy the file itself into the inbox)');
+    if (code === 'EISDIR') return refuse(ctx, folders, file, 'it is not a regular file');
     throw err;
   }
   const ledger = fileLedger(ctx);
@@ -135,7 +151,7 @@ export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingNa
     return { status: 'duplicate', file, sha256, first: claim.entry, report };
   }
   const id = ingestJobId(sha256, file.token);
-  const payload: IngestJobPayload = { sha256, processingName: file.name, ...(opts.mapping ? { mapping: opts.mapping } : {}) };
+  const payload: IngestJobPayload = { sha256, processingName: file.name, ...(opts.mapping ? { mapping: opts.mapping } : {}), size: taken.size, mtimeMs: taken.mtimeMs };
   await ctx.queues.ingest.add('ingest', payload, { jobId: id });
   ctx.logger.info({ file: file.original, processing: file.name, sha256, jobId: id, recovered: claim.outcome === 'own' }, 'inbox: file queued for ingest');
   return { status: 'enqueued', file, sha256, jobId: id };
@@ -172,6 +188,21 @@ async function hashOf(path: string, cache: HashCache | undefined): Promise<strin
   return sha;
 }
 
+/** A file that cannot be read as an export: a report saying why, then failed/; nothing is read or created. */
+async function refuse(ctx: IntakeContext, folders: FileFolders, file: ProcessingName, reason: string): Promise<AdmitResult> {
+  const report = reportFileName(file, 'notread0');
+  // Report first, move last: the file still in processing/ means "not finished", and recovery redoes both.
+  await writeFileNoticeReport(join(folders.reports, report), {
+    file: file.original,
+    status: 'refused',
+    sha256: '(not read)',
+    notes: [`The file was not read: ${reason}.`, `Moved to failed/${file.name}; nothing was created from it.`],
+  });
+  await finishFile(folders, file.name, 'failed');
+  ctx.logger.warn({ file: file.original, processing: file.name, reason, report }, `inbox: file ${file.original} refused, not read: ${reason}; moved to failed/`);
+  return { status: 'refused', file, reason, report };
+}
+
 async function ownerVanished(folders: FileFolders, owner: string): Promise<boolean> {
   if (!isPlainName(owner)) return false;
   if (await exists(join(folders.processing, owner))) return false;
@@ -197,25 +228,35 @@ async function archiveDuplicate(ctx: IntakeContext, folders: FileFolders, file: 
  * just renamed a file and be hashing it; re-admitting it anyway is safe, only wasted work). Names we did not make
  * are left alone and logged.
  */
-export async function recoverProcessing(ctx: IntakeContext, opts: { minAgeMs?: number; now?: number; hashes?: HashCache } = {}): Promise<AdmitResult[]> {
+export async function recoverProcessing(
+  ctx: IntakeContext,
+  opts: { minAgeMs?: number; now?: number; hashes?: HashCache; warned?: Set<string> } = {},
+): Promise<AdmitResult[]> {
   const folders = fileFolders(ctx.config);
   const now = opts.now ?? Date.now();
   const out: AdmitResult[] = [];
   const entries = await readdir(folders.processing, { withFileTypes: true });
   for (const e of entries) {
-    if (!e.isFile() || e.name.startsWith('.')) continue;
+    if (!(e.isFile() || e.isSymbolicLink()) || e.name.startsWith('.')) continue;
     const file = parseProcessingName(e.name);
     if (!file) {
-      ctx.logger.warn({ name: e.name, folder: folders.processing }, 'inbox: a file in processing/ was not put there by rfq-sync; left alone');
+      // said once per process (the sweep runs every minute)
+      if (!opts.warned?.has(e.name)) ctx.logger.warn({ name: e.name, folder: folders.processing }, 'inbox: a file in processing/ was not put there by rfq-sync; left alone');
+      opts.warned?.add(e.name);
       continue;
     }
     if (opts.minAgeMs) {
-      const st = await stat(join(folders.processing, e.name)).catch(() => undefined);
+      const st = await lstat(join(folders.processing, e.name)).catch(() => undefined);
       // A rename changes ctime, not mtime: ctime is when the file was taken.
       if (!st || now - st.ctimeMs < opts.minAgeMs) continue;
     }
-    // No waiting here: a file whose first copy is still being read is looked at again by the next sweep.
-    out.push(await admitProcessingFile(ctx, file, { hashes: opts.hashes, waitForFirstMs: 0 }));
+    // No waiting here: a file whose first copy is still being read is looked at again by the next sweep. One file
+    // that cannot be admitted (Redis down, a disk error) never stops the others.
+    try {
+      out.push(await admitProcessingFile(ctx, file, { hashes: opts.hashes, waitForFirstMs: 0 }));
+    } catch (err) {
+      ctx.logger.error({ err, file: file.original, processing: file.name }, `inbox: could not admit ${file.original} from processing/: ${(err as Error).message}; the next sweep tries again`);
+    }
   }
   const recovered = out.filter((r) => r.status !== 'gone').length;
   if (recovered > 0) ctx.logger.info({ files: recovered }, 'inbox: re-admitted files left in processing/');

@@ -10,11 +10,11 @@
  * Only plain files directly in the inbox count: subfolders, dotfiles and temp/lock files are ignored.
  */
 import { once } from 'node:events';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import cron, { type ScheduledTask } from 'node-cron';
-import { ensureFolders, isInboxCandidate, takeInboxFile } from './file-mover.ts';
+import { ensureFolders, isInboxCandidate, takeInboxFile, type ProcessingName } from './file-mover.ts';
 import { admitProcessingFile, fileFolders, HashCache, recoverProcessing, type AdmitResult, type IntakeContext } from './inbox-intake.ts';
 
 export interface InboxWatcherOptions {
@@ -57,6 +57,11 @@ interface Tracker {
 /** A file the writer still holds open (Windows shares refuse the rename) is tried again this often, this many times. */
 const BUSY_RETRY_MS = 1_000;
 const BUSY_TRIES = 30;
+/**
+ * An empty file is taken only after it stayed empty this many times FILE_STABLE_MS (20 s by default): an export that
+ * creates its file first and writes it later must not be taken, and refused, at 0 bytes.
+ */
+const EMPTY_FACTOR = 10;
 
 export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOptions = {}): Promise<InboxWatcher> {
   const { config, logger } = ctx;
@@ -68,6 +73,11 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
 
   const trackers = new Map<string, Tracker>();
   const hashes = new HashCache();
+  /** Foreign names in processing/ already warned about (once per process, not every sweep). */
+  const warned = new Set<string>();
+  /** Files taken into processing/ whose admission failed (Redis down): every sweep tries them again at once. */
+  const unadmitted = new Map<string, ProcessingName>();
+  const emptyMs = stableMs * EMPTY_FACTOR;
   const inFlight = new Set<Promise<void>>();
   let closed = false;
 
@@ -95,8 +105,9 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
 
   const check = async (name: string, t: Tracker): Promise<void> => {
     if (closed) return settle(name);
-    const st = await stat(join(inbox, name)).catch(() => undefined);
-    if (!st || !st.isFile()) return settle(name);
+    // lstat: a symbolic link is taken as the link (and refused by admission), never followed
+    const st = await lstat(join(inbox, name)).catch(() => undefined);
+    if (!st || !(st.isFile() || st.isSymbolicLink())) return settle(name);
     const now = Date.now();
     if (st.size !== t.size || st.mtimeMs !== t.mtimeMs) {
       t.size = st.size;
@@ -105,7 +116,8 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
       // A little jitter: workers on several hosts then do not all stat and rename the same file in lockstep.
       return schedule(name, t, stableMs + Math.floor(Math.random() * Math.min(250, stableMs / 4)));
     }
-    if (now - t.since < stableMs) return schedule(name, t, stableMs - (now - t.since));
+    const needed = st.size === 0 && st.isFile() ? emptyMs : stableMs;
+    if (now - t.since < needed) return schedule(name, t, needed - (now - t.since));
     t.taking = true;
     const took = await takeInboxFile(folders, name);
     if (!took.taken) {
@@ -123,11 +135,27 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
     }
     logger.info({ file: name, processing: took.file.name }, 'inbox: file taken');
     try {
-      const result = await admitProcessingFile(ctx, took.file);
-      opts.onAdmitted?.(result);
+      await admit(took.file);
     } finally {
       settle(name);
     }
+  };
+
+  /** Admit a taken file; when that fails (Redis down), the next sweep tries again at once, not after recoverAfterMs. */
+  const admit = async (file: ProcessingName): Promise<void> => {
+    try {
+      const result = await admitProcessingFile(ctx, file);
+      unadmitted.delete(file.name);
+      opts.onAdmitted?.(result);
+    } catch (err) {
+      unadmitted.set(file.name, file);
+      logger.error({ err, file: file.original, processing: file.name }, `inbox: ${file.original} was taken but could not be queued (${(err as Error).message}); the next sweep tries again`);
+    }
+  };
+
+  /** The files whose admission failed, tried again (each sweep, before anything else). */
+  const readmit = async (): Promise<void> => {
+    for (const file of [...unadmitted.values()]) await admit(file);
   };
 
   /** Start (or join) the stability check of one inbox file; resolves when the file is settled. */
@@ -146,20 +174,22 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
 
   const listInbox = async (): Promise<string[]> => {
     const entries = await readdir(inbox, { withFileTypes: true });
-    return entries.filter((e) => e.isFile() && isInboxCandidate(e.name)).map((e) => e.name);
+    // symbolic links too: they are taken to be refused (a report, failed/), not left in the inbox unexplained
+    return entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && isInboxCandidate(e.name)).map((e) => e.name);
   };
 
   const sweep = async (): Promise<void> => {
     if (closed) return;
+    await readmit();
     const names = await listInbox();
     await Promise.all([
       ...names.map((n) => observe(n)),
-      recoverProcessing(ctx, { minAgeMs: recoverAfterMs, hashes }).then((rs) => rs.forEach((r) => opts.onAdmitted?.(r))),
+      recoverProcessing(ctx, { minAgeMs: recoverAfterMs, hashes, warned }).then((rs) => rs.forEach((r) => opts.onAdmitted?.(r))),
     ]);
   };
 
   if (opts.recoverAtStart ?? true) {
-    for (const r of await recoverProcessing(ctx, { minAgeMs: 0, hashes })) opts.onAdmitted?.(r);
+    for (const r of await recoverProcessing(ctx, { minAgeMs: 0, hashes, warned })) opts.onAdmitted?.(r);
   }
 
   let watcher: FSWatcher | undefined;
@@ -167,12 +197,14 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
     // chokidar may report paths through the real path of a symlinked inbox: accept both spellings.
     const real = await realpath(inbox);
     const isInbox = (dir: string): boolean => dir === inbox || dir === real;
-    watcher = watch(inbox, {
+    // the real path: with followSymlinks off, an inbox that is itself a link (a mounted share) is still watched
+    watcher = watch(real, {
       depth: 0,
       ignoreInitial: true, // files present at start: the first sweep below
       backend: config.WATCH_POLLING ? 'polling' : 'auto',
       pollingInterval: config.WATCH_INTERVAL_MS,
       atomic: false,
+      followSymlinks: false, // a link is reported as itself (and refused), never as what it points to
       ignored: (path: string, stats) => {
         const p = resolve(path);
         if (isInbox(p)) return false;
@@ -198,9 +230,10 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
       async () => {
         if (closed) return;
         const run = (async () => {
+          await readmit();
           // Files are not awaited to the end: one still being written must not block the next sweeps.
           for (const n of await listInbox()) void observe(n);
-          for (const r of await recoverProcessing(ctx, { minAgeMs: recoverAfterMs, hashes })) opts.onAdmitted?.(r);
+          for (const r of await recoverProcessing(ctx, { minAgeMs: recoverAfterMs, hashes, warned })) opts.onAdmitted?.(r);
         })();
         const tracked = run.catch(() => undefined);
         inFlight.add(tracked);

@@ -29,6 +29,7 @@ export function tempDir(): { dir: string; remove(): void } {
 
 export function testIntake(redisUrl: string, config: Config): TestIntake {
   const redis = new Redis(redisOptionsFromUrl(redisUrl));
+  redis.on('error', () => undefined); // a test may stop Redis: commands report it, the connection retries
   const keys = redisKeys(config.REDIS_PREFIX, config.account);
   const queues = createQueues({ ...redisOptionsFromUrl(redisUrl), maxRetriesPerRequest: null } as never, bullPrefix(config.REDIS_PREFIX, config.account), { attempts: 3, backoffMs: 50 });
   return {
