@@ -4,7 +4,7 @@
  * which the inbox watcher and most ERP pickers ignore.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Run `write(tmpPath)` then rename onto `finalPath`; the temp file is removed on failure. */
@@ -19,6 +19,25 @@ export async function writeAtomically(finalPath: string, write: (tmpPath: string
     await rm(tmp, { force: true });
     throw err;
   }
+}
+
+/**
+ * Remove temporary files (`.<name>.<hex>.tmp`) a crash left in these folders, once older than `olderThanMs` (a
+ * worker on another host may be writing one right now). Returns how many went.
+ */
+export async function removeStaleTemps(dirs: string[], olderThanMs: number, now = Date.now()): Promise<number> {
+  let n = 0;
+  for (const dir of dirs) {
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      if (!/^\..+\.[0-9a-f]{8}\.tmp$/.test(name)) continue;
+      const path = join(dir, name);
+      const st = await lstat(path).catch(() => undefined);
+      if (!st?.isFile() || now - st.mtimeMs < olderThanMs) continue;
+      await rm(path, { force: true });
+      n++;
+    }
+  }
+  return n;
 }
 
 export async function writeFileAtomically(finalPath: string, data: string | Uint8Array): Promise<void> {

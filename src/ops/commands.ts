@@ -16,6 +16,7 @@ import { contentHashOf } from '../pipeline/rfq-creator.ts';
 import { trackRfq } from '../tracking/rfq-tracker.ts';
 import { accountsKey, redisKeys, type RedisKeys } from '../pipeline/redis-keys.ts';
 import { listFailed, retryFailed } from '../pipeline/failed-jobs.ts';
+import { currentMappingSets } from '../pipeline/mapping-sets.ts';
 import { lastRetention } from '../pipeline/retention.ts';
 import { readLostState } from '../pipeline/state-epoch.ts';
 import { ingestOneFile } from '../pipeline/inbox-intake.ts';
@@ -141,6 +142,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     readLostState(ctx.redis, ctx.keys),
     lastRetention(ctx.redis, ctx.keys),
   ]);
+  const mappingSets = await currentMappingSets(ctx.redis, ctx.keys);
   const undecided = Object.entries(parkedRaw).map(([requisition, v]) => {
     const e = JSON.parse(v) as { reason: string; rfqIds: number[] };
     return { requisition, reason: e.reason, rfqIds: e.rfqIds };
@@ -153,6 +155,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     undecided,
     stateLost: lost ? { detectedAt: new Date(lost.detectedAt).toISOString(), reason: lost.reason } : null,
     retention,
+    mappingSets,
   };
 }
 

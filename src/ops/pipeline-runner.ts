@@ -12,6 +12,8 @@ import type { AdmitResult } from '../pipeline/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../pipeline/inbox-watcher.ts';
 import { startPollSchedule, type PollSchedule } from '../pipeline/poll-schedule.ts';
 import { startRetentionSchedule } from '../pipeline/retention.ts';
+import { startMappingSetWatch } from '../pipeline/mapping-sets.ts';
+import { removeStaleTemps } from '../atomic-write.ts';
 import type { OpsMetrics } from './metrics.ts';
 import type { Runtime } from './runtime.ts';
 import { openContext } from './runtime.ts';
@@ -24,6 +26,9 @@ export interface WorkerHandle {
   close(timeoutMs?: number): Promise<void>;
 }
 export type StartWorker = (ctx: WorkerContext) => WorkerHandle;
+
+/** Temporary outbox files older than this are a crash's leftovers (a live write takes seconds). */
+const STALE_TEMP_MS = 10 * 60_000;
 
 export interface PipelineOptions {
   startWorker: StartWorker;
@@ -52,6 +57,7 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
   let watcher: InboxWatcher | undefined;
   let poll: PollSchedule | undefined;
   let retention: { stop(): Promise<void> } | undefined;
+  let mappingSets: { stop(): void } | undefined;
   try {
     if (o.metrics) wireMetrics(ctx, o.metrics);
     // A Redis that lost its state must not see one claim (the built-in sandbox and a private Redis are throwaway)
@@ -59,6 +65,10 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
       await ctx.state.check();
       ctx.state.start(config.STATE_CHECK_MS);
     }
+    // a crash mid-write leaves `.x.tmp` files in the outbox: gone at start (those older than 10 minutes)
+    const temps = await removeStaleTemps([config.folders.comparisons, config.folders.awards, config.folders.reports], STALE_TEMP_MS);
+    if (temps > 0) logger.info({ event: 'outbox.temps-removed', files: temps }, `removed ${temps} temporary file(s) a crash left in the outbox`);
+    mappingSets = await startMappingSetWatch({ redis: ctx.redis, keys: ctx.keys, dir: config.folders.mappings, logger });
     worker = o.startWorker(ctx);
     for (const w of worker.workers) {
       w.on('completed', (job, value) => {
@@ -93,6 +103,7 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
   } catch (err) {
     await watcher?.close().catch(() => undefined);
     await worker?.close(1_000).catch(() => undefined);
+    mappingSets?.stop();
     await closeWorkerContext(ctx).catch(() => undefined);
     throw err;
   }
@@ -109,6 +120,7 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
         await wt.close().catch((err: unknown) => logger.warn({ err }, 'inbox watcher did not close cleanly'));
         await poll?.stop().catch(() => undefined);
         await retention?.stop().catch(() => undefined);
+        mappingSets?.stop();
         await w.close(timeoutMs);
         await closeWorkerContext(ctx);
       })();

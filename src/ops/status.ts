@@ -6,13 +6,15 @@
  *     attempts }], files: [{ file, outcome, reason, report, at }], paused: { paused, reason?, since? },
  *     dialect: Dialect | null (src/sourcing/dialect.ts), undecided: [{ requisition, reason, rfqIds }],
  *     stateLost: { detectedAt, reason } | null (src/pipeline/state-epoch.ts),
- *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/pipeline/retention.ts), generatedAt }
+ *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/pipeline/retention.ts),
+ *     mappingSets: [[{ worker, files, hash, at }]] (one group per distinct set; more than one: they differ), generatedAt }
  * `files` lists the input files of the last day that were refused whole or had rows rejected: their ingest job
  * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
  */
 import type { AuthPauseStatus } from '../pipeline/auth-gate.ts';
 import type { Dialect } from '../sourcing/dialect.ts';
 import type { Queues } from '../pipeline/queues.ts';
+import type { MappingSet } from '../pipeline/mapping-sets.ts';
 import type { RetentionResult } from '../pipeline/retention.ts';
 
 type QueuesCtx = { queues: Pick<Queues, 'all'> };
@@ -58,6 +60,8 @@ export interface StatusReport {
   stateLost: { detectedAt: string; reason: string } | null;
   /** The last retention run (src/pipeline/retention.ts), or null before the first (or with retention off). */
   retention: RetentionResult | null;
+  /** The mapping profiles of the workers seen lately, one group per distinct set (src/pipeline/mapping-sets.ts). */
+  mappingSets: MappingSet[][];
 }
 
 /** Tracking facts come from the tracking module when it is wired in (see bin/rfq-sync.ts). */
@@ -69,6 +73,7 @@ export interface TrackingFacts {
   undecided?: StatusReport['undecided'];
   stateLost?: StatusReport['stateLost'];
   retention?: RetentionResult | null;
+  mappingSets?: MappingSet[][];
 }
 
 export async function queueCounts(ctx: QueuesCtx): Promise<Record<string, Record<string, number>>> {
@@ -147,6 +152,7 @@ export async function collectStatus(
     undecided: facts.undecided ?? [],
     stateLost: facts.stateLost ?? null,
     retention: facts.retention ?? null,
+    mappingSets: facts.mappingSets ?? [],
     paused: {
       paused: auth.paused,
       ...(auth.reason ? { reason: auth.reason } : {}),
@@ -166,6 +172,10 @@ export function formatStatus(r: StatusReport): string {
   if (r.stateLost) {
     lines.push(`STATE LOST: Redis lost its state (seen ${r.stateLost.detectedAt}: ${r.stateLost.reason}); creation is paused.`);
     lines.push('  Recover: rfq-sync recover --since <when the loss may have begun> (reconciles before any post), see the README.');
+  }
+  if (r.mappingSets.length > 1) {
+    lines.push(`MAPPINGS DIFFER between the workers of this account (a file may be refused by one and taken by another):`);
+    for (const g of r.mappingSets) lines.push(`  ${g.map((m) => m.worker).join(', ')}: ${g[0]!.files.join(' ')} (${g[0]!.hash})`);
   }
   if (r.paused.paused) {
     lines.push(`PAUSED: the sourcing service refused the token${r.paused.since ? ` since ${r.paused.since}` : ''}: ${r.paused.reason ?? ''}`.trimEnd());
