@@ -90,9 +90,9 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
   let deps = depsByContext.get(ctx);
   if (!deps) {
     const c = ctx.config;
-    // A POST cannot outlive connect + headers + body time-outs; the margin covers scheduling delays (the lease runs
-    // on Redis's clock, so host clocks do not matter).
-    const postLeaseMs = c.SOURCING_CONNECT_TIMEOUT_MS + c.SOURCING_HEADERS_TIMEOUT_MS + c.SOURCING_BODY_TIMEOUT_MS + 2_000;
+    // A POST cannot outlive the call deadline (request to the last byte of the answer, whatever trickles); the margin
+    // covers scheduling delays (the lease runs on Redis's clock, so host clocks do not matter).
+    const postLeaseMs = c.SOURCING_CALL_DEADLINE_MS + 2_000;
     const replicas = c.REDIS_WAIT_REPLICAS ?? 0;
     deps = {
       store: createIdempotencyStore(ctx.redis, ctx.keys),

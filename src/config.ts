@@ -67,6 +67,12 @@ export const rawConfigSchema = z.object({
   SOURCING_HEADERS_TIMEOUT_MS: int(100, 600_000).default(30_000),
   /** Longest pause while a response body arrives, ms. Default 30,000. */
   SOURCING_BODY_TIMEOUT_MS: int(100, 600_000).default(30_000),
+  /**
+   * The longest one call to the service may take, from the request to the last byte of its answer, ms (the body
+   * time-out above restarts with every byte: a body that trickles is cut here). The exactly-once lease of a create
+   * is this plus 2 s. Default 60,000.
+   */
+  SOURCING_CALL_DEADLINE_MS: int(1_000, 600_000).default(60_000),
   /** Retries of a GET on transient failure (POST is never retried by the transport). Default 4. */
   SOURCING_GET_RETRIES: int(0, 20).default(4),
   /** Keep-alive connections to the service. Default 16. */
@@ -174,6 +180,11 @@ export const rawConfigSchema = z.object({
   RETENTION_DAYS: int(0, 36_500).default(0),
   /** Days to keep comparison workbooks and award files in the outbox. Default 0: keep them (procurement's files). */
   OUTBOX_RETENTION_DAYS: int(0, 36_500).default(0),
+  /**
+   * The longest a poll may run, ms: a poll slowed by a trickling service ends with an error instead of holding the
+   * next slots (keep it below the POLL_CRON interval). Default 240,000 (4 minutes; the default interval is 5).
+   */
+  POLL_MAX_MS: int(1_000, 86_400_000).default(240_000),
   /** When retention runs (on every worker; harmless twice). Default 03:30 daily. */
   RETENTION_CRON: cron.default('30 3 * * *'),
   /** Largest input file accepted, bytes. Default 256 MiB. */

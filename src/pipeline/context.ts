@@ -122,6 +122,7 @@ export function sourcingClientOptions(
     connectTimeoutMs: config.SOURCING_CONNECT_TIMEOUT_MS,
     headersTimeoutMs: config.SOURCING_HEADERS_TIMEOUT_MS,
     bodyTimeoutMs: config.SOURCING_BODY_TIMEOUT_MS,
+    callDeadlineMs: config.SOURCING_CALL_DEADLINE_MS,
     getRetries: config.SOURCING_GET_RETRIES,
     connections: config.SOURCING_CONNECTIONS,
     maxPages: config.SOURCING_MAX_PAGES,

@@ -91,6 +91,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
         method: 'GET',
         path: '/v1/rfqs',
         query: { status: filter, page: page === 1 ? undefined : page },
+        signal: opts.signal,
       });
       const env = rfqListEnvelopeSchema.safeParse(json);
       if (!env.success) throw invalid('listRfqs', env.error);

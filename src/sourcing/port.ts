@@ -32,6 +32,8 @@ export interface ListRfqsOptions {
    * second try. `backoffMs(n)` is the wait before retry n (1-based); at most `attempts` retries per page.
    */
   pageRetry?: { attempts: number; retryable: (err: unknown) => boolean; backoffMs: (n: number) => number };
+  /** Ends the listing (the poll's budget, POLL_MAX_MS). */
+  signal?: AbortSignal;
 }
 
 export interface RfqListPage {

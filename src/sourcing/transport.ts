@@ -29,6 +29,11 @@ export interface TransportOptions {
   connectTimeoutMs?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
+  /**
+   * The longest one attempt may take, request to the end of its body, ms. undici's body time-out restarts with every
+   * byte, so a body that trickles would otherwise hold a call (and the exactly-once lease) for ever.
+   */
+  callDeadlineMs?: number;
   /** Extra attempts for a GET after the first. */
   getRetries?: number;
   connections?: number;
@@ -99,6 +104,7 @@ export function createTransport(o: TransportOptions): Transport {
   const retryAfterCapMs = o.retryAfterCapMs ?? 30_000;
   const baseBackoffMs = o.baseBackoffMs ?? 250;
   const maxBackoffMs = o.maxBackoffMs ?? 8_000;
+  const callDeadlineMs = o.callDeadlineMs ?? 60_000;
   const pool = new Pool(origin, {
     connections: o.connections ?? 8,
     connectTimeout: o.connectTimeoutMs ?? 10_000,
@@ -127,8 +133,10 @@ export function createTransport(o: TransportOptions): Transport {
     }
     const started = performance.now();
     let status: number | 'error' = 'error';
+    const deadline = AbortSignal.timeout(callDeadlineMs);
+    const signal = r.signal ? AbortSignal.any([r.signal, deadline]) : deadline;
     try {
-      const res = await pool.request({ path, method: r.method, headers, body, signal: r.signal, idempotent: r.method === 'GET' });
+      const res = await pool.request({ path, method: r.method, headers, body, signal, idempotent: r.method === 'GET' });
       status = res.statusCode;
       if (res.statusCode >= 200 && res.statusCode < 300) {
         const text = await res.body.text();
@@ -146,8 +154,12 @@ export function createTransport(o: TransportOptions): Transport {
         retryAfterMs: res.statusCode === 429 ? parseRetryAfter(res.headers['retry-after']) : undefined,
       });
     } catch (err) {
-      if (err instanceof RfqSyncError) throw err;
       if (r.signal?.aborted) throw err;
+      if (deadline.aborted) {
+        // no whole answer in time (a trickling body, a stalled connection): the outcome of a POST is unknown
+        throw new TransientHttpError({ operation: r.operation, reason: `no complete answer within ${callDeadlineMs} ms (SOURCING_CALL_DEADLINE_MS)` });
+      }
+      if (err instanceof RfqSyncError) throw err;
       throw networkError(r.operation, err, token);
     } finally {
       const durationMs = performance.now() - started;

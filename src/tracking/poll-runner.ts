@@ -14,6 +14,7 @@
  * - The record is written first, the follow-up job enqueued second: if the process dies in between, the next
  *   poll's revision check (closed) or award retry (completed) does the same work.
  */
+import { TransientHttpError } from '../errors.ts';
 import { randomUUID } from 'node:crypto';
 import { defineScript } from '../pipeline/redis-scripts.ts';
 import { isRetryablePageError } from '../errors.ts';
@@ -96,6 +97,8 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
   }, LOCK_MS / 4);
   renew.unref();
 
+  // the whole poll's budget: a service that trickles ends this poll with an error, it does not hold the next slots
+  const budget = AbortSignal.timeout(ctx.config.POLL_MAX_MS);
   try {
     const trackedIds = await store.trackedIds();
     const tracked = new Set(trackedIds);
@@ -127,7 +130,7 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     if (form === 'none') {
       const unknownLabels = new Set<string>();
       let n = 0;
-      for await (const rfq of ctx.client.listRfqs(null, { onInvalid: onInvalidOf('all', () => n++), pageRetry: PAGE_RETRY })) {
+      for await (const rfq of ctx.client.listRfqs(null, { onInvalid: onInvalidOf('all', () => n++), pageRetry: PAGE_RETRY, signal: budget })) {
         n++;
         if (rfq.labelState) {
           place(rfq.labelState, rfq._id, rfq);
@@ -141,7 +144,7 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
       for (const status of RFQ_STATUSES) {
         let n = 0;
         const onInvalid = onInvalidOf(status, () => n++);
-        for await (const rfq of ctx.client.listRfqs({ state: status, form }, { onInvalid, pageRetry: PAGE_RETRY })) {
+        for await (const rfq of ctx.client.listRfqs({ state: status, form }, { onInvalid, pageRetry: PAGE_RETRY, signal: budget })) {
           n++;
           place(status, rfq._id, rfq);
         }
@@ -195,8 +198,9 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     );
     return result;
   } catch (err) {
-    result.error = err instanceof Error ? err.message : String(err);
+    result.error = budget.aborted ? `the poll did not finish within POLL_MAX_MS (${ctx.config.POLL_MAX_MS} ms): the service answers too slowly` : err instanceof Error ? err.message : String(err);
     result.finishedAt = Date.now();
+    if (budget.aborted) throw new TransientHttpError({ operation: 'listRfqs', reason: result.error });
     throw err;
   } finally {
     clearInterval(renew);

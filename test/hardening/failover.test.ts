@@ -112,6 +112,7 @@ describe('Redis Sentinel: the primary SIGKILLed mid-run', () => {
       SOURCING_CONNECT_TIMEOUT_MS: '1000',
       SOURCING_HEADERS_TIMEOUT_MS: '2000',
       SOURCING_BODY_TIMEOUT_MS: '2000',
+      SOURCING_CALL_DEADLINE_MS: '5000',
       JOB_ATTEMPTS: '1000',
       JOB_BACKOFF_MS: '200',
       LOG_LEVEL: 'warn',

@@ -52,7 +52,7 @@ describe('proof 2: a worker killed with SIGKILL at random moments', () => {
       token: sb.token,
       prefix: freshPrefix(),
       account: `crash-${dialect}`,
-      extra: { CONCURRENCY_CREATE: '4', SOURCING_CONNECT_TIMEOUT_MS: '500', SOURCING_HEADERS_TIMEOUT_MS: '1000', SOURCING_BODY_TIMEOUT_MS: '1000' },
+      extra: { CONCURRENCY_CREATE: '4', SOURCING_CONNECT_TIMEOUT_MS: '500', SOURCING_HEADERS_TIMEOUT_MS: '1000', SOURCING_BODY_TIMEOUT_MS: '1000', SOURCING_CALL_DEADLINE_MS: '2500' },
     };
     if (ctx) await closeWorkerContext(ctx);
     ctx = await pipelineContext(e);
