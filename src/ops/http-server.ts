@@ -1,8 +1,12 @@
 /**
  * The operations endpoint: /healthz (process up), /readyz (checks), /metrics (Prometheus) and the Bull Board
- * dashboard at /queues. Bound to 127.0.0.1 by default. Loopback clients need no credential; any other client must
- * present HTTP_TOKEN, as `Authorization: Bearer <token>` (scrapers) or as the password of HTTP Basic (browsers, which
- * then prompt for it). Binding to a non-loopback address without a token is refused.
+ * dashboard at /queues. Bound to 127.0.0.1 by default. Loopback clients need no credential to read; any other client
+ * must present HTTP_TOKEN, as `Authorization: Bearer <token>` (scrapers) or as the password of HTTP Basic (browsers,
+ * which then prompt for it). Binding to a non-loopback address without a token is refused.
+ * A request's Host must be one of HTTP_ALLOWED_HOSTS (plus localhost, the loopback addresses and HTTP_HOST): a page in
+ * a browser on this host reaching 127.0.0.1 through DNS rebinding names its own host and is refused. Anything that
+ * changes state (every method but GET and HEAD: the dashboard's retry, remove, add...) needs HTTP_TOKEN from every
+ * client, loopback included; without HTTP_TOKEN the dashboard is read-only.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +25,8 @@ export interface OpsServerOptions {
   host: string;
   port: number;
   token?: string;
+  /** HTTP_ALLOWED_HOSTS: Host names answered besides localhost, the loopback addresses and `host`. */
+  allowedHosts?: readonly string[];
   logger: Logger;
   metrics: OpsMetrics;
   checks?: Record<string, ReadinessCheck>;
@@ -44,6 +50,15 @@ export function isLoopbackHost(host: string): boolean {
 function isLoopbackAddress(addr: string | undefined): boolean {
   if (!addr) return false;
   return addr === '::1' || /^127\./.test(addr) || /^::ffff:127\./.test(addr);
+}
+
+/** The host name of a Host header, lower case, without port or IPv6 brackets. */
+function hostOf(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const h = header.trim().toLowerCase();
+  const v6 = /^\[([^\]]+)\](:\d+)?$/.exec(h);
+  if (v6) return v6[1];
+  return h.replace(/:\d+$/, '');
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -76,12 +91,27 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     res.type('text/plain').send('ok\n');
   });
 
+  const allowed = new Set(['localhost', '127.0.0.1', '::1', o.host.toLowerCase().replace(/^\[|\]$/g, ''), ...(o.allowedHosts ?? [])]);
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (isLoopbackAddress(req.socket.remoteAddress)) return next();
     const given = presentedToken(req.headers.authorization);
-    if (o.token && given !== undefined && sameSecret(given, o.token)) return next();
-    o.logger.warn({ remote: req.socket.remoteAddress, path: req.path }, 'operations endpoint: request without a valid token refused');
-    res.status(401).set('WWW-Authenticate', 'Basic realm="rfq-sync", charset="UTF-8"').type('text/plain').send('token required\n');
+    // the token opens everything, from anywhere, under any Host (a rebinding page cannot know it)
+    if (o.token !== undefined && given !== undefined && sameSecret(given, o.token)) return next();
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      o.logger.warn({ remote: req.socket.remoteAddress, method: req.method, path: req.path }, 'operations endpoint: a change without the token refused');
+      if (!o.token) return void res.status(403).type('text/plain').send('read-only: set HTTP_TOKEN to act from the dashboard\n');
+      return void res.status(401).set('WWW-Authenticate', 'Basic realm="rfq-sync", charset="UTF-8"').type('text/plain').send('token required\n');
+    }
+    if (!isLoopbackAddress(req.socket.remoteAddress)) {
+      o.logger.warn({ remote: req.socket.remoteAddress, path: req.path }, 'operations endpoint: request without a valid token refused');
+      return void res.status(401).set('WWW-Authenticate', 'Basic realm="rfq-sync", charset="UTF-8"').type('text/plain').send('token required\n');
+    }
+    // a loopback client without the token: only under a Host of this endpoint (a rebinding page names its own)
+    const host = hostOf(req.headers.host);
+    if (host === undefined || !allowed.has(host)) {
+      o.logger.warn({ remote: req.socket.remoteAddress, host: req.headers.host?.slice(0, 100), path: req.path }, 'operations endpoint: request for another Host refused (HTTP_ALLOWED_HOSTS)');
+      return void res.status(421).type('text/plain').send('this Host is not served here without the token (HTTP_ALLOWED_HOSTS)\n');
+    }
+    next();
   });
 
   app.get('/readyz', async (_req, res) => {
@@ -100,8 +130,10 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
 
   const boardAdapter = new ExpressAdapter();
   boardAdapter.setBasePath('/queues');
+  // Without a token nothing may change state: the dashboard shows no buttons for it either.
+  const adapter = (q: Queue) => new BullMQAdapter(q, { readOnlyMode: !o.token });
   const board = createBullBoard({
-    queues: (o.queues ?? []).map((q) => new BullMQAdapter(q)),
+    queues: (o.queues ?? []).map(adapter),
     // @bull-board/express pins its own copy of @bull-board/api: same shape, distinct private declarations.
     serverAdapter: boardAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
     options: { uiConfig: { boardTitle: 'rfq-sync' } },
@@ -133,7 +165,7 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
       checks = c;
     },
     setQueues(queues) {
-      board.replaceQueues(queues.map((q) => new BullMQAdapter(q)));
+      board.replaceQueues(queues.map(adapter));
     },
     async close() {
       await new Promise<void>((resolve) => {

@@ -15,6 +15,9 @@ export const METRIC_NAMES = {
   pausedForAuth: 'rfq_sync_paused_for_auth',
 } as const;
 
+/** How many of the latest calls readiness looks at. */
+export const RECENT_CALLS = 20;
+
 /** What the scrape-time gauges read; each is optional (a command without Redis has none). */
 export interface MetricsSources {
   rfqsByState?: () => Promise<Record<string, number>>;
@@ -24,7 +27,8 @@ export interface MetricsSources {
 
 export interface ApiCall {
   operation: string;
-  status: number | 'error';
+  /** HTTP status; `error`: no answer; `invalid`: a 2xx whose body is not JSON (a login page). */
+  status: number | 'error' | 'invalid';
   durationMs: number;
 }
 
@@ -42,6 +46,8 @@ export interface OpsMetrics {
   onFile(outcome: string): void;
   /** The most recent API call, for readiness (service reachable). */
   lastApiCall(): (ApiCall & { at: number }) | undefined;
+  /** The last RECENT_CALLS calls, oldest first, for readiness (every call failing the same way). */
+  recentApiCalls(): Array<ApiCall & { at: number }>;
   setSources(sources: MetricsSources): void;
 }
 
@@ -50,6 +56,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
   if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'rfq_sync_' });
   let sources: MetricsSources = {};
   let last: (ApiCall & { at: number }) | undefined;
+  const recent: Array<ApiCall & { at: number }> = [];
 
   const jobs = new Counter({
     name: METRIC_NAMES.jobs,
@@ -119,6 +126,8 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
     files,
     onApiCall(call) {
       last = { ...call, at: Date.now() };
+      recent.push(last);
+      if (recent.length > RECENT_CALLS) recent.shift();
       apiCalls.inc({ operation: call.operation, status: String(call.status) });
       apiLatency.observe({ operation: call.operation }, call.durationMs / 1000);
     },
@@ -129,6 +138,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
       files.inc({ outcome });
     },
     lastApiCall: () => last,
+    recentApiCalls: () => [...recent],
     setSources(s) {
       sources = { ...sources, ...s };
     },

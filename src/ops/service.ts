@@ -11,7 +11,9 @@ import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { startOpsServer, type OpsServer } from './http-server.ts';
 import { createMetrics, type OpsMetrics } from './metrics.ts';
 import { startPipeline, waitForDrain, type RunningPipeline, type StartWorker } from './pipeline-runner.ts';
-import { authReadiness, redisReadiness, serviceReadiness, stateReadiness } from './readiness.ts';
+import { authReadiness, pollReadiness, redisReadiness, serviceReadiness, stateReadiness } from './readiness.ts';
+import { trackingStore } from '../tracking/context.ts';
+import type { PollResult } from '../tracking/poll-runner.ts';
 import { resolveRuntime } from './runtime.ts';
 import { installShutdown, type ShutdownHandle, type ShutdownStep } from './shutdown.ts';
 
@@ -43,7 +45,7 @@ async function startWorkerService(
   // The endpoint comes first, so /healthz answers (and /readyz says why not ready) while the rest starts.
   let ops: OpsServer | undefined;
   if (config.HTTP_PORT !== 0) {
-    ops = await startOpsServer({ host: config.HTTP_HOST, port: config.HTTP_PORT, token: config.HTTP_TOKEN, logger, metrics, checks: { startup: starting } });
+    ops = await startOpsServer({ host: config.HTTP_HOST, port: config.HTTP_PORT, token: config.HTTP_TOKEN, allowedHosts: config.HTTP_ALLOWED_HOSTS, logger, metrics, checks: { startup: starting } });
     const o = ops;
     onStop({ name: 'operations endpoint', run: () => o.close() });
   }
@@ -67,6 +69,7 @@ async function startWorkerService(
     service: serviceReadiness(runtime.baseUrl, metrics),
     auth: authReadiness(() => pipeline.ctx.authGate.status()),
     state: stateReadiness(() => pipeline.ctx.state.lost()),
+    poll: pollReadiness(async () => (await pipeline.ctx.redis.lrange(trackingStore(pipeline.ctx).k.polls, 0, 9)).map((j) => JSON.parse(j) as PollResult)),
   });
   ops?.setQueues(pipeline.ctx.queues.all);
 

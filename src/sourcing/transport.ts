@@ -44,7 +44,7 @@ export interface TransportOptions {
   /** Largest success body accepted (bytes). */
   maxResponseBytes?: number;
   logger?: Logger;
-  onCall?: (c: { operation: string; status: number | 'error'; durationMs: number }) => void;
+  onCall?: (c: { operation: string; status: number | 'error' | 'invalid'; durationMs: number }) => void;
   /**
    * Awaited before every HTTP attempt (retries and pages included), e.g. to take a rate-limit permit. What it
    * throws ends the request (nothing is sent).
@@ -132,7 +132,7 @@ export function createTransport(o: TransportOptions): Transport {
       headers['content-type'] = 'application/x-www-form-urlencoded'; // spec 4: the GET requests carry this
     }
     const started = performance.now();
-    let status: number | 'error' = 'error';
+    let status: number | 'error' | 'invalid' = 'error';
     const deadline = AbortSignal.timeout(callDeadlineMs);
     const signal = r.signal ? AbortSignal.any([r.signal, deadline]) : deadline;
     try {
@@ -143,8 +143,25 @@ export function createTransport(o: TransportOptions): Transport {
         try {
           return { status: res.statusCode, json: text === '' ? null : JSON.parse(text) };
         } catch {
+          status = 'invalid'; // a 200 that is not JSON (a login page, a proxy's error page): readiness counts it as failed
           throw new InvalidResponseError({ operation: r.operation, field: '(body)', reason: `not valid JSON (${text.length} bytes)` });
         }
+      }
+      if (res.statusCode >= 300 && res.statusCode < 400) {
+        // never followed (the token would go along); said with where it pointed, origin only (no path, no query)
+        await res.body.dump().catch(() => undefined);
+        const location = res.headers.location;
+        let to = 'no Location given';
+        try {
+          if (typeof location === 'string') to = `to ${new URL(location, `${origin}${prefix}/`).origin}`;
+        } catch {
+          to = 'to an unreadable Location';
+        }
+        throw errorFromHttpStatus({
+          operation: r.operation,
+          status: res.statusCode,
+          body: `redirect ${to} refused: redirects are not followed; check SOURCING_BASE_URL (https://? the path prefix?)`,
+        });
       }
       const errBody = scrub(await readCapped(res.body, MAX_ERROR_BODY_CHARS), token);
       throw errorFromHttpStatus({
