@@ -6,6 +6,7 @@
  * A key that reappears after its requisition ended would silently become a second RFQ: its rows are rejected instead,
  * each saying where the requisition first ended, and the already-emitted part is left as it was.
  */
+import { MAX_LINES_PER_RFQ } from '../sourcing/limits.ts';
 import type { RowProblem } from '../errors.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import { ExternalIdIndex } from './external-id-index.ts';
@@ -110,6 +111,13 @@ export class RequisitionGrouper {
           r.problems.push(this.idProblem(row, id, `external_id ${id} is already used by requisition ${this.keyByOrdinal[owner]} in this file`));
         }
       }
+    }
+    if (r.line && g.lines.length === MAX_LINES_PER_RFQ) {
+      // the same limit as the client's request schema: said here, at validation, not as a refusal at send time
+      r.problems.push({
+        file: this.file, row, column: this.m.label('external_id'), value: id, severity: 'error',
+        reason: `requisition ${g.key} has more than ${MAX_LINES_PER_RFQ} lines, the most one RFQ may have (field lines): it is held whole; split it in the ERP`,
+      });
     }
     const bad = r.problems.some((p) => p.severity === 'error');
     if (bad) g.failed = true;

@@ -16,3 +16,6 @@ export const REQUEST_TEXT_LIMITS = {
 } as const;
 
 export type LimitedTextField = keyof typeof REQUEST_TEXT_LIMITS;
+
+/** Most lines one RFQ may have (the create request's `lines`); a longer requisition is held at ingestion. */
+export const MAX_LINES_PER_RFQ = 1000;

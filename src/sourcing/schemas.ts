@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { ListedLine, ListedRfq, Quotation, QuotationLineDetail } from './types.ts';
-import { REQUEST_TEXT_LIMITS as L } from './limits.ts';
+import { MAX_LINES_PER_RFQ, REQUEST_TEXT_LIMITS as L } from './limits.ts';
 
 // ---------------------------------------------------------------- scalars
 
@@ -55,7 +55,7 @@ export const createRfqRequestSchema = z.strictObject({
   rfq_type: z.enum(['Public', 'Private']),
   rfq_category: z.string().max(L.rfq_category).optional(),
   rfq_location: z.string().max(L.rfq_location).optional(),
-  lines: z.array(createRfqLineSchema).min(1).max(1000),
+  lines: z.array(createRfqLineSchema).min(1).max(MAX_LINES_PER_RFQ),
 });
 
 export const createRfqResponseSchema = z.object({
