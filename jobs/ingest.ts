@@ -28,8 +28,13 @@ import { writeFileNoticeReport } from '../src/pipeline/file-report.ts';
 import { fileFolders, fileLedger, ingestJobPayloadSchema } from '../src/pipeline/inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor } from '../src/pipeline/requisition-spool.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
+import { createIdempotencyStore } from '../src/pipeline/idempotency-store.ts';
+import { previewChanges, type ReexportChange } from '../src/pipeline/reexport-changes.ts';
 import { replicationWait } from '../src/pipeline/replication.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
+
+/** At most this many changes of re-exported requisitions are listed in a file's report. */
+const MAX_REPORTED_CHANGES = 2_000;
 
 export type IngestJobResult =
   | { status: 'done'; file: string; requisitions: number; heldRequisitions: number; rejectedRows: number; report: string; firstProblem?: string }
@@ -116,8 +121,17 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
     return putBack();
   }
   // Read through without a refusal: now, and only now, the requisitions go to the service.
+  const store = createIdempotencyStore(ctx.redis, ctx.keys);
+  const changes: ReexportChange[] = [];
+  let changedRequisitions = 0;
   try {
-    for await (const r of spool.read()) await enqueueCreateRfq(ctx.queues, r);
+    for await (const r of spool.read()) {
+      // a re-export of a requisition whose RFQ exists: what changed goes in this file's report
+      const c = await previewChanges(store, r, ctx.config.PUSH_HEADER_CHANGES);
+      if (c.length > 0) changedRequisitions++;
+      if (changes.length < MAX_REPORTED_CHANGES) changes.push(...c.slice(0, MAX_REPORTED_CHANGES - changes.length));
+      await enqueueCreateRfq(ctx.queues, r);
+    }
     // under Sentinel: the queued jobs must survive a failover before the file leaves processing/
     const replicas = ctx.config.REDIS_WAIT_REPLICAS ?? 0;
     await replicationWait({ redis: ctx.redis, markKey: ctx.keys.key('replication-mark'), replicas, timeoutMs: ctx.config.REDIS_WAIT_TIMEOUT_MS })(`file ${file.original}: queued requisitions`);
@@ -126,7 +140,13 @@ export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger'
   }
 
   await writeIngestReport(summary, join(folders.reports, report), {
-    notes: [`sha256 ${sha256}; moved to archive/${processingName}.`],
+    notes: [
+      `sha256 ${sha256}; moved to archive/${processingName}.`,
+      ...(changedRequisitions > 0
+        ? [`${changedRequisitions} requisition(s) of this file already have their RFQ and changed since: see the Changes sheet${changes.length >= MAX_REPORTED_CHANGES ? ` (the first ${MAX_REPORTED_CHANGES} changes)` : ''}.`]
+        : []),
+    ],
+    changes,
   });
   await finishFile(folders, processingName, 'archive');
   await ledger.markDone(sha256, processingName, { doneAt: Date.now(), report });

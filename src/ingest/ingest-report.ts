@@ -25,7 +25,18 @@ export function refusedFileSummary(file: string, reason: string): IngestSummary 
   };
 }
 
-export async function writeIngestReport(summary: IngestSummary, outPath: string, extra?: { notes?: string[] }): Promise<void> {
+/** A re-export's change to a requisition whose RFQ exists (src/pipeline/reexport-changes.ts, same shape). */
+export interface ReportedChange {
+  requisition: string;
+  rfqId: number;
+  subject: string;
+  field: string;
+  was: string | number | null;
+  now: string | number | null;
+  action: string;
+}
+
+export async function writeIngestReport(summary: IngestSummary, outPath: string, extra?: { notes?: string[]; changes?: readonly ReportedChange[] }): Promise<void> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'rfq-sync';
   // Printed (or opened in LibreOffice's print view) on one page width: without fitToPage the long second column
@@ -71,5 +82,24 @@ export async function writeIngestReport(summary: IngestSummary, outPath: string,
     for (const p of row.problems) r.addRow([...base, p.severity, safeCellText(p.column), safeCellText(p.value), safeCellText(p.reason)]);
   }
   if (rows.length > 0) r.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: 7 } };
+  if (extra?.changes && extra.changes.length > 0) {
+    const c = wb.addWorksheet('Changes', { pageSetup: { ...pageSetup, printTitlesRow: '1:1' } });
+    c.columns = [
+      { header: 'Requisition', width: 22 },
+      { header: 'RFQ', width: 10 },
+      { header: 'Line (external_id) or header', width: 24 },
+      { header: 'Field', width: 16 },
+      { header: 'Was (in the RFQ)', width: 28 },
+      { header: 'Now (in this file)', width: 28 },
+      { header: 'What happens', width: 60 },
+    ];
+    c.getRow(1).font = { bold: true };
+    c.views = [{ state: 'frozen', ySplit: 1 }];
+    for (const x of extra.changes) c.addRow([safeCellText(x.requisition), x.rfqId, safeCellText(x.subject), x.field, cellOf(x.was), cellOf(x.now), x.action]);
+  }
   await writeAtomically(outPath, (tmp) => wb.xlsx.writeFile(tmp));
+}
+
+function cellOf(v: string | number | null): string | number {
+  return v === null ? '(none)' : typeof v === 'number' ? v : safeCellText(v);
 }

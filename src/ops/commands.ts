@@ -26,7 +26,7 @@ import { runPoll, type PollResult } from '../tracking/poll-runner.ts';
 import { trackingStatus } from '../tracking/status.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { openContext, resolveRuntime } from './runtime.ts';
-import { collectStatus, formatStatus, type TrackingFacts } from './status.ts';
+import { collectStatus, formatStatus, type StatusChange, type TrackingFacts } from './status.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -143,6 +143,21 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     lastRetention(ctx.redis, ctx.keys),
   ]);
   const mappingSets = await currentMappingSets(ctx.redis, ctx.keys);
+  const store = createIdempotencyStore(ctx.redis, ctx.keys);
+  const changes: StatusChange[] = [];
+  for (const { id, at } of await store.recentlyChanged(20)) {
+    const rec = await store.get(id);
+    if (!rec) continue;
+    const lineChanges = (rec.changes ?? []).filter((c) => c.kind === 'changed');
+    const h = rec.headerChanges;
+    changes.push({
+      requisition: id,
+      rfqId: rec.rfqId ?? null,
+      at: new Date(at).toISOString(),
+      lines: lineChanges.map((c) => ({ externalId: c.externalId, fields: (c.fields ?? []).map((f) => f.field) })),
+      header: h ? { fields: h.changes.map((c) => c.field), pushed: h.pushed, ...(h.reason ? { reason: h.reason } : {}) } : null,
+    });
+  }
   const undecided = Object.entries(parkedRaw).map(([requisition, v]) => {
     const e = JSON.parse(v) as { reason: string; rfqIds: number[] };
     return { requisition, reason: e.reason, rfqIds: e.rfqIds };
@@ -156,6 +171,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     stateLost: lost ? { detectedAt: new Date(lost.detectedAt).toISOString(), reason: lost.reason } : null,
     retention,
     mappingSets,
+    changes,
   };
 }
 

@@ -7,7 +7,8 @@
  *     dialect: Dialect | null (src/sourcing/dialect.ts), undecided: [{ requisition, reason, rfqIds }],
  *     stateLost: { detectedAt, reason } | null (src/pipeline/state-epoch.ts),
  *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/pipeline/retention.ts),
- *     mappingSets: [[{ worker, files, hash, at }]] (one group per distinct set; more than one: they differ), generatedAt }
+ *     mappingSets: [[{ worker, files, hash, at }]] (one group per distinct set; more than one: they differ),
+ *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }], generatedAt }
  * `files` lists the input files of the last day that were refused whole or had rows rejected: their ingest job
  * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
  */
@@ -62,6 +63,16 @@ export interface StatusReport {
   retention: RetentionResult | null;
   /** The mapping profiles of the workers seen lately, one group per distinct set (src/pipeline/mapping-sets.ts). */
   mappingSets: MappingSet[][];
+  /** Re-exports that changed a requisition after its RFQ existed, latest first (at most 20). */
+  changes: StatusChange[];
+}
+
+export interface StatusChange {
+  requisition: string;
+  rfqId: number | null;
+  at: string;
+  lines: Array<{ externalId: string; fields: string[] }>;
+  header: { fields: string[]; pushed: boolean; reason?: string } | null;
 }
 
 /** Tracking facts come from the tracking module when it is wired in (see bin/rfq-sync.ts). */
@@ -74,6 +85,7 @@ export interface TrackingFacts {
   stateLost?: StatusReport['stateLost'];
   retention?: RetentionResult | null;
   mappingSets?: MappingSet[][];
+  changes?: StatusChange[];
 }
 
 export async function queueCounts(ctx: QueuesCtx): Promise<Record<string, Record<string, number>>> {
@@ -153,6 +165,7 @@ export async function collectStatus(
     stateLost: facts.stateLost ?? null,
     retention: facts.retention ?? null,
     mappingSets: facts.mappingSets ?? [],
+    changes: facts.changes ?? [],
     paused: {
       paused: auth.paused,
       ...(auth.reason ? { reason: auth.reason } : {}),
@@ -209,6 +222,16 @@ export function formatStatus(r: StatusReport): string {
     lines.push(
       `Retention (last ${r.retention.at}, ${r.retention.days || 'off'} days, outbox ${r.retention.outboxDays || 'kept'}): removed archive ${rm.archive}, failed ${rm.failed}, reports ${rm.reports}, ledger ${rm.ledger}, comparisons ${rm.comparisons}, awards ${rm.awards}${r.retention.errors.length ? `; ${r.retention.errors.length} could not be removed` : ''}`,
     );
+  }
+  if (r.changes.length > 0) {
+    lines.push(`Re-exports that changed an existing RFQ (latest ${r.changes.length}; the file reports' Changes sheets have every field):`);
+    for (const c of r.changes) {
+      const parts = [
+        ...(c.lines.length ? [`${c.lines.length} line(s) changed (${[...new Set(c.lines.flatMap((l) => l.fields))].join(', ')}): change at the service by hand`] : []),
+        ...(c.header ? [`${c.header.fields.join(', ')} ${c.header.pushed ? 'pushed' : `not pushed: ${c.header.reason ?? ''}`}`] : []),
+      ];
+      lines.push(`  ${c.at}  ${c.requisition} (RFQ ${c.rfqId ?? '?'}): ${parts.join('; ')}`);
+    }
   }
   lines.push('');
   if (r.failures.length === 0) {

@@ -24,6 +24,7 @@
  *   positions    JSON {external_id: position} in the RFQ; rfqId, createdAt, how (posted | adopted)
  *   contentHash  hash of the request body last claimed or rejected; reason, rejectedAt; changes (JSON), supplements
  *   header       JSON PostedHeader (header-push.ts): the RFQ's title and dates as posted or last pushed;
+ *                (changesAt also indexes the requisition in keys.key('changed'), a zset id -> ms, for `status`)
  *                headerChanges (JSON HeaderOutcome): a re-export's header changes, pushed or only reported
  * keys.externalIds: hash external_id -> requisition id (the claim table).
  */
@@ -379,6 +380,8 @@ export interface IdempotencyStore {
   /** The RFQ's header as it now is at the service (after a POST or a pushed edit). */
   saveHeader(id: string, header: PostedHeader): Promise<void>;
   saveHeaderChanges(id: string, outcome: HeaderOutcome): Promise<void>;
+  /** Requisitions whose re-export changed them after their RFQ existed, latest first (keys.key('changed')). */
+  recentlyChanged(count: number): Promise<Array<{ id: string; at: number }>>;
   addSupplement(id: string, supplementId: string): Promise<void>;
   /** Holders of these external_ids (undefined when free). */
   holders(externalIds: readonly string[]): Promise<Array<string | undefined>>;
@@ -495,13 +498,21 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
       if ((await redis.hget(rec, 'state')) === 'rejected') await redis.hset(rec, 'contentHash', 'cleared-for-retry');
     },
     async saveChanges(id, changes) {
-      await redis.hset(keys.requisition(id), 'changes', JSON.stringify(changes), 'changesAt', String(Date.now()));
+      const now = Date.now();
+      await redis.multi().hset(keys.requisition(id), 'changes', JSON.stringify(changes), 'changesAt', String(now)).zadd(keys.key('changed'), now, id).exec();
     },
     async saveHeader(id, header) {
       await redis.hset(keys.requisition(id), 'header', JSON.stringify(header));
     },
     async saveHeaderChanges(id, outcome) {
-      await redis.hset(keys.requisition(id), 'headerChanges', JSON.stringify(outcome), 'changesAt', String(Date.now()));
+      const now = Date.now();
+      await redis.multi().hset(keys.requisition(id), 'headerChanges', JSON.stringify(outcome), 'changesAt', String(now)).zadd(keys.key('changed'), now, id).exec();
+    },
+    async recentlyChanged(count) {
+      const flat = await redis.zrevrange(keys.key('changed'), 0, count - 1, 'WITHSCORES');
+      const out: Array<{ id: string; at: number }> = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) out.push({ id: flat[i]!, at: Number(flat[i + 1]) });
+      return out;
     },
     async addSupplement(id, supplementId) {
       const rec = keys.requisition(id);

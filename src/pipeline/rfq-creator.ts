@@ -8,25 +8,27 @@
  * A permanent refusal is not thrown: it is recorded (`rejected`) and returned.
  */
 import { randomUUID } from 'node:crypto';
-import { AuthError, ClaimConflictError, InvalidResponseError, isRetryablePageError, PermanentHttpError, RateLimitError, RfqSyncError } from '../errors.ts';
+import { AuthError, ClaimConflictError, PermanentHttpError, RateLimitError, RfqSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import type { SourcingClient } from '../sourcing/client.ts';
-import type { CreateRfqRequest, FilterForm, ListedRfq, RfqStatusFilter } from '../sourcing/types.ts';
+import type { ListedRfq } from '../sourcing/types.ts';
 import {
   AttemptBusyError,
   findRfqsWithExternalIds,
-  RECONCILE_LIMITS,
   ReconcileUnstableError,
   type ReconcileLimits,
 } from './reconcile-walk.ts';
-import { hashOf, lineFingerprint, type IdempotencyStore, type LineChange, type LineFingerprint } from './idempotency-store.ts';
+import { hashOf, type IdempotencyStore, type LineChange } from './idempotency-store.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { PendingEntry, ReconcileCoordinator, ReconcileResult } from './reconcile-coordinator.ts';
 import { postedFingerprint } from './fingerprint.ts';
 import { headerChanges, headerOf, type HeaderOutcome, type HeaderPusher, type PostedHeader } from './header-push.ts';
 import { requisitionId } from './redis-keys.ts';
+import { lineChanges } from './reexport-changes.ts';
+import { toCreateRfqRequest } from './rfq-body.ts';
 
+export { toCreateRfqRequest } from './rfq-body.ts';
 export { AttemptBusyError, findRfqsWithExternalIds, RECONCILE_LIMITS, RECONCILE_ORDER, ReconcileUnstableError, walkList, type ReconcileLimits } from './reconcile-walk.ts';
 
 export interface CreateOutcome {
@@ -73,26 +75,6 @@ export interface CreatorDeps {
   replicated?: (what: string) => Promise<void>;
   /** Pushes a re-export's header changes with the edit call (PUSH_HEADER_CHANGES); absent: they are only reported. */
   headerPusher?: HeaderPusher;
-}
-
-export function toCreateRfqRequest(r: Requisition): CreateRfqRequest {
-  return {
-    title: r.title,
-    due_date: String(r.due_date),
-    ...(r.required_date !== undefined ? { required_date: String(r.required_date) } : {}),
-    ...(r.description !== undefined ? { description: r.description } : {}),
-    rfq_type: r.rfq_type,
-    ...(r.rfq_category !== undefined ? { rfq_category: r.rfq_category } : {}),
-    ...(r.rfq_location !== undefined ? { rfq_location: r.rfq_location } : {}),
-    lines: r.lines.map((l) => ({
-      product_name: l.product_name,
-      ...(l.specification !== undefined ? { specification: l.specification } : {}),
-      ...(l.uom !== undefined ? { uom: l.uom } : {}),
-      qty: l.qty,
-      ...(l.estimated_price !== undefined ? { estimated_price: l.estimated_price } : {}),
-      external_id: l.external_id,
-    })),
-  };
 }
 
 /** Hash of what would be posted: the same requisition in two files with the same content has the same hash. */
@@ -299,8 +281,6 @@ function listedAsLine(l: ListedRfq['lines'][number]): RequisitionLine {
   };
 }
 
-const FIELDS = ['product_name', 'specification', 'uom', 'qty', 'estimated_price'] as const;
-
 /**
  * The requisition already has its RFQ: compare the lines it arrives with now against the RFQ's. Changed lines are
  * reported (the service cannot update an RFQ); lines with new external_ids become a supplementary RFQ, itself a
@@ -310,18 +290,8 @@ async function settleExisting(deps: CreatorDeps, r: Requisition, rfqId: number, 
   const id = requisitionId(r);
   const rec = await deps.store.get(id);
   const inRfq = rec?.lines ?? {};
-  const changes: LineChange[] = [];
-  const others: RequisitionLine[] = [];
-  for (const line of r.lines) {
-    const was: LineFingerprint | undefined = inRfq[line.external_id];
-    if (!was) {
-      others.push(line);
-      continue;
-    }
-    const now = lineFingerprint(line);
-    const fields = FIELDS.flatMap((field, i) => (was[i] === now[i] ? [] : [{ field, was: was[i] ?? null, now: now[i] ?? null }]));
-    if (fields.length > 0) changes.push({ externalId: line.external_id, kind: 'changed', fields });
-  }
+  const changes: LineChange[] = lineChanges(inRfq, r.lines).map((c) => ({ externalId: c.externalId, kind: 'changed' as const, fields: c.fields }));
+  const others: RequisitionLine[] = r.lines.filter((line) => !inRfq[line.external_id]);
 
   const supplements: CreateOutcome[] = [];
   if (others.length > 0) {

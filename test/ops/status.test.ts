@@ -65,7 +65,7 @@ describe('status and failed jobs', () => {
       failures: Array<Record<string, unknown>>;
       paused: Record<string, unknown>;
     };
-    expect(Object.keys(r).sort()).toEqual(['dialect', 'failures', 'files', 'flagged', 'generatedAt', 'lastPoll', 'mappingSets', 'paused', 'queues', 'retention', 'rfqs', 'stateLost', 'undecided']);
+    expect(Object.keys(r).sort()).toEqual(['changes', 'dialect', 'failures', 'files', 'flagged', 'generatedAt', 'lastPoll', 'mappingSets', 'paused', 'queues', 'retention', 'rfqs', 'stateLost', 'undecided']);
     const files = (r as unknown as { files: Array<Record<string, unknown>> }).files;
     expect(files.map((f) => [f.file, f.outcome]).sort()).toEqual([['broken.xlsx', 'refused'], ['weekly.csv', 'rows rejected']]);
     expect(files.find((f) => f.file === 'weekly.csv')).toMatchObject({
