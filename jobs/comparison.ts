@@ -8,7 +8,8 @@
  * Writes:   outbox/comparisons/<name>-v<n>.xlsx and outbox/awards/<name>-v<n>.csv, each to a temporary name then
  *           renamed; records the version and the revision numbers it reflects (a newer pull asks for v<n+1>).
  * Errors:   a refused token (only a re-pull calls the service) pauses through the auth gate and delays the job;
- *           disk errors are retried with back-off; a bad payload is unrecoverable.
+ *           a full outbox disk delays the job until space returns (never fails: src/pipeline/disk-full.ts); other disk
+ *           errors are retried with back-off; a bad payload is unrecoverable.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';

@@ -13,15 +13,16 @@
  *         (refused: unreadable, no mapping fits); the file ledger entry (done, or released after a refusal so the
  *         same bytes can be read again once IT fixed the mapping).
  * Errors: a refusal (kind 'data': FileRefusedError, MappingError) is this job's result, never retried. A bad
- *         payload is unrecoverable. Anything else (Redis down, disk full, a broken profile directory) throws and
- *         BullMQ retries with back-off. Every step is idempotent, in this order: enqueue, report, move, ledger; a
+ *         payload is unrecoverable. A full disk under the reports delays the job until space returns (never fails).
+ *         Anything else (Redis down, a broken profile directory) throws and BullMQ retries with back-off. Every step is idempotent, in this order: enqueue, report, move, ledger; a
  *         retry after a crash anywhere finishes the work and creates nothing twice. A file refused part-way (corrupt
  *         at the end, unreadable mid-way) creates nothing, not even the requisitions read before the break.
  */
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { RfqSyncError, formatRowProblem } from '../src/errors.ts';
+import { DiskFullError, RfqSyncError, formatRowProblem } from '../src/errors.ts';
+import { delayForDiskFull } from '../src/pipeline/disk-full.ts';
 import { ingestFile, loadProfiles, writeIngestReport, type IngestSummary } from '../src/ingest/index.ts';
 import { exists, finishFile, locateFinished, parseProcessingName, reportFileName, returnToInbox } from '../src/pipeline/file-mover.ts';
 import { writeFileNoticeReport } from '../src/pipeline/file-report.ts';
@@ -49,6 +50,16 @@ export type IngestJobResult =
   | { status: 'changed'; file: string; inboxName: string };
 
 export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'>, job: Job): Promise<IngestJobResult> {
+  try {
+    return await ingestOnce(ctx, job);
+  } catch (err) {
+    // a full disk under the reports: wait for space (never fails for good); every step is idempotent
+    if (err instanceof DiskFullError) return delayForDiskFull(job, err, ctx.config.JOB_BACKOFF_MS, ctx.logger);
+    throw err;
+  }
+}
+
+async function ingestOnce(ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'>, job: Job): Promise<IngestJobResult> {
   const parsed = ingestJobPayloadSchema.safeParse(job.data);
   if (!parsed.success) throw new UnrecoverableError(`ingest job ${job.id}: invalid payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const { sha256, processingName, mapping, size, mtimeMs } = parsed.data;

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { DiskFullError } from './errors.ts';
 
 /** Run `write(tmpPath)` then rename onto `finalPath`; the temp file is removed on failure. */
 export async function writeAtomically(finalPath: string, write: (tmpPath: string) => Promise<void>): Promise<void> {
@@ -17,6 +18,8 @@ export async function writeAtomically(finalPath: string, write: (tmpPath: string
     await rename(tmp, finalPath);
   } catch (err) {
     await rm(tmp, { force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw new DiskFullError(finalPath, code, { cause: err });
     throw err;
   }
 }

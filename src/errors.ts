@@ -180,6 +180,18 @@ export function redisUnreachable(where: string, message: string): RfqSyncError {
   return new RfqSyncError('E_REDIS_DOWN', 'transient', `cannot reach Redis at ${where}: ${message}`);
 }
 
+/**
+ * The disk holding an output (a workbook, an award file, a report) is full. Transient: the job waits on a back-off
+ * (src/pipeline/disk-full.ts) that never gives up, and writes it once space returns. Names the file, not a temp name.
+ */
+export class DiskFullError extends RfqSyncError {
+  readonly path: string;
+  constructor(path: string, code: string, options?: { cause?: unknown }) {
+    super('E_DISK_FULL', 'transient', `${path}: the disk is full (${code}); it is written once space returns`, options);
+    this.path = path;
+  }
+}
+
 /** Redis replicas did not acknowledge a write in time (src/pipeline/replication.ts): the action is put off. */
 export class ReplicationLagError extends RfqSyncError {
   constructor(what: string, acked: number, wanted: number, timeoutMs: number) {

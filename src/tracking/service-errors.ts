@@ -4,11 +4,13 @@
  *     job goes back to delayed without spending an attempt, to run again once the token is replaced;
  *   - 429 beyond the client's own wait (RateLimitError): every worker holds off for Retry-After (shared limiter),
  *     the job is delayed until then;
- *   - our shared rate limiter has no permit soon (ThrottledError): delayed until it has.
+ *   - our shared rate limiter has no permit soon (ThrottledError): delayed until it has;
+ *   - the disk of the outbox is full (DiskFullError): delayed on a back-off that never gives up (disk-full.ts).
  * Anything else is thrown: BullMQ retries with back-off.
  */
 import { DelayedError, type Job } from 'bullmq';
-import { AuthError, RateLimitError } from '../errors.ts';
+import { AuthError, DiskFullError, RateLimitError } from '../errors.ts';
+import { delayForDiskFull } from '../pipeline/disk-full.ts';
 import { createRateLimiter, ThrottledError, type RateLimiter } from '../pipeline/rate-limiter.ts';
 import type { TrackingContext } from './context.ts';
 
@@ -21,7 +23,8 @@ export async function deferWhilePaused(ctx: Pick<TrackingContext, 'authGate'>, j
 }
 
 /** Rethrows `err` unless the service or the limiter said "not now": then the job is delayed (see above). */
-export async function handleServiceError(ctx: Pick<TrackingContext, 'authGate' | 'redis' | 'keys' | 'config'>, job: Job, err: unknown): Promise<never> {
+export async function handleServiceError(ctx: Pick<TrackingContext, 'authGate' | 'redis' | 'keys' | 'config' | 'logger'>, job: Job, err: unknown): Promise<never> {
+  if (err instanceof DiskFullError) return delayForDiskFull(job, err, ctx.config.JOB_BACKOFF_MS, ctx.logger);
   if (err instanceof AuthError) {
     await ctx.authGate.pause(err.message);
     return delayJob(job, AUTH_RETRY_MS);
