@@ -1,7 +1,10 @@
 /**
  * Prometheus metrics of one rfq-sync process (prom-client, its own registry so tests and several processes in one
- * test file never share counters). Counters count what this process did; the gauges of queue depth, RFQs by state
- * and the auth pause are read from Redis at scrape time, so every worker reports the same shared picture.
+ * test file never share counters). Counters count what this process did; the gauges of queue depth, RFQs by state,
+ * the auth pause and the last successful poll are read from Redis at scrape time, so every worker reports the same
+ * shared picture. Node's default collectors keep their standard names (no prefix: the dashboards made for Node find
+ * them), except prom-client's three gauges named `_total`, which Prometheus reserves for counters: they are dropped, their
+ * counts stay in `nodejs_active_handles`, `nodejs_active_requests` and `nodejs_active_resources` (by type).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -13,6 +16,10 @@ export const METRIC_NAMES = {
   files: 'rfq_sync_files_total',
   queueJobs: 'rfq_sync_queue_jobs',
   pausedForAuth: 'rfq_sync_paused_for_auth',
+  workbooks: 'rfq_sync_workbooks_written_total',
+  awardFiles: 'rfq_sync_award_files_written_total',
+  rejectedRows: 'rfq_sync_rows_rejected_total',
+  lastOkPoll: 'rfq_sync_last_successful_poll_timestamp_seconds',
 } as const;
 
 /** How many of the latest calls readiness looks at. */
@@ -23,6 +30,8 @@ export interface MetricsSources {
   rfqsByState?: () => Promise<Record<string, number>>;
   queueCounts?: () => Promise<Record<string, Record<string, number>>>;
   pausedForAuth?: () => Promise<boolean>;
+  /** Unix ms of the last poll that succeeded (any worker), if any. */
+  lastOkPoll?: () => Promise<number | undefined>;
 }
 
 export interface ApiCall {
@@ -44,6 +53,10 @@ export interface OpsMetrics {
   onJob(queue: string, result: string): void;
   /** An input file ended: `archived`, `failed`, `duplicate`, ... */
   onFile(outcome: string): void;
+  /** A file written for procurement or the ERP. */
+  onOutput(kind: 'workbook' | 'award'): void;
+  /** Rows of an input file rejected (reported, not ingested). */
+  onRejectedRows(n: number): void;
   /** The most recent API call, for readiness (service reachable). */
   lastApiCall(): (ApiCall & { at: number }) | undefined;
   /** The last RECENT_CALLS calls, oldest first, for readiness (every call failing the same way). */
@@ -53,7 +66,11 @@ export interface OpsMetrics {
 
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetrics {
   const registry = new Registry();
-  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'rfq_sync_' });
+  if (opts.defaultMetrics !== false) {
+    collectDefaultMetrics({ register: registry });
+    // gauges named `_total` (a counter's suffix): prom-client serves the same counts, by type, without it
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
+  }
   let sources: MetricsSources = {};
   let last: (ApiCall & { at: number }) | undefined;
   const recent: Array<ApiCall & { at: number }> = [];
@@ -108,6 +125,19 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
       }
     },
   });
+  const workbooks = new Counter({ name: METRIC_NAMES.workbooks, help: 'Comparison workbooks written by this process', registers: [registry] });
+  const awardFiles = new Counter({ name: METRIC_NAMES.awardFiles, help: 'Award files written by this process', registers: [registry] });
+  const rejectedRows = new Counter({ name: METRIC_NAMES.rejectedRows, help: 'Rows of input files rejected by this process (each in its file report)', registers: [registry] });
+  new Gauge({
+    name: METRIC_NAMES.lastOkPoll,
+    help: 'Unix time of the last poll that succeeded, seconds (shared, read from Redis); absent before the first',
+    registers: [registry],
+    async collect() {
+      if (!sources.lastOkPoll) return;
+      const ms = await sources.lastOkPoll().catch(() => undefined);
+      if (ms !== undefined) this.set(ms / 1000);
+    },
+  });
   new Gauge({
     name: METRIC_NAMES.pausedForAuth,
     help: '1 while calls to the sourcing service are paused because it refused the token (401/403)',
@@ -136,6 +166,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
     },
     onFile(outcome) {
       files.inc({ outcome });
+    },
+    onOutput(kind) {
+      (kind === 'workbook' ? workbooks : awardFiles).inc();
+    },
+    onRejectedRows(n) {
+      if (n > 0) rejectedRows.inc(n);
     },
     lastApiCall: () => last,
     recentApiCalls: () => [...recent],

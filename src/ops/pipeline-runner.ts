@@ -18,6 +18,7 @@ import type { OpsMetrics } from './metrics.ts';
 import type { Runtime } from './runtime.ts';
 import { openContext } from './runtime.ts';
 import { queueCounts } from './status.ts';
+import { trackingStore } from '../tracking/context.ts';
 import { trackingStatus } from '../tracking/status.ts';
 
 /** What jobs/worker.ts `startWorker` returns (structurally, so src does not import jobs). */
@@ -77,7 +78,15 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
           { event: 'job.completed', queue: w.name, jobId: job.id, ...jobSubject(job, value), ms: job.finishedOn && job.processedOn ? job.finishedOn - job.processedOn : undefined },
           `${w.name} job ${job.id} done`,
         );
-        if (w.name === 'ingest') o.metrics?.onFile(ingestOutcome(value));
+        if (w.name === 'ingest') {
+          o.metrics?.onFile(ingestOutcome(value));
+          o.metrics?.onRejectedRows(Number((value as { rejectedRows?: unknown } | undefined)?.rejectedRows ?? 0) || 0);
+        }
+        if (w.name === 'comparison') {
+          const v = (value ?? {}) as { workbook?: unknown; awardCsv?: unknown };
+          if (typeof v.workbook === 'string') o.metrics?.onOutput('workbook');
+          if (typeof v.awardCsv === 'string') o.metrics?.onOutput('award');
+        }
         o.onJob?.(w.name, job, 'completed', value);
       });
       w.on('failed', (job, err) => {
@@ -157,6 +166,10 @@ function wireMetrics(ctx: WorkerContext, metrics: OpsMetrics): void {
     queueCounts: () => queueCounts(ctx),
     rfqsByState: async () => (await trackingStatus(ctx)).byState,
     pausedForAuth: async () => (await ctx.authGate.status()).paused,
+    lastOkPoll: async () => {
+      const raw = await ctx.redis.get(trackingStore(ctx).k.lastOkPoll);
+      return raw ? Number(raw) : undefined;
+    },
   });
 }
 
