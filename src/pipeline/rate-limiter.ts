@@ -123,7 +123,10 @@ export interface RateLimiter {
 
 export interface RateLimiterOptions {
   perSecond: number;
-  /** Added to the 1 s window (ms): the spread between a slot and the call arriving. Default 30. */
+  /**
+   * Added to the 1 s window (ms): the spread between a permit and the call arriving (a call may wait in the
+   * connection pool behind another one). Default 100: 30 let 6 calls in 1 s reach the service on a loaded machine.
+   */
   marginMs?: number;
 }
 
@@ -132,7 +135,7 @@ export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterO
   const confirmScript = defineScript(redis, 'rfqSyncRateConfirm', 2, CONFIRM);
   const holdScript = defineScript(redis, 'rfqSyncRateHoldOff', 1, HOLD_OFF);
   const k = { window: keys.key('rate', 'window'), hold: keys.key('rate', 'hold'), tat: keys.key('rate', 'tat') };
-  const windowMs = 1000 + (o.marginMs ?? 30);
+  const windowMs = 1000 + (o.marginMs ?? 100);
   return {
     perSecond: o.perSecond,
     keys: k,
