@@ -4,6 +4,7 @@
  * PUSH_HEADER_CHANGES allows). One comparison for the create job (which acts on it) and for the ingest report and
  * `status` (which tell people).
  */
+import type { ReportedChange } from '../ingest/ingest-report.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import { headerChanges, headerOf, type HeaderChange, type PostedHeader } from './header-push.ts';
 import { lineFingerprint, type IdempotencyStore, type LineFingerprint } from './idempotency-store.ts';
@@ -30,18 +31,8 @@ export function lineChanges(inRfq: Record<string, LineFingerprint>, lines: reado
   return out;
 }
 
-/** One row of the Changes sheet of an ingest report. */
-export interface ReexportChange {
-  requisition: string;
-  rfqId: number;
-  /** The line's external_id, or `header`. */
-  subject: string;
-  field: string;
-  was: string | number | null;
-  now: string | number | null;
-  /** What rfq-sync does about it, in words. */
-  action: string;
-}
+/** One row of the Changes sheet of an ingest report (the report's own type). */
+export type ReexportChange = ReportedChange;
 
 /**
  * The changes this re-export of `r` brings, against the record of its RFQ (none when it has no RFQ yet). Read-only:
