@@ -47,9 +47,11 @@ describe('a re-export that changes an existing RFQ', () => {
     writeFileSync(second, again);
     await ingestOneFile(ctx, second);
     await done(2);
-    await waitFor('two reports', async () => readdirSync(join(dir, 'outbox', 'reports')).length === 2, 10_000, 100);
+    // a report is written to a hidden temporary name and renamed: wait for the renamed one
+    const secondReport = () => readdirSync(join(dir, 'outbox', 'reports')).find((n) => n.startsWith('export-2') && n.endsWith('.xlsx'));
+    await waitFor('the second file\'s report', async () => secondReport() !== undefined, 10_000, 100);
 
-    const report = readdirSync(join(dir, 'outbox', 'reports')).find((n) => n.startsWith('export-2'))!;
+    const report = secondReport()!;
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(join(dir, 'outbox', 'reports', report));
     const sheet = wb.getWorksheet('Changes');
