@@ -15,8 +15,9 @@ export type Concept =
 const VOCABULARY: Record<Concept, { exact: string[]; contains: string[] }> = {
   requisition: {
     exact: ['requisition', 'purchaserequisition', 'requisitionnumber', 'requisitionno', 'requisitionid', 'reqno', 'reqnumber', 'prnumber', 'prno', 'pr',
-      'reference', 'documentnumber', 'documentno', 'bestellanforderung', 'banf', 'banfnr', 'anforderung', 'anforderungsnummer', 'bedarfsanforderung', 'belegnummer', 'nr', 'no', 'number'],
-    contains: ['requisitionnumber', 'requisitionno', 'bestellanforderung', 'requisition'],
+      'reference', 'documentnumber', 'documentno', 'bestellanforderung', 'banf', 'banfnr', 'anforderung', 'anforderungsnummer', 'anforderungsnr', 'bedarfsanforderung',
+      'belegnummer', 'belegnr', 'req', 'reqid', 'request', 'requestno', 'requestnumber', 'requestid', 'anfrage'],
+    contains: ['requisitionnumber', 'requisitionno', 'bestellanforderung', 'requisition', 'anforderungsn'],
   },
   line: {
     exact: ['line', 'linenumber', 'linenum', 'lineno', 'itemofrequisition', 'position', 'pos', 'posbestellanf', 'positionsnummer', 'posnr', 'item', 'itemno', 'lineid', 'zeile'],
@@ -73,8 +74,8 @@ const VOCABULARY: Record<Concept, { exact: string[]; contains: string[] }> = {
   },
   requiredDate: {
     exact: ['requireddate', 'deliverydate', 'needbydate', 'requesteddate', 'lieferdatum', 'wunschtermin', 'bedarfsdatum', 'dateneeded', 'requireddeliverydate', 'needdate',
-      'requestedreceiptdate', 'requesteddeliverydate', 'liefertermin', 'benötigtam', 'neededby', 'requiredby', 'date'],
-    contains: ['needby', 'deliverydate', 'requireddate', 'requesteddate', 'lieferdatum', 'liefertermin', 'wunschtermin', 'receiptdate', 'neededby', 'requiredby', 'delivery'],
+      'requestedreceiptdate', 'requesteddeliverydate', 'liefertermin', 'benötigtam', 'neededby', 'requiredby', 'receiveby', 'expectedreceiptdate'],
+    contains: ['needby', 'deliverydate', 'requireddate', 'requesteddate', 'lieferdatum', 'liefertermin', 'wunschtermin', 'receiptdate', 'neededby', 'requiredby', 'receiveby', 'delivery'],
   },
   title: {
     exact: ['title', 'name', 'headerdescription', 'subject', 'requisitionname', 'titel', 'betreff', 'purpose', 'requisitiontitle', 'sourcedocument', 'projekt', 'project'],

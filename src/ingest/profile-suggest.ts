@@ -214,9 +214,11 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
     }
     if (!lineCol && idCol) {
       used.add(idCol);
-      externalId = ref(idCol);
+      // A per-row number not named as an id (a running "No." in a hand-made sheet) restarts in the next file:
+      // the requisition keeps the ids apart.
+      externalId = byValues ? `${ref(reqCol)}-${ref(idCol)}` : ref(idCol);
       say('fields.external_id', externalId, byValues ? 'low' : 'high', `${q(idCol)} is unique on every row (${n} distinct values)${byValues ? ' though not named like an id' : ''}`);
-      if (byValues) review('fields.external_id', `${q(idCol)} is unique per row but not named like a line id: check that the ERP keeps it stable across re-exports`);
+      if (byValues) review('fields.external_id', `${q(idCol)} is unique per row but not named like a line id: the ids are ${externalId}; check that a row keeps its number across re-exports (inserting a row renumbers the rows below it)`);
     } else if (!lineCol) {
       externalId = ref(reqCol);
       review('fields.external_id', 'no line number and no per-row id found: write a template that is unique per line and stable across re-exports');
@@ -303,7 +305,10 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   const lineLevel = (c: Column): boolean => !isHeaderLevel(c, reqRuns) || reqRuns.runs === n;
   const textual = (c: Column): boolean => !c.numbers && !c.dates && c.nonEmpty > 0;
   const products = best('product', (c) => textual(c) && c.nonEmpty >= n * 0.9 && (lineLevel(c) || scoreOf(c, 'product') === 3 && scoreOf(c, 'description') < 3));
-  let product = products.find((c) => scoreOf(c, 'product') > scoreOf(c, 'specification')) ?? products[0];
+  // Words beat codes: NetSuite's "Item" holds MON-27-4K, its "Description" the words a supplier reads.
+  const wordy = (c: Column): boolean => c.texts.filter((t) => /\S\s+\S/.test(t)).length >= c.nonEmpty / 2;
+  let product = products.find((c) => wordy(c) && scoreOf(c, 'product') > scoreOf(c, 'specification')) ?? products.find(wordy) ?? products[0];
+  const codeColumn = products.find((c) => c !== product && !wordy(c));
   if (product) say('fields.product_name', ref(product), 'high', `named like a product; text on ${product.nonEmpty} of ${n} rows`);
   else {
     product = columns.filter((c) => free(c) && textual(c) && c.nonEmpty >= n * 0.9).sort((a, b) => b.avgLen - a.avgLen)[0] ?? columns.find(free)!;
@@ -312,7 +317,7 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   }
   used.add(product);
   fields.product_name = ref(product);
-  const itemNo = best('itemNumber', (c) => textual(c) && lineLevel(c))[0];
+  const itemNo = codeColumn ?? best('itemNumber', (c) => textual(c) && lineLevel(c))[0];
   if (itemNo) used.add(itemNo);
   const spec = best('specification', (c) => textual(c) && (lineLevel(c) || scoreOf(c, 'specification') === 3 && scoreOf(c, 'description') < 3))[0];
   if (spec) used.add(spec);
