@@ -72,7 +72,7 @@ program
       if (opts.suggest) {
         if (opts.mapping !== undefined) throw new ConfigError(['--mapping: not with --suggest (it drafts a new profile)']);
         if (opts.name !== undefined && !/^[A-Za-z0-9._-]+$/.test(opts.name)) throw new ConfigError(['--name: may hold only letters, digits, . _ -']);
-        const { runSuggest } = await import('../src/ingest/check-command.ts');
+        const { runSuggest } = await import('../src/ingest/suggest-command.ts');
         return runSuggest(file, { limits, name: opts.name }, (text) => process.stdout.write(text), (line) => process.stderr.write(`${line}\n`));
       }
       const { loadProfiles, runCheck } = await import('../src/ingest/index.ts');

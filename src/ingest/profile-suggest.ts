@@ -137,14 +137,19 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   if (style.review) review('numbers.decimal', style.review);
   for (const c of columns) {
     if (c.nonEmpty === 0) continue;
-    const nums = c.cells.map((x) => {
-      if (x === null || (typeof x === 'string' && x.trim() === '')) return undefined;
-      if (typeof x === 'number') return new Decimal(x);
-      if (typeof x !== 'string') return null;
-      const r = parseNumber(x, fmt);
-      return r.ok ? r.value : null;
-    });
-    if (nums.every((v) => v !== null)) c.numbers = nums as (Decimal | undefined)[];
+    // Stops at the first value that is not a number: text columns cost one parse, not one per row.
+    const nums: (Decimal | undefined)[] = [];
+    for (const x of c.cells) {
+      if (x === null || (typeof x === 'string' && x.trim() === '')) nums.push(undefined);
+      else if (typeof x === 'number') nums.push(new Decimal(x));
+      else if (typeof x !== 'string') break;
+      else {
+        const r = parseNumber(x, fmt);
+        if (!r.ok) break;
+        nums.push(r.value);
+      }
+    }
+    if (nums.length === c.cells.length) c.numbers = nums;
   }
 
   // ---- dates
@@ -517,8 +522,16 @@ function startsLow(nums: readonly Decimal[], runOf: readonly number[]): boolean 
   return multi;
 }
 
+const headerLevel = new WeakMap<Column, boolean>();
+
 /** The same value on every line of each requisition (blanks allowed): a header field. */
 function isHeaderLevel(c: Column, r: Runs): boolean {
+  let known = headerLevel.get(c);
+  if (known === undefined) headerLevel.set(c, (known = computeHeaderLevel(c, r)));
+  return known;
+}
+
+function computeHeaderLevel(c: Column, r: Runs): boolean {
   const first = new Map<number, string>();
   for (let i = 0; i < c.texts.length; i++) {
     const t = c.texts[i]!;

@@ -79,11 +79,14 @@ export function inferColumnDates(values: readonly (string | Date | undefined)[],
     }
   }
   const fam = chosen[1];
-  const needed = fam.patterns.filter((p, i) => texts.some((t) => {
-    const r = parseDateText(t, { ...PROBE, formats: [p] });
-    // a date-only text also matches nothing but the first pattern; times need theirs
-    return r.ok && (i === 0 || !parseDateText(t, { ...PROBE, formats: [fam.patterns[0]!] }).ok);
-  }));
+  // The patterns some value needs: each text is read by the first pattern of the family that reads it.
+  const neededIdx = new Set<number>();
+  for (const t of texts) {
+    if (neededIdx.size === fam.patterns.length) break;
+    const i = fam.patterns.findIndex((p) => parseDateText(t, { ...PROBE, formats: [p] }).ok);
+    if (i >= 0) neededIdx.add(i);
+  }
+  const needed = fam.patterns.filter((_, i) => neededIdx.has(i));
   const formats = needed.map((p) => (p === 'iso' ? p : padded(p, texts)));
   values.forEach((v, i) => {
     if (typeof v !== 'string') return;

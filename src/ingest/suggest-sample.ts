@@ -10,7 +10,6 @@ import { detectDelimiter, readCsvRows, type Delimiter } from './csv-reader.ts';
 import { sniffFile, type IngestLimits, type TextEncoding } from './file-sniffer.ts';
 import { cellText, isBlankRow, type Cell } from './mapping-engine.ts';
 import { HEADER_SEARCH_ROWS, type HeadRow } from './profile-selection.ts';
-import { readXlsxRows, SheetNotFoundError } from './xlsx-reader.ts';
 
 /** Data rows read after the header ("the first few thousand rows"). */
 export const SAMPLE_ROWS = 5000;
@@ -86,12 +85,12 @@ async function sampleCsv(path: string, file: string, head: Buffer): Promise<File
   if (!found) throw new FileRefusedError(file, `has no header row (a row of column names) in its first ${HEADER_SEARCH_ROWS} rows`);
   const delimiter = await detectedDelimiter(path, encoding, bomBytes);
   const width = found.headers.length;
-  const data = rows.slice(found.at + 1).filter((r) => !isBlankRow(r.cells));
+  const { data, whole } = dataRows(rows, found.at, complete);
   const fit = data.filter((r) => trimmedWidth(r.cells) <= width && trimmedWidth(r.cells) >= Math.min(width, 2)).length;
   return {
     file, kind: 'csv', encoding, bom: bomBytes > 0, delimiter, delimiterFit: { fit, of: data.length },
     headerRow: rows[found.at]!.row, titleRows: rows.slice(0, found.at).filter((r) => !isBlankRow(r.cells)).length,
-    headers: found.headers, rows: data, complete,
+    headers: found.headers, rows: data, complete: whole,
   };
 }
 
@@ -116,6 +115,8 @@ function trimmedWidth(cells: readonly Cell[]): number {
 }
 
 async function sampleXlsx(path: string, file: string): Promise<FileSample> {
+  // Loaded here: exceljs costs a CSV's whole answer time to import.
+  const { readXlsxRows, SheetNotFoundError } = await import('./xlsx-reader.ts');
   // Sheet names: asking for a sheet no workbook has lists them (the reader's own error).
   let sheets: string[] = [];
   try {
@@ -135,11 +136,19 @@ async function sampleXlsx(path: string, file: string): Promise<FileSample> {
     if (!best || score > best.score) best = { sheet, rows, at: found.at, headers: found.headers, complete, score };
   }
   if (!best) throw new FileRefusedError(file, `has no sheet with a header row (a row of column names) in its first ${HEADER_SEARCH_ROWS} rows`);
+  const { data, whole } = dataRows(best.rows, best.at, best.complete);
   return {
     file, kind: 'xlsx', sheet: best.sheet, sheets,
     headerRow: best.rows[best.at]!.row, titleRows: best.rows.slice(0, best.at).filter((r) => !isBlankRow(r.cells)).length,
-    headers: best.headers, rows: best.rows.slice(best.at + 1).filter((r) => !isBlankRow(r.cells)), complete: best.complete,
+    headers: best.headers, rows: data, complete: whole,
   };
+}
+
+/** The non-blank rows below the header, at most SAMPLE_ROWS; `whole` when they are all the file has. */
+function dataRows(rows: readonly HeadRow[], headerAt: number, complete: boolean): { data: HeadRow[]; whole: boolean } {
+  const data = rows.slice(headerAt + 1).filter((r) => !isBlankRow(r.cells));
+  if (data.length <= SAMPLE_ROWS) return { data, whole: complete };
+  return { data: data.slice(0, SAMPLE_ROWS), whole: false };
 }
 
 /** Up to HEADER_SEARCH_ROWS + SAMPLE_ROWS rows, then the reader is stopped (its file closed). */
