@@ -10,6 +10,7 @@
 import { basename, extname } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { stringify } from 'yaml';
+import { FileRefusedError } from '../errors.ts';
 import type { IngestLimits } from './file-sniffer.ts';
 import { nameScore, type Concept } from './header-vocabulary.ts';
 import { cellText, type Cell } from './mapping-engine.ts';
@@ -94,6 +95,13 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   const ref = (c: Column): string => `{${templateName(c.header)}}`;
   const q = (c: Column): string => `"${c.header}"`;
 
+  const refuse = (reason: string): never => {
+    throw new FileRefusedError(opts.displayName, reason);
+  };
+  if (sample.rows.length === 0) refuse(`has a header row (row ${sample.headerRow}) but no data rows below it: a profile is drafted from sample lines`);
+  /** A column for a field the schema requires, or a clear refusal naming the field. */
+  const need = (c: Column | undefined, field: string): Column => c ?? refuse(`has no column left that could be the ${field} (columns: ${sample.headers.filter(Boolean).map((h) => `"${h}"`).join(', ')})`);
+
   // ---- source
   const source: Record<string, unknown> = {};
   const n = sample.rows.length;
@@ -108,7 +116,7 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
     const others = sample.sheets!.filter((s) => s !== sample.sheet);
     say('source.sheet', JSON.stringify(sample.sheet), 'high', others.length > 0 ? `the sheet with a header and data rows (others: ${others.map((s) => `"${s}"`).join(', ')})` : 'the only sheet');
   }
-  say('source.header_row', String(sample.headerRow), sample.titleRows > 0 ? 'high' : 'high',
+  say('source.header_row', String(sample.headerRow), 'high',
     sample.titleRows > 0 ? `${sample.titleRows} title line(s) above it; the header is found by its columns, so it is not pinned` : 'first row');
   say('sample', `${n} rows`, 'high', `read ${extent}`);
 
@@ -118,7 +126,7 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   const seenKeys = new Set<string>();
   headers.forEach((h, i) => {
     const key = normalizeHeader(h);
-    if (key === '' || seenKeys.has(key)) return; // unnamed or repeated: a template cannot name it
+    if (key === '' || seenKeys.has(key) || /[{}]/.test(h)) return; // unnamed, repeated, or braced: no template can name it
     seenKeys.add(key);
     const cells = sample.rows.map((r) => r.cells[i] ?? null);
     const texts = cells.map(cellText);
@@ -183,7 +191,7 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
     // No telling name: the finest partition into consecutive runs that is not one run per row.
     const cands = columns.filter((c) => reqOk(c) && c.nonEmpty === n && runsOf.get(c)!.runs < n && runsOf.get(c)!.runs > 1 && !c.numbers);
     cands.sort((a, b) => runsOf.get(b)!.runs - runsOf.get(a)!.runs || a.i - b.i);
-    reqCol = cands[0] ?? columns.find((c) => c.nonEmpty > 0)!;
+    reqCol = need(cands[0] ?? columns.find((c) => c.nonEmpty > 0), 'requisition number');
     say('fields.requisition', ref(reqCol), 'low', cands.length > 0 ? 'no column is named like a requisition number; this one has the most consecutive runs of equal values' : 'nothing fits: first non-empty column');
     review('fields.requisition', `no column is named like a requisition number; ${q(reqCol)} was chosen because its values come in consecutive runs: check that it numbers the requisitions`);
   }
@@ -266,7 +274,7 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
       say('fields.qty', ref(qty), 'low', 'no column is named like a quantity; the first column of positive whole numbers');
       review('fields.qty', `no column is named like a quantity: ${q(qty)} was taken from its values (positive whole numbers)`);
     } else {
-      qty = columns.find(free)!;
+      qty = need(columns.find(free), 'quantity');
       review('fields.qty', 'no column holds positive numbers named like a quantity: name the quantity column');
     }
   }
@@ -316,7 +324,7 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   const codeColumn = products.find((c) => c !== product && !wordy(c));
   if (product) say('fields.product_name', ref(product), 'high', `named like a product; text on ${product.nonEmpty} of ${n} rows`);
   else {
-    product = columns.filter((c) => free(c) && textual(c) && c.nonEmpty >= n * 0.9).sort((a, b) => b.avgLen - a.avgLen)[0] ?? columns.find(free)!;
+    product = columns.filter((c) => free(c) && textual(c) && c.nonEmpty >= n * 0.9).sort((a, b) => b.avgLen - a.avgLen)[0] ?? need(columns.find(free), 'product name');
     say('fields.product_name', ref(product), 'low', 'no column is named like a product; the longest text column');
     review('fields.product_name', `no column is named like a product name: ${q(product)} (the longest text) was taken`);
   }

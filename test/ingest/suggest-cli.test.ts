@@ -52,6 +52,20 @@ describe('check --suggest', () => {
     expect(cli(['check', '--suggest', file, '--name', 'my profile']).code).toBe(2);
   });
 
+  it('a file it cannot draft from is refused in one sentence (exit 2): no data rows, no column for a required field', () => {
+    const header = join(dir, 'header-only.csv');
+    writeFileSync(header, 'Requisition,Line,Item,Qty\n');
+    const r = cli(['check', '--suggest', header]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toContain('cannot read: header-only.csv: has a header row (row 1) but no data rows below it');
+    const narrow = join(dir, 'narrow.csv');
+    writeFileSync(narrow, 'A,B\nx,1\ny,2\n');
+    const n = cli(['check', '--suggest', narrow]);
+    expect(n.code).toBe(2);
+    expect(n.err).toContain('cannot read: narrow.csv: has no column left that could be the quantity (columns: "A", "B")');
+  });
+
   it('reads a bounded sample: a long file whose end is broken is drafted from its first rows, where a full check refuses it', () => {
     const file = join(dir, 'long-export.csv');
     const rows = ['Requisition,Line,Item,Qty,Unit Price,Due Date'];
