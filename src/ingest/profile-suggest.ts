@@ -404,7 +404,9 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   if (required) {
     used.add(required);
     fields.required_date = ref(required);
-    if (!due || !unnamed.includes(required)) say('fields.required_date', ref(required), 'high', `named like a delivery/need-by date${isHeaderLevel(required, reqRuns) ? '' : '; differs between lines of one requisition: the first line\'s is taken'}`);
+    const firstLine = isHeaderLevel(required, reqRuns) ? '' : '; differs between lines of one requisition: the first line\'s is taken';
+    if (unnamed.includes(required)) say('fields.required_date', ref(required), 'low', `by order: after ${q(due!)} on every row${firstLine}`);
+    else say('fields.required_date', ref(required), 'high', `named like a delivery/need-by date${firstLine}`);
   }
   for (const c of dateCols.filter(free)) say('(not used)', q(c), 'medium', 'a date column that is neither due nor required date (e.g. a document date)');
 

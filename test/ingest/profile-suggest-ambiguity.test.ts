@@ -97,3 +97,19 @@ describe('two candidate quantity columns', () => {
     expect(s.evidence.find((e) => e.what === 'fields.qty')!.why).toMatch(/only "Open Quantity" x "Unit Price" = "Line Total" \(3 of 3 rows\)/);
   });
 });
+
+describe('due and required dates by order', () => {
+  it('two date columns named like neither: the earlier is the due date, the later the required date, with a review point', async () => {
+    const { reviews, reviewText, profile } = await suggest('dates-by-order.csv', [
+      'Requisition,Line,Item,Qty,Unit Price,Date A,Date B',
+      'R-1,1,Pump seal kit,4,12.50,2027-02-01,2027-03-15',
+      'R-1,2,Impeller 120 mm,2,88.00,2027-02-01,2027-03-20',
+      'R-2,1,Gasket set,10,3.20,2027-02-10,2027-04-01',
+    ]);
+    expect(profile.fields.due_date!.source).toBe('{Date A}');
+    expect(profile.fields.required_date!.source).toBe('{Date B}');
+    expect(profile.dueDateRule).toBeUndefined();
+    expect(reviews).toContain('fields.due_date');
+    expect(reviewText('fields.due_date')).toMatch(/"Date A" \(the earlier\) taken as the due date, "Date B" as the required date/);
+  });
+});
