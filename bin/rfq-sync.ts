@@ -63,10 +63,20 @@ program
   .description('dry run of one export: the mapping profile chosen and why, the requisitions it would create, every row problem (no side effects)')
   .argument('<file>', 'CSV or XLSX export')
   .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
-  .addHelpText('after', '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.')
+  .option('--suggest', 'draft a mapping profile from this file: the YAML on standard output, the evidence and the check with it on standard error (nothing written)')
+  .option('--name <name>', 'with --suggest: the profile name (default: from the file name)')
+  .addHelpText('after', '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.\nDraft a profile: rfq-sync check --suggest FILE --name NAME > mappings/NAME.yaml, then review the "# REVIEW:" points.')
   .action(
-    action(async (file: string, opts: { mapping?: string }) => {
+    action(async (file: string, opts: { mapping?: string; suggest?: boolean; name?: string }) => {
       const { config } = setup(globals());
+      const limits = { maxFileBytes: config.MAX_FILE_BYTES, maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES, maxXlsxEntries: config.MAX_XLSX_ENTRIES };
+      if (opts.name !== undefined && !opts.suggest) throw new ConfigError(['--name: only with --suggest']);
+      if (opts.suggest) {
+        if (opts.mapping !== undefined) throw new ConfigError(['--mapping: not with --suggest (it drafts a new profile)']);
+        if (opts.name !== undefined && !/^[A-Za-z0-9._-]+$/.test(opts.name)) throw new ConfigError(['--name: may hold only letters, digits, . _ -']);
+        const { runSuggest } = await import('../src/ingest/suggest-command.ts');
+        return runSuggest(file, { limits, name: opts.name }, (text) => process.stdout.write(text), (line) => process.stderr.write(`${line}\n`));
+      }
       const { loadProfiles, runCheck } = await import('../src/ingest/index.ts');
       let profiles;
       try {
@@ -75,7 +85,6 @@ program
         process.stderr.write(`rfq-sync: ${(err as Error).message}\n`);
         return EXIT_CONFIG;
       }
-      const limits = { maxFileBytes: config.MAX_FILE_BYTES, maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES, maxXlsxEntries: config.MAX_XLSX_ENTRIES };
       return runCheck(file, { profiles, mappingName: opts.mapping, limits }, (line) => process.stdout.write(`${line}\n`));
     }),
   );

@@ -1,7 +1,7 @@
 /**
  * `rfq-sync check FILE [--mapping NAME]`: a dry run of ingestion with no side effects. Prints the profile and why,
  * the requisitions and lines it would create, and every row problem. Exit code: 0 clean (warnings allowed), 1 some
- * rows rejected, 2 the file (or the mapping) cannot be read.
+ * rows rejected, 2 the file (or the mapping) cannot be read. `check --suggest` drafts a profile instead (suggest-command.ts).
  */
 import { formatRowProblem, RfqSyncError } from '../errors.ts';
 import type { Requisition } from '../requisition.ts';

@@ -107,7 +107,7 @@ describe('refused files', () => {
     ['image.csv', async () => Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), 'FileRefusedError: image.csv: holds binary data (NUL bytes), not CSV text'],
     ['noise.csv', async () => Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 31 + 1)), 'FileRefusedError: noise.csv: holds binary data (control characters), not CSV text'],
     ['shopping-list.csv', async () => 'Article;Count\nMilk;2\n',
-      'FileRefusedError: shopping-list.csv: fits no mapping profile by file name or header columns; closest is "dynamics-365", missing "Purchase requisition", "Line number", "Product name", "Quantity", "Item number", "Text", "Unit", "Net amount" and 5 more'],
+      'FileRefusedError: shopping-list.csv: fits no mapping profile by file name or header columns; closest is "maintenance-requests", missing "Request", "No.", "Item", "Qty", "Details", "Unit", "Price each (EUR)", "Quotes due" and 2 more'],
     ['ME5A_wrong_layout.csv', async () => 'Banf;Pos\n1;10\n',
       'FileRefusedError: ME5A_wrong_layout.csv: matches the file name pattern of mapping "sap-me5a-de" but has no header row with its columns in its rows (missing: "Bestellanforderung", "Pos. Bestellanf.", "Kurztext", "Angeforderte Menge", "Material", "Mengeneinheit", "Bewertungspreis", "Preiseinheit" and 5 more)'],
     ['empty-sheet.xlsx', async () => xlsx((wb) => void wb.addWorksheet('Sheet1')), 'FileRefusedError: empty-sheet.xlsx: is empty (no rows)'],
@@ -145,7 +145,7 @@ describe('refused files', () => {
   it('an unknown --mapping name', async () => {
     const p = await put('unknown-mapping.csv', 'a,b\n1,2\n');
     expect(await refusal(p, { mappingName: 'sap' })).toBe(
-      'MappingError: no mapping profile is named "sap" (profiles: dynamics-365, generic, odoo, oracle-ebs, sap-me5a-de, sap-me5a-en)',
+      'MappingError: no mapping profile is named "sap" (profiles: dynamics-365, generic, maintenance-requests, netsuite, odoo, oracle-ebs, sage-100, sap-me5a-de, sap-me5a-en)',
     );
   });
 

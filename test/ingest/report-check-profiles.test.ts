@@ -159,6 +159,6 @@ describe('mapping profiles', () => {
   });
 
   it('every shipped profile loads', async () => {
-    expect(profiles.map((p) => p.name)).toEqual(['dynamics-365', 'generic', 'odoo', 'oracle-ebs', 'sap-me5a-de', 'sap-me5a-en']);
+    expect(profiles.map((p) => p.name)).toEqual(['dynamics-365', 'generic', 'maintenance-requests', 'netsuite', 'odoo', 'oracle-ebs', 'sage-100', 'sap-me5a-de', 'sap-me5a-en']);
   });
 });

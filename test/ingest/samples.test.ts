@@ -124,7 +124,47 @@ const EXPECTED: Record<string, { profile: string; warnings: number; requisitions
       {"key":"PR/2027/00043","title":"PR/2027/00043 SO/00277","description":"Purchase representative: Mitchell Admin","due":"2027-06-01T15:00:00.000Z","required":"2027-07-01T15:00:00.000Z","type":"Public","category":"Blanket Order","location":"YourCompany BE","lines":[
         [7,"ODOO-__export__.purchase_requisition_line_330_77fe88dc","[SERV_0042] On-site network cabling","Building B, 48 ports","Units",1,6400]]}],
   },
-
+  'Maintenance_requests_Q2-2027.xlsx': {
+    profile: 'maintenance-requests',
+    warnings: 2,
+    requisitions: [
+      {"key":"MR-2027-011","title":"Maintenance request MR-2027-011","due":"2027-03-01T15:00:00.000Z","required":"2027-04-12T10:00:00.000Z","type":"Private","category":"Maintenance","location":"Plant North","lines":[
+        [5,"MAINT-MR-2027-011-1","Conveyor belt 800 mm","EP 400/3, 42 m endless","pc",1,3980],
+        [6,"MAINT-MR-2027-011-2","Belt scraper","Polyurethane blade","pc",2,491],
+        [7,"MAINT-MR-2027-011-3","Idler roller 89 x 315",null,"pc",12,467]]},
+      {"key":"MR-2027-012","title":"Maintenance request MR-2027-012","due":"2027-02-22T11:00:00.000Z","required":"2027-03-29T10:00:00.000Z","type":"Private","category":"Maintenance","location":"Plant South","lines":[
+        [8,"MAINT-MR-2027-012-4","Hydraulic hose assembly","1/2\", 2 m, 2 x DKOL","pc",10,274]]},
+      {"key":"MR-2027-013","title":"Maintenance request MR-2027-013","due":"2027-03-15T15:00:00.000Z","required":"2027-05-03T10:00:00.000Z","type":"Private","category":"Maintenance","location":"Plant North","lines":[
+        [9,"MAINT-MR-2027-013-5","Gearbox oil CLP 220","20 l canister","can",6,576],
+        [10,"MAINT-MR-2027-013-6","Grease cartridges","Lithium complex, 400 g","pc",48,305]]}],
+  },
+  'NetSuite_Requisitions_SavedSearch.csv': {
+    profile: 'netsuite',
+    warnings: 2,
+    requisitions: [
+      {"key":"PR-00123","title":"PR-00123 Q1 monitors for new hires","description":"Requested by Jordan Lee","due":"2026-12-06T23:00:00.000Z","required":"2027-01-15T18:00:00.000Z","type":"Private","location":"Austin HQ","lines":[
+        [2,"NS-911201","27\" 4K monitor, USB-C 65 W","MON-27-4K","Each",15,5835],
+        [3,"NS-911202","Dual monitor arm","ARM-DUAL","Each",8,596]]},
+      {"key":"PR-00124","title":"PR-00124 Lab consumables","description":"Requested by Priya Shah","due":"2026-12-06T23:00:00.000Z","required":"2027-02-03T18:00:00.000Z","type":"Private","location":"Boston Lab","lines":[
+        [4,"NS-911230","Pipette tips 200 µl, racked","PIP-TIPS-200","Box",40,876],
+        [5,"NS-911231","Nitrile gloves, size M","GLV-NIT-M","Box",25,244],
+        [6,"NS-911232","Ethanol 70 % 5 l","ETH-70-5L","Each",6,230]]},
+      {"key":"PR-00125","title":"PR-00125 Annual fire extinguisher inspection","description":"Requested by Jordan Lee","due":"2026-12-06T23:00:00.000Z","required":"2027-03-01T18:00:00.000Z","type":"Private","location":"Austin HQ","lines":[
+        [7,"NS-911250","On-site inspection of 42 extinguishers","SVC-FIRE-INSP","Each",1,1260]]}],
+  },
+  'Sage100_Bedarfsanforderungen.csv': {
+    profile: 'sage-100',
+    warnings: 3,
+    requisitions: [
+      {"key":"BA-27-0042","title":"Bedarfsanforderung BA-27-0042","description":"Ersatzteile Linie 2","due":"2027-01-15T11:00:00.000Z","required":"2027-02-12T11:00:00.000Z","type":"Private","location":"4100 Instandhaltung","lines":[
+        [2,"SAGE-BA-27-0042-1","Kugelhahn DN 25 PN 40","400-1120 Edelstahl 1.4408, Innengewinde","Stk",12,587],
+        [3,"SAGE-BA-27-0042-2","Kugelhahn DN 50 PN 40","400-1125 Edelstahl 1.4408, Flansch","Stk",4,4850]]},
+      {"key":"BA-27-0043","title":"Bedarfsanforderung BA-27-0043","description":"Jahreswartung","due":"2027-01-22T11:00:00.000Z","required":"2027-02-26T11:00:00.000Z","type":"Private","location":"4200 Haustechnik","lines":[
+        [4,"SAGE-BA-27-0043-1","Wartung Kältetrockner","inkl. Filterwechsel, vor Ort","Pausch.",1,2350]]},
+      {"key":"BA-27-0044","title":"Bedarfsanforderung BA-27-0044","due":"2027-01-29T11:00:00.000Z","required":"2027-03-05T11:00:00.000Z","type":"Private","location":"4100 Instandhaltung","lines":[
+        [5,"SAGE-BA-27-0044-1","Kabelbinder 4,8 x 300 mm schwarz","610-0007 UV-beständig, VE 100","VE",30,224],
+        [6,"SAGE-BA-27-0044-2","Schrumpfschlauch-Sortiment","610-0012","Set",5,100]]}],
+  },
 };
 
 describe('shipped samples', async () => {

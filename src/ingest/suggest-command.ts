@@ -1,0 +1,78 @@
+/**
+ * `rfq-sync check --suggest FILE [--name NAME]`: the drafted profile (profile-suggest.ts) on standard output, the
+ * evidence and what `check` makes of the file with it on standard error. Kept apart from check-command.ts so a CSV
+ * never loads the xlsx reader: the answer on a 1M-line file is mostly start-up time.
+ */
+import { basename } from 'node:path';
+import { formatRowProblem, RfqSyncError, type RowProblem } from '../errors.ts';
+import type { IngestLimits } from './file-sniffer.ts';
+import { bindMapping, type Cell } from './mapping-engine.ts';
+import { suggestProfile, type Suggestion } from './profile-suggest.ts';
+import { RequisitionGrouper } from './requisition-grouper.ts';
+
+/** Row problems printed for the sample (as `check` prints its requisitions: a readable screen). */
+const MAX_SHOWN = 200;
+
+export interface SuggestCheckOptions {
+  limits: IngestLimits;
+  name?: string;
+  now?: Date;
+}
+
+/**
+ * `rfq-sync check --suggest FILE [--name NAME]`: the drafted profile on `out` (stdout: redirect it into
+ * mappings/NAME.yaml), the evidence of each choice and then what `check` makes of the file with that profile on
+ * `err` (stderr). Nothing is written, nothing is sent. Only a bounded sample is read: when the file is longer, the
+ * summary covers the sample. Exit code as `check`: 0 clean, 1 rows rejected, 2 the file cannot be read.
+ */
+export async function runSuggest(path: string, opts: SuggestCheckOptions, out: (text: string) => void, err: (line: string) => void): Promise<0 | 1 | 2> {
+  let s;
+  try {
+    s = await suggestProfile(path, { limits: opts.limits, name: opts.name, now: opts.now });
+  } catch (e) {
+    if (e instanceof RfqSyncError && e.kind === 'data') {
+      err(`cannot read: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  out(s.yaml);
+  err(`evidence for the profile "${s.name}" (confidence in brackets):`);
+  for (const e of s.evidence) err(`  ${e.what}: ${e.choice} [${e.confidence}] ${e.why}`);
+  err(s.reviews.length === 0 ? 'review points: none' : `review points (${s.reviews.length}, marked "# REVIEW:" in the profile):`);
+  for (const r of s.reviews) err(`  ${r.path}: ${r.text}`);
+  err('');
+  if (s.sample.complete) {
+    err(`check ${basename(path)} with this profile:`);
+    const { runCheck } = await import('./check-command.ts');
+    return runCheck(path, { profiles: [s.profile], mappingName: s.name, limits: opts.limits, now: opts.now }, err);
+  }
+  err(`check of the sample (the first ${s.sample.rows.length} data rows; a full check reads the whole file):`);
+  return checkSample(s, opts.now ?? new Date(), err);
+}
+
+/** `check` over the sampled rows only: the same mapping, validation and grouping, no second read of the file. */
+function checkSample(s: Suggestion, now: Date, err: (line: string) => void): 0 | 1 {
+  const file = s.sample.file;
+  const m = bindMapping(s.profile, s.sample.headers, s.sample.headerRow);
+  const problems: RowProblem[] = [];
+  const grouper = new RequisitionGrouper(m, file, file, now, {
+    row(r) {
+      for (const p of r.problems) if (problems.length < MAX_SHOWN) problems.push(p);
+    },
+  });
+  let above: Cell[] | undefined;
+  for (const r of s.sample.rows) {
+    const filled = m.fillFromAbove(r.cells, above);
+    above = filled;
+    grouper.push(filled, r.row);
+  }
+  grouper.flush();
+  for (const p of problems) err(`${p.severity === 'error' ? 'error' : 'warning'}: ${formatRowProblem(p)}`);
+  const c = grouper.counts;
+  err(
+    `the sample would create ${c.requisitions} requisition(s) with ${c.lines} line(s) (the last may continue past the sample); ` +
+      `${c.heldRequisitions} requisition(s) held back, ${c.rejectedRows} row(s) rejected, ${c.warnings} warning(s)`,
+  );
+  return c.rejectedRows > 0 || c.heldRequisitions > 0 ? 1 : 0;
+}

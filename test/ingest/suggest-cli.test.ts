@@ -1,0 +1,83 @@
+/**
+ * `rfq-sync check --suggest FILE [--name NAME]` as a user runs it: the profile alone on standard output (redirected
+ * into mappings/NAME.yaml it is a working profile), evidence and the check on standard error, nothing written;
+ * a long file is read only as far as the sample goes.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { compileProfile } from '../../src/ingest/index.ts';
+import { SAMPLE_ROWS } from '../../src/ingest/suggest-sample.ts';
+
+const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');
+const SAMPLES = resolve(import.meta.dirname, '../../samples');
+const dir = mkdtempSync(join(tmpdir(), 'suggest-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const work = join(dir, 'work');
+  mkdirSync(work, { recursive: true });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: work, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', RFQ_SYNC_DIR: join(dir, 'data'), ...env } });
+  return { code: r.status, out: r.stdout, err: r.stderr, written: readdirSync(work) };
+}
+
+describe('check --suggest', () => {
+  it('prints only the profile on stdout, evidence and the check on stderr, writes nothing; the profile works from mappings/', () => {
+    const r = cli(['check', '--suggest', join(SAMPLES, 'Sage100_Bedarfsanforderungen.csv'), '--name', 'sage-draft']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.written).toEqual([]);
+    expect(r.out.startsWith('# Drafted by `rfq-sync check --suggest` from Sage100_Bedarfsanforderungen.csv')).toBe(true);
+    const profile = compileProfile(parseYaml(r.out), 'sage-draft.yaml');
+    expect(profile.name).toBe('sage-draft');
+    expect(r.err).toContain('evidence for the profile "sage-draft"');
+    expect(r.err).toMatch(/fields\.estimated_price: \{Gesamtpreis\} \[high\] a line total: "Gesamtpreis" = "Menge" x "Einzelpreis" on 5 of 5 rows/);
+    expect(r.err).toContain('would create 3 requisition(s) with 5 line(s); 0 requisition(s) held back, 0 row(s) rejected');
+
+    const mappings = join(dir, 'mappings');
+    mkdirSync(mappings, { recursive: true });
+    writeFileSync(join(mappings, 'sage-draft.yaml'), r.out);
+    const check = cli(['check', join(SAMPLES, 'Sage100_Bedarfsanforderungen.csv')], { MAPPINGS_DIR: mappings });
+    expect(check.code, check.out + check.err).toBe(0);
+    expect(check.out).toContain('mapping profile "sage-draft"');
+    expect(check.out).toContain('  row 3: BA-27-0042-2  Kugelhahn DN 50 PN 40  qty 4 Stk, estimated 4850');
+  });
+
+  it('refuses --name without --suggest, --mapping with it, and a name a profile cannot have (exit 2)', () => {
+    const file = join(SAMPLES, 'generic-template.csv');
+    expect(cli(['check', file, '--name', 'x']).code).toBe(2);
+    expect(cli(['check', '--suggest', file, '--mapping', 'generic']).code).toBe(2);
+    expect(cli(['check', '--suggest', file, '--name', 'my profile']).code).toBe(2);
+  });
+
+  it('a file it cannot draft from is refused in one sentence (exit 2): no data rows, no column for a required field', () => {
+    const header = join(dir, 'header-only.csv');
+    writeFileSync(header, 'Requisition,Line,Item,Qty\n');
+    const r = cli(['check', '--suggest', header]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toContain('cannot read: header-only.csv: has a header row (row 1) but no data rows below it');
+    const narrow = join(dir, 'narrow.csv');
+    writeFileSync(narrow, 'A,B\nx,1\ny,2\n');
+    const n = cli(['check', '--suggest', narrow]);
+    expect(n.code).toBe(2);
+    expect(n.err).toContain('cannot read: narrow.csv: has no column left that could be the quantity (columns: "A", "B")');
+  });
+
+  it('reads a bounded sample: a long file whose end is broken is drafted from its first rows, where a full check refuses it', () => {
+    const file = join(dir, 'long-export.csv');
+    const rows = ['Requisition,Line,Item,Qty,Unit Price,Due Date'];
+    for (let i = 0; i < SAMPLE_ROWS + 3000; i++) rows.push(`REQ-${Math.floor(i / 4)},${(i % 4) + 1},Spare part ${i},${1 + (i % 9)},${(i % 50) + 0.5},2027-06-30`);
+    writeFileSync(file, rows.join('\n') + '\n');
+    appendFileSync(file, 'REQ-X,1,"never closed,1,1,2027-06-30\n');
+    const full = cli(['check', file, '--mapping', 'generic']);
+    expect(full.code).toBe(2);
+    const r = cli(['check', '--suggest', file]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`(the first ${SAMPLE_ROWS} data rows; header on row 1)`);
+    expect(r.err).toContain(`check of the sample (the first ${SAMPLE_ROWS} data rows; a full check reads the whole file):`);
+    expect(r.err).toMatch(/the sample would create 1250 requisition\(s\) with 5000 line\(s\)/);
+  });
+});
