@@ -7,7 +7,7 @@ import type { Decimal } from 'decimal.js';
 import { writeFileAtomically } from '../atomic-write.ts';
 import { safeCsvField } from '../spreadsheet-safety.ts';
 import { buildComparison } from './model.ts';
-import type { ComparisonInput, ComparisonModel } from './model.ts';
+import type { ComparisonInput, ComparisonModel } from './types.ts';
 
 export const AWARD_CSV_COLUMNS = [
   'rfq_id',

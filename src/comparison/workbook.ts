@@ -10,7 +10,7 @@ import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
 import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
 import { buildComparison, supplierLabel } from './model.ts';
-import type { ComparisonInput, ComparisonModel, LineComparison, SupplierSummary } from './model.ts';
+import type { ComparisonInput, ComparisonModel, LineComparison, SupplierSummary } from './types.ts';
 import {
   COL_HEADER_GROUP_START,
   GROUP_HEADER,

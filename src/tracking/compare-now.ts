@@ -4,8 +4,7 @@
  * comes only from the tracked versions).
  */
 import { join } from 'node:path';
-import { writeAtomically } from '../atomic-write.ts';
-import { buildComparison, comparisonFileNames, writeComparisonModel, type ComparisonInput } from '../comparison/index.ts';
+import { buildComparison, comparisonFileNames, writeComparisonOutputs, type ComparisonInput } from '../comparison/index.ts';
 import { RfqSyncError } from '../errors.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { findListedRfq } from './find-rfq.ts';
@@ -32,6 +31,6 @@ export async function writeComparisonNow(
   };
   const workbook = opts.out ?? join(ctx.config.folders.comparisons, comparisonFileNames(found.rfq).workbook);
   const model = buildComparison(input);
-  await writeAtomically(workbook, (tmp) => writeComparisonModel(model, tmp));
+  await writeComparisonOutputs(model, { workbook });
   return { workbook, state: found.state, quotations: pull.quotations.length, invalid: pull.invalid.length, ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}) };
 }

@@ -10,8 +10,7 @@
  *   for at once (the quotations job could not, as this version's job was running).
  */
 import { join } from 'node:path';
-import { writeAtomically, writeFileAtomically } from '../atomic-write.ts';
-import { awardCsv, buildComparison, comparisonFileNames, writeComparisonModel } from '../comparison/index.ts';
+import { buildComparison, comparisonFileNames, writeComparisonOutputs } from '../comparison/index.ts';
 import type { ComparisonInput } from '../comparison/index.ts';
 import { RfqSyncError } from '../errors.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
@@ -75,8 +74,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   const workbook = join(ctx.config.folders.comparisons, names.workbook);
   const csv = join(ctx.config.folders.awards, names.award);
   const model = buildComparison(input);
-  await writeAtomically(workbook, (tmp) => writeComparisonModel(model, tmp));
-  await writeFileAtomically(csv, awardCsv(model));
+  await writeComparisonOutputs(model, { workbook, award: csv });
 
   const written: WrittenComparison = {
     version,

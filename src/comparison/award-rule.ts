@@ -1,0 +1,93 @@
+/**
+ * The award rule: which supplier each line goes to. One interface, so the next rule (a lot award, a preferred
+ * supplier) is one more implementation, chosen in chooseAwardRule, and every output renders its result alike.
+ */
+import { Decimal } from 'decimal.js';
+import { lineLabel, NoteList, supplierLabel } from './notes.ts';
+import { supplierLineTotal, type LineStatsStage, type OrderStage } from './stages.ts';
+import type { AwardBasis, AwardSummary, ComparisonInput, LineComparison, SupplierSummary } from './types.ts';
+
+export interface AwardContext {
+  input: ComparisonInput;
+  lines: LineComparison[];
+  suppliers: SupplierSummary[];
+  ranked: OrderStage['ranked'];
+  stats: LineStatsStage;
+  winnerIndex: number;
+}
+
+export interface AwardRule {
+  readonly basis: AwardBasis;
+  /** Sets `award` (or `noAwardReason`) on every line; reports what the notes should say. */
+  apply(ctx: AwardContext): { notes: NoteList[] };
+}
+
+/** Completed RFQ: every line the winning quotation priced goes to it. */
+export const winningQuotationRule: AwardRule = {
+  basis: 'winning-quotation',
+  apply({ lines, suppliers, winnerIndex }) {
+    const gaps = new NoteList('Winning quotation gaps');
+    const w = suppliers[winnerIndex]!;
+    for (const line of lines) {
+      const p = w.unitPrices[line.index];
+      if (p != null) {
+        line.award = { supplier: winnerIndex, unitPrice: new Decimal(p), lineTotal: supplierLineTotal(suppliers, lines, winnerIndex, line.index), basis: 'winning-quotation' };
+      } else {
+        line.noAwardReason = 'the winning quotation has no price for this line';
+        gaps.add(`Line ${lineLabel(line)}: the winning quotation ${supplierLabel(w)} has no price for it; not awarded.`);
+      }
+    }
+    return { notes: [gaps] };
+  },
+};
+
+/** Each line to its lowest eligible price (ties: earlier quotation, then key). */
+export const lowestQualifiedPriceRule: AwardRule = {
+  basis: 'lowest-qualified-price',
+  apply({ lines }) {
+    for (const line of lines) {
+      if (line.best !== undefined) {
+        line.award = { supplier: line.best, unitPrice: line.lowest!, lineTotal: line.bestLineTotal, basis: 'lowest-qualified-price' };
+      } else {
+        line.noAwardReason = line.anyQuote ? 'quoted only by not-qualified suppliers' : 'no quote received';
+      }
+    }
+    return { notes: [] };
+  },
+};
+
+export function chooseAwardRule(winnerIndex: number): AwardRule {
+  return winnerIndex >= 0 ? winningQuotationRule : lowestQualifiedPriceRule;
+}
+
+/** Runs the rule and sums what it awarded, with the split versus single-supplier scenarios beside it. */
+export function decideAward(rule: AwardRule, ctx: AwardContext): { award: AwardSummary; notes: NoteList[] } {
+  const { lines, suppliers, ranked, stats, winnerIndex } = ctx;
+  const { notes } = rule.apply(ctx);
+  let awardedTotal = new Decimal(0);
+  let awardedLines = 0;
+  for (const line of lines) {
+    if (!line.award) continue;
+    awardedLines++;
+    if (line.award.lineTotal !== undefined) awardedTotal = awardedTotal.add(line.award.lineTotal);
+  }
+  const bestSingleSupplier = ranked[0];
+  const award: AwardSummary = {
+    basis: rule.basis,
+    splitTotal: stats.splitTotal,
+    splitLinesCovered: stats.splitLinesCovered,
+    bestSingle: bestSingleSupplier ? { supplier: suppliers.indexOf(bestSingleSupplier), total: bestSingleSupplier.total } : undefined,
+    awardedTotal,
+    awardedLines,
+    estimatedTotal: stats.estimatedTotal,
+  };
+  if (award.bestSingle && stats.splitLinesCovered === lines.length) {
+    award.splitSaving = award.bestSingle.total.sub(stats.splitTotal);
+    if (!award.bestSingle.total.isZero()) award.splitSavingPct = award.splitSaving.div(award.bestSingle.total);
+  }
+  if (winnerIndex >= 0) {
+    const w = suppliers[winnerIndex]!;
+    award.winner = { supplier: winnerIndex, total: w.total, linesQuoted: w.linesQuoted };
+  }
+  return { award, notes };
+}

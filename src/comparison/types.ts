@@ -1,0 +1,134 @@
+/**
+ * The shapes of the quote comparison: what goes in (ComparisonInput) and the model every output renders
+ * (ComparisonModel). Kept apart from the stages so each stage module depends on these types only.
+ */
+import type { Decimal } from 'decimal.js';
+import type { ListedRfq, Quotation } from '../sourcing/types.ts';
+
+export interface ComparisonInput {
+  rfq: ListedRfq;
+  state: 'open' | 'closed' | 'completed' | 'cancelled';
+  quotations: Quotation[];
+  /** Quotations that broke the schema upstream: reported in the notes, never blocking. */
+  invalidQuotations?: Array<{ quotation_key?: string; reason: string }>;
+  /** quotation_key of the winning quotation once the RFQ is completed (`status=success`). */
+  winnerKey?: string;
+  requisition?: { key: string; sourceFile: string; profile?: string };
+  generatedAt: Date;
+  /** IANA zone for displayed dates, default 'UTC'. */
+  timeZone?: string;
+  /** Workbook version: a quotation revision after the first workbook triggers a new version. */
+  version?: number;
+}
+
+export type SupplierDecision = 'qualified' | 'not qualified' | 'undecided';
+export type AwardBasis = 'lowest-qualified-price' | 'winning-quotation';
+
+export interface SupplierSummary {
+  key: string;
+  name: string;
+  revision?: number;
+  quotationDate?: number;
+  notes?: string;
+  decision: SupplierDecision;
+  /** Counts for statistics, ranks and the award (not `not qualified`). */
+  eligible: boolean;
+  winner: boolean;
+  /** Quotation attachments plus documents attached to its lines. */
+  documents: number;
+  /**
+   * Indexed by line index: the validated unit price as quoted (a decimal string), or null when this supplier gave
+   * no usable price. Strings, not Decimals: a Decimal costs ~250 bytes, and 250,000 of them would dominate memory;
+   * `unitPrice()` parses one when needed.
+   */
+  unitPrices: Array<string | null>;
+  /**
+   * Indexed by line index, for display only (a cell holds a double): the unit price and the exact line total
+   * (unit price x qty, computed in decimal) converted once; NaN where there is none. Keeping these as doubles
+   * instead of 250,000 retained Decimal totals is what keeps a 5,000 x 50 comparison small.
+   */
+  unitValues: Float64Array;
+  lineTotalValues: Float64Array;
+  linesQuoted: number;
+  /** linesQuoted / all lines (0 when the RFQ has no lines). */
+  coverage: Decimal;
+  fullCoverage: boolean;
+  /** Sum of the line totals of the quoted lines. */
+  total: Decimal;
+  /** Position in the deterministic tie-break order (earlier quotation date, then key). */
+  tieOrder: number;
+  /** Rank by total among eligible suppliers with full coverage (equal totals share a rank). */
+  rankByTotal?: number;
+  /** (total - best total) / best total, for full-coverage suppliers; a fraction, 0.05 = 5 %. */
+  deviationFromBest?: Decimal;
+}
+
+export interface LineComparison {
+  index: number;
+  lineId: string;
+  externalId: string;
+  product: string;
+  specification: string;
+  uom: string;
+  /** An integer per the interface; a number, so a line holds no Decimal until its statistics are computed. */
+  qty?: number;
+  estimatedTotal?: Decimal;
+  estimatedUnit?: Decimal;
+  /** Indexed by supplier index: rank of the unit price among eligible prices of this line; 0 = not ranked. */
+  ranks: number[];
+  /** Eligible quotes for this line. */
+  quotes: number;
+  /** Any quote at all, eligible or not. */
+  anyQuote?: boolean;
+  lowest?: Decimal;
+  highest?: Decimal;
+  mean?: Decimal;
+  /** Supplier index with the lowest eligible unit price (ties broken by earlier quotation date, then key). */
+  best?: number;
+  /** All supplier indexes sharing the lowest eligible price, in tie-break order (length > 1: a tie). */
+  tiedAtBest: number[];
+  bestLineTotal?: Decimal;
+  /** estimatedTotal - bestLineTotal (positive = saving). */
+  savings?: Decimal;
+  /** savings / estimatedTotal, a fraction. */
+  savingsPct?: Decimal;
+  award?: { supplier: number; unitPrice: Decimal; lineTotal?: Decimal; basis: AwardBasis };
+  /** Why the line has no award, when it has none. */
+  noAwardReason?: string;
+}
+
+export interface AwardSummary {
+  basis: AwardBasis;
+  /** Each line to its lowest eligible price. */
+  splitTotal: Decimal;
+  splitLinesCovered: number;
+  /** The eligible full-coverage supplier with the lowest total. */
+  bestSingle?: { supplier: number; total: Decimal };
+  /** bestSingle.total - splitTotal: what splitting the award saves. */
+  splitSaving?: Decimal;
+  /** splitSaving / bestSingle.total, a fraction. */
+  splitSavingPct?: Decimal;
+  winner?: { supplier: number; total: Decimal; linesQuoted: number };
+  /** Sum of the awarded line totals (per the basis). */
+  awardedTotal: Decimal;
+  awardedLines: number;
+  estimatedTotal?: Decimal;
+}
+
+export interface ComparisonNote {
+  topic: string;
+  text: string;
+}
+
+export interface ComparisonModel {
+  input: ComparisonInput;
+  timeZone: string;
+  /** Columns in display order: eligible full coverage by total, then partial coverage, then not qualified. */
+  suppliers: SupplierSummary[];
+  lines: LineComparison[];
+  winnerIndex?: number;
+  award: AwardSummary;
+  notes: ComparisonNote[];
+  /** Counts behind the notes (lists in the notes are capped). */
+  counts: { ties: number; linesWithoutQuote: number; linesWithoutEligibleQuote: number; invalidQuotations: number };
+}
