@@ -20,6 +20,7 @@ export const AWARD_CSV_COLUMNS = [
   'unit_price',
   'line_total',
   'basis',
+  'supersedes',
 ] as const;
 
 /** Exact decimal text, at least two decimals for money (1099 -> 1099.00, 0.125 stays 0.125). */
@@ -47,6 +48,7 @@ export function awardCsv(model: ComparisonModel): string {
         safeCsvField(money(line.award.unitPrice)),
         safeCsvField(money(line.award.lineTotal)),
         safeCsvField(line.award.basis),
+        safeCsvField(model.input.supersedes ?? null),
       ].join(','),
     );
   }

@@ -72,8 +72,19 @@ export function decideAward(rule: AwardRule, ctx: AwardContext): { award: AwardS
     if (line.award.lineTotal !== undefined) awardedTotal = awardedTotal.add(line.award.lineTotal);
   }
   const bestSingleSupplier = ranked[0];
+  const undecided = suppliers.filter((s) => s.decision === 'undecided').length + (ctx.input.invalidQuotations?.length ?? 0);
+  const state = ctx.input.state;
+  const finalBecause =
+    rule.basis === 'winning-quotation' && state === 'completed'
+      ? 'winning-quotation'
+      : (state === 'closed' || state === 'completed') && suppliers.length > 0 && undecided === 0
+        ? 'all-decided'
+        : undefined;
   const award: AwardSummary = {
     basis: rule.basis,
+    final: finalBecause !== undefined,
+    ...(finalBecause !== undefined ? { finalBecause } : {}),
+    undecided,
     splitTotal: stats.splitTotal,
     splitLinesCovered: stats.splitLinesCovered,
     bestSingle: bestSingleSupplier ? { supplier: suppliers.indexOf(bestSingleSupplier), total: bestSingleSupplier.total } : undefined,

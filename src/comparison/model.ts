@@ -36,6 +36,17 @@ export function isValidTimeZone(tz: string): boolean {
   }
 }
 
+/** Why the recommendation is a draft: no award file is written for it. */
+export function draftText(undecided: number, state: ComparisonInput['state']): string {
+  const why =
+    state === 'open'
+      ? 'the RFQ is still open'
+      : state === 'cancelled'
+        ? 'the RFQ was cancelled'
+        : `${undecided} quotation${undecided === 1 ? ' has' : 's have'} no qualification decision yet`;
+  return `DRAFT: ${why}. The award recommendation is not final and no award file is written; it becomes final when every quotation is decided or the RFQ is completed with its winning quotation.`;
+}
+
 /** Pure: all decimal maths, ranks, ties and the award recommendation. */
 export function buildComparison(input: ComparisonInput): ComparisonModel {
   const { rfq } = input;
@@ -87,6 +98,9 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
       topic: 'Award',
       text: `The winning quotation key ${input.winnerKey} is not among the quotations received; the award shows the lowest qualified price per line instead.`,
     });
+  }
+  if (!award.final && suppliers.length > 0) {
+    notes.push({ topic: 'Award', text: draftText(award.undecided, input.state) });
   }
   if (input.quotations.length === 0) notes.push({ topic: 'Quotations', text: 'No quotations were received for this RFQ.' });
   const invalid = input.invalidQuotations ?? [];

@@ -89,6 +89,7 @@ export const S = {
   },
   statsInt: { numFmt: '0', fill: solid('FFFFFBEA'), alignment: { horizontal: 'center' } },
   winnerMark: { font: { bold: true }, fill: solid(COLOR.winnerFill) },
+  draft: { font: { bold: true, color: { argb: 'FFC00000' } } },
   awardNone: { font: { italic: true, color: { argb: 'FFC00000' } }, alignment: { horizontal: 'left', indent: 1 } },
 } satisfies Record<string, Partial<Style>>;
 

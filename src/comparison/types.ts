@@ -19,6 +19,8 @@ export interface ComparisonInput {
   timeZone?: string;
   /** Workbook version: a quotation revision after the first workbook triggers a new version. */
   version?: number;
+  /** File name of the earlier award file of this RFQ that this version's award file replaces. */
+  supersedes?: string;
 }
 
 export type SupplierDecision = 'qualified' | 'not qualified' | 'undecided';
@@ -99,6 +101,14 @@ export interface LineComparison {
 
 export interface AwardSummary {
   basis: AwardBasis;
+  /**
+   * Final: the ERP may act on it, and only then is an award file written. The RFQ is completed and its winning
+   * quotation is known, or (closed or completed) every quotation has a qualification decision. Otherwise a draft.
+   */
+  final: boolean;
+  finalBecause?: 'winning-quotation' | 'all-decided';
+  /** Readable quotations without a qualification decision, plus those that could not be read. */
+  undecided: number;
   /** Each line to its lowest eligible price. */
   splitTotal: Decimal;
   splitLinesCovered: number;

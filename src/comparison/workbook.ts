@@ -9,7 +9,7 @@ import { Decimal } from 'decimal.js';
 import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
 import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
-import { buildComparison, supplierLabel } from './model.ts';
+import { buildComparison, draftText, supplierLabel } from './model.ts';
 import type { ComparisonInput, ComparisonModel, LineComparison, SupplierSummary } from './types.ts';
 import {
   COL_HEADER_GROUP_START,
@@ -564,7 +564,8 @@ async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Co
   if (lines.length > 0) ws.autoFilter = `A${A.tableHeader}:K${A.tableHeader + lines.length}`;
 
   const n = lines.length;
-  put(ws.getRow(1), 1, t(`Award recommendation · ${rfqHeading(model)}`), S.title);
+  put(ws.getRow(1), 1, t(`${award.final ? 'Award (final)' : 'DRAFT award recommendation'} · ${rfqHeading(model)}`), S.title);
+  if (!award.final) put(ws.getRow(3), 1, draftText(award.undecided, model.input.state), S.draft);
   put(
     ws.getRow(2),
     1,

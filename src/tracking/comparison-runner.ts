@@ -1,6 +1,7 @@
 /**
- * The comparison job: write version N of an RFQ's comparison workbook (`outbox/comparisons/`) and award CSV
- * (`outbox/awards/`) from the stored snapshot, then record the version and the revision numbers it reflected.
+ * The comparison job: write version N of an RFQ's comparison workbook (`outbox/comparisons/`) and, once the award
+ * is final, its award CSV (`outbox/awards/`) from the stored snapshot, then record the version and the revision
+ * numbers and decisions it reflected. A later final award names the award file it supersedes.
  *
  * - Each version is written once: a job for a version already recorded does nothing. A crash between writing and
  *   recording rewrites the same files on retry (written to a temporary name and renamed, so a reader never sees
@@ -16,7 +17,7 @@ import { RfqSyncError } from '../errors.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, type ComparisonJobData } from './enqueue.ts';
 import { findListedRfq } from './find-rfq.ts';
-import { decideNewVersion, revisionsOf } from './revisions.ts';
+import { decideNewVersion, decisionsOf, revisionsOf } from './revisions.ts';
 import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
 import type { WrittenComparison } from './transitions.ts';
 
@@ -69,12 +70,16 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     generatedAt: new Date(),
     timeZone: ctx.config.TIME_ZONE,
     version,
+    ...(rec.comparison?.awardCsv !== undefined ? { supersedes: rec.comparison.awardCsv } : {}),
   };
   const names = comparisonFileNames(rfq, version);
   const workbook = join(ctx.config.folders.comparisons, names.workbook);
   const csv = join(ctx.config.folders.awards, names.award);
   const model = buildComparison(input);
-  await writeComparisonOutputs(model, { workbook, award: csv });
+  // The award file is for the ERP to act on: written only once the award is final; a draft stays in the workbook.
+  const final = model.award.final;
+  await writeComparisonOutputs(model, { workbook, ...(final ? { award: csv } : {}) });
+  const decisions = decisionsOf(quotations, snap.invalid?.length ?? 0);
 
   const written: WrittenComparison = {
     version,
@@ -83,12 +88,13 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     award: snap.award,
     ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
     workbook: names.workbook,
-    awardCsv: names.award,
+    ...(final ? { awardCsv: names.award } : rec.comparison?.awardCsv !== undefined ? { awardCsv: rec.comparison.awardCsv } : {}),
+    ...(decisions !== undefined ? { decisions } : {}),
   };
   await store.update(rfqId, (cur) => (cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined));
   log.info(
-    { workbook, awardCsv: csv, quotations: quotations.length, invalid: input.invalidQuotations?.length ?? 0, winnerKey: snap.winnerKey, event: 'comparison.written' },
-    `RFQ ${rfqId}: comparison v${version} written${snap.award ? ' with the award' : ''}`,
+    { workbook, awardCsv: final ? csv : undefined, awardFinal: final, quotations: quotations.length, invalid: input.invalidQuotations?.length ?? 0, winnerKey: snap.winnerKey, event: 'comparison.written' },
+    `RFQ ${rfqId}: comparison v${version} written${final ? ` with the final award (${model.award.finalBecause})` : ' (draft award: no award file yet)'}`,
   );
 
   const winnerName = model.suppliers.find((sup) => sup.winner)?.name || undefined;
@@ -96,12 +102,13 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     rfqId,
     version,
     workbook,
-    awardCsv: csv,
+    ...(final ? { awardCsv: csv } : {}),
     ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
     ...(winnerName !== undefined ? { winnerName } : {}),
   };
   const latest = await loadSnapshot(store, rfqId);
-  if (latest && latest.seq > usedSeq && decideNewVersion(written, latest).needed) {
+  const latestDecisions = latest?.quotations ? decisionsOf(latest.quotations, latest.invalid?.length ?? 0) : undefined;
+  if (latest && latest.seq > usedSeq && decideNewVersion(written, { ...latest, ...(latestDecisions !== undefined ? { decisions: latestDecisions } : {}) }).needed) {
     await enqueueComparison(ctx, { rfqId, version: version + 1 });
     result.next = version + 1;
   } else if (written.award && latest && latest.seq === usedSeq) {

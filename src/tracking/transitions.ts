@@ -35,7 +35,13 @@ export interface WrittenComparison {
   /** True when this version carries the award (written for a completed RFQ). */
   award: boolean;
   workbook: string;
-  awardCsv: string;
+  /**
+   * The latest award file of this RFQ (written by this version or carried over from an earlier one); none until
+   * the award is final (every quotation decided, or completed with the winner).
+   */
+  awardCsv?: string;
+  /** Qualification decisions this version reflected, when every quotation had one (see decisionsOf). */
+  decisions?: string;
 }
 
 export interface TrackedRfq {

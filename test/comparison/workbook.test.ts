@@ -228,15 +228,15 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
   it('writes the award CSV for the ERP with exact decimals, neutralised text and RFC 4180 quoting', async () => {
     const rows = await csvOf(demoInput(), 'demo.csv');
     expect(rows).toEqual([
-      'rfq_id,rfq_no,external_id,line_id,supplier_key,supplier_name,qty,unit_price,line_total,basis',
-      '5021,117,PR-4711-10,L1,comp_7,Hanse IT Distribution GmbH,25,1099.00,27475.00,lowest-qualified-price',
-      '5021,117,PR-4711-20,L2,205,Bürotechnik Müller & Söhne KG,25,185.00,4625.00,lowest-qualified-price',
-      '5021,117,PR-4711-30,L3,comp_7,Hanse IT Distribution GmbH,40,279.00,11160.00,lowest-qualified-price',
-      '5021,117,PR-4711-40,L4,205,Bürotechnik Müller & Söhne KG,50,26.90,1345.00,lowest-qualified-price',
-      '5021,117,PR-4711-50,L5,comp_7,Hanse IT Distribution GmbH,50,12.50,625.00,lowest-qualified-price',
-      '5021,117,PR-4711-60,L6,205,Bürotechnik Müller & Söhne KG,30,71.50,2145.00,lowest-qualified-price',
-      `5021,117,"'=HYPERLINK(""http://evil.example"",""x"")",L7,101,Nordic Office Supply AB,10,85.00,850.00,lowest-qualified-price`,
-      '5021,117,PR-4711-80,L8,205,Bürotechnik Müller & Söhne KG,25,29.90,747.50,lowest-qualified-price',
+      'rfq_id,rfq_no,external_id,line_id,supplier_key,supplier_name,qty,unit_price,line_total,basis,supersedes',
+      '5021,117,PR-4711-10,L1,comp_7,Hanse IT Distribution GmbH,25,1099.00,27475.00,lowest-qualified-price,',
+      '5021,117,PR-4711-20,L2,205,Bürotechnik Müller & Söhne KG,25,185.00,4625.00,lowest-qualified-price,',
+      '5021,117,PR-4711-30,L3,comp_7,Hanse IT Distribution GmbH,40,279.00,11160.00,lowest-qualified-price,',
+      '5021,117,PR-4711-40,L4,205,Bürotechnik Müller & Söhne KG,50,26.90,1345.00,lowest-qualified-price,',
+      '5021,117,PR-4711-50,L5,comp_7,Hanse IT Distribution GmbH,50,12.50,625.00,lowest-qualified-price,',
+      '5021,117,PR-4711-60,L6,205,Bürotechnik Müller & Söhne KG,30,71.50,2145.00,lowest-qualified-price,',
+      `5021,117,"'=HYPERLINK(""http://evil.example"",""x"")",L7,101,Nordic Office Supply AB,10,85.00,850.00,lowest-qualified-price,`,
+      '5021,117,PR-4711-80,L8,205,Bürotechnik Müller & Söhne KG,25,29.90,747.50,lowest-qualified-price,',
     ]);
   });
 
@@ -371,7 +371,7 @@ describe('comparison workbook: edge cases', () => {
     expect(sheet(wb, 'Award').getCell(AWARD_ROWS.tableHeader + 1, 6).value).toBe('not awarded');
     expect(notesText(wb)).toContain('No quotations were received for this RFQ.');
     expect(await csvOf(input, 'none.csv')).toEqual([
-      'rfq_id,rfq_no,external_id,line_id,supplier_key,supplier_name,qty,unit_price,line_total,basis',
+      'rfq_id,rfq_no,external_id,line_id,supplier_key,supplier_name,qty,unit_price,line_total,basis,supersedes',
     ]);
   });
 
@@ -443,7 +443,7 @@ describe('comparison workbook: edge cases', () => {
     expect(a.getCell(AWARD_ROWS.tableHeader + 8, 11).value).toBe('the winning quotation has no price for this line');
     const rows = await csvOf(input, 'completed.csv');
     expect(rows).toHaveLength(8); // header + 7 lines: the winner did not price L8
-    expect(rows.slice(1).every((r) => r.includes(',comp_7,Hanse IT Distribution GmbH,') && r.endsWith(',winning-quotation'))).toBe(true);
+    expect(rows.slice(1).every((r) => r.includes(',comp_7,Hanse IT Distribution GmbH,') && r.endsWith(',winning-quotation,'))).toBe(true);
     expect(notesText(wb)).toContain('the winning quotation Hanse IT Distribution GmbH (key comp_7) has no price for it');
   });
 
@@ -461,8 +461,8 @@ describe('comparison workbook: edge cases', () => {
     expect(model.suppliers[0]!.total.toFixed()).toBe('0.9');
     expect(model.lines[0]!.savings!.toFixed()).toBe('0.7');
     expect((await csvOf(input, 'exact.csv')).slice(1)).toEqual([
-      '5021,117,A,L1,1,Exact,3,0.10,0.30,lowest-qualified-price',
-      '5021,117,B,L2,1,Exact,3,0.20,0.60,lowest-qualified-price',
+      '5021,117,A,L1,1,Exact,3,0.10,0.30,lowest-qualified-price,',
+      '5021,117,B,L2,1,Exact,3,0.20,0.60,lowest-qualified-price,',
     ]);
   });
 
