@@ -4,11 +4,12 @@
  */
 import { Decimal } from 'decimal.js';
 import { lineLabel, NoteList, supplierLabel } from './notes.ts';
-import { supplierLineTotal, type LineStatsStage, type OrderStage } from './stages.ts';
-import type { AwardBasis, AwardSummary, ComparisonInput, LineComparison, SupplierSummary } from './types.ts';
+import { supplierLinePrice, type LineStatsStage, type OrderStage } from './stages.ts';
+import type { AwardBasis, AwardSummary, ComparisonInput, LineComparison, PriceBasis, SupplierSummary } from './types.ts';
 
 export interface AwardContext {
   input: ComparisonInput;
+  priceBasis: PriceBasis;
   lines: LineComparison[];
   suppliers: SupplierSummary[];
   ranked: OrderStage['ranked'];
@@ -25,13 +26,13 @@ export interface AwardRule {
 /** Completed RFQ: every line the winning quotation priced goes to it. */
 export const winningQuotationRule: AwardRule = {
   basis: 'winning-quotation',
-  apply({ lines, suppliers, winnerIndex }) {
+  apply({ lines, suppliers, winnerIndex, priceBasis }) {
     const gaps = new NoteList('Winning quotation gaps');
     const w = suppliers[winnerIndex]!;
     for (const line of lines) {
-      const p = w.unitPrices[line.index];
-      if (p != null) {
-        line.award = { supplier: winnerIndex, unitPrice: new Decimal(p), lineTotal: supplierLineTotal(suppliers, lines, winnerIndex, line.index), basis: 'winning-quotation' };
+      if (w.quoted[line.index] != null) {
+        const { unit, total } = supplierLinePrice(priceBasis, suppliers, lines, winnerIndex, line.index);
+        line.award = { supplier: winnerIndex, unitPrice: unit, lineTotal: total, basis: 'winning-quotation' };
       } else {
         line.noAwardReason = 'the winning quotation has no price for this line';
         gaps.add(`Line ${lineLabel(line)}: the winning quotation ${supplierLabel(w)} has no price for it; not awarded.`);
@@ -47,7 +48,7 @@ export const lowestQualifiedPriceRule: AwardRule = {
   apply({ lines }) {
     for (const line of lines) {
       if (line.best !== undefined) {
-        line.award = { supplier: line.best, unitPrice: line.lowest!, lineTotal: line.bestLineTotal, basis: 'lowest-qualified-price' };
+        line.award = { supplier: line.best, unitPrice: line.lowest, lineTotal: line.bestLineTotal, basis: 'lowest-qualified-price' };
       } else {
         line.noAwardReason = line.anyQuote ? 'quoted only by not-qualified suppliers' : 'no quote received';
       }

@@ -2,6 +2,8 @@
 export { buildComparison } from './model.ts';
 export type {
   AwardBasis,
+  PriceBasis,
+  PriceBasisWarning,
   AwardSummary,
   ComparisonInput,
   ComparisonModel,

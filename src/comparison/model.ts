@@ -5,17 +5,20 @@
  * buildComparison runs the stages (stages.ts) and the award rule (award-rule.ts), then writes the notes.
  *
  * Assumptions (also printed in the workbook's notes):
- * - A quotation's `price` for a line is the UNIT price; line total = unit price x qty.
+ * - A quotation's `price` for a line is the UNIT price (line total = unit price x qty), or with
+ *   QUOTATION_PRICE_BASIS=line_total the LINE TOTAL (unit price = line total / qty).
  * - `estimated_price` of a line is its estimated TOTAL; estimated unit = total / qty.
  * - Not-qualified quotations are shown but excluded from per-line statistics, ranks and the award; quotations
  *   without a decision yet count as eligible.
  */
 import { chooseAwardRule, decideAward } from './award-rule.ts';
 import { NoteList, supplierLabel } from './notes.ts';
-import { lineStatistics, normaliseLines, normaliseQuotations, orderSuppliers } from './stages.ts';
+import { checkPriceBasis, DERIVED_UNIT_PLACES, lineStatistics, normaliseLines, normaliseQuotations, orderSuppliers } from './stages.ts';
 import type { ComparisonInput, ComparisonModel, ComparisonNote } from './types.ts';
 
 export type {
+  PriceBasis,
+  PriceBasisWarning,
   AwardBasis,
   AwardSummary,
   ComparisonInput,
@@ -59,15 +62,22 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   const quotations = normaliseQuotations(input, linesStage);
   const { suppliers, ranked } = orderSuppliers(quotations.suppliers);
   const winnerIndex = suppliers.findIndex((s) => s.winner);
-  const stats = lineStatistics(rfq, lines, suppliers);
+  const priceBasis = input.priceBasis ?? 'unit';
+  const stats = lineStatistics(rfq, lines, suppliers, priceBasis);
+  const priceBasisWarning = checkPriceBasis(lines, suppliers, priceBasis);
   const rule = chooseAwardRule(winnerIndex);
-  const { award, notes: awardNotes } = decideAward(rule, { input, lines, suppliers, ranked, stats, winnerIndex });
+  const { award, notes: awardNotes } = decideAward(rule, { input, priceBasis, lines, suppliers, ranked, stats, winnerIndex });
 
   // ---- notes, most important first
   const notes: ComparisonNote[] = [];
+  if (priceBasisWarning) notes.push({ topic: 'Price basis WARNING', text: priceBasisWarning.text });
   notes.push({
     topic: 'Prices',
-    text: 'A quotation price is the UNIT price of its line; line total = unit price x qty. The estimated price of a line is its estimated total; estimated unit = estimated total / qty. Amounts are computed exactly (decimal) and shown in the RFQ currency.',
+    text:
+      (priceBasis === 'unit'
+        ? 'A quotation price is the UNIT price of its line (QUOTATION_PRICE_BASIS=unit); line total = unit price x qty.'
+        : `A quotation price is the LINE TOTAL of its line (QUOTATION_PRICE_BASIS=line_total); unit price = line total / qty, exact where the division ends, else rounded to ${DERIVED_UNIT_PLACES} decimals.`) +
+      ' The estimated price of a line is its estimated total; estimated unit = estimated total / qty. Amounts are computed exactly (decimal) and shown in the RFQ currency.',
   });
   notes.push({
     topic: 'Eligibility',
@@ -124,6 +134,8 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   return {
     input,
     timeZone,
+    priceBasis,
+    ...(priceBasisWarning ? { priceBasisWarning } : {}),
     suppliers,
     lines,
     winnerIndex: winnerIndex >= 0 ? winnerIndex : undefined,

@@ -6,7 +6,26 @@
 import { Decimal } from 'decimal.js';
 import type { ListedRfq, Quotation } from '../sourcing/types.ts';
 import { lineLabel, NoteList, supplierLabel } from './notes.ts';
-import type { ComparisonInput, LineComparison, SupplierDecision, SupplierSummary } from './types.ts';
+import type { ComparisonInput, LineComparison, PriceBasis, PriceBasisWarning, SupplierDecision, SupplierSummary } from './types.ts';
+
+/** Decimals kept of a unit price derived from a line total that does not divide evenly (100 / 3 = 33.333333). */
+export const DERIVED_UNIT_PLACES = 6;
+
+/**
+ * Unit price and line total of one quoted price, exactly, per the basis. A unit price derived from a line total is
+ * exact when the division ends, otherwise rounded half-up to DERIVED_UNIT_PLACES; the quoted line total stays exact.
+ */
+export function priceParts(basis: PriceBasis, quoted: Decimal, qty: number | undefined): { unit?: Decimal; total?: Decimal } {
+  if (basis === 'unit') return { unit: quoted, ...(qty !== undefined ? { total: quoted.mul(qty) } : {}) };
+  if (qty === undefined || qty === 0) return { total: quoted };
+  const unit = quoted.div(qty);
+  return { unit: unit.decimalPlaces() > DERIVED_UNIT_PLACES ? unit.toDecimalPlaces(DERIVED_UNIT_PLACES, Decimal.ROUND_HALF_UP) : unit, total: quoted };
+}
+
+/** A per-line statistic of quoted prices as a unit price. */
+function asUnit(basis: PriceBasis, quoted: Decimal, qty: number | undefined): Decimal | undefined {
+  return priceParts(basis, quoted, qty).unit;
+}
 
 const keyCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
 
@@ -117,13 +136,14 @@ function latestPerKey(quotations: Quotation[], duplicates: NoteList): Map<string
 
 export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): QuotationsStage {
   const { lines, lineIndex } = stage;
+  const basis = input.priceBasis ?? 'unit';
   const lineCount = lines.length;
   const duplicates = new NoteList('Duplicate quotations');
   const badPrices = new NoteList('Unusable prices');
   const unknownLines = new NoteList('Prices for unknown lines');
   const suppliers: SupplierSummary[] = [];
   for (const [key, q] of latestPerKey(input.quotations, duplicates)) {
-    const unitPrices = new Array<string | null>(lineCount).fill(null);
+    const quoted = new Array<string | null>(lineCount).fill(null);
     const unitValues = new Float64Array(lineCount).fill(Number.NaN);
     const lineTotalValues = new Float64Array(lineCount).fill(Number.NaN);
     const decision: SupplierDecision = q.status === 'qualified' || q.status === 'not qualified' ? q.status : 'undecided';
@@ -137,7 +157,7 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
       eligible: decision !== 'not qualified',
       winner: input.winnerKey !== undefined && String(input.winnerKey) === key,
       documents: countDocs(q.attachments),
-      unitPrices,
+      quoted,
       unitValues,
       lineTotalValues,
       tieOrder: 0,
@@ -159,10 +179,11 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
       if (d.price === null || d.price === undefined || String(d.price).trim() === '') continue;
       const price = parseDecimal(d.price);
       const line = lines[li]!;
-      if (unitPrices[li] !== null) {
+      if (quoted[li] !== null) {
         // A second price for the same line replaces the first: back the first out of the total.
-        if (line.qty !== undefined) total = total.sub(new Decimal(unitPrices[li]!).mul(line.qty));
-        unitPrices[li] = null;
+        const first = priceParts(basis, new Decimal(quoted[li]!), line.qty).total;
+        if (first !== undefined) total = total.sub(first);
+        quoted[li] = null;
         unitValues[li] = Number.NaN;
         lineTotalValues[li] = Number.NaN;
         badPrices.add(`${supplierLabel(s)} gave line ${lineLabel(line)} more than one price; the last one is compared.`);
@@ -171,20 +192,20 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
         badPrices.add(`${supplierLabel(s)}, line ${lineLabel(line)}: price "${String(d.price)}" is not a usable number; shown as no quote.`);
         continue;
       }
-      unitPrices[li] = String(d.price).trim();
-      unitValues[li] = price.toNumber();
-      if (line.qty !== undefined) {
-        const t = price.mul(line.qty);
-        lineTotalValues[li] = t.toNumber();
-        total = total.add(t);
+      quoted[li] = String(d.price).trim();
+      const parts = priceParts(basis, price, line.qty);
+      if (parts.unit !== undefined) unitValues[li] = parts.unit.toNumber();
+      if (parts.total !== undefined) {
+        lineTotalValues[li] = parts.total.toNumber();
+        total = total.add(parts.total);
       }
     }
-    let quoted = 0;
-    for (let i = 0; i < lineCount; i++) if (unitPrices[i] !== null) quoted++;
-    s.linesQuoted = quoted;
+    let linesQuoted = 0;
+    for (let i = 0; i < lineCount; i++) if (quoted[i] !== null) linesQuoted++;
+    s.linesQuoted = linesQuoted;
     s.total = total;
-    s.coverage = lineCount === 0 ? new Decimal(0) : new Decimal(quoted).div(lineCount);
-    s.fullCoverage = lineCount > 0 && quoted === lineCount;
+    s.coverage = lineCount === 0 ? new Decimal(0) : new Decimal(linesQuoted).div(lineCount);
+    s.fullCoverage = lineCount > 0 && linesQuoted === lineCount;
     suppliers.push(s);
   }
   return { suppliers, duplicates, badPrices, unknownLines };
@@ -230,15 +251,14 @@ export interface LineStatsStage {
   noEligible: NoteList;
 }
 
-/** The line total of supplier `si` on line `li`, exact; undefined without a price or a quantity. */
-export function supplierLineTotal(suppliers: SupplierSummary[], lines: LineComparison[], si: number, li: number): Decimal | undefined {
-  const qty = lines[li]!.qty;
-  const p = suppliers[si]!.unitPrices[li];
-  return p == null || qty === undefined ? undefined : new Decimal(p).mul(qty);
+/** Unit price and line total of supplier `si` on line `li`, exact; each undefined when it cannot be known. */
+export function supplierLinePrice(basis: PriceBasis, suppliers: SupplierSummary[], lines: LineComparison[], si: number, li: number): { unit?: Decimal; total?: Decimal } {
+  const p = suppliers[si]!.quoted[li];
+  return p == null ? {} : priceParts(basis, new Decimal(p), lines[li]!.qty);
 }
 
 /** Estimates, ranks, lowest/highest/mean, the best supplier and ties of every line; the split-award totals. */
-export function lineStatistics(rfq: ListedRfq, lines: LineComparison[], suppliers: SupplierSummary[]): LineStatsStage {
+export function lineStatistics(rfq: ListedRfq, lines: LineComparison[], suppliers: SupplierSummary[], basis: PriceBasis): LineStatsStage {
   const supplierCount = suppliers.length;
   const ties = new NoteList('Ties');
   const noQuote = new NoteList('Lines without any quote');
@@ -269,7 +289,7 @@ export function lineStatistics(rfq: ListedRfq, lines: LineComparison[], supplier
     let sum = new Decimal(0);
     for (let si = 0; si < supplierCount; si++) {
       const s = suppliers[si]!;
-      const text = s.unitPrices[li] ?? null;
+      const text = s.quoted[li] ?? null;
       if (text === null) {
         linePrices[si] = null;
         continue;
@@ -283,19 +303,20 @@ export function lineStatistics(rfq: ListedRfq, lines: LineComparison[], supplier
     assignRanks(order, (si) => linePrices[si]!, (si, r) => (line.ranks[si] = r));
     line.quotes = order.length;
     if (order.length > 0) {
+      // Within a line every quote has the same qty: ranking the quoted prices ranks unit prices and totals alike.
       for (const si of order) sum = sum.add(linePrices[si]!);
       const bestIdx = order[0]!;
       const lowest = linePrices[bestIdx]!;
-      line.lowest = lowest;
-      line.highest = linePrices[order[order.length - 1]!]!;
-      line.mean = sum.div(order.length);
+      line.lowest = asUnit(basis, lowest, qty);
+      line.highest = asUnit(basis, linePrices[order[order.length - 1]!]!, qty);
+      line.mean = asUnit(basis, sum.div(order.length), qty);
       line.best = bestIdx;
       line.tiedAtBest = [];
       for (const si of order) {
         if (!linePrices[si]!.eq(lowest)) break;
         line.tiedAtBest.push(si);
       }
-      line.bestLineTotal = supplierLineTotal(suppliers, lines, bestIdx, li);
+      line.bestLineTotal = supplierLinePrice(basis, suppliers, lines, bestIdx, li).total;
       if (line.bestLineTotal !== undefined && line.estimatedTotal !== undefined) {
         line.savings = line.estimatedTotal.sub(line.bestLineTotal);
         if (!line.estimatedTotal.isZero()) line.savingsPct = line.savings.div(line.estimatedTotal);
@@ -306,7 +327,7 @@ export function lineStatistics(rfq: ListedRfq, lines: LineComparison[], supplier
         const tied = line.tiedAtBest;
         ties.add(
           () =>
-            `Line ${lineLabel(line)}: ${tied.length} suppliers tie at unit price ${lowest.toFixed()} ` +
+            `Line ${lineLabel(line)}: ${tied.length} suppliers tie at ${basis === 'unit' ? 'unit price' : 'line total'} ${lowest.toFixed()} ` +
             `(${tied.map((si) => supplierLabel(suppliers[si]!)).join(', ')}); ` +
             `${supplierLabel(suppliers[bestIdx]!)} is shown as best (earlier quotation date, then key).`,
         );
@@ -324,5 +345,45 @@ export function lineStatistics(rfq: ListedRfq, lines: LineComparison[], supplier
     ties,
     noQuote,
     noEligible,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ 5. basis check
+
+/**
+ * Do the quotes look like the other price basis? For lines with qty >= 2 and an estimate, each quoted price is
+ * nearer (by ratio) either the estimated unit price or the estimated line total; when most are nearer the other
+ * basis than the configured one, every amount is likely off by the quantity. Doubles suffice for a ratio.
+ */
+export function checkPriceBasis(lines: LineComparison[], suppliers: SupplierSummary[], basis: PriceBasis): PriceBasisWarning | undefined {
+  let compared = 0;
+  let nearerOther = 0;
+  for (const line of lines) {
+    const qty = line.qty;
+    if (qty === undefined || qty < 2 || line.estimatedUnit === undefined || line.estimatedTotal === undefined) continue;
+    const estUnit = line.estimatedUnit.toNumber();
+    const estTotal = line.estimatedTotal.toNumber();
+    if (!(estUnit > 0) || !(estTotal > 0)) continue;
+    for (const s of suppliers) {
+      const text = s.quoted[line.index];
+      if (text == null) continue;
+      const p = Number(text);
+      if (!(p > 0)) continue;
+      compared++;
+      const nearerUnit = Math.abs(Math.log(p / estUnit)) < Math.abs(Math.log(p / estTotal));
+      if (nearerUnit !== (basis === 'unit')) nearerOther++;
+    }
+  }
+  if (compared === 0 || nearerOther * 2 <= compared) return undefined;
+  const looksLike: PriceBasis = basis === 'unit' ? 'line_total' : 'unit';
+  return {
+    configured: basis,
+    looksLike,
+    compared,
+    nearerOther,
+    text:
+      `${nearerOther} of ${compared} quoted prices on lines with qty >= 2 are nearer the estimated ${looksLike === 'line_total' ? 'line total' : 'unit price'} ` +
+      `than the estimated ${basis === 'unit' ? 'unit price' : 'line total'}: the quotes look like ${looksLike === 'line_total' ? 'LINE TOTALS' : 'UNIT PRICES'}, ` +
+      `but QUOTATION_PRICE_BASIS=${basis}. If so, every total and award amount here is off by the quantity; check one quotation on the service and set QUOTATION_PRICE_BASIS=${looksLike}.`,
   };
 }

@@ -5,6 +5,12 @@
 import type { Decimal } from 'decimal.js';
 import type { ListedRfq, Quotation } from '../sourcing/types.ts';
 
+/**
+ * What a quotation's `price` for a line means (QUOTATION_PRICE_BASIS): the unit price, or the line total (unit
+ * price = line total / qty).
+ */
+export type PriceBasis = 'unit' | 'line_total';
+
 export interface ComparisonInput {
   rfq: ListedRfq;
   state: 'open' | 'closed' | 'completed' | 'cancelled';
@@ -19,6 +25,8 @@ export interface ComparisonInput {
   timeZone?: string;
   /** Workbook version: a quotation revision after the first workbook triggers a new version. */
   version?: number;
+  /** Default 'unit'. */
+  priceBasis?: PriceBasis;
   /** File name of the earlier award file of this RFQ that this version's award file replaces. */
   supersedes?: string;
 }
@@ -39,14 +47,14 @@ export interface SupplierSummary {
   /** Quotation attachments plus documents attached to its lines. */
   documents: number;
   /**
-   * Indexed by line index: the validated unit price as quoted (a decimal string), or null when this supplier gave
-   * no usable price. Strings, not Decimals: a Decimal costs ~250 bytes, and 250,000 of them would dominate memory;
-   * `unitPrice()` parses one when needed.
+   * Indexed by line index: the validated price as quoted (a decimal string: a unit price or a line total, per the
+   * model's priceBasis), or null when this supplier gave no usable price. Strings, not Decimals: a Decimal costs
+   * ~250 bytes, and 250,000 of them would dominate memory; priceParts() parses one when needed.
    */
-  unitPrices: Array<string | null>;
+  quoted: Array<string | null>;
   /**
    * Indexed by line index, for display only (a cell holds a double): the unit price and the exact line total
-   * (unit price x qty, computed in decimal) converted once; NaN where there is none. Keeping these as doubles
+   * (computed in decimal per the price basis) converted once; NaN where there is none. Keeping these as doubles
    * instead of 250,000 retained Decimal totals is what keeps a 5,000 x 50 comparison small.
    */
   unitValues: Float64Array;
@@ -82,6 +90,7 @@ export interface LineComparison {
   quotes: number;
   /** Any quote at all, eligible or not. */
   anyQuote?: boolean;
+  /** Unit prices (converted from line totals under the line_total basis; undefined there without a qty). */
   lowest?: Decimal;
   highest?: Decimal;
   mean?: Decimal;
@@ -94,7 +103,8 @@ export interface LineComparison {
   savings?: Decimal;
   /** savings / estimatedTotal, a fraction. */
   savingsPct?: Decimal;
-  award?: { supplier: number; unitPrice: Decimal; lineTotal?: Decimal; basis: AwardBasis };
+  /** unitPrice is undefined only for a line total without a quantity. */
+  award?: { supplier: number; unitPrice?: Decimal; lineTotal?: Decimal; basis: AwardBasis };
   /** Why the line has no award, when it has none. */
   noAwardReason?: string;
 }
@@ -130,9 +140,21 @@ export interface ComparisonNote {
   text: string;
 }
 
+/** Set when the quotes look like the other price basis than the configured one (lines with qty >= 2). */
+export interface PriceBasisWarning {
+  configured: PriceBasis;
+  looksLike: PriceBasis;
+  /** Quotes compared with the estimate, and how many of them are nearer the other basis. */
+  compared: number;
+  nearerOther: number;
+  text: string;
+}
+
 export interface ComparisonModel {
   input: ComparisonInput;
   timeZone: string;
+  priceBasis: PriceBasis;
+  priceBasisWarning?: PriceBasisWarning;
   /** Columns in display order: eligible full coverage by total, then partial coverage, then not qualified. */
   suppliers: SupplierSummary[];
   lines: LineComparison[];

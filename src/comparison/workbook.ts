@@ -128,6 +128,15 @@ function headerKind(s: SupplierSummary): SupplierHeaderKind {
   return s.winner ? 'winner' : s.eligible ? 'eligible' : 'nq';
 }
 
+/** The price basis in the header: a wrong basis multiplies every amount by the quantity, so it is said up front. */
+function basisHeader(model: ComparisonModel): string {
+  const basis =
+    model.priceBasis === 'unit'
+      ? 'Price basis: quoted prices are UNIT prices; line total = unit price × qty.'
+      : 'Price basis: quoted prices are LINE TOTALS; unit price = line total ÷ qty.';
+  return model.priceBasisWarning ? `${basis} WARNING: the quotes look like ${model.priceBasisWarning.looksLike === 'unit' ? 'unit prices' : 'line totals'} (see Notes).` : basis;
+}
+
 function rfqHeading(model: ComparisonModel): string {
   const { rfq, version } = model.input;
   const no = rfq.rfq_no !== undefined ? `RFQ ${rfq.rfq_no}` : `RFQ id ${rfq._id}`;
@@ -239,7 +248,7 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
   put(
     legend,
     1,
-    `Times in ${timeZone} (${offset} when generated). Prices are unit prices as quoted; line total = unit price × qty. ` +
+    `Times in ${timeZone} (${offset} when generated). ${basisHeader(model)} ` +
       `Green = lowest qualified price of the line; hatched = no quote (not zero); grey = not qualified (excluded); ` +
       `gold = winner. ${model.notes.length} notes on sheet "${SHEETS.notes}".`,
     S.subtitle,
@@ -350,14 +359,14 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
       const s = suppliers[si]!;
       const c0 = C.firstSupplier + si * 3;
       const price = s.unitValues[li]!;
-      const missing = Number.isNaN(price);
+      const missing = s.quoted[li] == null;
       const rank = line.ranks[si]!;
       let kind: SupplierKind;
       if (missing) kind = s.eligible ? 'missing' : 'nqMissing';
       else if (!s.eligible) kind = 'nq';
       else if (rank === 1) kind = 'lowest';
       else kind = 'normal';
-      put(row, c0, missing ? null : price, unitStyles[kind]);
+      put(row, c0, Number.isNaN(price) ? null : price, unitStyles[kind]);
       const total = s.lineTotalValues[li]!;
       put(row, c0 + 1, Number.isNaN(total) ? null : total, totalStyles[kind]);
       put(row, c0 + 2, rank > 0 ? rank : null, rankStyles[kind]);
@@ -418,8 +427,13 @@ function pctText(fraction: Decimal): string {
  */
 function meanPlaces(model: ComparisonModel, line: LineComparison): number {
   let places = 2;
+  if (model.priceBasis === 'line_total') {
+    // Unit prices derived from totals: as many decimals as the lowest and highest need, up to 4.
+    for (const d of [line.lowest, line.highest]) if (d) places = Math.max(places, Math.min(4, d.decimalPlaces()));
+    return places;
+  }
   for (const s of model.suppliers) {
-    const text = s.eligible ? s.unitPrices[line.index] : null;
+    const text = s.eligible ? s.quoted[line.index] : null;
     if (text == null) continue;
     const dot = text.indexOf('.');
     if (dot >= 0) places = Math.max(places, Math.min(4, text.length - dot - 1));
@@ -445,7 +459,7 @@ function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): 
     const tie = line.tiedAtBest.length > 1 ? ` (tie ×${line.tiedAtBest.length})` : '';
     put(row, C.bestSupplier, t(`${best.name || `key ${best.key}`}${tie}`), S.statsText);
   } else {
-    put(row, C.bestSupplier, model.suppliers.every((s) => s.unitPrices[line.index] == null) ? 'no quote' : 'only not-qualified quotes', S.statsNoQuote);
+    put(row, C.bestSupplier, model.suppliers.every((s) => s.quoted[line.index] == null) ? 'no quote' : 'only not-qualified quotes', S.statsNoQuote);
   }
   put(row, C.bestLineTotal, num(line.bestLineTotal), S.statsMoney);
   put(row, C.savings, num(line.savings), S.statsMoney);

@@ -28,6 +28,7 @@ export async function writeComparisonNow(
     ...(rec?.requisition ? { requisition: { key: rec.requisition.key, sourceFile: rec.requisition.sourceFile, ...(rec.requisition.profile ? { profile: rec.requisition.profile } : {}) } } : {}),
     generatedAt: opts.now ?? new Date(),
     timeZone: ctx.config.TIME_ZONE,
+    priceBasis: ctx.config.QUOTATION_PRICE_BASIS,
   };
   const workbook = opts.out ?? join(ctx.config.folders.comparisons, comparisonFileNames(found.rfq).workbook);
   const model = buildComparison(input);

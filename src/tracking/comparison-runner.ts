@@ -69,6 +69,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     ...(rec.requisition ? { requisition: { key: rec.requisition.key, sourceFile: rec.requisition.sourceFile, ...(rec.requisition.profile ? { profile: rec.requisition.profile } : {}) } } : {}),
     generatedAt: new Date(),
     timeZone: ctx.config.TIME_ZONE,
+    priceBasis: ctx.config.QUOTATION_PRICE_BASIS,
     version,
     ...(rec.comparison?.awardCsv !== undefined ? { supersedes: rec.comparison.awardCsv } : {}),
   };
@@ -90,6 +91,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     workbook: names.workbook,
     ...(final ? { awardCsv: names.award } : rec.comparison?.awardCsv !== undefined ? { awardCsv: rec.comparison.awardCsv } : {}),
     ...(decisions !== undefined ? { decisions } : {}),
+    ...(model.priceBasisWarning ? { priceBasisWarning: model.priceBasisWarning.text } : {}),
   };
   await store.update(rfqId, (cur) => (cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined));
   log.info(
@@ -97,6 +99,9 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     `RFQ ${rfqId}: comparison v${version} written${final ? ` with the final award (${model.award.finalBecause})` : ' (draft award: no award file yet)'}`,
   );
 
+  if (model.priceBasisWarning) {
+    log.warn({ event: 'comparison.price_basis', configured: model.priceBasis, looksLike: model.priceBasisWarning.looksLike, compared: model.priceBasisWarning.compared, nearerOther: model.priceBasisWarning.nearerOther }, `RFQ ${rfqId}: ${model.priceBasisWarning.text}`);
+  }
   const winnerName = model.suppliers.find((sup) => sup.winner)?.name || undefined;
   const result: ComparisonResult = {
     rfqId,

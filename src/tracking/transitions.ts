@@ -40,6 +40,8 @@ export interface WrittenComparison {
    * the award is final (every quotation decided, or completed with the winner).
    */
   awardCsv?: string;
+  /** Set when this version's quotes look like the other QUOTATION_PRICE_BASIS (shown by `status RFQ_ID`). */
+  priceBasisWarning?: string;
   /** Qualification decisions this version reflected, when every quotation had one (see decisionsOf). */
   decisions?: string;
 }

@@ -221,7 +221,7 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
     const text = notesText(wb);
     expect(text).toContain('Quotation key 999 could not be read and is not compared: quotation_detail is not an object or array');
     expect(text).toContain('All dates and times are shown in Europe/Berlin.');
-    expect(text).toContain('A quotation price is the UNIT price of its line; line total = unit price x qty.');
+    expect(text).toContain('A quotation price is the UNIT price of its line (QUOTATION_PRICE_BASIS=unit); line total = unit price x qty.');
     expect(text).toContain('Quotations without a qualification decision yet count as eligible.');
   });
 

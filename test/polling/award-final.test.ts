@@ -109,4 +109,32 @@ describe('award file only when the award is final', () => {
       [l2, 'Winner & Co', '2.50', '10.00', ''],
     ]);
   });
+
+  it('QUOTATION_PRICE_BASIS=line_total: the award file holds the quoted line totals and exact unit prices; the default setting on the same quotes warns in the record', async () => {
+    // Lines of createTrackedRfq: qty 2, 4, 6 with estimated totals 100, 200, 300 (estimated unit 50 each).
+    for (const [basis, dirName] of [['line_total', 'lt'], ['unit', 'u']] as const) {
+      h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, env: { QUOTATION_PRICE_BASIS: basis } });
+      const id = await h.createTrackedRfq(`Basis-${dirName}`, 3);
+      const [l1, l2, l3] = sb.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
+      const q = sb.sandbox.control.submitQuotation(id, { sup_name: 'Totals', prices: { [l1!]: '98', [l2!]: '205', [l3!]: '290.10' } });
+      sb.sandbox.control.decide(id, String(q.quotation_key), true);
+      sb.sandbox.control.advance(id, 'closed');
+      await h.pollAndSettle();
+      const rec = await trackedRfq(h.ctx, id);
+      const rows = readAwardCsv(join(h.ctx.config.folders.awards, rec!.comparison!.awardCsv!));
+      if (basis === 'line_total') {
+        expect(rec?.comparison?.priceBasisWarning).toBeUndefined();
+        expect(rows.map((r) => [r.qty, r.unit_price, r.line_total])).toEqual([
+          ['2', '49.00', '98.00'],
+          ['4', '51.25', '205.00'],
+          ['6', '48.35', '290.10'],
+        ]);
+      } else {
+        expect(rec?.comparison?.priceBasisWarning).toMatch(/look like LINE TOTALS, but QUOTATION_PRICE_BASIS=unit/);
+        expect(rows.map((r) => r.line_total)).toEqual(['196.00', '820.00', '1740.60']);
+      }
+      await h.close();
+      h = undefined;
+    }
+  });
 });
