@@ -42,10 +42,26 @@ export const winningQuotationRule: AwardRule = {
   },
 };
 
-/** Each line to its lowest eligible price (ties: earlier quotation, then key). */
+/**
+ * Each line to its lowest eligible price (ties: earlier quotation, then key). When that split would go to several
+ * suppliers and saves nothing against the best single supplier covering every line, that supplier gets every line
+ * instead: one order instead of several, at the same total (its price equals the lowest on every line).
+ */
 export const lowestQualifiedPriceRule: AwardRule = {
   basis: 'lowest-qualified-price',
-  apply({ lines }) {
+  apply({ lines, suppliers, ranked, stats, priceBasis }) {
+    const single = ranked[0];
+    const splitSuppliers = new Set(lines.map((l) => l.best).filter((b) => b !== undefined)).size;
+    if (single && splitSuppliers > 1 && stats.splitLinesCovered === lines.length && single.total.eq(stats.splitTotal)) {
+      const si = suppliers.indexOf(single);
+      for (const line of lines) {
+        const { unit, total } = supplierLinePrice(priceBasis, suppliers, lines, si, line.index);
+        line.award = { supplier: si, unitPrice: unit, lineTotal: total, basis: 'lowest-qualified-price', single: true };
+      }
+      const note = new NoteList('Award');
+      note.add(`Splitting the award saves nothing against ${supplierLabel(single)}: every line is recommended to it (one order instead of ${splitSuppliers}).`);
+      return { notes: [note] };
+    }
     for (const line of lines) {
       if (line.best !== undefined) {
         line.award = { supplier: line.best, unitPrice: line.lowest, lineTotal: line.bestLineTotal, basis: 'lowest-qualified-price' };

@@ -85,7 +85,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   });
   notes.push({
     topic: 'Ranks and ties',
-    text: 'Equal unit prices (or equal totals) share a rank (1, 1, 3). When several suppliers tie for the lowest price, the one with the earlier quotation date, then the lower key, is shown as best and recommended.',
+    text: 'Equal unit prices (or equal totals) share a rank (1, 1, 3). When several suppliers tie for the lowest price, the one with the earlier quotation date (equal dates: the lower key) is shown as best and recommended. When splitting the award across suppliers saves nothing against the best single supplier, that supplier is recommended for every line (one order).',
   });
   notes.push({
     topic: 'Time zone',

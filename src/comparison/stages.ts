@@ -55,6 +55,15 @@ function countDocs(docs: unknown): number {
   return 0;
 }
 
+/** Why the first of `tied` (in tie order) wins: the earlier quotation, or the lower key when the dates are equal. */
+export function tieReason(suppliers: SupplierSummary[], tied: number[]): string {
+  const first = suppliers[tied[0]!]!;
+  const second = suppliers[tied[1]!];
+  return second && first.quotationDate === second.quotationDate
+    ? 'the quotation dates are equal, so the lower key wins'
+    : 'its quotation is the earlier one';
+}
+
 /** Competition ranking (1, 1, 3): equal values share a rank. `values` must be sorted ascending by `value`. */
 export function assignRanks<T>(sorted: T[], value: (t: T) => Decimal, set: (t: T, rank: number) => void): void {
   let rank = 0;
@@ -329,7 +338,7 @@ export function lineStatistics(rfq: ListedRfq, lines: LineComparison[], supplier
           () =>
             `Line ${lineLabel(line)}: ${tied.length} suppliers tie at ${basis === 'unit' ? 'unit price' : 'line total'} ${lowest.toFixed()} ` +
             `(${tied.map((si) => supplierLabel(suppliers[si]!)).join(', ')}); ` +
-            `${supplierLabel(suppliers[bestIdx]!)} is shown as best (earlier quotation date, then key).`,
+            `${supplierLabel(suppliers[bestIdx]!)} is shown as best: ${tieReason(suppliers, tied)}.`,
         );
       }
     } else if (!anyQuote) {

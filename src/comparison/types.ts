@@ -104,7 +104,8 @@ export interface LineComparison {
   /** savings / estimatedTotal, a fraction. */
   savingsPct?: Decimal;
   /** unitPrice is undefined only for a line total without a quantity. */
-  award?: { supplier: number; unitPrice?: Decimal; lineTotal?: Decimal; basis: AwardBasis };
+  /** `single`: given to the best single supplier because splitting the award would save nothing. */
+  award?: { supplier: number; unitPrice?: Decimal; lineTotal?: Decimal; basis: AwardBasis; single?: boolean };
   /** Why the line has no award, when it has none. */
   noAwardReason?: string;
 }

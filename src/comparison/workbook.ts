@@ -10,6 +10,7 @@ import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
 import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
 import { buildComparison, draftText, supplierLabel } from './model.ts';
+import { tieReason } from './stages.ts';
 import type { ComparisonInput, ComparisonModel, LineComparison, SupplierSummary } from './types.ts';
 import {
   COL_HEADER_GROUP_START,
@@ -681,9 +682,10 @@ async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Co
       put(row, 8, num(line.award.unitPrice), S.unit);
       put(row, 9, num(line.award.lineTotal), S.money);
       put(row, 10, basisLabel(line.award.basis), S.textPad);
-      const remark =
-        line.award.basis === 'lowest-qualified-price' && line.tiedAtBest.length > 1
-          ? `tie between ${line.tiedAtBest.length} suppliers at this price; earlier quotation chosen`
+      const remark = line.award.single
+        ? 'splitting saves nothing: the single supplier gets every line (one order)'
+        : line.award.basis === 'lowest-qualified-price' && line.tiedAtBest.length > 1
+          ? `tie between ${line.tiedAtBest.length} suppliers at this price; ${tieReason(suppliers, line.tiedAtBest)}`
           : s.decision === 'undecided'
             ? 'supplier not yet qualified (no decision)'
             : '';
