@@ -55,6 +55,7 @@ export const requisitionSchema = z.object({
   rfq_type: z.enum(['Public', 'Private']),
   rfq_category: z.string().optional(),
   rfq_location: z.string().optional(),
+  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
   lines: z.array(requisitionLineSchema).min(1),
 });
 

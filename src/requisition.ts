@@ -31,5 +31,7 @@ export interface Requisition {
   rfq_type: 'Public' | 'Private';
   rfq_category?: string;
   rfq_location?: string;
+  /** ISO 4217 code of its amounts, from the mapping profile (`currency:`); absent when the profile names none. */
+  currency?: string;
   lines: RequisitionLine[];
 }

@@ -19,6 +19,7 @@ export const AWARD_CSV_COLUMNS = [
   'qty',
   'unit_price',
   'line_total',
+  'currency',
   'basis',
   'supersedes',
 ] as const;
@@ -47,6 +48,7 @@ export function awardCsv(model: ComparisonModel): string {
         safeCsvField(line.qty ?? null),
         safeCsvField(money(line.award.unitPrice)),
         safeCsvField(money(line.award.lineTotal)),
+        safeCsvField(model.currency ?? null),
         safeCsvField(line.award.basis),
         safeCsvField(model.input.supersedes ?? null),
       ].join(','),

@@ -77,7 +77,8 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
       (priceBasis === 'unit'
         ? 'A quotation price is the UNIT price of its line (QUOTATION_PRICE_BASIS=unit); line total = unit price x qty.'
         : `A quotation price is the LINE TOTAL of its line (QUOTATION_PRICE_BASIS=line_total); unit price = line total / qty, exact where the division ends, else rounded to ${DERIVED_UNIT_PLACES} decimals.`) +
-      ' The estimated price of a line is its estimated total; estimated unit = estimated total / qty. Amounts are computed exactly (decimal) and shown in the RFQ currency.',
+      ' The estimated price of a line is its estimated total; estimated unit = estimated total / qty. Amounts are computed exactly (decimal) and ' +
+      (input.currency ? `are all in ${input.currency}, the currency of the requisition.` : 'name no currency: neither the mapping profile nor REQUISITION_CURRENCY gives one.'),
   });
   notes.push({
     topic: 'Eligibility',
@@ -136,6 +137,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     timeZone,
     priceBasis,
     ...(priceBasisWarning ? { priceBasisWarning } : {}),
+    ...(input.currency ? { currency: input.currency } : {}),
     suppliers,
     lines,
     winnerIndex: winnerIndex >= 0 ? winnerIndex : undefined,

@@ -27,6 +27,8 @@ export interface ComparisonInput {
   version?: number;
   /** Default 'unit'. */
   priceBasis?: PriceBasis;
+  /** ISO 4217 code of every amount (the requisition's currency); unnamed when unknown. */
+  currency?: string;
   /** File name of the earlier award file of this RFQ that this version's award file replaces. */
   supersedes?: string;
 }
@@ -156,6 +158,8 @@ export interface ComparisonModel {
   timeZone: string;
   priceBasis: PriceBasis;
   priceBasisWarning?: PriceBasisWarning;
+  /** One currency for every amount of the comparison: two currencies never meet in one figure. */
+  currency?: string;
   /** Columns in display order: eligible full coverage by total, then partial coverage, then not qualified. */
   suppliers: SupplierSummary[];
   lines: LineComparison[];

@@ -12,14 +12,7 @@ import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
 import { buildComparison, draftText, supplierLabel } from './model.ts';
 import { tieReason } from './stages.ts';
 import type { ComparisonInput, ComparisonModel, LineComparison, SupplierSummary } from './types.ts';
-import {
-  COL_HEADER_GROUP_START,
-  GROUP_HEADER,
-  S,
-  SUPPLIER_CELL,
-  type SupplierHeaderKind,
-  type SupplierKind,
-} from './styles.ts';
+import { stylesFor, type SupplierHeaderKind, type SupplierKind } from './styles.ts';
 
 /** Row numbers of the Comparison sheet's header block. */
 export const COMPARISON_ROWS = {
@@ -162,6 +155,7 @@ const ROWS_PER_YIELD = 1;
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): Promise<void> {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
   const { suppliers, lines, timeZone, input } = model;
   const R = COMPARISON_ROWS;
   const C = COMPARISON_COLS;
@@ -193,6 +187,8 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
   let wUom = 4;
   let wQty = 5;
   let wMoney = 10;
+  // The currency after each amount (` "EUR"` shows as ` EUR`).
+  const curW = model.currency ? model.currency.length + 1 : 0;
   let wBest = 14;
   for (const l of lines) {
     wExt = Math.max(wExt, textWidth(l.externalId));
@@ -209,15 +205,15 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
     clamp(wSpec + 2, 16, 40),
     clamp(wUom + 2, 6, 12),
     clamp(wQty + 2, 6, 14),
-    clamp(wMoney + 2, 10, 20),
-    clamp(wMoney + 2, 10, 20),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
     7,
-    clamp(wMoney + 2, 10, 20),
-    clamp(wMoney + 2, 10, 20),
-    clamp(wMoney + 2, 10, 20),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
     clamp(wBest + 2, 16, 36),
-    clamp(wMoney + 2, 10, 20),
-    clamp(wMoney + 2, 10, 20),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
     9,
   ];
   for (const s of suppliers) {
@@ -229,13 +225,13 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
       if (u > maxUnit) maxUnit = u;
       if (v > maxTotal) maxTotal = v;
     }
-    const wu = Math.max(10, numberWidth(maxUnit) + 2);
-    const wt = Math.max(11, numberWidth(maxTotal), moneyWidth(s.total));
+    const wu = Math.max(10, numberWidth(maxUnit) + 2) + curW;
+    const wt = Math.max(11, numberWidth(maxTotal), moneyWidth(s.total)) + curW;
     // Supplier names wrap over two lines in the group header (3 columns wide).
     const need = Math.ceil(textWidth(s.name) / 2) + 2;
     const have = wu + wt + 6 + 4;
     const spare = Math.max(0, need - have);
-    widths.push(clamp(wu + 2 + Math.ceil(spare / 2), 10, 24), clamp(wt + 2 + Math.floor(spare / 2), 11, 26), 5);
+    widths.push(clamp(wu + 2 + Math.ceil(spare / 2), 10, 24 + curW), clamp(wt + 2 + Math.floor(spare / 2), 11, 26 + curW), 5);
   }
   ws.columns = widths.map((width) => ({ width }));
   if (lines.length > 0) ws.autoFilter = `A${R.columnHeader}:${colLetter(lastDataCol)}${lastRow}`;
@@ -249,7 +245,7 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
   put(
     legend,
     1,
-    `Times in ${timeZone} (${offset} when generated). ${basisHeader(model)} ` +
+    `${model.currency ? `Amounts in ${model.currency}.` : 'Currency not named (no profile currency or REQUISITION_CURRENCY).'} Times in ${timeZone} (${offset} when generated). ${basisHeader(model)} ` +
       `Green = lowest qualified price of the line; hatched = no quote (not zero); grey = not qualified (excluded); ` +
       `gold = winner. ${model.notes.length} notes on sheet "${SHEETS.notes}".`,
     S.subtitle,
@@ -380,6 +376,7 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
 
 /** The bottom line, on the first page: what a split award costs and saves (details on the Award sheet). */
 function writeAwardSummary(ws: Worksheet, model: ComparisonModel): void {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
   const { award, suppliers, lines } = model;
   const R = COMPARISON_ROWS;
   const n = lines.length;
@@ -443,6 +440,7 @@ function meanPlaces(model: ComparisonModel, line: LineComparison): number {
 }
 
 function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): void {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
   const C = COMPARISON_COLS;
   put(row, C.externalId, t(line.externalId), S.text);
   put(row, C.product, t(line.product), S.text);
@@ -470,6 +468,7 @@ function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): 
 // ------------------------------------------------------------------------------------------------ Suppliers
 
 function writeSuppliersSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): void {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
   const { suppliers, timeZone, lines } = model;
   const ws = wb.addWorksheet(SHEETS.suppliers, {
     views: [{ state: 'frozen', xSplit: 2, ySplit: 3 }],
@@ -540,6 +539,7 @@ export function basisLabel(basis: ComparisonModel['award']['basis']): string {
 }
 
 async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): Promise<void> {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
   const { suppliers, lines, award } = model;
   const A = AWARD_ROWS;
   const ws = wb.addWorksheet(SHEETS.award, {
@@ -707,6 +707,7 @@ async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Co
 // ------------------------------------------------------------------------------------------------ Notes
 
 function writeNotesSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): void {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
   const ws = wb.addWorksheet(SHEETS.notes, {
     views: [{ state: 'frozen', ySplit: 2 }],
     pageSetup: { orientation: 'landscape', paperSize: 9, fitToWidth: 1, fitToHeight: 0 },

@@ -19,6 +19,8 @@ export async function writeComparisonNow(
   if (!found) throw new RfqSyncError('E_RFQ_NOT_FOUND', 'data', `RFQ ${rfqId} is in no status list of this account`);
   const pull = await pullQuotations(ctx.client, rfqId, found.state === 'completed');
   const rec = await trackingStore(ctx).get(rfqId);
+  // The currency kept with the tracked RFQ; an untracked (or earlier tracked) RFQ takes the global setting.
+  const currency = rec?.requisition?.currency ?? ctx.config.REQUISITION_CURRENCY;
   const input: ComparisonInput = {
     rfq: found.rfq,
     state: found.state,
@@ -29,6 +31,7 @@ export async function writeComparisonNow(
     generatedAt: opts.now ?? new Date(),
     timeZone: ctx.config.TIME_ZONE,
     priceBasis: ctx.config.QUOTATION_PRICE_BASIS,
+    ...(currency ? { currency } : {}),
   };
   const workbook = opts.out ?? join(ctx.config.folders.comparisons, comparisonFileNames(found.rfq).workbook);
   const model = buildComparison(input);

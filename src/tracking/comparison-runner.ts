@@ -60,6 +60,8 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   }
 
   const state = rec.state === 'created' ? 'open' : rec.state;
+  // The currency kept with the tracked RFQ; an untracked (or earlier tracked) RFQ takes the global setting.
+  const currency = rec?.requisition?.currency ?? ctx.config.REQUISITION_CURRENCY;
   const input: ComparisonInput = {
     rfq,
     state,
@@ -70,6 +72,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     generatedAt: new Date(),
     timeZone: ctx.config.TIME_ZONE,
     priceBasis: ctx.config.QUOTATION_PRICE_BASIS,
+    ...(currency ? { currency } : {}),
     version,
     ...(rec.comparison?.awardCsv !== undefined ? { supersedes: rec.comparison.awardCsv } : {}),
   };

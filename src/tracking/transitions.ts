@@ -50,7 +50,8 @@ export interface TrackedRfq {
   rfqId: number;
   /** Bumped by every write: optimistic concurrency (compare-and-set) in the store. */
   seq: number;
-  requisition?: { key: string; sourceFile: string; profile?: string; title?: string };
+  /** currency: ISO 4217, from the profile or REQUISITION_CURRENCY when the RFQ was tracked; every amount's. */
+  requisition?: { key: string; sourceFile: string; profile?: string; title?: string; currency?: string };
   state: TrackedState;
   /** Unix ms. */
   trackedAt: number;

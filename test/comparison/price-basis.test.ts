@@ -66,10 +66,10 @@ describe('QUOTATION_PRICE_BASIS=line_total', () => {
     expect(model.lines.map((l) => l.lowest?.toFixed())).toEqual(['245', '31.666667', '2.45']);
     expect(model.award.splitTotal.toFixed()).toBe('1099.5'); // 980 + 95 + 24.50
     expect(await csv(input, 'totals.csv')).toEqual([
-      'rfq_id,rfq_no,external_id,line_id,supplier_key,supplier_name,qty,unit_price,line_total,basis,supersedes',
-      '5021,117,A,L1,1,Totals GmbH,4,245.00,980.00,lowest-qualified-price,',
-      '5021,117,B,L2,2,Other AG,3,31.666667,95.00,lowest-qualified-price,',
-      '5021,117,C,L3,1,Totals GmbH,10,2.45,24.50,lowest-qualified-price,',
+      'rfq_id,rfq_no,external_id,line_id,supplier_key,supplier_name,qty,unit_price,line_total,currency,basis,supersedes',
+      '5021,117,A,L1,1,Totals GmbH,4,245.00,980.00,,lowest-qualified-price,',
+      '5021,117,B,L2,2,Other AG,3,31.666667,95.00,,lowest-qualified-price,',
+      '5021,117,C,L3,1,Totals GmbH,10,2.45,24.50,,lowest-qualified-price,',
     ]);
     const wb = await workbook(input, 'totals.xlsx');
     const ws = wb.getWorksheet('Comparison')!;

@@ -137,4 +137,17 @@ describe('award file only when the award is final', () => {
       h = undefined;
     }
   });
+
+  it('keeps the currency with the tracked RFQ (REQUISITION_CURRENCY when the profile names none) and writes it in the award file', async () => {
+    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, env: { REQUISITION_CURRENCY: 'EUR' } });
+    const id = await h.createTrackedRfq('Euro', 1);
+    const [l1] = sb.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
+    const q = sb.sandbox.control.submitQuotation(id, { sup_name: 'Only', prices: { [l1!]: '12.5' } });
+    sb.sandbox.control.decide(id, String(q.quotation_key), true);
+    sb.sandbox.control.advance(id, 'closed');
+    await h.pollAndSettle();
+    const rec = await trackedRfq(h.ctx, id);
+    expect(rec?.requisition?.currency).toBe('EUR');
+    expect(readAwardCsv(join(h.ctx.config.folders.awards, rec!.comparison!.awardCsv!)).map((r) => [r.line_total, r.currency])).toEqual([['25.00', 'EUR']]);
+  });
 });
