@@ -41,6 +41,8 @@ export const requisitionLineSchema = z.object({
   uom: z.string().optional(),
   qty: z.number().int().positive(),
   estimated_price: z.number().int().nonnegative().optional(),
+  unit_price: z.string().regex(/^\d+(\.\d+)?$/).optional(),
+  price_unit: z.string().regex(/^\d+(\.\d+)?$/).optional(),
   row: z.number().int(),
 });
 

@@ -63,7 +63,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   const { suppliers, ranked } = orderSuppliers(quotations.suppliers);
   const winnerIndex = suppliers.findIndex((s) => s.winner);
   const priceBasis = input.priceBasis ?? 'unit';
-  const stats = lineStatistics(rfq, lines, suppliers, priceBasis);
+  const stats = lineStatistics(rfq, lines, suppliers, priceBasis, input.erpPrices);
   const priceBasisWarning = checkPriceBasis(lines, suppliers, priceBasis);
   const rule = chooseAwardRule(winnerIndex);
   const { award, notes: awardNotes } = decideAward(rule, { input, priceBasis, lines, suppliers, ranked, stats, winnerIndex });
@@ -80,6 +80,12 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
       ' The estimated price of a line is its estimated total; estimated unit = estimated total / qty. Amounts are computed exactly (decimal) and ' +
       (input.currency ? `are all in ${input.currency}, the currency of the requisition.` : 'name no currency: neither the mapping profile nor REQUISITION_CURRENCY gives one.'),
   });
+  if (stats.erpEstimated > 0) {
+    notes.push({
+      topic: 'Estimates',
+      text: `${stats.erpEstimated} line${stats.erpEstimated === 1 ? ' is' : 's are'} estimated from the ERP export's own unit price per price unit (e.g. 12.35 per 100 = 0.1235 each), exactly; the service keeps only a whole-number estimated total, which would show savings from rounding alone.`,
+    });
+  }
   notes.push({
     topic: 'Eligibility',
     text: 'Not-qualified quotations are shown greyed and excluded from the per-line statistics (lowest, highest, mean, best), the ranks and the award. Quotations without a qualification decision yet count as eligible.',

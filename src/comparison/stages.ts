@@ -258,6 +258,8 @@ export interface LineStatsStage {
   ties: NoteList;
   noQuote: NoteList;
   noEligible: NoteList;
+  /** Lines whose estimates come from the ERP's own unit price per price unit. */
+  erpEstimated: number;
 }
 
 /** Unit price and line total of supplier `si` on line `li`, exact; each undefined when it cannot be known. */
@@ -267,7 +269,14 @@ export function supplierLinePrice(basis: PriceBasis, suppliers: SupplierSummary[
 }
 
 /** Estimates, ranks, lowest/highest/mean, the best supplier and ties of every line; the split-award totals. */
-export function lineStatistics(rfq: ListedRfq, lines: LineComparison[], suppliers: SupplierSummary[], basis: PriceBasis): LineStatsStage {
+export function lineStatistics(
+  rfq: ListedRfq,
+  lines: LineComparison[],
+  suppliers: SupplierSummary[],
+  basis: PriceBasis,
+  erpPrices?: Record<string, [string, string]>,
+): LineStatsStage {
+  let erpEstimated = 0;
   const supplierCount = suppliers.length;
   const ties = new NoteList('Ties');
   const noQuote = new NoteList('Lines without any quote');
@@ -285,9 +294,19 @@ export function lineStatistics(rfq: ListedRfq, lines: LineComparison[], supplier
     const eachPrice = parseDecimal(listed.each_price);
     const qty = line.qty;
     line.estimatedTotal = estTotalGiven;
-    if (estTotalGiven !== undefined && qty !== undefined && qty !== 0) line.estimatedUnit = estTotalGiven.div(qty);
-    else if (eachPrice !== undefined) line.estimatedUnit = eachPrice;
-    if (estTotalGiven === undefined && eachPrice !== undefined && qty !== undefined) line.estimatedTotal = eachPrice.mul(qty);
+    const erp = line.externalId ? erpPrices?.[line.externalId] : undefined;
+    const erpUnit = erp ? parseDecimal(erp[0]) : undefined;
+    const erpPer = erp ? parseDecimal(erp[1]) : undefined;
+    if (erpUnit !== undefined && erpPer !== undefined && erpPer.gt(0)) {
+      // The export's own price (12.35 per 100 = 0.1235 each), exact: the service's estimate is a whole number.
+      erpEstimated++;
+      line.estimatedUnit = erpUnit.div(erpPer);
+      line.estimatedTotal = qty !== undefined ? erpUnit.mul(qty).div(erpPer) : estTotalGiven;
+    } else {
+      if (estTotalGiven !== undefined && qty !== undefined && qty !== 0) line.estimatedUnit = estTotalGiven.div(qty);
+      else if (eachPrice !== undefined) line.estimatedUnit = eachPrice;
+      if (estTotalGiven === undefined && eachPrice !== undefined && qty !== undefined) line.estimatedTotal = eachPrice.mul(qty);
+    }
     line.ranks = new Array<number>(supplierCount).fill(0);
     if (line.estimatedTotal !== undefined) {
       estimatedSum = estimatedSum.add(line.estimatedTotal);
@@ -354,6 +373,7 @@ export function lineStatistics(rfq: ListedRfq, lines: LineComparison[], supplier
     ties,
     noQuote,
     noEligible,
+    erpEstimated,
   };
 }
 

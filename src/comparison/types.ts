@@ -27,6 +27,8 @@ export interface ComparisonInput {
   version?: number;
   /** Default 'unit'. */
   priceBasis?: PriceBasis;
+  /** external_id -> [unit price, price unit] of the ERP export: the estimates use these where given. */
+  erpPrices?: Record<string, [string, string]>;
   /** ISO 4217 code of every amount (the requisition's currency); unnamed when unknown. */
   currency?: string;
   /** File name of the earlier award file of this RFQ that this version's award file replaces. */

@@ -32,6 +32,7 @@ export async function writeComparisonNow(
     timeZone: ctx.config.TIME_ZONE,
     priceBasis: ctx.config.QUOTATION_PRICE_BASIS,
     ...(currency ? { currency } : {}),
+    ...(rec?.requisition?.erpPrices ? { erpPrices: rec.requisition.erpPrices } : {}),
   };
   const workbook = opts.out ?? join(ctx.config.folders.comparisons, comparisonFileNames(found.rfq).workbook);
   const model = buildComparison(input);

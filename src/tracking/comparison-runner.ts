@@ -73,6 +73,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     timeZone: ctx.config.TIME_ZONE,
     priceBasis: ctx.config.QUOTATION_PRICE_BASIS,
     ...(currency ? { currency } : {}),
+    ...(rec?.requisition?.erpPrices ? { erpPrices: rec.requisition.erpPrices } : {}),
     version,
     ...(rec.comparison?.awardCsv !== undefined ? { supersedes: rec.comparison.awardCsv } : {}),
   };
