@@ -43,6 +43,8 @@ export const requisitionLineSchema = z.object({
   uom: z.string().optional(),
   qty: z.number().int().positive(),
   estimated_price: z.number().int().nonnegative().optional(),
+  unit_price: z.string().regex(/^\d+(\.\d+)?$/).optional(),
+  price_unit: z.string().regex(/^\d+(\.\d+)?$/).optional(),
   row: z.number().int(),
 });
 
@@ -57,6 +59,7 @@ export const requisitionSchema = z.object({
   rfq_type: z.enum(['Public', 'Private']),
   rfq_category: z.string().optional(),
   rfq_location: z.string().optional(),
+  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
   lines: z.array(requisitionLineSchema).min(1),
 });
 

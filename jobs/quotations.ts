@@ -5,7 +5,8 @@
  * Payload:  quotationsJobSchema { rfqId, reason: closed | check | award | manual } (src/tracking/enqueue.ts).
  * Reads:    GET /v1/quotations/<rfq_id> (and ?status=success for the award); the RFQ's tracking record.
  * Writes:   a snapshot of the quotations in Redis (size-capped; else the comparison job pulls again); enqueues the
- *           comparison job `comparison~<rfq>~v<n>` when the RFQ closed, completed, or a revision_no rose.
+ *           comparison job `comparison~<rfq>~v<n>` when the RFQ closed, completed, a revision_no rose, or every
+ *           quotation got its qualification decision (the award becomes final).
  * Errors:   malformed quotations are passed on to the workbook's notes, never blocking the others; 401/403 pause
  *           through the auth gate and delay the job; 429 holds every worker off and delays it; transient errors
  *           are retried with back-off; a bad payload is unrecoverable.

@@ -218,6 +218,21 @@ export const rawConfigSchema = z.object({
    */
   TIME_ZONE: timeZone.default('UTC'),
 
+  // ---- What the quotations and requisitions mean (comparison workbook, award file, overview)
+  /**
+   * What a quotation's `price` for a line is: `unit` (line total = price x qty) or `line_total` (unit price =
+   * price / qty). The interface does not say; the real service's supplier guide suggests line totals. Default
+   * `unit`, what the sandbox and earlier award files use; each workbook warns (Notes, log, status) when the quotes
+   * look like the other basis against the estimates. Check one quotation on the service before going live.
+   */
+  QUOTATION_PRICE_BASIS: z.enum(['unit', 'line_total']).default('unit'),
+  /**
+   * ISO 4217 currency of requisitions whose mapping profile names none (`currency:`), e.g. `EUR`. Kept with each
+   * tracked RFQ when it is created, shown in the workbook header and number formats, and written in the award
+   * file. Default: none (amounts name no currency).
+   */
+  REQUISITION_CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'is not an ISO 4217 code (three capital letters, e.g. EUR)').optional(),
+
   /** Log level: fatal, error, warn, info, debug, trace, silent. Default info. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Address of the operations endpoint (health, metrics, dashboard). Default 127.0.0.1; elsewhere needs HTTP_TOKEN. */

@@ -13,6 +13,12 @@ export interface RequisitionLine {
   qty: number;
   /** Line total (qty x unit price), an integer as the service takes it, rounded half-up when computed. */
   estimated_price?: number;
+  /**
+   * The export's own unit price per `price_unit` items, exact decimal text (SAP: 12.35 per 100), when the profile
+   * maps unit_price: the comparison estimates against it, not the whole-number estimate the service keeps.
+   */
+  unit_price?: string;
+  price_unit?: string;
   /** 1-based row number in the source file (for reports). */
   row: number;
 }
@@ -31,5 +37,7 @@ export interface Requisition {
   rfq_type: 'Public' | 'Private';
   rfq_category?: string;
   rfq_location?: string;
+  /** ISO 4217 code of its amounts, from the mapping profile (`currency:`); absent when the profile names none. */
+  currency?: string;
   lines: RequisitionLine[];
 }

@@ -7,7 +7,7 @@ import type { Decimal } from 'decimal.js';
 import { writeFileAtomically } from '../atomic-write.ts';
 import { safeCsvField } from '../spreadsheet-safety.ts';
 import { buildComparison } from './model.ts';
-import type { ComparisonInput, ComparisonModel } from './model.ts';
+import type { ComparisonInput, ComparisonModel } from './types.ts';
 
 export const AWARD_CSV_COLUMNS = [
   'rfq_id',
@@ -19,7 +19,9 @@ export const AWARD_CSV_COLUMNS = [
   'qty',
   'unit_price',
   'line_total',
+  'currency',
   'basis',
+  'supersedes',
 ] as const;
 
 /** Exact decimal text, at least two decimals for money (1099 -> 1099.00, 0.125 stays 0.125). */
@@ -46,7 +48,9 @@ export function awardCsv(model: ComparisonModel): string {
         safeCsvField(line.qty ?? null),
         safeCsvField(money(line.award.unitPrice)),
         safeCsvField(money(line.award.lineTotal)),
+        safeCsvField(model.currency ?? null),
         safeCsvField(line.award.basis),
+        safeCsvField(model.input.supersedes ?? null),
       ].join(','),
     );
   }

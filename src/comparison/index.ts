@@ -2,6 +2,8 @@
 export { buildComparison } from './model.ts';
 export type {
   AwardBasis,
+  PriceBasis,
+  PriceBasisWarning,
   AwardSummary,
   ComparisonInput,
   ComparisonModel,
@@ -9,8 +11,8 @@ export type {
   LineComparison,
   SupplierDecision,
   SupplierSummary,
-} from './model.ts';
+} from './types.ts';
 export { writeComparisonWorkbook, writeComparisonModel } from './workbook.ts';
 export { writeAwardCsv, writeAwardCsvFromModel, awardCsv, AWARD_CSV_COLUMNS } from './award-csv.ts';
-export { writeComparisonFiles } from './write-both.ts';
+export { awardFileWriter, workbookWriter, writeComparisonFiles, writeComparisonOutputs, type OutputWriter } from './outputs.ts';
 export { comparisonFileNames } from './file-names.ts';

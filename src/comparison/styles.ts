@@ -4,16 +4,27 @@
  */
 import type { Borders, Fill, Font, Style } from 'exceljs';
 
-export const FMT = {
-  money: '#,##0.00',
-  /** Unit prices may carry more decimals than totals. */
-  unit: '#,##0.00##',
-  qty: '#,##0',
-  pct: '0.0%',
-  deviation: '+0.0%;-0.0%;0.0%',
-  rank: '0',
-  date: 'yyyy-mm-dd hh:mm',
-} as const;
+/**
+ * Number formats. Money and unit prices name the RFQ's currency when it is known (`#,##0.00 "EUR"`), so a figure
+ * never stands without it; quantities, ranks and percentages do not.
+ */
+export function formats(currency?: string) {
+  const cur = currency ? ` "${currency}"` : '';
+  return {
+    money: `#,##0.00${cur}`,
+    /** Unit prices may carry more decimals than totals. */
+    unit: `#,##0.00##${cur}`,
+    qty: '#,##0',
+    pct: '0.0%',
+    deviation: '+0.0%;-0.0%;0.0%',
+    rank: '0',
+    date: 'yyyy-mm-dd hh:mm',
+    /** A date the ERP gave without a time. */
+    dateOnly: 'yyyy-mm-dd',
+  } as const;
+}
+
+export const FMT = formats();
 
 export const COLOR = {
   headerFill: 'FFD9E1F2',
@@ -44,122 +55,145 @@ const headerBorder: Partial<Borders> = {
 
 const bold: Partial<Font> = { bold: true };
 
-export const S = {
-  title: { font: { bold: true, size: 14, color: { argb: COLOR.titleFont } } },
-  subtitle: { font: { italic: true, size: 9, color: { argb: COLOR.mutedFont } } },
-  label: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'left' } },
-  summaryTitle: { font: { bold: true, size: 11, color: { argb: COLOR.titleFont } } },
-  labelRight: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'right' } },
-  text: { alignment: { horizontal: 'left' } },
-  /** Text right of a number column: indented so the two do not run together. */
-  textPad: { alignment: { horizontal: 'left', indent: 1 } },
-  center: { alignment: { horizontal: 'center' } },
-  textMuted: { font: { italic: true, color: { argb: COLOR.mutedFont } } },
-  wrap: { alignment: { wrapText: true, vertical: 'top', indent: 1 } },
-  labelTop: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'left', vertical: 'top' } },
-  date: { numFmt: FMT.date, alignment: { horizontal: 'left' } },
-  money: { numFmt: FMT.money },
-  moneyBold: { numFmt: FMT.money, font: bold },
-  unit: { numFmt: FMT.unit },
-  qty: { numFmt: FMT.qty },
-  int: { numFmt: '0', alignment: { horizontal: 'center' } },
-  pct: { numFmt: FMT.pct },
-  deviation: { numFmt: FMT.deviation },
-  deviationCenter: { numFmt: FMT.deviation, alignment: { horizontal: 'center' } },
-  colHeader: {
-    font: bold,
-    fill: solid(COLOR.headerFill),
-    alignment: { wrapText: true, vertical: 'middle', horizontal: 'center' },
-    border: headerBorder,
-  },
-  statsHeader: {
-    font: bold,
-    fill: solid(COLOR.statsHeaderFill),
-    alignment: { wrapText: true, vertical: 'middle', horizontal: 'center' },
-    border: headerBorder,
-  },
-  statsUnit: { numFmt: FMT.unit, fill: solid('FFFFFBEA') },
-  statsMoney: { numFmt: FMT.money, fill: solid('FFFFFBEA') },
-  statsPct: { numFmt: FMT.deviation, fill: solid('FFFFFBEA') },
-  statsText: { fill: solid('FFFFFBEA'), alignment: { horizontal: 'left', indent: 1 } },
-  statsNoQuote: {
-    fill: solid('FFFFFBEA'),
-    font: { italic: true, color: { argb: 'FFC00000' } },
-    alignment: { horizontal: 'left', indent: 1 },
-  },
-  statsInt: { numFmt: '0', fill: solid('FFFFFBEA'), alignment: { horizontal: 'center' } },
-  winnerMark: { font: { bold: true }, fill: solid(COLOR.winnerFill) },
-  awardNone: { font: { italic: true, color: { argb: 'FFC00000' } }, alignment: { horizontal: 'left', indent: 1 } },
-} satisfies Record<string, Partial<Style>>;
-
 export type SupplierKind = 'normal' | 'lowest' | 'missing' | 'nq' | 'nqMissing';
 export type SupplierHeaderKind = 'eligible' | 'nq' | 'winner';
 
-function supplierCell(numFmt: string, kind: SupplierKind, first: boolean, rank: boolean): Partial<Style> {
-  const style: Partial<Style> = { numFmt };
-  if (first) style.border = groupStart;
-  if (rank) style.alignment = { horizontal: 'center' };
-  switch (kind) {
-    case 'lowest':
-      style.fill = solid(COLOR.lowestFill);
-      style.font = { bold: true, color: { argb: COLOR.lowestFont } };
-      break;
-    case 'missing':
-      style.fill = hatch;
-      break;
-    case 'nq':
-      style.fill = solid(COLOR.nqFill);
-      style.font = { color: { argb: COLOR.nqFont } };
-      break;
-    case 'nqMissing':
-      style.fill = hatch;
-      style.font = { color: { argb: COLOR.nqFont } };
-      break;
-    default:
-      break;
+function buildStyles(currency: string | undefined) {
+  const FMT = formats(currency);
+  const S = {
+    title: { font: { bold: true, size: 14, color: { argb: COLOR.titleFont } } },
+    subtitle: { font: { italic: true, size: 9, color: { argb: COLOR.mutedFont } } },
+    label: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'left' } },
+    summaryTitle: { font: { bold: true, size: 11, color: { argb: COLOR.titleFont } } },
+    labelRight: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'right' } },
+    text: { alignment: { horizontal: 'left' } },
+    /** Text right of a number column: indented so the two do not run together. */
+    textPad: { alignment: { horizontal: 'left', indent: 1 } },
+    center: { alignment: { horizontal: 'center' } },
+    textMuted: { font: { italic: true, color: { argb: COLOR.mutedFont } } },
+    wrap: { alignment: { wrapText: true, vertical: 'top', indent: 1 } },
+    labelTop: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'left', vertical: 'top' } },
+    date: { numFmt: FMT.date, alignment: { horizontal: 'left' } },
+    money: { numFmt: FMT.money },
+    moneyBold: { numFmt: FMT.money, font: bold },
+    unit: { numFmt: FMT.unit },
+    qty: { numFmt: FMT.qty },
+    int: { numFmt: '0', alignment: { horizontal: 'center' } },
+    pct: { numFmt: FMT.pct },
+    deviation: { numFmt: FMT.deviation },
+    deviationCenter: { numFmt: FMT.deviation, alignment: { horizontal: 'center' } },
+    colHeader: {
+      font: bold,
+      fill: solid(COLOR.headerFill),
+      alignment: { wrapText: true, vertical: 'middle', horizontal: 'center' },
+      border: headerBorder,
+    },
+    statsHeader: {
+      font: bold,
+      fill: solid(COLOR.statsHeaderFill),
+      alignment: { wrapText: true, vertical: 'middle', horizontal: 'center' },
+      border: headerBorder,
+    },
+    statsUnit: { numFmt: FMT.unit, fill: solid('FFFFFBEA') },
+    statsMoney: { numFmt: FMT.money, fill: solid('FFFFFBEA') },
+    statsPct: { numFmt: FMT.deviation, fill: solid('FFFFFBEA') },
+    statsText: { fill: solid('FFFFFBEA'), alignment: { horizontal: 'left', indent: 1 } },
+    statsNoQuote: {
+      fill: solid('FFFFFBEA'),
+      font: { italic: true, color: { argb: 'FFC00000' } },
+      alignment: { horizontal: 'left', indent: 1 },
+    },
+    statsInt: { numFmt: '0', fill: solid('FFFFFBEA'), alignment: { horizontal: 'center' } },
+    winnerMark: { font: { bold: true }, fill: solid(COLOR.winnerFill) },
+    draft: { font: { bold: true, color: { argb: 'FFC00000' } } },
+    awardNone: { font: { italic: true, color: { argb: 'FFC00000' } }, alignment: { horizontal: 'left', indent: 1 } },
+  } satisfies Record<string, Partial<Style>>;
+
+
+  function supplierCell(numFmt: string, kind: SupplierKind, first: boolean, rank: boolean): Partial<Style> {
+    const style: Partial<Style> = { numFmt };
+    if (first) style.border = groupStart;
+    if (rank) style.alignment = { horizontal: 'center' };
+    switch (kind) {
+      case 'lowest':
+        style.fill = solid(COLOR.lowestFill);
+        style.font = { bold: true, color: { argb: COLOR.lowestFont } };
+        break;
+      case 'missing':
+        style.fill = hatch;
+        break;
+      case 'nq':
+        style.fill = solid(COLOR.nqFill);
+        style.font = { color: { argb: COLOR.nqFont } };
+        break;
+      case 'nqMissing':
+        style.fill = hatch;
+        style.font = { color: { argb: COLOR.nqFont } };
+        break;
+      default:
+        break;
+    }
+    return style;
   }
-  return style;
-}
 
-const KINDS: SupplierKind[] = ['normal', 'lowest', 'missing', 'nq', 'nqMissing'];
-const table = <T>(make: (k: SupplierKind) => T): Record<SupplierKind, T> =>
-  Object.fromEntries(KINDS.map((k) => [k, make(k)])) as Record<SupplierKind, T>;
+  const KINDS: SupplierKind[] = ['normal', 'lowest', 'missing', 'nq', 'nqMissing'];
+  const table = <T>(make: (k: SupplierKind) => T): Record<SupplierKind, T> =>
+    Object.fromEntries(KINDS.map((k) => [k, make(k)])) as Record<SupplierKind, T>;
 
-/** Styles of the three cells of a supplier group in a line row: unit price, line total, rank. */
-export const SUPPLIER_CELL = {
-  unit: table((k) => supplierCell(FMT.unit, k, true, false)),
-  total: table((k) => supplierCell(FMT.money, k, false, false)),
-  rank: table((k) => supplierCell(FMT.rank, k === 'lowest' ? 'lowest' : k, false, true)),
-};
-
-function groupHeader(kind: SupplierHeaderKind, extra: Partial<Style>, first: boolean): Partial<Style> {
-  const fill = kind === 'winner' ? COLOR.winnerFill : kind === 'nq' ? COLOR.nqHeaderFill : COLOR.groupFill;
-  const font: Partial<Font> =
-    kind === 'nq' ? { italic: true, color: { argb: COLOR.nqFont }, ...(extra.font ?? {}) } : { ...(extra.font ?? {}) };
-  return {
-    ...extra,
-    font,
-    fill: solid(fill),
-    alignment: { horizontal: 'center', vertical: 'middle', wrapText: true, ...(extra.alignment ?? {}) },
-    border: first ? groupStart : {},
+  /** Styles of the three cells of a supplier group in a line row: unit price, line total, rank. */
+  const SUPPLIER_CELL = {
+    unit: table((k) => supplierCell(FMT.unit, k, true, false)),
+    total: table((k) => supplierCell(FMT.money, k, false, false)),
+    rank: table((k) => supplierCell(FMT.rank, k === 'lowest' ? 'lowest' : k, false, true)),
   };
+
+  function groupHeader(kind: SupplierHeaderKind, extra: Partial<Style>, first: boolean): Partial<Style> {
+    const fill = kind === 'winner' ? COLOR.winnerFill : kind === 'nq' ? COLOR.nqHeaderFill : COLOR.groupFill;
+    const font: Partial<Font> =
+      kind === 'nq' ? { italic: true, color: { argb: COLOR.nqFont }, ...(extra.font ?? {}) } : { ...(extra.font ?? {}) };
+    return {
+      ...extra,
+      font,
+      fill: solid(fill),
+      alignment: { horizontal: 'center', vertical: 'middle', wrapText: true, ...(extra.alignment ?? {}) },
+      border: first ? groupStart : {},
+    };
+  }
+
+  const HEADER_KINDS: SupplierHeaderKind[] = ['eligible', 'nq', 'winner'];
+  const headerTable = (extra: Partial<Style>, first: boolean): Record<SupplierHeaderKind, Partial<Style>> =>
+    Object.fromEntries(HEADER_KINDS.map((k) => [k, groupHeader(k, extra, first)])) as Record<
+      SupplierHeaderKind,
+      Partial<Style>
+    >;
+
+  /** Styles of the supplier group header rows, [first cell of group, other cells]. */
+  const GROUP_HEADER = {
+    name: [headerTable({ font: { bold: true } }, true), headerTable({ font: { bold: true } }, false)],
+    info: [headerTable({ font: { size: 9 } }, true), headerTable({ font: { size: 9 } }, false)],
+    money: [headerTable({ numFmt: FMT.money, font: { bold: true } }, true), headerTable({ numFmt: FMT.money }, false)],
+    text: [headerTable({}, true), headerTable({}, false)],
+    deviation: [headerTable({ numFmt: FMT.deviation }, true), headerTable({ numFmt: FMT.deviation }, false)],
+    rank: [headerTable({ numFmt: '0', font: { bold: true } }, true), headerTable({ numFmt: '0' }, false)],
+  } as const;
+
+  const COL_HEADER_GROUP_START: Partial<Style> = { ...S.colHeader, border: { ...headerBorder, ...groupStart } };
+  return { FMT, S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START };
 }
 
-const HEADER_KINDS: SupplierHeaderKind[] = ['eligible', 'nq', 'winner'];
-const headerTable = (extra: Partial<Style>, first: boolean): Record<SupplierHeaderKind, Partial<Style>> =>
-  Object.fromEntries(HEADER_KINDS.map((k) => [k, groupHeader(k, extra, first)])) as Record<
-    SupplierHeaderKind,
-    Partial<Style>
-  >;
+export type Styles = ReturnType<typeof buildStyles>;
 
-/** Styles of the supplier group header rows, [first cell of group, other cells]. */
-export const GROUP_HEADER = {
-  name: [headerTable({ font: { bold: true } }, true), headerTable({ font: { bold: true } }, false)],
-  info: [headerTable({ font: { size: 9 } }, true), headerTable({ font: { size: 9 } }, false)],
-  money: [headerTable({ numFmt: FMT.money, font: { bold: true } }, true), headerTable({ numFmt: FMT.money }, false)],
-  text: [headerTable({}, true), headerTable({}, false)],
-  deviation: [headerTable({ numFmt: FMT.deviation }, true), headerTable({ numFmt: FMT.deviation }, false)],
-  rank: [headerTable({ numFmt: '0', font: { bold: true } }, true), headerTable({ numFmt: '0' }, false)],
-} as const;
-
-export const COL_HEADER_GROUP_START: Partial<Style> = { ...S.colHeader, border: { ...headerBorder, ...groupStart } };
+/**
+ * The styles of one currency, built once per currency and shared: exceljs recognises a style object it has seen
+ * by identity, so every workbook of a currency reuses the same objects.
+ */
+const byCurrency = new Map<string, Styles>();
+export function stylesFor(currency?: string): Styles {
+  const key = currency ?? '';
+  let st = byCurrency.get(key);
+  if (!st) {
+    st = buildStyles(currency);
+    byCurrency.set(key, st);
+  }
+  return st;
+}

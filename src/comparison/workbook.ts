@@ -9,16 +9,10 @@ import { Decimal } from 'decimal.js';
 import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
 import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
-import { buildComparison, supplierLabel } from './model.ts';
-import type { ComparisonInput, ComparisonModel, LineComparison, SupplierSummary } from './model.ts';
-import {
-  COL_HEADER_GROUP_START,
-  GROUP_HEADER,
-  S,
-  SUPPLIER_CELL,
-  type SupplierHeaderKind,
-  type SupplierKind,
-} from './styles.ts';
+import { buildComparison, draftText, supplierLabel } from './model.ts';
+import { tieReason } from './stages.ts';
+import type { ComparisonInput, ComparisonModel, LineComparison, SupplierSummary } from './types.ts';
+import { stylesFor, type SupplierHeaderKind, type SupplierKind } from './styles.ts';
 
 /** Row numbers of the Comparison sheet's header block. */
 export const COMPARISON_ROWS = {
@@ -128,6 +122,15 @@ function headerKind(s: SupplierSummary): SupplierHeaderKind {
   return s.winner ? 'winner' : s.eligible ? 'eligible' : 'nq';
 }
 
+/** The price basis in the header: a wrong basis multiplies every amount by the quantity, so it is said up front. */
+function basisHeader(model: ComparisonModel): string {
+  const basis =
+    model.priceBasis === 'unit'
+      ? 'Price basis: quoted prices are UNIT prices; line total = unit price × qty.'
+      : 'Price basis: quoted prices are LINE TOTALS; unit price = line total ÷ qty.';
+  return model.priceBasisWarning ? `${basis} WARNING: the quotes look like ${model.priceBasisWarning.looksLike === 'unit' ? 'unit prices' : 'line totals'} (see Notes).` : basis;
+}
+
 function rfqHeading(model: ComparisonModel): string {
   const { rfq, version } = model.input;
   const no = rfq.rfq_no !== undefined ? `RFQ ${rfq.rfq_no}` : `RFQ id ${rfq._id}`;
@@ -152,6 +155,7 @@ const ROWS_PER_YIELD = 1;
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): Promise<void> {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
   const { suppliers, lines, timeZone, input } = model;
   const R = COMPARISON_ROWS;
   const C = COMPARISON_COLS;
@@ -183,6 +187,8 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
   let wUom = 4;
   let wQty = 5;
   let wMoney = 10;
+  // The currency after each amount (` "EUR"` shows as ` EUR`).
+  const curW = model.currency ? model.currency.length + 1 : 0;
   let wBest = 14;
   for (const l of lines) {
     wExt = Math.max(wExt, textWidth(l.externalId));
@@ -199,15 +205,15 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
     clamp(wSpec + 2, 16, 40),
     clamp(wUom + 2, 6, 12),
     clamp(wQty + 2, 6, 14),
-    clamp(wMoney + 2, 10, 20),
-    clamp(wMoney + 2, 10, 20),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
     7,
-    clamp(wMoney + 2, 10, 20),
-    clamp(wMoney + 2, 10, 20),
-    clamp(wMoney + 2, 10, 20),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
     clamp(wBest + 2, 16, 36),
-    clamp(wMoney + 2, 10, 20),
-    clamp(wMoney + 2, 10, 20),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
+    clamp(wMoney + 2 + curW, 10, 20 + curW),
     9,
   ];
   for (const s of suppliers) {
@@ -219,13 +225,13 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
       if (u > maxUnit) maxUnit = u;
       if (v > maxTotal) maxTotal = v;
     }
-    const wu = Math.max(10, numberWidth(maxUnit) + 2);
-    const wt = Math.max(11, numberWidth(maxTotal), moneyWidth(s.total));
+    const wu = Math.max(10, numberWidth(maxUnit) + 2) + curW;
+    const wt = Math.max(11, numberWidth(maxTotal), moneyWidth(s.total)) + curW;
     // Supplier names wrap over two lines in the group header (3 columns wide).
     const need = Math.ceil(textWidth(s.name) / 2) + 2;
     const have = wu + wt + 6 + 4;
     const spare = Math.max(0, need - have);
-    widths.push(clamp(wu + 2 + Math.ceil(spare / 2), 10, 24), clamp(wt + 2 + Math.floor(spare / 2), 11, 26), 5);
+    widths.push(clamp(wu + 2 + Math.ceil(spare / 2), 10, 24 + curW), clamp(wt + 2 + Math.floor(spare / 2), 11, 26 + curW), 5);
   }
   ws.columns = widths.map((width) => ({ width }));
   if (lines.length > 0) ws.autoFilter = `A${R.columnHeader}:${colLetter(lastDataCol)}${lastRow}`;
@@ -239,7 +245,7 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
   put(
     legend,
     1,
-    `Times in ${timeZone} (${offset} when generated). Prices are unit prices as quoted; line total = unit price × qty. ` +
+    `${model.currency ? `Amounts in ${model.currency}.` : 'Currency not named (no profile currency or REQUISITION_CURRENCY).'} Times in ${timeZone} (${offset} when generated). ${basisHeader(model)} ` +
       `Green = lowest qualified price of the line; hatched = no quote (not zero); grey = not qualified (excluded); ` +
       `gold = winner. ${model.notes.length} notes on sheet "${SHEETS.notes}".`,
     S.subtitle,
@@ -350,14 +356,14 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
       const s = suppliers[si]!;
       const c0 = C.firstSupplier + si * 3;
       const price = s.unitValues[li]!;
-      const missing = Number.isNaN(price);
+      const missing = s.quoted[li] == null;
       const rank = line.ranks[si]!;
       let kind: SupplierKind;
       if (missing) kind = s.eligible ? 'missing' : 'nqMissing';
       else if (!s.eligible) kind = 'nq';
       else if (rank === 1) kind = 'lowest';
       else kind = 'normal';
-      put(row, c0, missing ? null : price, unitStyles[kind]);
+      put(row, c0, Number.isNaN(price) ? null : price, unitStyles[kind]);
       const total = s.lineTotalValues[li]!;
       put(row, c0 + 1, Number.isNaN(total) ? null : total, totalStyles[kind]);
       put(row, c0 + 2, rank > 0 ? rank : null, rankStyles[kind]);
@@ -370,6 +376,7 @@ async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
 
 /** The bottom line, on the first page: what a split award costs and saves (details on the Award sheet). */
 function writeAwardSummary(ws: Worksheet, model: ComparisonModel): void {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
   const { award, suppliers, lines } = model;
   const R = COMPARISON_ROWS;
   const n = lines.length;
@@ -418,8 +425,13 @@ function pctText(fraction: Decimal): string {
  */
 function meanPlaces(model: ComparisonModel, line: LineComparison): number {
   let places = 2;
+  if (model.priceBasis === 'line_total') {
+    // Unit prices derived from totals: as many decimals as the lowest and highest need, up to 4.
+    for (const d of [line.lowest, line.highest]) if (d) places = Math.max(places, Math.min(4, d.decimalPlaces()));
+    return places;
+  }
   for (const s of model.suppliers) {
-    const text = s.eligible ? s.unitPrices[line.index] : null;
+    const text = s.eligible ? s.quoted[line.index] : null;
     if (text == null) continue;
     const dot = text.indexOf('.');
     if (dot >= 0) places = Math.max(places, Math.min(4, text.length - dot - 1));
@@ -428,6 +440,7 @@ function meanPlaces(model: ComparisonModel, line: LineComparison): number {
 }
 
 function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): void {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
   const C = COMPARISON_COLS;
   put(row, C.externalId, t(line.externalId), S.text);
   put(row, C.product, t(line.product), S.text);
@@ -445,7 +458,7 @@ function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): 
     const tie = line.tiedAtBest.length > 1 ? ` (tie ×${line.tiedAtBest.length})` : '';
     put(row, C.bestSupplier, t(`${best.name || `key ${best.key}`}${tie}`), S.statsText);
   } else {
-    put(row, C.bestSupplier, model.suppliers.every((s) => s.unitPrices[line.index] == null) ? 'no quote' : 'only not-qualified quotes', S.statsNoQuote);
+    put(row, C.bestSupplier, model.suppliers.every((s) => s.quoted[line.index] == null) ? 'no quote' : 'only not-qualified quotes', S.statsNoQuote);
   }
   put(row, C.bestLineTotal, num(line.bestLineTotal), S.statsMoney);
   put(row, C.savings, num(line.savings), S.statsMoney);
@@ -455,6 +468,7 @@ function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): 
 // ------------------------------------------------------------------------------------------------ Suppliers
 
 function writeSuppliersSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): void {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
   const { suppliers, timeZone, lines } = model;
   const ws = wb.addWorksheet(SHEETS.suppliers, {
     views: [{ state: 'frozen', xSplit: 2, ySplit: 3 }],
@@ -525,6 +539,7 @@ export function basisLabel(basis: ComparisonModel['award']['basis']): string {
 }
 
 async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): Promise<void> {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
   const { suppliers, lines, award } = model;
   const A = AWARD_ROWS;
   const ws = wb.addWorksheet(SHEETS.award, {
@@ -564,7 +579,8 @@ async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Co
   if (lines.length > 0) ws.autoFilter = `A${A.tableHeader}:K${A.tableHeader + lines.length}`;
 
   const n = lines.length;
-  put(ws.getRow(1), 1, t(`Award recommendation · ${rfqHeading(model)}`), S.title);
+  put(ws.getRow(1), 1, t(`${award.final ? 'Award (final)' : 'DRAFT award recommendation'} · ${rfqHeading(model)}`), S.title);
+  if (!award.final) put(ws.getRow(3), 1, draftText(award.undecided, model.input.state), S.draft);
   put(
     ws.getRow(2),
     1,
@@ -666,9 +682,10 @@ async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Co
       put(row, 8, num(line.award.unitPrice), S.unit);
       put(row, 9, num(line.award.lineTotal), S.money);
       put(row, 10, basisLabel(line.award.basis), S.textPad);
-      const remark =
-        line.award.basis === 'lowest-qualified-price' && line.tiedAtBest.length > 1
-          ? `tie between ${line.tiedAtBest.length} suppliers at this price; earlier quotation chosen`
+      const remark = line.award.single
+        ? 'splitting saves nothing: the single supplier gets every line (one order)'
+        : line.award.basis === 'lowest-qualified-price' && line.tiedAtBest.length > 1
+          ? `tie between ${line.tiedAtBest.length} suppliers at this price; ${tieReason(suppliers, line.tiedAtBest)}`
           : s.decision === 'undecided'
             ? 'supplier not yet qualified (no decision)'
             : '';
@@ -690,6 +707,7 @@ async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: Co
 // ------------------------------------------------------------------------------------------------ Notes
 
 function writeNotesSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): void {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
   const ws = wb.addWorksheet(SHEETS.notes, {
     views: [{ state: 'frozen', ySplit: 2 }],
     pageSetup: { orientation: 'landscape', paperSize: 9, fitToWidth: 1, fitToHeight: 0 },

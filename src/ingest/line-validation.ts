@@ -169,6 +169,7 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
   }
 
   let estimated_price: number | undefined;
+  let erpPrice: { unit: string; per: string } | undefined;
   if (m.has('estimated_price')) {
     const raw = m.value('estimated_price', cells);
     const fast = typeof raw === 'string' ? plainTotal(raw, m.profile.numbers.decimal) : undefined;
@@ -192,6 +193,7 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
       }
     }
     if (unit && per && qty !== undefined) {
+      erpPrice = { unit: unit.toFixed(), per: per.toFixed() };
       const total = unit.times(qty).dividedBy(per);
       estimated_price = money(ctx, 'unit_price', cellText(m.value('unit_price', cells)), total, `line total ${qty} x ${unit.toString()}${per.eq(1) ? '' : ` / ${per.toString()}`} =`);
     }
@@ -202,6 +204,10 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
   if (specification !== undefined) line.specification = specification;
   if (uom !== undefined) line.uom = uom;
   if (estimated_price !== undefined) line.estimated_price = estimated_price;
+  if (erpPrice) {
+    line.unit_price = erpPrice.unit;
+    line.price_unit = erpPrice.per;
+  }
   const checked = lineSchema.safeParse(line);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;

@@ -89,6 +89,8 @@ const profileSchema = z.strictObject({
     .union([z.boolean(), z.strictObject({ columns: z.array(z.string().min(1)).min(1) })])
     .default(false),
   qty_rounding: z.enum(['error', 'half_up', 'up', 'down']).default('error'),
+  /** ISO 4217 currency of the export's amounts (its EUR/USD column is not read): kept with each tracked RFQ. */
+  currency: z.string().regex(/^[A-Z]{3}$/, 'is an ISO 4217 code: three capital letters, e.g. EUR').optional(),
   due_date_rule: z
     .strictObject({ days_after_ingest: z.number().int().min(0).max(3650), at: hhmm.default('17:00') })
     .optional(),
@@ -132,6 +134,8 @@ export interface MappingProfile {
   continuationColumns: string[];
   qtyRounding: 'error' | 'half_up' | 'up' | 'down';
   dueDateRule?: { daysAfterIngest: number; at: string };
+  /** ISO 4217 code of the requisitions' amounts, when the profile names it. */
+  currency?: string;
   fields: Partial<Record<FieldName, Template>>;
   /** Every column named by a template: all must be in the header. */
   columns: string[];
@@ -203,6 +207,7 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
     continuationColumns,
     qtyRounding: p.qty_rounding,
     dueDateRule: p.due_date_rule && { daysAfterIngest: p.due_date_rule.days_after_ingest, at: p.due_date_rule.at },
+    ...(p.currency ? { currency: p.currency } : {}),
     fields,
     columns,
   };

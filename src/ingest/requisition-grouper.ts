@@ -153,6 +153,7 @@ export class RequisitionGrouper {
     for (const r of g.rows) this.settle(r, g.key, r.problems.length > 0 ? 'warning' : 'ok');
     this.counts.requisitions++;
     this.counts.lines += g.lines.length;
-    return { key: g.key, sourceFile: this.sourceFile, profile: this.m.profile.name, ...g.header, lines: g.lines };
+    const currency = this.m.profile.currency;
+    return { key: g.key, sourceFile: this.sourceFile, profile: this.m.profile.name, ...(currency ? { currency } : {}), ...g.header, lines: g.lines };
   }
 }

@@ -4,8 +4,7 @@
  * comes only from the tracked versions).
  */
 import { join } from 'node:path';
-import { writeAtomically } from '../atomic-write.ts';
-import { buildComparison, comparisonFileNames, writeComparisonModel, type ComparisonInput } from '../comparison/index.ts';
+import { buildComparison, comparisonFileNames, writeComparisonOutputs, type ComparisonInput } from '../comparison/index.ts';
 import { RfqSyncError } from '../errors.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { findListedRfq } from './find-rfq.ts';
@@ -20,6 +19,8 @@ export async function writeComparisonNow(
   if (!found) throw new RfqSyncError('E_RFQ_NOT_FOUND', 'data', `RFQ ${rfqId} is in no status list of this account`);
   const pull = await pullQuotations(ctx.client, rfqId, found.state === 'completed');
   const rec = await trackingStore(ctx).get(rfqId);
+  // The currency kept with the tracked RFQ; an untracked (or earlier tracked) RFQ takes the global setting.
+  const currency = rec?.requisition?.currency ?? ctx.config.REQUISITION_CURRENCY;
   const input: ComparisonInput = {
     rfq: found.rfq,
     state: found.state,
@@ -29,9 +30,12 @@ export async function writeComparisonNow(
     ...(rec?.requisition ? { requisition: { key: rec.requisition.key, sourceFile: rec.requisition.sourceFile, ...(rec.requisition.profile ? { profile: rec.requisition.profile } : {}) } } : {}),
     generatedAt: opts.now ?? new Date(),
     timeZone: ctx.config.TIME_ZONE,
+    priceBasis: ctx.config.QUOTATION_PRICE_BASIS,
+    ...(currency ? { currency } : {}),
+    ...(rec?.requisition?.erpPrices ? { erpPrices: rec.requisition.erpPrices } : {}),
   };
   const workbook = opts.out ?? join(ctx.config.folders.comparisons, comparisonFileNames(found.rfq).workbook);
   const model = buildComparison(input);
-  await writeAtomically(workbook, (tmp) => writeComparisonModel(model, tmp));
+  await writeComparisonOutputs(model, { workbook });
   return { workbook, state: found.state, quotations: pull.quotations.length, invalid: pull.invalid.length, ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}) };
 }

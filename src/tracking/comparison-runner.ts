@@ -1,6 +1,7 @@
 /**
- * The comparison job: write version N of an RFQ's comparison workbook (`outbox/comparisons/`) and award CSV
- * (`outbox/awards/`) from the stored snapshot, then record the version and the revision numbers it reflected.
+ * The comparison job: write version N of an RFQ's comparison workbook (`outbox/comparisons/`) and, once the award
+ * is final, its award CSV (`outbox/awards/`) from the stored snapshot, then record the version and the revision
+ * numbers and decisions it reflected. A later final award names the award file it supersedes.
  *
  * - Each version is written once: a job for a version already recorded does nothing. A crash between writing and
  *   recording rewrites the same files on retry (written to a temporary name and renamed, so a reader never sees
@@ -10,14 +11,13 @@
  *   for at once (the quotations job could not, as this version's job was running).
  */
 import { join } from 'node:path';
-import { writeAtomically, writeFileAtomically } from '../atomic-write.ts';
-import { awardCsv, buildComparison, comparisonFileNames, writeComparisonModel } from '../comparison/index.ts';
+import { buildComparison, comparisonFileNames, writeComparisonOutputs } from '../comparison/index.ts';
 import type { ComparisonInput } from '../comparison/index.ts';
 import { RfqSyncError } from '../errors.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, type ComparisonJobData } from './enqueue.ts';
 import { findListedRfq } from './find-rfq.ts';
-import { decideNewVersion, revisionsOf } from './revisions.ts';
+import { decideNewVersion, decisionsOf, revisionsOf } from './revisions.ts';
 import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
 import type { WrittenComparison } from './transitions.ts';
 
@@ -60,6 +60,8 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   }
 
   const state = rec.state === 'created' ? 'open' : rec.state;
+  // The currency kept with the tracked RFQ; an untracked (or earlier tracked) RFQ takes the global setting.
+  const currency = rec?.requisition?.currency ?? ctx.config.REQUISITION_CURRENCY;
   const input: ComparisonInput = {
     rfq,
     state,
@@ -69,14 +71,20 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     ...(rec.requisition ? { requisition: { key: rec.requisition.key, sourceFile: rec.requisition.sourceFile, ...(rec.requisition.profile ? { profile: rec.requisition.profile } : {}) } } : {}),
     generatedAt: new Date(),
     timeZone: ctx.config.TIME_ZONE,
+    priceBasis: ctx.config.QUOTATION_PRICE_BASIS,
+    ...(currency ? { currency } : {}),
+    ...(rec?.requisition?.erpPrices ? { erpPrices: rec.requisition.erpPrices } : {}),
     version,
+    ...(rec.comparison?.awardCsv !== undefined ? { supersedes: rec.comparison.awardCsv } : {}),
   };
   const names = comparisonFileNames(rfq, version);
   const workbook = join(ctx.config.folders.comparisons, names.workbook);
   const csv = join(ctx.config.folders.awards, names.award);
   const model = buildComparison(input);
-  await writeAtomically(workbook, (tmp) => writeComparisonModel(model, tmp));
-  await writeFileAtomically(csv, awardCsv(model));
+  // The award file is for the ERP to act on: written only once the award is final; a draft stays in the workbook.
+  const final = model.award.final;
+  await writeComparisonOutputs(model, { workbook, ...(final ? { award: csv } : {}) });
+  const decisions = decisionsOf(quotations, snap.invalid?.length ?? 0);
 
   const written: WrittenComparison = {
     version,
@@ -85,25 +93,31 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     award: snap.award,
     ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
     workbook: names.workbook,
-    awardCsv: names.award,
+    ...(final ? { awardCsv: names.award } : rec.comparison?.awardCsv !== undefined ? { awardCsv: rec.comparison.awardCsv } : {}),
+    ...(decisions !== undefined ? { decisions } : {}),
+    ...(model.priceBasisWarning ? { priceBasisWarning: model.priceBasisWarning.text } : {}),
   };
   await store.update(rfqId, (cur) => (cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined));
   log.info(
-    { workbook, awardCsv: csv, quotations: quotations.length, invalid: input.invalidQuotations?.length ?? 0, winnerKey: snap.winnerKey, event: 'comparison.written' },
-    `RFQ ${rfqId}: comparison v${version} written${snap.award ? ' with the award' : ''}`,
+    { workbook, awardCsv: final ? csv : undefined, awardFinal: final, quotations: quotations.length, invalid: input.invalidQuotations?.length ?? 0, winnerKey: snap.winnerKey, event: 'comparison.written' },
+    `RFQ ${rfqId}: comparison v${version} written${final ? ` with the final award (${model.award.finalBecause})` : ' (draft award: no award file yet)'}`,
   );
 
+  if (model.priceBasisWarning) {
+    log.warn({ event: 'comparison.price_basis', configured: model.priceBasis, looksLike: model.priceBasisWarning.looksLike, compared: model.priceBasisWarning.compared, nearerOther: model.priceBasisWarning.nearerOther }, `RFQ ${rfqId}: ${model.priceBasisWarning.text}`);
+  }
   const winnerName = model.suppliers.find((sup) => sup.winner)?.name || undefined;
   const result: ComparisonResult = {
     rfqId,
     version,
     workbook,
-    awardCsv: csv,
+    ...(final ? { awardCsv: csv } : {}),
     ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
     ...(winnerName !== undefined ? { winnerName } : {}),
   };
   const latest = await loadSnapshot(store, rfqId);
-  if (latest && latest.seq > usedSeq && decideNewVersion(written, latest).needed) {
+  const latestDecisions = latest?.quotations ? decisionsOf(latest.quotations, latest.invalid?.length ?? 0) : undefined;
+  if (latest && latest.seq > usedSeq && decideNewVersion(written, { ...latest, ...(latestDecisions !== undefined ? { decisions: latestDecisions } : {}) }).needed) {
     await enqueueComparison(ctx, { rfqId, version: version + 1 });
     result.next = version + 1;
   } else if (written.award && latest && latest.seq === usedSeq) {

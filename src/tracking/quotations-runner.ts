@@ -8,7 +8,7 @@
  */
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, type QuotationsJobData } from './enqueue.ts';
-import { decideNewVersion, revisionsOf, type VersionDecision } from './revisions.ts';
+import { decideNewVersion, decisionsOf, revisionsOf, type VersionDecision } from './revisions.ts';
 import { pullQuotations, storeSnapshot } from './snapshot.ts';
 
 export interface QuotationsResult {
@@ -34,7 +34,13 @@ export async function runQuotations(ctx: TrackingContext, data: QuotationsJobDat
   const award = data.reason === 'award' || rec.state === 'completed';
   const pull = await pullQuotations(ctx.client, rfqId, award);
   const revisions = revisionsOf(pull.quotations);
-  const decision = decideNewVersion(rec.comparison, { revisions, award, ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}) });
+  const decisions = decisionsOf(pull.quotations, pull.invalid.length);
+  const decision = decideNewVersion(rec.comparison, {
+    revisions,
+    award,
+    ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}),
+    ...(decisions !== undefined ? { decisions } : {}),
+  });
   const base = { rfqId, quotations: pull.quotations.length, invalid: pull.invalid.length, decision, ...(pull.winnerKey ? { winnerKey: pull.winnerKey } : {}) };
   if (award && pull.winnerKey === undefined) log.warn(`RFQ ${rfqId} is completed but the service names no winning quotation (status=success): the award recommends the lowest qualified prices`);
   if (!decision.needed) return base;

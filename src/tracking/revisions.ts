@@ -8,7 +8,7 @@
 import type { Quotation } from '../sourcing/types.ts';
 import type { WrittenComparison } from './transitions.ts';
 
-export type VersionReason = 'first' | 'revision' | 'new-quotation' | 'withdrawn-quotation' | 'award' | 'winner-changed';
+export type VersionReason = 'first' | 'revision' | 'new-quotation' | 'withdrawn-quotation' | 'award' | 'winner-changed' | 'decided';
 
 export interface VersionDecision {
   needed: boolean;
@@ -23,9 +23,23 @@ export function revisionsOf(quotations: readonly Pick<Quotation, 'quotation_key'
   return out;
 }
 
+/**
+ * The qualification decisions of an RFQ's quotations as one comparable text, when every quotation has one (the
+ * award is then final: an award file is due); undefined while any is undecided or could not be read.
+ */
+export function decisionsOf(quotations: readonly Pick<Quotation, 'quotation_key' | 'status'>[], invalid = 0): string | undefined {
+  if (quotations.length === 0 || invalid > 0) return undefined;
+  const parts: string[] = [];
+  for (const q of quotations) {
+    if (q.status !== 'qualified' && q.status !== 'not qualified') return undefined;
+    parts.push(`${q.quotation_key}=${q.status === 'qualified' ? 'q' : 'nq'}`);
+  }
+  return parts.sort().join(',');
+}
+
 export function decideNewVersion(
-  written: Pick<WrittenComparison, 'revisions' | 'winnerKey' | 'award'> | undefined,
-  current: { revisions: Record<string, number>; winnerKey?: string; award: boolean },
+  written: Pick<WrittenComparison, 'revisions' | 'winnerKey' | 'award' | 'decisions'> | undefined,
+  current: { revisions: Record<string, number>; winnerKey?: string; award: boolean; decisions?: string },
 ): VersionDecision {
   if (!written) return { needed: true, reasons: ['first'], revised: [] };
   const reasons = new Set<VersionReason>();
@@ -41,6 +55,8 @@ export function decideNewVersion(
   for (const key of Object.keys(written.revisions)) if (!(key in current.revisions)) reasons.add('withdrawn-quotation');
   if (current.award && !written.award) reasons.add('award');
   else if (current.award && current.winnerKey !== undefined && current.winnerKey !== written.winnerKey) reasons.add('winner-changed');
+  // Every quotation decided (or decided differently) since the last version: the award became final.
+  if (!written.award && current.decisions !== undefined && current.decisions !== written.decisions) reasons.add('decided');
   revised.sort();
   return { needed: reasons.size > 0, reasons: [...reasons], revised };
 }

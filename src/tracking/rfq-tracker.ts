@@ -7,9 +7,23 @@ import { trackingStore, type TrackingContext } from './context.ts';
 import type { TrackedRfq } from './transitions.ts';
 
 export async function trackRfq(
-  ctx: Pick<TrackingContext, 'redis' | 'keys'>,
-  o: { rfqId: number; requisition: Pick<Requisition, 'key' | 'sourceFile' | 'profile' | 'title'> },
+  ctx: Pick<TrackingContext, 'redis' | 'keys'> & { config?: { REQUISITION_CURRENCY?: string | undefined } },
+  o: { rfqId: number; requisition: Pick<Requisition, 'key' | 'sourceFile' | 'profile' | 'title' | 'currency'> & { lines?: Requisition['lines'] } },
 ): Promise<TrackedRfq> {
   const r = o.requisition;
-  return trackingStore(ctx).track(o.rfqId, { key: r.key, sourceFile: r.sourceFile, profile: r.profile, title: r.title });
+  // The currency is fixed when tracking starts: a later change of REQUISITION_CURRENCY does not relabel old RFQs.
+  const currency = r.currency ?? ctx.config?.REQUISITION_CURRENCY;
+  let erpPrices: Record<string, [string, string]> | undefined;
+  for (const l of r.lines ?? []) {
+    if (l.unit_price === undefined) continue;
+    (erpPrices ??= {})[l.external_id] = [l.unit_price, l.price_unit ?? '1'];
+  }
+  return trackingStore(ctx).track(o.rfqId, {
+    key: r.key,
+    sourceFile: r.sourceFile,
+    profile: r.profile,
+    title: r.title,
+    ...(currency ? { currency } : {}),
+    ...(erpPrices ? { erpPrices } : {}),
+  });
 }

@@ -35,14 +35,24 @@ export interface WrittenComparison {
   /** True when this version carries the award (written for a completed RFQ). */
   award: boolean;
   workbook: string;
-  awardCsv: string;
+  /**
+   * The latest award file of this RFQ (written by this version or carried over from an earlier one); none until
+   * the award is final (every quotation decided, or completed with the winner).
+   */
+  awardCsv?: string;
+  /** Set when this version's quotes look like the other QUOTATION_PRICE_BASIS (shown by `status RFQ_ID`). */
+  priceBasisWarning?: string;
+  /** Qualification decisions this version reflected, when every quotation had one (see decisionsOf). */
+  decisions?: string;
 }
 
 export interface TrackedRfq {
   rfqId: number;
   /** Bumped by every write: optimistic concurrency (compare-and-set) in the store. */
   seq: number;
-  requisition?: { key: string; sourceFile: string; profile?: string; title?: string };
+  /** currency: ISO 4217, from the profile or REQUISITION_CURRENCY when the RFQ was tracked; every amount's. */
+  /** erpPrices: external_id -> [unit price, price unit] from the export (src/requisition.ts), for the estimates. */
+  requisition?: { key: string; sourceFile: string; profile?: string; title?: string; currency?: string; erpPrices?: Record<string, [string, string]> };
   state: TrackedState;
   /** Unix ms. */
   trackedAt: number;

@@ -70,7 +70,7 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
   it('has the four sheets and a header block naming RFQ, version, status, requisition and time zone', () => {
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Comparison', 'Suppliers', 'Award', 'Notes']);
     expect(ws.getCell(R.title, 1).value).toBe('Quote comparison · RFQ 117 · Office IT refresh Q3 · version 1');
-    expect(String(ws.getCell(R.legend, 1).value)).toMatch(/^Times in Europe\/Berlin \(UTC\+02:00/);
+    expect(String(ws.getCell(R.legend, 1).value)).toMatch(/\. Times in Europe\/Berlin \(UTC\+02:00/);
     expect(ws.getCell(R.metaFirst, 2).value).toBe('117 / 5021');
     expect(ws.getCell(R.metaFirst, 4).value).toBe('Acme Manufacturing GmbH');
     expect(ws.getCell(R.metaFirst + 1, 4).value).toBe('closed (service status: Active)');
@@ -221,22 +221,22 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
     const text = notesText(wb);
     expect(text).toContain('Quotation key 999 could not be read and is not compared: quotation_detail is not an object or array');
     expect(text).toContain('All dates and times are shown in Europe/Berlin.');
-    expect(text).toContain('A quotation price is the UNIT price of its line; line total = unit price x qty.');
+    expect(text).toContain('A quotation price is the UNIT price of its line (QUOTATION_PRICE_BASIS=unit); line total = unit price x qty.');
     expect(text).toContain('Quotations without a qualification decision yet count as eligible.');
   });
 
   it('writes the award CSV for the ERP with exact decimals, neutralised text and RFC 4180 quoting', async () => {
     const rows = await csvOf(demoInput(), 'demo.csv');
     expect(rows).toEqual([
-      'rfq_id,rfq_no,external_id,line_id,supplier_key,supplier_name,qty,unit_price,line_total,basis',
-      '5021,117,PR-4711-10,L1,comp_7,Hanse IT Distribution GmbH,25,1099.00,27475.00,lowest-qualified-price',
-      '5021,117,PR-4711-20,L2,205,Bürotechnik Müller & Söhne KG,25,185.00,4625.00,lowest-qualified-price',
-      '5021,117,PR-4711-30,L3,comp_7,Hanse IT Distribution GmbH,40,279.00,11160.00,lowest-qualified-price',
-      '5021,117,PR-4711-40,L4,205,Bürotechnik Müller & Söhne KG,50,26.90,1345.00,lowest-qualified-price',
-      '5021,117,PR-4711-50,L5,comp_7,Hanse IT Distribution GmbH,50,12.50,625.00,lowest-qualified-price',
-      '5021,117,PR-4711-60,L6,205,Bürotechnik Müller & Söhne KG,30,71.50,2145.00,lowest-qualified-price',
-      `5021,117,"'=HYPERLINK(""http://evil.example"",""x"")",L7,101,Nordic Office Supply AB,10,85.00,850.00,lowest-qualified-price`,
-      '5021,117,PR-4711-80,L8,205,Bürotechnik Müller & Söhne KG,25,29.90,747.50,lowest-qualified-price',
+      'rfq_id,rfq_no,external_id,line_id,supplier_key,supplier_name,qty,unit_price,line_total,currency,basis,supersedes',
+      '5021,117,PR-4711-10,L1,comp_7,Hanse IT Distribution GmbH,25,1099.00,27475.00,,lowest-qualified-price,',
+      '5021,117,PR-4711-20,L2,205,Bürotechnik Müller & Söhne KG,25,185.00,4625.00,,lowest-qualified-price,',
+      '5021,117,PR-4711-30,L3,comp_7,Hanse IT Distribution GmbH,40,279.00,11160.00,,lowest-qualified-price,',
+      '5021,117,PR-4711-40,L4,205,Bürotechnik Müller & Söhne KG,50,26.90,1345.00,,lowest-qualified-price,',
+      '5021,117,PR-4711-50,L5,comp_7,Hanse IT Distribution GmbH,50,12.50,625.00,,lowest-qualified-price,',
+      '5021,117,PR-4711-60,L6,205,Bürotechnik Müller & Söhne KG,30,71.50,2145.00,,lowest-qualified-price,',
+      `5021,117,"'=HYPERLINK(""http://evil.example"",""x"")",L7,101,Nordic Office Supply AB,10,85.00,850.00,,lowest-qualified-price,`,
+      '5021,117,PR-4711-80,L8,205,Bürotechnik Müller & Söhne KG,25,29.90,747.50,,lowest-qualified-price,',
     ]);
   });
 
@@ -288,7 +288,8 @@ describe('comparison workbook: edge cases', () => {
     expect(model.suppliers[byKey('comp_1')]!.rankByTotal).toBe(3);
     expect(model.counts.ties).toBe(2);
     const rows = await csvOf(input, 'ties.csv');
-    expect(rows.slice(1).map((r) => r.split(',')[4])).toEqual(['9', '11']);
+    // Splitting (L1 to 9, L2 to 11) would save nothing against key 9's 55.00: key 9 gets both lines (issue 14 item 3).
+    expect(rows.slice(1).map((r) => r.split(',')[4])).toEqual(['9', '9']);
   });
 
   it('shows lines without any quote as hatched and "no quote", leaves them out of the CSV and notes them', async () => {
@@ -371,7 +372,7 @@ describe('comparison workbook: edge cases', () => {
     expect(sheet(wb, 'Award').getCell(AWARD_ROWS.tableHeader + 1, 6).value).toBe('not awarded');
     expect(notesText(wb)).toContain('No quotations were received for this RFQ.');
     expect(await csvOf(input, 'none.csv')).toEqual([
-      'rfq_id,rfq_no,external_id,line_id,supplier_key,supplier_name,qty,unit_price,line_total,basis',
+      'rfq_id,rfq_no,external_id,line_id,supplier_key,supplier_name,qty,unit_price,line_total,currency,basis,supersedes',
     ]);
   });
 
@@ -424,7 +425,7 @@ describe('comparison workbook: edge cases', () => {
     expect(text).toContain('price "-5" is not a usable number');
     expect(text).toContain('Sloppy (key 2) priced line_id L9, which is not on this RFQ; ignored.');
     expect(text).toContain('The configured time zone "Mars/Olympus_Mons" is unknown; dates are shown in UTC.');
-    expect(String(ws.getCell(R.legend, 1).value)).toMatch(/^Times in UTC/);
+    expect(String(ws.getCell(R.legend, 1).value)).toMatch(/\. Times in UTC/);
   });
 
   it('follows the winning quotation once the RFQ is completed, marks the winner and reports its gaps', async () => {
@@ -443,7 +444,7 @@ describe('comparison workbook: edge cases', () => {
     expect(a.getCell(AWARD_ROWS.tableHeader + 8, 11).value).toBe('the winning quotation has no price for this line');
     const rows = await csvOf(input, 'completed.csv');
     expect(rows).toHaveLength(8); // header + 7 lines: the winner did not price L8
-    expect(rows.slice(1).every((r) => r.includes(',comp_7,Hanse IT Distribution GmbH,') && r.endsWith(',winning-quotation'))).toBe(true);
+    expect(rows.slice(1).every((r) => r.includes(',comp_7,Hanse IT Distribution GmbH,') && r.endsWith(',winning-quotation,'))).toBe(true);
     expect(notesText(wb)).toContain('the winning quotation Hanse IT Distribution GmbH (key comp_7) has no price for it');
   });
 
@@ -461,8 +462,8 @@ describe('comparison workbook: edge cases', () => {
     expect(model.suppliers[0]!.total.toFixed()).toBe('0.9');
     expect(model.lines[0]!.savings!.toFixed()).toBe('0.7');
     expect((await csvOf(input, 'exact.csv')).slice(1)).toEqual([
-      '5021,117,A,L1,1,Exact,3,0.10,0.30,lowest-qualified-price',
-      '5021,117,B,L2,1,Exact,3,0.20,0.60,lowest-qualified-price',
+      '5021,117,A,L1,1,Exact,3,0.10,0.30,,lowest-qualified-price,',
+      '5021,117,B,L2,1,Exact,3,0.20,0.60,,lowest-qualified-price,',
     ]);
   });
 

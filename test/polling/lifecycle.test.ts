@@ -92,7 +92,7 @@ describe('polling: transitions of tracked RFQs', () => {
     // The job's result names the winner as people know it (the demo prints it).
     const awardJob = (await h.ctx.queues.comparison.getCompleted()).find((j) => j.returnvalue?.version === 3);
     expect(awardJob?.returnvalue).toMatchObject({ rfqId: id, winnerKey: String(a.quotation_key), winnerName: 'Acme' });
-    const award = readAwardCsv(join(h.ctx.config.folders.awards, rec!.comparison!.awardCsv));
+    const award = readAwardCsv(join(h.ctx.config.folders.awards, rec!.comparison!.awardCsv!));
     expect(award).toHaveLength(3);
     expect(new Set(award.map((r) => r.supplier_key))).toEqual(new Set([String(a.quotation_key)]));
     expect(new Set(award.map((r) => r.basis))).toEqual(new Set(['winning-quotation']));
@@ -166,8 +166,9 @@ describe('polling: transitions of tracked RFQs', () => {
     const notes: string[] = [];
     wb.getWorksheet('Notes')?.eachRow((row) => row.eachCell((c) => notes.push(c.text)));
     expect(notes.join('\n')).toMatch(/quotation_key/);
-    const award = readAwardCsv(join(h.ctx.config.folders.awards, rec!.comparison!.awardCsv));
-    expect(award.map((r) => r.supplier_name).sort()).toEqual(['Good One', 'Good Two']);
+    // The malformed quotation has no readable decision: the award stays a draft, no award file.
+    expect(rec?.comparison?.awardCsv).toBeUndefined();
+    expect(notes.join('\n')).toMatch(/DRAFT/);
   });
 
   it('a snapshot too large for Redis is not stored: the comparison job pulls the quotations again', async () => {
@@ -185,7 +186,9 @@ describe('polling: transitions of tracked RFQs', () => {
     await h.settle();
     const rec = await trackedRfq(h.ctx, id);
     expect(rec?.comparison).toMatchObject({ version: 1, revisions: { [String(q.quotation_key)]: 0 } });
-    expect(readAwardCsv(join(h.ctx.config.folders.awards, rec!.comparison!.awardCsv)).map((x) => x.supplier_name)).toEqual(['Solo', 'Solo']);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(join(h.ctx.config.folders.comparisons, rec!.comparison!.workbook));
+    expect(wb.getWorksheet('Suppliers')!.getCell('B4').text).toBe('Solo');
   });
 
   it('a poll that fails part-way counts no RFQ missing and keeps its error for status', async () => {

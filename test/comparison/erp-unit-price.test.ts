@@ -1,0 +1,85 @@
+/**
+ * The ERP's own unit price (issue 14 item 5): SAP prices per price unit (12.35 per 100). The service only takes a
+ * whole-number estimated line total, so its estimate of 500 x 12.35 / 100 = 61.75 is 62, and a supplier quoting
+ * exactly the ERP's price would show a "saving". The export's unit price and price unit travel with the
+ * requisition and the tracked RFQ, and the comparison's estimates use them.
+ */
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requisitionSchema } from '../../jobs/create-rfq.ts';
+import { buildComparison } from '../../src/comparison/index.ts';
+import { ingestFile, loadProfiles } from '../../src/ingest/index.ts';
+import type { Requisition } from '../../src/requisition.ts';
+import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
+import { trackedRfq } from '../../src/tracking/status.ts';
+import { redisKeys } from '../../src/pipeline/redis-keys.ts';
+import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const srv = useRedis();
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rfq-erp-price-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("the ERP's own unit price", () => {
+  const rfq = makeRfq([
+    { ext: 'SAP-10012345-10', product: 'Hex bolt M12x60', qty: 500, est: '62' },
+    { ext: 'SAP-10012345-20', product: 'Hex nut M12', qty: 500, est: '21' },
+  ]);
+  const quotations = [quote('1', 'Exact Price KG', { L1: '0.1235', L2: '0.042' }, { status: 'qualified' })];
+
+  it('compares against the export unit price per price unit, not the whole-number estimate', () => {
+    const rounded = buildComparison({ rfq, state: 'closed', generatedAt: GENERATED_AT, quotations });
+    expect(rounded.lines[0]!.estimatedUnit!.toFixed()).toBe('0.124');
+    expect(rounded.lines[0]!.savingsPct!.toFixed(4)).toBe('0.0040'); // a "saving" from rounding alone
+
+    const model = buildComparison({
+      rfq,
+      state: 'closed',
+      generatedAt: GENERATED_AT,
+      quotations,
+      erpPrices: { 'SAP-10012345-10': ['12.35', '100'], 'SAP-10012345-20': ['4.20', '100'] },
+    });
+    expect(model.lines.map((l) => [l.estimatedUnit!.toFixed(), l.estimatedTotal!.toFixed(), l.savings!.toFixed()])).toEqual([
+      ['0.1235', '61.75', '0'],
+      ['0.042', '21', '0'],
+    ]);
+    expect(model.award.estimatedTotal!.toFixed()).toBe('82.75');
+    expect(model.notes.map((n) => n.text).join('\n')).toContain("2 lines are estimated from the ERP export's own unit price per price unit");
+  });
+
+  it('ingestion keeps the unit price and price unit; create-rfq accepts them; the tracked RFQ keeps them', async () => {
+    const sample = join(dir, 'ME5A_export_EN.csv');
+    await copyFile(join(ROOT, 'samples/ME5A_export_EN.csv'), sample);
+    const got: Requisition[] = [];
+    const limits = { maxFileBytes: 50 * 1024 * 1024, maxXlsxUncompressedBytes: 200 * 1024 * 1024, maxXlsxEntries: 1000 };
+    await ingestFile(sample, { profiles: await loadProfiles(join(ROOT, 'mappings')), limits, now: new Date('2026-11-22T10:00:00Z') }, async (r) => void got.push(r));
+    const req = got.find((r) => r.key === '10012345')!;
+    expect(req.lines.map((l) => [l.external_id, l.qty, l.estimated_price, l.unit_price, l.price_unit])).toEqual([
+      ['SAP-10012345-10', 500, 62, '12.35', '100'],
+      ['SAP-10012345-20', 500, 21, '4.2', '100'],
+      ['SAP-10012345-30', 1000, 9, '0.9', '100'],
+    ]);
+    const payload = requisitionSchema.parse(JSON.parse(JSON.stringify(req)));
+    expect(payload.lines[0]).toMatchObject({ unit_price: '12.35', price_unit: '100' });
+
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(srv.url);
+    try {
+      const ctx = { redis, keys: redisKeys(freshPrefix(), 'test') };
+      await trackRfq(ctx, { rfqId: 77, requisition: payload as Requisition });
+      const rec = await trackedRfq(ctx, 77);
+      expect(rec?.requisition?.erpPrices).toEqual({ 'SAP-10012345-10': ['12.35', '100'], 'SAP-10012345-20': ['4.2', '100'], 'SAP-10012345-30': ['0.9', '100'] });
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
