@@ -1,0 +1,185 @@
+/** The Award sheet: the scenarios (split, best single supplier, winner, estimate), then one row per line. */
+import ExcelJS from 'exceljs';
+import type { Worksheet } from 'exceljs';
+import type { Decimal } from 'decimal.js';
+import { draftText, supplierLabel } from './model.ts';
+import { clamp, num, put, rfqHeading, ROWS_PER_YIELD, SHEETS, t, textWidth, yieldToLoop, type Value } from './sheet-common.ts';
+import { tieReason } from './stages.ts';
+import type { ComparisonModel } from './types.ts';
+import { stylesFor } from './styles.ts';
+
+export const AWARD_ROWS = { scenarioHeader: 4, split: 5, bestSingle: 6, splitSaving: 7, winner: 8, estimate: 9, tableHeader: 11 } as const;
+
+function linesText(n: number, of: number): string {
+  return `${n} of ${of}`;
+}
+
+export function basisLabel(basis: ComparisonModel['award']['basis']): string {
+  return basis === 'winning-quotation' ? 'winning quotation' : 'lowest qualified price';
+}
+
+export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): Promise<void> {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
+  const { suppliers, lines, award } = model;
+  const A = AWARD_ROWS;
+  const ws = wb.addWorksheet(SHEETS.award, {
+    views: [{ state: 'frozen', ySplit: A.tableHeader }],
+    pageSetup: {
+      orientation: 'landscape',
+      paperSize: 9,
+      fitToWidth: 1,
+      fitToHeight: 0,
+      printTitlesRow: `${A.tableHeader}:${A.tableHeader}`,
+    },
+  }) as Worksheet;
+  let wExt = 12;
+  let wProd = 16;
+  let wSup = 20;
+  for (const l of lines) {
+    wExt = Math.max(wExt, textWidth(l.externalId));
+    wProd = Math.max(wProd, textWidth(l.product));
+  }
+  for (const s of suppliers) wSup = Math.max(wSup, textWidth(s.name));
+  // The scenario rows name a supplier with its key.
+  if (model.award.bestSingle) wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[model.award.bestSingle.supplier]!)));
+  if (model.award.winner) wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[model.award.winner.supplier]!)));
+  ws.columns = [
+    clamp(wExt + 2, 14, 30),
+    12,
+    clamp(wProd + 2, 18, 45),
+    9,
+    8,
+    clamp(wSup + 2, 22, 48),
+    14,
+    14,
+    16,
+    22,
+    44,
+  ].map((width) => ({ width }));
+  if (lines.length > 0) ws.autoFilter = `A${A.tableHeader}:K${A.tableHeader + lines.length}`;
+
+  const n = lines.length;
+  put(ws.getRow(1), 1, t(`${award.final ? 'Award (final)' : 'DRAFT award recommendation'} · ${rfqHeading(model)}`), S.title);
+  if (!award.final) put(ws.getRow(3), 1, draftText(award.undecided, model.input.state), S.draft);
+  put(
+    ws.getRow(2),
+    1,
+    award.basis === 'winning-quotation'
+      ? 'Basis: the winning quotation of the completed RFQ. The scenarios below compare it with the lowest qualified prices.'
+      : 'Basis: per line, the lowest unit price among qualified quotations (not-qualified excluded; quotations without a decision yet count as eligible). Ties go to the earlier quotation, then the lower key.',
+    S.subtitle,
+  );
+  const sh = ws.getRow(A.scenarioHeader);
+  sh.height = 30;
+  put(sh, 1, 'Award scenarios', S.colHeader);
+  for (let c = 2; c <= 5; c++) put(sh, c, null, S.colHeader);
+  put(sh, 6, 'Supplier', S.colHeader);
+  put(sh, 7, 'Lines', S.colHeader);
+  put(sh, 8, null, S.colHeader);
+  put(sh, 9, 'Total', S.colHeader);
+  put(sh, 10, 'Difference vs split award', S.colHeader);
+  put(sh, 11, 'Difference %', S.colHeader);
+  ws.mergeCells(A.scenarioHeader, 1, A.scenarioHeader, 5);
+
+  const scenario = (r: number, label: string, supplier: Value, linesCell: Value, total: Value, diff?: Decimal, pct?: Decimal): void => {
+    const row = ws.getRow(r);
+    put(row, 1, label, S.label);
+    ws.mergeCells(r, 1, r, 5);
+    put(row, 6, supplier, S.textPad);
+    put(row, 7, linesCell, S.center);
+    put(row, 9, total, S.moneyBold);
+    put(row, 10, num(diff), S.money);
+    put(row, 11, num(pct?.toDecimalPlaces(6)), S.deviationCenter);
+  };
+  scenario(A.split, 'Split award: each line to its lowest qualified price', 'per line', linesText(award.splitLinesCovered, n), num(award.splitTotal));
+  if (award.bestSingle) {
+    const s = suppliers[award.bestSingle.supplier]!;
+    scenario(
+      A.bestSingle,
+      'Best single qualified supplier covering every line',
+      t(supplierLabel(s)),
+      linesText(s.linesQuoted, n),
+      num(award.bestSingle.total),
+      award.splitSaving,
+      award.splitSavingPct,
+    );
+  } else {
+    scenario(A.bestSingle, 'Best single qualified supplier covering every line', 'none: no qualified supplier quoted every line', null, null);
+  }
+  scenario(
+    A.splitSaving,
+    'Splitting the award saves (single supplier total − split total)',
+    null,
+    null,
+    num(award.splitSaving),
+    undefined,
+    award.splitSavingPct,
+  );
+  if (award.winner) {
+    const w = suppliers[award.winner.supplier]!;
+    const diff = award.splitLinesCovered === n ? award.winner.total.sub(award.splitTotal) : undefined;
+    scenario(
+      A.winner,
+      'Winning quotation (completed RFQ)',
+      t(supplierLabel(w)),
+      linesText(award.winner.linesQuoted, n),
+      num(award.winner.total),
+      diff,
+      diff !== undefined && !award.splitTotal.isZero() ? diff.div(award.splitTotal) : undefined,
+    );
+  } else {
+    scenario(A.winner, 'Winning quotation', model.input.state === 'completed' ? 'not known' : 'RFQ not completed yet', null, null);
+  }
+  scenario(A.estimate, 'Estimated total of the requisition', null, null, num(award.estimatedTotal));
+  const hdr = ws.getRow(A.tableHeader);
+  hdr.height = 30;
+  [
+    'External ID',
+    'Line ID',
+    'Product',
+    'Qty',
+    'UoM',
+    'Recommended supplier',
+    'Supplier key',
+    'Unit price',
+    'Line total',
+    'Basis',
+    'Remark',
+  ].forEach((text, i) => put(hdr, i + 1, text, S.colHeader));
+  for (let r = 1; r <= A.tableHeader; r++) ws.getRow(r).commit();
+
+  for (const line of lines) {
+    const row = ws.getRow(A.tableHeader + 1 + line.index);
+    put(row, 1, t(line.externalId), S.text);
+    put(row, 2, t(line.lineId), S.text);
+    put(row, 3, t(line.product), S.text);
+    put(row, 4, line.qty ?? null, S.qty);
+    put(row, 5, t(line.uom), S.center);
+    if (line.award) {
+      const s = suppliers[line.award.supplier]!;
+      put(row, 6, t(s.name), S.textPad);
+      put(row, 7, t(s.key), S.center);
+      put(row, 8, num(line.award.unitPrice), S.unit);
+      put(row, 9, num(line.award.lineTotal), S.money);
+      put(row, 10, basisLabel(line.award.basis), S.textPad);
+      const remark = line.award.single
+        ? 'splitting saves nothing: the single supplier gets every line (one order)'
+        : line.award.basis === 'lowest-qualified-price' && line.tiedAtBest.length > 1
+          ? `tie between ${line.tiedAtBest.length} suppliers at this price; ${tieReason(suppliers, line.tiedAtBest)}`
+          : s.decision === 'undecided'
+            ? 'supplier not yet qualified (no decision)'
+            : '';
+      put(row, 11, t(remark), S.text);
+    } else {
+      put(row, 6, 'not awarded', S.awardNone);
+      put(row, 11, t(line.noAwardReason ?? ''), S.awardNone);
+    }
+    row.commit();
+    if ((line.index + 1) % (ROWS_PER_YIELD * 10) === 0) await yieldToLoop();
+  }
+  const totalRow = ws.getRow(A.tableHeader + 1 + lines.length);
+  put(totalRow, 6, `Total awarded (${linesText(award.awardedLines, n)} lines)`, S.label);
+  put(totalRow, 9, num(award.awardedTotal), S.moneyBold);
+  totalRow.commit();
+  ws.commit();
+}

@@ -1,0 +1,66 @@
+/** The Suppliers sheet: one row per quotation, in the column order of the Comparison sheet. */
+import ExcelJS from 'exceljs';
+import type { Worksheet } from 'exceljs';
+import { excelDateInZone } from './dates.ts';
+import { clamp, decisionLabel, num, put, rfqHeading, SHEETS, t, textWidth, wrappedHeight } from './sheet-common.ts';
+import type { ComparisonModel } from './types.ts';
+import { stylesFor } from './styles.ts';
+
+export function writeSuppliersSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): void {
+  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
+  const { suppliers, timeZone, lines } = model;
+  const ws = wb.addWorksheet(SHEETS.suppliers, {
+    views: [{ state: 'frozen', xSplit: 2, ySplit: 3 }],
+    pageSetup: { orientation: 'landscape', paperSize: 9, fitToWidth: 1, fitToHeight: 0, printTitlesRow: '3:3' },
+  }) as Worksheet;
+  const nameWidth = clamp(Math.max(0, ...suppliers.map((s) => textWidth(s.name))) + 2, 18, 40);
+  ws.columns = [8, nameWidth, 12, 16, 9, 9, 18, 9, 9, 10, 16, 12, 11, 60].map((width) => ({ width }));
+  if (suppliers.length > 0) ws.autoFilter = `A3:N${3 + suppliers.length}`;
+  put(ws.getRow(1), 1, t(`Suppliers · ${rfqHeading(model)}`), S.title);
+  put(ws.getRow(2), 1, `One row per quotation, in the column order of the Comparison sheet. Dates in ${timeZone}.`, S.subtitle);
+  const hdr = ws.getRow(3);
+  hdr.height = 32;
+  [
+    'Rank by total',
+    'Supplier',
+    'Key',
+    'Decision',
+    'Winner',
+    'Revision',
+    `Quotation date (${timeZone})`,
+    'Lines quoted',
+    'Lines on RFQ',
+    'Coverage',
+    'Total of quoted lines',
+    'Deviation from best',
+    'Documents',
+    'Notes',
+  ].forEach((text, i) => put(hdr, i + 1, text, S.colHeader));
+  for (let r = 1; r <= 3; r++) ws.getRow(r).commit();
+  suppliers.forEach((s, i) => {
+    const row = ws.getRow(4 + i);
+    const muted = !s.eligible;
+    put(row, 1, s.rankByTotal ?? null, S.int);
+    put(row, 2, t(s.name), muted ? S.textMuted : S.text);
+    put(row, 3, t(s.key), S.text);
+    put(row, 4, decisionLabel(s), muted ? S.textMuted : S.text);
+    put(row, 5, s.winner ? '★ winner' : null, s.winner ? S.winnerMark : undefined);
+    put(row, 6, s.revision ?? null, S.int);
+    put(row, 7, s.quotationDate !== undefined ? excelDateInZone(s.quotationDate, timeZone) : null, S.date);
+    put(row, 8, s.linesQuoted, S.int);
+    put(row, 9, lines.length, S.int);
+    put(row, 10, num(s.coverage), S.pct);
+    put(row, 11, num(s.total), S.money);
+    put(row, 12, num(s.deviationFromBest), S.deviation);
+    put(row, 13, s.documents, S.int);
+    put(row, 14, t(s.notes), S.wrap);
+    row.height = wrappedHeight(s.notes ?? '', 60);
+    row.commit();
+  });
+  if (suppliers.length === 0) {
+    const row = ws.getRow(4);
+    put(row, 2, 'No quotations received.', S.textMuted);
+    row.commit();
+  }
+  ws.commit();
+}
