@@ -37,6 +37,11 @@ export interface Requisition {
   rfq_type: 'Public' | 'Private';
   rfq_category?: string;
   rfq_location?: string;
+  /**
+   * The calendar day (YYYY-MM-DD) of each date the ERP gave without a time of day: the workbooks show these as
+   * dates, not as the profile's default time in another zone.
+   */
+  erp_days?: { due_date?: string; required_date?: string };
   /** ISO 4217 code of its amounts, from the mapping profile (`currency:`); absent when the profile names none. */
   currency?: string;
   lines: RequisitionLine[];

@@ -55,6 +55,29 @@ function countDocs(docs: unknown): number {
   return 0;
 }
 
+/**
+ * The names of attached documents, for the buyer to read beside the prices. The interface does not show the fields
+ * of a document entry: the usual name fields are tried, then the last part of a URL, then a number.
+ */
+export function documentNames(docs: unknown): string[] {
+  const entries: unknown[] = Array.isArray(docs) ? docs : docs && typeof docs === 'object' ? Object.values(docs) : [];
+  return entries.map((d, i) => {
+    if (typeof d === 'string' && d.trim() !== '') return d.trim();
+    if (d && typeof d === 'object') {
+      const o = d as Record<string, unknown>;
+      for (const k of ['name', 'file_name', 'filename', 'original_name', 'title', 'doc_name']) {
+        const v = o[k];
+        if (typeof v === 'string' && v.trim() !== '') return v.trim();
+      }
+      for (const k of ['url', 'path', 'link']) {
+        const v = o[k];
+        if (typeof v === 'string' && v.trim() !== '') return v.trim().replace(/[?#].*$/, '').split('/').filter(Boolean).pop() ?? `document ${i + 1}`;
+      }
+    }
+    return `document ${i + 1}`;
+  });
+}
+
 /** Why the first of `tied` (in tie order) wins: the earlier quotation, or the lower key when the dates are equal. */
 export function tieReason(suppliers: SupplierSummary[], tied: number[]): string {
   const first = suppliers[tied[0]!]!;
@@ -166,6 +189,7 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
       eligible: decision !== 'not qualified',
       winner: input.winnerKey !== undefined && String(input.winnerKey) === key,
       documents: countDocs(q.attachments),
+      attachmentNames: documentNames(q.attachments),
       quoted,
       unitValues,
       lineTotalValues,
@@ -179,6 +203,7 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
     for (const d of q.detail) {
       s.documents += countDocs(d.docs);
       const li = lineIndex.get(String(d.line_id));
+      if (li !== undefined && countDocs(d.docs) > 0) (s.lineDocuments ??= new Map()).set(li, documentNames(d.docs));
       if (li === undefined) {
         if (d.price !== null && d.price !== undefined && d.price !== '') {
           unknownLines.add(`${supplierLabel(s)} priced line_id ${d.line_id}, which is not on this RFQ; ignored.`);

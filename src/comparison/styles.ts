@@ -16,6 +16,8 @@ export function formats(currency?: string) {
     unit: `#,##0.00##${cur}`,
     qty: '#,##0',
     pct: '0.0%',
+    /** A quote against the line's mean unit price (100% = the mean), as SAP ME49 shows it. */
+    pctOfMean: '0%',
     deviation: '+0.0%;-0.0%;0.0%',
     rank: '0',
     date: 'yyyy-mm-dd hh:mm',
@@ -63,6 +65,7 @@ function buildStyles(currency: string | undefined) {
   const S = {
     title: { font: { bold: true, size: 14, color: { argb: COLOR.titleFont } } },
     subtitle: { font: { italic: true, size: 9, color: { argb: COLOR.mutedFont } } },
+    subtitleWrap: { font: { italic: true, size: 9, color: { argb: COLOR.mutedFont } }, alignment: { wrapText: true, vertical: 'top' } },
     label: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'left' } },
     summaryTitle: { font: { bold: true, size: 11, color: { argb: COLOR.titleFont } } },
     labelRight: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'right' } },
@@ -72,8 +75,10 @@ function buildStyles(currency: string | undefined) {
     center: { alignment: { horizontal: 'center' } },
     textMuted: { font: { italic: true, color: { argb: COLOR.mutedFont } } },
     wrap: { alignment: { wrapText: true, vertical: 'top', indent: 1 } },
+    wrapTop: { alignment: { wrapText: true, vertical: 'top', horizontal: 'left' } },
     labelTop: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'left', vertical: 'top' } },
     date: { numFmt: FMT.date, alignment: { horizontal: 'left' } },
+    dateOnly: { numFmt: FMT.dateOnly, alignment: { horizontal: 'left' } },
     money: { numFmt: FMT.money },
     moneyBold: { numFmt: FMT.money, font: bold },
     unit: { numFmt: FMT.unit },
@@ -140,10 +145,11 @@ function buildStyles(currency: string | undefined) {
   const table = <T>(make: (k: SupplierKind) => T): Record<SupplierKind, T> =>
     Object.fromEntries(KINDS.map((k) => [k, make(k)])) as Record<SupplierKind, T>;
 
-  /** Styles of the three cells of a supplier group in a line row: unit price, line total, rank. */
+  /** Styles of the four cells of a supplier group in a line row: unit price, line total, % of mean, rank. */
   const SUPPLIER_CELL = {
     unit: table((k) => supplierCell(FMT.unit, k, true, false)),
     total: table((k) => supplierCell(FMT.money, k, false, false)),
+    pctOfMean: table((k) => supplierCell(FMT.pctOfMean, k, false, true)),
     rank: table((k) => supplierCell(FMT.rank, k === 'lowest' ? 'lowest' : k, false, true)),
   };
 
@@ -173,6 +179,10 @@ function buildStyles(currency: string | undefined) {
     info: [headerTable({ font: { size: 9 } }, true), headerTable({ font: { size: 9 } }, false)],
     money: [headerTable({ numFmt: FMT.money, font: { bold: true } }, true), headerTable({ numFmt: FMT.money }, false)],
     text: [headerTable({}, true), headerTable({}, false)],
+    notes: [
+      headerTable({ font: { size: 9 }, alignment: { horizontal: 'left', vertical: 'top', wrapText: true } }, true),
+      headerTable({ font: { size: 9 } }, false),
+    ],
     deviation: [headerTable({ numFmt: FMT.deviation }, true), headerTable({ numFmt: FMT.deviation }, false)],
     rank: [headerTable({ numFmt: '0', font: { bold: true } }, true), headerTable({ numFmt: '0' }, false)],
   } as const;

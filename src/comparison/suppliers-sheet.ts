@@ -14,8 +14,8 @@ export function writeSuppliersSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
     pageSetup: { orientation: 'landscape', paperSize: 9, fitToWidth: 1, fitToHeight: 0, printTitlesRow: '3:3' },
   }) as Worksheet;
   const nameWidth = clamp(Math.max(0, ...suppliers.map((s) => textWidth(s.name))) + 2, 18, 40);
-  ws.columns = [8, nameWidth, 12, 16, 9, 9, 18, 9, 9, 10, 16, 12, 11, 60].map((width) => ({ width }));
-  if (suppliers.length > 0) ws.autoFilter = `A3:N${3 + suppliers.length}`;
+  ws.columns = [8, nameWidth, 12, 16, 9, 9, 18, 9, 9, 10, 16, 12, 11, 60, 40].map((width) => ({ width }));
+  if (suppliers.length > 0) ws.autoFilter = `A3:O${3 + suppliers.length}`;
   put(ws.getRow(1), 1, t(`Suppliers · ${rfqHeading(model)}`), S.title);
   put(ws.getRow(2), 1, `One row per quotation, in the column order of the Comparison sheet. Dates in ${timeZone}.`, S.subtitle);
   const hdr = ws.getRow(3);
@@ -35,6 +35,7 @@ export function writeSuppliersSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
     'Deviation from best',
     'Documents',
     'Notes',
+    'Attachments',
   ].forEach((text, i) => put(hdr, i + 1, text, S.colHeader));
   for (let r = 1; r <= 3; r++) ws.getRow(r).commit();
   suppliers.forEach((s, i) => {
@@ -54,7 +55,9 @@ export function writeSuppliersSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
     put(row, 12, num(s.deviationFromBest), S.deviation);
     put(row, 13, s.documents, S.int);
     put(row, 14, t(s.notes), S.wrap);
-    row.height = wrappedHeight(s.notes ?? '', 60);
+    const attachments = s.attachmentNames.join('\n');
+    put(row, 15, attachments ? t(attachments) : null, S.wrap);
+    row.height = Math.max(wrappedHeight(s.notes ?? '', 60), wrappedHeight(attachments, 40));
     row.commit();
   });
   if (suppliers.length === 0) {

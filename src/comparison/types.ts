@@ -29,6 +29,11 @@ export interface ComparisonInput {
   priceBasis?: PriceBasis;
   /** external_id -> [unit price, price unit] of the ERP export: the estimates use these where given. */
   erpPrices?: Record<string, [string, string]>;
+  /**
+   * Dates the ERP gave as a day only (the day as written, and the instant sent for it): shown as that day, without
+   * a time, while the RFQ still has that instant.
+   */
+  erpDays?: Partial<Record<'due_date' | 'required_date', { day: string; at: number }>>;
   /** ISO 4217 code of every amount (the requisition's currency); unnamed when unknown. */
   currency?: string;
   /** File name of the earlier award file of this RFQ that this version's award file replaces. */
@@ -50,6 +55,10 @@ export interface SupplierSummary {
   winner: boolean;
   /** Quotation attachments plus documents attached to its lines. */
   documents: number;
+  /** Names of the quotation's own attachments. */
+  attachmentNames: string[];
+  /** Line index -> names of the documents the supplier attached to that line (only lines that have some). */
+  lineDocuments?: Map<number, string[]>;
   /**
    * Indexed by line index: the validated price as quoted (a decimal string: a unit price or a line total, per the
    * model's priceBasis), or null when this supplier gave no usable price. Strings, not Decimals: a Decimal costs

@@ -44,7 +44,7 @@ function declareFilterRanges(wb: ExcelJS.stream.xlsx.WorkbookWriter): void {
 /** Streams the workbook for an already built model to `filePath` (not atomic: see writeComparisonWorkbook). */
 export async function writeComparisonModel(model: ComparisonModel, filePath: string): Promise<void> {
   // Checked before a file is opened: Excel cannot hold more columns than this, whatever we would write.
-  const lastCol = COMPARISON_COLS.firstSupplier + model.suppliers.length * 3 - 1;
+  const lastCol = COMPARISON_COLS.firstSupplier + model.suppliers.length * COMPARISON_COLS.perSupplier - 1;
   if (lastCol > EXCEL_MAX_COLUMNS) {
     throw new Error(`${model.suppliers.length} quotations need ${lastCol} columns; a worksheet holds at most ${EXCEL_MAX_COLUMNS}`);
   }

@@ -13,7 +13,13 @@ export interface DateFormat {
   defaultTime: string;
 }
 
-export type DateResult = { ok: true; ms: number } | { ok: false; reason: string };
+/**
+ * `day` (YYYY-MM-DD, the calendar day as written) is set when the value carried no time of day: the ERP gave a date
+ * only, so the workbooks show it without the profile's default time.
+ */
+export type DateResult = { ok: true; ms: number; day?: string } | { ok: false; reason: string };
+
+const dayOf = (w: WallClock): string => `${String(w.y).padStart(4, '0')}-${String(w.mo).padStart(2, '0')}-${String(w.d).padStart(2, '0')}`;
 
 export interface WallClock {
   y: number;
@@ -158,7 +164,7 @@ export function parseDateText(text: string, fmt: DateFormat): DateResult {
         const off = (Number(om[2]) * 60 + Number(om[3])) * 60000 * (om[1] === '-' ? -1 : 1);
         return { ok: true, ms: naive - off };
       }
-      return { ok: true, ms: wallToUtc(wall, fmt.timeZone) };
+      return { ok: true, ms: wallToUtc(wall, fmt.timeZone), ...(m[4] ? {} : { day: dayOf(wall) }) };
     }
     if (pattern === 'excel_serial') {
       if (!/^\d{4,6}(?:\.\d+)?$/.test(s)) continue;
@@ -190,7 +196,7 @@ export function parseDateText(text: string, fmt: DateFormat): DateResult {
     wall = w;
     const bad = validWall(wall);
     if (bad) return { ok: false, reason: bad };
-    return { ok: true, ms: wallToUtc(wall, fmt.timeZone) };
+    return { ok: true, ms: wallToUtc(wall, fmt.timeZone), ...(hasTime ? {} : { day: dayOf(wall) }) };
   }
   return { ok: false, reason: `is not a date in the expected format (${fmt.formats.join(' or ')})` };
 }
@@ -209,7 +215,7 @@ function fromWall(w: WallClock, fmt: DateFormat, dateOnly: boolean): DateResult 
   }
   const bad = validWall(w);
   if (bad) return { ok: false, reason: bad };
-  return { ok: true, ms: wallToUtc(w, fmt.timeZone) };
+  return { ok: true, ms: wallToUtc(w, fmt.timeZone), ...(dateOnly ? { day: dayOf(w) } : {}) };
 }
 
 /**

@@ -31,6 +31,8 @@ const lineSchema = z.object({
   row: z.number().int().positive(),
 });
 
+type ErpDays = NonNullable<Requisition['erp_days']>;
+
 export type RequisitionHeader = Omit<Requisition, 'key' | 'sourceFile' | 'profile' | 'lines'>;
 
 export interface LineResult {
@@ -254,7 +256,8 @@ export interface HeaderResult {
   problems: RowProblem[];
 }
 
-function dateOf(ctx: Ctx, cells: readonly Cell[], field: 'due_date' | 'required_date'): number | undefined | null {
+/** The date's instant; a date the ERP gave without a time of day also puts its calendar day in `days`. */
+function dateOf(ctx: Ctx, cells: readonly Cell[], field: 'due_date' | 'required_date', days: ErpDays): number | undefined | null {
   if (!ctx.m.has(field)) return undefined;
   const raw = ctx.m.value(field, cells);
   if (raw === null || raw === '' || typeof raw === 'boolean') return undefined;
@@ -263,6 +266,7 @@ function dateOf(ctx: Ctx, cells: readonly Cell[], field: 'due_date' | 'required_
     problem(ctx, field, cellText(raw), `${field} ${r.reason}`);
     return null;
   }
+  if (r.day !== undefined) days[field] = r.day;
   return r.ms;
 }
 
@@ -291,14 +295,15 @@ export function mapRequisitionHeader(m: BoundMapping, cells: readonly Cell[], ro
   fits(ctx, 'rfq_category', rfq_category);
   const rfq_location = optional(ctx, cells, 'rfq_location');
   fits(ctx, 'rfq_location', rfq_location);
-  let due = dateOf(ctx, cells, 'due_date');
+  const days: ErpDays = {};
+  let due = dateOf(ctx, cells, 'due_date', days);
   const rule = m.profile.dueDateRule;
   if (due === undefined && rule) due = dueDateByRule(now, rule.daysAfterIngest, rule.at, m.profile.dates.timeZone);
   if (due === undefined) problem(ctx, 'due_date', '', 'due_date is required');
   else if (due !== null && due <= now.getTime()) {
     problem(ctx, 'due_date', cellText(m.value('due_date', cells)), `due_date ${new Date(due).toISOString()} is not in the future`);
   }
-  const required_date = dateOf(ctx, cells, 'required_date');
+  const required_date = dateOf(ctx, cells, 'required_date', days);
   if (typeof due === 'number' && typeof required_date === 'number' && due >= required_date) {
     problem(ctx, 'due_date', cellText(m.value('due_date', cells)), `due_date ${new Date(due).toISOString()} is not before required_date ${new Date(required_date).toISOString()}`, 'warning');
   }
@@ -308,5 +313,6 @@ export function mapRequisitionHeader(m: BoundMapping, cells: readonly Cell[], ro
   if (typeof required_date === 'number') header.required_date = required_date;
   if (rfq_category !== undefined) header.rfq_category = rfq_category;
   if (rfq_location !== undefined) header.rfq_location = rfq_location;
+  if (days.due_date !== undefined || days.required_date !== undefined) header.erp_days = days;
   return { header, problems: ctx.problems };
 }

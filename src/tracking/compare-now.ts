@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { buildComparison, comparisonFileNames, writeComparisonOutputs, type ComparisonInput } from '../comparison/index.ts';
 import { RfqSyncError } from '../errors.ts';
+import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { findListedRfq } from './find-rfq.ts';
 import { pullQuotations } from './snapshot.ts';
@@ -19,20 +20,14 @@ export async function writeComparisonNow(
   if (!found) throw new RfqSyncError('E_RFQ_NOT_FOUND', 'data', `RFQ ${rfqId} is in no status list of this account`);
   const pull = await pullQuotations(ctx.client, rfqId, found.state === 'completed');
   const rec = await trackingStore(ctx).get(rfqId);
-  // The currency kept with the tracked RFQ; an untracked (or earlier tracked) RFQ takes the global setting.
-  const currency = rec?.requisition?.currency ?? ctx.config.REQUISITION_CURRENCY;
   const input: ComparisonInput = {
     rfq: found.rfq,
     state: found.state,
     quotations: pull.quotations,
     invalidQuotations: pull.invalid.map((i) => ({ ...(i.quotation_key !== undefined ? { quotation_key: i.quotation_key } : {}), reason: i.reason })),
     ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}),
-    ...(rec?.requisition ? { requisition: { key: rec.requisition.key, sourceFile: rec.requisition.sourceFile, ...(rec.requisition.profile ? { profile: rec.requisition.profile } : {}) } } : {}),
     generatedAt: opts.now ?? new Date(),
-    timeZone: ctx.config.TIME_ZONE,
-    priceBasis: ctx.config.QUOTATION_PRICE_BASIS,
-    ...(currency ? { currency } : {}),
-    ...(rec?.requisition?.erpPrices ? { erpPrices: rec.requisition.erpPrices } : {}),
+    ...comparisonInputFromRecord(rec, ctx.config),
   };
   const workbook = opts.out ?? join(ctx.config.folders.comparisons, comparisonFileNames(found.rfq).workbook);
   const model = buildComparison(input);

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { buildComparison, comparisonFileNames, writeComparisonOutputs } from '../comparison/index.ts';
 import type { ComparisonInput } from '../comparison/index.ts';
 import { RfqSyncError } from '../errors.ts';
+import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, type ComparisonJobData } from './enqueue.ts';
 import { findListedRfq } from './find-rfq.ts';
@@ -60,20 +61,14 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   }
 
   const state = rec.state === 'created' ? 'open' : rec.state;
-  // The currency kept with the tracked RFQ; an untracked (or earlier tracked) RFQ takes the global setting.
-  const currency = rec?.requisition?.currency ?? ctx.config.REQUISITION_CURRENCY;
   const input: ComparisonInput = {
     rfq,
     state,
     quotations,
     invalidQuotations: (snap.invalid ?? []).map((i) => ({ ...(i.quotation_key !== undefined ? { quotation_key: i.quotation_key } : {}), reason: i.reason })),
     ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
-    ...(rec.requisition ? { requisition: { key: rec.requisition.key, sourceFile: rec.requisition.sourceFile, ...(rec.requisition.profile ? { profile: rec.requisition.profile } : {}) } } : {}),
     generatedAt: new Date(),
-    timeZone: ctx.config.TIME_ZONE,
-    priceBasis: ctx.config.QUOTATION_PRICE_BASIS,
-    ...(currency ? { currency } : {}),
-    ...(rec?.requisition?.erpPrices ? { erpPrices: rec.requisition.erpPrices } : {}),
+    ...comparisonInputFromRecord(rec, ctx.config),
     version,
     ...(rec.comparison?.awardCsv !== undefined ? { supersedes: rec.comparison.awardCsv } : {}),
   };

@@ -4,11 +4,15 @@
  */
 import type { Requisition } from '../requisition.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
-import type { TrackedRfq } from './transitions.ts';
+import type { ErpDays, TrackedRfq } from './transitions.ts';
 
 export async function trackRfq(
   ctx: Pick<TrackingContext, 'redis' | 'keys'> & { config?: { REQUISITION_CURRENCY?: string | undefined } },
-  o: { rfqId: number; requisition: Pick<Requisition, 'key' | 'sourceFile' | 'profile' | 'title' | 'currency'> & { lines?: Requisition['lines'] } },
+  o: {
+    rfqId: number;
+    requisition: Pick<Requisition, 'key' | 'sourceFile' | 'profile' | 'title' | 'currency'> &
+      Partial<Pick<Requisition, 'erp_days' | 'due_date' | 'required_date'>> & { lines?: Requisition['lines'] };
+  },
 ): Promise<TrackedRfq> {
   const r = o.requisition;
   // The currency is fixed when tracking starts: a later change of REQUISITION_CURRENCY does not relabel old RFQs.
@@ -18,6 +22,13 @@ export async function trackRfq(
     if (l.unit_price === undefined) continue;
     (erpPrices ??= {})[l.external_id] = [l.unit_price, l.price_unit ?? '1'];
   }
+  // A date the ERP gave as a day only, with the instant sent for it: shown as that day while the RFQ keeps it.
+  let erpDays: ErpDays | undefined;
+  for (const field of ['due_date', 'required_date'] as const) {
+    const day = r.erp_days?.[field];
+    const at = r[field];
+    if (day !== undefined && at !== undefined) (erpDays ??= {})[field] = { day, at };
+  }
   return trackingStore(ctx).track(o.rfqId, {
     key: r.key,
     sourceFile: r.sourceFile,
@@ -25,5 +36,6 @@ export async function trackRfq(
     title: r.title,
     ...(currency ? { currency } : {}),
     ...(erpPrices ? { erpPrices } : {}),
+    ...(erpDays ? { erpDays } : {}),
   });
 }

@@ -46,13 +46,24 @@ export interface WrittenComparison {
   decisions?: string;
 }
 
+/** Dates the ERP gave as a day only: the day as written and the instant sent to the service for it. */
+export type ErpDays = Partial<Record<'due_date' | 'required_date', { day: string; at: number }>>;
+
 export interface TrackedRfq {
   rfqId: number;
   /** Bumped by every write: optimistic concurrency (compare-and-set) in the store. */
   seq: number;
   /** currency: ISO 4217, from the profile or REQUISITION_CURRENCY when the RFQ was tracked; every amount's. */
   /** erpPrices: external_id -> [unit price, price unit] from the export (src/requisition.ts), for the estimates. */
-  requisition?: { key: string; sourceFile: string; profile?: string; title?: string; currency?: string; erpPrices?: Record<string, [string, string]> };
+  requisition?: {
+    key: string;
+    sourceFile: string;
+    profile?: string;
+    title?: string;
+    currency?: string;
+    erpPrices?: Record<string, [string, string]>;
+    erpDays?: ErpDays;
+  };
   state: TrackedState;
   /** Unix ms. */
   trackedAt: number;

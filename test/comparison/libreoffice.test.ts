@@ -44,6 +44,6 @@ it.skipIf(!hasSoffice())('opens in LibreOffice without error: PDF export works a
   const { unzipSync, strFromU8 } = await import('fflate');
   const ods = unzipSync(new Uint8Array(await readFile(join(dir, 'demo.ods'))));
   const content = strFromU8(ods['content.xml']!);
-  expect(content).toContain('table:target-range-address="Comparison.A14:Comparison.AD22"');
+  expect(content).toContain('table:target-range-address="Comparison.A15:Comparison.AI23"');
   expect(content).toContain('PR-4711-10');
 }, 180_000);

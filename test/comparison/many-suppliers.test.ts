@@ -70,13 +70,13 @@ it('compares 60 suppliers: every price, line total, rank, total, coverage and st
   const byKey = new Map(input.quotations.map((q) => [q.quotation_key, q]));
   const order: Quotation[] = [];
   for (let s = 0; s < SUPPLIERS; s++) {
-    const info = String(ws.getCell(R.supplierInfo, C.firstSupplier + s * 3).value);
+    const info = String(ws.getCell(R.supplierInfo, C.firstSupplier + s * C.perSupplier).value);
     const key = /^key (\d+) ·/.exec(info)?.[1];
     order.push(byKey.get(key!)!);
   }
   expect(new Set(order.map((q) => q.quotation_key)).size).toBe(SUPPLIERS);
-  expect(ws.getCell(R.columnHeader, C.firstSupplier + SUPPLIERS * 3 - 1).value).toBe('Rank');
-  expect(ws.getCell(R.columnHeader, C.firstSupplier + SUPPLIERS * 3).value).toBeNull();
+  expect(ws.getCell(R.columnHeader, C.firstSupplier + SUPPLIERS * C.perSupplier - 1).value).toBe('Rank');
+  expect(ws.getCell(R.columnHeader, C.firstSupplier + SUPPLIERS * C.perSupplier).value).toBeNull();
 
   const eligible = (q: Quotation): boolean => q.status !== 'not qualified';
   const price = (q: Quotation, l: number): Decimal | null => {
@@ -97,11 +97,11 @@ it('compares 60 suppliers: every price, line total, rank, total, coverage and st
     expect(ws.getCell(row, C.highest).value).toBe(Decimal.max(...eligiblePrices).toNumber());
     expect(ws.getCell(row, C.quotes).value).toBe(eligiblePrices.length);
     order.forEach((q, s) => {
-      const c0 = C.firstSupplier + s * 3;
+      const c0 = C.firstSupplier + s * C.perSupplier;
       const p = price(q, l);
       const unit = ws.getCell(row, c0);
       const total = ws.getCell(row, c0 + 1);
-      const rank = ws.getCell(row, c0 + 2);
+      const rank = ws.getCell(row, c0 + 3);
       if (p === null) {
         expect(unit.value).toBeNull();
         expect(total.value).toBeNull();
@@ -138,7 +138,7 @@ it('compares 60 suppliers: every price, line total, rank, total, coverage and st
   const rankable = totals.filter((x) => x.n === LINES && eligible(x.q));
   expect(rankable.length).toBeGreaterThan(3);
   totals.forEach((x, s) => {
-    const c0 = C.firstSupplier + s * 3;
+    const c0 = C.firstSupplier + s * C.perSupplier;
     expect(ws.getCell(R.total, c0).value).toBe(x.t.toNumber());
     expect(ws.getCell(R.coverage, c0).value).toBe(`${x.n} of ${LINES} (${Math.round((x.n * 100) / LINES)}%)`);
     const rank = ws.getCell(R.rankByTotal, c0).value;

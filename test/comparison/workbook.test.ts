@@ -48,8 +48,8 @@ const sheet = (wb: ExcelJS.Workbook, name: string): Worksheet => {
   if (!ws) throw new Error(`no sheet ${name}`);
   return ws;
 };
-/** Cell of supplier group `s` (0-based, display order): part 0 = unit price, 1 = line total, 2 = rank. */
-const sup = (ws: Worksheet, row: number, s: number, part: 0 | 1 | 2): Cell => ws.getCell(row, C.firstSupplier + s * 3 + part);
+/** Cell of supplier group `s` (0-based, display order): part 0 = unit price, 1 = line total, 2 = % of mean, 3 = rank. */
+const sup = (ws: Worksheet, row: number, s: number, part: 0 | 1 | 2 | 3): Cell => ws.getCell(row, C.firstSupplier + s * C.perSupplier + part);
 const lineRow = (i: number): number => R.firstLine + i;
 const fillOf = (c: Cell): string | undefined =>
   c.fill && c.fill.type === 'pattern' && c.fill.pattern !== 'none' ? `${c.fill.pattern}:${c.fill.fgColor?.argb}` : undefined;
@@ -73,7 +73,7 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
     expect(String(ws.getCell(R.legend, 1).value)).toMatch(/\. Times in Europe\/Berlin \(UTC\+02:00/);
     expect(ws.getCell(R.metaFirst, 2).value).toBe('117 / 5021');
     expect(ws.getCell(R.metaFirst, 4).value).toBe('Acme Manufacturing GmbH');
-    expect(ws.getCell(R.metaFirst + 1, 4).value).toBe('closed (service status: Active)');
+    expect(ws.getCell(R.metaFirst + 1, 4).value).toBe('closed (service status: Active) · award DRAFT (summary below the lines)');
     expect(ws.getCell(R.metaFirst + 4, 4).value).toBe('REQ-2026-0042 (profile sap-me5a) from sap_export_2026-06-01.csv');
   });
 
@@ -99,7 +99,8 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
     expect(sup(ws, R.supplierInfo, 4, 0).value).toBe('key 310 · rev 1 · not qualified');
     expect(ws.getCell(R.columnHeader, C.firstSupplier).value).toBe('Unit price');
     expect(ws.getCell(R.columnHeader, C.firstSupplier + 1).value).toBe('Line total');
-    expect(ws.getCell(R.columnHeader, C.firstSupplier + 2).value).toBe('Rank');
+    expect(ws.getCell(R.columnHeader, C.firstSupplier + 2).value).toBe('% of mean');
+    expect(ws.getCell(R.columnHeader, C.firstSupplier + 3).value).toBe('Rank');
   });
 
   it('gives per-supplier totals, coverage, rank by total and deviation from the best total', () => {
@@ -132,7 +133,7 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
     const r = lineRow(0);
     expect([0, 1, 2, 3].map((s) => sup(ws, r, s, 0).value)).toEqual([1149, 1175, 1125, 1099]);
     expect([0, 1, 2, 3].map((s) => sup(ws, r, s, 1).value)).toEqual([28725, 29375, 28125, 27475]);
-    expect([0, 1, 2, 3].map((s) => sup(ws, r, s, 2).value)).toEqual([3, 4, 2, 1]);
+    expect([0, 1, 2, 3].map((s) => sup(ws, r, s, 3).value)).toEqual([3, 4, 2, 1]);
     expect(fillOf(sup(ws, r, 3, 0))).toBe('solid:FFC6EFCE');
     expect(sup(ws, r, 3, 0).font?.bold).toBe(true);
     expect(fillOf(sup(ws, r, 0, 0))).toBeUndefined();
@@ -142,9 +143,9 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
 
   it('shares rank 1 on a tie and says so at the best supplier', () => {
     const r = lineRow(2); // 279.00 from Bürotechnik (s1) and Hanse (s3); Hanse quoted earlier
-    expect(sup(ws, r, 1, 2).value).toBe(1);
-    expect(sup(ws, r, 3, 2).value).toBe(1);
-    expect(sup(ws, r, 0, 2).value).toBe(3);
+    expect(sup(ws, r, 1, 3).value).toBe(1);
+    expect(sup(ws, r, 3, 3).value).toBe(1);
+    expect(sup(ws, r, 0, 3).value).toBe(3);
     expect(fillOf(sup(ws, r, 1, 0))).toBe('solid:FFC6EFCE');
     expect(fillOf(sup(ws, r, 3, 0))).toBe('solid:FFC6EFCE');
     expect(ws.getCell(r, C.bestSupplier).value).toBe('Hanse IT Distribution GmbH (tie ×2)');
@@ -158,12 +159,12 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
     expect(fillOf(missing)).toBe('lightUp:FFBFBFBF');
     expect(sup(ws, r, 3, 1).value).toBeNull();
     expect(fillOf(sup(ws, r, 3, 1))).toBe('lightUp:FFBFBFBF');
-    expect(sup(ws, r, 3, 2).value).toBeNull();
+    expect(sup(ws, r, 3, 3).value).toBeNull();
     const nq = sup(ws, lineRow(0), 4, 0);
     expect(nq.value).toBe(899);
     expect(fillOf(nq)).toBe('solid:FFF2F2F2');
     expect(nq.font?.color?.argb).toBe('FF8C8C8C');
-    expect(sup(ws, lineRow(0), 4, 2).value).toBeNull(); // not ranked
+    expect(sup(ws, lineRow(0), 4, 3).value).toBeNull(); // not ranked
     expect(fillOf(sup(ws, R.supplierName, 4, 0))).toBe('solid:FFE7E6E6');
   });
 
@@ -181,11 +182,13 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
     expect(formulas).toBe(0);
   });
 
-  it('freezes panes, filters, and prints landscape one page wide with repeated headers', () => {
+  it('freezes panes, filters, and prints landscape at a readable scale with the header rows and line columns repeated', () => {
     expect(ws.views[0]).toMatchObject({ state: 'frozen', xSplit: 2, ySplit: R.columnHeader });
-    expect(ws.autoFilter).toBe(`A${R.columnHeader}:AD${R.columnHeader + 8}`);
-    expect(ws.pageSetup).toMatchObject({ orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 });
+    expect(ws.autoFilter).toBe(`A${R.columnHeader}:AI${R.columnHeader + 8}`);
+    expect(ws.pageSetup).toMatchObject({ orientation: 'landscape', fitToPage: false });
+    expect(ws.pageSetup.scale).toBeGreaterThanOrEqual(70);
     expect(ws.pageSetup.printTitlesRow).toBe(`${R.supplierName}:${R.columnHeader}`);
+    expect(ws.pageSetup.printTitlesColumn).toBe('A:B');
     expect(ws.getColumn(C.product).width).toBeGreaterThanOrEqual('Laptop 14" business'.length);
   });
 
@@ -345,8 +348,8 @@ describe('comparison workbook: edge cases', () => {
     };
     const wb = await writeAndRead(input, 'single.xlsx');
     const ws = sheet(wb, 'Comparison');
-    expect(sup(ws, lineRow(0), 0, 2).value).toBe(1);
-    expect(sup(ws, lineRow(1), 0, 2).value).toBe(1);
+    expect(sup(ws, lineRow(0), 0, 3).value).toBe(1);
+    expect(sup(ws, lineRow(1), 0, 3).value).toBe(1);
     expect(fillOf(sup(ws, lineRow(1), 0, 0))).toBe('solid:FFC6EFCE');
     expect(sup(ws, R.total, 0, 0).value).toBe(1828.8);
     expect(sup(ws, R.deviation, 0, 0).value).toBe(0);
@@ -392,7 +395,7 @@ describe('comparison workbook: edge cases', () => {
     expect(ws.getCell(R.title, 1).value).toBe('Quote comparison · RFQ 117 · Office IT refresh Q3 · version 2');
     expect(sup(ws, R.supplierInfo, 0, 0).value).toBe('key 101 · rev 3 · no decision yet');
     expect(sup(ws, lineRow(0), 0, 0).value).toBe(1049);
-    expect(sup(ws, lineRow(0), 0, 2).value).toBe(1);
+    expect(sup(ws, lineRow(0), 0, 3).value).toBe(1);
     expect(ws.getCell(lineRow(0), C.bestSupplier).value).toBe('Nordic Office Supply AB');
     expect(notesText(wb)).toContain('Quotation key 101 appears more than once; revision 3 is compared, the other ignored.');
   });

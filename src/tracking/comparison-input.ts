@@ -1,0 +1,25 @@
+/**
+ * What a tracked RFQ's record adds to a comparison, shared by the comparison job and `rfq-sync compare`: the
+ * requisition it came from, its currency, the ERP's own unit prices and the dates the ERP gave as days.
+ */
+import type { ComparisonInput } from '../comparison/index.ts';
+import type { TrackedRfq } from './transitions.ts';
+
+type FromRecord = Pick<ComparisonInput, 'requisition' | 'currency' | 'erpPrices' | 'erpDays' | 'priceBasis' | 'timeZone'>;
+
+export function comparisonInputFromRecord(
+  rec: TrackedRfq | undefined,
+  config: { REQUISITION_CURRENCY?: string | undefined; TIME_ZONE: string; QUOTATION_PRICE_BASIS: NonNullable<ComparisonInput['priceBasis']> },
+): FromRecord {
+  const r = rec?.requisition;
+  // The currency kept with the tracked RFQ; an untracked (or earlier tracked) RFQ takes the global setting.
+  const currency = r?.currency ?? config.REQUISITION_CURRENCY;
+  return {
+    ...(r ? { requisition: { key: r.key, sourceFile: r.sourceFile, ...(r.profile ? { profile: r.profile } : {}) } } : {}),
+    timeZone: config.TIME_ZONE,
+    priceBasis: config.QUOTATION_PRICE_BASIS,
+    ...(currency ? { currency } : {}),
+    ...(r?.erpPrices ? { erpPrices: r.erpPrices } : {}),
+    ...(r?.erpDays ? { erpDays: r.erpDays } : {}),
+  };
+}
