@@ -48,6 +48,8 @@ export const requisitionLineSchema = z.object({
   row: z.number().int(),
 });
 
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
 export const requisitionSchema = z.object({
   key: z.string().min(1),
   sourceFile: z.string(),
@@ -60,6 +62,7 @@ export const requisitionSchema = z.object({
   rfq_category: z.string().optional(),
   rfq_location: z.string().optional(),
   currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  erp_days: z.object({ due_date: isoDay.optional(), required_date: isoDay.optional() }).optional(),
   lines: z.array(requisitionLineSchema).min(1),
 });
 
