@@ -2,7 +2,7 @@
  * `npm run bench:comparison`: one comparison workbook for 5,000 lines x 50 suppliers (750,000 supplier cells:
  * unit price, line total, rank), with ~5 % missing prices, a few not-qualified suppliers and ties.
  * The measured run happens in a child process so its peak RSS (maxRSS) belongs to this workload alone.
- * Targets (issue 7): under 8 s and under 400 MB on a 2-core machine.
+ * Targets (README.md#comparison-workbook-npm-run-benchcomparison): under 8 s and under 400 MB on a 2-core machine.
  *
  *   node bench/comparison.ts [--lines 5000] [--suppliers 50] [--keep FILE]
  */
