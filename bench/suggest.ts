@@ -2,7 +2,8 @@
  * npm run bench:suggest — `check --suggest` reads a bounded sample, not the file.
  * Generates (in a temp folder) a 1,000,000-line CSV in the generic template, then runs the real CLI twice, each in
  * its own process, output discarded: `rfq-sync check --suggest FILE` and a full `rfq-sync check FILE`.
- * Target (issue 17): suggest < 0.1 x the full check. Options: --lines N, --keep (leave the file).
+ * Target (README.md#profile-suggestion-npm-run-benchsuggest): suggest < 0.1 x the full check. Options: --lines N,
+ * --keep (leave the file).
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';

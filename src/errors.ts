@@ -13,7 +13,7 @@
 
 export type ErrorKind = 'transient' | 'auth' | 'data' | 'config' | 'unexpected';
 
-/** At most this much response body is kept in an error (design.md: "at most 2 KiB of body text"). */
+/** At most this much response body is kept in an error (docs/architecture.md#errors-and-retries). */
 export const MAX_ERROR_BODY_CHARS = 2048;
 
 export class RfqSyncError extends Error {
@@ -150,7 +150,7 @@ export function formatRowProblem(p: RowProblem): string {
 
 // ---------------------------------------------------------------- pipeline
 
-/** A requisition's external_ids are held by another requisition (design.md, claim step). */
+/** A requisition's external_ids are held by another requisition (docs/architecture.md#identity-and-the-claim-table). */
 export class ClaimConflictError extends RfqSyncError {
   readonly requisitionKey: string;
   readonly conflicts: ReadonlyArray<{ externalId: string; heldBy: string }>;

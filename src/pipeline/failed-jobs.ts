@@ -2,7 +2,7 @@
  * Failed jobs across all queues: what `rfq-sync failed list` shows and `failed retry [ID|--all]` re-runs.
  * A job is named `<queue>:<id>` (a job id never contains `:`, queues.ts); a bare id is looked up in every queue.
  * Retrying a create-rfq job whose requisition was rejected first clears the rejection: an operator's retry is
- * deliberate, not the blind retry design.md forbids.
+ * deliberate, not the blind retry the protocol forbids (docs/architecture.md#the-protocol, step 6).
  */
 import type { Job, Queue } from 'bullmq';
 import type { WorkerContext } from './context.ts';

@@ -1,7 +1,6 @@
 /**
- * Idempotency records in Redis: the claim / reconcile / record protocol of design.md ("Exactly one RFQ per
- * requisition"). Every state change is one Lua script, so a crash between two Redis calls cannot leave half a claim
- * or half a record.
+ * Idempotency records in Redis: the claim / reconcile / record protocol of docs/architecture.md#exactly-once-creation.
+ * Every state change is one Lua script, so a crash between two Redis calls cannot leave half a claim or half a record.
  *
  * Identity: a requisition is `${profile}/${key}` (requisitionId in redis-keys.ts): the mapping profile plus the
  * grouping key of the export (e.g. the PR number), not the file, so the same requisition in two files is one.

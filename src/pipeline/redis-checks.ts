@@ -1,5 +1,5 @@
 /**
- * Start-up checks of the Redis the worker is given (design.md: Redis is the only state store).
+ * Start-up checks of the Redis the worker is given (the only state store: docs/architecture.md#state-in-redis).
  *   - version >= 6.2 (BullMQ's minimum): refuse;
  *   - maxmemory-policy must be `noeviction`: an evicting Redis may silently drop an idempotency record or a job,
  *     which would create a second RFQ or lose one: refuse;

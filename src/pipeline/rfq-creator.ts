@@ -1,5 +1,6 @@
 /**
- * Exactly one RFQ per requisition: the claim / reconcile / post / record sequence of design.md, on top of the
+ * Exactly one RFQ per requisition: the claim / reconcile / post / record sequence of
+ * docs/architecture.md#the-protocol, on top of the
  * idempotency store. Job plumbing (BullMQ retries, delays) is the caller's (jobs/create-rfq.ts); this module only
  * says what happened, or throws what the caller must act on:
  *   - AttemptBusyError: another attempt holds the requisition (it may be posting): try again after waitMs;

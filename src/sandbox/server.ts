@@ -1,5 +1,5 @@
 /**
- * The sandbox: an HTTP emulator of the sourcing service (spec/sourcing-service-interface.md) for local use, the
+ * The sandbox: an HTTP emulator of the sourcing service (docs/architecture.md#the-interface) for local use, the
  * demo and the tests. Bearer accounts, the three operations as the spec shows them (lines as a map of string
  * numbers, links/meta pagination), a control API under `/_sandbox/` for what the spec leaves to people (close,
  * cancel, complete, quotations, decisions, winner), fault injection, an optional state file and an autopilot.
@@ -48,11 +48,11 @@ export interface SandboxOptions {
   /** Render links.next/last on this foreign origin (tests). */
   linksOrigin?: string;
   /**
-   * `friendly` (default): the interface document read kindly: lower-case filter (anything else 400), external_id
+   * `friendly` (default): the interface read kindly: lower-case filter (anything else 400), external_id
    * echoed in lists, no detail or edit call. `docs`: the real service's public documentation: only `Open`,
    * `Closed`, `Cancelled`, `Completed` filter (any other value lists the whole account), no external_id in lists,
    * GET /v1/rfqs/{id} (lower-case state) and PUT /v1/rfqs/{id} (header edit). Both list the whole account without
-   * a filter.
+   * a filter. See docs/architecture.md#the-sandboxs-dialects.
    */
   dialect?: 'friendly' | 'docs';
   /** Hand-made RFQs (no external_ids) seeded per account at start. Default 0. */

@@ -11,7 +11,10 @@ import type { WireCreateRfq, WireEditRfq } from './wire-schemas.ts';
 export type RfqState = 'open' | 'closed' | 'cancelled' | 'completed';
 export const RFQ_STATES: readonly RfqState[] = ['open', 'closed', 'cancelled', 'completed'];
 
-/** The status string inside a listed RFQ (design.md: need not equal the filter value). */
+/**
+ * The status string inside a listed RFQ: it need not equal the filter value
+ * (docs/architecture.md#where-the-interface-is-silent).
+ */
 export const STATUS_TEXT: Record<RfqState, string> = { open: 'Active', closed: 'Closed', cancelled: 'Cancelled', completed: 'Completed' };
 
 export interface StoredLine {

@@ -1,6 +1,7 @@
 /**
- * What the sandbox accepts, written from the interface document (sections 2.1, 2.2, 4.1) and, for the edit call,
- * from the real service's public documentation (PUT /v1/rfqs/{id}: title, due_date, required_date, description).
+ * What the sandbox accepts, written from the interface (docs/architecture.md#the-interface: the RFQ and line fields,
+ * the create call) and, for the edit call, from the real service's public documentation (PUT /v1/rfqs/{id}: title,
+ * due_date, required_date, description).
  * Deliberately NOT the client's schemas (src/sourcing/schemas.ts): when the client drifts from the interface,
  * the sandbox refuses its requests and a test fails.
  * The maxima are the service's limits as the sandbox emulates them (the interface shows none).

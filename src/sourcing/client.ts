@@ -226,7 +226,10 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
   };
 }
 
-/** `public`, `PUBLIC`... -> `Public` (design.md: accept any case, send Public/Private). */
+/**
+ * `public`, `PUBLIC`... -> `Public`: any case in, `Public` or `Private` out
+ * (docs/architecture.md#where-the-interface-is-silent).
+ */
 export function normaliseRfqType(t: string): 'Public' | 'Private' {
   const v = String(t).trim().toLowerCase();
   if (v === 'public') return 'Public';

@@ -1,6 +1,7 @@
 /**
  * Dialects of the sourcing service, detected per account, never assumed. What differs between services that speak
- * the interface (and between the interface document and the real service's public documentation):
+ * the interface (and between the interface and the real service's public documentation;
+ * docs/architecture.md#service-dialects):
  *   - the unfiltered list (GET /v1/rfqs without status): every RFQ of the account, or refused;
  *   - the status filter's letter case (`open` or `Open`); a value the service does not recognise may be ignored
  *     (the whole account listed) or give an empty list, so a form is used only once PROVEN: its four filtered totals

@@ -1,8 +1,9 @@
 /**
- * zod schemas of the sourcing service's wire formats: one definition, used by the client (to read answers and
- * check what it sends) and by the sandbox (to check what it receives).
+ * zod schemas of the sourcing service's wire formats, used by the client to read answers and check what it sends.
+ * The sandbox checks what it receives with its own schemas (src/sandbox/wire-schemas.ts), so a drift shows.
  *
- * Requests are strict (we control them). Answers are tolerant where the interface is loose (design.md): `lines`
+ * Requests are strict (we control them). Answers are tolerant where the interface is loose
+ * (docs/architecture.md#where-the-interface-is-silent): `lines`
  * as a map keyed "0","1",... or an array; numbers as strings; `quotation_key` int or `comp_<n>`; `quotation_detail`
  * as a map or an array. Money comes out as a decimal string, never a binary float.
  */

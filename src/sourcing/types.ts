@@ -26,7 +26,7 @@ export interface RfqHeaderEdit {
   description?: string;
 }
 
-/** Body of POST /v1/rfqs. Timestamps are Unix ms as digit strings (spec 2.1). */
+/** Body of POST /v1/rfqs. Timestamps are Unix ms as digit strings (docs/architecture.md#the-interface). */
 export interface CreateRfqRequest {
   title: string;
   due_date: string;

@@ -1,7 +1,7 @@
 /**
  * The quotation snapshot a comparison is written from.
  *
- * Choice (issue 7): the quotations job stores what it pulled in Redis (`trk:snap:<id>`, JSON) when it holds at most
+ * Choice: the quotations job stores what it pulled in Redis (`trk:snap:<id>`, JSON) when it holds at most
  * SNAPSHOT_MAX_BYTES; a larger one is not stored (Redis is our only state store and runs with noeviction, so one
  * 60-supplier x 1,000-line RFQ must not take hundreds of MB of it): the snapshot then holds only a `refetch` marker
  * and the comparison job pulls the quotations again. Either way the comparison records the revisions of exactly

@@ -1,11 +1,11 @@
 /**
  * What one poll means for one tracked RFQ: pure logic, no Redis, no HTTP (unit-tested on its own).
  *
- * The state of an RFQ is the status list it was found in (design.md). An RFQ this service created starts as
- * `created` until a poll first finds it. Entering `closed` asks for the quotations and a comparison workbook;
- * entering `completed` asks for the winning quotation and the award; `cancelled` is recorded and reported. An RFQ
- * absent from every list is counted, and flagged once absent for `missingPollsBeforeFlag` polls; it stays tracked
- * and is unflagged when it shows up again.
+ * The state of an RFQ is the status list it was found in (docs/architecture.md#where-the-interface-is-silent).
+ * An RFQ this service created starts as `created` until a poll first finds it. Entering `closed` asks for the
+ * quotations and a comparison workbook; entering `completed` asks for the winning quotation and the award;
+ * `cancelled` is recorded and reported. An RFQ absent from every list is counted, and flagged once absent for
+ * `missingPollsBeforeFlag` polls; it stays tracked and is unflagged when it shows up again.
  */
 import type { RfqStatusFilter } from '../sourcing/types.ts';
 

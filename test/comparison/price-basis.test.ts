@@ -1,7 +1,7 @@
 /**
- * QUOTATION_PRICE_BASIS (issue 14 item 1): quotes that are line totals give exact unit prices, totals and award
- * rows with `line_total`; the wrong setting on such quotes (or unit prices read as line totals) raises the warning
- * in the Notes sheet and the header. Files are written and read back with exceljs.
+ * QUOTATION_PRICE_BASIS (README.md#rules-and-assumptions): quotes that are line totals give exact unit prices, totals
+ * and award rows with `line_total`; the wrong setting on such quotes (or unit prices read as line totals) raises the
+ * warning in the Notes sheet and the header. Files are written and read back with exceljs.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

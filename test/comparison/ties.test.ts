@@ -1,6 +1,6 @@
 /**
- * Ties (issue 14 item 3): when splitting the award saves nothing against the best single supplier, the single
- * supplier gets every line (one order instead of two); the tie rule names the lower key when quotation dates are
+ * Ties (README.md#rules-and-assumptions): when splitting the award saves nothing against the best single supplier, the
+ * single supplier gets every line (one order instead of two); the tie rule names the lower key when quotation dates are
  * equal.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

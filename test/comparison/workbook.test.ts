@@ -291,7 +291,7 @@ describe('comparison workbook: edge cases', () => {
     expect(model.suppliers[byKey('comp_1')]!.rankByTotal).toBe(3);
     expect(model.counts.ties).toBe(2);
     const rows = await csvOf(input, 'ties.csv');
-    // Splitting (L1 to 9, L2 to 11) would save nothing against key 9's 55.00: key 9 gets both lines (issue 14 item 3).
+    // Splitting (L1 to 9, L2 to 11) would save nothing against key 9's 55.00: key 9 gets both lines (ties.test.ts).
     expect(rows.slice(1).map((r) => r.split(',')[4])).toEqual(['9', '9']);
   });
 

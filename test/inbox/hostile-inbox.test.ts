@@ -1,5 +1,5 @@
 /**
- * The inbox as an attacker or a careless writer fills it (issue: operator safety): a symbolic link to a file outside
+ * The inbox as an attacker or a careless writer fills it: a symbolic link to a file outside
  * the data folders, a file nobody may read, files dropped while Redis is down, a file still being written when taken
  * (empty, or appended after), a stranger's file in processing/. Each is refused with a report, waits, or is taken
  * again; nothing outside the folders is read, nothing is lost, start-up never stops on one file.

@@ -1,8 +1,8 @@
 /**
- * Proof 4 (issue 4): two workers on the same queues and the same inbox, the same file dropped twice (two names at
- * once, then the same name again later) and the same requisition in two files; real Redis, the sandbox over HTTP.
- * Result: exactly one RFQ per requisition, every external_id once, every dropped file archived with a report,
- * nothing left in processing/. In both dialects of the service.
+ * Proof 4 (docs/architecture.md#proofs-the-tests-run): two workers on the same queues and the same inbox, the same file
+ * dropped twice (two names at once, then the same name again later) and the same requisition in two files; real Redis,
+ * the sandbox over HTTP. Result: exactly one RFQ per requisition, every external_id once, every dropped file archived
+ * with a report, nothing left in processing/. In both dialects of the service.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * A re-export that changes an existing RFQ's title, dates or description (issue: the real service's edit call):
+ * A re-export that changes an existing RFQ's title, dates or description (docs/architecture.md#re-exports):
  * pushed with PUT /v1/rfqs/{id} when PUSH_HEADER_CHANGES=true and the service has the call (docs dialect), learned
  * absent where it has not (friendly dialect: 405), and only reported when the setting is off. Lines never change.
  */

@@ -1,8 +1,8 @@
 /**
- * Proof 1 (issue 4): ambiguous answers. The sandbox stores the RFQ and then answers 502, drops the connection, or
- * stalls past the client's time-out, for 30% of creates. 200 requisitions -> exactly 200 RFQs, every external_id
- * once: each lost answer is reconciled from the RFQ lists instead of posting again; in the docs dialect (lists
- * without external_id) by the fingerprint of what was posted.
+ * Proof 1 (docs/architecture.md#proofs-the-tests-run): ambiguous answers. The sandbox stores the RFQ and then answers
+ * 502, drops the connection, or stalls past the client's time-out, for 30% of creates. 200 requisitions -> exactly 200
+ * RFQs, every external_id once: each lost answer is reconciled from the RFQ lists instead of posting again; in the docs
+ * dialect (lists without external_id) by the fingerprint of what was posted.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';

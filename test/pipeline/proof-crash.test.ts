@@ -1,8 +1,9 @@
 /**
- * Proof 2 (issue 4): crashes. A worker process creating RFQs for 300 requisitions is killed with SIGKILL at random
- * moments, at least 10 times, and restarted each time. Result: exactly 300 RFQs, every external_id once, no
- * requisition lost, no job stuck (nothing waiting, active, delayed or failed at the end). In both dialects of the
- * service (friendly: external_id echoed, lower-case filter; docs: no echo, capitalised filter, detail call).
+ * Proof 2 (docs/architecture.md#proofs-the-tests-run): crashes. A worker process creating RFQs for 300 requisitions is
+ * killed with SIGKILL at random moments, at least 10 times, and restarted each time. Result: exactly 300 RFQs, every
+ * external_id once, no requisition lost, no job stuck (nothing waiting, active, delayed or failed at the end). In both
+ * dialects of the service (friendly: external_id echoed, lower-case filter; docs: no echo, capitalised filter, detail
+ * call).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

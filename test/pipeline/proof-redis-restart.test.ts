@@ -1,7 +1,7 @@
 /**
- * Proof 3 (issue 4): Redis restarts in the middle of a run. The test runs its own redis-server with AOF on (as the
- * service requires) and restarts it twice while 200 requisitions are being created. Result: exactly 200 RFQs, every
- * external_id once, nothing lost, nothing stuck. In both dialects of the service.
+ * Proof 3 (docs/architecture.md#proofs-the-tests-run): Redis restarts in the middle of a run. The test runs its own
+ * redis-server with AOF on (as the service requires) and restarts it twice while 200 requisitions are being created.
+ * Result: exactly 200 RFQs, every external_id once, nothing lost, nothing stuck. In both dialects of the service.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';

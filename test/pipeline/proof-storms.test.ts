@@ -1,8 +1,8 @@
 /**
- * Proof 5 (issue 4): 429 storms with Retry-After and 5xx bursts while 150 requisitions are created under a limit of
- * 20 calls per second. Measured at the sandbox (arrival times of every API call): all RFQs created, exactly once;
- * after each 429, nobody calls again before its Retry-After is over; never more than 20 calls in any 1 s window.
- * In both dialects of the service.
+ * Proof 5 (docs/architecture.md#proofs-the-tests-run): 429 storms with Retry-After and 5xx bursts while 150
+ * requisitions are created under a limit of 20 calls per second. Measured at the sandbox (arrival times of every API
+ * call): all RFQs created, exactly once; after each 429, nobody calls again before its Retry-After is over; never more
+ * than 20 calls in any 1 s window. In both dialects of the service.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';

@@ -1,7 +1,7 @@
 /**
- * An award file is something the ERP may act on (issue 14 item 2): it exists only once the award is final (every
- * quotation decided, or the RFQ completed with its winner). Before that the workbook carries a draft. Real Redis,
- * the sandbox over HTTP, the project's poll, quotations and comparison jobs.
+ * An award file is something the ERP may act on (README.md#the-quote-comparison-workbook-and-the-award-file): it exists
+ * only once the award is final (every quotation decided, or the RFQ completed with its winner). Before that the
+ * workbook carries a draft. Real Redis, the sandbox over HTTP, the project's poll, quotations and comparison jobs.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 /**
- * Pagination as design.md reads it: page numbers taken from links.next/links.last, requested on the configured
- * base URL (never on the origin a link names), with every way a list can end.
+ * Pagination as docs/architecture.md#where-the-interface-is-silent reads it: page numbers taken from
+ * links.next/links.last, requested on the configured base URL (never on the origin a link names), with every way a list
+ * can end.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';

@@ -1,5 +1,6 @@
 /**
- * Tolerant reading of the shapes the interface leaves loose (design.md), from hand-written answers over HTTP:
+ * Tolerant reading of the shapes the interface leaves loose (docs/architecture.md#where-the-interface-is-silent),
+ * from hand-written answers over HTTP:
  * lines as map or array, numbers as strings or numbers, quotation_key int or comp_<n>, quotation_detail as map
  * or array; strict where the spec is strict, with the field and the RFQ named.
  */
