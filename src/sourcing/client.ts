@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { InvalidResponseError, PermanentHttpError, RfqSyncError } from '../errors.ts';
+import { SOURCING_DEFAULTS } from '../config.ts';
 import { silentLogger, type Logger } from '../logger.ts';
 import {
   editRfqRequestSchema,
@@ -30,19 +31,26 @@ import { RFQ_STATUSES } from './types.ts';
  * per request so a replaced token file is picked up; time-outs, retries, rate-limit hooks), plus pagination.
  */
 export interface SourcingClientOptions extends TransportOptions {
-  /** Pages read at most per list (a guard against a service that never ends a list). Default 1000. */
+  /** Pages read at most per list (a guard against a service that never ends a list). Default SOURCING_MAX_PAGES's (src/config.ts). */
   maxPages?: number;
-  /** Pages fetched at once when `links.last` is known. Default 4. */
+  /** Pages fetched at once when `links.last` is known. Default SOURCING_PAGE_CONCURRENCY's. */
   pageConcurrency?: number;
 }
 
 export type { InvalidListedRfq, ListRfqsOptions, RfqListPage, SourcingPort as SourcingClient } from './port.ts';
 
+/** Pagination settings a client runs with: the options given, else the config schema's defaults. */
+export function clientSettings(o: Pick<SourcingClientOptions, 'maxPages' | 'pageConcurrency'>): { maxPages: number; pageConcurrency: number } {
+  return {
+    maxPages: o.maxPages ?? SOURCING_DEFAULTS.maxPages,
+    pageConcurrency: Math.max(1, o.pageConcurrency ?? SOURCING_DEFAULTS.pageConcurrency),
+  };
+}
+
 export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
   const logger = o.logger ?? silentLogger;
   const transport = createTransport({ ...o, logger });
-  const maxPages = o.maxPages ?? 1000;
-  const pageConcurrency = Math.max(1, o.pageConcurrency ?? 4);
+  const { maxPages, pageConcurrency } = clientSettings(o);
   const originWarning = { given: false };
 
   async function createRfq(body: CreateRfqRequest, opts: { signal?: AbortSignal; permitHeld?: boolean } = {}): Promise<{ _id: number }> {
