@@ -55,11 +55,9 @@ function withIncludes(path: string, included: Set<string>): string {
 
 export type ScriptCaller = (keys: readonly string[], args: ReadonlyArray<string | number>) => Promise<unknown>;
 
-/** Registers `script` on the client (the second form, name / key count / text, is for scripts not yet in `lua/`). */
-export function defineScript(redis: Redis, script: LuaScript): ScriptCaller;
-export function defineScript(redis: Redis, name: string, numberOfKeys: number, lua: string): ScriptCaller;
-export function defineScript(redis: Redis, s: LuaScript | string, keyCount?: number, text?: string): ScriptCaller {
-  const { name, numberOfKeys, lua } = typeof s === 'string' ? { name: s, numberOfKeys: keyCount!, lua: text! } : s;
+/** Registers `script` on the client. */
+export function defineScript(redis: Redis, script: LuaScript): ScriptCaller {
+  const { name, numberOfKeys, lua } = script;
   const r = redis as unknown as Record<string, ((...a: Array<string | number>) => Promise<unknown>) | undefined>;
   if (typeof r[name] !== 'function') redis.defineCommand(name, { numberOfKeys, lua });
   return (keys, args) => {
