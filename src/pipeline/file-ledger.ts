@@ -15,6 +15,7 @@
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { UnexpectedError } from '../errors.ts';
 import { defineScript, loadScript, type ScriptCaller } from './redis-scripts.ts';
 
 const entrySchema = z.object({
@@ -66,7 +67,7 @@ export class FileLedger {
       const cur = await this.get(sha256);
       if (cur) return { outcome: cur.owner === file.owner ? 'own' : 'duplicate', entry: cur };
     }
-    throw new Error(`file ledger: could not claim ${sha256} (entry keeps appearing and disappearing)`);
+    throw new UnexpectedError(`file ledger: could not claim ${sha256} (entry keeps appearing and disappearing)`);
   }
 
   /** Final: the owner was processed and archived. False when the entry is gone or belongs to another file. */
@@ -98,6 +99,6 @@ function parseEntry(raw: string): LedgerEntry {
   try {
     return entrySchema.parse(JSON.parse(raw));
   } catch (err) {
-    throw new Error(`file ledger: unreadable entry ${raw.slice(0, 200)}`, { cause: err });
+    throw new UnexpectedError(`file ledger: unreadable entry ${raw.slice(0, 200)}`, { cause: err });
   }
 }

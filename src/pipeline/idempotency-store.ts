@@ -30,6 +30,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { UnexpectedError } from '../errors.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import type { HeaderOutcome, PostedHeader } from './header-push.ts';
 import { requisitionId, type RedisKeys } from './redis-keys.ts';
@@ -207,7 +208,7 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
             posting: res[0] === 'posting',
           };
         default:
-          throw new Error(`claim script answered ${String(res[0])}`);
+          throw new UnexpectedError(`claim script answered ${String(res[0])}`);
       }
     },
     async markReconciled(id, token) {

@@ -15,6 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { ThrottledError } from '../errors.ts';
 import { defineScript, loadScript } from './redis-scripts.ts';
 import type { RedisKeys } from './redis-keys.ts';
 
@@ -23,14 +24,8 @@ const ACQUIRE = loadScript('rateAcquire-3.lua');
 const CONFIRM = loadScript('rateConfirm-2.lua');
 const HOLD_OFF = loadScript('rateHoldOff-1.lua');
 
-export class ThrottledError extends Error {
-  readonly waitMs: number;
-  constructor(waitMs: number) {
-    super(`calls to the sourcing service are held for ${waitMs} ms (rate limit or Retry-After)`);
-    this.name = 'ThrottledError';
-    this.waitMs = waitMs;
-  }
-}
+// in the catalogue (src/errors.ts); still exported here, where its callers import it
+export { ThrottledError } from '../errors.ts';
 
 export interface RateLimiter {
   /**

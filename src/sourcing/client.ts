@@ -4,7 +4,7 @@
  * in transport.ts.
  */
 import { z } from 'zod';
-import { InvalidResponseError, PermanentHttpError, RfqSyncError } from '../errors.ts';
+import { InvalidRequestError, InvalidResponseError, PermanentHttpError } from '../errors.ts';
 import { SOURCING_DEFAULTS } from '../config.ts';
 import { silentLogger, type Logger } from '../logger.ts';
 import {
@@ -58,7 +58,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
     const checked = createRfqRequestSchema.safeParse(normalised);
     if (!checked.success) {
       const { field, reason } = firstIssue(checked.error);
-      throw new RfqSyncError('E_INVALID_REQUEST', 'data', `createRfq: request not sent: field ${field}: ${reason}`);
+      throw new InvalidRequestError('createRfq', `request not sent: field ${field}: ${reason}`);
     }
     const { json } = await transport.requestJson({ operation: 'createRfq', method: 'POST', path: '/v1/rfqs', body: checked.data, signal: opts.signal, permitHeld: opts.permitHeld });
     const parsed = createRfqResponseSchema.safeParse(json);
@@ -68,7 +68,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
 
   async function* listRfqPages(list: ListFilter, opts: ListRfqsOptions = {}): AsyncGenerator<RfqListPage> {
     const f = list === null ? null : typeof list === 'string' ? { state: String(list).toLowerCase() as RfqStatusFilter, form: 'lower' as const } : list;
-    if (f !== null && !RFQ_STATUSES.includes(f.state)) throw new RfqSyncError('E_INVALID_REQUEST', 'data', `listRfqs: unknown status filter ${String(f.state)}`);
+    if (f !== null && !RFQ_STATUSES.includes(f.state)) throw new InvalidRequestError('listRfqs', `unknown status filter ${String(f.state)}`);
     const filter = f === null ? undefined : filterValue(f.state, f.form);
     let total: number | undefined;
     const pages = paginate<{ rfqs: ListedRfq[]; invalid: InvalidListedRfq[]; pageTotal: number | undefined }>({
@@ -175,7 +175,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
     const checked = editRfqRequestSchema.safeParse(header);
     if (!checked.success) {
       const { field, reason } = firstIssue(checked.error);
-      throw new RfqSyncError('E_INVALID_REQUEST', 'data', `editRfq: request not sent: field ${field}: ${reason}`);
+      throw new InvalidRequestError('editRfq', `request not sent: field ${field}: ${reason}`);
     }
     await transport.requestJson({ operation: 'editRfq', method: 'PUT', path: `/v1/rfqs/${rfqId}`, body: checked.data });
   }
@@ -243,7 +243,7 @@ export function normaliseRfqType(t: string): 'Public' | 'Private' {
 }
 
 function checkRfqId(operation: string, rfqId: number): void {
-  if (!Number.isSafeInteger(rfqId) || rfqId <= 0) throw new RfqSyncError('E_INVALID_REQUEST', 'data', `${operation}: invalid RFQ id ${rfqId}`);
+  if (!Number.isSafeInteger(rfqId) || rfqId <= 0) throw new InvalidRequestError(operation, `invalid RFQ id ${rfqId}`);
 }
 
 function parseListedRfq(raw: unknown, index: number, page: number): ListedRfq | InvalidListedRfq {

@@ -14,6 +14,7 @@
  */
 import { Pool, errors as undiciErrors } from 'undici';
 import {
+  ConfigError,
   InvalidResponseError,
   MAX_ERROR_BODY_CHARS,
   RateLimitError,
@@ -132,7 +133,7 @@ export function transportSettings(o: Partial<TransportOptions>): TransportSettin
 
 export function createTransport(o: TransportOptions): Transport {
   const base = new URL(o.baseUrl);
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error(`sourcing base URL must be http(s): ${base.protocol}`);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new ConfigError([`SOURCING_BASE_URL: must be a URL starting with http:// or https:// (not ${base.protocol})`]);
   const origin = base.origin;
   const prefix = base.pathname.replace(/\/+$/, '');
   const logger = o.logger ?? silentLogger;
