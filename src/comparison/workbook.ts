@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import type { Cell, Row, Style, Worksheet } from 'exceljs';
 import { Decimal } from 'decimal.js';
 import { writeAtomically } from '../atomic-write.ts';
+import { UnexpectedError } from '../errors.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
 import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
 import { buildComparison, draftText, supplierLabel } from './model.ts';
@@ -758,7 +759,7 @@ export async function writeComparisonModel(model: ComparisonModel, filePath: str
   // Checked before a file is opened: Excel cannot hold more columns than this, whatever we would write.
   const lastCol = COMPARISON_COLS.firstSupplier + model.suppliers.length * 3 - 1;
   if (lastCol > EXCEL_MAX_COLUMNS) {
-    throw new Error(`${model.suppliers.length} quotations need ${lastCol} columns; a worksheet holds at most ${EXCEL_MAX_COLUMNS}`);
+    throw new UnexpectedError(`${model.suppliers.length} quotations need ${lastCol} columns; a worksheet holds at most ${EXCEL_MAX_COLUMNS}`);
   }
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
     filename: filePath,

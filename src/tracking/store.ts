@@ -14,6 +14,7 @@
  * and flag sets, so two writers (a poll and a comparison job) never lose each other's change.
  */
 import type { Redis } from 'ioredis';
+import { UnexpectedError } from '../errors.ts';
 import type { RedisKeys } from '../pipeline/redis-keys.ts';
 import { defineScript, loadScript, type ScriptCaller } from '../pipeline/redis-scripts.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
@@ -116,7 +117,7 @@ export class TrackingStore {
       if (next === undefined) return cur;
       if (await this.compareAndSet(cur, next)) return next;
     }
-    throw new Error(`tracking record of RFQ ${rfqId} kept changing under 20 attempts to update it`);
+    throw new UnexpectedError(`tracking record of RFQ ${rfqId} kept changing under 20 attempts to update it`);
   }
 
   /** Start tracking (idempotent: an existing record is kept, its requisition filled in if it had none). */
