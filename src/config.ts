@@ -258,6 +258,26 @@ export const rawConfigSchema = z.object({
 
 export type RawConfig = z.infer<typeof rawConfigSchema>;
 
+/** A setting's default as declared above (undefined for one without). */
+function schemaDefault<K extends keyof RawConfig>(key: K): RawConfig[K] {
+  return rawConfigSchema.shape[key].parse(undefined) as RawConfig[K];
+}
+
+/**
+ * The defaults of the sourcing transport and client (src/sourcing) for options a caller leaves out: the schema's,
+ * so a client built by hand (bench, tools, tests) runs as a configured worker does, with no second literal.
+ */
+export const SOURCING_DEFAULTS = {
+  connectTimeoutMs: schemaDefault('SOURCING_CONNECT_TIMEOUT_MS'),
+  headersTimeoutMs: schemaDefault('SOURCING_HEADERS_TIMEOUT_MS'),
+  bodyTimeoutMs: schemaDefault('SOURCING_BODY_TIMEOUT_MS'),
+  callDeadlineMs: schemaDefault('SOURCING_CALL_DEADLINE_MS'),
+  getRetries: schemaDefault('SOURCING_GET_RETRIES'),
+  connections: schemaDefault('SOURCING_CONNECTIONS'),
+  maxPages: schemaDefault('SOURCING_MAX_PAGES'),
+  pageConcurrency: schemaDefault('SOURCING_PAGE_CONCURRENCY'),
+} as const;
+
 export interface Folders {
   root: string;
   inbox: string;

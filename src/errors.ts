@@ -100,6 +100,25 @@ export class InvalidResponseError extends RfqSyncError {
   }
 }
 
+/** A request the client refuses to send (it breaks the service's schema, an unknown filter, a bad RFQ id). */
+export class InvalidRequestError extends RfqSyncError {
+  readonly operation: string;
+  constructor(operation: string, reason: string) {
+    super('E_INVALID_REQUEST', 'data', `${operation}: ${reason}`);
+    this.operation = operation;
+  }
+}
+
+/** An RFQ looked for by id is in no status list of the account (`compare RFQ_ID`). */
+export function rfqNotFound(rfqId: number): RfqSyncError {
+  return new RfqSyncError('E_RFQ_NOT_FOUND', 'data', `RFQ ${rfqId} is in no status list of this account`);
+}
+
+/** A comparison job's RFQ is (not yet) in any list: the job waits for it. */
+export function rfqNotListed(rfqId: number, version: number): RfqSyncError {
+  return new RfqSyncError('E_RFQ_NOT_LISTED', 'transient', `RFQ ${rfqId} is in no status list: comparison v${version} waits for it`);
+}
+
 /** The one mapping from an HTTP status (non-2xx) to an error class. */
 export function errorFromHttpStatus(
   d: HttpErrorDetails & { status: number; retryAfterMs?: number },
@@ -128,6 +147,15 @@ export class FileRefusedError extends RfqSyncError {
 export class MappingError extends RfqSyncError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('E_MAPPING', 'data', message, options);
+  }
+}
+
+/** A workbook has no sheet of the name asked for (xlsx-reader.ts); ingest turns it into a FileRefusedError naming the file. */
+export class SheetNotFoundError extends RfqSyncError {
+  readonly available: string[];
+  constructor(name: string, available: string[]) {
+    super('E_SHEET_NOT_FOUND', 'data', `has no sheet named "${name}" (sheets: ${available.map((s) => `"${s}"`).join(', ') || 'none'})`);
+    this.available = available;
   }
 }
 
@@ -161,6 +189,66 @@ export class ClaimConflictError extends RfqSyncError {
     this.requisitionKey = requisitionKey;
     this.conflicts = conflicts;
   }
+}
+
+/**
+ * Another attempt holds the requisition (it may be posting): the create job is set aside for `waitMs` and looks
+ * again; not a failure of the job.
+ */
+export class AttemptBusyError extends RfqSyncError {
+  readonly waitMs: number;
+  constructor(id: string, waitMs: number, as?: { code: string; message: string }) {
+    super(as?.code ?? 'E_ATTEMPT_BUSY', 'transient', as?.message ?? `requisition ${id} is being created by another attempt; looking again in ${waitMs} ms`);
+    this.waitMs = waitMs;
+  }
+}
+
+/**
+ * The reconcile search could not prove that no RFQ carries the external_ids (the lists kept changing, or pages kept
+ * failing): nothing is posted; the job is set aside like a busy attempt and looks again later.
+ */
+export class ReconcileUnstableError extends AttemptBusyError {
+  readonly reason: string;
+  constructor(reason: string, waitMs: number) {
+    super('(reconcile)', waitMs, {
+      code: 'E_RECONCILE_UNSTABLE',
+      message: `reconcile search inconclusive (${reason}); nothing posted, looking again in ${waitMs} ms`,
+    });
+    this.reason = reason;
+  }
+}
+
+/**
+ * Calls to the sourcing service are held (our shared rate limit, or a Retry-After) for longer than a caller waits
+ * in-process (rate-limiter.ts): its job is rescheduled for `waitMs` instead of holding a worker slot.
+ */
+export class ThrottledError extends RfqSyncError {
+  readonly waitMs: number;
+  constructor(waitMs: number) {
+    super('E_THROTTLED', 'transient', `calls to the sourcing service are held for ${waitMs} ms (rate limit or Retry-After)`);
+    this.waitMs = waitMs;
+  }
+}
+
+/** inbox and processing are on two file systems: a taken file cannot be renamed atomically (file-mover.ts). */
+export class CrossDeviceError extends RfqSyncError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_CROSS_DEVICE', 'config', message, options);
+  }
+}
+
+/** `redis-server` is not on the PATH, and no REDIS_URL names a Redis to use instead. */
+export function noRedisServer(orRedisUrl = true): RfqSyncError {
+  return new RfqSyncError(
+    'E_NO_REDIS',
+    'config',
+    `redis-server was not found on PATH: install it (Debian/Ubuntu: sudo apt-get install redis-server; Fedora/RHEL: sudo dnf install redis; macOS: brew install redis)${orRedisUrl ? ' or set REDIS_URL' : ''}`,
+  );
+}
+
+/** A private redis-server we started did not listen in time. */
+export function redisServerSilent(port: number, timeoutMs: number): RfqSyncError {
+  return new RfqSyncError('E_NO_REDIS', 'transient', `redis-server did not listen on port ${port} within ${timeoutMs} ms`);
 }
 
 export class RedisUnfitError extends RfqSyncError {
@@ -199,6 +287,15 @@ export class ReplicationLagError extends RfqSyncError {
   }
 }
 
+/** The sandbox (src/sandbox) refuses a request; `status` is the HTTP status it answers with. */
+export class SandboxError extends RfqSyncError {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super('E_SANDBOX_REFUSED', 'data', message);
+    this.status = status;
+  }
+}
+
 export class ConfigError extends RfqSyncError {
   /** One line per problem, each naming the variable and what is wrong. */
   readonly problems: readonly string[];
@@ -221,10 +318,11 @@ export function kindOf(err: unknown): ErrorKind {
 
 /**
  * A list page that may well come back fine if asked again: 5xx, reset, time-out, or a 200 with a broken body.
- * Not a 429 or an auth failure: those set the whole job aside or pause it instead.
+ * Not a 429, an auth failure, our own limiter holding calls or a busy attempt: those set the whole job aside or
+ * pause it instead.
  */
 export function isRetryablePageError(err: unknown): boolean {
-  if (err instanceof RateLimitError || err instanceof AuthError) return false;
+  if (err instanceof RateLimitError || err instanceof AuthError || err instanceof ThrottledError || err instanceof AttemptBusyError) return false;
   return err instanceof InvalidResponseError || (err instanceof RfqSyncError && err.kind === 'transient');
 }
 

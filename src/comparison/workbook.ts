@@ -7,6 +7,7 @@
 import ExcelJS from 'exceljs';
 import type { Worksheet } from 'exceljs';
 import { writeAtomically } from '../atomic-write.ts';
+import { UnexpectedError } from '../errors.ts';
 import { writeAwardSheet } from './award-sheet.ts';
 import { COMPARISON_COLS, writeComparisonSheet } from './comparison-sheet.ts';
 import { buildComparison } from './model.ts';
@@ -46,7 +47,7 @@ export async function writeComparisonModel(model: ComparisonModel, filePath: str
   // Checked before a file is opened: Excel cannot hold more columns than this, whatever we would write.
   const lastCol = COMPARISON_COLS.firstSupplier + model.suppliers.length * COMPARISON_COLS.perSupplier - 1;
   if (lastCol > EXCEL_MAX_COLUMNS) {
-    throw new Error(`${model.suppliers.length} quotations need ${lastCol} columns; a worksheet holds at most ${EXCEL_MAX_COLUMNS}`);
+    throw new UnexpectedError(`${model.suppliers.length} quotations need ${lastCol} columns; a worksheet holds at most ${EXCEL_MAX_COLUMNS}`);
   }
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
     filename: filePath,

@@ -3,7 +3,7 @@
  * mapping, validation and grouping; valid requisitions go to `onRequisition` as soon as they are complete.
  */
 import { basename } from 'node:path';
-import { FileRefusedError, RfqSyncError, type RowProblem } from '../errors.ts';
+import { FileRefusedError, RfqSyncError, SheetNotFoundError, type RowProblem } from '../errors.ts';
 import type { Requisition } from '../requisition.ts';
 import { readCsvRows, type Delimiter } from './csv-reader.ts';
 import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
@@ -11,7 +11,7 @@ import { bindMapping, isBlankRow, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
 import { chooseProfile, HEADER_SEARCH_ROWS, type HeadRow } from './profile-selection.ts';
 import { RequisitionGrouper, type RowStatus } from './requisition-grouper.ts';
-import { readXlsxRows, SheetNotFoundError } from './xlsx-reader.ts';
+import { readXlsxRows } from './xlsx-reader.ts';
 
 export interface IngestOptions {
   profiles: MappingProfile[];

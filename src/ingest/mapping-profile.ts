@@ -34,15 +34,15 @@ export function parseTemplate(source: string): Template {
       i++;
     } else if (ch === '{') {
       const end = source.indexOf('}', i);
-      if (end < 0) throw new Error(`unclosed "{" in "${source}"`);
+      if (end < 0) throw new MappingError(`unclosed "{" in "${source}"`);
       const column = source.slice(i + 1, end).trim();
-      if (!column || normalizeHeader(column) === '') throw new Error(`empty column name "{}" in "${source}"`);
+      if (!column || normalizeHeader(column) === '') throw new MappingError(`empty column name "{}" in "${source}"`);
       if (text) parts.push({ text });
       text = '';
       parts.push({ column, key: normalizeHeader(column) });
       i = end;
     } else if (ch === '}') {
-      throw new Error(`unmatched "}" in "${source}" (write "}}" for a literal brace)`);
+      throw new MappingError(`unmatched "}" in "${source}" (write "}}" for a literal brace)`);
     } else text += ch;
   }
   if (text) parts.push({ text });

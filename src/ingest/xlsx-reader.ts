@@ -13,6 +13,7 @@
  */
 import { createReadStream } from 'node:fs';
 import ExcelJS from 'exceljs';
+import { SheetNotFoundError } from '../errors.ts';
 
 export type CellValue = string | number | boolean | Date | null;
 
@@ -21,14 +22,6 @@ export interface XlsxRow {
   row: number;
   cells: CellValue[];
   sheet: string;
-}
-
-export class SheetNotFoundError extends Error {
-  readonly available: string[];
-  constructor(name: string, available: string[]) {
-    super(`has no sheet named "${name}" (sheets: ${available.map((s) => `"${s}"`).join(', ') || 'none'})`);
-    this.available = available;
-  }
 }
 
 function flatten(v: unknown): CellValue {

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT, rawConfigSchema } from '../config.ts';
+import { UnexpectedError } from '../errors.ts';
 
 export const DOC_PATH = join(PACKAGE_ROOT, 'README.md');
 export const BEGIN = '<!-- BEGIN GENERATED: configuration table (node src/ops/config-doc.ts --write) -->';
@@ -48,7 +49,7 @@ export function configurationTable(): string {
 export function renderDoc(current: string): string {
   const i = current.indexOf(BEGIN);
   const j = current.indexOf(END);
-  if (i < 0 || j < i) throw new Error(`${DOC_PATH} has no generated block (${BEGIN} ... ${END})`);
+  if (i < 0 || j < i) throw new UnexpectedError(`${DOC_PATH} has no generated block (${BEGIN} ... ${END})`);
   return `${current.slice(0, i + BEGIN.length)}\n${configurationTable()}\n${current.slice(j)}`;
 }
 

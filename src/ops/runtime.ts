@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { displayRedisUrl, type Config } from '../config.ts';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { ConfigError, redisUnreachable, RfqSyncError } from '../errors.ts';
+import { ConfigError, noRedisServer, redisUnreachable } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../pipeline/context.ts';
 import { createTokenSource } from '../pipeline/token-source.ts';
@@ -56,11 +56,7 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
     if (!redisUrl) {
       // Checked up front: a clear message at once instead of waiting for a server that cannot start.
       if (!(await onPath('redis-server'))) {
-        throw new RfqSyncError(
-          'E_NO_REDIS',
-          'config',
-          `redis-server was not found on PATH: install it (Debian/Ubuntu: sudo apt-get install redis-server; Fedora/RHEL: sudo dnf install redis; macOS: brew install redis)${o.command === 'demo' ? '' : ' or set REDIS_URL'}`,
-        );
+        throw noRedisServer(o.command !== 'demo');
       }
       embeddedRedis = await startEmbeddedRedis({ appendonly: true });
       redisUrl = embeddedRedis.url;

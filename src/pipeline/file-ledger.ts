@@ -15,7 +15,8 @@
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { defineScript, type ScriptCaller } from './redis-scripts.ts';
+import { UnexpectedError } from '../errors.ts';
+import { defineScript, loadScript, type ScriptCaller } from './redis-scripts.ts';
 
 const entrySchema = z.object({
   state: z.enum(['processing', 'done']),
@@ -39,16 +40,7 @@ export type ClaimOutcome =
   /** Another file with the same bytes owns the entry. */
   | { outcome: 'duplicate'; entry: LedgerEntry };
 
-// KEYS[1] ledger hash; ARGV[1] sha256; ARGV[2] owner; ARGV[3] new JSON, or '' to delete; ARGV[4] required state or ''.
-const UPDATE_IF_OWNER = `
-local cur = redis.call('HGET', KEYS[1], ARGV[1])
-if not cur then return 0 end
-local ok, e = pcall(cjson.decode, cur)
-if not ok or type(e) ~= 'table' or e.owner ~= ARGV[2] then return -1 end
-if ARGV[4] ~= '' and e.state ~= ARGV[4] then return -2 end
-if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
-return 1
-`;
+const UPDATE_IF_OWNER = loadScript('ledgerUpdateIfOwner-1.lua');
 
 export class FileLedger {
   private readonly redis: Redis;
@@ -58,7 +50,7 @@ export class FileLedger {
   constructor(redis: Redis, key: string) {
     this.redis = redis;
     this.key = key;
-    this.updateIfOwner = defineScript(redis, 'rfqSyncLedgerUpdate', 1, UPDATE_IF_OWNER);
+    this.updateIfOwner = defineScript(redis, UPDATE_IF_OWNER);
   }
 
   async get(sha256: string): Promise<LedgerEntry | undefined> {
@@ -75,7 +67,7 @@ export class FileLedger {
       const cur = await this.get(sha256);
       if (cur) return { outcome: cur.owner === file.owner ? 'own' : 'duplicate', entry: cur };
     }
-    throw new Error(`file ledger: could not claim ${sha256} (entry keeps appearing and disappearing)`);
+    throw new UnexpectedError(`file ledger: could not claim ${sha256} (entry keeps appearing and disappearing)`);
   }
 
   /** Final: the owner was processed and archived. False when the entry is gone or belongs to another file. */
@@ -107,6 +99,6 @@ function parseEntry(raw: string): LedgerEntry {
   try {
     return entrySchema.parse(JSON.parse(raw));
   } catch (err) {
-    throw new Error(`file ledger: unreadable entry ${raw.slice(0, 200)}`, { cause: err });
+    throw new UnexpectedError(`file ledger: unreadable entry ${raw.slice(0, 200)}`, { cause: err });
   }
 }

@@ -17,6 +17,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, rename, stat } from 'node:fs/promises';
 import { basename, extname, join, sep } from 'node:path';
 import { safeFileName } from '../atomic-write.ts';
+import { CrossDeviceError, UnexpectedError } from '../errors.ts';
 
 /** Names the inbox never takes: Office/LibreOffice lock files, partial downloads and copies, dotfiles. */
 const IGNORED_SUFFIXES = ['.tmp', '.part', '.partial', '.filepart', '.crdownload'];
@@ -59,7 +60,7 @@ function decodeBackslashes(name: string): string {
 }
 
 export function assertPlainName(name: string, what: string): string {
-  if (!isPlainName(name)) throw new Error(`${what} is not a plain file name: ${JSON.stringify(name.slice(0, 200))}`);
+  if (!isPlainName(name)) throw new UnexpectedError(`${what} is not a plain file name: ${JSON.stringify(name.slice(0, 200))}`);
   return name;
 }
 
@@ -158,7 +159,7 @@ export async function takeInboxFile(f: FileFolders, inboxName: string, now = Dat
     if (isCode(err, 'ENOENT')) return { taken: false, reason: 'gone' };
     if (isCode(err, 'EBUSY', 'EPERM', 'EACCES')) return { taken: false, reason: 'busy', code: (err as NodeJS.ErrnoException).code! };
     if (isCode(err, 'EXDEV')) {
-      throw new Error(`cannot move ${inboxName} from ${f.inbox} to ${f.processing}: inbox and processing must be on the same file system (an atomic rename is what keeps two workers from taking the same file)`, { cause: err });
+      throw new CrossDeviceError(`cannot move ${inboxName} from ${f.inbox} to ${f.processing}: inbox and processing must be on the same file system (an atomic rename is what keeps two workers from taking the same file)`, { cause: err });
     }
     throw err;
   }

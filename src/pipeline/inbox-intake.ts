@@ -19,6 +19,7 @@ import { basename, join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
+import { FileRefusedError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { FileLedger, type ClaimOutcome, type LedgerEntry } from './file-ledger.ts';
 import {
@@ -271,7 +272,7 @@ export async function ingestOneFile(ctx: IntakeContext, path: string, opts: { mo
   const folders = fileFolders(ctx.config);
   await ensureFolders(folders);
   const st = await stat(path);
-  if (!st.isFile()) throw new Error(`${path} is not a regular file`);
+  if (!st.isFile()) throw new FileRefusedError(path, 'is not a regular file');
   const file = newProcessingName(basename(path), opts.now ?? Date.now());
   const target = join(folders.processing, file.name);
   if (opts.move) {

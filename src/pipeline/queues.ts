@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
+import { UnexpectedError } from '../errors.ts';
 
 export const QUEUE_NAMES = {
   ingest: 'ingest',
@@ -89,7 +90,7 @@ const SAFE_PART = /^[A-Za-z0-9_.=+@-]{1,64}$/;
  * a kept part, so different inputs cannot collide). Never contains `:`; never all digits (`#` is prepended then).
  */
 export function jobId(...parts: Array<string | number>): string {
-  if (parts.length === 0) throw new Error('jobId needs at least one part');
+  if (parts.length === 0) throw new UnexpectedError('jobId needs at least one part');
   const id = parts
     .map((p) => {
       const s = String(p);

@@ -27,10 +27,11 @@ import type { Dialect } from '../sourcing/dialect.ts';
 import type { SourcingPort } from '../sourcing/port.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 import { listedFingerprint } from './fingerprint.ts';
-import { RECONCILE_LIMITS, ReconcileUnstableError, type ReconcileLimits } from './reconcile-walk.ts';
+import { ReconcileUnstableError } from '../errors.ts';
+import { RECONCILE_LIMITS, type ReconcileLimits } from './reconcile-walk.ts';
 import { walkAccount } from './reconcile-walk.ts';
 import type { RedisKeys } from './redis-keys.ts';
-import { defineScript } from './redis-scripts.ts';
+import { defineScript, loadScript } from './redis-scripts.ts';
 
 /** An RFQ made this long before our first POST (service clock against Redis's) cannot be ours. */
 export const CLOCK_SKEW_MS = 5 * 60_000;
@@ -87,15 +88,8 @@ export interface CoordinatorDeps {
   reconcileLimits?: ReconcileLimits;
 }
 
-const RENEW = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1
-`;
-const RELEASE = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-return redis.call('DEL', KEYS[1])
-`;
+const RENEW = loadScript('lockRenew-1.lua');
+const RELEASE = loadScript('lockRelease-1.lua');
 
 export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordinator {
   const k = {
@@ -107,8 +101,8 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
     walks: d.keys.key('recon', 'walks'),
     parked: d.keys.key('recon', 'parked'),
   };
-  const renewS = defineScript(d.redis, 'rfqSyncLockRenew1', 1, RENEW);
-  const releaseS = defineScript(d.redis, 'rfqSyncLockRelease1', 1, RELEASE);
+  const renewS = defineScript(d.redis, RENEW);
+  const releaseS = defineScript(d.redis, RELEASE);
   const limits = d.reconcileLimits ?? RECONCILE_LIMITS;
   const redisNow = async () => {
     const [s, us] = await d.redis.time();

@@ -15,7 +15,7 @@
  * With neither (no unfiltered list, no proven filter), no walk is ever complete: nothing is posted again after a
  * lost answer, and the requisition waits for a person (`rfq-sync resolve`).
  */
-import { isRetryablePageError } from '../errors.ts';
+import { isRetryablePageError, ReconcileUnstableError } from '../errors.ts';
 import type { Dialect } from '../sourcing/dialect.ts';
 import type { SourcingPort } from '../sourcing/port.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
@@ -102,29 +102,6 @@ async function walkUnfiltered(
  * during the search is met again in a later list instead of slipping between two. findRfqsWithExternalIds relies on it.
  */
 export const RECONCILE_ORDER: readonly RfqStatusFilter[] = ['open', 'closed', 'cancelled', 'completed'];
-
-export class AttemptBusyError extends Error {
-  readonly waitMs: number;
-  constructor(id: string, waitMs: number) {
-    super(`requisition ${id} is being created by another attempt; looking again in ${waitMs} ms`);
-    this.name = 'AttemptBusyError';
-    this.waitMs = waitMs;
-  }
-}
-
-/**
- * The reconcile search could not prove that no RFQ carries the external_ids (the lists kept changing, or pages kept
- * failing): nothing is posted; the job is set aside like a busy attempt (an AttemptBusyError) and looks again later.
- */
-export class ReconcileUnstableError extends AttemptBusyError {
-  readonly reason: string;
-  constructor(reason: string, waitMs: number) {
-    super('(reconcile)', waitMs);
-    this.name = 'ReconcileUnstableError';
-    this.reason = reason;
-    this.message = `reconcile search inconclusive (${reason}); nothing posted, looking again in ${waitMs} ms`;
-  }
-}
 
 export interface ReconcileLimits {
   /** Whole searches (all four lists) before giving up for now (ReconcileUnstableError). */

@@ -10,6 +10,7 @@
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { UnexpectedError } from '../errors.ts';
 import type { Requisition } from '../requisition.ts';
 
 const FLUSH_BYTES = 64 * 1024;
@@ -75,7 +76,7 @@ export async function openRequisitionSpool(path: string): Promise<RequisitionSpo
         n++;
         yield JSON.parse(line) as Requisition;
       }
-      if (n !== count) throw new Error(`requisition spool ${path}: read back ${n} of ${count} requisitions`);
+      if (n !== count) throw new UnexpectedError(`requisition spool ${path}: read back ${n} of ${count} requisitions`);
     },
     async remove() {
       if (!closed) {

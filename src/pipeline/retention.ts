@@ -16,7 +16,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { parseProcessingName } from './file-mover.ts';
 import type { RedisKeys } from './redis-keys.ts';
-import { defineScript } from './redis-scripts.ts';
+import { defineScript, loadScript } from './redis-scripts.ts';
 
 export interface RetentionResult {
   /** ISO time of the run. */
@@ -30,11 +30,7 @@ export interface RetentionResult {
 
 type RetentionConfig = Pick<Config, 'RETENTION_DAYS' | 'OUTBOX_RETENTION_DAYS' | 'folders'>;
 
-// KEYS[1] ledger hash; ARGV[1] field; ARGV[2] the value read. Deletes only an unchanged entry.
-const DELETE_IF_SAME = `
-if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
-return 0
-`;
+const DELETE_IF_SAME = loadScript('ledgerDeleteIfSame-1.lua');
 
 const DAY_MS = 86_400_000;
 
@@ -69,7 +65,7 @@ export async function runRetention(o: { config: RetentionConfig; redis: Redis; k
     removed.archive = await removeOlder(f.archive, cutoff, errors);
     removed.failed = await removeOlder(f.failed, cutoff, errors);
     removed.reports = await removeOlder(f.reports, cutoff, errors);
-    const del = defineScript(o.redis, 'rfqSyncLedgerDeleteIfSame', 1, DELETE_IF_SAME);
+    const del = defineScript(o.redis, DELETE_IF_SAME);
     let cursor = '0';
     do {
       const [next, flat] = await o.redis.hscan(o.keys.fileLedger, cursor, 'COUNT', 500);

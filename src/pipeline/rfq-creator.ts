@@ -4,22 +4,17 @@
  * idempotency store. Job plumbing (BullMQ retries, delays) is the caller's (jobs/create-rfq.ts); this module only
  * says what happened, or throws what the caller must act on:
  *   - AttemptBusyError: another attempt holds the requisition (it may be posting): try again after waitMs;
- *   - ThrottledError (rate-limiter.ts): calls are held (rate limit, Retry-After): try again after waitMs;
+ *   - ThrottledError: calls are held (rate limit, Retry-After): try again after waitMs;
  *   - AuthError, RateLimitError, TransientHttpError, Redis errors: as thrown by the client / ioredis.
  * A permanent refusal is not thrown: it is recorded (`rejected`) and returned.
  */
 import { randomUUID } from 'node:crypto';
-import { AuthError, ClaimConflictError, PermanentHttpError, RateLimitError, RfqSyncError } from '../errors.ts';
+import { AttemptBusyError, AuthError, ClaimConflictError, PermanentHttpError, RateLimitError, ReconcileUnstableError, RfqSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import type { SourcingClient } from '../sourcing/client.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
-import {
-  AttemptBusyError,
-  findRfqsWithExternalIds,
-  ReconcileUnstableError,
-  type ReconcileLimits,
-} from './reconcile-walk.ts';
+import { findRfqsWithExternalIds, type ReconcileLimits } from './reconcile-walk.ts';
 import { hashOf, type IdempotencyStore, type LineChange } from './idempotency-store.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { PendingEntry, ReconcileCoordinator, ReconcileResult } from './reconcile-coordinator.ts';
@@ -30,7 +25,9 @@ import { lineChanges } from './reexport-changes.ts';
 import { toCreateRfqRequest } from './rfq-body.ts';
 
 export { toCreateRfqRequest } from './rfq-body.ts';
-export { AttemptBusyError, findRfqsWithExternalIds, RECONCILE_LIMITS, RECONCILE_ORDER, ReconcileUnstableError, walkList, type ReconcileLimits } from './reconcile-walk.ts';
+export { findRfqsWithExternalIds, RECONCILE_LIMITS, RECONCILE_ORDER, walkList, type ReconcileLimits } from './reconcile-walk.ts';
+// in the catalogue (src/errors.ts); still exported here, where the create job imports them
+export { AttemptBusyError, ReconcileUnstableError } from '../errors.ts';
 
 export interface CreateOutcome {
   requisitionId: string;

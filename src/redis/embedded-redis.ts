@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RfqSyncError } from '../errors.ts';
+import { noRedisServer, redisServerSilent } from '../errors.ts';
 
 export interface EmbeddedRedis {
   url: string;
@@ -58,7 +58,7 @@ export async function startEmbeddedRedis(opts: EmbeddedRedisOptions = {}): Promi
       child.once('error', (err: NodeJS.ErrnoException) => {
         reject(
           err.code === 'ENOENT'
-            ? new RfqSyncError('E_NO_REDIS', 'config', 'redis-server was not found on PATH: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL')
+            ? noRedisServer()
             : err,
         );
       });
@@ -108,7 +108,7 @@ async function waitForPort(port: number, timeoutMs: number, signal?: AbortSignal
       s.once('error', () => resolve(false));
     });
     if (ok) return;
-    if (Date.now() > deadline) throw new RfqSyncError('E_NO_REDIS', 'transient', `redis-server did not listen on port ${port} within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw redisServerSilent(port, timeoutMs);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -8,13 +8,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { Decimal } from 'decimal.js';
 import { z } from 'zod';
+import { SandboxError } from '../errors.ts';
 import { wireCreateRfqSchema, wireEditRfqSchema } from './wire-schemas.ts';
 import { startAutopilot, type AutopilotOptions } from './autopilot.ts';
 import { FaultInjector, seededRandom, type SandboxFaults } from './faults.ts';
 import {
   RFQ_STATES,
   STATUS_TEXT,
-  SandboxError,
   SandboxStore,
   type QuotationInput,
   type RfqState,

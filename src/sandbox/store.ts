@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { Decimal } from 'decimal.js';
 import { writeFileAtomically } from '../atomic-write.ts';
+import { SandboxError } from '../errors.ts';
 import type { WireCreateRfq, WireEditRfq } from './wire-schemas.ts';
 
 export type RfqState = 'open' | 'closed' | 'cancelled' | 'completed';
@@ -82,14 +83,6 @@ interface StoreData {
   rfqNoByCompany: Record<string, number>;
   nextSupplierKey: number;
   rfqs: StoredRfq[];
-}
-
-export class SandboxError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
 }
 
 export class SandboxStore {
@@ -250,14 +243,14 @@ export class SandboxStore {
     r.lines.forEach((line, position) => {
       const raw = Array.isArray(q.prices) ? q.prices[position] : q.prices?.[line.line_id];
       if (raw === undefined || raw === null || raw === '') return;
-      let price: string;
+      let price: string | undefined;
       try {
         // a string is kept as the supplier wrote it (e.g. "23.90"); a number is written out exactly
         price = typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw.trim()) ? raw.trim() : new Decimal(raw).toFixed();
-        if (new Decimal(price).isNeg()) throw new Error('negative');
       } catch {
-        throw new SandboxError(400, `price of line ${line.line_id} is not a number`);
+        price = undefined;
       }
+      if (price === undefined || new Decimal(price).isNeg()) throw new SandboxError(400, `price of line ${line.line_id} is not a number`);
       detail[line.line_id] = { price, docs: q.documents?.[line.line_id] ?? [] };
     });
     if (existing) {

@@ -4,7 +4,8 @@
  * in transport.ts.
  */
 import { z } from 'zod';
-import { InvalidResponseError, PermanentHttpError, RfqSyncError } from '../errors.ts';
+import { InvalidRequestError, InvalidResponseError, PermanentHttpError } from '../errors.ts';
+import { SOURCING_DEFAULTS } from '../config.ts';
 import { silentLogger, type Logger } from '../logger.ts';
 import {
   editRfqRequestSchema,
@@ -30,19 +31,26 @@ import { RFQ_STATUSES } from './types.ts';
  * per request so a replaced token file is picked up; time-outs, retries, rate-limit hooks), plus pagination.
  */
 export interface SourcingClientOptions extends TransportOptions {
-  /** Pages read at most per list (a guard against a service that never ends a list). Default 1000. */
+  /** Pages read at most per list (a guard against a service that never ends a list). Default SOURCING_MAX_PAGES's (src/config.ts). */
   maxPages?: number;
-  /** Pages fetched at once when `links.last` is known. Default 4. */
+  /** Pages fetched at once when `links.last` is known. Default SOURCING_PAGE_CONCURRENCY's. */
   pageConcurrency?: number;
 }
 
 export type { InvalidListedRfq, ListRfqsOptions, RfqListPage, SourcingPort as SourcingClient } from './port.ts';
 
+/** Pagination settings a client runs with: the options given, else the config schema's defaults. */
+export function clientSettings(o: Pick<SourcingClientOptions, 'maxPages' | 'pageConcurrency'>): { maxPages: number; pageConcurrency: number } {
+  return {
+    maxPages: o.maxPages ?? SOURCING_DEFAULTS.maxPages,
+    pageConcurrency: Math.max(1, o.pageConcurrency ?? SOURCING_DEFAULTS.pageConcurrency),
+  };
+}
+
 export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
   const logger = o.logger ?? silentLogger;
   const transport = createTransport({ ...o, logger });
-  const maxPages = o.maxPages ?? 1000;
-  const pageConcurrency = Math.max(1, o.pageConcurrency ?? 4);
+  const { maxPages, pageConcurrency } = clientSettings(o);
   const originWarning = { given: false };
 
   async function createRfq(body: CreateRfqRequest, opts: { signal?: AbortSignal; permitHeld?: boolean } = {}): Promise<{ _id: number }> {
@@ -50,7 +58,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
     const checked = createRfqRequestSchema.safeParse(normalised);
     if (!checked.success) {
       const { field, reason } = firstIssue(checked.error);
-      throw new RfqSyncError('E_INVALID_REQUEST', 'data', `createRfq: request not sent: field ${field}: ${reason}`);
+      throw new InvalidRequestError('createRfq', `request not sent: field ${field}: ${reason}`);
     }
     const { json } = await transport.requestJson({ operation: 'createRfq', method: 'POST', path: '/v1/rfqs', body: checked.data, signal: opts.signal, permitHeld: opts.permitHeld });
     const parsed = createRfqResponseSchema.safeParse(json);
@@ -60,7 +68,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
 
   async function* listRfqPages(list: ListFilter, opts: ListRfqsOptions = {}): AsyncGenerator<RfqListPage> {
     const f = list === null ? null : typeof list === 'string' ? { state: String(list).toLowerCase() as RfqStatusFilter, form: 'lower' as const } : list;
-    if (f !== null && !RFQ_STATUSES.includes(f.state)) throw new RfqSyncError('E_INVALID_REQUEST', 'data', `listRfqs: unknown status filter ${String(f.state)}`);
+    if (f !== null && !RFQ_STATUSES.includes(f.state)) throw new InvalidRequestError('listRfqs', `unknown status filter ${String(f.state)}`);
     const filter = f === null ? undefined : filterValue(f.state, f.form);
     let total: number | undefined;
     const pages = paginate<{ rfqs: ListedRfq[]; invalid: InvalidListedRfq[]; pageTotal: number | undefined }>({
@@ -167,7 +175,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
     const checked = editRfqRequestSchema.safeParse(header);
     if (!checked.success) {
       const { field, reason } = firstIssue(checked.error);
-      throw new RfqSyncError('E_INVALID_REQUEST', 'data', `editRfq: request not sent: field ${field}: ${reason}`);
+      throw new InvalidRequestError('editRfq', `request not sent: field ${field}: ${reason}`);
     }
     await transport.requestJson({ operation: 'editRfq', method: 'PUT', path: `/v1/rfqs/${rfqId}`, body: checked.data });
   }
@@ -238,7 +246,7 @@ export function normaliseRfqType(t: string): 'Public' | 'Private' {
 }
 
 function checkRfqId(operation: string, rfqId: number): void {
-  if (!Number.isSafeInteger(rfqId) || rfqId <= 0) throw new RfqSyncError('E_INVALID_REQUEST', 'data', `${operation}: invalid RFQ id ${rfqId}`);
+  if (!Number.isSafeInteger(rfqId) || rfqId <= 0) throw new InvalidRequestError(operation, `invalid RFQ id ${rfqId}`);
 }
 
 function parseListedRfq(raw: unknown, index: number, page: number): ListedRfq | InvalidListedRfq {

@@ -14,6 +14,7 @@
  */
 import { Pool, errors as undiciErrors } from 'undici';
 import {
+  ConfigError,
   InvalidResponseError,
   MAX_ERROR_BODY_CHARS,
   RateLimitError,
@@ -21,6 +22,7 @@ import {
   TransientHttpError,
   errorFromHttpStatus,
 } from '../errors.ts';
+import { SOURCING_DEFAULTS } from '../config.ts';
 import { scrubSecrets, silentLogger, type Logger } from '../logger.ts';
 
 export interface TransportOptions {
@@ -94,24 +96,55 @@ const RETRYABLE_NETWORK_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
+export type TransportSettings = Required<
+  Pick<
+    TransportOptions,
+    | 'connectTimeoutMs'
+    | 'headersTimeoutMs'
+    | 'bodyTimeoutMs'
+    | 'callDeadlineMs'
+    | 'getRetries'
+    | 'connections'
+    | 'retryAfterCapMs'
+    | 'baseBackoffMs'
+    | 'maxBackoffMs'
+    | 'maxResponseBytes'
+  >
+>;
+
+/**
+ * The settings a transport runs with: the options given, else the config schema's defaults (SOURCING_DEFAULTS) for
+ * those with a setting; back-off, Retry-After cap and body size have none.
+ */
+export function transportSettings(o: Partial<TransportOptions>): TransportSettings {
+  return {
+    connectTimeoutMs: o.connectTimeoutMs ?? SOURCING_DEFAULTS.connectTimeoutMs,
+    headersTimeoutMs: o.headersTimeoutMs ?? SOURCING_DEFAULTS.headersTimeoutMs,
+    bodyTimeoutMs: o.bodyTimeoutMs ?? SOURCING_DEFAULTS.bodyTimeoutMs,
+    callDeadlineMs: o.callDeadlineMs ?? SOURCING_DEFAULTS.callDeadlineMs,
+    getRetries: o.getRetries ?? SOURCING_DEFAULTS.getRetries,
+    connections: o.connections ?? SOURCING_DEFAULTS.connections,
+    retryAfterCapMs: o.retryAfterCapMs ?? 30_000,
+    baseBackoffMs: o.baseBackoffMs ?? 250,
+    maxBackoffMs: o.maxBackoffMs ?? 8_000,
+    maxResponseBytes: o.maxResponseBytes ?? 64 * 1024 * 1024,
+  };
+}
+
 export function createTransport(o: TransportOptions): Transport {
   const base = new URL(o.baseUrl);
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error(`sourcing base URL must be http(s): ${base.protocol}`);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new ConfigError([`SOURCING_BASE_URL: must be a URL starting with http:// or https:// (not ${base.protocol})`]);
   const origin = base.origin;
   const prefix = base.pathname.replace(/\/+$/, '');
   const logger = o.logger ?? silentLogger;
-  const getRetries = o.getRetries ?? 3;
-  const retryAfterCapMs = o.retryAfterCapMs ?? 30_000;
-  const baseBackoffMs = o.baseBackoffMs ?? 250;
-  const maxBackoffMs = o.maxBackoffMs ?? 8_000;
-  const callDeadlineMs = o.callDeadlineMs ?? 60_000;
+  const { getRetries, retryAfterCapMs, baseBackoffMs, maxBackoffMs, callDeadlineMs, ...poolSettings } = transportSettings(o);
   const pool = new Pool(origin, {
-    connections: o.connections ?? 8,
-    connectTimeout: o.connectTimeoutMs ?? 10_000,
-    headersTimeout: o.headersTimeoutMs ?? 30_000,
-    bodyTimeout: o.bodyTimeoutMs ?? 30_000,
+    connections: poolSettings.connections,
+    connectTimeout: poolSettings.connectTimeoutMs,
+    headersTimeout: poolSettings.headersTimeoutMs,
+    bodyTimeout: poolSettings.bodyTimeoutMs,
     keepAliveTimeout: 10_000,
-    maxResponseSize: o.maxResponseBytes ?? 64 * 1024 * 1024,
+    maxResponseSize: poolSettings.maxResponseBytes,
   });
 
   function scrub(text: string, token: string): string {

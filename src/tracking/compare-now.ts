@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { buildComparison, comparisonFileNames, writeComparisonOutputs, type ComparisonInput } from '../comparison/index.ts';
-import { RfqSyncError } from '../errors.ts';
+import { rfqNotFound } from '../errors.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { findListedRfq } from './find-rfq.ts';
@@ -17,7 +17,7 @@ export async function writeComparisonNow(
   opts: { out?: string; now?: Date } = {},
 ): Promise<{ workbook: string; state: string; quotations: number; invalid: number; winnerKey?: string }> {
   const found = await findListedRfq(ctx.client, rfqId, ctx.dialects ? await ctx.dialects.get() : undefined);
-  if (!found) throw new RfqSyncError('E_RFQ_NOT_FOUND', 'data', `RFQ ${rfqId} is in no status list of this account`);
+  if (!found) throw rfqNotFound(rfqId);
   const pull = await pullQuotations(ctx.client, rfqId, found.state === 'completed');
   const rec = await trackingStore(ctx).get(rfqId);
   const input: ComparisonInput = {

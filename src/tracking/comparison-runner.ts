@@ -13,7 +13,7 @@
 import { join } from 'node:path';
 import { buildComparison, comparisonFileNames, writeComparisonOutputs } from '../comparison/index.ts';
 import type { ComparisonInput } from '../comparison/index.ts';
-import { RfqSyncError } from '../errors.ts';
+import { rfqNotListed } from '../errors.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, type ComparisonJobData } from './enqueue.ts';
@@ -55,7 +55,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   let rfq = await store.getListed(rfqId);
   if (!rfq) {
     const found = await findListedRfq(ctx.client, rfqId, ctx.dialects ? await ctx.dialects.get() : undefined);
-    if (!found) throw new RfqSyncError('E_RFQ_NOT_LISTED', 'transient', `RFQ ${rfqId} is in no status list: comparison v${version} waits for it`);
+    if (!found) throw rfqNotListed(rfqId, version);
     rfq = found.rfq;
     await store.putListed(rfq);
   }

@@ -16,7 +16,7 @@
  */
 import { TransientHttpError } from '../errors.ts';
 import { randomUUID } from 'node:crypto';
-import { defineScript } from '../pipeline/redis-scripts.ts';
+import { defineScript, loadScript } from '../pipeline/redis-scripts.ts';
 import { isRetryablePageError } from '../errors.ts';
 import type { InvalidListedRfq, ListRfqsOptions } from '../sourcing/client.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
@@ -61,8 +61,8 @@ const PAGE_RETRY: NonNullable<ListRfqsOptions['pageRetry']> = {
   backoffMs: (n) => 100 * 2 ** n * (0.5 + Math.random()),
 };
 
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const RENEW = loadScript('lockRenew-1.lua');
+const RELEASE = loadScript('lockRelease-1.lua');
 
 export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<PollResult> {
   const store = trackingStore(ctx);
@@ -85,8 +85,8 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     invalidCount: 0,
   };
 
-  const renewLock = defineScript(ctx.redis, 'rfqSyncPollLockRenew', 1, RENEW);
-  const releaseLock = defineScript(ctx.redis, 'rfqSyncPollLockRelease', 1, RELEASE);
+  const renewLock = defineScript(ctx.redis, RENEW);
+  const releaseLock = defineScript(ctx.redis, RELEASE);
   const lockToken = randomUUID();
   if ((await ctx.redis.set(store.k.pollLock, lockToken, 'PX', LOCK_MS, 'NX')) !== 'OK') {
     log.info('another poll is running; this one is skipped');

@@ -14,8 +14,9 @@
  * and flag sets, so two writers (a poll and a comparison job) never lose each other's change.
  */
 import type { Redis } from 'ioredis';
+import { UnexpectedError } from '../errors.ts';
 import type { RedisKeys } from '../pipeline/redis-keys.ts';
-import { defineScript, type ScriptCaller } from '../pipeline/redis-scripts.ts';
+import { defineScript, loadScript, type ScriptCaller } from '../pipeline/redis-scripts.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 import { newTrackedRfq, TRACKED_STATES, type TrackedRfq, type TrackedState } from './transitions.ts';
 
@@ -49,18 +50,7 @@ export function trackingKeys(keys: RedisKeys): TrackingKeys {
   };
 }
 
-// KEYS: rfq hash, old state set, new state set, flagged set, tracked set.
-// ARGV: expected seq, new JSON (its seq already expected+1), rfq id, '1' flagged / '0' not.
-const CAS_SCRIPT = `
-local seq = redis.call('HGET', KEYS[1], 'seq') or '0'
-if seq ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'track', ARGV[2], 'seq', tostring(tonumber(ARGV[1]) + 1))
-if KEYS[2] ~= KEYS[3] then redis.call('SREM', KEYS[2], ARGV[3]) end
-redis.call('SADD', KEYS[3], ARGV[3])
-if ARGV[4] == '1' then redis.call('SADD', KEYS[4], ARGV[3]) else redis.call('SREM', KEYS[4], ARGV[3]) end
-redis.call('SADD', KEYS[5], ARGV[3])
-return 1
-`;
+const CAS_SCRIPT = loadScript('trackCas-5.lua');
 
 export class TrackingStore {
   readonly redis: Redis;
@@ -71,7 +61,7 @@ export class TrackingStore {
   constructor(redis: Redis, keys: RedisKeys) {
     this.redis = redis;
     this.k = trackingKeys(keys);
-    this.cas = defineScript(redis, 'rfqSyncTrackCas', 5, CAS_SCRIPT);
+    this.cas = defineScript(redis, CAS_SCRIPT);
   }
 
   async get(rfqId: number): Promise<TrackedRfq | undefined> {
@@ -127,7 +117,7 @@ export class TrackingStore {
       if (next === undefined) return cur;
       if (await this.compareAndSet(cur, next)) return next;
     }
-    throw new Error(`tracking record of RFQ ${rfqId} kept changing under 20 attempts to update it`);
+    throw new UnexpectedError(`tracking record of RFQ ${rfqId} kept changing under 20 attempts to update it`);
   }
 
   /** Start tracking (idempotent: an existing record is kept, its requisition filled in if it had none). */

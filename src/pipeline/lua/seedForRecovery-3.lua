@@ -1,0 +1,34 @@
+--[[
+  Seed a requisition for `rfq-sync recover` (Redis lost its state; the requisition's RFQ may exist): only where no
+  record exists, as `creating` with its external_ids claimed and the fingerprint of the body it would post noted as
+  posted, so the next attempt reconciles (walk, match by external_id or fingerprint) before any post.
+  KEYS[1] claim table, KEYS[2] record, KEYS[3] requisition index
+  ARGV[1] requisition id, ARGV[2] content hash, ARGV[3] key, ARGV[4] profile, ARGV[5] source file, ARGV[6] title,
+  ARGV[7] fingerprint, ARGV[8..] external_ids
+  Returns {'seeded'} | {'exists', state} | {'conflict', external_id, holder, ...}
+]]
+--- @include "includes/clock"
+local state = redis.call('HGET', KEYS[2], 'state')
+if state then return {'exists', state} end
+local conflicts = {}
+for i = 8, #ARGV do
+  local holder = redis.call('HGET', KEYS[1], ARGV[i])
+  if holder and holder ~= ARGV[1] then
+    conflicts[#conflicts + 1] = ARGV[i]
+    conflicts[#conflicts + 1] = holder
+  end
+end
+if #conflicts > 0 then
+  table.insert(conflicts, 1, 'conflict')
+  return conflicts
+end
+local claimed = {}
+for i = 8, #ARGV do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[1])
+  claimed[#claimed + 1] = ARGV[i]
+end
+redis.call('HSET', KEYS[2], 'state', 'creating', 'leaseUntil', '0', 'attemptAt', tostring(now), 'contentHash', ARGV[2],
+  'key', ARGV[3], 'profile', ARGV[4], 'sourceFile', ARGV[5], 'title', ARGV[6], 'claimed', cjson.encode(claimed),
+  'postedFps', ARGV[7], 'recovered', tostring(now))
+redis.call('ZADD', KEYS[3], 'NX', now, ARGV[1])
+return {'seeded'}
