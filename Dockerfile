@@ -12,6 +12,7 @@ RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 
 COPY bin ./bin
 COPY src ./src
+COPY app ./app
 COPY jobs ./jobs
 COPY mappings ./mappings
 COPY samples ./samples

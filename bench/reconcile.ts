@@ -13,7 +13,7 @@ import { startWorker } from '../jobs/worker.ts';
 import { loadConfig } from '../src/config.ts';
 import { silentLogger } from '../src/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../src/pipeline/context.ts';
-import { createReconcileCoordinator } from '../src/pipeline/reconcile-coordinator.ts';
+import { createReconcileCoordinator } from '../src/creation/reconcile-coordinator.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import type { Requisition } from '../src/requisition.ts';
 import { startSandbox } from '../src/sandbox/server.ts';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../src/errors.ts';
-import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, reportError, setup, type GlobalOptions } from '../src/ops/cli-support.ts';
+import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, reportError, setup, type GlobalOptions } from '../app/cli-support.ts';
 
 const program = new Command('rfq-sync')
   .description('Turns ERP purchase-requisition exports into RFQs on a sourcing service, follows them, and writes Excel quote comparisons.')
@@ -39,8 +39,8 @@ program
   .action(
     action(async () => {
       const { config, logger } = setup(globals(), { requireProduction: true, service: true });
-      const [{ runWorkerCommand }, { startWorker }] = await Promise.all([import('../src/ops/service.ts'), import('../jobs/worker.ts')]);
-      return runWorkerCommand(config, logger, (ctx) => startWorker(ctx));
+      const { runWorkerCommand } = await import('../app/service.ts');
+      return runWorkerCommand(config, logger);
     }),
   );
 
@@ -53,8 +53,8 @@ program
   .action(
     action(async (opts: { maxWait: number; sandbox?: boolean }) => {
       const { config, logger } = setup(globals(), { service: true });
-      const [{ runOnceCommand }, { startWorker }] = await Promise.all([import('../src/ops/service.ts'), import('../jobs/worker.ts')]);
-      return runOnceCommand(config, logger, (ctx) => startWorker(ctx), { maxWaitMs: opts.maxWait * 1000, sandbox: opts.sandbox === true });
+      const { runOnceCommand } = await import('../app/service.ts');
+      return runOnceCommand(config, logger, { maxWaitMs: opts.maxWait * 1000, sandbox: opts.sandbox === true });
     }),
   );
 
@@ -98,7 +98,7 @@ program
   .action(
     action(async (file: string, opts: { mapping?: string; move?: boolean }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
-      const { runIngestCommand } = await import('../src/ops/commands.ts');
+      const { runIngestCommand } = await import('../app/commands.ts');
       return runIngestCommand(config, logger, file, opts);
     }),
   );
@@ -110,7 +110,7 @@ program
   .action(
     action(async (opts: { enqueue?: boolean }) => {
       const { config, logger } = setup(globals());
-      const { runPollCommand } = await import('../src/ops/commands.ts');
+      const { runPollCommand } = await import('../app/commands.ts');
       return runPollCommand(config, logger, opts);
     }),
   );
@@ -123,7 +123,7 @@ program
   .action(
     action(async (rfqId: number, opts: { out?: string }) => {
       const { config, logger } = setup(globals());
-      const { runCompareCommand } = await import('../src/ops/commands.ts');
+      const { runCompareCommand } = await import('../app/commands.ts');
       return runCompareCommand(config, logger, rfqId, opts);
     }),
   );
@@ -135,7 +135,7 @@ program
   .action(
     action(async (opts: { json?: boolean }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
-      const { runStatusCommand } = await import('../src/ops/commands.ts');
+      const { runStatusCommand } = await import('../app/commands.ts');
       return runStatusCommand(config, logger, opts);
     }),
   );
@@ -147,7 +147,7 @@ program
   .action(
     action(async (opts: { json?: boolean }) => {
       const { config, logger } = setup(globals());
-      const { runDoctorCommand } = await import('../src/ops/commands.ts');
+      const { runDoctorCommand } = await import('../app/commands.ts');
       return runDoctorCommand(config, logger, opts);
     }),
   );
@@ -159,7 +159,7 @@ program
   .action(
     action(async (opts: { since: string }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
-      const { parseSince, runRecoverCommand } = await import('../src/ops/recover.ts');
+      const { parseSince, runRecoverCommand } = await import('../app/recover.ts');
       return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, (l) => process.stdout.write(`${l}\n`));
     }),
   );
@@ -173,7 +173,7 @@ program
   .action(
     action(async (requisition: string, opts: { rfq?: number; post?: boolean }) => {
       const { config, logger } = setup(globals());
-      const { runResolveCommand } = await import('../src/ops/commands.ts');
+      const { runResolveCommand } = await import('../app/commands.ts');
       return runResolveCommand(config, logger, requisition, opts);
     }),
   );
@@ -187,7 +187,7 @@ failed
   .action(
     action(async (opts: { json?: boolean; limit: number }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
-      const { runFailedList } = await import('../src/ops/commands.ts');
+      const { runFailedList } = await import('../app/commands.ts');
       return runFailedList(config, logger, opts);
     }),
   );
@@ -199,7 +199,7 @@ failed
   .action(
     action(async (ref: string | undefined, opts: { all?: boolean }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
-      const { runFailedRetry } = await import('../src/ops/commands.ts');
+      const { runFailedRetry } = await import('../app/commands.ts');
       return runFailedRetry(config, logger, ref, opts);
     }),
   );
@@ -219,7 +219,7 @@ program
   .action(
     action(async (opts: { port?: number; host: string; prefix: string; stateFile?: string; autopilot?: boolean; closeAfterMs: number; dialect: string; existing: number; pageSize: number }) => {
       if (opts.dialect !== 'friendly' && opts.dialect !== 'docs') throw new ConfigError([`--dialect: must be friendly or docs, not ${opts.dialect}`]);
-      const { runSandboxCommand } = await import('../src/ops/sandbox-command.ts');
+      const { runSandboxCommand } = await import('../app/sandbox-command.ts');
       return runSandboxCommand(globals(), opts);
     }),
   );
@@ -233,8 +233,8 @@ program
   .addHelpText('after', '\nNeeds redis-server on PATH (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis).\nIgnores REDIS_URL and SOURCING_BASE_URL: a demo never touches a real installation.')
   .action(
     action(async (opts: { dir: string; timeout: number; stay?: boolean }) => {
-      const [{ runDemo }, { startWorker }] = await Promise.all([import('../src/ops/demo.ts'), import('../jobs/worker.ts')]);
-      return runDemo((ctx) => startWorker(ctx, { drainDelaySeconds: 1 }), { dir: opts.dir, timeoutMs: opts.timeout * 1000, stay: opts.stay, logLevel: globals().logLevel });
+      const { runDemo } = await import('../app/demo.ts');
+      return runDemo({ dir: opts.dir, timeoutMs: opts.timeout * 1000, stay: opts.stay, logLevel: globals().logLevel });
     }),
   );
 

@@ -8,16 +8,19 @@
  * Writes:   outbox/comparisons/<name>-v<n>.xlsx and, only when the award is final (every quotation decided, or
  *           completed with the winner), outbox/awards/<name>-v<n>.csv, each to a temporary name then renamed; records the version and the revision numbers it reflects (a newer pull asks for v<n+1>).
  * Errors:   a refused token (only a re-pull calls the service) pauses through the auth gate and delays the job;
- *           a full outbox disk delays the job until space returns (never fails: src/pipeline/disk-full.ts); other disk
+ *           a full outbox disk delays the job until space returns (never fails: src/intake/disk-full.ts); other disk
  *           errors are retried with back-off; a bad payload is unrecoverable.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { handleServiceError } from '../src/tracking/service-errors.ts';
-import { runComparison } from '../src/tracking/comparison-runner.ts';
+import { runComparison, type ComparisonResult } from '../src/tracking/comparison-runner.ts';
 import { comparisonJobSchema } from '../src/tracking/enqueue.ts';
 
-export async function processComparison(ctx: WorkerContext, job: Job): Promise<unknown> {
+/** What this job returns: BullMQ keeps it as the job's return value. */
+export type ComparisonJobResult = ComparisonResult;
+
+export async function processComparison(ctx: WorkerContext, job: Job): Promise<ComparisonJobResult> {
   const data = comparisonJobSchema.safeParse(job.data);
   if (!data.success) throw new UnrecoverableError(`comparison job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
   try {

@@ -1,5 +1,5 @@
 /**
- * create-rfq: one job per requisition -> exactly one RFQ (src/pipeline/rfq-creator.ts holds the protocol).
+ * create-rfq: one job per requisition -> exactly one RFQ (src/creation/rfq-creator.ts holds the protocol).
  *
  * Payload:  { requisition: Requisition } (requisitionSchema below).
  * Job id:   jobId('create', profile, key, content hash), see enqueueCreateRfq: the same requisition with the same
@@ -26,13 +26,13 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { z } from 'zod';
 import { AuthError, RateLimitError } from '../src/errors.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
-import { createHeaderPusher } from '../src/pipeline/header-push.ts';
-import { replicationWait } from '../src/pipeline/replication.ts';
-import { createIdempotencyStore } from '../src/pipeline/idempotency-store.ts';
-import { jobId, type Queues } from '../src/pipeline/queues.ts';
-import { ThrottledError } from '../src/pipeline/rate-limiter.ts';
-import { createReconcileCoordinator } from '../src/pipeline/reconcile-coordinator.ts';
-import { AttemptBusyError, contentHashOf, createRfqOnce, type CreateOutcome, type CreatorDeps } from '../src/pipeline/rfq-creator.ts';
+import { createHeaderPusher } from '../src/creation/header-push.ts';
+import { replicationWait } from '../src/redis/replication.ts';
+import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
+import { jobId, type Queues } from '../src/redis/queues.ts';
+import { ThrottledError } from '../src/creation/rate-limiter.ts';
+import { createReconcileCoordinator } from '../src/creation/reconcile-coordinator.ts';
+import { AttemptBusyError, contentHashOf, createRfqOnce, type CreateOutcome, type CreatorDeps } from '../src/creation/rfq-creator.ts';
 import type { Requisition } from '../src/requisition.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
 
@@ -127,12 +127,15 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
   return deps;
 }
 
-export async function processCreateRfq(ctx: WorkerContext, job: Job): Promise<CreateOutcome> {
+/** What this job returns: BullMQ keeps it as the job's return value. */
+export type CreateRfqResult = CreateOutcome;
+
+export async function processCreateRfq(ctx: WorkerContext, job: Job): Promise<CreateRfqResult> {
   const parsed = createRfqPayloadSchema.safeParse(job.data);
   if (!parsed.success) throw new UnrecoverableError(`create-rfq payload is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
   const requisition = parsed.data.requisition as Requisition;
   if (ctx.authGate.isPaused()) return delay(job, AUTH_RETRY_MS);
-  // Redis lost its state (src/pipeline/state-epoch.ts): nothing is claimed until `rfq-sync recover`
+  // Redis lost its state (src/redis/state-epoch.ts): nothing is claimed until `rfq-sync recover`
   if (ctx.state.lost()) return delay(job, LOST_STATE_RETRY_MS);
 
   const tokenFingerprint = ctx.tokens.fingerprint(); // the token this attempt's calls go out with

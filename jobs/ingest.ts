@@ -1,14 +1,14 @@
 /**
- * Queue `ingest`: one job per file taken from the inbox (enqueued by src/pipeline/inbox-intake.ts).
+ * Queue `ingest`: one job per file taken from the inbox (enqueued by src/intake/inbox-intake.ts).
  *
  * Payload: ingestJobPayloadSchema { sha256, processingName, mapping?, size?, mtimeMs? }. The file is
  *   processing/<processingName>; its original name and when it was taken are part of that name
- *   (src/pipeline/file-mover.ts); size and mtime are as hashed: a file that differs at the end of the read changed
+ *   (src/intake/file-mover.ts); size and mtime are as hashed: a file that differs at the end of the read changed
  *   while being read, is not used, and goes back to the inbox (result `changed`).
  * Reads:  the file; the mapping profiles (MAPPINGS_DIR, loaded per job so a new profile needs no restart).
  * Writes: one create-rfq job per valid requisition (deterministic ids, so a re-run adds nothing new), only once the
  *         whole file was read without a refusal: until then they are spooled to processing/.<token>.requisitions.jsonl
- *         (src/pipeline/requisition-spool.ts), deleted after enqueueing or on refusal; the report
+ *         (src/intake/requisition-spool.ts), deleted after enqueueing or on refusal; the report
  *         outbox/reports/<name>.<sha8>.<token>.xlsx; the move to archive/ (read, even with rejected rows) or failed/
  *         (refused: unreadable, no mapping fits); the file ledger entry (done, or released after a refusal so the
  *         same bytes can be read again once IT fixed the mapping).
@@ -22,16 +22,16 @@ import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { DiskFullError, RfqSyncError, formatRowProblem } from '../src/errors.ts';
-import { delayForDiskFull } from '../src/pipeline/disk-full.ts';
+import { delayForDiskFull } from '../src/intake/disk-full.ts';
 import { ingestFile, loadProfiles, writeIngestReport, type IngestSummary } from '../src/ingest/index.ts';
-import { exists, finishFile, locateFinished, parseProcessingName, reportFileName, returnToInbox } from '../src/pipeline/file-mover.ts';
-import { writeFileNoticeReport } from '../src/pipeline/file-report.ts';
-import { fileFolders, fileLedger, ingestJobPayloadSchema } from '../src/pipeline/inbox-intake.ts';
-import { openRequisitionSpool, spoolPathFor } from '../src/pipeline/requisition-spool.ts';
+import { exists, finishFile, locateFinished, parseProcessingName, reportFileName, returnToInbox } from '../src/intake/file-mover.ts';
+import { writeFileNoticeReport } from '../src/intake/file-report.ts';
+import { fileFolders, fileLedger, ingestJobPayloadSchema } from '../src/intake/inbox-intake.ts';
+import { openRequisitionSpool, spoolPathFor } from '../src/intake/requisition-spool.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
-import { createIdempotencyStore } from '../src/pipeline/idempotency-store.ts';
-import { previewChanges, type ReexportChange } from '../src/pipeline/reexport-changes.ts';
-import { replicationWait } from '../src/pipeline/replication.ts';
+import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
+import { previewChanges, type ReexportChange } from '../src/creation/reexport-changes.ts';
+import { replicationWait } from '../src/redis/replication.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
 
 /** At most this many changes of re-exported requisitions are listed in a file's report. */

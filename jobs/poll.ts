@@ -14,9 +14,12 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { deferWhilePaused, handleServiceError } from '../src/tracking/service-errors.ts';
 import { pollJobSchema } from '../src/tracking/enqueue.ts';
-import { runPoll } from '../src/tracking/poll-runner.ts';
+import { runPoll, type PollResult } from '../src/tracking/poll-runner.ts';
 
-export async function processPoll(ctx: WorkerContext, job: Job): Promise<unknown> {
+/** What this job returns: BullMQ keeps it as the job's return value. */
+export type PollJobResult = PollResult;
+
+export async function processPoll(ctx: WorkerContext, job: Job): Promise<PollJobResult> {
   const data = pollJobSchema.safeParse(job.data);
   if (!data.success) throw new UnrecoverableError(`poll job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
   await deferWhilePaused(ctx, job);

@@ -15,9 +15,12 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { deferWhilePaused, handleServiceError } from '../src/tracking/service-errors.ts';
 import { quotationsJobSchema } from '../src/tracking/enqueue.ts';
-import { runQuotations } from '../src/tracking/quotations-runner.ts';
+import { runQuotations, type QuotationsResult } from '../src/tracking/quotations-runner.ts';
 
-export async function processQuotations(ctx: WorkerContext, job: Job): Promise<unknown> {
+/** What this job returns: BullMQ keeps it as the job's return value. */
+export type QuotationsJobResult = QuotationsResult;
+
+export async function processQuotations(ctx: WorkerContext, job: Job): Promise<QuotationsJobResult> {
   const data = quotationsJobSchema.safeParse(job.data);
   if (!data.success) throw new UnrecoverableError(`quotations job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
   await deferWhilePaused(ctx, job);

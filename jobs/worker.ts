@@ -4,13 +4,22 @@
  * job to one worker at a time and the Redis records (idempotency, file ledger, tracking) make a re-run harmless
  * (a job whose worker died is picked up again by the stalled-job check after its lock expires).
  *
- * The inbox watcher and the poll schedule are started by the `worker` command beside this (bin/rfq-sync.ts).
+ * The inbox watcher and the poll schedule are started beside this by the app (app/pipeline-runner.ts).
  */
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
-import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey } from '../src/pipeline/queues.ts';
+import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey } from '../src/redis/queues.ts';
 
 type Processor = (ctx: WorkerContext, job: Job) => Promise<unknown>;
+
+/** What each queue's job returns (its BullMQ return value), owned by the job: the app reads results with these. */
+export interface JobResults {
+  ingest: import('./ingest.ts').IngestJobResult;
+  createRfq: import('./create-rfq.ts').CreateRfqResult;
+  poll: import('./poll.ts').PollJobResult;
+  quotations: import('./quotations.ts').QuotationsJobResult;
+  comparison: import('./comparison.ts').ComparisonJobResult;
+}
 
 /**
  * The processor of each queue, loaded when the queue is worked on: a process working only some queues (or
@@ -80,7 +89,7 @@ export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): 
       stalledInterval: opts.stalledIntervalMs ?? 30_000,
       maxStalledCount: opts.maxStalledCount ?? 5,
       drainDelay: opts.drainDelaySeconds ?? 5,
-      // Jobs started per second; the calls themselves are held to the same rate by src/pipeline/rate-limiter.ts.
+      // Jobs started per second; the calls themselves are held to the same rate by src/creation/rate-limiter.ts.
       ...(key === 'createRfq' ? { limiter: { max: opts.ratePerSecond ?? ctx.config.RATE_LIMIT_PER_SECOND, duration: 1000 } } : {}),
     };
     const w = new Worker(

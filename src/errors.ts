@@ -270,7 +270,7 @@ export function redisUnreachable(where: string, message: string): RfqSyncError {
 
 /**
  * The disk holding an output (a workbook, an award file, a report) is full. Transient: the job waits on a back-off
- * (src/pipeline/disk-full.ts) that never gives up, and writes it once space returns. Names the file, not a temp name.
+ * (src/intake/disk-full.ts) that never gives up, and writes it once space returns. Names the file, not a temp name.
  */
 export class DiskFullError extends RfqSyncError {
   readonly path: string;
@@ -280,7 +280,7 @@ export class DiskFullError extends RfqSyncError {
   }
 }
 
-/** Redis replicas did not acknowledge a write in time (src/pipeline/replication.ts): the action is put off. */
+/** Redis replicas did not acknowledge a write in time (src/redis/replication.ts): the action is put off. */
 export class ReplicationLagError extends RfqSyncError {
   constructor(what: string, acked: number, wanted: number, timeoutMs: number) {
     super('E_REDIS_NOT_REPLICATED', 'transient', `${what}: ${acked} of ${wanted} Redis replica(s) acknowledged within ${timeoutMs} ms; put off (retried)`);

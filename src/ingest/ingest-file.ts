@@ -94,7 +94,7 @@ class Rows {
  * Refusals found before parsing (size, format, zip limits, encoding, no fitting profile) throw before any
  * requisition is passed on. A file that breaks further down (an unclosed quote, a corrupt sheet) throws
  * FileRefusedError after the requisitions completed before the break were passed to `onRequisition`: a caller
- * must hold them until this returns (jobs/ingest.ts spools them, src/pipeline/requisition-spool.ts).
+ * must hold them until this returns (jobs/ingest.ts spools them, src/intake/requisition-spool.ts).
  */
 export async function ingestFile(path: string, opts: IngestOptions, onRequisition: (r: Requisition) => Promise<void>): Promise<IngestSummary> {
   const file = opts.displayName ?? basename(path);

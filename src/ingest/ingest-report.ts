@@ -25,7 +25,7 @@ export function refusedFileSummary(file: string, reason: string): IngestSummary 
   };
 }
 
-/** A re-export's change to a requisition whose RFQ exists (src/pipeline/reexport-changes.ts, same shape). */
+/** A re-export's change to a requisition whose RFQ exists (src/creation/reexport-changes.ts, same shape). */
 export interface ReportedChange {
   requisition: string;
   rfqId: number;

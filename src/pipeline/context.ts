@@ -10,14 +10,14 @@ import { Redis, type RedisOptions } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { createSourcingClient, type SourcingClient, type SourcingClientOptions } from '../sourcing/client.ts';
-import { createAuthGate, type AuthGate } from './auth-gate.ts';
-import { createStateEpoch, type StateEpoch } from './state-epoch.ts';
-import { createDialectSource, type DialectSource } from './dialect-store.ts';
-import { bullPrefix as makeBullPrefix, createQueues, type Queues, type RedisConnectionOptions } from './queues.ts';
-import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
-import { checkRedis } from './redis-checks.ts';
-import { accountsKey, redisKeys, type RedisKeys } from './redis-keys.ts';
-import { createTokenSource, tokenFingerprint, type TokenSource } from './token-source.ts';
+import { createAuthGate, type AuthGate } from '../creation/auth-gate.ts';
+import { createStateEpoch, type StateEpoch } from '../redis/state-epoch.ts';
+import { createDialectSource, type DialectSource } from '../creation/dialect-store.ts';
+import { bullPrefix as makeBullPrefix, createQueues, type Queues, type RedisConnectionOptions } from '../redis/queues.ts';
+import { createRateLimiter, type RateLimiter } from '../creation/rate-limiter.ts';
+import { checkRedis } from '../redis/redis-checks.ts';
+import { accountsKey, redisKeys, type RedisKeys } from '../redis/redis-keys.ts';
+import { createTokenSource, tokenFingerprint, type TokenSource } from '../creation/token-source.ts';
 
 export interface WorkerContext {
   config: Config;

@@ -6,8 +6,8 @@
  */
 import type { Job, Queue } from 'bullmq';
 import type { WorkerContext } from './context.ts';
-import { createIdempotencyStore } from './idempotency-store.ts';
-import { QUEUE_NAMES } from './queues.ts';
+import { createIdempotencyStore } from '../creation/idempotency-store.ts';
+import { QUEUE_NAMES } from '../redis/queues.ts';
 
 export interface FailedJobInfo {
   /** `<queue>:<id>`, accepted by retryFailed. */

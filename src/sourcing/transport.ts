@@ -9,7 +9,7 @@
  * - Non-2xx answers become errors only through `errorFromHttpStatus`; network failures become TransientHttpError.
  *   At most 2 KiB of an error body is read and kept, scrubbed of the token.
  * - `beforeRequest` runs before every attempt - first tries, retries and each page alike - so a shared rate limit
- *   (src/pipeline/rate-limiter.ts) counts every call that reaches the service; `onRetryAfter` hears every 429 that
+ *   (src/creation/rate-limiter.ts) counts every call that reaches the service; `onRetryAfter` hears every 429 that
  *   names a wait, so every caller (not only this request) holds off.
  */
 import { Pool, errors as undiciErrors } from 'undici';

@@ -9,8 +9,8 @@
  */
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
-import { jobId } from '../pipeline/queues.ts';
-import type { Queues } from '../pipeline/queues.ts';
+import { jobId } from '../redis/queues.ts';
+import type { Queues } from '../redis/queues.ts';
 
 export const pollJobSchema = z.object({
   /** Cron slot (`<epoch seconds>`) or `now~<ms>` for a poll asked for by hand. */

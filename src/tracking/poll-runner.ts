@@ -16,7 +16,7 @@
  */
 import { TransientHttpError } from '../errors.ts';
 import { randomUUID } from 'node:crypto';
-import { defineScript, loadScript } from '../pipeline/redis-scripts.ts';
+import { defineScript, loadScript } from '../redis/redis-scripts.ts';
 import { isRetryablePageError } from '../errors.ts';
 import type { InvalidListedRfq, ListRfqsOptions } from '../sourcing/client.ts';
 import type { ListedRfq } from '../sourcing/types.ts';

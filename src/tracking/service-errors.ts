@@ -10,8 +10,8 @@
  */
 import { DelayedError, type Job } from 'bullmq';
 import { AuthError, DiskFullError, RateLimitError } from '../errors.ts';
-import { delayForDiskFull } from '../pipeline/disk-full.ts';
-import { createRateLimiter, ThrottledError, type RateLimiter } from '../pipeline/rate-limiter.ts';
+import { delayForDiskFull } from '../intake/disk-full.ts';
+import { createRateLimiter, ThrottledError, type RateLimiter } from '../creation/rate-limiter.ts';
 import type { TrackingContext } from './context.ts';
 
 /** How long a job waits before looking again while the token is refused. */

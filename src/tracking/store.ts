@@ -15,8 +15,8 @@
  */
 import type { Redis } from 'ioredis';
 import { UnexpectedError } from '../errors.ts';
-import type { RedisKeys } from '../pipeline/redis-keys.ts';
-import { defineScript, loadScript, type ScriptCaller } from '../pipeline/redis-scripts.ts';
+import type { RedisKeys } from '../redis/redis-keys.ts';
+import { defineScript, loadScript, type ScriptCaller } from '../redis/redis-scripts.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 import { newTrackedRfq, TRACKED_STATES, type TrackedRfq, type TrackedState } from './transitions.ts';
 

@@ -13,7 +13,7 @@ import { requisitionSchema } from '../../jobs/create-rfq.ts';
 import { writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { ingestFile, loadProfiles, parseDateCell, parseDateText } from '../../src/ingest/index.ts';
-import { redisKeys } from '../../src/pipeline/redis-keys.ts';
+import { redisKeys } from '../../src/redis/redis-keys.ts';
 import type { Requisition } from '../../src/requisition.ts';
 import { comparisonInputFromRecord } from '../../src/tracking/comparison-input.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';

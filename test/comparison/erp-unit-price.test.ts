@@ -15,7 +15,7 @@ import { ingestFile, loadProfiles } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/requisition.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { redisKeys } from '../../src/pipeline/redis-keys.ts';
+import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
 

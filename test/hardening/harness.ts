@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { PACKAGE_ROOT } from '../../src/config.ts';
 import { redisOptionsFromUrl } from '../../src/pipeline/context.ts';
-import { bullPrefix, QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } from '../../src/pipeline/queues.ts';
+import { bullPrefix, QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } from '../../src/redis/queues.ts';
 
 const SERVICE = fileURLToPath(new URL('./fixtures/service-process.ts', import.meta.url));
 

@@ -11,7 +11,7 @@ import { FileRefusedError, RfqSyncError } from '../../src/errors.ts';
 import { ingestFile } from '../../src/ingest/ingest-file.ts';
 import { loadProfiles, type MappingProfile } from '../../src/ingest/mapping-profile.ts';
 import { PACKAGE_ROOT } from '../../src/config.ts';
-import { parseProcessingName, type ProcessingName } from '../../src/pipeline/file-mover.ts';
+import { parseProcessingName, type ProcessingName } from '../../src/intake/file-mover.ts';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import type { Requisition } from '../../src/requisition.ts';
 import { DEFAULT_SANDBOX_TOKEN, startSandbox, type Sandbox } from '../../src/sandbox/server.ts';

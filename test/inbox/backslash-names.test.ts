@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { Job } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processIngest } from '../../jobs/ingest.ts';
-import { isInboxCandidate, isPlainName, newProcessingName, parseProcessingName, reportFileName } from '../../src/pipeline/file-mover.ts';
-import { ingestJobPayloadSchema } from '../../src/pipeline/inbox-intake.ts';
-import { startInboxWatcher } from '../../src/pipeline/inbox-watcher.ts';
+import { isInboxCandidate, isPlainName, newProcessingName, parseProcessingName, reportFileName } from '../../src/intake/file-mover.ts';
+import { ingestJobPayloadSchema } from '../../src/intake/inbox-intake.ts';
+import { startInboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { genericCsv, tempDir, testConfig, testIntake, waitFor, type TestIntake } from './inbox-context.ts';
 

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { Job } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processIngest } from '../../jobs/ingest.ts';
-import { ingestOneFile, recoverProcessing, type AdmitResult } from '../../src/pipeline/inbox-intake.ts';
-import { FileLedger } from '../../src/pipeline/file-ledger.ts';
+import { ingestOneFile, recoverProcessing, type AdmitResult } from '../../src/intake/inbox-intake.ts';
+import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { genericCsv, reportNotes, tempDir, testConfig, testIntake, type TestIntake } from './inbox-context.ts';
 

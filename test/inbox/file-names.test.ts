@@ -1,6 +1,6 @@
 /** Names from the inbox and from job payloads never lead outside the configured folders; temp/lock files are skipped. */
 import { describe, expect, it } from 'vitest';
-import { isInboxCandidate, isPlainName, newProcessingName, parseProcessingName, reportFileName } from '../../src/pipeline/file-mover.ts';
+import { isInboxCandidate, isPlainName, newProcessingName, parseProcessingName, reportFileName } from '../../src/intake/file-mover.ts';
 
 describe('file names', () => {
   it('accepts only plain names as paths', () => {

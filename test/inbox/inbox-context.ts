@@ -6,9 +6,9 @@ import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { redisOptionsFromUrl } from '../../src/pipeline/context.ts';
-import type { IntakeContext } from '../../src/pipeline/inbox-intake.ts';
-import { bullPrefix, createQueues, type Queues } from '../../src/pipeline/queues.ts';
-import { redisKeys, type RedisKeys } from '../../src/pipeline/redis-keys.ts';
+import type { IntakeContext } from '../../src/intake/inbox-intake.ts';
+import { bullPrefix, createQueues, type Queues } from '../../src/redis/queues.ts';
+import { redisKeys, type RedisKeys } from '../../src/redis/redis-keys.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 
 export interface TestIntake extends IntakeContext {

@@ -6,10 +6,10 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileLedger } from '../../src/pipeline/file-ledger.ts';
-import { newProcessingName } from '../../src/pipeline/file-mover.ts';
-import { ingestJobPayloadSchema } from '../../src/pipeline/inbox-intake.ts';
-import { startInboxWatcher, type InboxWatcher } from '../../src/pipeline/inbox-watcher.ts';
+import { FileLedger } from '../../src/intake/file-ledger.ts';
+import { newProcessingName } from '../../src/intake/file-mover.ts';
+import { ingestJobPayloadSchema } from '../../src/intake/inbox-intake.ts';
+import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { reportNotes, tempDir, testConfig, testIntake, waitFor, type TestIntake } from './inbox-context.ts';
 

@@ -10,7 +10,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
-import { ingestOneFile } from '../../src/pipeline/inbox-intake.ts';
+import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { spawnCli } from '../ops/cli-helpers.ts';

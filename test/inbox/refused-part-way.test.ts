@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../../jobs/worker.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../../src/pipeline/context.ts';
-import { ingestOneFile } from '../../src/pipeline/inbox-intake.ts';
+import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { genericCsv, reportNotes, tempDir, testConfig, waitFor } from './inbox-context.ts';

@@ -10,8 +10,8 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeStaleTemps } from '../../src/atomic-write.ts';
 import { createLogger } from '../../src/logger.ts';
-import { currentMappingSets, startMappingSetWatch } from '../../src/pipeline/mapping-sets.ts';
-import { redisKeys } from '../../src/pipeline/redis-keys.ts';
+import { currentMappingSets, startMappingSetWatch } from '../../src/intake/mapping-sets.ts';
+import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { spawnCli } from '../ops/cli-helpers.ts';
 

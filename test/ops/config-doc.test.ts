@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rawConfigSchema } from '../../src/config.ts';
-import { DOC_PATH, configurationTable, renderDoc } from '../../src/ops/config-doc.ts';
+import { DOC_PATH, configurationTable, renderDoc } from '../../app/config-doc.ts';
 
 describe('README configuration table', () => {
-  it('lists every setting of the schema, with its default, and is up to date (node src/ops/config-doc.ts --write)', () => {
+  it('lists every setting of the schema, with its default, and is up to date (node app/config-doc.ts --write)', () => {
     const doc = readFileSync(DOC_PATH, 'utf8');
     expect(renderDoc(doc)).toBe(doc);
     const table = configurationTable();

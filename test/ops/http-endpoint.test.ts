@@ -4,9 +4,9 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { startOpsServer, type OpsServer } from '../../src/ops/http-server.ts';
-import { METRIC_NAMES, createMetrics } from '../../src/ops/metrics.ts';
-import { redisReadiness } from '../../src/ops/readiness.ts';
+import { startOpsServer, type OpsServer } from '../../app/http-server.ts';
+import { METRIC_NAMES, createMetrics } from '../../app/metrics.ts';
+import { redisReadiness } from '../../app/readiness.ts';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { bullPrefix, createQueues, type Queues } from '../../src/pipeline/queues.ts';
+import { bullPrefix, createQueues, type Queues } from '../../src/redis/queues.ts';
 import { useRedis, freshPrefix } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { spawnCli, until } from './cli-helpers.ts';

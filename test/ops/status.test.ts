@@ -3,8 +3,8 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { bullPrefix, createQueues, type Queues } from '../../src/pipeline/queues.ts';
-import { redisKeys } from '../../src/pipeline/redis-keys.ts';
+import { bullPrefix, createQueues, type Queues } from '../../src/redis/queues.ts';
+import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { useRedis, freshPrefix } from '../helpers/redis.ts';
 import { spawnCli } from './cli-helpers.ts';
 

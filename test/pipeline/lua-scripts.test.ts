@@ -1,5 +1,5 @@
 /**
- * The Lua scripts live in src/pipeline/lua/ (issue 15 item 3): one file per command, named with its key count,
+ * The Lua scripts live in src/redis/lua/ (issue 15 item 3): one file per command, named with its key count,
  * opening with its KEYS/ARGV/returns; shared pieces (the clock prologue) written once and included. Checked here:
  * the files' shape, that every one compiles on a real Redis with its includes in place, that src keeps no Lua of
  * its own, and that the files ship (npm pack, Docker image).
@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LUA_DIR, loadScript } from '../../src/pipeline/redis-scripts.ts';
+import { LUA_DIR, loadScript } from '../../src/redis/redis-scripts.ts';
 import { useRedis } from '../helpers/redis.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
-import { createIdempotencyStore } from '../../src/pipeline/idempotency-store.ts';
+import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { checkExactlyOnce, makeRequisitions, pipelineContext, pipelineEnvVars, waitFor, type PipelineEnv } from './fixtures/pipeline-env.ts';

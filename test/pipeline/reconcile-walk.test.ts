@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TransientHttpError } from '../../src/errors.ts';
-import { walkAccount } from '../../src/pipeline/reconcile-walk.ts';
-import { RECONCILE_LIMITS } from '../../src/pipeline/rfq-creator.ts';
+import { walkAccount } from '../../src/creation/reconcile-walk.ts';
+import { RECONCILE_LIMITS } from '../../src/creation/rfq-creator.ts';
 import { detectDialect, type DialectSettings } from '../../src/sourcing/dialect.ts';
 import type { RfqListPage, SourcingPort } from '../../src/sourcing/port.ts';
 import { stateOfLabel } from '../../src/sourcing/status-labels.ts';

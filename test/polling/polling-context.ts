@@ -12,7 +12,7 @@ import { processQuotations } from '../../jobs/quotations.ts';
 import { loadConfig } from '../../src/config.ts';
 import { silentLogger, type Logger } from '../../src/logger.ts';
 import { closeWorkerContext, createWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
-import { QUEUE_NAMES } from '../../src/pipeline/queues.ts';
+import { QUEUE_NAMES } from '../../src/redis/queues.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';

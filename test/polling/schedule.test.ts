@@ -3,7 +3,7 @@
  * and a refused token pauses polling instead of failing it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { enqueueScheduledPoll, pollSlot, startPollSchedule, type PollSchedule } from '../../src/pipeline/poll-schedule.ts';
+import { enqueueScheduledPoll, pollSlot, startPollSchedule, type PollSchedule } from '../../src/tracking/poll-schedule.ts';
 import { pollHistory } from '../../src/tracking/poll-runner.ts';
 import { trackingStatus, trackedRfq } from '../../src/tracking/status.ts';
 import { useRedis } from '../helpers/redis.ts';

@@ -4,7 +4,7 @@
  * the bad field is named in the logs and in the poll result.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { trackingFacts } from '../../src/ops/commands.ts';
+import { trackingFacts } from '../../app/commands.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { useRedis } from '../helpers/redis.ts';

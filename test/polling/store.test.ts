@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { redisKeys } from '../../src/pipeline/redis-keys.ts';
+import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { TrackingStore } from '../../src/tracking/store.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';

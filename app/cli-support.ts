@@ -1,0 +1,56 @@
+/**
+ * What every CLI command shares: reading the configuration (the `--config` option, one line per problem on
+ * failure), a logger (JSON on stdout for the service; on stderr for commands whose stdout is their answer), and the
+ * mapping from errors to exit codes: 2 for bad configuration or usage, 1 for a failure that was reported.
+ */
+import { loadConfig, type Config } from '../src/config.ts';
+import { ConfigError, RfqSyncError } from '../src/errors.ts';
+import { createLogger, scrubSecrets, type Logger } from '../src/logger.ts';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_CONFIG = 2;
+
+export interface GlobalOptions {
+  config?: string;
+  logLevel?: string;
+  /** --account: the same as SOURCING_ACCOUNT. */
+  account?: string;
+}
+
+export interface Setup {
+  config: Config;
+  logger: Logger;
+}
+
+/**
+ * `service`: logs are the output (stdout, level from LOG_LEVEL). Otherwise logs go to stderr at `warn` unless
+ * --log-level says otherwise, so `status --json` and `check` keep stdout for their answer. `redisOnly`: the command
+ * reads or steers Redis only (status, failed, ingest, recover): no sourcing token is needed.
+ */
+export function setup(global: GlobalOptions, o: { requireProduction?: boolean; service?: boolean; redisOnly?: boolean } = {}): Setup {
+  const env = { ...process.env };
+  if (global.config) env.RFQ_SYNC_CONFIG = global.config;
+  if (global.logLevel) env.LOG_LEVEL = global.logLevel;
+  if (global.account) env.SOURCING_ACCOUNT = global.account;
+  const config = loadConfig(env, { requireProduction: o.requireProduction, requireToken: !o.redisOnly });
+  const logger = o.service
+    ? createLogger({ level: config.LOG_LEVEL })
+    : createLogger({ level: global.logLevel ?? (env.LOG_LEVEL ? config.LOG_LEVEL : 'warn'), stderr: true });
+  return { config, logger };
+}
+
+/** Print an error the way a person should read it and return the exit code. */
+export function reportError(err: unknown, write: (s: string) => void = (s) => process.stderr.write(s)): number {
+  if (err instanceof ConfigError) {
+    write(`rfq-sync: invalid configuration:\n${err.problems.map((p) => `  ${scrubSecrets(p)}`).join('\n')}\n`);
+    return EXIT_CONFIG;
+  }
+  if (err instanceof RfqSyncError) {
+    write(`rfq-sync: ${scrubSecrets(err.message)}\n`);
+    return err.kind === 'config' ? EXIT_CONFIG : EXIT_FAILED;
+  }
+  const e = err as Error;
+  write(`rfq-sync: unexpected error: ${scrubSecrets(e?.stack ?? String(err))}\n`);
+  return EXIT_FAILED;
+}

@@ -1,0 +1,185 @@
+/**
+ * `npm run demo`: the whole loop on one machine with nothing configured. A private redis-server, the built-in
+ * sandbox whose autopilot plays the suppliers (quotes, closes and completes RFQs within seconds), the shipped
+ * samples copied into a fresh inbox, the worker, the watcher and a poll every 2 s; progress is printed as it goes
+ * and the run ends by printing the comparison workbooks and award files it wrote, then shuts down cleanly.
+ * The user's own environment (REDIS_URL, SOURCING_BASE_URL...) is deliberately ignored: a demo never touches a
+ * real installation.
+ */
+import { cp, mkdir, readdir } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { PACKAGE_ROOT, loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/logger.ts';
+import { pendingWork, trackingStatus } from '../src/tracking/status.ts';
+import type { JobResults } from '../jobs/worker.ts';
+import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
+import { startOpsServer, type OpsServer } from './http-server.ts';
+import { createMetrics } from './metrics.ts';
+import { startPipeline, unfinishedJobs, type RunningPipeline } from './pipeline-runner.ts';
+import { resolveRuntime, type Runtime } from './runtime.ts';
+import { installShutdown } from './shutdown.ts';
+
+export interface DemoOptions {
+  /** Parent folder of the run folder. Default ./rfq-sync-demo */
+  dir: string;
+  /** Give up after this long, ms. Default 110 s. */
+  timeoutMs: number;
+  /** Keep running after the end (dashboard stays up) until Ctrl-C. */
+  stay?: boolean;
+  logLevel?: string;
+  /** Where progress lines go (tests). */
+  write?: (line: string) => void;
+}
+
+export async function runDemo(o: DemoOptions): Promise<number> {
+  const t0 = Date.now();
+  const write = o.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const say = (line: string) => write(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(5)}s] ${line}`);
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
+  const runDir = resolve(o.dir, `run-${stamp}`);
+  const rel = (p: string) => relative(process.cwd(), p) || '.';
+
+  const config = loadConfig({
+    RFQ_SYNC_DIR: runDir,
+    POLL_CRON: '*/2 * * * * *',
+    SWEEP_CRON: '*/5 * * * * *',
+    FILE_STABLE_MS: '300',
+    JOB_BACKOFF_MS: '200',
+    HTTP_PORT: '0',
+    LOG_LEVEL: o.logLevel ?? 'warn',
+  });
+  const logger = createLogger({ level: config.LOG_LEVEL, stderr: true });
+  await mkdir(config.folders.inbox, { recursive: true });
+
+  say('starting a private redis-server and the built-in sandbox (its autopilot plays three suppliers)');
+  let runtime: Runtime | undefined;
+  let pipeline: RunningPipeline | undefined;
+  let ops: OpsServer | undefined;
+  const shutdown = installShutdown({
+    logger,
+    timeoutMs: 10_000,
+    steps: () => [
+      { name: 'pipeline', run: async () => pipeline?.stop(10_000) },
+      { name: 'dashboard', run: async () => ops?.close() },
+      { name: 'runtime', run: async () => runtime?.stop() },
+    ],
+  });
+  try {
+    runtime = await resolveRuntime(config, logger, {
+      allowEmbedded: true,
+      command: 'demo',
+      sandbox: { autopilot: { closeAfterMs: 4_000, completeAfterMs: 4_000, suppliersPerRfq: 3, missingLineRate: 0.1 }, seed: 42 },
+    });
+    say(`redis ${runtime.redisUrl}, sandbox ${runtime.baseUrl}`);
+    const metrics = createMetrics();
+    let failures = 0;
+    pipeline = await startPipeline(config, logger, runtime, {
+      // a short idle long-poll, so the demo's last jobs are taken at once
+      worker: { drainDelaySeconds: 1 },
+      metrics,
+      onAdmitted: (r) => {
+        if (r.status === 'duplicate') say(`${r.file.original}: same bytes as ${r.first.name}, archived as a duplicate`);
+      },
+      onJob: (queue, job, result, value) => {
+        if (result === 'failed') {
+          failures++;
+          say(`FAILED ${queue} job ${job.id}: ${(value as Error).message}`);
+          return;
+        }
+        if (queue === 'ingest') {
+          const v = value as JobResults['ingest'];
+          if (v.status === 'done') say(`read ${v.file}: ${v.requisitions} requisition(s)${v.rejectedRows ? `, ${v.rejectedRows} row(s) rejected` : ''}`);
+          else if (v.status === 'refused') say(`refused ${v.file}: ${v.reason}`);
+        } else if (queue === 'create-rfq') {
+          const v = value as JobResults['createRfq'];
+          if (v.rfqId !== undefined) say(`RFQ ${v.rfqId} ${v.status} for requisition ${v.requisitionId}`);
+        } else if (queue === 'poll') {
+          const v = value as JobResults['poll'] | undefined;
+          for (const t of v?.transitions ?? []) if (t.from !== 'created') say(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}`);
+        } else if (queue === 'comparison') {
+          const v = value as JobResults['comparison'];
+          if (v.workbook) say(`RFQ ${v.rfqId}: comparison v${v.version} written: ${rel(v.workbook)}`);
+          if (v.awardCsv && v.winnerKey !== undefined) say(`RFQ ${v.rfqId}: awarded to ${v.winnerName ?? 'quotation'} (key ${v.winnerKey}): ${rel(v.awardCsv)}`);
+        }
+      },
+    });
+    ops = await startOpsServer({ host: '127.0.0.1', port: 0, logger, metrics, queues: pipeline.ctx.queues.all });
+    say(`dashboard ${ops.url}/queues, metrics ${ops.url}/metrics`);
+
+    const samples = join(PACKAGE_ROOT, 'samples');
+    const names = (await readdir(samples)).filter((n) => !n.startsWith('.'));
+    for (const n of names) await cp(join(samples, n), join(config.folders.inbox, n));
+    say(`copied ${names.length} sample exports into ${rel(config.folders.inbox)}`);
+
+    const ctx = pipeline.ctx;
+    const deadline = t0 + o.timeoutMs;
+    let finished = false;
+    while (Date.now() < deadline && !shutdown.stopping) {
+      await new Promise((r) => setTimeout(r, 500));
+      const [status, pending, unfinished, inboxLeft] = await Promise.all([
+        trackingStatus(ctx),
+        pendingWork(ctx),
+        unfinishedJobs(ctx, ['ingest', 'create-rfq', 'quotations', 'comparison']),
+        readdir(config.folders.inbox).then((l) => l.length),
+      ]);
+      const s = status.byState;
+      const tracked = Object.values(s).reduce((a, b) => a + b, 0);
+      if (inboxLeft === 0 && unfinished === 0 && tracked > 0 && s.created + s.open + s.closed === 0 && pending.done) {
+        finished = true;
+        break;
+      }
+    }
+    if (shutdown.stopping) return shutdown.done;
+
+    const allComparisons = await listFiles(config.folders.comparisons, '.xlsx');
+    const allAwards = await listFiles(config.folders.awards, '.csv');
+    const comparisons = latestVersions(allComparisons);
+    const awards = latestVersions(allAwards);
+    const reports = await listFiles(config.folders.reports, '');
+    write('');
+    write(finished ? `Done in ${((Date.now() - t0) / 1000).toFixed(1)} s.` : `Stopped after ${Math.round(o.timeoutMs / 1000)} s before every RFQ was completed.`);
+    const earlier = (all: string[], latest: string[]) => (all.length > latest.length ? ` (latest version of each RFQ; ${all.length - latest.length} earlier version(s) beside them)` : '');
+    if (allComparisons.length > comparisons.length) {
+      write('A comparison is written when an RFQ closes (v1: lowest qualified prices) and again when it is completed (v2: the winner).');
+    }
+    write(`Comparison workbooks${earlier(allComparisons, comparisons)}:`);
+    for (const f of comparisons) write(`  ${rel(f)}`);
+    write(`Award files for the ERP${earlier(allAwards, awards)}:`);
+    for (const f of awards) write(`  ${rel(f)}`);
+    write(`Per-file ingestion reports: ${reports.length} in ${rel(config.folders.reports)}`);
+    write(`Everything of this run is under ${rel(runDir)}`);
+    if (o.stay) {
+      write(`Dashboard stays up at ${ops.url}/queues; Ctrl-C to stop.`);
+      return await shutdown.done;
+    }
+    return finished && failures === 0 && comparisons.length > 0 ? EXIT_OK : EXIT_FAILED;
+  } finally {
+    if (!shutdown.stopping) await shutdown.trigger('demo finished');
+    await shutdown.done;
+    shutdown.dispose();
+  }
+}
+
+/** Of `...-v1.xlsx`, `...-v2.xlsx` for one RFQ keep the highest version (files are named `RFQ-<id>-...-v<n>.<ext>`). */
+function latestVersions(files: string[]): string[] {
+  const best = new Map<string, { v: number; f: string }>();
+  for (const f of files) {
+    const m = /^(.*)-v(\d+)\.[a-z]+$/i.exec(f);
+    const id = /RFQ-(\d+)-/.exec(f)?.[1] ?? f;
+    const v = m ? Number(m[2]) : 0;
+    const cur = best.get(id);
+    if (!cur || v > cur.v) best.set(id, { v, f });
+  }
+  return [...best.entries()].sort((a, b) => Number(a[0]) - Number(b[0]) || a[0].localeCompare(b[0])).map(([, x]) => x.f);
+}
+
+async function listFiles(dir: string, ext: string): Promise<string[]> {
+  try {
+    return (await readdir(dir))
+      .filter((n) => !n.startsWith('.') && n.endsWith(ext))
+      .sort()
+      .map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
+}

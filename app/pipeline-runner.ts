@@ -1,0 +1,196 @@
+/**
+ * The whole loop in one process, as `worker`, `once` and `demo` run it: the worker context, the BullMQ workers
+ * (jobs/worker.ts: the app sits above the jobs), the inbox watcher and the
+ * poll schedule; job and file outcomes go to the metrics. `stop` is the graceful order: stop taking files, stop the
+ * schedule, let in-flight jobs finish or hand them back within the time limit, then close Redis.
+ */
+import type { Job } from 'bullmq';
+import { startWorker, type JobResults, type RunningWorker, type StartWorkerOptions } from '../jobs/worker.ts';
+import type { Config } from '../src/config.ts';
+import type { Logger } from '../src/logger.ts';
+import { closeWorkerContext, type WorkerContext } from '../src/pipeline/context.ts';
+import type { AdmitResult } from '../src/intake/inbox-intake.ts';
+import { startInboxWatcher, type InboxWatcher } from '../src/intake/inbox-watcher.ts';
+import { startPollSchedule, type PollSchedule } from '../src/tracking/poll-schedule.ts';
+import { startRetentionSchedule } from '../src/intake/retention.ts';
+import { startMappingSetWatch } from '../src/intake/mapping-sets.ts';
+import { removeStaleTemps } from '../src/atomic-write.ts';
+import type { OpsMetrics } from './metrics.ts';
+import type { Runtime } from './runtime.ts';
+import { openContext } from './runtime.ts';
+import { queueCounts } from './status.ts';
+import { trackingStore } from '../src/tracking/context.ts';
+import { trackingStatus } from '../src/tracking/status.ts';
+
+
+/** Temporary outbox files older than this are a crash's leftovers (a live write takes seconds). */
+const STALE_TEMP_MS = 10 * 60_000;
+
+export interface PipelineOptions {
+  /** How the BullMQ workers run (the demo shortens their idle long-poll). */
+  worker?: StartWorkerOptions;
+  metrics?: OpsMetrics;
+  /** Listen to file-system events (false: sweeps only, for `once`). Default true. */
+  watch?: boolean;
+  /** Run the SWEEP_CRON and POLL_CRON schedules. Default true. */
+  schedule?: boolean;
+  /** Called for each file taken from the inbox (demo progress). */
+  onAdmitted?: (r: AdmitResult) => void;
+  /** Called for each job that ended (demo progress). */
+  onJob?: (queue: string, job: Job, result: 'completed' | 'failed', value: unknown) => void;
+}
+
+export interface RunningPipeline {
+  ctx: WorkerContext;
+  watcher: InboxWatcher;
+  worker: RunningWorker;
+  poll: PollSchedule | undefined;
+  stop(timeoutMs: number): Promise<void>;
+}
+
+export async function startPipeline(config: Config, logger: Logger, runtime: Runtime, o: PipelineOptions): Promise<RunningPipeline> {
+  const ctx = await openContext(config, logger, runtime, { metrics: o.metrics });
+  let worker: RunningWorker | undefined;
+  let watcher: InboxWatcher | undefined;
+  let poll: PollSchedule | undefined;
+  let retention: { stop(): Promise<void> } | undefined;
+  let mappingSets: { stop(): void } | undefined;
+  try {
+    if (o.metrics) wireMetrics(ctx, o.metrics);
+    // A Redis that lost its state must not see one claim (the built-in sandbox and a private Redis are throwaway)
+    if (!runtime.embeddedRedis && !runtime.sandbox) {
+      await ctx.state.check();
+      ctx.state.start(config.STATE_CHECK_MS);
+    }
+    // a crash mid-write leaves `.x.tmp` files in the outbox: gone at start (those older than 10 minutes)
+    const temps = await removeStaleTemps([config.folders.comparisons, config.folders.awards, config.folders.reports], STALE_TEMP_MS);
+    if (temps > 0) logger.info({ event: 'outbox.temps-removed', files: temps }, `removed ${temps} temporary file(s) a crash left in the outbox`);
+    mappingSets = await startMappingSetWatch({ redis: ctx.redis, keys: ctx.keys, dir: config.folders.mappings, logger });
+    worker = startWorker(ctx, o.worker);
+    for (const w of worker.workers) {
+      w.on('completed', (job, value) => {
+        o.metrics?.onJob(w.name, 'completed');
+        logger.info(
+          { event: 'job.completed', queue: w.name, jobId: job.id, ...jobSubject(job, value), ms: job.finishedOn && job.processedOn ? job.finishedOn - job.processedOn : undefined },
+          `${w.name} job ${job.id} done`,
+        );
+        if (w.name === 'ingest') {
+          const r = value as JobResults['ingest'];
+          o.metrics?.onFile(ingestOutcome(r));
+          o.metrics?.onRejectedRows(r.status === 'done' ? r.rejectedRows : 0);
+        }
+        if (w.name === 'comparison') {
+          const v = value as JobResults['comparison'];
+          if (v.workbook !== undefined) o.metrics?.onOutput('workbook');
+          if (v.awardCsv !== undefined) o.metrics?.onOutput('award');
+        }
+        o.onJob?.(w.name, job, 'completed', value);
+      });
+      w.on('failed', (job, err) => {
+        if (!job) return;
+        // Unrecoverable errors (a rejected requisition) end the job before its attempts are used up.
+        const final = job.finishedOn !== undefined || job.attemptsMade >= (job.opts.attempts ?? 1);
+        o.metrics?.onJob(w.name, final ? 'failed' : 'retried');
+        if (final) o.onJob?.(w.name, job, 'failed', err);
+      });
+    }
+    watcher = await startInboxWatcher(ctx, {
+      watch: o.watch ?? true,
+      schedule: o.schedule ?? true,
+      onAdmitted: (r) => {
+        if (r.status === 'duplicate') o.metrics?.onFile('duplicate');
+        o.onAdmitted?.(r);
+      },
+    });
+    if (o.schedule ?? true) {
+      poll = startPollSchedule(ctx);
+      retention = startRetentionSchedule(ctx);
+    }
+  } catch (err) {
+    await watcher?.close().catch(() => undefined);
+    await worker?.close(1_000).catch(() => undefined);
+    mappingSets?.stop();
+    await closeWorkerContext(ctx).catch(() => undefined);
+    throw err;
+  }
+  const w = worker;
+  const wt = watcher;
+  let stopping: Promise<void> | undefined;
+  return {
+    ctx,
+    watcher: wt,
+    worker: w,
+    poll,
+    stop(timeoutMs) {
+      stopping ??= (async () => {
+        await wt.close().catch((err: unknown) => logger.warn({ err }, 'inbox watcher did not close cleanly'));
+        await poll?.stop().catch(() => undefined);
+        await retention?.stop().catch(() => undefined);
+        mappingSets?.stop();
+        await w.close(timeoutMs);
+        await closeWorkerContext(ctx);
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** The requisition, RFQ or file a job was about, for its log line. */
+function jobSubject(job: Job, value: unknown): Record<string, unknown> {
+  const d = (job.data ?? {}) as { requisition?: { profile?: string; key?: string }; rfqId?: unknown; file?: unknown; name?: unknown };
+  const v = (value ?? {}) as { rfqId?: unknown; status?: unknown; file?: unknown };
+  const out: Record<string, unknown> = {};
+  if (d.requisition?.key) out.requisition = `${d.requisition.profile ?? ''}/${d.requisition.key}`;
+  const rfqId = d.rfqId ?? v.rfqId;
+  if (rfqId !== undefined) out.rfqId = rfqId;
+  const file = d.file ?? v.file;
+  if (typeof file === 'string') out.file = file;
+  else if (file && typeof file === 'object' && 'original' in file) out.file = (file as { original: unknown }).original;
+  if (typeof v.status === 'string') out.result = v.status;
+  return out;
+}
+
+function ingestOutcome(r: JobResults['ingest']): string {
+  if (r.status === 'refused') return 'failed';
+  return r.status === 'done' ? 'archived' : r.status;
+}
+
+/** Scrape-time gauges read the shared picture from Redis. */
+function wireMetrics(ctx: WorkerContext, metrics: OpsMetrics): void {
+  metrics.setSources({
+    queueCounts: () => queueCounts(ctx),
+    rfqsByState: async () => (await trackingStatus(ctx)).byState,
+    pausedForAuth: async () => (await ctx.authGate.status()).paused,
+    lastOkPoll: async () => {
+      const raw = await ctx.redis.get(trackingStore(ctx).k.lastOkPoll);
+      return raw ? Number(raw) : undefined;
+    },
+  });
+}
+
+/** Jobs not yet finished in the given queues (waiting, active, delayed, prioritized, waiting for children). */
+export async function unfinishedJobs(ctx: Pick<WorkerContext, 'queues'>, queueNames?: readonly string[]): Promise<number> {
+  const counts = await queueCounts(ctx);
+  let n = 0;
+  for (const [name, c] of Object.entries(counts)) {
+    if (queueNames && !queueNames.includes(name)) continue;
+    n += (c.waiting ?? 0) + (c.active ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0);
+  }
+  return n;
+}
+
+/** Resolves when the queues have had no unfinished job on two checks in a row; false when `deadline` passed first. */
+export async function waitForDrain(
+  ctx: Pick<WorkerContext, 'queues' | 'authGate'>,
+  o: { queues?: readonly string[]; deadline?: number; intervalMs?: number; isPaused?: () => boolean } = {},
+): Promise<'drained' | 'timeout' | 'paused'> {
+  let emptyChecks = 0;
+  for (;;) {
+    if (ctx.authGate.isPaused()) return 'paused';
+    const n = await unfinishedJobs(ctx, o.queues);
+    emptyChecks = n === 0 ? emptyChecks + 1 : 0;
+    if (emptyChecks >= 2) return 'drained';
+    if (o.deadline !== undefined && Date.now() > o.deadline) return 'timeout';
+    await new Promise((r) => setTimeout(r, o.intervalMs ?? 250));
+  }
+}

@@ -1,0 +1,39 @@
+/** `rfq-sync sandbox`: the built-in sourcing-service emulator as a foreground process, until SIGINT/SIGTERM. */
+import { createLogger } from '../src/logger.ts';
+import { DEFAULT_SANDBOX_TOKEN, startSandbox } from '../src/sandbox/server.ts';
+import type { GlobalOptions } from './cli-support.ts';
+import { installShutdown } from './shutdown.ts';
+
+export interface SandboxCommandOptions {
+  port?: number;
+  host: string;
+  prefix: string;
+  stateFile?: string;
+  autopilot?: boolean;
+  closeAfterMs: number;
+  dialect?: 'friendly' | 'docs' | string;
+  existing?: number;
+  pageSize?: number;
+}
+
+export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommandOptions): Promise<number> {
+  // The sandbox needs no configuration; only the log level is honoured.
+  const logger = createLogger({ level: global.logLevel ?? process.env.LOG_LEVEL ?? 'info', stderr: true });
+  const sandbox = await startSandbox({
+    port: o.port,
+    host: o.host,
+    prefix: o.prefix,
+    stateFile: o.stateFile,
+    dialect: o.dialect === 'docs' ? 'docs' : 'friendly',
+    existing: o.existing,
+    pageSize: o.pageSize,
+    autopilot: o.autopilot ? { closeAfterMs: o.closeAfterMs, completeAfterMs: o.closeAfterMs, suppliersPerRfq: 3 } : null,
+  });
+  process.stdout.write(
+    `sandbox listening on ${sandbox.url} (dialect ${sandbox.dialect})\n` +
+      `  SOURCING_BASE_URL=${sandbox.url}\n  SOURCING_TOKEN=${DEFAULT_SANDBOX_TOKEN}\n` +
+      `  control API: ${sandbox.url}/_sandbox/ ; Ctrl-C to stop\n`,
+  );
+  const shutdown = installShutdown({ logger, timeoutMs: 5_000, steps: () => [{ name: 'sandbox', run: () => sandbox.stop() }] });
+  return shutdown.done;
+}

@@ -1,0 +1,155 @@
+/**
+ * `rfq-sync worker` (the long-running service) and `rfq-sync once` (one full pass, then exit).
+ */
+import type { Config } from '../src/config.ts';
+import { displayRedisUrl } from '../src/config.ts';
+import { ConfigError } from '../src/errors.ts';
+import type { Logger } from '../src/logger.ts';
+import { pendingWork } from '../src/tracking/status.ts';
+import { enqueuePollNow } from '../src/tracking/enqueue.ts';
+import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
+import { startOpsServer, type OpsServer } from './http-server.ts';
+import { createMetrics, type OpsMetrics } from './metrics.ts';
+import type { JobResults } from '../jobs/worker.ts';
+import { startPipeline, waitForDrain, type RunningPipeline } from './pipeline-runner.ts';
+import { authReadiness, pollReadiness, redisReadiness, serviceReadiness, stateReadiness } from './readiness.ts';
+import { trackingStore } from '../src/tracking/context.ts';
+import type { PollResult } from '../src/tracking/poll-runner.ts';
+import { resolveRuntime } from './runtime.ts';
+import { installShutdown, type ShutdownHandle, type ShutdownStep } from './shutdown.ts';
+
+/** The service: runs until SIGTERM/SIGINT, then shuts down gracefully. Resolves with the exit code. */
+export async function runWorkerCommand(config: Config, logger: Logger): Promise<number> {
+  const metrics = createMetrics();
+  const steps: ShutdownStep[] = [];
+  const shutdown = installShutdown({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS, steps: () => [...steps].reverse() });
+  const onStop = (step: ShutdownStep) => steps.push(step);
+
+  try {
+    return await startWorkerService(config, logger, metrics, shutdown, onStop);
+  } catch (err) {
+    // Close what did start (the endpoint, a Redis connection...) so the process can exit with the error.
+    await shutdown.trigger('start-up failed', EXIT_FAILED);
+    shutdown.dispose();
+    throw err;
+  }
+}
+
+async function startWorkerService(
+  config: Config,
+  logger: Logger,
+  metrics: OpsMetrics,
+  shutdown: ShutdownHandle,
+  onStop: (step: ShutdownStep) => void,
+): Promise<number> {
+  // The endpoint comes first, so /healthz answers (and /readyz says why not ready) while the rest starts.
+  let ops: OpsServer | undefined;
+  if (config.HTTP_PORT !== 0) {
+    ops = await startOpsServer({ host: config.HTTP_HOST, port: config.HTTP_PORT, token: config.HTTP_TOKEN, allowedHosts: config.HTTP_ALLOWED_HOSTS, logger, metrics, checks: { startup: starting } });
+    const o = ops;
+    onStop({ name: 'operations endpoint', run: () => o.close() });
+  }
+  const runtime = await resolveRuntime(config, logger, { allowEmbedded: false, command: 'worker' });
+  onStop({ name: 'runtime', run: () => runtime.stop() });
+  const redisCheck = redisReadiness(runtime.redisUrl);
+  onStop({ name: 'readiness connection', run: () => redisCheck.close() });
+  ops?.setChecks({ startup: starting, redis: redisCheck.check, service: serviceReadiness(runtime.baseUrl, metrics) });
+
+  const pipeline = await startPipeline(config, logger, runtime, { metrics });
+  if (shutdown.stopping) {
+    // A signal arrived while starting: the shutdown already ran the steps known then.
+    await pipeline.stop(config.SHUTDOWN_TIMEOUT_MS);
+    await runtime.stop();
+    return shutdown.done;
+  }
+  // Added last, run first: stop taking files and jobs, finish or hand back in-flight jobs, close Redis.
+  onStop({ name: 'pipeline', run: () => pipeline.stop(config.SHUTDOWN_TIMEOUT_MS) });
+  ops?.setChecks({
+    redis: redisCheck.check,
+    service: serviceReadiness(runtime.baseUrl, metrics),
+    auth: authReadiness(() => pipeline.ctx.authGate.status()),
+    state: stateReadiness(() => pipeline.ctx.state.lost()),
+    poll: pollReadiness(async () => (await pipeline.ctx.redis.lrange(trackingStore(pipeline.ctx).k.polls, 0, 9)).map((j) => JSON.parse(j) as PollResult)),
+  });
+  ops?.setQueues(pipeline.ctx.queues.all);
+
+  logger.info(
+    {
+      event: 'worker.started',
+      redis: displayRedisUrl(runtime.redisUrl),
+      service: runtime.baseUrl,
+      account: config.account,
+      inbox: config.folders.inbox,
+      outbox: config.folders.outbox,
+      pollCron: config.POLL_CRON,
+      ops: ops?.url,
+    },
+    `rfq-sync worker started: watching ${config.folders.inbox}, polling on "${config.POLL_CRON}"`,
+  );
+  return shutdown.done;
+}
+
+/** Not ready until the workers run: a load balancer or orchestrator must not count a half-started worker. */
+const starting = async () => ({ ok: false, detail: 'starting' });
+
+export interface OnceOptions {
+  /** Give up waiting for the queues after this long, ms. */
+  maxWaitMs: number;
+  /**
+   * --sandbox: run against the built-in sandbox (and a private redis-server when REDIS_URL is unset). Without it,
+   * SOURCING_BASE_URL and REDIS_URL are required: `once` takes the real inbox's files.
+   */
+  sandbox?: boolean;
+}
+
+/**
+ * One full pass: take every file in the inbox, create the RFQs, poll once, pull quotations and write comparisons for
+ * what the service already allows, and exit when the queues are drained. Exit 0 when all of it was done, 1 when
+ * something failed (and was reported: per-file reports, failed jobs kept, log lines).
+ */
+export async function runOnceCommand(config: Config, logger: Logger, o: OnceOptions): Promise<number> {
+  if (o.sandbox && config.SOURCING_BASE_URL) throw new ConfigError(['--sandbox: SOURCING_BASE_URL is set; unset it to try the built-in sandbox, or drop --sandbox']);
+  const runtime = await resolveRuntime(config, logger, { allowEmbedded: o.sandbox === true, command: 'once' });
+  const problems: string[] = [];
+  let pipeline: RunningPipeline | undefined;
+  const shutdown = installShutdown({
+    logger,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    steps: () => [
+      { name: 'pipeline', run: async () => pipeline?.stop(config.SHUTDOWN_TIMEOUT_MS) },
+      { name: 'runtime', run: () => runtime.stop() },
+    ],
+  });
+  const deadline = Date.now() + o.maxWaitMs;
+  try {
+    pipeline = await startPipeline(config, logger, runtime, {
+      watch: false,
+      schedule: false,
+      onJob: (queue, job, result, value) => {
+        if (result === 'failed') problems.push(`${queue} job ${job.id} failed: ${(value as Error).message}`);
+        const v = value as JobResults['ingest'] | undefined;
+        if (queue === 'ingest' && v?.status === 'refused') problems.push(`file ${v.file} refused: ${v.reason}`);
+        if (queue === 'ingest' && v?.status === 'done' && ((v.rejectedRows ?? 0) > 0 || (v.heldRequisitions ?? 0) > 0)) {
+          problems.push(`file ${v.file}: ${v.rejectedRows ?? 0} row(s) rejected, ${v.heldRequisitions ?? 0} requisition(s) held back (see its report)`);
+        }
+      },
+    });
+    const ctx = pipeline.ctx;
+    await pipeline.watcher.sweep();
+    let outcome = await waitForDrain(ctx, { queues: ['ingest', 'create-rfq'], deadline });
+    // Poll until nothing reachable is left: a poll finds closed/completed RFQs, their quotations and comparisons follow.
+    for (let round = 0; outcome === 'drained' && round < 3; round++) {
+      await enqueuePollNow(ctx);
+      outcome = await waitForDrain(ctx, { deadline });
+      if (outcome !== 'drained' || (await pendingWork(ctx)).done) break;
+    }
+    if (outcome === 'paused') problems.push('the sourcing service refused the token: creation and polling are paused, jobs are kept');
+    if (outcome === 'timeout') problems.push(`the queues were not drained within ${Math.round(o.maxWaitMs / 1000)} s (jobs are kept; run again or start a worker)`);
+  } finally {
+    await shutdown.trigger('once finished');
+    shutdown.dispose();
+  }
+  for (const p of problems) logger.error({ event: 'once.problem' }, p);
+  logger.info({ event: 'once.done', problems: problems.length }, problems.length ? `once: finished with ${problems.length} problem(s)` : 'once: all done');
+  return problems.length ? EXIT_FAILED : EXIT_OK;
+}

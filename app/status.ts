@@ -1,0 +1,251 @@
+/**
+ * `rfq-sync status`: what IT looks at when something seems wrong. Read-only; everything comes from Redis, so it
+ * shows the shared state of every worker. The JSON shape (`--json`) is a promise to scripts and monitoring:
+ *   { queues: { <queue>: { waiting, active, delayed, prioritized, waiting-children, failed, completed } },
+ *     rfqs: { <state>: n }, lastPoll: { at, ok, detail } | null, flagged: [rfqId], failures: [{ queue, jobId, name, reason, at,
+ *     attempts }], files: [{ file, outcome, reason, report, at }], paused: { paused, reason?, since? },
+ *     dialect: Dialect | null (src/sourcing/dialect.ts), undecided: [{ requisition, reason, rfqIds }],
+ *     stateLost: { detectedAt, reason } | null (src/redis/state-epoch.ts),
+ *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/intake/retention.ts),
+ *     mappingSets: [[{ worker, files, hash, at }]] (one group per distinct set; more than one: they differ),
+ *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }], generatedAt }
+ * `files` lists the input files of the last day that were refused whole or had rows rejected: their ingest job
+ * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
+ */
+import type { AuthPauseStatus } from '../src/creation/auth-gate.ts';
+import type { Dialect } from '../src/sourcing/dialect.ts';
+import type { Queues } from '../src/redis/queues.ts';
+import type { MappingSet } from '../src/intake/mapping-sets.ts';
+import type { RetentionResult } from '../src/intake/retention.ts';
+
+type QueuesCtx = { queues: Pick<Queues, 'all'> };
+
+export const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed', 'completed'] as const;
+
+export interface StatusFailure {
+  queue: string;
+  jobId: string;
+  name: string;
+  reason: string;
+  /** ISO time of the last failure. */
+  at: string | null;
+  attempts: number;
+}
+
+export interface StatusFileProblem {
+  /** The file's name as dropped in the inbox. */
+  file: string;
+  outcome: 'refused' | 'rows rejected';
+  /** Why it was refused, or how many rows were rejected (and the first problem when known). */
+  reason: string;
+  /** File name in outbox/reports/ with every detail. */
+  report: string;
+  at: string | null;
+}
+
+export interface StatusReport {
+  generatedAt: string;
+  queues: Record<string, Record<string, number>>;
+  rfqs: Record<string, number>;
+  lastPoll: { at: string; ok: boolean; detail?: string } | null;
+  /** RFQs missing from every status list for several polls (still tracked; look at them on the service). */
+  flagged: number[];
+  failures: StatusFailure[];
+  files: StatusFileProblem[];
+  paused: { paused: boolean; reason?: string; since?: string };
+  /** The account's sourcing dialect as last detected (src/sourcing/dialect.ts), with its evidence; null before. */
+  dialect: Dialect | null;
+  /** Requisitions parked after an ambiguous reconcile: nothing posted until `rfq-sync resolve`. */
+  undecided: Array<{ requisition: string; reason: string; rfqIds: number[] }>;
+  /** Redis lost its state (src/redis/state-epoch.ts): creation is paused until `rfq-sync recover`. */
+  stateLost: { detectedAt: string; reason: string } | null;
+  /** The last retention run (src/intake/retention.ts), or null before the first (or with retention off). */
+  retention: RetentionResult | null;
+  /** The mapping profiles of the workers seen lately, one group per distinct set (src/intake/mapping-sets.ts). */
+  mappingSets: MappingSet[][];
+  /** Re-exports that changed a requisition after its RFQ existed, latest first (at most 20). */
+  changes: StatusChange[];
+}
+
+export interface StatusChange {
+  requisition: string;
+  rfqId: number | null;
+  at: string;
+  lines: Array<{ externalId: string; fields: string[] }>;
+  header: { fields: string[]; pushed: boolean; reason?: string } | null;
+}
+
+/** Tracking facts come from the tracking module when it is wired in (see bin/rfq-sync.ts). */
+export interface TrackingFacts {
+  rfqs: Record<string, number>;
+  lastPoll: { at: string; ok: boolean; detail?: string } | null;
+  flagged?: number[];
+  dialect?: Dialect | null;
+  undecided?: StatusReport['undecided'];
+  stateLost?: StatusReport['stateLost'];
+  retention?: RetentionResult | null;
+  mappingSets?: MappingSet[][];
+  changes?: StatusChange[];
+}
+
+export async function queueCounts(ctx: QueuesCtx): Promise<Record<string, Record<string, number>>> {
+  const all = await Promise.all(ctx.queues.all.map((q) => q.getJobCounts(...JOB_STATES)));
+  const out: Record<string, Record<string, number>> = {};
+  ctx.queues.all.forEach((q, i) => {
+    out[q.name] = Object.fromEntries(JOB_STATES.map((s) => [s, all[i]?.[s] ?? 0]));
+  });
+  return out;
+}
+
+export async function recentFailures(ctx: QueuesCtx, limit = 10): Promise<StatusFailure[]> {
+  const all: StatusFailure[] = [];
+  for (const q of ctx.queues.all) {
+    const jobs = await q.getFailed(0, limit - 1);
+    for (const j of jobs) {
+      if (!j) continue;
+      all.push({
+        queue: q.name,
+        jobId: String(j.id),
+        name: j.name,
+        reason: firstLine(j.failedReason ?? 'unknown'),
+        at: j.finishedOn ? new Date(j.finishedOn).toISOString() : null,
+        attempts: j.attemptsMade,
+      });
+    }
+  }
+  return all.sort((a, b) => (b.at ?? '').localeCompare(a.at ?? '')).slice(0, limit);
+}
+
+/** How many of the latest completed ingest jobs are looked at for refused files and rejected rows. */
+const FILE_JOBS_SCANNED = 200;
+
+export async function recentFileProblems(ctx: QueuesCtx, limit = 10): Promise<StatusFileProblem[]> {
+  const ingest = ctx.queues.all.find((q) => q.name === 'ingest');
+  if (!ingest) return [];
+  const out: StatusFileProblem[] = [];
+  for (const j of await ingest.getCompleted(0, FILE_JOBS_SCANNED - 1)) {
+    const v = j?.returnvalue as
+      | { status?: string; file?: string; reason?: string; report?: string; rejectedRows?: number; heldRequisitions?: number; firstProblem?: string }
+      | undefined;
+    if (!j || !v || typeof v.file !== 'string') continue;
+    const at = j.finishedOn ? new Date(j.finishedOn).toISOString() : null;
+    if (v.status === 'refused') {
+      // The refusal names the file first ("x.csv: is empty"); the entry names it already.
+      const reason = (v.reason ?? 'unknown').startsWith(`${v.file}: `) ? v.reason!.slice(v.file.length + 2) : (v.reason ?? 'unknown');
+      out.push({ file: v.file, outcome: 'refused', reason: firstLine(reason), report: v.report ?? '', at });
+    } else if (v.status === 'done' && (v.rejectedRows ?? 0) > 0) {
+      const counts = `${v.rejectedRows} row(s) rejected, ${v.heldRequisitions ?? 0} requisition(s) held back`;
+      out.push({ file: v.file, outcome: 'rows rejected', reason: firstLine(v.firstProblem ? `${counts}; first: ${v.firstProblem}` : counts), report: v.report ?? '', at });
+    }
+  }
+  return out.sort((a, b) => (b.at ?? '').localeCompare(a.at ?? '')).slice(0, limit);
+}
+
+export async function collectStatus(
+  ctx: QueuesCtx & { authGate: { status(): Promise<AuthPauseStatus> } },
+  tracking?: () => Promise<TrackingFacts>,
+): Promise<StatusReport> {
+  const [queues, failures, files, auth, facts] = await Promise.all([
+    queueCounts(ctx),
+    recentFailures(ctx),
+    recentFileProblems(ctx),
+    ctx.authGate.status(),
+    tracking ? tracking() : Promise.resolve<TrackingFacts>({ rfqs: {}, lastPoll: null }),
+  ]);
+  return {
+    generatedAt: new Date().toISOString(),
+    queues,
+    rfqs: facts.rfqs,
+    lastPoll: facts.lastPoll,
+    flagged: facts.flagged ?? [],
+    failures,
+    files,
+    dialect: facts.dialect ?? null,
+    undecided: facts.undecided ?? [],
+    stateLost: facts.stateLost ?? null,
+    retention: facts.retention ?? null,
+    mappingSets: facts.mappingSets ?? [],
+    changes: facts.changes ?? [],
+    paused: {
+      paused: auth.paused,
+      ...(auth.reason ? { reason: auth.reason } : {}),
+      ...(auth.since ? { since: new Date(auth.since).toISOString() } : {}),
+    },
+  };
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n')[0] ?? '';
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+/** The human view: a few aligned blocks, most urgent first. */
+export function formatStatus(r: StatusReport): string {
+  const lines: string[] = [];
+  if (r.stateLost) {
+    lines.push(`STATE LOST: Redis lost its state (seen ${r.stateLost.detectedAt}: ${r.stateLost.reason}); creation is paused.`);
+    lines.push('  Recover: rfq-sync recover --since <when the loss may have begun> (reconciles before any post), see the README.');
+  }
+  if (r.mappingSets.length > 1) {
+    lines.push(`MAPPINGS DIFFER between the workers of this account (a file may be refused by one and taken by another):`);
+    for (const g of r.mappingSets) lines.push(`  ${g.map((m) => m.worker).join(', ')}: ${g[0]!.files.join(' ')} (${g[0]!.hash})`);
+  }
+  if (r.paused.paused) {
+    lines.push(`PAUSED: the sourcing service refused the token${r.paused.since ? ` since ${r.paused.since}` : ''}: ${r.paused.reason ?? ''}`.trimEnd());
+    lines.push('  Replace the token (SOURCING_TOKEN_FILE is re-read) or restart with a new SOURCING_TOKEN; jobs are kept.');
+  } else {
+    lines.push('Sourcing calls: running (not paused for auth)');
+  }
+  lines.push('');
+  lines.push('Queues           waiting  active  delayed  failed  completed');
+  for (const [name, c] of Object.entries(r.queues)) {
+    const waiting = (c.waiting ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0);
+    lines.push(
+      `  ${name.padEnd(14)} ${String(waiting).padStart(7)} ${String(c.active ?? 0).padStart(7)} ${String(c.delayed ?? 0).padStart(8)} ${String(c.failed ?? 0).padStart(7)} ${String(c.completed ?? 0).padStart(10)}`,
+    );
+  }
+  lines.push('');
+  const states = Object.entries(r.rfqs);
+  lines.push(`RFQs tracked: ${states.length === 0 ? 'none' : states.map(([s, n]) => `${s} ${n}`).join(', ')}`);
+  if (r.flagged.length) lines.push(`Flagged (missing from every list): ${r.flagged.slice(0, 20).join(', ')}${r.flagged.length > 20 ? ' ...' : ''}`);
+  lines.push(`Last poll: ${r.lastPoll ? `${r.lastPoll.at} ${r.lastPoll.ok ? 'ok' : 'FAILED'}${r.lastPoll.detail ? ` (${r.lastPoll.detail})` : ''}` : 'never'}`);
+  if (r.dialect) {
+    const d = r.dialect;
+    lines.push(`Sourcing dialect: status filter ${d.filter} (${d.filterBasis}), unfiltered list ${d.unfiltered}, external_id echo ${d.echo}, detail call ${d.detail}, edit call ${d.edit} (\`rfq-sync doctor\` for the evidence)`);
+  }
+  if (r.undecided.length > 0) {
+    lines.push(`NEEDS A DECISION (${r.undecided.length}; nothing posted; \`rfq-sync resolve REQUISITION --rfq ID | --post\`):`);
+    for (const u of r.undecided.slice(0, 20)) lines.push(`  ${u.requisition}: ${u.reason}`);
+  }
+  if (r.retention) {
+    const rm = r.retention.removed;
+    lines.push(
+      `Retention (last ${r.retention.at}, ${r.retention.days || 'off'} days, outbox ${r.retention.outboxDays || 'kept'}): removed archive ${rm.archive}, failed ${rm.failed}, reports ${rm.reports}, ledger ${rm.ledger}, comparisons ${rm.comparisons}, awards ${rm.awards}${r.retention.errors.length ? `; ${r.retention.errors.length} could not be removed` : ''}`,
+    );
+  }
+  if (r.changes.length > 0) {
+    lines.push(`Re-exports that changed an existing RFQ (latest ${r.changes.length}; the file reports' Changes sheets have every field):`);
+    for (const c of r.changes) {
+      const parts = [
+        ...(c.lines.length ? [`${c.lines.length} line(s) changed (${[...new Set(c.lines.flatMap((l) => l.fields))].join(', ')}): change at the service by hand`] : []),
+        ...(c.header ? [`${c.header.fields.join(', ')} ${c.header.pushed ? 'pushed' : `not pushed: ${c.header.reason ?? ''}`}`] : []),
+      ];
+      lines.push(`  ${c.at}  ${c.requisition} (RFQ ${c.rfqId ?? '?'}): ${parts.join('; ')}`);
+    }
+  }
+  lines.push('');
+  if (r.failures.length === 0) {
+    lines.push('Recent failures: none');
+  } else {
+    lines.push(`Recent failures (${r.failures.length}; \`rfq-sync failed list\` for all, \`rfq-sync failed retry ID|--all\` to re-run):`);
+    for (const f of r.failures) lines.push(`  ${f.at ?? '?'}  ${f.queue}  ${f.jobId}: ${f.reason}`);
+  }
+  lines.push('');
+  if (r.files.length === 0) {
+    lines.push('Files refused or with rejected rows (last day): none');
+  } else {
+    lines.push(`Files refused or with rejected rows (last day, latest first; details in outbox/reports/):`);
+    for (const f of r.files) lines.push(`  ${f.at ?? '?'}  ${f.file}: ${f.outcome === 'refused' ? 'REFUSED, ' : ''}${f.reason}  [report ${f.report}]`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,328 @@
+/**
+ * Idempotency records in Redis: the claim / reconcile / record protocol of docs/architecture.md#exactly-once-creation.
+ * Every state change is one Lua script, so a crash between two Redis calls cannot leave half a claim or half a record.
+ *
+ * Identity: a requisition is `${profile}/${key}` (requisitionId in redis-keys.ts): the mapping profile plus the
+ * grouping key of the export (e.g. the PR number), not the file, so the same requisition in two files is one.
+ * A supplementary requisition (lines added by a re-export) is `${profile}/${key}#supp-<hash of its external_ids>`.
+ *
+ * Records (keys.requisition(id), a hash):
+ *   state        pending  - claimed, known that nothing was posted (after a refusal such as 429/401, or a reconcile
+ *                           that found nothing before the post failed without leaving the process)
+ *                creating - an attempt may have posted: the next attempt reconciles before posting
+ *                created  - rfqId is known; never posted again
+ *                rejected - permanently refused (4xx, invalid request, external_ids held by another requisition);
+ *                           the same content is never retried, a changed re-export is
+ *                undecided - after a lost answer, the reconcile found an ambiguous match (reason): nothing is posted
+ *                           or adopted until a person decides (`rfq-sync resolve`)
+ *   postedFps    comma-separated fingerprints (fingerprint.ts) of every body posted for it; firstPostAt (ms)
+ *   token, leaseUntil   the attempt holding the requisition and until when (Redis clock, ms); another attempt
+ *                       waits for the lease (it may still be posting) before it reconciles and posts
+ *   claimed      JSON array, every external_id this requisition has claimed (the reconcile search set)
+ *   lines        JSON {external_id: [product, spec, uom, qty, estimated_price]} of the lines in the RFQ (fingerprints)
+ *   positions    JSON {external_id: position} in the RFQ; rfqId, createdAt, how (posted | adopted)
+ *   contentHash  hash of the request body last claimed or rejected; reason, rejectedAt; changes (JSON), supplements
+ *   header       JSON PostedHeader (header-push.ts): the RFQ's title and dates as posted or last pushed;
+ *                (changesAt also indexes the requisition in keys.key('changed'), a zset id -> ms, for `status`)
+ *                headerChanges (JSON HeaderOutcome): a re-export's header changes, pushed or only reported
+ * keys.externalIds: hash external_id -> requisition id (the claim table).
+ */
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { UnexpectedError } from '../errors.ts';
+import type { Requisition, RequisitionLine } from '../requisition.ts';
+import type { HeaderOutcome, PostedHeader } from './header-push.ts';
+import { requisitionId, type RedisKeys } from '../redis/redis-keys.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import { defineScript, loadScript, type ScriptCaller } from '../redis/redis-scripts.ts';
+
+export type RequisitionState = 'pending' | 'creating' | 'created' | 'rejected' | 'undecided';
+
+/** Product, specification, uom, qty, estimated_price: what "the line changed" means for a re-export. */
+export type LineFingerprint = [string, string, string, number, number | null];
+
+export function lineFingerprint(l: RequisitionLine): LineFingerprint {
+  return [l.product_name, l.specification ?? '', l.uom ?? '', l.qty, l.estimated_price ?? null];
+}
+
+export function hashOf(value: unknown, length = 16): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, length);
+}
+
+export type ClaimResult =
+  | { status: 'claimed'; previous: RequisitionState | undefined; claimed: string[]; posting: boolean }
+  | { status: 'created'; rfqId: number }
+  | { status: 'rejected'; reason: string }
+  | { status: 'undecided'; reason: string }
+  | { status: 'busy'; waitMs: number }
+  | { status: 'conflict'; conflicts: Array<{ externalId: string; heldBy: string }> };
+
+export interface RequisitionRecord {
+  id: string;
+  state: RequisitionState;
+  key?: string;
+  profile?: string;
+  sourceFile?: string;
+  title?: string;
+  rfqId?: number;
+  createdAt?: number;
+  how?: 'posted' | 'adopted';
+  positions: Record<string, number>;
+  lines: Record<string, LineFingerprint>;
+  claimed: string[];
+  attempts: number;
+  reason?: string;
+  changes?: LineChange[];
+  supplements: string[];
+  /** Fingerprints of every body posted for it (fingerprint.ts). */
+  postedFps: string[];
+  /** Redis ms of its first POST. */
+  firstPostAt?: number;
+  /** The RFQ's header as posted (or last pushed); absent on records made before headers were kept. */
+  header?: PostedHeader;
+  /** The last re-export's header changes. */
+  headerChanges?: HeaderOutcome;
+}
+
+export interface LineChange {
+  externalId: string;
+  /** `changed`: a line of the RFQ differs in the re-export; `conflict`: a new line's external_id is held elsewhere. */
+  kind: 'changed' | 'conflict';
+  fields?: Array<{ field: string; was: string | number | null; now: string | number | null }>;
+  heldBy?: string;
+}
+
+// ------------------------------------------------------------------------------------------------ scripts
+
+// src/redis/lua/: each file opens with its KEYS, ARGV and what it returns.
+const CLAIM = loadScript('claim-6.lua');
+const BEGIN_POST = loadScript('beginPost-1.lua');
+const PARK = loadScript('park-1.lua');
+const SEED_FOR_RECOVERY = loadScript('seedForRecovery-3.lua');
+const UNPARK_TO_POST = loadScript('unparkToPost-1.lua');
+const END_ATTEMPT = loadScript('endAttempt-1.lua');
+const RECORD = loadScript('record-4.lua');
+const REJECT = loadScript('reject-2.lua');
+const MARK_RECONCILED = loadScript('markReconciled-1.lua');
+
+// ------------------------------------------------------------------------------------------------ store
+
+export interface IdempotencyStore {
+  /**
+   * With `permit`, a claim that needs no reconcile also takes a rate-limit permit and begins the post when one is
+   * free (`posting: true`: post now, no acquire/beginPost).
+   */
+  claim(
+    r: Requisition,
+    token: string,
+    contentHash: string,
+    leaseMs: number,
+    permit?: { limiter: RateLimiter; postLeaseMs: number },
+    fingerprint?: string,
+  ): Promise<ClaimResult>;
+  /** After a reconcile that found nothing: a refusal of this attempt's post may now set `pending`. */
+  markReconciled(id: string, token: string): Promise<boolean>;
+  /** Returns false when the requisition is no longer this attempt's (do not post). */
+  beginPost(id: string, token: string, leaseMs: number, fingerprint: string): Promise<boolean>;
+  /** The reconcile is ambiguous: `undecided` until a person resolves it. False when the attempt no longer holds it. */
+  park(id: string, token: string, reason: string): Promise<boolean>;
+  /** `resolve --post`: undecided -> pending (the next attempt posts). False when it was not undecided. */
+  unparkToPost(id: string): Promise<boolean>;
+  /** `rfq-sync recover`: a requisition whose RFQ may exist, seeded to reconcile before any post (seedForRecovery-3.lua). */
+  seedForRecovery(r: Requisition, contentHash: string, fingerprint: string): Promise<{ status: 'seeded' } | { status: 'exists'; state: string } | { status: 'conflict'; conflicts: Array<{ externalId: string; heldBy: string }> }>;
+  endAttempt(id: string, token: string, outcome: 'pending' | 'creating' | 'release'): Promise<void>;
+  record(
+    r: Requisition,
+    rfqId: number,
+    lines: Array<{ line: RequisitionLine; position: number }>,
+    how: 'posted' | 'adopted',
+    release: readonly string[],
+  ): Promise<{ status: 'recorded' | 'same' } | { status: 'duplicate'; existingRfqId: number }>;
+  reject(r: Requisition, token: string, reason: string, contentHash: string): Promise<boolean>;
+  /** Forget a rejection so an operator's retry may try again (`failed retry`). */
+  clearRejection(id: string): Promise<void>;
+  saveChanges(id: string, changes: LineChange[]): Promise<void>;
+  /** The RFQ's header as it now is at the service (after a POST or a pushed edit). */
+  saveHeader(id: string, header: PostedHeader): Promise<void>;
+  saveHeaderChanges(id: string, outcome: HeaderOutcome): Promise<void>;
+  /** Requisitions whose re-export changed them after their RFQ existed, latest first (keys.key('changed')). */
+  recentlyChanged(count: number): Promise<Array<{ id: string; at: number }>>;
+  addSupplement(id: string, supplementId: string): Promise<void>;
+  /** Holders of these external_ids (undefined when free). */
+  holders(externalIds: readonly string[]): Promise<Array<string | undefined>>;
+  get(id: string): Promise<RequisitionRecord | undefined>;
+  /** Requisition ids, oldest first. */
+  list(offset?: number, count?: number): Promise<string[]>;
+  count(): Promise<number>;
+}
+
+export function createIdempotencyStore(redis: Redis, keys: RedisKeys): IdempotencyStore {
+  const claimS = defineScript(redis, CLAIM);
+  const beginS = defineScript(redis, BEGIN_POST);
+  const endS = defineScript(redis, END_ATTEMPT);
+  const recordS = defineScript(redis, RECORD);
+  const rejectS = defineScript(redis, REJECT);
+  const reconciledS = defineScript(redis, MARK_RECONCILED);
+  const parkS = defineScript(redis, PARK);
+  const unparkS = defineScript(redis, UNPARK_TO_POST);
+  const seedS = defineScript(redis, SEED_FOR_RECOVERY);
+  const idOf = (r: Requisition) => `${r.profile}/${r.key}`;
+  const meta = (r: Requisition) => [r.key, r.profile, r.sourceFile, r.title];
+
+  return {
+    async claim(r, token, contentHash, leaseMs, permit, fingerprint = '') {
+      const id = idOf(r);
+      const l = permit?.limiter;
+      const res = (await claimS(
+        [
+          keys.externalIds, keys.requisition(id), keys.requisitions,
+          l?.keys.window ?? keys.key('rate', 'window'), l?.keys.hold ?? keys.key('rate', 'hold'), l?.keys.tat ?? keys.key('rate', 'tat'),
+        ],
+        [
+          id, token, leaseMs, contentHash, ...meta(r),
+          l ? l.perSecond : '', l ? l.windowMs : 0, l ? `${token}:claim` : '', permit?.postLeaseMs ?? 0, fingerprint,
+          ...r.lines.map((x) => x.external_id),
+        ],
+      )) as string[];
+      switch (res[0]) {
+        case 'created':
+          return { status: 'created', rfqId: Number(res[1]) };
+        case 'rejected':
+          return { status: 'rejected', reason: res[1] ?? '' };
+        case 'undecided':
+          return { status: 'undecided', reason: res[1] ?? '' };
+        case 'busy':
+          return { status: 'busy', waitMs: Number(res[1]) };
+        case 'conflict': {
+          const conflicts: Array<{ externalId: string; heldBy: string }> = [];
+          for (let i = 1; i + 1 < res.length; i += 2) conflicts.push({ externalId: res[i]!, heldBy: res[i + 1]! });
+          return { status: 'conflict', conflicts };
+        }
+        case 'claimed':
+        case 'posting':
+          return {
+            status: 'claimed',
+            previous: (res[1] || undefined) as RequisitionState | undefined,
+            claimed: JSON.parse(res[2] ?? '[]') as string[],
+            posting: res[0] === 'posting',
+          };
+        default:
+          throw new UnexpectedError(`claim script answered ${String(res[0])}`);
+      }
+    },
+    async markReconciled(id, token) {
+      return Number(await reconciledS([keys.requisition(id)], [token])) === 1;
+    },
+    async beginPost(id, token, leaseMs, fingerprint) {
+      return Number(await beginS([keys.requisition(id)], [token, leaseMs, fingerprint])) === 1;
+    },
+    async park(id, token, reason) {
+      return Number(await parkS([keys.requisition(id)], [token, reason])) === 1;
+    },
+    async unparkToPost(id) {
+      return Number(await unparkS([keys.requisition(id)], [])) === 1;
+    },
+    async seedForRecovery(r, contentHash, fingerprint) {
+      const id = requisitionId(r);
+      const res = (await seedS(
+        [keys.externalIds, keys.requisition(id), keys.requisitions],
+        [id, contentHash, r.key, r.profile, r.sourceFile, r.title, fingerprint, ...r.lines.map((l) => l.external_id)],
+      )) as string[];
+      if (res[0] === 'seeded') return { status: 'seeded' };
+      if (res[0] === 'exists') return { status: 'exists', state: res[1] ?? '' };
+      const conflicts: Array<{ externalId: string; heldBy: string }> = [];
+      for (let i = 1; i + 1 < res.length; i += 2) conflicts.push({ externalId: res[i]!, heldBy: res[i + 1]! });
+      return { status: 'conflict', conflicts };
+    },
+    async endAttempt(id, token, outcome) {
+      await endS([keys.requisition(id)], [token, outcome]);
+    },
+    async record(r, rfqId, lines, how, release) {
+      const id = idOf(r);
+      const positions: Record<string, number> = {};
+      const fps: Record<string, LineFingerprint> = {};
+      for (const { line, position } of lines) {
+        positions[line.external_id] = position;
+        fps[line.external_id] = lineFingerprint(line);
+      }
+      const res = (await recordS(
+        [keys.externalIds, keys.requisition(id), keys.rfq(rfqId), keys.trackedRfqs],
+        [id, rfqId, JSON.stringify(positions), JSON.stringify(fps), how, r.key, r.sourceFile, r.profile, r.title, ...release],
+      )) as string[];
+      if (res[0] === 'duplicate') return { status: 'duplicate', existingRfqId: Number(res[1]) };
+      return { status: res[0] === 'same' ? 'same' : 'recorded' };
+    },
+    async reject(r, token, reason, contentHash) {
+      const id = idOf(r);
+      return Number(await rejectS([keys.requisition(id), keys.requisitions], [id, token, reason, contentHash, ...meta(r)])) === 1;
+    },
+    async clearRejection(id) {
+      // Only a rejected record: compare-and-set through WATCH would be overkill for an operator command; a record
+      // that is not rejected has no contentHash change here, so the claim decides as usual.
+      const rec = keys.requisition(id);
+      if ((await redis.hget(rec, 'state')) === 'rejected') await redis.hset(rec, 'contentHash', 'cleared-for-retry');
+    },
+    async saveChanges(id, changes) {
+      const now = Date.now();
+      await redis.multi().hset(keys.requisition(id), 'changes', JSON.stringify(changes), 'changesAt', String(now)).zadd(keys.key('changed'), now, id).exec();
+    },
+    async saveHeader(id, header) {
+      await redis.hset(keys.requisition(id), 'header', JSON.stringify(header));
+    },
+    async saveHeaderChanges(id, outcome) {
+      const now = Date.now();
+      await redis.multi().hset(keys.requisition(id), 'headerChanges', JSON.stringify(outcome), 'changesAt', String(now)).zadd(keys.key('changed'), now, id).exec();
+    },
+    async recentlyChanged(count) {
+      const flat = await redis.zrevrange(keys.key('changed'), 0, count - 1, 'WITHSCORES');
+      const out: Array<{ id: string; at: number }> = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) out.push({ id: flat[i]!, at: Number(flat[i + 1]) });
+      return out;
+    },
+    async addSupplement(id, supplementId) {
+      const rec = keys.requisition(id);
+      const list = JSON.parse((await redis.hget(rec, 'supplements')) ?? '[]') as string[];
+      if (!list.includes(supplementId)) await redis.hset(rec, 'supplements', JSON.stringify([...list, supplementId]));
+    },
+    async holders(externalIds) {
+      if (externalIds.length === 0) return [];
+      const res = await redis.hmget(keys.externalIds, ...externalIds);
+      return res.map((h) => h ?? undefined);
+    },
+    async get(id) {
+      const h = await redis.hgetall(keys.requisition(id));
+      if (!h.state) return undefined;
+      return {
+        id,
+        state: h.state as RequisitionState,
+        key: h.key,
+        profile: h.profile,
+        sourceFile: h.sourceFile,
+        title: h.title,
+        rfqId: h.rfqId ? Number(h.rfqId) : undefined,
+        createdAt: h.createdAt ? Number(h.createdAt) : undefined,
+        how: h.how as 'posted' | 'adopted' | undefined,
+        positions: JSON.parse(h.positions ?? '{}') as Record<string, number>,
+        lines: JSON.parse(h.lines ?? '{}') as Record<string, LineFingerprint>,
+        claimed: JSON.parse(h.claimed ?? '[]') as string[],
+        attempts: Number(h.attempts ?? 0),
+        reason: h.reason,
+        changes: h.changes ? (JSON.parse(h.changes) as LineChange[]) : undefined,
+        supplements: JSON.parse(h.supplements ?? '[]') as string[],
+        postedFps: h.postedFps ? h.postedFps.split(',') : [],
+        firstPostAt: h.firstPostAt ? Number(h.firstPostAt) : undefined,
+        header: h.header ? (JSON.parse(h.header) as PostedHeader) : undefined,
+        headerChanges: h.headerChanges ? (JSON.parse(h.headerChanges) as HeaderOutcome) : undefined,
+      };
+    },
+    async list(offset = 0, count = 1000) {
+      return redis.zrange(keys.requisitions, offset, offset + count - 1);
+    },
+    async count() {
+      return redis.zcard(keys.requisitions);
+    },
+  };
+}
+
+/** Convenience for scripts and tests that need the raw callers. */
+export type { ScriptCaller };

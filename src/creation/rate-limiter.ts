@@ -1,0 +1,88 @@
+/**
+ * The rate limiter for calls to the sourcing service, shared by every worker on every host through Redis.
+ *
+ * Why not only BullMQ's limiter: it counts jobs started in back-to-back fixed windows, so the calls those jobs make
+ * can bunch up across a window edge (up to twice the limit in a 1 s span, as the service would measure it). This
+ * one is asked right before each call and runs on Redis's own clock (TIME, so host clocks do not matter):
+ *   - calls are given send slots 1/perSecond apart (a schedule in Redis): a caller reserves the next slot and sleeps
+ *     until it, so no time is lost to polling and calls reach the service evenly spread - a whole window of permits
+ *     handed out at once would leave in a heap, arrive spread out by queueing, and meet the next window's heap
+ *     inside 1 s;
+ *   - hard bound: at most `perSecond` slots in any window of 1 s + a margin (the spread between a slot and the call
+ *     reaching the service);
+ *   - `Retry-After`: after a 429 nobody calls until the wait is over (`holdOff`); a caller whose slot comes during a
+ *     hold-off asks again.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { ThrottledError } from '../errors.ts';
+import { defineScript, loadScript } from '../redis/redis-scripts.ts';
+import type { RedisKeys } from '../redis/redis-keys.ts';
+
+// src/redis/lua/ (the slot reservation itself is includes/ratePermit.lua, shared with the claim script).
+const ACQUIRE = loadScript('rateAcquire-3.lua');
+const CONFIRM = loadScript('rateConfirm-2.lua');
+const HOLD_OFF = loadScript('rateHoldOff-1.lua');
+
+// in the catalogue (src/errors.ts); still exported here, where its callers import it
+export { ThrottledError } from '../errors.ts';
+
+export interface RateLimiter {
+  /**
+   * Wait for a permit to make one call. Waits in-process up to `maxWaitMs` (default 2 s); beyond that throws
+   * ThrottledError so the caller can reschedule its job instead of holding a worker slot.
+   */
+  acquire(opts?: { maxWaitMs?: number }): Promise<void>;
+  /** The service said Retry-After: nobody calls for `ms`. */
+  holdOff(ms: number): Promise<void>;
+  readonly perSecond: number;
+  /** For scripts that take a permit themselves (lua/includes/ratePermit.lua). */
+  readonly keys: { window: string; hold: string; tat: string };
+  readonly windowMs: number;
+}
+
+export interface RateLimiterOptions {
+  perSecond: number;
+  /**
+   * Added to the 1 s window (ms): the spread between a permit and the call arriving (a call may wait in the
+   * connection pool behind another one). Default 100: 30 let 6 calls in 1 s reach the service on a loaded machine.
+   */
+  marginMs?: number;
+}
+
+export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterOptions): RateLimiter {
+  const acquireScript = defineScript(redis, ACQUIRE);
+  const confirmScript = defineScript(redis, CONFIRM);
+  const holdScript = defineScript(redis, HOLD_OFF);
+  const k = { window: keys.key('rate', 'window'), hold: keys.key('rate', 'hold'), tat: keys.key('rate', 'tat') };
+  const windowMs = 1000 + (o.marginMs ?? 100);
+  return {
+    perSecond: o.perSecond,
+    keys: k,
+    windowMs,
+    async acquire(opts = {}) {
+      const maxWait = opts.maxWaitMs ?? 2_000;
+      const started = Date.now();
+      for (;;) {
+        const left = Math.max(0, maxWait - (Date.now() - started));
+        const member = randomUUID();
+        const [wait, delay] = ((await acquireScript([k.window, k.hold, k.tat], [o.perSecond, windowMs, left, member])) as number[]).map(Number) as [number, number];
+        if (wait > 0) {
+          if (Date.now() - started + wait > maxWait) throw new ThrottledError(wait);
+          await new Promise((r) => setTimeout(r, wait));
+          continue;
+        }
+        if (delay <= 0) return;
+        await new Promise((r) => setTimeout(r, delay));
+        // woken late, or a 429 came in meanwhile: the confirm says whether the call may still go now
+        const again = Number(await confirmScript([k.window, k.hold], [o.perSecond, windowMs, member]));
+        if (again <= 0) return;
+        if (Date.now() - started + again > maxWait) throw new ThrottledError(again);
+        await new Promise((r) => setTimeout(r, again));
+      }
+    },
+    async holdOff(ms) {
+      if (ms > 0) await holdScript([k.hold], [Math.ceil(ms)]);
+    },
+  };
+}
