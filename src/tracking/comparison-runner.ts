@@ -13,6 +13,7 @@
 import { join } from 'node:path';
 import { buildComparison, comparisonFileNames, writeComparisonOutputs } from '../comparison/index.ts';
 import type { ComparisonInput } from '../comparison/index.ts';
+import { comparisonSummary } from '../comparison/overview.ts';
 import { RfqSyncError } from '../errors.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, type ComparisonJobData } from './enqueue.ts';
@@ -96,6 +97,8 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     ...(final ? { awardCsv: names.award } : rec.comparison?.awardCsv !== undefined ? { awardCsv: rec.comparison.awardCsv } : {}),
     ...(decisions !== undefined ? { decisions } : {}),
     ...(model.priceBasisWarning ? { priceBasisWarning: model.priceBasisWarning.text } : {}),
+    // The overview's figures, from this very model: the same totals as the workbook, never recomputed.
+    summary: comparisonSummary(model),
   };
   await store.update(rfqId, (cur) => (cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined));
   log.info(
