@@ -112,11 +112,11 @@ const HEADERS: Record<keyof typeof OVERVIEW_COLS, [string, number]> = {
   state: ['State', 12],
   quotations: ['Quotations received', 12],
   bestTotal: ['Best total', 18],
-  currency: ['Currency', 10],
+  currency: ['Currency', 12],
   savings: ['Savings vs estimate', 18],
-  savingsPct: ['Savings %', 10],
+  savingsPct: ['Savings %', 11],
   recommended: ['Recommended supplier', 30],
-  final: ['Award final', 9],
+  final: ['Award final', 10],
   comparison: ['Latest comparison', 60],
 };
 

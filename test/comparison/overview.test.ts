@@ -2,12 +2,14 @@
  * The pure parts of the overview (issue 14 item 8): the figures a comparison job keeps for it, taken from the very
  * model its workbook renders, and the renderer's behaviour when the file cannot be written.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison } from '../../src/comparison/index.ts';
-import { comparisonSummary, sortOverviewRows, writeOverviewWorkbook, type OverviewRow } from '../../src/comparison/overview.ts';
+import { comparisonSummary, sortOverviewRows, writeOverview, writeOverviewWorkbook, type OverviewRow } from '../../src/comparison/overview.ts';
 import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
 
 let dir: string;
@@ -83,3 +85,29 @@ describe('the overview renderer', () => {
     await expect(writeOverviewWorkbook(rows, join(dir, 'no-such-folder', 'overview.xlsx'), { timeZone: 'UTC', generatedAt: GENERATED_AT })).rejects.toThrow(/ENOENT/);
   });
 });
+
+function hasSoffice(): boolean {
+  try {
+    execFileSync('soffice', ['--version'], { stdio: 'ignore', timeout: 30_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+it.skipIf(!hasSoffice())('opens in LibreOffice without error, with its filter on the header row', async () => {
+  const xlsx = join(dir, 'overview.xlsx');
+  const rows: OverviewRow[] = [
+    { rfqId: 1, state: 'closed', requisition: 'PR-4711', sourceFile: 'ME5A.csv', dueDate: Date.UTC(2026, 11, 1), currency: 'EUR', comparison: 'comparisons/RFQ-1-1-v1.xlsx', summary: { quotations: 3, bestTotal: '1020.5', currency: 'EUR', savings: '69.5', savingsPct: '0.0638', recommended: 'Pumps Ltd', final: false } },
+    { rfqId: 2, state: 'open', requisition: 'PR-4712', sourceFile: 'ME5A.csv', flagged: true },
+  ];
+  await writeOverview(rows, xlsx, { timeZone: 'Europe/Berlin', generatedAt: GENERATED_AT, account: 'acme' });
+  const profile = `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`;
+  const run = spawnSync('soffice', [profile, '--headless', '--convert-to', 'ods', '--outdir', dir, xlsx], { encoding: 'utf8', timeout: 120_000 });
+  expect(run.status).toBe(0);
+  expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/Error:|could not be loaded|general input\/output error/i);
+  const { unzipSync, strFromU8 } = await import('fflate');
+  const content = strFromU8(unzipSync(new Uint8Array(await readFile(join(dir, 'overview.ods'))))['content.xml']!);
+  expect(content).toContain('table:target-range-address="Overview.A3:Overview.N5"');
+  expect(content).toContain('PR-4711');
+}, 180_000);
