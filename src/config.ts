@@ -213,8 +213,8 @@ export const rawConfigSchema = z.object({
   JOB_BACKOFF_MS: int(1, 3_600_000).default(1_000),
 
   /**
-   * IANA time zone of the dates and times shown in comparison workbooks (e.g. `Europe/Berlin`): wall-clock times
-   * of that zone, with the zone named in the workbook. Default `UTC`.
+   * IANA time zone of the dates and times shown in comparison workbooks and the overview (e.g. `Europe/Berlin`):
+   * wall-clock times of that zone, with the zone named in the workbook. Default `UTC`.
    */
   TIME_ZONE: timeZone.default('UTC'),
 
