@@ -16,7 +16,7 @@ import type { ComparisonInput } from '../comparison/index.ts';
 import { comparisonSummary } from '../comparison/overview.ts';
 import { RfqSyncError } from '../errors.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
-import { enqueueComparison, type ComparisonJobData } from './enqueue.ts';
+import { enqueueComparison, enqueueOverview, type ComparisonJobData } from './enqueue.ts';
 import { findListedRfq } from './find-rfq.ts';
 import { decideNewVersion, decisionsOf, revisionsOf } from './revisions.ts';
 import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
@@ -105,6 +105,9 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     { workbook, awardCsv: final ? csv : undefined, awardFinal: final, quotations: quotations.length, invalid: input.invalidQuotations?.length ?? 0, winnerKey: snap.winnerKey, event: 'comparison.written' },
     `RFQ ${rfqId}: comparison v${version} written${final ? ` with the final award (${model.award.finalBecause})` : ' (draft award: no award file yet)'}`,
   );
+
+  // The overview shows this version at the end of the current OVERVIEW_REFRESH_MS window (or after the next poll).
+  await enqueueOverview(ctx);
 
   if (model.priceBasisWarning) {
     log.warn({ event: 'comparison.price_basis', configured: model.priceBasis, looksLike: model.priceBasisWarning.looksLike, compared: model.priceBasisWarning.compared, nearerOther: model.priceBasisWarning.nearerOther }, `RFQ ${rfqId}: ${model.priceBasisWarning.text}`);

@@ -1,6 +1,6 @@
 /**
  * The daily overview (issue 14 item 8): `outbox/overview.xlsx`, one row per tracked RFQ, rewritten atomically after
- * every poll. Real Redis, the sandbox over HTTP, the project's poll, quotations and comparison jobs; the file is
+ * every poll and after the comparisons a poll caused (OVERVIEW_REFRESH_MS window). Real Redis, the sandbox over HTTP, the project's poll, quotations and comparison jobs; the file is
  * opened with exceljs as procurement's Excel would.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { excelDateInZone } from '../../src/comparison/dates.ts';
 import { OVERVIEW_COLS as C, OVERVIEW_ROWS as R, OVERVIEW_SHEET } from '../../src/comparison/overview.ts';
 import { trackingStore } from '../../src/tracking/context.ts';
 import { writeAccountOverview } from '../../src/tracking/overview.ts';
+import { enqueueOverview } from '../../src/tracking/enqueue.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
@@ -105,8 +106,8 @@ describe('overview.xlsx', () => {
     ctl.advance(draft, 'closed');
     ctl.pickWinner(final, String(win.quotation_key));
     ctl.advance(final, 'completed');
-    await h.pollAndSettle(); // transitions; the comparison jobs run after this poll's overview
-    await h.pollAndSettle(); // this poll's overview carries them
+    // One poll: the transitions, then the comparison jobs it caused, then the overview rewrite they asked for.
+    await h.pollAndSettle();
 
     ws = await openOverview(h);
     const got = rows(ws);
@@ -210,5 +211,21 @@ describe('overview.xlsx', () => {
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
+  });
+
+  it('comparisons ask for one rewrite per OVERVIEW_REFRESH_MS window, run at its end; 0 asks for none', async () => {
+    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, workers: false, env: { OVERVIEW_REFRESH_MS: '60000' } });
+    const start = Math.ceil(Date.now() / 60_000) * 60_000;
+    const ids = new Set<string | undefined>();
+    for (let i = 0; i < 50; i++) ids.add(await enqueueOverview(h.ctx, start + i * 1000));
+    ids.add(await enqueueOverview(h.ctx, start + 60_000));
+    expect(ids.size).toBe(2);
+    const jobs = await h.ctx.queues.poll.getJobs(['delayed']);
+    // Each runs when its window ends (its delay counts from the first request of the window).
+    expect(jobs.map((j) => [j.name, j.data.requestedAt, j.data.requestedAt + j.opts.delay!]).sort()).toEqual([
+      ['overview', start, start + 60_000],
+      ['overview', start + 60_000, start + 120_000],
+    ]);
+    expect(await enqueueOverview({ queues: h.ctx.queues, config: { OVERVIEW_REFRESH_MS: 0 } })).toBeUndefined();
   });
 });
