@@ -13,6 +13,7 @@ import { createLogger } from '../logger.ts';
 import type { ComparisonResult } from '../tracking/comparison-runner.ts';
 import type { PollResult } from '../tracking/poll-runner.ts';
 import { pendingWork, trackingStatus } from '../tracking/status.ts';
+import { writeAccountOverview } from '../tracking/overview.ts';
 import type { CreateOutcome } from '../pipeline/rfq-creator.ts';
 import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { startOpsServer, type OpsServer } from './http-server.ts';
@@ -147,6 +148,9 @@ export async function runDemo(startWorker: StartWorker, o: DemoOptions): Promise
     for (const f of comparisons) write(`  ${rel(f)}`);
     write(`Award files for the ERP${earlier(allAwards, awards)}:`);
     for (const f of awards) write(`  ${rel(f)}`);
+    // Written once more now: the demo ends before the last comparisons' overview window would.
+    const overview = await writeAccountOverview(ctx);
+    write(`Overview of every tracked RFQ (${overview.rows} rows): ${rel(overview.path)}`);
     write(`Per-file ingestion reports: ${reports.length} in ${rel(config.folders.reports)}`);
     write(`Everything of this run is under ${rel(runDir)}`);
     if (o.stay) {
