@@ -4,12 +4,13 @@
  * tracked RFQ (so the overview is built from Redis alone, never by reopening workbooks) and the renderer. The rows
  * are gathered from Redis by src/tracking/overview.ts.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import type { WriteStream } from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Row, Style, Worksheet } from 'exceljs';
 import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
 import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
+import { writeStreamedFile } from './file-stream.ts';
 import { COLOR, stylesFor } from './styles.ts';
 import type { ComparisonModel } from './types.ts';
 
@@ -156,27 +157,7 @@ export interface OverviewOptions {
 
 /** Streams the overview to `filePath` (not atomic: writeOverview is). `rows` are written in the order given. */
 export async function writeOverviewWorkbook(rows: readonly OverviewRow[], filePath: string, opts: OverviewOptions): Promise<void> {
-  // Our own file stream, watched from the first byte: exceljs listens for its errors only once it finalises, and a
-  // stream that fails before (disk full part-way) leaves commit() waiting forever, and with it the poll.
-  const file = createWriteStream(filePath);
-  let broken: Error | undefined;
-  const failed = new Promise<never>((_, reject) => {
-    file.once('error', (err) => {
-      broken = err;
-      reject(err);
-    });
-  });
-  failed.catch(() => undefined);
-  const closed = new Promise<void>((resolve) => file.once('close', () => resolve()));
-  try {
-    await Promise.race([render(rows, file, opts, () => broken), failed]);
-    // Renamed only once the file is closed (Windows shares refuse to rename an open file).
-    file.end();
-    await Promise.race([closed, failed]);
-  } catch (err) {
-    file.destroy();
-    throw err;
-  }
+  await writeStreamedFile(filePath, (file, broken) => render(rows, file, opts, broken));
 }
 
 async function render(rows: readonly OverviewRow[], file: WriteStream, opts: OverviewOptions, broken: () => Error | undefined): Promise<void> {
