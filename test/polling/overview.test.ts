@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { excelDateInZone } from '../../src/comparison/dates.ts';
+import { trackingFacts } from '../../src/ops/commands.ts';
 import { OVERVIEW_COLS as C, OVERVIEW_ROWS as R, OVERVIEW_SHEET } from '../../src/comparison/overview.ts';
 import { trackingStore } from '../../src/tracking/context.ts';
 import { writeAccountOverview } from '../../src/tracking/overview.ts';
@@ -201,6 +202,8 @@ describe('overview.xlsx', () => {
       let last = await lastPoll(h.ctx);
       expect(last?.ok).toBe(true);
       expect(last?.overview).toMatchObject({ error: expect.stringMatching(/outbox/) });
+      // `rfq-sync status` says so on the last poll's line.
+      expect((await trackingFacts(h.ctx)).lastPoll?.detail).toMatch(/overview\.xlsx NOT written: .*outbox/);
       expect((await trackedRfq(h.ctx, id))?.state).toBe('open');
 
       rmSync(outbox);
