@@ -134,7 +134,8 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     const listed = Object.entries(p.listed).map(([s, n]) => `${s} ${n}`).join(', ');
     // invalidCount is absent from results stored before it existed.
     const bad = p.invalidCount ? `; ${p.invalidCount} listed RFQ(s) break the schema, e.g. ${describeInvalid(p.invalid[0])}` : '';
-    detail = p.error ?? p.skipped ?? `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}`;
+    const overview = p.overview && 'error' in p.overview ? `; overview.xlsx NOT written: ${p.overview.error}` : '';
+    detail = p.error ?? p.skipped ?? `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${overview}`;
   }
   const [dialectRaw, parkedRaw, lost, retention] = await Promise.all([
     ctx.redis.get(ctx.keys.key('dialect')),

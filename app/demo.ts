@@ -11,6 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import { PACKAGE_ROOT, loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { pendingWork, trackingStatus } from '../src/tracking/status.ts';
+import { writeAccountOverview } from '../src/tracking/overview.ts';
 import type { JobResults } from '../jobs/worker.ts';
 import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { startOpsServer, type OpsServer } from './http-server.ts';
@@ -95,7 +96,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
           if (v.rfqId !== undefined) say(`RFQ ${v.rfqId} ${v.status} for requisition ${v.requisitionId}`);
         } else if (queue === 'poll') {
           const v = value as JobResults['poll'] | undefined;
-          for (const t of v?.transitions ?? []) if (t.from !== 'created') say(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}`);
+          for (const t of v && 'transitions' in v ? v.transitions : []) if (t.from !== 'created') say(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}`);
         } else if (queue === 'comparison') {
           const v = value as JobResults['comparison'];
           if (v.workbook) say(`RFQ ${v.rfqId}: comparison v${v.version} written: ${rel(v.workbook)}`);
@@ -146,6 +147,9 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     for (const f of comparisons) write(`  ${rel(f)}`);
     write(`Award files for the ERP${earlier(allAwards, awards)}:`);
     for (const f of awards) write(`  ${rel(f)}`);
+    // Written once more now: the demo ends before the last comparisons' overview window would.
+    const overview = await writeAccountOverview(ctx);
+    write(`Overview of every tracked RFQ (${overview.rows} rows): ${rel(overview.path)}`);
     write(`Per-file ingestion reports: ${reports.length} in ${rel(config.folders.reports)}`);
     write(`Everything of this run is under ${rel(runDir)}`);
     if (o.stay) {

@@ -62,8 +62,9 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
       await ctx.state.check();
       ctx.state.start(config.STATE_CHECK_MS);
     }
-    // a crash mid-write leaves `.x.tmp` files in the outbox: gone at start (those older than 10 minutes)
-    const temps = await removeStaleTemps([config.folders.comparisons, config.folders.awards, config.folders.reports], STALE_TEMP_MS);
+    // a crash mid-write leaves `.x.tmp` files in the outbox (the overview's in the outbox itself): gone at start
+    // (those older than 10 minutes)
+    const temps = await removeStaleTemps([config.folders.outbox, config.folders.comparisons, config.folders.awards, config.folders.reports], STALE_TEMP_MS);
     if (temps > 0) logger.info({ event: 'outbox.temps-removed', files: temps }, `removed ${temps} temporary file(s) a crash left in the outbox`);
     mappingSets = await startMappingSetWatch({ redis: ctx.redis, keys: ctx.keys, dir: config.folders.mappings, logger });
     worker = startWorker(ctx, o.worker);

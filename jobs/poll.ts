@@ -5,21 +5,32 @@
  *           slot however many workers schedule it; `poll~now~<ms>` for `rfq-sync poll`.
  * Reads:    GET /v1/rfqs?status=open|closed|cancelled|completed, all pages; the tracked RFQs in Redis.
  * Writes:   transitions (with their time) of the RFQs this service created, missing-RFQ flags, the last poll
- *           result; enqueues quotations jobs (closed, completed, revision checks).
+ *           result; enqueues quotations jobs (closed, completed, revision checks);
+ *           outbox/overview.xlsx (temporary name, then renamed) at the end of every poll.
  * Errors:   401/403 pause polling through the auth gate and delay the job (never failed); 429 holds every worker
  *           off for Retry-After and delays the job; 5xx/time-outs are retried with back-off (3 attempts, the next
- *           slot supersedes a failed poll); a bad payload is unrecoverable.
+ *           slot supersedes a failed poll); a bad payload is unrecoverable. An overview that cannot be written is
+ *           logged and leaves the poll done.
+ *
+ * Jobs named `overview` (overviewJobSchema { requestedAt }, id `overview~<window>`, added by comparison jobs):
+ *           rewrite outbox/overview.xlsx from the tracked RFQs in Redis; no service call. A failure is retried
+ *           (3 attempts), then left to the next poll.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { deferWhilePaused, handleServiceError } from '../src/tracking/service-errors.ts';
-import { pollJobSchema } from '../src/tracking/enqueue.ts';
+import { OVERVIEW_JOB, overviewJobSchema, pollJobSchema } from '../src/tracking/enqueue.ts';
+import { writeAccountOverview, type OverviewWritten } from '../src/tracking/overview.ts';
 import { runPoll, type PollResult } from '../src/tracking/poll-runner.ts';
 
-/** What this job returns: BullMQ keeps it as the job's return value. */
-export type PollJobResult = PollResult;
+/** What this job returns: BullMQ keeps it as the job's return value (an overview job: the overview written). */
+export type PollJobResult = PollResult | OverviewWritten;
 
 export async function processPoll(ctx: WorkerContext, job: Job): Promise<PollJobResult> {
+  if (job.name === OVERVIEW_JOB) {
+    if (!overviewJobSchema.safeParse(job.data).success) throw new UnrecoverableError(`overview job ${job.id}: invalid payload`);
+    return writeAccountOverview(ctx);
+  }
   const data = pollJobSchema.safeParse(job.data);
   if (!data.success) throw new UnrecoverableError(`poll job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
   await deferWhilePaused(ctx, job);

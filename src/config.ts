@@ -198,6 +198,11 @@ export const rawConfigSchema = z.object({
   POLL_CRON: cron.default('*/5 * * * *'),
   /** Polls an RFQ may be missing from every list before it is flagged. Default 3. */
   MISSING_POLLS_BEFORE_FLAG: int(1, 1000).default(3),
+  /**
+   * The overview (`<outbox>/overview.xlsx`) is rewritten after every poll and, within this many ms, after comparison
+   * workbooks are written: one rewrite for all the comparisons of that window. Default 5,000; 0: after polls only.
+   */
+  OVERVIEW_REFRESH_MS: int(0, 3_600_000).default(5_000),
 
   /** Files read at once per worker process. Default 1. */
   CONCURRENCY_INGEST: int(1, 64).default(1),
@@ -213,8 +218,8 @@ export const rawConfigSchema = z.object({
   JOB_BACKOFF_MS: int(1, 3_600_000).default(1_000),
 
   /**
-   * IANA time zone of the dates and times shown in comparison workbooks (e.g. `Europe/Berlin`): wall-clock times
-   * of that zone, with the zone named in the workbook. Default `UTC`.
+   * IANA time zone of the dates and times shown in comparison workbooks and the overview (e.g. `Europe/Berlin`):
+   * wall-clock times of that zone, with the zone named in the workbook. Default `UTC`.
    */
   TIME_ZONE: timeZone.default('UTC'),
 

@@ -22,7 +22,7 @@ export interface RedisKeys {
   /** Set of RFQ ids the poller follows. */
   readonly trackedRfqs: string;
 
-  // ---- file ledger (src/pipeline/file-*.ts)
+  // ---- file ledger (src/intake/file-*.ts)
   /** Hash sha256 -> JSON of what became of the file. */
   readonly fileLedger: string;
 

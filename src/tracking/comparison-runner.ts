@@ -13,10 +13,11 @@
 import { join } from 'node:path';
 import { buildComparison, comparisonFileNames, writeComparisonOutputs } from '../comparison/index.ts';
 import type { ComparisonInput } from '../comparison/index.ts';
+import { comparisonSummary } from '../comparison/overview.ts';
 import { rfqNotListed } from '../errors.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
-import { enqueueComparison, type ComparisonJobData } from './enqueue.ts';
+import { enqueueComparison, enqueueOverview, type ComparisonJobData } from './enqueue.ts';
 import { findListedRfq } from './find-rfq.ts';
 import { decideNewVersion, decisionsOf, revisionsOf } from './revisions.ts';
 import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
@@ -91,12 +92,17 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     ...(final ? { awardCsv: names.award } : rec.comparison?.awardCsv !== undefined ? { awardCsv: rec.comparison.awardCsv } : {}),
     ...(decisions !== undefined ? { decisions } : {}),
     ...(model.priceBasisWarning ? { priceBasisWarning: model.priceBasisWarning.text } : {}),
+    // The overview's figures, from this very model: the same totals as the workbook, never recomputed.
+    summary: comparisonSummary(model),
   };
   await store.update(rfqId, (cur) => (cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined));
   log.info(
     { workbook, awardCsv: final ? csv : undefined, awardFinal: final, quotations: quotations.length, invalid: input.invalidQuotations?.length ?? 0, winnerKey: snap.winnerKey, event: 'comparison.written' },
     `RFQ ${rfqId}: comparison v${version} written${final ? ` with the final award (${model.award.finalBecause})` : ' (draft award: no award file yet)'}`,
   );
+
+  // The overview shows this version at the end of the current OVERVIEW_REFRESH_MS window (or after the next poll).
+  await enqueueOverview(ctx);
 
   if (model.priceBasisWarning) {
     log.warn({ event: 'comparison.price_basis', configured: model.priceBasis, looksLike: model.priceBasisWarning.looksLike, compared: model.priceBasisWarning.compared, nearerOther: model.priceBasisWarning.nearerOther }, `RFQ ${rfqId}: ${model.priceBasisWarning.text}`);

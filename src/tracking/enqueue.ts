@@ -5,7 +5,8 @@
  *   - poll:        `poll~<slot>`: one per cron slot however many schedulers add it; `poll~now~<ms>` for `rfq-sync poll`;
  *   - quotations:  `quotations~<rfq>~closed` and `~award` (once per transition; a re-add while kept is a no-op, and
  *                  a re-run finds its work done), `~check~<slot>` (the revision check of one poll, dropped once done);
- *   - comparison:  `comparison~<rfq>~v<version>`: each version is written once.
+ *   - comparison:  `comparison~<rfq>~v<version>`: each version is written once;
+ *   - overview:    `overview~<window>` on the poll queue: one rewrite per OVERVIEW_REFRESH_MS window (enqueueOverview).
  */
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
@@ -58,6 +59,28 @@ const POLL_JOB_OPTS: JobsOptions = { attempts: 3, removeOnFail: { age: 7 * 24 * 
 export async function enqueuePoll(ctx: { queues: Pick<Queues, 'poll'> }, data: PollJobData): Promise<string> {
   const id = jobId('poll', ...data.slot.split('~'));
   await ctx.queues.poll.add('poll', data, { jobId: id, ...POLL_JOB_OPTS });
+  return id;
+}
+
+/** Rewrite of the overview after comparisons, a job of the poll queue (mostly idle between polls). */
+export const OVERVIEW_JOB = 'overview';
+export const overviewJobSchema = z.object({
+  /** Unix ms of the first comparison that asked for it. */
+  requestedAt: z.number().int().nonnegative(),
+});
+const OVERVIEW_JOB_OPTS: JobsOptions = { attempts: 3, removeOnComplete: true, removeOnFail: { age: 3600 } };
+
+/**
+ * Ask for the overview to be rewritten at the end of the current OVERVIEW_REFRESH_MS window: every comparison of
+ * the window adds the same job id (`overview~<window>`, a no-op once added), so a burst of a thousand comparisons
+ * costs one rewrite per window, and the rewrite runs after the last of them. Returns the job id (none when off).
+ */
+export async function enqueueOverview(ctx: { queues: Pick<Queues, 'poll'>; config: { OVERVIEW_REFRESH_MS: number } }, now = Date.now()): Promise<string | undefined> {
+  const ms = ctx.config.OVERVIEW_REFRESH_MS;
+  if (ms === 0) return undefined;
+  const window = Math.floor(now / ms);
+  const id = jobId('overview', window);
+  await ctx.queues.poll.add(OVERVIEW_JOB, { requestedAt: now }, { jobId: id, delay: (window + 1) * ms - now, ...OVERVIEW_JOB_OPTS });
   return id;
 }
 

@@ -23,6 +23,7 @@ import type { ListedRfq } from '../sourcing/types.ts';
 import { RFQ_STATUSES } from '../sourcing/types.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueQuotations, type PollJobData } from './enqueue.ts';
+import { writeAccountOverview } from './overview.ts';
 import { mergeSeenState, observe, type Observation, type RfqState, type Transition } from './transitions.ts';
 
 export interface PollResult {
@@ -47,6 +48,8 @@ export interface PollResult {
   invalid: Array<{ status: RfqState | 'all'; rfqId?: number; page: number; index: number; field: string; reason: string }>;
   /** All such RFQs, including those beyond the list above. */
   invalidCount: number;
+  /** The overview workbook this poll rewrote (rows, time taken), or why it could not. */
+  overview?: { rows: number; ms: number } | { error: string };
 }
 
 const LOCK_MS = 120_000;
@@ -171,8 +174,10 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
           if (!found) obs.record.missingSlot = data.slot;
           const rec = obs.record;
           // A record that broke the schema tells no version: the last one read stays.
-          if (found?.rfq && (obs.transition || rec.listedVersion !== (found.rfq.version ?? -1))) {
-            obs = { ...obs, record: { ...rec, listedVersion: found.rfq.version ?? -1 }, changed: true };
+          if (found?.rfq && (obs.transition || rec.listedVersion !== (found.rfq.version ?? -1) || rec.dueDate !== found.rfq.due_date)) {
+            const { dueDate: _old, ...rest } = rec;
+            const due = found.rfq.due_date;
+            obs = { ...obs, record: { ...rest, listedVersion: found.rfq.version ?? -1, ...(due !== undefined ? { dueDate: due } : {}) }, changed: true };
           }
           return obs.changed || !cur ? obs.record : undefined;
         };
@@ -187,6 +192,18 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
         if (!found) result.missing++;
         await follow(ctx, obs, data.slot, result, log);
       }
+    }
+
+    // The overview after every poll, from the records just written. A failure to write it (disk full, a locked
+    // share) is logged and leaves the poll done: the next poll writes it again.
+    try {
+      const written = await writeAccountOverview(ctx);
+      result.overview = { rows: written.rows, ms: written.ms };
+      log.info({ event: 'overview.written', path: written.path, rows: written.rows, ms: written.ms }, `overview written: ${written.rows} RFQs in ${written.ms} ms`);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      result.overview = { error: message };
+      log.error({ event: 'overview.failed', err }, `the overview workbook could not be written: ${message}`);
     }
 
     result.ok = true;

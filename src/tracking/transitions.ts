@@ -7,6 +7,7 @@
  * `cancelled` is recorded and reported. An RFQ absent from every list is counted, and flagged once absent for
  * `missingPollsBeforeFlag` polls; it stays tracked and is unflagged when it shows up again.
  */
+import type { ComparisonSummary } from '../comparison/overview.ts';
 import type { RfqStatusFilter } from '../sourcing/types.ts';
 
 export type RfqState = RfqStatusFilter;
@@ -44,6 +45,8 @@ export interface WrittenComparison {
   priceBasisWarning?: string;
   /** Qualification decisions this version reflected, when every quotation had one (see decisionsOf). */
   decisions?: string;
+  /** The overview's figures of this version (src/comparison/overview.ts); absent on versions written before it. */
+  summary?: ComparisonSummary;
 }
 
 /** Dates the ERP gave as a day only: the day as written and the instant sent to the service for it. */
@@ -71,6 +74,8 @@ export interface TrackedRfq {
   lastSeenAt?: number;
   /** `version` of the RFQ record last stored from a listing (the stored copy is refreshed when it changes). */
   listedVersion?: number;
+  /** due_date (Unix ms) as last listed: the overview sorts by it without reading every listed RFQ. */
+  dueDate?: number;
   /** Consecutive polls that found it in no list. */
   missingPolls: number;
   /** Slot of the last poll that counted it missing: a retried poll of the same slot does not count it twice. */

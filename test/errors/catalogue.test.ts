@@ -23,7 +23,7 @@ function tsFiles(dir: string): string[] {
     e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
   );
 }
-const sources = tsFiles(join(ROOT, 'src')).map((p) => ({ path: relative(ROOT, p), text: readFileSync(p, 'utf8') }));
+const sources = ['src', 'app'].flatMap((d) => tsFiles(join(ROOT, d))).map((p) => ({ path: relative(ROOT, p), text: readFileSync(p, 'utf8') }));
 const lines = (re: RegExp, except: (path: string) => boolean = () => false) =>
   sources.filter((s) => !except(s.path)).flatMap((s) => s.text.split('\n').flatMap((l, i) => (re.test(l) ? [`${s.path}:${i + 1}: ${l.trim()}`] : [])));
 

@@ -46,6 +46,10 @@ describe('demo', () => {
       expect(readFileSync(f).subarray(0, 2).toString()).toBe('PK'); // a zip container: an xlsx
     }
     for (const f of awards) expect(existsSync(f)).toBe(true);
+    const overview = /Overview of every tracked RFQ \((\d+) rows\): (\S+)/.exec(out);
+    expect(overview, 'the overview line').not.toBeNull();
+    expect(Number(overview![1])).toBe(workbooks.length);
+    expect(readFileSync(resolve(cwd, overview![2]!)).subarray(0, 2).toString()).toBe('PK');
   }, 150_000);
 
   it('names the package to install when redis-server is missing', async () => {

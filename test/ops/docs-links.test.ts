@@ -58,7 +58,7 @@ function anchorsOf(markdown: string): Set<string> {
   return anchors;
 }
 
-const CODE = ['src', 'jobs', 'bin'].flatMap(tsFiles);
+const CODE = ['src', 'jobs', 'app', 'bin'].flatMap(tsFiles);
 const ALL = [...CODE, ...['test', 'bench'].flatMap(tsFiles)];
 
 describe('comments point into the repository', () => {

@@ -2,7 +2,7 @@
  * `rfq-sync once` exit codes, spawned as the CLI: with --sandbox (the built-in sandbox and a private redis-server),
  * and its refusal to take real inbox files without SOURCING_BASE_URL.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,10 +21,16 @@ function inboxWith(files: Record<string, string | { copy: string }>): string {
 describe('rfq-sync once', () => {
   it('exits 0 when every file was read and every RFQ created', async () => {
     const dir = inboxWith({ 'generic-template.csv': { copy: resolve(import.meta.dirname, '../../samples/generic-template.csv') } });
+    // A crash mid-rewrite of the overview left its temporary file in the outbox an hour ago: removed at start.
+    const staleTemp = join(dir, 'outbox', '.overview.xlsx.0a1b2c3d.tmp');
+    mkdirSync(join(dir, 'outbox'));
+    writeFileSync(staleTemp, 'half an overview');
+    utimesSync(staleTemp, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
     const run = spawnCli(['once', '--sandbox'], { RFQ_SYNC_DIR: dir, HTTP_PORT: '0', FILE_STABLE_MS: '100' });
     const { code } = await run.exited;
     expect(code, run.output().slice(-2000)).toBe(0);
     expect(run.output()).toContain('once: all done');
+    expect(existsSync(staleTemp)).toBe(false);
     expect(readdirSync(join(dir, 'archive'))).toHaveLength(1);
     expect(readdirSync(join(dir, 'outbox', 'reports'))).toHaveLength(1);
   });

@@ -53,6 +53,8 @@ export async function pollingHarness(o: HarnessOptions): Promise<PollingHarness>
     HTTP_PORT: '0',
     JOB_BACKOFF_MS: '100',
     JOB_ATTEMPTS: '3',
+    // The overview's rewrite after comparisons waits for the end of its window: short here, so settle() is quick.
+    OVERVIEW_REFRESH_MS: '200',
     ...o.env,
   });
   const ctx = await createWorkerContext(config, o.logger ?? silentLogger, {
