@@ -6,6 +6,8 @@
  * error instead, and resolves only once the file is closed (a Windows share refuses to rename an open file).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
+import ExcelJS from 'exceljs';
+import type { Worksheet } from 'exceljs';
 
 /** `broken()` tells a long renderer the file already failed, so it stops producing rows nobody will read. */
 export async function writeStreamedFile(filePath: string, render: (out: WriteStream, broken: () => Error | undefined) => Promise<void>): Promise<void> {
@@ -27,4 +29,40 @@ export async function writeStreamedFile(filePath: string, render: (out: WriteStr
     file.destroy();
     throw err;
   }
+}
+
+/**
+ * A streaming workbook writer on `file`, as every rfq-sync workbook is written: styles, inline strings, our name and
+ * time as author and dates, and the autofilter names LibreOffice needs.
+ */
+export function workbookWriter(file: WriteStream, at: Date): ExcelJS.stream.xlsx.WorkbookWriter {
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file, useStyles: true, useSharedStrings: false });
+  declareFilterRanges(wb);
+  wb.creator = 'rfq-sync';
+  wb.lastModifiedBy = 'rfq-sync';
+  wb.created = at;
+  wb.modified = at;
+  return wb;
+}
+
+/**
+ * LibreOffice only shows an autofilter when the workbook also defines the sheet-local name _xlnm._FilterDatabase
+ * (Excel writes it too); exceljs' streaming writer does not, and its DefinedNames model cannot carry a sheet id.
+ * The writer reads `_definedNames.model` once, in commit(), after the sheets are written: answer it from them.
+ */
+function declareFilterRanges(wb: ExcelJS.stream.xlsx.WorkbookWriter): void {
+  const internal = wb as unknown as { _definedNames: unknown; _worksheets: Array<Worksheet | undefined> };
+  internal._definedNames = {
+    get model() {
+      return internal._worksheets
+        .filter((ws): ws is Worksheet => ws !== undefined)
+        .flatMap((ws, index) => {
+          const ref = typeof ws.autoFilter === 'string' ? ws.autoFilter : undefined;
+          if (!ref) return [];
+          const [from, to] = ref.split(':') as [string, string];
+          const abs = (a: string): string => a.replace(/^([A-Z]+)(\d+)$/, '$$$1$$$2');
+          return [{ name: '_xlnm._FilterDatabase', localSheetId: index, ranges: [`'${ws.name}'!${abs(from)}:${abs(to)}`] }];
+        });
+    },
+  };
 }

@@ -10,7 +10,7 @@ import type { Row, Style, Worksheet } from 'exceljs';
 import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
 import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
-import { writeStreamedFile } from './file-stream.ts';
+import { workbookWriter, writeStreamedFile } from './file-stream.ts';
 import { COLOR, stylesFor } from './styles.ts';
 import type { ComparisonModel } from './types.ts';
 
@@ -164,12 +164,7 @@ async function render(rows: readonly OverviewRow[], file: WriteStream, opts: Ove
   const R = OVERVIEW_ROWS;
   const C = OVERVIEW_COLS;
   const { S } = stylesFor();
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file, useStyles: true, useSharedStrings: false });
-  declareFilterRanges(wb);
-  wb.creator = 'rfq-sync';
-  wb.lastModifiedBy = 'rfq-sync';
-  wb.created = opts.generatedAt;
-  wb.modified = opts.generatedAt;
+  const wb = workbookWriter(file, opts.generatedAt);
   const lastCol = C.comparison;
   const ws = wb.addWorksheet(OVERVIEW_SHEET, {
     views: [{ state: 'frozen', xSplit: 2, ySplit: R.header, activeCell: `C${R.first}` }],
@@ -251,23 +246,3 @@ function colLetter(n: number): string {
   return s;
 }
 
-/**
- * Copied from workbook.ts (being split by the lead): LibreOffice only shows an autofilter when the workbook also
- * defines the sheet-local name _xlnm._FilterDatabase; exceljs' streaming writer does not write it.
- */
-function declareFilterRanges(wb: ExcelJS.stream.xlsx.WorkbookWriter): void {
-  const internal = wb as unknown as { _definedNames: unknown; _worksheets: Array<Worksheet | undefined> };
-  internal._definedNames = {
-    get model() {
-      return internal._worksheets
-        .filter((ws): ws is Worksheet => ws !== undefined)
-        .flatMap((ws, index) => {
-          const ref = typeof ws.autoFilter === 'string' ? ws.autoFilter : undefined;
-          if (!ref) return [];
-          const [from, to] = ref.split(':') as [string, string];
-          const abs = (a: string): string => a.replace(/^([A-Z]+)(\d+)$/, '$$$1$$$2');
-          return [{ name: '_xlnm._FilterDatabase', localSheetId: index, ranges: [`'${ws.name}'!${abs(from)}:${abs(to)}`] }];
-        });
-    },
-  };
-}

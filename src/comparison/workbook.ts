@@ -4,13 +4,12 @@
  * or hyperlinks; every text that came from the service or the ERP export goes through safeCellText. One file per
  * sheet: comparison-sheet.ts, suppliers-sheet.ts, award-sheet.ts, notes-sheet.ts.
  */
-import ExcelJS from 'exceljs';
-import type { Worksheet } from 'exceljs';
 import { writeAtomically } from '../atomic-write.ts';
 import { UnexpectedError } from '../errors.ts';
 import { writeAwardSheet } from './award-sheet.ts';
 import { COMPARISON_COLS, writeComparisonSheet } from './comparison-sheet.ts';
 import { buildComparison } from './model.ts';
+import { workbookWriter, writeStreamedFile } from './file-stream.ts';
 import { writeNotesSheet } from './notes-sheet.ts';
 import { EXCEL_MAX_COLUMNS } from './sheet-common.ts';
 import { writeSuppliersSheet } from './suppliers-sheet.ts';
@@ -20,27 +19,6 @@ export { COMPARISON_COLS, COMPARISON_ROWS } from './comparison-sheet.ts';
 export { AWARD_ROWS, basisLabel } from './award-sheet.ts';
 export { SHEETS } from './sheet-common.ts';
 
-/**
- * LibreOffice only shows an autofilter when the workbook also defines the sheet-local name _xlnm._FilterDatabase
- * (Excel writes it too); exceljs' streaming writer does not, and its DefinedNames model cannot carry a sheet id.
- * The writer reads `_definedNames.model` once, in commit(), after the sheets are written: answer it from them.
- */
-function declareFilterRanges(wb: ExcelJS.stream.xlsx.WorkbookWriter): void {
-  const internal = wb as unknown as { _definedNames: unknown; _worksheets: Array<Worksheet | undefined> };
-  internal._definedNames = {
-    get model() {
-      return internal._worksheets
-        .filter((ws): ws is Worksheet => ws !== undefined)
-        .flatMap((ws, index) => {
-          const ref = typeof ws.autoFilter === 'string' ? ws.autoFilter : undefined;
-          if (!ref) return [];
-          const [from, to] = ref.split(':') as [string, string];
-          const abs = (a: string): string => a.replace(/^([A-Z]+)(\d+)$/, '$$$1$$$2');
-          return [{ name: '_xlnm._FilterDatabase', localSheetId: index, ranges: [`'${ws.name}'!${abs(from)}:${abs(to)}`] }];
-        });
-    },
-  };
-}
 
 /** Streams the workbook for an already built model to `filePath` (not atomic: see writeComparisonWorkbook). */
 export async function writeComparisonModel(model: ComparisonModel, filePath: string): Promise<void> {
@@ -49,21 +27,15 @@ export async function writeComparisonModel(model: ComparisonModel, filePath: str
   if (lastCol > EXCEL_MAX_COLUMNS) {
     throw new UnexpectedError(`${model.suppliers.length} quotations need ${lastCol} columns; a worksheet holds at most ${EXCEL_MAX_COLUMNS}`);
   }
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
-    filename: filePath,
-    useStyles: true,
-    useSharedStrings: false,
+  // A file stream watched from its first byte: exceljs alone would wait forever on one that fails early.
+  await writeStreamedFile(filePath, async (file) => {
+    const wb = workbookWriter(file, model.input.generatedAt);
+    await writeComparisonSheet(wb, model);
+    writeSuppliersSheet(wb, model);
+    await writeAwardSheet(wb, model);
+    writeNotesSheet(wb, model);
+    await wb.commit();
   });
-  declareFilterRanges(wb);
-  wb.creator = 'rfq-sync';
-  wb.lastModifiedBy = 'rfq-sync';
-  wb.created = model.input.generatedAt;
-  wb.modified = model.input.generatedAt;
-  await writeComparisonSheet(wb, model);
-  writeSuppliersSheet(wb, model);
-  await writeAwardSheet(wb, model);
-  writeNotesSheet(wb, model);
-  await wb.commit();
 }
 
 /** Builds the comparison and writes it to `outPath` atomically (temporary name, then rename). */

@@ -160,3 +160,19 @@ describe('print layout', () => {
     expect(printLayout([10, 10, 10], [1, 3])).toEqual({ scale: 100, repeatColumns: 'A:B', breaksAfter: [] });
   });
 });
+
+describe('a workbook file that cannot be written', () => {
+  it('ends the write with the file error instead of waiting forever (a missing folder)', async () => {
+    const { buildComparison: build } = await import('../../src/comparison/index.ts');
+    const { writeComparisonModel } = await import('../../src/comparison/workbook.ts');
+    const model = build(demoInput());
+    const outcome = await Promise.race([
+      writeComparisonModel(model, join(dir, 'no-such-folder', 'x.xlsx')).then(
+        () => 'written',
+        (err: NodeJS.ErrnoException) => err.code,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 10 s'), 10_000)),
+    ]);
+    expect(outcome).toBe('ENOENT');
+  });
+});
