@@ -26,6 +26,8 @@ export interface InboxWatcherOptions {
   recoverAtStart?: boolean;
   /** Each sweep re-admits processing/ files taken at least this long ago (a crashed peer's). Default 10 minutes. */
   recoverAfterMs?: number;
+  /** How long a copy waits, when taken, for the first file with its bytes to be read (default WAIT_FOR_FIRST_COPY_MS). */
+  waitForFirstCopyMs?: number;
   /** Called after each file is settled (tests, metrics). */
   onAdmitted?: (result: AdmitResult) => void;
 }
@@ -75,7 +77,10 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
   const hashes = new HashCache();
   /** Foreign names in processing/ already warned about (once per process, not every sweep). */
   const warned = new Set<string>();
-  /** Files taken into processing/ whose admission failed (Redis down): every sweep tries them again at once. */
+  /**
+   * Files taken into processing/ but not queued: their admission failed (Redis down), or they are copies waiting for
+   * the first file with their bytes to be read. Every sweep tries them again at once, not after recoverAfterMs.
+   */
   const unadmitted = new Map<string, ProcessingName>();
   const emptyMs = stableMs * EMPTY_FACTOR;
   const inFlight = new Set<Promise<void>>();
@@ -141,11 +146,15 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
     }
   };
 
-  /** Admit a taken file; when that fails (Redis down), the next sweep tries again at once, not after recoverAfterMs. */
-  const admit = async (file: ProcessingName): Promise<void> => {
+  /**
+   * Admit a taken file; when that fails (Redis down), or the file is a copy still waiting for its first, the next
+   * sweep tries again at once, not after recoverAfterMs. A sweep's try does not wait: it looks once.
+   */
+  const admit = async (file: ProcessingName, waitForFirstMs = opts.waitForFirstCopyMs): Promise<void> => {
     try {
-      const result = await admitProcessingFile(ctx, file);
-      unadmitted.delete(file.name);
+      const result = await admitProcessingFile(ctx, file, waitForFirstMs !== undefined ? { waitForFirstMs } : {});
+      if (result.status === 'waiting') unadmitted.set(file.name, file);
+      else unadmitted.delete(file.name);
       opts.onAdmitted?.(result);
     } catch (err) {
       unadmitted.set(file.name, file);
@@ -155,7 +164,7 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
 
   /** The files whose admission failed, tried again (each sweep, before anything else). */
   const readmit = async (): Promise<void> => {
-    for (const file of [...unadmitted.values()]) await admit(file);
+    for (const file of [...unadmitted.values()]) await admit(file, 0);
   };
 
   /** Start (or join) the stability check of one inbox file; resolves when the file is settled. */

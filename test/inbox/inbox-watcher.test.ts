@@ -239,4 +239,26 @@ describe('inbox ledger edge cases', () => {
     expect(jobs[0]!.data.processingName.endsWith('_again.csv')).toBe(true);
     expect(await new FileLedger(ctx.redis, ctx.keys.fileLedger).get(sha('a\n5\n'))).toMatchObject({ state: 'processing', name: 'again.csv' });
   });
+
+  it('a copy that waited for the first file with its bytes is settled by the next sweep once the first is read, not after 10 minutes', async () => {
+    const ctx = setup({ FILE_STABLE_MS: '200' });
+    const results: string[] = [];
+    const w = await start(ctx, { schedule: false, waitForFirstCopyMs: 300, onAdmitted: (res) => void results.push(`${res.file.original}:${res.status}`) });
+    const bytes = 'pr,item,product,qty\nPR-7,1,Valve,2\n';
+    writeFileSync(join(ctx.config.folders.inbox, 'twin-a.csv'), bytes);
+    await waitFor('twin-a queued', () => results.includes('twin-a.csv:enqueued'));
+    writeFileSync(join(ctx.config.folders.inbox, 'twin-b.csv'), bytes);
+    // twin-a is not read yet (no ingest worker here): its copy waits, then stays in processing/
+    await waitFor('twin-b waiting', () => results.includes('twin-b.csv:waiting'));
+    // twin-a is read (as its ingest job would end: archived, ledger done)
+    const first = ls(ctx.config.folders.processing).find((n) => n.endsWith('_twin-a.csv'))!;
+    mkdirSync(ctx.config.folders.archive, { recursive: true });
+    rmSync(join(ctx.config.folders.processing, first));
+    writeFileSync(join(ctx.config.folders.archive, first), bytes);
+    expect(await new FileLedger(ctx.redis, ctx.keys.fileLedger).markDone(sha(bytes), first, { doneAt: Date.now() })).toBe(true);
+    await w.sweep();
+    expect(results).toContain('twin-b.csv:duplicate');
+    expect(ls(ctx.config.folders.processing)).toEqual([]);
+    expect(ls(ctx.config.folders.archive).filter((n) => n.endsWith('_twin-b.csv'))).toHaveLength(1);
+  });
 });

@@ -1,0 +1,228 @@
+/**
+ * One taken file from processing/ to requisitions queued for creation, as the ingest job runs it: read the whole file
+ * to a spool, and only when it was read without a refusal enqueue every requisition, write the report, move the file
+ * to archive/ and mark the ledger, in that order. Every step is idempotent: a retry after a crash anywhere finishes
+ * the work and creates nothing twice. A file refused part-way creates nothing, not even the requisitions read before
+ * the break; a file that changed while it was read is not used and goes back to the inbox.
+ */
+import { lstat, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
+import { RfqSyncError, formatRowProblem } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { Requisition } from '../requisition.ts';
+import { createIdempotencyStore } from '../creation/idempotency-store.ts';
+import { previewChanges, type ReexportChange } from '../creation/reexport-changes.ts';
+import { ingestFile, loadProfiles, writeIngestReport, type IngestSummary } from '../ingest/index.ts';
+import type { RedisKeys } from '../redis/redis-keys.ts';
+import { replicationWait } from '../redis/replication.ts';
+import { exists, finishFile, locateFinished, parseProcessingName, reportFileName, returnToInbox, type ProcessingName } from './file-mover.ts';
+import { writeFileNoticeReport } from './file-report.ts';
+import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.ts';
+import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './requisition-spool.ts';
+
+/** At most this many changes of re-exported requisitions are listed in a file's report. */
+const MAX_REPORTED_CHANGES = 2_000;
+
+export type IngestResult =
+  | { status: 'done'; file: string; requisitions: number; heldRequisitions: number; rejectedRows: number; report: string; firstProblem?: string }
+  /** `discardedRequisitions`: complete requisitions read before the point of failure; none was enqueued. */
+  | { status: 'refused'; file: string; reason: string; report: string; discardedRequisitions: number }
+  /** An earlier attempt already moved the file (crash after the move): only the ledger was brought up to date. */
+  | { status: 'already-finished'; file: string; where: 'archive' | 'failed' | 'missing' }
+  /**
+   * The file changed while it was being read (still written when taken, or appended after): nothing was used; it
+   * went back to the inbox (under `inboxName`) to be taken again once it is stable.
+   */
+  | { status: 'changed'; file: string; inboxName: string };
+
+export interface IngestRunContext {
+  config: Config;
+  logger: Logger;
+  redis: Redis;
+  keys: RedisKeys;
+  /** Queues one requisition for creation (the create-rfq job's own enqueue, with its deterministic id). */
+  enqueue: (r: Requisition) => Promise<unknown>;
+}
+
+/** One run of a file, its names and where its parts go. */
+interface Run {
+  ctx: IngestRunContext;
+  payload: IngestJobPayload;
+  file: ProcessingName;
+  folders: ReturnType<typeof fileFolders>;
+  ledger: ReturnType<typeof fileLedger>;
+  report: string;
+  source: string;
+  log: Logger;
+}
+
+export async function runIngest(ctx: IngestRunContext, payload: IngestJobPayload, jobId: string | undefined): Promise<IngestResult> {
+  const { sha256, processingName } = payload;
+  const file = parseProcessingName(processingName)!; // the payload schema checked it parses
+  const folders = fileFolders(ctx.config);
+  const run: Run = {
+    ctx,
+    payload,
+    file,
+    folders,
+    ledger: fileLedger(ctx),
+    report: reportFileName(file, sha256),
+    source: join(folders.processing, processingName),
+    log: ctx.logger.child({ file: file.original, processing: processingName, sha256, jobId }),
+  };
+  const spoolPath = spoolPathFor(folders.processing, file.token);
+  const earlier = await locateFinished(folders, processingName);
+  if (earlier) {
+    await rm(spoolPath, { force: true }); // left by an attempt that crashed after the move
+    await settleLedger(run, earlier);
+    return { status: 'already-finished', file: file.original, where: earlier };
+  }
+  const spool = await openRequisitionSpool(spoolPath);
+  let summary: IngestSummary;
+  try {
+    summary = await readToSpool(run, spool);
+  } catch (err) {
+    await spool.remove();
+    return settleRefusal(run, err, spool.count);
+  }
+  // Decided from the file as it is at the end of the read: one that changed meanwhile is not used at all.
+  if (await changedWhileRead(run)) {
+    await spool.remove();
+    return putBack(run);
+  }
+  const changes = await enqueueSpooled(run, spool);
+  return finishRead(run, summary, changes);
+}
+
+async function readToSpool(run: Run, spool: RequisitionSpool): Promise<IngestSummary> {
+  const { config } = run.ctx;
+  return ingestFile(
+    run.source,
+    {
+      profiles: await loadProfiles(config.folders.mappings),
+      ...(run.payload.mapping ? { mappingName: run.payload.mapping } : {}),
+      limits: { maxFileBytes: config.MAX_FILE_BYTES, maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES, maxXlsxEntries: config.MAX_XLSX_ENTRIES },
+      // The take time, not the clock: a retry computes the same default due dates.
+      now: new Date(run.file.takenAt),
+      displayName: run.file.original,
+    },
+    (r) => spool.add(r),
+  );
+}
+
+/** The read ended in an error: a refusal of the file (report, failed/), or a retry of the job (rethrown). */
+async function settleRefusal(run: Run, err: unknown, discarded: number): Promise<IngestResult> {
+  const { file, folders, payload } = run;
+  if (!(await exists(run.source))) {
+    // A stalled copy of this job (lost lock) finished the file on another worker while we were reading it.
+    const where = (await locateFinished(folders, payload.processingName)) ?? 'missing';
+    if (where !== 'missing') await settleLedger(run, where);
+    return { status: 'already-finished', file: file.original, where };
+  }
+  if (!(err instanceof RfqSyncError) || err.kind !== 'data') throw err;
+  if (await changedWhileRead(run)) return putBack(run);
+  const reason = err.message;
+  await writeFileNoticeReport(join(folders.reports, run.report), {
+    file: file.original,
+    status: 'refused',
+    sha256: payload.sha256,
+    notes: [
+      `The file was not read: ${reason}`,
+      discarded === 0
+        ? `Moved to failed/${payload.processingName}; nothing was created from it.`
+        : `Moved to failed/${payload.processingName}; nothing was created from it: the ${discarded} requisition(s) complete before the point of failure were discarded with the file.`,
+    ],
+  });
+  await finishFile(folders, payload.processingName, 'failed');
+  await run.ledger.release(payload.sha256, payload.processingName);
+  run.log.warn({ reason }, 'ingest: file refused, moved to failed/');
+  return { status: 'refused', file: file.original, reason, report: run.report, discardedRequisitions: discarded };
+}
+
+/** Read through without a refusal: now, and only now, the requisitions go to the service. */
+async function enqueueSpooled(run: Run, spool: RequisitionSpool): Promise<{ list: ReexportChange[]; requisitions: number }> {
+  const { ctx } = run;
+  const store = createIdempotencyStore(ctx.redis, ctx.keys);
+  const list: ReexportChange[] = [];
+  let requisitions = 0;
+  try {
+    for await (const r of spool.read()) {
+      // a re-export of a requisition whose RFQ exists: what changed goes in this file's report
+      const c = await previewChanges(store, r, ctx.config.PUSH_HEADER_CHANGES);
+      if (c.length > 0) requisitions++;
+      if (list.length < MAX_REPORTED_CHANGES) list.push(...c.slice(0, MAX_REPORTED_CHANGES - list.length));
+      await ctx.enqueue(r);
+    }
+    // under Sentinel: the queued jobs must survive a failover before the file leaves processing/
+    const replicas = ctx.config.REDIS_WAIT_REPLICAS ?? 0;
+    await replicationWait({ redis: ctx.redis, markKey: ctx.keys.key('replication-mark'), replicas, timeoutMs: ctx.config.REDIS_WAIT_TIMEOUT_MS })(
+      `file ${run.file.original}: queued requisitions`,
+    );
+  } finally {
+    await spool.remove();
+  }
+  return { list, requisitions };
+}
+
+/** Report, archive/, ledger, in that order (each idempotent), then the log line IT watches. */
+async function finishRead(run: Run, summary: IngestSummary, changes: { list: ReexportChange[]; requisitions: number }): Promise<IngestResult> {
+  const { file, folders, payload, report, log } = run;
+  await writeIngestReport(summary, join(folders.reports, report), {
+    notes: [
+      `sha256 ${payload.sha256}; moved to archive/${payload.processingName}.`,
+      ...(changes.requisitions > 0
+        ? [`${changes.requisitions} requisition(s) of this file already have their RFQ and changed since: see the Changes sheet${changes.list.length >= MAX_REPORTED_CHANGES ? ` (the first ${MAX_REPORTED_CHANGES} changes)` : ''}.`]
+        : []),
+    ],
+    changes: changes.list,
+  });
+  await finishFile(folders, payload.processingName, 'archive');
+  await run.ledger.markDone(payload.sha256, payload.processingName, { doneAt: Date.now(), report });
+  const counts = { profile: summary.profile, requisitions: summary.requisitions, held: summary.heldRequisitions, rejectedRows: summary.rejectedRows, report };
+  const firstError = summary.problems.find((p) => p.severity === 'error');
+  const firstProblem = summary.rejectedRows > 0 && firstError ? formatRowProblem(firstError) : undefined;
+  if (summary.rejectedRows > 0) {
+    // Rows were refused: IT watching warnings must see it, with the first problem in words and where to read the rest.
+    log.warn(
+      { ...counts, firstProblem },
+      `ingest: file read with ${summary.rejectedRows} rejected row(s), ${summary.heldRequisitions} requisition(s) held back, ` +
+        `${summary.requisitions} queued for creation; file archived, every problem in outbox/reports/${report}`,
+    );
+  } else {
+    log.info(counts, 'ingest: file read, requisitions queued for creation, file archived');
+  }
+  return {
+    status: 'done',
+    file: file.original,
+    requisitions: summary.requisitions,
+    heldRequisitions: summary.heldRequisitions,
+    rejectedRows: summary.rejectedRows,
+    report,
+    ...(firstProblem !== undefined ? { firstProblem } : {}),
+  };
+}
+
+/** Size or mtime differ from when its bytes were hashed (jobs from before this check carry neither: unchanged). */
+async function changedWhileRead(run: Run): Promise<boolean> {
+  const { size, mtimeMs } = run.payload;
+  if (size === undefined || mtimeMs === undefined) return false;
+  const now = await lstat(run.source).catch(() => undefined);
+  return now !== undefined && (now.size !== size || now.mtimeMs !== mtimeMs);
+}
+
+async function putBack(run: Run): Promise<IngestResult> {
+  const inboxName = await returnToInbox(run.folders, run.file);
+  await run.ledger.release(run.payload.sha256, run.payload.processingName);
+  run.log.warn(
+    { inboxName },
+    `ingest: ${run.file.original} changed while it was being read (still being written?): nothing used; back in the inbox as ${inboxName}, taken again once stable`,
+  );
+  return { status: 'changed', file: run.file.original, inboxName };
+}
+
+async function settleLedger(run: Run, where: 'archive' | 'failed'): Promise<void> {
+  if (where === 'archive') await run.ledger.markDone(run.payload.sha256, run.payload.processingName, { doneAt: Date.now(), report: run.report });
+  else await run.ledger.release(run.payload.sha256, run.payload.processingName);
+}
