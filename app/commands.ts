@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { displayRedisUrl, type Config } from '../src/config.ts';
-import { ConfigError, redisUnreachable, RfqSyncError } from '../src/errors.ts';
+import { ConfigError, redisUnreachable } from '../src/errors.ts';
 import type { Logger } from '../src/logger.ts';
 import type { AuthPauseStatus } from '../src/creation/auth-gate.ts';
 import { closeWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../src/pipeline/context.ts';

@@ -7,7 +7,6 @@
  * requisition at N = 400, and requests growing at most 2.2x per doubling of N. The floor: N creates plus one walk of
  * the account (every lost answer settled by one walk).
  */
-import { Redis } from 'ioredis';
 import { enqueueCreateRfq } from '../jobs/create-rfq.ts';
 import { startWorker } from '../jobs/worker.ts';
 import { loadConfig } from '../src/config.ts';

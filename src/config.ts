@@ -447,7 +447,6 @@ export function readTokenFile(path: string): string {
  * down; said as a configuration error instead, never showing the value.
  */
 export function tokenProblem(token: string): string | undefined {
-  // eslint-disable-next-line no-control-regex
   const bad = /[\u0000-\u001f\u007f]/.exec(token);
   if (!bad) return undefined;
   const what = bad[0] === '\n' || bad[0] === '\r' ? 'a line break' : `a control character (U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()})`;

@@ -19,7 +19,7 @@ export function basisLabel(basis: ComparisonModel['award']['basis']): string {
 }
 
 export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): Promise<void> {
-  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
+  const { S } = stylesFor(model.currency);
   const { suppliers, lines, award } = model;
   const A = AWARD_ROWS;
   const ws = wb.addWorksheet(SHEETS.award, {

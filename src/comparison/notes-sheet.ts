@@ -6,7 +6,7 @@ import type { ComparisonModel } from './types.ts';
 import { stylesFor } from './styles.ts';
 
 export function writeNotesSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): void {
-  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
+  const { S } = stylesFor(model.currency);
   const ws = wb.addWorksheet(SHEETS.notes, {
     views: [{ state: 'frozen', ySplit: 2 }],
     pageSetup: { orientation: 'landscape', paperSize: 9, fitToWidth: 1, fitToHeight: 0 },

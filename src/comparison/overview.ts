@@ -5,7 +5,6 @@
  * are gathered from Redis by src/tracking/overview.ts.
  */
 import type { WriteStream } from 'node:fs';
-import ExcelJS from 'exceljs';
 import type { Row, Style, Worksheet } from 'exceljs';
 import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';

@@ -7,7 +7,7 @@ import type { ComparisonModel } from './types.ts';
 import { stylesFor } from './styles.ts';
 
 export function writeSuppliersSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): void {
-  const { S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START } = stylesFor(model.currency);
+  const { S } = stylesFor(model.currency);
   const { suppliers, timeZone, lines } = model;
   const ws = wb.addWorksheet(SHEETS.suppliers, {
     views: [{ state: 'frozen', xSplit: 2, ySplit: 3 }],

@@ -49,14 +49,20 @@ export async function walkAccount(
   for (const status of RECONCILE_ORDER) {
     const { seen, read, unstable } = await walkList({ listingClient: port }, status, limits, dialect.filter);
     for (const rfq of read.values()) await onRfq(rfq);
-    if (unstable) (problems.push(unstable), (churn = true));
+    if (unstable) {
+      problems.push(unstable);
+      churn = true;
+    }
     let moved = 0;
     for (const id of seen.keys()) {
       const before = listOf.get(id);
       if (before !== undefined && before !== status) moved++;
       else listOf.set(id, status);
     }
-    if (moved > 0) (problems.push(`${moved} RFQ(s) read in two lists (moved during the walk)`), (churn = true));
+    if (moved > 0) {
+      problems.push(`${moved} RFQ(s) read in two lists (moved during the walk)`);
+      churn = true;
+    }
     await onPage?.();
   }
   return problems.length === 0 ? { complete: true, read: listOf.size } : { complete: false, reason: problems.join('; '), churn, read: listOf.size };
@@ -158,7 +164,10 @@ export async function walkList(deps: ListingDeps, status: RfqStatusFilter, limit
           const t = page.total;
           if (t === undefined) return { seen, read, unstable: `${status}: no meta.total` };
           if (windowTotal !== undefined && fullPassDone && t === windowTotal) {
-            for (const r of page.rfqs) (seen.set(r._id, r), read.set(r._id, r));
+            for (const r of page.rfqs) {
+      seen.set(r._id, r);
+      read.set(r._id, r);
+    }
             if (seen.size === t) return { seen, read };
           }
           if (windowTotal === undefined || t !== windowTotal || seen.size > t) {
@@ -169,7 +178,10 @@ export async function walkList(deps: ListingDeps, status: RfqStatusFilter, limit
           }
           fullPassDone = false;
         }
-        for (const r of page.rfqs) (seen.set(r._id, r), read.set(r._id, r));
+        for (const r of page.rfqs) {
+      seen.set(r._id, r);
+      read.set(r._id, r);
+    }
       }
     } catch (err) {
       if (!isRetryablePageError(err)) throw err;

@@ -54,7 +54,10 @@ export function detectDelimiter(text: string): Delimiter {
     }
     let score = 0;
     for (const [n, times] of freq) score = Math.max(score, times * 1000 + n);
-    if (score > bestScore) (best = d), (bestScore = score);
+    if (score > bestScore) {
+      best = d;
+      bestScore = score;
+    }
   }
   return best;
 }

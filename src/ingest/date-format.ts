@@ -183,8 +183,14 @@ export function parseDateText(text: string, fmt: DateFormat): DateResult {
       else if (g === 'MMM' || g === 'MMMM') monthName = v;
       else if (g === 'MM' || g === 'M') w.mo = +v;
       else if (g === 'dd' || g === 'd') w.d = +v;
-      else if (g === 'HH' || g === 'H') (w.h = +v), (hasTime = true);
-      else if (g === 'mm') (w.mi = +v), (hasTime = true);
+      else if (g === 'HH' || g === 'H') {
+        w.h = +v;
+        hasTime = true;
+      }
+      else if (g === 'mm') {
+        w.mi = +v;
+        hasTime = true;
+      }
       else if (g === 'ss') w.s = +v;
     });
     if (hasTime && !groups.includes('mm')) w.mi = 0;

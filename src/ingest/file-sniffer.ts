@@ -89,9 +89,9 @@ export async function sniffFile(path: string, displayName: string, limits: Inges
   // Text.
   let encoding: TextEncoding;
   let bomBytes = 0;
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) (encoding = 'utf8'), (bomBytes = 3);
-  else if (head[0] === 0xff && head[1] === 0xfe) (encoding = 'utf16le'), (bomBytes = 2);
-  else if (head[0] === 0xfe && head[1] === 0xff) (encoding = 'utf16be'), (bomBytes = 2);
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) [encoding, bomBytes] = ['utf8', 3];
+  else if (head[0] === 0xff && head[1] === 0xfe) [encoding, bomBytes] = ['utf16le', 2];
+  else if (head[0] === 0xfe && head[1] === 0xff) [encoding, bomBytes] = ['utf16be', 2];
   else {
     if (head.includes(0)) refuse('holds binary data (NUL bytes), not CSV text');
     encoding = (await isWholeFileUtf8(path)) ? 'utf8' : 'windows1252';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { InvalidRequestError, InvalidResponseError, PermanentHttpError } from '../errors.ts';
 import { SOURCING_DEFAULTS } from '../config.ts';
-import { silentLogger, type Logger } from '../logger.ts';
+import { silentLogger } from '../logger.ts';
 import {
   editRfqRequestSchema,
   rfqDetailEnvelopeSchema,

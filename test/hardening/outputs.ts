@@ -67,7 +67,10 @@ export function csvFields(text: string): string[] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (q) {
-      if (ch === '"' && text[i + 1] === '"') (cur += '"'), i++;
+      if (ch === '"' && text[i + 1] === '"') {
+        cur += '"';
+        i++;
+      }
       else if (ch === '"') q = false;
       else cur += ch;
     } else if (ch === '"' && cur === '') q = true;

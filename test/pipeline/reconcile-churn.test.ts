@@ -59,10 +59,16 @@ describe('reconcile search while RFQs move between lists', () => {
         const step = n % 3;
         if (step === 0) {
           const r = pick(mine.filter((x) => x.state === 'open'));
-          if (r) (sb.sandbox.control.advance(r._id, 'closed'), moves++);
+          if (r) {
+          sb.sandbox.control.advance(r._id, 'closed');
+          moves++;
+        }
         } else if (step === 1) {
           const r = pick(mine.filter((x) => x.state === 'closed'));
-          if (r) (sb.sandbox.control.advance(r._id, 'completed'), moves++);
+          if (r) {
+          sb.sandbox.control.advance(r._id, 'completed');
+          moves++;
+        }
         } else {
           void postOther(`${tag}-new`, n);
         }
