@@ -9,7 +9,10 @@ export default tseslint.config(
     files: ['**/*.ts'],
     rules: {
       // `_`-prefixed names are deliberately unused (a callback's position, a destructured rest)
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // control characters are what the token, header and file-name checks look for
       'no-control-regex': 'off',
       // `ok && act()` and `c ? a() : b()` as statements are the house style of a few parsers

@@ -28,7 +28,10 @@ export interface Setup {
  * --log-level says otherwise, so `status --json` and `check` keep stdout for their answer. `redisOnly`: the command
  * reads or steers Redis only (status, failed, ingest, recover): no sourcing token is needed.
  */
-export function setup(global: GlobalOptions, o: { requireProduction?: boolean; service?: boolean; redisOnly?: boolean } = {}): Setup {
+export function setup(
+  global: GlobalOptions,
+  o: { requireProduction?: boolean; service?: boolean; redisOnly?: boolean } = {},
+): Setup {
   const env = { ...process.env };
   if (global.config) env.RFQ_SYNC_CONFIG = global.config;
   if (global.logLevel) env.LOG_LEVEL = global.logLevel;

@@ -41,11 +41,22 @@ export interface ReadContext {
 }
 
 /** Open a read context on REDIS_URL, run `fn`, close it. */
-export async function withReadContext<T>(given: Config, logger: Logger, command: string, fn: (ctx: ReadContext) => Promise<T>): Promise<T> {
+export async function withReadContext<T>(
+  given: Config,
+  logger: Logger,
+  command: string,
+  fn: (ctx: ReadContext) => Promise<T>,
+): Promise<T> {
   let config = given;
-  if (!config.REDIS_URL) throw new ConfigError([`REDIS_URL: required for \`${command}\` (it reads the queues and records in your Redis)`]);
+  if (!config.REDIS_URL)
+    throw new ConfigError([`REDIS_URL: required for \`${command}\` (it reads the queues and records in your Redis)`]);
   const base = redisOptionsFromUrl(config.REDIS_URL);
-  const redis = new Redis({ ...base, maxRetriesPerRequest: 1, connectTimeout: 5_000, retryStrategy: (n) => (n > 3 ? null : 200 * n) });
+  const redis = new Redis({
+    ...base,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 5_000,
+    retryStrategy: (n) => (n > 3 ? null : 200 * n),
+  });
   let lastError: Error | undefined;
   redis.on('error', (err: Error) => {
     lastError = err;
@@ -56,7 +67,9 @@ export async function withReadContext<T>(given: Config, logger: Logger, command:
     });
     if (!config.accountGiven) {
       const account = await onlyAccount(redis, config.REDIS_PREFIX);
-      process.stderr.write(`rfq-sync: account ${account} (the only one in Redis; --account or SOURCING_ACCOUNT to choose)\n`);
+      process.stderr.write(
+        `rfq-sync: account ${account} (the only one in Redis; --account or SOURCING_ACCOUNT to choose)\n`,
+      );
       config = { ...config, account, accountGiven: true };
     }
   } catch (err) {
@@ -65,11 +78,16 @@ export async function withReadContext<T>(given: Config, logger: Logger, command:
   }
   const keys = redisKeys(config.REDIS_PREFIX, config.account);
   const connection = { ...base, maxRetriesPerRequest: 1 } as RedisConnectionOptions;
-  const queues = createQueues(connection, bullPrefix(config.REDIS_PREFIX, config.account), { attempts: config.JOB_ATTEMPTS, backoffMs: config.JOB_BACKOFF_MS });
+  const queues = createQueues(connection, bullPrefix(config.REDIS_PREFIX, config.account), {
+    attempts: config.JOB_ATTEMPTS,
+    backoffMs: config.JOB_BACKOFF_MS,
+  });
   const authGate = {
     async status(): Promise<AuthPauseStatus> {
       const h = await redis.hgetall(keys.authPause);
-      return h.reason ? { paused: true, reason: h.reason, since: Number(h.since), tokenFingerprint: h.tokenFingerprint } : { paused: false };
+      return h.reason
+        ? { paused: true, reason: h.reason, since: Number(h.since), tokenFingerprint: h.tokenFingerprint }
+        : { paused: false };
     },
   };
   try {
@@ -105,7 +123,12 @@ async function onlyAccount(redis: Redis, prefix: string): Promise<string> {
 }
 
 /** Open a full context (Redis and the sourcing service, no embedded fallback), run `fn`, close everything. */
-export async function withContext<T>(config: Config, logger: Logger, command: string, fn: (ctx: WorkerContext) => Promise<T>): Promise<T> {
+export async function withContext<T>(
+  config: Config,
+  logger: Logger,
+  command: string,
+  fn: (ctx: WorkerContext) => Promise<T>,
+): Promise<T> {
   const runtime = await resolveRuntime(config, logger, { allowEmbedded: false, command });
   try {
     const ctx = await openContext(config, logger, runtime);
@@ -131,11 +154,18 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
   for (const [state, n] of Object.entries(t.byState)) if (n > 0) rfqs[state] = n;
   let detail: string | undefined;
   if (p) {
-    const listed = Object.entries(p.listed).map(([s, n]) => `${s} ${n}`).join(', ');
+    const listed = Object.entries(p.listed)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', ');
     // invalidCount is absent from results stored before it existed.
-    const bad = p.invalidCount ? `; ${p.invalidCount} listed RFQ(s) break the schema, e.g. ${describeInvalid(p.invalid[0])}` : '';
+    const bad = p.invalidCount
+      ? `; ${p.invalidCount} listed RFQ(s) break the schema, e.g. ${describeInvalid(p.invalid[0])}`
+      : '';
     const overview = p.overview && 'error' in p.overview ? `; overview.xlsx NOT written: ${p.overview.error}` : '';
-    detail = p.error ?? p.skipped ?? `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${overview}`;
+    detail =
+      p.error ??
+      p.skipped ??
+      `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${overview}`;
   }
   const [dialectRaw, parkedRaw, lost, retention] = await Promise.all([
     ctx.redis.get(ctx.keys.key('dialect')),
@@ -156,7 +186,9 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
       rfqId: rec.rfqId ?? null,
       at: new Date(at).toISOString(),
       lines: lineChanges.map((c) => ({ externalId: c.externalId, fields: (c.fields ?? []).map((f) => f.field) })),
-      header: h ? { fields: h.changes.map((c) => c.field), pushed: h.pushed, ...(h.reason ? { reason: h.reason } : {}) } : null,
+      header: h
+        ? { fields: h.changes.map((c) => c.field), pushed: h.pushed, ...(h.reason ? { reason: h.reason } : {}) }
+        : null,
     });
   }
   const undecided = Object.entries(parkedRaw).map(([requisition, v]) => {
@@ -182,7 +214,11 @@ export async function runStatusCommand(config: Config, logger: Logger, o: { json
   return EXIT_OK;
 }
 
-export async function runFailedList(config: Config, logger: Logger, o: { json?: boolean; limit: number }): Promise<number> {
+export async function runFailedList(
+  config: Config,
+  logger: Logger,
+  o: { json?: boolean; limit: number },
+): Promise<number> {
   const jobs = await withReadContext(config, logger, 'failed list', (ctx) => listFailed(ctx, { limit: o.limit }));
   if (o.json) {
     out(JSON.stringify(jobs, null, 2));
@@ -201,7 +237,12 @@ export async function runFailedList(config: Config, logger: Logger, o: { json?: 
   return EXIT_OK;
 }
 
-export async function runFailedRetry(config: Config, logger: Logger, ref: string | undefined, o: { all?: boolean }): Promise<number> {
+export async function runFailedRetry(
+  config: Config,
+  logger: Logger,
+  ref: string | undefined,
+  o: { all?: boolean },
+): Promise<number> {
   if (!ref && !o.all) {
     process.stderr.write('rfq-sync: name a failed job (REF from `rfq-sync failed list`) or pass --all\n');
     return EXIT_CONFIG;
@@ -213,52 +254,72 @@ export async function runFailedRetry(config: Config, logger: Logger, ref: string
   return r.notFound.length ? EXIT_FAILED : EXIT_OK;
 }
 
-export async function runIngestCommand(config: Config, logger: Logger, file: string, o: { mapping?: string; move?: boolean }): Promise<number> {
+export async function runIngestCommand(
+  config: Config,
+  logger: Logger,
+  file: string,
+  o: { mapping?: string; move?: boolean },
+): Promise<number> {
   const { r, workers, account } = await withReadContext(config, logger, 'ingest', async (ctx) => ({
     r: await ingestOneFile(ctx, file, { mapping: o.mapping, move: o.move }),
     workers: await ctx.queues.ingest.getWorkersCount(),
     account: ctx.config.account,
   }));
-  if (r.status === 'enqueued') out(`${file}: queued for ingestion (job ${r.jobId}); a running worker reads it and writes its report to ${config.folders.reports}`);
+  if (r.status === 'enqueued')
+    out(
+      `${file}: queued for ingestion (job ${r.jobId}); a running worker reads it and writes its report to ${config.folders.reports}`,
+    );
   if (r.status === 'enqueued' && workers === 0) {
-    out(`no worker of account ${account} is running: the file waits in ${config.folders.processing} until one starts (rfq-sync worker)`);
-  }
-  else if (r.status === 'duplicate') out(`${file}: same bytes as ${r.first.name}: archived as a duplicate, nothing created (report ${r.report})`);
-  else if (r.status === 'waiting') out(`${file}: the same bytes (${r.first.name}) are still being read: this copy waits in ${config.folders.processing} and is read, or archived as a duplicate, once that one is done`);
+    out(
+      `no worker of account ${account} is running: the file waits in ${config.folders.processing} until one starts (rfq-sync worker)`,
+    );
+  } else if (r.status === 'duplicate')
+    out(`${file}: same bytes as ${r.first.name}: archived as a duplicate, nothing created (report ${r.report})`);
+  else if (r.status === 'waiting')
+    out(
+      `${file}: the same bytes (${r.first.name}) are still being read: this copy waits in ${config.folders.processing} and is read, or archived as a duplicate, once that one is done`,
+    );
   else out(`${file}: taken by another worker meanwhile`);
   return EXIT_OK;
 }
 
 export async function runPollCommand(config: Config, logger: Logger, o: { enqueue?: boolean }): Promise<number> {
-  return withContext(
-    config,
-    logger,
-    'poll',
-    async (ctx) => {
-      if (o.enqueue) {
-        out(`poll queued (job ${await enqueuePollNow(ctx)}); a running worker runs it`);
-        return EXIT_OK;
-      }
-      const now = Date.now();
-      const r = await runPoll(ctx, { slot: `now~${now}`, scheduledAt: now });
-      if (r.skipped) out(`poll skipped: ${r.skipped}`);
-      const listed = Object.entries(r.listed).map(([s, n]) => `${s} ${n}`).join(', ');
-      out(`listed: ${listed || 'nothing'}; tracked ${r.tracked}, found ${r.found}, missing ${r.missing}`);
-      for (const t of r.transitions) out(`  RFQ ${t.rfqId}: ${t.from} -> ${t.to}`);
-      if (r.enqueued.quotations + r.enqueued.award > 0) out(`queued: ${r.enqueued.quotations} quotation pull(s), ${r.enqueued.award} award pull(s) (a running worker does them)`);
-      if (!r.ok) {
-        process.stderr.write(`rfq-sync: poll failed: ${r.error ?? 'unknown'}\n`);
-        return EXIT_FAILED;
-      }
+  return withContext(config, logger, 'poll', async (ctx) => {
+    if (o.enqueue) {
+      out(`poll queued (job ${await enqueuePollNow(ctx)}); a running worker runs it`);
       return EXIT_OK;
-    },
-  );
+    }
+    const now = Date.now();
+    const r = await runPoll(ctx, { slot: `now~${now}`, scheduledAt: now });
+    if (r.skipped) out(`poll skipped: ${r.skipped}`);
+    const listed = Object.entries(r.listed)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', ');
+    out(`listed: ${listed || 'nothing'}; tracked ${r.tracked}, found ${r.found}, missing ${r.missing}`);
+    for (const t of r.transitions) out(`  RFQ ${t.rfqId}: ${t.from} -> ${t.to}`);
+    if (r.enqueued.quotations + r.enqueued.award > 0)
+      out(
+        `queued: ${r.enqueued.quotations} quotation pull(s), ${r.enqueued.award} award pull(s) (a running worker does them)`,
+      );
+    if (!r.ok) {
+      process.stderr.write(`rfq-sync: poll failed: ${r.error ?? 'unknown'}\n`);
+      return EXIT_FAILED;
+    }
+    return EXIT_OK;
+  });
 }
 
-export async function runCompareCommand(config: Config, logger: Logger, rfqId: number, o: { out?: string }): Promise<number> {
+export async function runCompareCommand(
+  config: Config,
+  logger: Logger,
+  rfqId: number,
+  o: { out?: string },
+): Promise<number> {
   const r = await withContext(config, logger, 'compare', (ctx) => writeComparisonNow(ctx, rfqId, { out: o.out }));
   out(r.workbook);
-  process.stderr.write(`RFQ ${rfqId} (${r.state}): ${r.quotations} quotation(s)${r.invalid ? `, ${r.invalid} unreadable` : ''}${r.winnerKey ? `, winner ${r.winnerKey}` : ''}\n`);
+  process.stderr.write(
+    `RFQ ${rfqId} (${r.state}): ${r.quotations} quotation(s)${r.invalid ? `, ${r.invalid} unreadable` : ''}${r.winnerKey ? `, winner ${r.winnerKey}` : ''}\n`,
+  );
   return EXIT_OK;
 }
 
@@ -288,11 +349,22 @@ export async function runDoctorCommand(config: Config, logger: Logger, o: { json
  * reconcile. `--rfq`: that RFQ is the requisition's (recorded and tracked, nothing posted). `--post`: none is; the
  * requisition is posted once more (a new create-rfq job).
  */
-export async function runResolveCommand(config: Config, logger: Logger, requisition: string, o: { rfq?: number; post?: boolean }): Promise<number> {
+export async function runResolveCommand(
+  config: Config,
+  logger: Logger,
+  requisition: string,
+  o: { rfq?: number; post?: boolean },
+): Promise<number> {
   if ((o.rfq === undefined) === !o.post) throw new ConfigError(['resolve: give exactly one of --rfq ID or --post']);
   return withContext(config, logger, 'resolve', async (ctx) => {
     const store = createIdempotencyStore(ctx.redis, ctx.keys);
-    const reconciler = createReconcileCoordinator({ redis: ctx.redis, keys: ctx.keys, listingClient: ctx.listingClient, dialect: () => ctx.dialects.get(), logger });
+    const reconciler = createReconcileCoordinator({
+      redis: ctx.redis,
+      keys: ctx.keys,
+      listingClient: ctx.listingClient,
+      dialect: () => ctx.dialects.get(),
+      logger,
+    });
     const entry = await reconciler.parked(requisition);
     const rec = await store.get(requisition);
     if (!entry || rec?.state !== 'undecided') {
@@ -301,15 +373,29 @@ export async function runResolveCommand(config: Config, logger: Logger, requisit
     }
     const r = entry.requisition;
     if (o.rfq !== undefined) {
-      const res = await store.record(r, o.rfq, r.lines.map((line, position) => ({ line, position })), 'adopted', []);
+      const res = await store.record(
+        r,
+        o.rfq,
+        r.lines.map((line, position) => ({ line, position })),
+        'adopted',
+        [],
+      );
       await trackRfq(ctx, { rfqId: o.rfq, requisition: r });
       await reconciler.unpark(requisition);
-      out(res.status === 'duplicate' ? `${requisition}: already recorded as RFQ ${res.existingRfqId}` : `${requisition}: recorded as RFQ ${o.rfq}; nothing posted`);
+      out(
+        res.status === 'duplicate'
+          ? `${requisition}: already recorded as RFQ ${res.existingRfqId}`
+          : `${requisition}: recorded as RFQ ${o.rfq}; nothing posted`,
+      );
       return EXIT_OK;
     }
     await store.unparkToPost(requisition);
     await reconciler.unpark(requisition);
-    await ctx.queues.createRfq.add('create-rfq', { requisition: r }, { jobId: jobId('create', r.profile, r.key, contentHashOf(r), 'resolved', Date.now()) });
+    await ctx.queues.createRfq.add(
+      'create-rfq',
+      { requisition: r },
+      { jobId: jobId('create', r.profile, r.key, contentHashOf(r), 'resolved', Date.now()) },
+    );
     out(`${requisition}: will be posted again by a worker`);
     return EXIT_OK;
   });

@@ -69,7 +69,10 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     runtime = await resolveRuntime(config, logger, {
       allowEmbedded: true,
       command: 'demo',
-      sandbox: { autopilot: { closeAfterMs: 4_000, completeAfterMs: 4_000, suppliersPerRfq: 3, missingLineRate: 0.1 }, seed: 42 },
+      sandbox: {
+        autopilot: { closeAfterMs: 4_000, completeAfterMs: 4_000, suppliersPerRfq: 3, missingLineRate: 0.1 },
+        seed: 42,
+      },
     });
     say(`redis ${runtime.redisUrl}, sandbox ${runtime.baseUrl}`);
     const metrics = createMetrics();
@@ -89,18 +92,23 @@ export async function runDemo(o: DemoOptions): Promise<number> {
         }
         if (queue === 'ingest') {
           const v = value as JobResults['ingest'];
-          if (v.status === 'done') say(`read ${v.file}: ${v.requisitions} requisition(s)${v.rejectedRows ? `, ${v.rejectedRows} row(s) rejected` : ''}`);
+          if (v.status === 'done')
+            say(
+              `read ${v.file}: ${v.requisitions} requisition(s)${v.rejectedRows ? `, ${v.rejectedRows} row(s) rejected` : ''}`,
+            );
           else if (v.status === 'refused') say(`refused ${v.file}: ${v.reason}`);
         } else if (queue === 'create-rfq') {
           const v = value as JobResults['createRfq'];
           if (v.rfqId !== undefined) say(`RFQ ${v.rfqId} ${v.status} for requisition ${v.requisitionId}`);
         } else if (queue === 'poll') {
           const v = value as JobResults['poll'] | undefined;
-          for (const t of v && 'transitions' in v ? v.transitions : []) if (t.from !== 'created') say(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}`);
+          for (const t of v && 'transitions' in v ? v.transitions : [])
+            if (t.from !== 'created') say(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}`);
         } else if (queue === 'comparison') {
           const v = value as JobResults['comparison'];
           if (v.workbook) say(`RFQ ${v.rfqId}: comparison v${v.version} written: ${rel(v.workbook)}`);
-          if (v.awardCsv && v.winnerKey !== undefined) say(`RFQ ${v.rfqId}: awarded to ${v.winnerName ?? 'quotation'} (key ${v.winnerKey}): ${rel(v.awardCsv)}`);
+          if (v.awardCsv && v.winnerKey !== undefined)
+            say(`RFQ ${v.rfqId}: awarded to ${v.winnerName ?? 'quotation'} (key ${v.winnerKey}): ${rel(v.awardCsv)}`);
         }
       },
     });
@@ -138,10 +146,19 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     const awards = latestVersions(allAwards);
     const reports = await listFiles(config.folders.reports, '');
     write('');
-    write(finished ? `Done in ${((Date.now() - t0) / 1000).toFixed(1)} s.` : `Stopped after ${Math.round(o.timeoutMs / 1000)} s before every RFQ was completed.`);
-    const earlier = (all: string[], latest: string[]) => (all.length > latest.length ? ` (latest version of each RFQ; ${all.length - latest.length} earlier version(s) beside them)` : '');
+    write(
+      finished
+        ? `Done in ${((Date.now() - t0) / 1000).toFixed(1)} s.`
+        : `Stopped after ${Math.round(o.timeoutMs / 1000)} s before every RFQ was completed.`,
+    );
+    const earlier = (all: string[], latest: string[]) =>
+      all.length > latest.length
+        ? ` (latest version of each RFQ; ${all.length - latest.length} earlier version(s) beside them)`
+        : '';
     if (allComparisons.length > comparisons.length) {
-      write('A comparison is written when an RFQ closes (v1: lowest qualified prices) and again when it is completed (v2: the winner).');
+      write(
+        'A comparison is written when an RFQ closes (v1: lowest qualified prices) and again when it is completed (v2: the winner).',
+      );
     }
     write(`Comparison workbooks${earlier(allComparisons, comparisons)}:`);
     for (const f of comparisons) write(`  ${rel(f)}`);
@@ -174,7 +191,9 @@ function latestVersions(files: string[]): string[] {
     const cur = best.get(id);
     if (!cur || v > cur.v) best.set(id, { v, f });
   }
-  return [...best.entries()].sort((a, b) => Number(a[0]) - Number(b[0]) || a[0].localeCompare(b[0])).map(([, x]) => x.f);
+  return [...best.entries()]
+    .sort((a, b) => Number(a[0]) - Number(b[0]) || a[0].localeCompare(b[0]))
+    .map(([, x]) => x.f);
 }
 
 async function listFiles(dir: string, ext: string): Promise<string[]> {

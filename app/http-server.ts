@@ -91,25 +91,52 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     res.type('text/plain').send('ok\n');
   });
 
-  const allowed = new Set(['localhost', '127.0.0.1', '::1', o.host.toLowerCase().replace(/^\[|\]$/g, ''), ...(o.allowedHosts ?? [])]);
+  const allowed = new Set([
+    'localhost',
+    '127.0.0.1',
+    '::1',
+    o.host.toLowerCase().replace(/^\[|\]$/g, ''),
+    ...(o.allowedHosts ?? []),
+  ]);
   app.use((req: Request, res: Response, next: NextFunction) => {
     const given = presentedToken(req.headers.authorization);
     // the token opens everything, from anywhere, under any Host (a rebinding page cannot know it)
     if (o.token !== undefined && given !== undefined && sameSecret(given, o.token)) return next();
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      o.logger.warn({ remote: req.socket.remoteAddress, method: req.method, path: req.path }, 'operations endpoint: a change without the token refused');
-      if (!o.token) return void res.status(403).type('text/plain').send('read-only: set HTTP_TOKEN to act from the dashboard\n');
-      return void res.status(401).set('WWW-Authenticate', 'Basic realm="rfq-sync", charset="UTF-8"').type('text/plain').send('token required\n');
+      o.logger.warn(
+        { remote: req.socket.remoteAddress, method: req.method, path: req.path },
+        'operations endpoint: a change without the token refused',
+      );
+      if (!o.token)
+        return void res.status(403).type('text/plain').send('read-only: set HTTP_TOKEN to act from the dashboard\n');
+      return void res
+        .status(401)
+        .set('WWW-Authenticate', 'Basic realm="rfq-sync", charset="UTF-8"')
+        .type('text/plain')
+        .send('token required\n');
     }
     if (!isLoopbackAddress(req.socket.remoteAddress)) {
-      o.logger.warn({ remote: req.socket.remoteAddress, path: req.path }, 'operations endpoint: request without a valid token refused');
-      return void res.status(401).set('WWW-Authenticate', 'Basic realm="rfq-sync", charset="UTF-8"').type('text/plain').send('token required\n');
+      o.logger.warn(
+        { remote: req.socket.remoteAddress, path: req.path },
+        'operations endpoint: request without a valid token refused',
+      );
+      return void res
+        .status(401)
+        .set('WWW-Authenticate', 'Basic realm="rfq-sync", charset="UTF-8"')
+        .type('text/plain')
+        .send('token required\n');
     }
     // a loopback client without the token: only under a Host of this endpoint (a rebinding page names its own)
     const host = hostOf(req.headers.host);
     if (host === undefined || !allowed.has(host)) {
-      o.logger.warn({ remote: req.socket.remoteAddress, host: req.headers.host?.slice(0, 100), path: req.path }, 'operations endpoint: request for another Host refused (HTTP_ALLOWED_HOSTS)');
-      return void res.status(421).type('text/plain').send('this Host is not served here without the token (HTTP_ALLOWED_HOSTS)\n');
+      o.logger.warn(
+        { remote: req.socket.remoteAddress, host: req.headers.host?.slice(0, 100), path: req.path },
+        'operations endpoint: request for another Host refused (HTTP_ALLOWED_HOSTS)',
+      );
+      return void res
+        .status(421)
+        .type('text/plain')
+        .send('this Host is not served here without the token (HTTP_ALLOWED_HOSTS)\n');
     }
     next();
   });
@@ -124,7 +151,10 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
       const body = await o.metrics.registry.metrics();
       res.type(o.metrics.registry.contentType).send(body);
     } catch (err) {
-      res.status(500).type('text/plain').send(`metrics failed: ${(err as Error).message}\n`);
+      res
+        .status(500)
+        .type('text/plain')
+        .send(`metrics failed: ${(err as Error).message}\n`);
     }
   });
 
@@ -144,7 +174,9 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     const fail = (err: NodeJS.ErrnoException) =>
       reject(
         err.code === 'EADDRINUSE'
-          ? new ConfigError([`HTTP_PORT: ${o.host}:${o.port} is already in use (another rfq-sync worker on this host? give each its own HTTP_PORT, or 0 to turn the endpoint off)`])
+          ? new ConfigError([
+              `HTTP_PORT: ${o.host}:${o.port} is already in use (another rfq-sync worker on this host? give each its own HTTP_PORT, or 0 to turn the endpoint off)`,
+            ])
           : err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND'
             ? new ConfigError([`HTTP_HOST: ${o.host} is not an address of this host`])
             : err,

@@ -69,7 +69,8 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
   if (opts.defaultMetrics !== false) {
     collectDefaultMetrics({ register: registry });
     // gauges named `_total` (a counter's suffix): prom-client serves the same counts, by type, without it
-    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+      registry.removeSingleMetric(name);
   }
   let sources: MetricsSources = {};
   let last: (ApiCall & { at: number }) | undefined;
@@ -125,9 +126,21 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
       }
     },
   });
-  const workbooks = new Counter({ name: METRIC_NAMES.workbooks, help: 'Comparison workbooks written by this process', registers: [registry] });
-  const awardFiles = new Counter({ name: METRIC_NAMES.awardFiles, help: 'Award files written by this process', registers: [registry] });
-  const rejectedRows = new Counter({ name: METRIC_NAMES.rejectedRows, help: 'Rows of input files rejected by this process (each in its file report)', registers: [registry] });
+  const workbooks = new Counter({
+    name: METRIC_NAMES.workbooks,
+    help: 'Comparison workbooks written by this process',
+    registers: [registry],
+  });
+  const awardFiles = new Counter({
+    name: METRIC_NAMES.awardFiles,
+    help: 'Award files written by this process',
+    registers: [registry],
+  });
+  const rejectedRows = new Counter({
+    name: METRIC_NAMES.rejectedRows,
+    help: 'Rows of input files rejected by this process (each in its file report)',
+    registers: [registry],
+  });
   new Gauge({
     name: METRIC_NAMES.lastOkPoll,
     help: 'Unix time of the last poll that succeeded, seconds (shared, read from Redis); absent before the first',

@@ -22,7 +22,6 @@ import { queueCounts } from './status.ts';
 import { trackingStore } from '../src/tracking/context.ts';
 import { trackingStatus } from '../src/tracking/status.ts';
 
-
 /** Temporary outbox files older than this are a crash's leftovers (a live write takes seconds). */
 const STALE_TEMP_MS = 10 * 60_000;
 
@@ -48,7 +47,12 @@ export interface RunningPipeline {
   stop(timeoutMs: number): Promise<void>;
 }
 
-export async function startPipeline(config: Config, logger: Logger, runtime: Runtime, o: PipelineOptions): Promise<RunningPipeline> {
+export async function startPipeline(
+  config: Config,
+  logger: Logger,
+  runtime: Runtime,
+  o: PipelineOptions,
+): Promise<RunningPipeline> {
   const ctx = await openContext(config, logger, runtime, { metrics: o.metrics });
   let worker: RunningWorker | undefined;
   let watcher: InboxWatcher | undefined;
@@ -64,15 +68,33 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
     }
     // a crash mid-write leaves `.x.tmp` files in the outbox (the overview's in the outbox itself): gone at start
     // (those older than 10 minutes)
-    const temps = await removeStaleTemps([config.folders.outbox, config.folders.comparisons, config.folders.awards, config.folders.reports], STALE_TEMP_MS);
-    if (temps > 0) logger.info({ event: 'outbox.temps-removed', files: temps }, `removed ${temps} temporary file(s) a crash left in the outbox`);
-    mappingSets = await startMappingSetWatch({ redis: ctx.redis, keys: ctx.keys, dir: config.folders.mappings, logger });
+    const temps = await removeStaleTemps(
+      [config.folders.outbox, config.folders.comparisons, config.folders.awards, config.folders.reports],
+      STALE_TEMP_MS,
+    );
+    if (temps > 0)
+      logger.info(
+        { event: 'outbox.temps-removed', files: temps },
+        `removed ${temps} temporary file(s) a crash left in the outbox`,
+      );
+    mappingSets = await startMappingSetWatch({
+      redis: ctx.redis,
+      keys: ctx.keys,
+      dir: config.folders.mappings,
+      logger,
+    });
     worker = startWorker(ctx, o.worker);
     for (const w of worker.workers) {
       w.on('completed', (job, value) => {
         o.metrics?.onJob(w.name, 'completed');
         logger.info(
-          { event: 'job.completed', queue: w.name, jobId: job.id, ...jobSubject(job, value), ms: job.finishedOn && job.processedOn ? job.finishedOn - job.processedOn : undefined },
+          {
+            event: 'job.completed',
+            queue: w.name,
+            jobId: job.id,
+            ...jobSubject(job, value),
+            ms: job.finishedOn && job.processedOn ? job.finishedOn - job.processedOn : undefined,
+          },
           `${w.name} job ${job.id} done`,
         );
         if (w.name === 'ingest') {
@@ -138,7 +160,12 @@ export async function startPipeline(config: Config, logger: Logger, runtime: Run
 
 /** The requisition, RFQ or file a job was about, for its log line. */
 function jobSubject(job: Job, value: unknown): Record<string, unknown> {
-  const d = (job.data ?? {}) as { requisition?: { profile?: string; key?: string }; rfqId?: unknown; file?: unknown; name?: unknown };
+  const d = (job.data ?? {}) as {
+    requisition?: { profile?: string; key?: string };
+    rfqId?: unknown;
+    file?: unknown;
+    name?: unknown;
+  };
   const v = (value ?? {}) as { rfqId?: unknown; status?: unknown; file?: unknown };
   const out: Record<string, unknown> = {};
   if (d.requisition?.key) out.requisition = `${d.requisition.profile ?? ''}/${d.requisition.key}`;
@@ -170,7 +197,10 @@ function wireMetrics(ctx: WorkerContext, metrics: OpsMetrics): void {
 }
 
 /** Jobs not yet finished in the given queues (waiting, active, delayed, prioritized, waiting for children). */
-export async function unfinishedJobs(ctx: Pick<WorkerContext, 'queues'>, queueNames?: readonly string[]): Promise<number> {
+export async function unfinishedJobs(
+  ctx: Pick<WorkerContext, 'queues'>,
+  queueNames?: readonly string[],
+): Promise<number> {
   const counts = await queueCounts(ctx);
   let n = 0;
   for (const [name, c] of Object.entries(counts)) {

@@ -51,7 +51,11 @@ export function redisReadiness(redisUrl: string): { check: ReadinessCheck; close
         // Just started or reconnecting: give the connection a moment instead of failing at once.
         if (client.status !== 'ready') {
           let onReady: (() => void) | undefined;
-          await withTimeout(new Promise<void>((r) => client.once('ready', (onReady = r))), 2_000, 'Redis connection').finally(() => {
+          await withTimeout(
+            new Promise<void>((r) => client.once('ready', (onReady = r))),
+            2_000,
+            'Redis connection',
+          ).finally(() => {
             if (onReady) client.off('ready', onReady);
           });
         }
@@ -63,7 +67,10 @@ export function redisReadiness(redisUrl: string): { check: ReadinessCheck; close
           policy = { at: Date.now(), value: info.maxmemory_policy };
         }
         if (policy.value !== undefined && policy.value !== 'noeviction') {
-          return { ok: false, detail: `Redis maxmemory-policy is ${policy.value}: it may evict idempotency records or jobs (set noeviction)` };
+          return {
+            ok: false,
+            detail: `Redis maxmemory-policy is ${policy.value}: it may evict idempotency records or jobs (set noeviction)`,
+          };
         }
         return { ok: true, detail: 'PING answered' };
       } catch (err) {
@@ -93,11 +100,17 @@ export function serviceReadiness(baseUrl: string, metrics?: OpsMetrics): Readine
     if (cached && Date.now() - cached.at < 10_000) return cached.result;
     let result: CheckResult;
     try {
-      const res = await request(baseUrl, { method: 'GET', headersTimeout: 3_000, bodyTimeout: 3_000, signal: AbortSignal.timeout(3_500) });
+      const res = await request(baseUrl, {
+        method: 'GET',
+        headersTimeout: 3_000,
+        bodyTimeout: 3_000,
+        signal: AbortSignal.timeout(3_500),
+      });
       await res.body.dump();
-      result = res.statusCode >= 500
-        ? { ok: false, detail: `sourcing service answered HTTP ${res.statusCode}` }
-        : { ok: true, detail: `sourcing service answered HTTP ${res.statusCode}` };
+      result =
+        res.statusCode >= 500
+          ? { ok: false, detail: `sourcing service answered HTTP ${res.statusCode}` }
+          : { ok: true, detail: `sourcing service answered HTTP ${res.statusCode}` };
     } catch (err) {
       result = { ok: false, detail: `sourcing service unreachable: ${(err as Error).message}` };
     }
@@ -111,7 +124,9 @@ export function authReadiness(paused: () => Promise<{ paused: boolean; reason?: 
   return async () => {
     try {
       const p = await paused();
-      return p.paused ? { ok: false, detail: `paused: the sourcing service refused the token${p.reason ? ` (${p.reason})` : ''}` } : { ok: true, detail: 'not paused' };
+      return p.paused
+        ? { ok: false, detail: `paused: the sourcing service refused the token${p.reason ? ` (${p.reason})` : ''}` }
+        : { ok: true, detail: 'not paused' };
     } catch (err) {
       return { ok: false, detail: `auth state unknown: ${(err as Error).message}` };
     }
@@ -127,15 +142,26 @@ const FAILING_MIN_CALLS = 3;
  * wrong path prefix in SOURCING_BASE_URL), a redirect, an HTML page instead of JSON (a login page): the service
  * "answers", yet nothing can work. Undefined when that is not the case.
  */
-export function permanentlyFailing(calls: ReadonlyArray<{ status: number | 'error' | 'invalid'; at: number; operation: string }>, now = Date.now()): string | undefined {
+export function permanentlyFailing(
+  calls: ReadonlyArray<{ status: number | 'error' | 'invalid'; at: number; operation: string }>,
+  now = Date.now(),
+): string | undefined {
   const inWindow = calls.filter((c) => now - c.at < FAILING_WINDOW_MS);
   if (inWindow.length < FAILING_MIN_CALLS) return undefined;
-  const permanent = (s: number | 'error' | 'invalid') => s === 'invalid' || (typeof s === 'number' && s >= 300 && s < 500 && s !== 401 && s !== 403 && s !== 408 && s !== 429);
+  const permanent = (s: number | 'error' | 'invalid') =>
+    s === 'invalid' ||
+    (typeof s === 'number' && s >= 300 && s < 500 && s !== 401 && s !== 403 && s !== 408 && s !== 429);
   if (!inWindow.every((c) => permanent(c.status))) return undefined;
   const counts = new Map<string, number>();
   for (const c of inWindow) counts.set(String(c.status), (counts.get(String(c.status)) ?? 0) + 1);
-  const what = [...counts].map(([s, n]) => `${s === 'invalid' ? 'not JSON (a login or error page?)' : `HTTP ${s}`} x${n}`).join(', ');
-  const hint = counts.has('404') ? ' (a wrong path prefix in SOURCING_BASE_URL?)' : counts.has('invalid') ? ' (a proxy or login page in front of the service?)' : '';
+  const what = [...counts]
+    .map(([s, n]) => `${s === 'invalid' ? 'not JSON (a login or error page?)' : `HTTP ${s}`} x${n}`)
+    .join(', ');
+  const hint = counts.has('404')
+    ? ' (a wrong path prefix in SOURCING_BASE_URL?)'
+    : counts.has('invalid')
+      ? ' (a proxy or login page in front of the service?)'
+      : '';
   return `the last ${inWindow.length} calls to the service all failed for good: ${what}${hint}`;
 }
 
@@ -143,11 +169,19 @@ export function permanentlyFailing(calls: ReadonlyArray<{ status: number | 'erro
  * Polling works: not ready when the last POLL_FAILS polls all failed (a poll that hangs is ended by POLL_MAX_MS and
  * fails), saying the last error. `recentPolls` gives the newest first (the poll history in Redis).
  */
-export function pollReadiness(recentPolls: () => Promise<Array<{ ok: boolean; error?: string; skipped?: string; finishedAt: number }>>): ReadinessCheck {
+export function pollReadiness(
+  recentPolls: () => Promise<Array<{ ok: boolean; error?: string; skipped?: string; finishedAt: number }>>,
+): ReadinessCheck {
   return async () => {
     try {
       const polls = (await recentPolls()).filter((p) => !p.skipped).slice(0, POLL_FAILS);
-      if (polls.length < POLL_FAILS || polls.some((p) => p.ok)) return { ok: true, detail: polls[0] ? `last poll ${new Date(polls[0].finishedAt).toISOString()} ${polls[0].ok ? 'ok' : 'failed'}` : 'no poll yet' };
+      if (polls.length < POLL_FAILS || polls.some((p) => p.ok))
+        return {
+          ok: true,
+          detail: polls[0]
+            ? `last poll ${new Date(polls[0].finishedAt).toISOString()} ${polls[0].ok ? 'ok' : 'failed'}`
+            : 'no poll yet',
+        };
       return { ok: false, detail: `the last ${POLL_FAILS} polls failed: ${polls[0]!.error ?? 'unknown error'}` };
     } catch (err) {
       return { ok: false, detail: `poll state unknown: ${(err as Error).message}` };
@@ -161,14 +195,21 @@ export function stateReadiness(lost: () => { detectedAt: number; reason: string 
   return async () => {
     const l = lost();
     return l
-      ? { ok: false, detail: `Redis lost its state (seen ${new Date(l.detectedAt).toISOString()}: ${l.reason}): creation paused; run rfq-sync recover --since ...` }
+      ? {
+          ok: false,
+          detail: `Redis lost its state (seen ${new Date(l.detectedAt).toISOString()}: ${l.reason}): creation paused; run rfq-sync recover --since ...`,
+        }
       : { ok: true, detail: 'Redis state matches the data folder' };
   };
 }
 
-export async function runChecks(checks: Record<string, ReadinessCheck>): Promise<{ ready: boolean; checks: Record<string, CheckResult> }> {
+export async function runChecks(
+  checks: Record<string, ReadinessCheck>,
+): Promise<{ ready: boolean; checks: Record<string, CheckResult> }> {
   const names = Object.keys(checks);
-  const results = await Promise.all(names.map((n) => checks[n]!().catch((err: Error) => ({ ok: false, detail: err.message }))));
+  const results = await Promise.all(
+    names.map((n) => checks[n]!().catch((err: Error) => ({ ok: false, detail: err.message }))),
+  );
   const out: Record<string, CheckResult> = {};
   names.forEach((n, i) => {
     out[n] = results[i]!;

@@ -26,9 +26,16 @@ import { withReadContext } from './commands.ts';
 
 /** `--since`: an ISO date (midnight UTC) or date-time with its zone (Z or +hh:mm); anything else is refused. */
 export function parseSince(text: string): Date {
-  const m = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? text : undefined;
+  const m = /^\d{4}-\d{2}-\d{2}$/.test(text)
+    ? `${text}T00:00:00Z`
+    : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text)
+      ? text
+      : undefined;
   const d = m === undefined ? NaN : Date.parse(m);
-  if (!Number.isFinite(d)) throw new ConfigError([`--since: "${text}" is not a date (2026-11-24) or a date-time with its zone (2026-11-24T08:00:00+01:00)`]);
+  if (!Number.isFinite(d))
+    throw new ConfigError([
+      `--since: "${text}" is not a date (2026-11-24) or a date-time with its zone (2026-11-24T08:00:00+01:00)`,
+    ]);
   return new Date(d);
 }
 
@@ -40,10 +47,19 @@ export interface RecoverSummary {
   unreadable: string[];
 }
 
-export async function runRecoverCommand(config: Config, logger: Logger, o: { since: Date }, out: (line: string) => void): Promise<number> {
+export async function runRecoverCommand(
+  config: Config,
+  logger: Logger,
+  o: { since: Date },
+  out: (line: string) => void,
+): Promise<number> {
   return withReadContext(config, logger, 'recover', async (ctx) => {
     const lost = await readLostState(ctx.redis, ctx.keys);
-    out(lost ? `Redis lost its state (seen ${new Date(lost.detectedAt).toISOString()}: ${lost.reason})` : 'no loss of Redis state is recorded; recovering anyway (requisitions with a record are left alone)');
+    out(
+      lost
+        ? `Redis lost its state (seen ${new Date(lost.detectedAt).toISOString()}: ${lost.reason})`
+        : 'no loss of Redis state is recorded; recovering anyway (requisitions with a record are left alone)',
+    );
     const store = createIdempotencyStore(ctx.redis, ctx.keys);
     const profiles = await loadProfiles(config.folders.mappings);
     const summary: RecoverSummary = { files: 0, seeded: 0, recorded: 0, conflicts: [], unreadable: [] };
@@ -65,7 +81,11 @@ export async function runRecoverCommand(config: Config, logger: Logger, o: { sin
           join(f.dir, f.name),
           {
             profiles,
-            limits: { maxFileBytes: config.MAX_FILE_BYTES, maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES, maxXlsxEntries: config.MAX_XLSX_ENTRIES },
+            limits: {
+              maxFileBytes: config.MAX_FILE_BYTES,
+              maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES,
+              maxXlsxEntries: config.MAX_XLSX_ENTRIES,
+            },
             now: new Date(f.takenAt),
             displayName: f.original,
           },
@@ -85,9 +105,16 @@ export async function runRecoverCommand(config: Config, logger: Logger, o: { sin
         const res = await store.seedForRecovery(r, contentHash, postedFingerprint(toCreateRfqRequest(r)));
         if (res.status === 'seeded') {
           seeded++;
-          await ctx.queues.createRfq.add('create-rfq', { requisition: r }, { jobId: jobId('create', r.profile, r.key, contentHash, 'recover', Date.now()) });
+          await ctx.queues.createRfq.add(
+            'create-rfq',
+            { requisition: r },
+            { jobId: jobId('create', r.profile, r.key, contentHash, 'recover', Date.now()) },
+          );
         } else if (res.status === 'exists') recorded++;
-        else summary.conflicts.push(`${r.profile}/${r.key} (${f.original}): ${res.conflicts.map((c) => `${c.externalId} held by ${c.heldBy}`).join(', ')}`);
+        else
+          summary.conflicts.push(
+            `${r.profile}/${r.key} (${f.original}): ${res.conflicts.map((c) => `${c.externalId} held by ${c.heldBy}`).join(', ')}`,
+          );
       }
       summary.seeded += seeded;
       summary.recorded += recorded;
@@ -105,7 +132,10 @@ export async function runRecoverCommand(config: Config, logger: Logger, o: { sin
       resumeCreation: () => ctx.queues.createRfq.resume(),
     });
     await epoch.renew();
-    logger.info({ event: 'state.recovered', ...summary }, `recover: ${summary.seeded} requisition(s) queued to reconcile before any post`);
+    logger.info(
+      { event: 'state.recovered', ...summary },
+      `recover: ${summary.seeded} requisition(s) queued to reconcile before any post`,
+    );
     out(
       `recover: ${summary.seeded} requisition(s) queued to reconcile before any post, ${summary.recorded} left alone (recorded), ` +
         `${summary.conflicts.length} conflict(s), ${summary.unreadable.length} file(s) not read; creation resumed`,

@@ -37,10 +37,13 @@ export interface RuntimeOptions {
 
 export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeOptions): Promise<Runtime> {
   const missing: string[] = [];
-  if (!o.allowEmbedded && !config.REDIS_URL) missing.push(`REDIS_URL: required for \`${o.command}\` (it reads the queues and records in your Redis)`);
+  if (!o.allowEmbedded && !config.REDIS_URL)
+    missing.push(`REDIS_URL: required for \`${o.command}\` (it reads the queues and records in your Redis)`);
   if (!o.allowEmbedded && !config.SOURCING_BASE_URL) {
     const trying = o.command === 'once' ? '`once --sandbox` or `demo` try' : '`demo` tries';
-    missing.push(`SOURCING_BASE_URL: required for \`${o.command}\` (nothing was touched; ${trying} the built-in sandbox)`);
+    missing.push(
+      `SOURCING_BASE_URL: required for \`${o.command}\` (nothing was touched; ${trying} the built-in sandbox)`,
+    );
   }
   if (missing.length) throw new ConfigError(missing);
 
@@ -60,7 +63,10 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
       }
       embeddedRedis = await startEmbeddedRedis({ appendonly: true });
       redisUrl = embeddedRedis.url;
-      logger.info({ redis: redisUrl }, `REDIS_URL is not set: started a private redis-server on ${redisUrl} (local use only)`);
+      logger.info(
+        { redis: redisUrl },
+        `REDIS_URL is not set: started a private redis-server on ${redisUrl} (local use only)`,
+      );
     }
     let baseUrl = config.SOURCING_BASE_URL;
     let getToken: () => string;
@@ -71,7 +77,10 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
       sandbox = await startSandbox({ ...o.sandbox });
       baseUrl = sandbox.url;
       getToken = () => DEFAULT_SANDBOX_TOKEN;
-      logger.info({ sandbox: baseUrl }, `SOURCING_BASE_URL is not set: started the built-in sandbox on ${baseUrl} (local use only)`);
+      logger.info(
+        { sandbox: baseUrl },
+        `SOURCING_BASE_URL is not set: started the built-in sandbox on ${baseUrl} (local use only)`,
+      );
     }
     return { redisUrl, baseUrl, getToken, embeddedRedis, sandbox, stop };
   } catch (err) {
@@ -82,7 +91,14 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
 
 /** A clear one-line error instead of a driver stack trace when Redis cannot be reached at start. */
 export async function assertRedisReachable(redisUrl: string): Promise<void> {
-  const client = new Redis({ ...redisOptionsFromUrl(redisUrl), lazyConnect: true, connectTimeout: 5_000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const client = new Redis({
+    ...redisOptionsFromUrl(redisUrl),
+    lazyConnect: true,
+    connectTimeout: 5_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   let lastError: Error | undefined;
   client.on('error', (err: Error) => {
     lastError = err;

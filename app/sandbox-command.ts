@@ -27,13 +27,19 @@ export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommand
     dialect: o.dialect === 'docs' ? 'docs' : 'friendly',
     existing: o.existing,
     pageSize: o.pageSize,
-    autopilot: o.autopilot ? { closeAfterMs: o.closeAfterMs, completeAfterMs: o.closeAfterMs, suppliersPerRfq: 3 } : null,
+    autopilot: o.autopilot
+      ? { closeAfterMs: o.closeAfterMs, completeAfterMs: o.closeAfterMs, suppliersPerRfq: 3 }
+      : null,
   });
   process.stdout.write(
     `sandbox listening on ${sandbox.url} (dialect ${sandbox.dialect})\n` +
       `  SOURCING_BASE_URL=${sandbox.url}\n  SOURCING_TOKEN=${DEFAULT_SANDBOX_TOKEN}\n` +
       `  control API: ${sandbox.url}/_sandbox/ ; Ctrl-C to stop\n`,
   );
-  const shutdown = installShutdown({ logger, timeoutMs: 5_000, steps: () => [{ name: 'sandbox', run: () => sandbox.stop() }] });
+  const shutdown = installShutdown({
+    logger,
+    timeoutMs: 5_000,
+    steps: () => [{ name: 'sandbox', run: () => sandbox.stop() }],
+  });
   return shutdown.done;
 }

@@ -22,7 +22,11 @@ import { installShutdown, type ShutdownHandle, type ShutdownStep } from './shutd
 export async function runWorkerCommand(config: Config, logger: Logger): Promise<number> {
   const metrics = createMetrics();
   const steps: ShutdownStep[] = [];
-  const shutdown = installShutdown({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS, steps: () => [...steps].reverse() });
+  const shutdown = installShutdown({
+    logger,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    steps: () => [...steps].reverse(),
+  });
   const onStop = (step: ShutdownStep) => steps.push(step);
 
   try {
@@ -45,7 +49,15 @@ async function startWorkerService(
   // The endpoint comes first, so /healthz answers (and /readyz says why not ready) while the rest starts.
   let ops: OpsServer | undefined;
   if (config.HTTP_PORT !== 0) {
-    ops = await startOpsServer({ host: config.HTTP_HOST, port: config.HTTP_PORT, token: config.HTTP_TOKEN, allowedHosts: config.HTTP_ALLOWED_HOSTS, logger, metrics, checks: { startup: starting } });
+    ops = await startOpsServer({
+      host: config.HTTP_HOST,
+      port: config.HTTP_PORT,
+      token: config.HTTP_TOKEN,
+      allowedHosts: config.HTTP_ALLOWED_HOSTS,
+      logger,
+      metrics,
+      checks: { startup: starting },
+    });
     const o = ops;
     onStop({ name: 'operations endpoint', run: () => o.close() });
   }
@@ -69,7 +81,11 @@ async function startWorkerService(
     service: serviceReadiness(runtime.baseUrl, metrics),
     auth: authReadiness(() => pipeline.ctx.authGate.status()),
     state: stateReadiness(() => pipeline.ctx.state.lost()),
-    poll: pollReadiness(async () => (await pipeline.ctx.redis.lrange(trackingStore(pipeline.ctx).k.polls, 0, 9)).map((j) => JSON.parse(j) as PollResult)),
+    poll: pollReadiness(async () =>
+      (await pipeline.ctx.redis.lrange(trackingStore(pipeline.ctx).k.polls, 0, 9)).map(
+        (j) => JSON.parse(j) as PollResult,
+      ),
+    ),
   });
   ops?.setQueues(pipeline.ctx.queues.all);
 
@@ -108,7 +124,10 @@ export interface OnceOptions {
  * something failed (and was reported: per-file reports, failed jobs kept, log lines).
  */
 export async function runOnceCommand(config: Config, logger: Logger, o: OnceOptions): Promise<number> {
-  if (o.sandbox && config.SOURCING_BASE_URL) throw new ConfigError(['--sandbox: SOURCING_BASE_URL is set; unset it to try the built-in sandbox, or drop --sandbox']);
+  if (o.sandbox && config.SOURCING_BASE_URL)
+    throw new ConfigError([
+      '--sandbox: SOURCING_BASE_URL is set; unset it to try the built-in sandbox, or drop --sandbox',
+    ]);
   const runtime = await resolveRuntime(config, logger, { allowEmbedded: o.sandbox === true, command: 'once' });
   const problems: string[] = [];
   let pipeline: RunningPipeline | undefined;
@@ -129,8 +148,14 @@ export async function runOnceCommand(config: Config, logger: Logger, o: OnceOpti
         if (result === 'failed') problems.push(`${queue} job ${job.id} failed: ${(value as Error).message}`);
         const v = value as JobResults['ingest'] | undefined;
         if (queue === 'ingest' && v?.status === 'refused') problems.push(`file ${v.file} refused: ${v.reason}`);
-        if (queue === 'ingest' && v?.status === 'done' && ((v.rejectedRows ?? 0) > 0 || (v.heldRequisitions ?? 0) > 0)) {
-          problems.push(`file ${v.file}: ${v.rejectedRows ?? 0} row(s) rejected, ${v.heldRequisitions ?? 0} requisition(s) held back (see its report)`);
+        if (
+          queue === 'ingest' &&
+          v?.status === 'done' &&
+          ((v.rejectedRows ?? 0) > 0 || (v.heldRequisitions ?? 0) > 0)
+        ) {
+          problems.push(
+            `file ${v.file}: ${v.rejectedRows ?? 0} row(s) rejected, ${v.heldRequisitions ?? 0} requisition(s) held back (see its report)`,
+          );
         }
       },
     });
@@ -143,13 +168,20 @@ export async function runOnceCommand(config: Config, logger: Logger, o: OnceOpti
       outcome = await waitForDrain(ctx, { deadline });
       if (outcome !== 'drained' || (await pendingWork(ctx)).done) break;
     }
-    if (outcome === 'paused') problems.push('the sourcing service refused the token: creation and polling are paused, jobs are kept');
-    if (outcome === 'timeout') problems.push(`the queues were not drained within ${Math.round(o.maxWaitMs / 1000)} s (jobs are kept; run again or start a worker)`);
+    if (outcome === 'paused')
+      problems.push('the sourcing service refused the token: creation and polling are paused, jobs are kept');
+    if (outcome === 'timeout')
+      problems.push(
+        `the queues were not drained within ${Math.round(o.maxWaitMs / 1000)} s (jobs are kept; run again or start a worker)`,
+      );
   } finally {
     await shutdown.trigger('once finished');
     shutdown.dispose();
   }
   for (const p of problems) logger.error({ event: 'once.problem' }, p);
-  logger.info({ event: 'once.done', problems: problems.length }, problems.length ? `once: finished with ${problems.length} problem(s)` : 'once: all done');
+  logger.info(
+    { event: 'once.done', problems: problems.length },
+    problems.length ? `once: finished with ${problems.length} problem(s)` : 'once: all done',
+  );
   return problems.length ? EXIT_FAILED : EXIT_OK;
 }

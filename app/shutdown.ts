@@ -51,10 +51,13 @@ export function installShutdown(o: ShutdownOptions): ShutdownHandle {
         ? `shutting down (${reason}): finishing in-flight work, at most ${o.timeoutMs} ms; send the signal again to exit at once`
         : `shutting down (${reason})`,
     );
-    const cutoff = setTimeout(() => {
-      o.logger.error({ reason }, 'shutdown did not finish in time: exiting now');
-      exit(1);
-    }, o.timeoutMs + (o.marginMs ?? 5_000));
+    const cutoff = setTimeout(
+      () => {
+        o.logger.error({ reason }, 'shutdown did not finish in time: exiting now');
+        exit(1);
+      },
+      o.timeoutMs + (o.marginMs ?? 5_000),
+    );
     cutoff.unref();
     running = (async () => {
       let code = exitCode;

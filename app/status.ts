@@ -20,7 +20,15 @@ import type { RetentionResult } from '../src/intake/retention.ts';
 
 type QueuesCtx = { queues: Pick<Queues, 'all'> };
 
-export const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed', 'completed'] as const;
+export const JOB_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'failed',
+  'completed',
+] as const;
 
 export interface StatusFailure {
   queue: string;
@@ -125,17 +133,33 @@ export async function recentFileProblems(ctx: QueuesCtx, limit = 10): Promise<St
   const out: StatusFileProblem[] = [];
   for (const j of await ingest.getCompleted(0, FILE_JOBS_SCANNED - 1)) {
     const v = j?.returnvalue as
-      | { status?: string; file?: string; reason?: string; report?: string; rejectedRows?: number; heldRequisitions?: number; firstProblem?: string }
+      | {
+          status?: string;
+          file?: string;
+          reason?: string;
+          report?: string;
+          rejectedRows?: number;
+          heldRequisitions?: number;
+          firstProblem?: string;
+        }
       | undefined;
     if (!j || !v || typeof v.file !== 'string') continue;
     const at = j.finishedOn ? new Date(j.finishedOn).toISOString() : null;
     if (v.status === 'refused') {
       // The refusal names the file first ("x.csv: is empty"); the entry names it already.
-      const reason = (v.reason ?? 'unknown').startsWith(`${v.file}: `) ? v.reason!.slice(v.file.length + 2) : (v.reason ?? 'unknown');
+      const reason = (v.reason ?? 'unknown').startsWith(`${v.file}: `)
+        ? v.reason!.slice(v.file.length + 2)
+        : (v.reason ?? 'unknown');
       out.push({ file: v.file, outcome: 'refused', reason: firstLine(reason), report: v.report ?? '', at });
     } else if (v.status === 'done' && (v.rejectedRows ?? 0) > 0) {
       const counts = `${v.rejectedRows} row(s) rejected, ${v.heldRequisitions ?? 0} requisition(s) held back`;
-      out.push({ file: v.file, outcome: 'rows rejected', reason: firstLine(v.firstProblem ? `${counts}; first: ${v.firstProblem}` : counts), report: v.report ?? '', at });
+      out.push({
+        file: v.file,
+        outcome: 'rows rejected',
+        reason: firstLine(v.firstProblem ? `${counts}; first: ${v.firstProblem}` : counts),
+        report: v.report ?? '',
+        at,
+      });
     }
   }
   return out.sort((a, b) => (b.at ?? '').localeCompare(a.at ?? '')).slice(0, limit);
@@ -183,16 +207,27 @@ function firstLine(s: string): string {
 export function formatStatus(r: StatusReport): string {
   const lines: string[] = [];
   if (r.stateLost) {
-    lines.push(`STATE LOST: Redis lost its state (seen ${r.stateLost.detectedAt}: ${r.stateLost.reason}); creation is paused.`);
-    lines.push('  Recover: rfq-sync recover --since <when the loss may have begun> (reconciles before any post), see the README.');
+    lines.push(
+      `STATE LOST: Redis lost its state (seen ${r.stateLost.detectedAt}: ${r.stateLost.reason}); creation is paused.`,
+    );
+    lines.push(
+      '  Recover: rfq-sync recover --since <when the loss may have begun> (reconciles before any post), see the README.',
+    );
   }
   if (r.mappingSets.length > 1) {
-    lines.push(`MAPPINGS DIFFER between the workers of this account (a file may be refused by one and taken by another):`);
-    for (const g of r.mappingSets) lines.push(`  ${g.map((m) => m.worker).join(', ')}: ${g[0]!.files.join(' ')} (${g[0]!.hash})`);
+    lines.push(
+      `MAPPINGS DIFFER between the workers of this account (a file may be refused by one and taken by another):`,
+    );
+    for (const g of r.mappingSets)
+      lines.push(`  ${g.map((m) => m.worker).join(', ')}: ${g[0]!.files.join(' ')} (${g[0]!.hash})`);
   }
   if (r.paused.paused) {
-    lines.push(`PAUSED: the sourcing service refused the token${r.paused.since ? ` since ${r.paused.since}` : ''}: ${r.paused.reason ?? ''}`.trimEnd());
-    lines.push('  Replace the token (SOURCING_TOKEN_FILE is re-read) or restart with a new SOURCING_TOKEN; jobs are kept.');
+    lines.push(
+      `PAUSED: the sourcing service refused the token${r.paused.since ? ` since ${r.paused.since}` : ''}: ${r.paused.reason ?? ''}`.trimEnd(),
+    );
+    lines.push(
+      '  Replace the token (SOURCING_TOKEN_FILE is re-read) or restart with a new SOURCING_TOKEN; jobs are kept.',
+    );
   } else {
     lines.push('Sourcing calls: running (not paused for auth)');
   }
@@ -207,14 +242,23 @@ export function formatStatus(r: StatusReport): string {
   lines.push('');
   const states = Object.entries(r.rfqs);
   lines.push(`RFQs tracked: ${states.length === 0 ? 'none' : states.map(([s, n]) => `${s} ${n}`).join(', ')}`);
-  if (r.flagged.length) lines.push(`Flagged (missing from every list): ${r.flagged.slice(0, 20).join(', ')}${r.flagged.length > 20 ? ' ...' : ''}`);
-  lines.push(`Last poll: ${r.lastPoll ? `${r.lastPoll.at} ${r.lastPoll.ok ? 'ok' : 'FAILED'}${r.lastPoll.detail ? ` (${r.lastPoll.detail})` : ''}` : 'never'}`);
+  if (r.flagged.length)
+    lines.push(
+      `Flagged (missing from every list): ${r.flagged.slice(0, 20).join(', ')}${r.flagged.length > 20 ? ' ...' : ''}`,
+    );
+  lines.push(
+    `Last poll: ${r.lastPoll ? `${r.lastPoll.at} ${r.lastPoll.ok ? 'ok' : 'FAILED'}${r.lastPoll.detail ? ` (${r.lastPoll.detail})` : ''}` : 'never'}`,
+  );
   if (r.dialect) {
     const d = r.dialect;
-    lines.push(`Sourcing dialect: status filter ${d.filter} (${d.filterBasis}), unfiltered list ${d.unfiltered}, external_id echo ${d.echo}, detail call ${d.detail}, edit call ${d.edit} (\`rfq-sync doctor\` for the evidence)`);
+    lines.push(
+      `Sourcing dialect: status filter ${d.filter} (${d.filterBasis}), unfiltered list ${d.unfiltered}, external_id echo ${d.echo}, detail call ${d.detail}, edit call ${d.edit} (\`rfq-sync doctor\` for the evidence)`,
+    );
   }
   if (r.undecided.length > 0) {
-    lines.push(`NEEDS A DECISION (${r.undecided.length}; nothing posted; \`rfq-sync resolve REQUISITION --rfq ID | --post\`):`);
+    lines.push(
+      `NEEDS A DECISION (${r.undecided.length}; nothing posted; \`rfq-sync resolve REQUISITION --rfq ID | --post\`):`,
+    );
     for (const u of r.undecided.slice(0, 20)) lines.push(`  ${u.requisition}: ${u.reason}`);
   }
   if (r.retention) {
@@ -224,11 +268,19 @@ export function formatStatus(r: StatusReport): string {
     );
   }
   if (r.changes.length > 0) {
-    lines.push(`Re-exports that changed an existing RFQ (latest ${r.changes.length}; the file reports' Changes sheets have every field):`);
+    lines.push(
+      `Re-exports that changed an existing RFQ (latest ${r.changes.length}; the file reports' Changes sheets have every field):`,
+    );
     for (const c of r.changes) {
       const parts = [
-        ...(c.lines.length ? [`${c.lines.length} line(s) changed (${[...new Set(c.lines.flatMap((l) => l.fields))].join(', ')}): change at the service by hand`] : []),
-        ...(c.header ? [`${c.header.fields.join(', ')} ${c.header.pushed ? 'pushed' : `not pushed: ${c.header.reason ?? ''}`}`] : []),
+        ...(c.lines.length
+          ? [
+              `${c.lines.length} line(s) changed (${[...new Set(c.lines.flatMap((l) => l.fields))].join(', ')}): change at the service by hand`,
+            ]
+          : []),
+        ...(c.header
+          ? [`${c.header.fields.join(', ')} ${c.header.pushed ? 'pushed' : `not pushed: ${c.header.reason ?? ''}`}`]
+          : []),
       ];
       lines.push(`  ${c.at}  ${c.requisition} (RFQ ${c.rfqId ?? '?'}): ${parts.join('; ')}`);
     }
@@ -237,7 +289,9 @@ export function formatStatus(r: StatusReport): string {
   if (r.failures.length === 0) {
     lines.push('Recent failures: none');
   } else {
-    lines.push(`Recent failures (${r.failures.length}; \`rfq-sync failed list\` for all, \`rfq-sync failed retry ID|--all\` to re-run):`);
+    lines.push(
+      `Recent failures (${r.failures.length}; \`rfq-sync failed list\` for all, \`rfq-sync failed retry ID|--all\` to re-run):`,
+    );
     for (const f of r.failures) lines.push(`  ${f.at ?? '?'}  ${f.queue}  ${f.jobId}: ${f.reason}`);
   }
   lines.push('');
@@ -245,7 +299,10 @@ export function formatStatus(r: StatusReport): string {
     lines.push('Files refused or with rejected rows (last day): none');
   } else {
     lines.push(`Files refused or with rejected rows (last day, latest first; details in outbox/reports/):`);
-    for (const f of r.files) lines.push(`  ${f.at ?? '?'}  ${f.file}: ${f.outcome === 'refused' ? 'REFUSED, ' : ''}${f.reason}  [report ${f.report}]`);
+    for (const f of r.files)
+      lines.push(
+        `  ${f.at ?? '?'}  ${f.file}: ${f.outcome === 'refused' ? 'REFUSED, ' : ''}${f.reason}  [report ${f.report}]`,
+      );
   }
   return lines.join('\n');
 }

@@ -118,7 +118,8 @@ function runPeer(out: string): { writeMs: number; maxRssMB: number } | string {
   const script = fileURLToPath(new URL('./comparison-peer.py', import.meta.url));
   for (const python of ['/usr/bin/python3', 'python3']) {
     const run = spawnSync(python, [script, out, String(LINES), String(SUPPLIERS)], { encoding: 'utf8' });
-    if (run.status === 0) return JSON.parse(run.stdout.trim().split('\n').pop()!) as { writeMs: number; maxRssMB: number };
+    if (run.status === 0)
+      return JSON.parse(run.stdout.trim().split('\n').pop()!) as { writeMs: number; maxRssMB: number };
     if (/No module named 'openpyxl'/.test(run.stderr ?? '')) continue;
     if (run.error) continue;
     return `peer failed: ${(run.stderr ?? '').trim().split('\n').pop()}`;
@@ -131,7 +132,9 @@ async function main(): Promise<void> {
   const out = args.keep ?? join(dir, 'bench.xlsx');
   try {
     const cells = LINES * SUPPLIERS * 4;
-    console.log(`comparison workbook: ${LINES} lines x ${SUPPLIERS} suppliers = ${cells.toLocaleString('en')} supplier cells`);
+    console.log(
+      `comparison workbook: ${LINES} lines x ${SUPPLIERS} suppliers = ${cells.toLocaleString('en')} supplier cells`,
+    );
     // Alternating runs, so a change in the machine's load falls on both alike.
     const runs = Math.max(1, Number(args.runs));
     for (let i = 1; i <= runs; i++) {
@@ -144,8 +147,12 @@ async function main(): Promise<void> {
       console.log(`  total build + write:          ${(r.totalMs / 1000).toFixed(2)} s   (target < 8 s)`);
       console.log(`  peak RSS of the run:          ${r.maxRssMB} MB   (target < 400 MB)`);
       console.log(`    of which before the build:  ${r.inputRssMB} MB   (Node, modules and the 250,000 quoted prices)`);
-      console.log(`  child process wall time:      ${(r.wallMs / 1000).toFixed(2)} s (incl. start-up and input generation)`);
-      console.log(`  file size:                    ${(size / 1024 / 1024).toFixed(1)} MB${args.keep ? ` -> ${out}` : ''}`);
+      console.log(
+        `  child process wall time:      ${(r.wallMs / 1000).toFixed(2)} s (incl. start-up and input generation)`,
+      );
+      console.log(
+        `  file size:                    ${(size / 1024 / 1024).toFixed(1)} MB${args.keep ? ` -> ${out}` : ''}`,
+      );
       if (typeof peer === 'string') {
         console.log(`  openpyxl write-only peer:     not run: ${peer}`);
       } else {

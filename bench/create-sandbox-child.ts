@@ -10,7 +10,13 @@ process.send!({ url: sandbox.url });
 process.on('message', (m: unknown) => {
   if (m === 'stats') {
     const s = sandbox.stats();
-    process.send!({ rfqsCreated: s.rfqsCreated, maxPerSecond: s.maxPerSecond, requestTimes: s.requestTimes, calls: s.calls, cpu: process.cpuUsage() });
+    process.send!({
+      rfqsCreated: s.rfqsCreated,
+      maxPerSecond: s.maxPerSecond,
+      requestTimes: s.requestTimes,
+      calls: s.calls,
+      cpu: process.cpuUsage(),
+    });
   } else if (m === 'reset') {
     sandbox.resetStats();
     process.send!({ reset: true });

@@ -10,7 +10,10 @@ import { silentLogger } from '../src/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../src/pipeline/context.ts';
 
 const config = loadConfig(process.env);
-const ctx = await createWorkerContext(config, silentLogger, { redisUrl: process.env.REDIS_URL!, baseUrl: process.env.SOURCING_BASE_URL! });
+const ctx = await createWorkerContext(config, silentLogger, {
+  redisUrl: process.env.REDIS_URL!,
+  baseUrl: process.env.SOURCING_BASE_URL!,
+});
 let cpu0 = process.cpuUsage();
 let worker: ReturnType<typeof startWorker> | undefined;
 process.send!('ready');

@@ -47,7 +47,10 @@ let url = '';
 const nextMessage = (c: ChildProcess) => new Promise<unknown>((resolve) => c.once('message', resolve));
 /** A bench child process (sandbox or worker) speaking over IPC, with the first message it sends. */
 function forkChild(file: string, env: NodeJS.ProcessEnv): { child: ChildProcess; first: Promise<unknown> } {
-  const c = fork(fileURLToPath(new URL(file, import.meta.url)), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const c = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return { child: c, first: nextMessage(c) };
 }
 /** Send a message to a child and wait for its answer. */
@@ -124,7 +127,10 @@ async function forkWorkers(count: number, env: NodeJS.ProcessEnv): Promise<Child
 /** Stop the worker processes; their CPU time since 'mark', summed. */
 async function stopWorkers(kids: ChildProcess[]): Promise<Cpu> {
   const answers = await Promise.all(kids.map((k) => request<{ cpu: Cpu }>(k, 'stop')));
-  return answers.reduce((a, { cpu }) => ({ user: a.user + cpu.user, system: a.system + cpu.system }), { user: 0, system: 0 });
+  return answers.reduce((a, { cpu }) => ({ user: a.user + cpu.user, system: a.system + cpu.system }), {
+    user: 0,
+    system: 0,
+  });
 }
 
 /**
@@ -150,8 +156,15 @@ async function run(name: string, n: number, concurrency: number, limit: number, 
   const config = loadConfig(env);
   const ctx = await createWorkerContext(config, silentLogger, { redisUrl: redisServer.url, baseUrl: url });
   const add = (reqs: Requisition[]) =>
-    ctx.queues.createRfq.addBulk(reqs.map((requisition) => ({ name: 'create-rfq', data: { requisition }, opts: { jobId: createRfqJobId(requisition) } })));
-  const settled = async () => (await ctx.queues.createRfq.getCompletedCount()) + (await ctx.queues.createRfq.getFailedCount());
+    ctx.queues.createRfq.addBulk(
+      reqs.map((requisition) => ({
+        name: 'create-rfq',
+        data: { requisition },
+        opts: { jobId: createRfqJobId(requisition) },
+      })),
+    );
+  const settled = async () =>
+    (await ctx.queues.createRfq.getCompletedCount()) + (await ctx.queues.createRfq.getFailedCount());
   const waitSettled = async (count: number) => {
     while ((await settled()) < count) await new Promise((r) => setTimeout(r, 20));
   };
@@ -181,13 +194,20 @@ async function run(name: string, n: number, concurrency: number, limit: number, 
   const ownCpu = process.cpuUsage(cpu0);
   const rcpu = (await redisCpu()) - rcpu0;
   const rcmd = (await redisCommands()) - rcmd0;
-  if (process.env.BENCH_COMMANDSTATS) console.error((await admin.info('commandstats')).split('\n').filter((l) => /calls=\d{3,}/.test(l)).join('\n'));
+  if (process.env.BENCH_COMMANDSTATS)
+    console.error(
+      (await admin.info('commandstats'))
+        .split('\n')
+        .filter((l) => /calls=\d{3,}/.test(l))
+        .join('\n'),
+    );
   await worker?.close(5_000);
   const cpu = kids.length > 0 ? await stopWorkers(kids) : ownCpu;
   const failed = await ctx.queues.createRfq.getFailedCount();
   await closeWorkerContext(ctx);
   const s = await ask<SandboxStatsMsg>('stats');
-  if (failed > 0 || s.rfqsCreated !== n) console.error(`  ! ${name}: ${failed} failed, ${s.rfqsCreated} RFQs created for ${n} requisitions`);
+  if (failed > 0 || s.rfqsCreated !== n)
+    console.error(`  ! ${name}: ${failed} failed, ${s.rfqsCreated} RFQs created for ${n} requisitions`);
   if (s.maxPerSecond > limit) {
     const t = [...s.requestTimes].sort((a, b) => a - b);
     let best = 0;
@@ -196,7 +216,12 @@ async function run(name: string, n: number, concurrency: number, limit: number, 
       while (t[e]! - t[b]! >= 1000) b++;
       if (e - b + 1 > best) [best, at] = [e - b + 1, b];
     }
-    console.error(`  ! ${name}: ${best} calls within 1 s from +${t[at]! - t[0]!} ms; gaps ${t.slice(at + 1, at + best).map((x, i) => x - t[at + i]!).join(',')}`);
+    console.error(
+      `  ! ${name}: ${best} calls within 1 s from +${t[at]! - t[0]!} ms; gaps ${t
+        .slice(at + 1, at + best)
+        .map((x, i) => x - t[at + i]!)
+        .join(',')}`,
+    );
   }
   return resultOf({ name, n, inFlight: concurrency, limit }, seconds, cpu, { cpuMs: rcpu, commands: rcmd }, s0, s);
 }
@@ -231,14 +256,22 @@ function resultOf(
  */
 async function postOnly(name: string, n: number, inFlight: number): Promise<Result> {
   await freshSandbox();
-  const client = createSourcingClient({ baseUrl: url, getToken: () => 'sandbox-token', connections: Math.max(16, inFlight) });
+  const client = createSourcingClient({
+    baseUrl: url,
+    getToken: () => 'sandbox-token',
+    connections: Math.max(16, inFlight),
+  });
   const bodies = requisitions(n, tagOf(name)).map(toCreateRfqRequest);
   await ask('reset');
   const s0 = await ask<SandboxStatsMsg>('stats');
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: inFlight }, async () => { while (next < n) await client.createRfq(bodies[next++]!); }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < n) await client.createRfq(bodies[next++]!);
+    }),
+  );
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   await client.close();
@@ -272,15 +305,20 @@ const runs: Array<[string, number, number, number, number?]> = [
   ['concurrency 32 (2 x 16), no limit', 4_000, 32, 100_000, 2],
   ['concurrency 32, limit 50/s', 300, 32, 50],
 ];
-for (const [name, n, c, limit, p] of runs) if (!only || name.includes(only)) results.push(await run(name, n, c, limit, p));
+for (const [name, n, c, limit, p] of runs)
+  if (!only || name.includes(only)) results.push(await run(name, n, c, limit, p));
 const BASELINE = 'POST only, 32 in flight (no queue)';
 if (!only || BASELINE.includes(only)) results.push(await postOnly(BASELINE, 4_000, 32));
 
 const ideal = (c: number) => (c * 1000) / LATENCY_MS;
 /** What a run could reach at best: what the latency allows at its concurrency, or its rate limit if lower. */
 const targetOf = (r: Result) => Math.min(ideal(r.inFlight), r.limit);
-console.log(`\nbench:create - sandbox latency ${LATENCY_MS} ms (separate process), Redis with AOF, one worker process unless the run says (N x C)\n`);
-console.log('run                                RFQs    s      RFQs/s   of ideal  calls/s after 1st s  max calls/1s  CPU ms/RFQ: ours  Redis  sandbox  Redis cmd/RFQ');
+console.log(
+  `\nbench:create - sandbox latency ${LATENCY_MS} ms (separate process), Redis with AOF, one worker process unless the run says (N x C)\n`,
+);
+console.log(
+  'run                                RFQs    s      RFQs/s   of ideal  calls/s after 1st s  max calls/1s  CPU ms/RFQ: ours  Redis  sandbox  Redis cmd/RFQ',
+);
 for (const r of results) {
   console.log(
     `${r.name.padEnd(34)} ${String(r.n).padStart(5)} ${r.seconds.toFixed(2).padStart(6)} ${r.perSecond.toFixed(1).padStart(9)} ${`${((100 * r.perSecond) / targetOf(r)).toFixed(0)}%`.padStart(9)} ${r.steadyPerSecond.toFixed(1).padStart(20)} ${String(r.maxInAnySecond).padStart(13)} ${r.cpuMsPerRfq.toFixed(3).padStart(17)} ${r.redisCpuMsPerRfq.toFixed(3).padStart(6)} ${r.sandboxCpuMsPerRfq.toFixed(3).padStart(8)} ${r.redisCommandsPerRfq.toFixed(1).padStart(12)}`,
@@ -288,10 +326,19 @@ for (const r of results) {
 }
 const c32 = results.find((r) => r.name === 'concurrency 32, no limit');
 const lim = results.find((r) => r.limit < ideal(r.inFlight));
-if (c32) console.log(`\ntarget concurrency 32 >= 80% of ${ideal(32)}/s: ${c32.perSecond >= 0.8 * ideal(32) ? 'met' : 'NOT met'} (${c32.perSecond.toFixed(0)}/s)`);
+if (c32)
+  console.log(
+    `\ntarget concurrency 32 >= 80% of ${ideal(32)}/s: ${c32.perSecond >= 0.8 * ideal(32) ? 'met' : 'NOT met'} (${c32.perSecond.toFixed(0)}/s)`,
+  );
 const base = results.find((r) => r.name === BASELINE);
-if (c32 && base) console.log(`concurrency 32 against the POST-only baseline (${base.perSecond.toFixed(0)}/s, ${((100 * base.perSecond) / ideal(32)).toFixed(0)}% of ${ideal(32)}/s): ${((100 * c32.perSecond) / base.perSecond).toFixed(0)}%`);
-if (lim) console.log(`target limit ${lim.limit}/s: >= 95%: ${lim.steadyPerSecond >= 0.95 * lim.limit ? 'met' : 'NOT met'} (${lim.steadyPerSecond.toFixed(1)}/s after the first second, ${lim.perSecond.toFixed(1)}/s overall); never above: ${lim.maxInAnySecond <= lim.limit ? 'met' : 'NOT met'} (max ${lim.maxInAnySecond} in any 1 s)`);
+if (c32 && base)
+  console.log(
+    `concurrency 32 against the POST-only baseline (${base.perSecond.toFixed(0)}/s, ${((100 * base.perSecond) / ideal(32)).toFixed(0)}% of ${ideal(32)}/s): ${((100 * c32.perSecond) / base.perSecond).toFixed(0)}%`,
+  );
+if (lim)
+  console.log(
+    `target limit ${lim.limit}/s: >= 95%: ${lim.steadyPerSecond >= 0.95 * lim.limit ? 'met' : 'NOT met'} (${lim.steadyPerSecond.toFixed(1)}/s after the first second, ${lim.perSecond.toFixed(1)}/s overall); never above: ${lim.maxInAnySecond <= lim.limit ? 'met' : 'NOT met'} (max ${lim.maxInAnySecond} in any 1 s)`,
+  );
 
 await admin.quit();
 await redisServer.stop();

@@ -21,19 +21,51 @@ import { ingestFile, loadProfiles } from '../src/ingest/index.ts';
 import { ExternalIdIndex } from '../src/ingest/external-id-index.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const HEADER = ['Requisition', 'Line', 'Item', 'Specification', 'UoM', 'Qty', 'Estimated Total', 'Title', 'Description', 'Due Date', 'Required Date', 'RFQ Type', 'Category', 'Location'];
+const HEADER = [
+  'Requisition',
+  'Line',
+  'Item',
+  'Specification',
+  'UoM',
+  'Qty',
+  'Estimated Total',
+  'Title',
+  'Description',
+  'Due Date',
+  'Required Date',
+  'RFQ Type',
+  'Category',
+  'Location',
+];
 const LINES_PER_REQ = 10;
 const NOW = new Date('2026-11-22T10:00:00Z');
 
 function dataRow(i: number): (string | number)[] {
   const req = `BENCH-${String(Math.floor(i / LINES_PER_REQ)).padStart(7, '0')}`;
   const line = (i % LINES_PER_REQ) + 1;
-  return [req, line, `Hex bolt M${8 + (i % 5) * 2}x${40 + (i % 7) * 10} DIN 933`, 'zinc plated, 8.8', 'pc', 10 + (i % 90), `${(i % 1000) * 3}.${i % 100}`,
-    `Bench requisition ${req}`, 'Generated for bench:ingest', '2027-06-30', '2027-07-31', i % 2 ? 'Private' : 'Public', 'Fasteners', 'Plant 1000'];
+  return [
+    req,
+    line,
+    `Hex bolt M${8 + (i % 5) * 2}x${40 + (i % 7) * 10} DIN 933`,
+    'zinc plated, 8.8',
+    'pc',
+    10 + (i % 90),
+    `${(i % 1000) * 3}.${i % 100}`,
+    `Bench requisition ${req}`,
+    'Generated for bench:ingest',
+    '2027-06-30',
+    '2027-07-31',
+    i % 2 ? 'Private' : 'Public',
+    'Fasteners',
+    'Plant 1000',
+  ];
 }
 
 function csvLine(cells: (string | number)[]): string {
-  return cells.map((c) => (typeof c === 'string' && /[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : String(c))).join(',') + '\n';
+  return (
+    cells.map((c) => (typeof c === 'string' && /[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : String(c))).join(',') +
+    '\n'
+  );
 }
 
 async function writeCsv(path: string, lines: number): Promise<void> {
@@ -78,10 +110,16 @@ async function child(kind: string, file: string): Promise<Measure> {
   let rows = 0;
   const extra: Record<string, number> = {};
   if (kind === 'raw-csv') {
-    const parser = createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(parse({ bom: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: false }));
+    const parser = createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(
+      parse({ bom: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: false }),
+    );
     for await (const _ of parser) rows++;
   } else if (kind === 'raw-xlsx') {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', styles: 'cache', worksheets: 'emit' });
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+      sharedStrings: 'cache',
+      styles: 'cache',
+      worksheets: 'emit',
+    });
     for await (const ws of reader) for await (const _ of ws) rows++;
   } else if (kind === 'id-index') {
     // The cross-requisition external_id index alone: 1M ids, bytes held.
@@ -109,7 +147,10 @@ async function child(kind: string, file: string): Promise<Measure> {
 }
 
 function runChild(kind: string, file: string): Measure {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', kind, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', kind, file], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   if (r.status !== 0) throw new Error(`${kind} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Measure;
 }
@@ -129,7 +170,10 @@ if (args[0] === '--child') {
   const xlsxSizes = sizes('--xlsx-rows', [100_000, 200_000, 400_000]);
   const dir = await mkdtemp(join(tmpdir(), 'rfq-bench-ingest-'));
   try {
-    const fmt = (m: Measure) => `${Math.round(m.rows / (m.ms / 1000)).toLocaleString('en-US').padStart(9)} rows/s ${(m.ms / 1000).toFixed(1).padStart(6)} s ${m.maxRssMB.toFixed(0).padStart(5)} MB`;
+    const fmt = (m: Measure) =>
+      `${Math.round(m.rows / (m.ms / 1000))
+        .toLocaleString('en-US')
+        .padStart(9)} rows/s ${(m.ms / 1000).toFixed(1).padStart(6)} s ${m.maxRssMB.toFixed(0).padStart(5)} MB`;
     const csvRows: Array<{ n: number; raw: Measure; ours: Measure }> = [];
     for (const n of csvSizes) {
       const csv = join(dir, `generic-bench-${n}.csv`);
@@ -145,18 +189,27 @@ if (args[0] === '--child') {
       await rm(xlsx, { force: true });
     }
 
-    console.log('format  size          raw (baseline, same process kind)          ours (sniff+parse+map+validate+group)      speed  RSS ours/raw');
-    for (const [kind, rows] of [['CSV', csvRows], ['XLSX', xlsxRows]] as const) {
+    console.log(
+      'format  size          raw (baseline, same process kind)          ours (sniff+parse+map+validate+group)      speed  RSS ours/raw',
+    );
+    for (const [kind, rows] of [
+      ['CSV', csvRows],
+      ['XLSX', xlsxRows],
+    ] as const) {
       for (const r of rows) {
         const speed = r.ours.rows / r.ours.ms / (r.raw.rows / r.raw.ms);
-        console.log(`${kind.padEnd(6)}  ${r.n.toLocaleString('en-US').padStart(9)}  ${fmt(r.raw)}  ${fmt(r.ours)}  ${speed.toFixed(2).padStart(5)}  ${(r.ours.maxRssMB / r.raw.maxRssMB).toFixed(2)}`);
+        console.log(
+          `${kind.padEnd(6)}  ${r.n.toLocaleString('en-US').padStart(9)}  ${fmt(r.raw)}  ${fmt(r.ours)}  ${speed.toFixed(2).padStart(5)}  ${(r.ours.maxRssMB / r.raw.maxRssMB).toFixed(2)}`,
+        );
       }
     }
 
     const idxCsv = join(dir, 'generic-bench-index.csv');
     await writeCsv(idxCsv, 1_000_000);
     const idx = runChild('id-index', idxCsv);
-    console.log(`external_id index: ${idx.rows.toLocaleString('en-US')} ids in ${(idx.extra!.tableBytes! / 1e6).toFixed(1)} MB of typed arrays (heap+buffers delta ${(idx.extra!.heapAndBuffersDelta! / 1e6).toFixed(1)} MB)`);
+    console.log(
+      `external_id index: ${idx.rows.toLocaleString('en-US')} ids in ${(idx.extra!.tableBytes! / 1e6).toFixed(1)} MB of typed arrays (heap+buffers delta ${(idx.extra!.heapAndBuffersDelta! / 1e6).toFixed(1)} MB)`,
+    );
 
     const first = <T>(a: T[]) => a[0]!;
     const last = <T>(a: T[]) => a[a.length - 1]!;
@@ -164,13 +217,21 @@ if (args[0] === '--child') {
     const csvSpeed = Math.min(...csvRows.map((r) => r.ours.rows / r.ours.ms / (r.raw.rows / r.raw.ms)));
     console.log(`CSV speed ours/raw, slowest size: ${csvSpeed.toFixed(2)} (target >= 0.5)  ${ok(csvSpeed >= 0.5)}`);
     if (csvRows.length > 1) {
-      const perMillion = (last(csvRows).ours.maxRssMB - first(csvRows).ours.maxRssMB) / ((last(csvRows).n - first(csvRows).n) / 1e6);
-      console.log(`CSV memory growth: ${perMillion.toFixed(0)} MB per million lines (${first(csvRows).n.toLocaleString('en-US')} -> ${last(csvRows).n.toLocaleString('en-US')})`);
+      const perMillion =
+        (last(csvRows).ours.maxRssMB - first(csvRows).ours.maxRssMB) / ((last(csvRows).n - first(csvRows).n) / 1e6);
+      console.log(
+        `CSV memory growth: ${perMillion.toFixed(0)} MB per million lines (${first(csvRows).n.toLocaleString('en-US')} -> ${last(csvRows).n.toLocaleString('en-US')})`,
+      );
     }
     const csvMax = last(csvRows);
-    console.log(`CSV peak RSS at ${csvMax.n.toLocaleString('en-US')} lines: ${csvMax.ours.maxRssMB.toFixed(0)} MB (target < 400 at 3M)  ${ok(csvMax.n < 3_000_000 || csvMax.ours.maxRssMB < 400)}`);
+    console.log(
+      `CSV peak RSS at ${csvMax.n.toLocaleString('en-US')} lines: ${csvMax.ours.maxRssMB.toFixed(0)} MB (target < 400 at 3M)  ${ok(csvMax.n < 3_000_000 || csvMax.ours.maxRssMB < 400)}`,
+    );
     const at200 = xlsxRows.find((r) => r.n === 200_000);
-    if (at200) console.log(`XLSX peak RSS at 200,000 rows: ${at200.ours.maxRssMB.toFixed(0)} MB (target < 600)  ${ok(at200.ours.maxRssMB < 600)}`);
+    if (at200)
+      console.log(
+        `XLSX peak RSS at 200,000 rows: ${at200.ours.maxRssMB.toFixed(0)} MB (target < 600)  ${ok(at200.ours.maxRssMB < 600)}`,
+      );
     if (xlsxRows.length > 1) {
       // flat: no memory per row read. What grows is exceljs' shared-strings cache (the raw reader grows too) and the
       // external_id index (~25 bytes per line); a leak per row (the old reader) grew 2.3x from 200k to 400k rows.

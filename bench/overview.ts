@@ -53,7 +53,13 @@ function record(i: number): TrackedRfq {
     missingPolls: 0,
     transitions: [],
     dueDate: Date.UTC(2026, 10, 26) + ((i * 104_729) % (60 * 86_400_000)),
-    requisition: { key: `PR-${1_000_000 + i}`, sourceFile: `ME5A_export_2026-11-${String(1 + (i % 25)).padStart(2, '0')}.csv`, profile: 'sap-me5a', title: `MRO order ${i}: hex bolts, seals and gaskets`, currency },
+    requisition: {
+      key: `PR-${1_000_000 + i}`,
+      sourceFile: `ME5A_export_2026-11-${String(1 + (i % 25)).padStart(2, '0')}.csv`,
+      profile: 'sap-me5a',
+      title: `MRO order ${i}: hex bolts, seals and gaskets`,
+      currency,
+    },
   };
   if (state === 'closed' || state === 'completed') {
     const savings = (estimate - best).toFixed(2);
@@ -69,7 +75,8 @@ function record(i: number): TrackedRfq {
         currency,
         savings,
         savingsPct: (Number(savings) / estimate).toFixed(6),
-        recommended: i % 4 === 0 ? 'split: Supplier A GmbH, Supplier B AG' : `Supplier ${i % 50} Industrial Supplies GmbH`,
+        recommended:
+          i % 4 === 0 ? 'split: Supplier A GmbH, Supplier B AG' : `Supplier ${i % 50} Industrial Supplies GmbH`,
         final: state === 'completed' || i % 3 === 0,
       },
     };
@@ -78,7 +85,10 @@ function record(i: number): TrackedRfq {
 }
 
 function benchConfig(dir: string) {
-  return loadConfig({ RFQ_SYNC_DIR: dir, REDIS_PREFIX: PREFIX, SOURCING_ACCOUNT: ACCOUNT, TIME_ZONE: TZ, HTTP_PORT: '0' }, { requireToken: false });
+  return loadConfig(
+    { RFQ_SYNC_DIR: dir, REDIS_PREFIX: PREFIX, SOURCING_ACCOUNT: ACCOUNT, TIME_ZONE: TZ, HTTP_PORT: '0' },
+    { requireToken: false },
+  );
 }
 
 /** Ours: what the poll does after its lists (read every record, sort, write styled, rename). */
@@ -90,7 +100,14 @@ async function childOurs(redisUrl: string, dir: string): Promise<void> {
   const written = await writeAccountOverview(ctx);
   const totalMs = performance.now() - t0;
   await redis.quit();
-  process.stdout.write(JSON.stringify({ totalMs: Math.round(totalMs), rows: written.rows, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), path: written.path }));
+  process.stdout.write(
+    JSON.stringify({
+      totalMs: Math.round(totalMs),
+      rows: written.rows,
+      maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+      path: written.path,
+    }),
+  );
 }
 
 /** Baseline: the same rows, already in memory, as a bare streaming workbook: values only, no styles, no sort. */
@@ -122,7 +139,14 @@ async function childBare(dir: string): Promise<void> {
   }
   await wb.commit();
   const totalMs = performance.now() - t0;
-  process.stdout.write(JSON.stringify({ totalMs: Math.round(totalMs), rows: rows.length, maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024), path }));
+  process.stdout.write(
+    JSON.stringify({
+      totalMs: Math.round(totalMs),
+      rows: rows.length,
+      maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+      path,
+    }),
+  );
 }
 
 interface ChildResult {
@@ -133,10 +157,14 @@ interface ChildResult {
 }
 
 function runChild(mode: 'ours' | 'bare', redisUrl: string, dir: string): ChildResult {
-  const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', mode, '--redis', redisUrl, '--dir', dir, '--rfqs', String(RFQS)], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const run = spawnSync(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--child', mode, '--redis', redisUrl, '--dir', dir, '--rfqs', String(RFQS)],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   if (run.status !== 0) throw new Error(`bench child ${mode} failed with status ${run.status}`);
   return JSON.parse(run.stdout) as ChildResult;
 }
@@ -149,7 +177,9 @@ async function main(): Promise<void> {
     const store = trackingStore({ redis, keys: redisKeys(PREFIX, ACCOUNT) });
     const t0 = performance.now();
     for (let i = 0; i < RFQS; i += 500) {
-      await Promise.all(Array.from({ length: Math.min(500, RFQS - i) }, (_, j) => store.compareAndSet(undefined, record(i + j))));
+      await Promise.all(
+        Array.from({ length: Math.min(500, RFQS - i) }, (_, j) => store.compareAndSet(undefined, record(i + j))),
+      );
     }
     const fillMs = performance.now() - t0;
     await redis.quit();
@@ -158,12 +188,22 @@ async function main(): Promise<void> {
     const ours = runChild('ours', server.url, dir);
     const size = (await stat(ours.path)).size;
     if (args.keep) await copyFile(ours.path, args.keep);
-    console.log(`overview workbook: ${ours.rows.toLocaleString('en')} tracked RFQs (Redis filled in ${(fillMs / 1000).toFixed(2)} s, not counted)`);
-    console.log(`  ours (read Redis, sort, styled streaming write, rename): ${(ours.totalMs / 1000).toFixed(2)} s   (target < 5 s)`);
+    console.log(
+      `overview workbook: ${ours.rows.toLocaleString('en')} tracked RFQs (Redis filled in ${(fillMs / 1000).toFixed(2)} s, not counted)`,
+    );
+    console.log(
+      `  ours (read Redis, sort, styled streaming write, rename): ${(ours.totalMs / 1000).toFixed(2)} s   (target < 5 s)`,
+    );
     console.log(`    peak RSS of the run:                                  ${ours.maxRssMB} MB`);
-    console.log(`  baseline (same rows in memory, bare exceljs stream):    ${(bare.totalMs / 1000).toFixed(2)} s, peak RSS ${bare.maxRssMB} MB`);
-    console.log(`  ratio ours / baseline:                                  time ${(ours.totalMs / bare.totalMs).toFixed(2)}, peak RSS ${(ours.maxRssMB / bare.maxRssMB).toFixed(2)}`);
-    console.log(`  file size:                                              ${(size / 1024 / 1024).toFixed(2)} MB${args.keep ? ` -> ${args.keep}` : ''}`);
+    console.log(
+      `  baseline (same rows in memory, bare exceljs stream):    ${(bare.totalMs / 1000).toFixed(2)} s, peak RSS ${bare.maxRssMB} MB`,
+    );
+    console.log(
+      `  ratio ours / baseline:                                  time ${(ours.totalMs / bare.totalMs).toFixed(2)}, peak RSS ${(ours.maxRssMB / bare.maxRssMB).toFixed(2)}`,
+    );
+    console.log(
+      `  file size:                                              ${(size / 1024 / 1024).toFixed(2)} MB${args.keep ? ` -> ${args.keep}` : ''}`,
+    );
     if (ours.rows !== RFQS || ours.totalMs >= 5000) process.exitCode = 1;
   } finally {
     await server.stop();

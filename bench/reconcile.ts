@@ -33,7 +33,14 @@ function requisitions(n: number, tag: string): Requisition[] {
     title: `Requisition ${tag} ${i}`,
     due_date: due,
     rfq_type: 'Public' as const,
-    lines: Array.from({ length: 1 + (i % 3) }, (_, j) => ({ external_id: `${tag}-${i}-${j}`, product_name: `Item ${i}.${j}`, uom: 'pcs', qty: 1 + j, estimated_price: 100 * (j + 1), row: 2 + j })),
+    lines: Array.from({ length: 1 + (i % 3) }, (_, j) => ({
+      external_id: `${tag}-${i}-${j}`,
+      product_name: `Item ${i}.${j}`,
+      uom: 'pcs',
+      qty: 1 + j,
+      estimated_price: 100 * (j + 1),
+      row: 2 + j,
+    })),
   }));
 }
 
@@ -79,7 +86,13 @@ async function run(dialect: 'friendly' | 'docs', n: number): Promise<Row> {
   const stats = sandbox.stats();
   const count = (op: string) => Object.values(stats.calls[op] ?? {}).reduce((a, b) => a + b, 0);
   const requests = Object.keys(stats.calls).reduce((sum, op) => sum + count(op), 0);
-  const walks = await createReconcileCoordinator({ redis: ctx.redis, keys: ctx.keys, listingClient: ctx.listingClient, dialect: () => ctx.dialects.get(), logger: silentLogger }).stats();
+  const walks = await createReconcileCoordinator({
+    redis: ctx.redis,
+    keys: ctx.keys,
+    listingClient: ctx.listingClient,
+    dialect: () => ctx.dialects.get(),
+    logger: silentLogger,
+  }).stats();
   const ours = sandbox.control.listAll().filter((r) => r.lines.some((l) => l.external_id?.startsWith(account)));
   const ids = ours.flatMap((r) => r.lines.map((l) => l.external_id));
   const exact = ours.length === n && new Set(ids).size === ids.length;
@@ -87,15 +100,30 @@ async function run(dialect: 'friendly' | 'docs', n: number): Promise<Row> {
   await closeWorkerContext(ctx);
   await sandbox.stop();
   const onePass = Math.ceil((EXISTING + n) / PAGE_SIZE);
-  return { dialect, n, requests, creates: count('createRfq'), pages: count('listRfqs'), lost: stats.commitThenFail, walks: walks.started, complete: walks.complete, exact, floor: (n + onePass) / n };
+  return {
+    dialect,
+    n,
+    requests,
+    creates: count('createRfq'),
+    pages: count('listRfqs'),
+    lost: stats.commitThenFail,
+    walks: walks.started,
+    complete: walks.complete,
+    exact,
+    floor: (n + onePass) / n,
+  };
 }
 
 const rows: Row[] = [];
 for (const dialect of ['friendly', 'docs'] as const) for (const n of SIZES) rows.push(await run(dialect, n));
 await redisServer.stop();
 
-console.log(`bench:reconcile: ${EXISTING} hand-made RFQs, pages of ${PAGE_SIZE}, ${LOST * 100}% of creates committed then answered 502`);
-console.log('dialect   N    requests  per req  floor  growth  creates  list pages  lost  walks (complete)  exactly once');
+console.log(
+  `bench:reconcile: ${EXISTING} hand-made RFQs, pages of ${PAGE_SIZE}, ${LOST * 100}% of creates committed then answered 502`,
+);
+console.log(
+  'dialect   N    requests  per req  floor  growth  creates  list pages  lost  walks (complete)  exactly once',
+);
 let prev: Row | undefined;
 for (const r of rows) {
   const growth = prev && prev.dialect === r.dialect ? (r.requests / prev.requests).toFixed(2) + 'x' : '-';
@@ -105,5 +133,7 @@ for (const r of rows) {
   prev = r;
 }
 const at400 = rows.filter((r) => r.n === 400);
-console.log(`targets: <= 2.7 requests per requisition at N = 400: ${at400.map((r) => `${r.dialect} ${(r.requests / r.n).toFixed(2)}`).join(', ')}; growth per doubling <= 2.2x`);
+console.log(
+  `targets: <= 2.7 requests per requisition at N = 400: ${at400.map((r) => `${r.dialect} ${(r.requests / r.n).toFixed(2)}`).join(', ')}; growth per doubling <= 2.2x`,
+);
 process.exit(0);

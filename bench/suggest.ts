@@ -14,13 +14,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const HEADER = 'Requisition,Line,Item,Specification,UoM,Qty,Estimated Total,Title,Description,Due Date,Required Date,RFQ Type,Category,Location\n';
+const HEADER =
+  'Requisition,Line,Item,Specification,UoM,Qty,Estimated Total,Title,Description,Due Date,Required Date,RFQ Type,Category,Location\n';
 const LINES_PER_REQ = 10;
 
 function line(i: number): string {
   const req = `BENCH-${String(Math.floor(i / LINES_PER_REQ)).padStart(7, '0')}`;
-  return `${req},${(i % LINES_PER_REQ) + 1},Hex bolt M${8 + (i % 5) * 2}x${40 + (i % 7) * 10} DIN 933,"zinc plated, 8.8",pc,${10 + (i % 90)},${(i % 1000) * 3}.${i % 100},` +
-    `Bench requisition ${req},Generated for bench:suggest,2027-06-30,2027-07-31,${i % 2 ? 'Private' : 'Public'},Fasteners,Plant 1000\n`;
+  return (
+    `${req},${(i % LINES_PER_REQ) + 1},Hex bolt M${8 + (i % 5) * 2}x${40 + (i % 7) * 10} DIN 933,"zinc plated, 8.8",pc,${10 + (i % 90)},${(i % 1000) * 3}.${i % 100},` +
+    `Bench requisition ${req},Generated for bench:suggest,2027-06-30,2027-07-31,${i % 2 ? 'Private' : 'Public'},Fasteners,Plant 1000\n`
+  );
 }
 
 async function writeCsv(path: string, lines: number): Promise<void> {
@@ -40,7 +43,10 @@ async function writeCsv(path: string, lines: number): Promise<void> {
 
 function run(args: string[]): { seconds: number; code: number | null } {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/rfq-sync.ts'), ...args], { stdio: 'ignore', env: { ...process.env, RFQ_SYNC_CONFIG: '' } });
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin/rfq-sync.ts'), ...args], {
+    stdio: 'ignore',
+    env: { ...process.env, RFQ_SYNC_CONFIG: '' },
+  });
   return { seconds: (performance.now() - t) / 1000, code: r.status };
 }
 
@@ -52,7 +58,9 @@ try {
   const csv = join(dir, 'bench-requisitions.csv');
   let t = performance.now();
   await writeCsv(csv, lines);
-  console.log(`generated ${lines.toLocaleString('en-US')}-line CSV (${((await stat(csv)).size / 1e6).toFixed(0)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated ${lines.toLocaleString('en-US')}-line CSV (${((await stat(csv)).size / 1e6).toFixed(0)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
   t = performance.now();
   const suggest = run(['check', '--suggest', csv]);
   const full = run(['check', csv]);

@@ -9,10 +9,28 @@ import { ConfigError } from '../src/errors.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, reportError, setup, type GlobalOptions } from '../app/cli-support.ts';
 
 const program = new Command('rfq-sync')
-  .description('Turns ERP purchase-requisition exports into RFQs on a sourcing service, follows them, and writes Excel quote comparisons.')
-  .option('-c, --config <file>', 'configuration file (YAML or JSON, same keys as the environment variables); same as RFQ_SYNC_CONFIG')
-  .addOption(new Option('--log-level <level>', 'log level (overrides LOG_LEVEL)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
-  .option('--account <name>', 'the sourcing account to act on (same as SOURCING_ACCOUNT); status, failed and ingest find it in Redis when there is only one')
+  .description(
+    'Turns ERP purchase-requisition exports into RFQs on a sourcing service, follows them, and writes Excel quote comparisons.',
+  )
+  .option(
+    '-c, --config <file>',
+    'configuration file (YAML or JSON, same keys as the environment variables); same as RFQ_SYNC_CONFIG',
+  )
+  .addOption(
+    new Option('--log-level <level>', 'log level (overrides LOG_LEVEL)').choices([
+      'fatal',
+      'error',
+      'warn',
+      'info',
+      'debug',
+      'trace',
+      'silent',
+    ]),
+  )
+  .option(
+    '--account <name>',
+    'the sourcing account to act on (same as SOURCING_ACCOUNT); status, failed and ingest find it in Redis when there is only one',
+  )
   .version(packageVersion(), '-V, --version')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
@@ -34,8 +52,13 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>)
 
 program
   .command('worker')
-  .description('run the service: watch the inbox, create RFQs, poll, pull quotations, write comparisons (needs SOURCING_BASE_URL and REDIS_URL)')
-  .addHelpText('after', '\nStops gracefully on SIGTERM/SIGINT (in-flight jobs finish or go back to the queue within SHUTDOWN_TIMEOUT_MS); a second signal exits at once.\nOperations endpoint: http://HTTP_HOST:HTTP_PORT/healthz /readyz /metrics /queues')
+  .description(
+    'run the service: watch the inbox, create RFQs, poll, pull quotations, write comparisons (needs SOURCING_BASE_URL and REDIS_URL)',
+  )
+  .addHelpText(
+    'after',
+    '\nStops gracefully on SIGTERM/SIGINT (in-flight jobs finish or go back to the queue within SHUTDOWN_TIMEOUT_MS); a second signal exits at once.\nOperations endpoint: http://HTTP_HOST:HTTP_PORT/healthz /readyz /metrics /queues',
+  )
   .action(
     action(async () => {
       const { config, logger } = setup(globals(), { requireProduction: true, service: true });
@@ -46,10 +69,18 @@ program
 
 program
   .command('once')
-  .description('one full pass: inbox, RFQ creation, one poll, quotations and comparisons; exits when the queues are drained')
+  .description(
+    'one full pass: inbox, RFQ creation, one poll, quotations and comparisons; exits when the queues are drained',
+  )
   .option('--max-wait <seconds>', 'give up waiting for the queues after this long', (v) => positiveNumber(v), 3600)
-  .option('--sandbox', 'run against the built-in sandbox (and a private redis-server when REDIS_URL is unset), to try it out')
-  .addHelpText('after', '\nExit code: 0 all done, 1 something failed and was reported, 2 bad configuration.\nNeeds SOURCING_BASE_URL and REDIS_URL; only with --sandbox does it start the built-in sandbox (and a private redis-server).')
+  .option(
+    '--sandbox',
+    'run against the built-in sandbox (and a private redis-server when REDIS_URL is unset), to try it out',
+  )
+  .addHelpText(
+    'after',
+    '\nExit code: 0 all done, 1 something failed and was reported, 2 bad configuration.\nNeeds SOURCING_BASE_URL and REDIS_URL; only with --sandbox does it start the built-in sandbox (and a private redis-server).',
+  )
   .action(
     action(async (opts: { maxWait: number; sandbox?: boolean }) => {
       const { config, logger } = setup(globals(), { service: true });
@@ -60,22 +91,41 @@ program
 
 program
   .command('check')
-  .description('dry run of one export: the mapping profile chosen and why, the requisitions it would create, every row problem (no side effects)')
+  .description(
+    'dry run of one export: the mapping profile chosen and why, the requisitions it would create, every row problem (no side effects)',
+  )
   .argument('<file>', 'CSV or XLSX export')
   .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
-  .option('--suggest', 'draft a mapping profile from this file: the YAML on standard output, the evidence and the check with it on standard error (nothing written)')
+  .option(
+    '--suggest',
+    'draft a mapping profile from this file: the YAML on standard output, the evidence and the check with it on standard error (nothing written)',
+  )
   .option('--name <name>', 'with --suggest: the profile name (default: from the file name)')
-  .addHelpText('after', '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.\nDraft a profile: rfq-sync check --suggest FILE --name NAME > mappings/NAME.yaml, then review the "# REVIEW:" points.')
+  .addHelpText(
+    'after',
+    '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.\nDraft a profile: rfq-sync check --suggest FILE --name NAME > mappings/NAME.yaml, then review the "# REVIEW:" points.',
+  )
   .action(
     action(async (file: string, opts: { mapping?: string; suggest?: boolean; name?: string }) => {
       const { config } = setup(globals());
-      const limits = { maxFileBytes: config.MAX_FILE_BYTES, maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES, maxXlsxEntries: config.MAX_XLSX_ENTRIES };
+      const limits = {
+        maxFileBytes: config.MAX_FILE_BYTES,
+        maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES,
+        maxXlsxEntries: config.MAX_XLSX_ENTRIES,
+      };
       if (opts.name !== undefined && !opts.suggest) throw new ConfigError(['--name: only with --suggest']);
       if (opts.suggest) {
-        if (opts.mapping !== undefined) throw new ConfigError(['--mapping: not with --suggest (it drafts a new profile)']);
-        if (opts.name !== undefined && !/^[A-Za-z0-9._-]+$/.test(opts.name)) throw new ConfigError(['--name: may hold only letters, digits, . _ -']);
+        if (opts.mapping !== undefined)
+          throw new ConfigError(['--mapping: not with --suggest (it drafts a new profile)']);
+        if (opts.name !== undefined && !/^[A-Za-z0-9._-]+$/.test(opts.name))
+          throw new ConfigError(['--name: may hold only letters, digits, . _ -']);
         const { runSuggest } = await import('../src/ingest/suggest-command.ts');
-        return runSuggest(file, { limits, name: opts.name }, (text) => process.stdout.write(text), (line) => process.stderr.write(`${line}\n`));
+        return runSuggest(
+          file,
+          { limits, name: opts.name },
+          (text) => process.stdout.write(text),
+          (line) => process.stderr.write(`${line}\n`),
+        );
       }
       const { loadProfiles, runCheck } = await import('../src/ingest/index.ts');
       let profiles;
@@ -85,7 +135,9 @@ program
         process.stderr.write(`rfq-sync: ${(err as Error).message}\n`);
         return EXIT_CONFIG;
       }
-      return runCheck(file, { profiles, mappingName: opts.mapping, limits }, (line) => process.stdout.write(`${line}\n`));
+      return runCheck(file, { profiles, mappingName: opts.mapping, limits }, (line) =>
+        process.stdout.write(`${line}\n`),
+      );
     }),
   );
 
@@ -154,13 +206,20 @@ program
 
 program
   .command('recover')
-  .description('after Redis lost its state: reconcile every requisition of the files taken since WHEN before any post, then resume creation')
-  .requiredOption('--since <when>', 'when the loss may have begun: 2026-11-24 (UTC midnight) or 2026-11-24T08:00:00+01:00')
+  .description(
+    'after Redis lost its state: reconcile every requisition of the files taken since WHEN before any post, then resume creation',
+  )
+  .requiredOption(
+    '--since <when>',
+    'when the loss may have begun: 2026-11-24 (UTC midnight) or 2026-11-24T08:00:00+01:00',
+  )
   .action(
     action(async (opts: { since: string }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
       const { parseSince, runRecoverCommand } = await import('../app/recover.ts');
-      return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, (l) => process.stdout.write(`${l}\n`));
+      return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, (l) =>
+        process.stdout.write(`${l}\n`),
+      );
     }),
   );
 
@@ -178,7 +237,9 @@ program
     }),
   );
 
-const failed = program.command('failed').description('jobs that failed after all their attempts: list them, run them again');
+const failed = program
+  .command('failed')
+  .description('jobs that failed after all their attempts: list them, run them again');
 failed
   .command('list')
   .description('every failed job with its reason')
@@ -213,24 +274,46 @@ program
   .option('--state-file <file>', 'keep the sandbox state in this file across restarts')
   .option('--autopilot', 'simulate suppliers: close RFQs, submit quotations, complete them')
   .option('--close-after-ms <ms>', 'autopilot: close an RFQ this long after creation', (v) => Number(v), 20_000)
-  .option('--dialect <name>', 'friendly (lower-case filter, external_id echoed) or docs (the real service as documented)', 'friendly')
+  .option(
+    '--dialect <name>',
+    'friendly (lower-case filter, external_id echoed) or docs (the real service as documented)',
+    'friendly',
+  )
   .option('--existing <n>', 'seed this many hand-made RFQs (no external_ids) per account', (v) => Number(v), 0)
   .option('--page-size <n>', 'RFQs per list page', (v) => positiveInteger(v), 20)
   .action(
-    action(async (opts: { port?: number; host: string; prefix: string; stateFile?: string; autopilot?: boolean; closeAfterMs: number; dialect: string; existing: number; pageSize: number }) => {
-      if (opts.dialect !== 'friendly' && opts.dialect !== 'docs') throw new ConfigError([`--dialect: must be friendly or docs, not ${opts.dialect}`]);
-      const { runSandboxCommand } = await import('../app/sandbox-command.ts');
-      return runSandboxCommand(globals(), opts);
-    }),
+    action(
+      async (opts: {
+        port?: number;
+        host: string;
+        prefix: string;
+        stateFile?: string;
+        autopilot?: boolean;
+        closeAfterMs: number;
+        dialect: string;
+        existing: number;
+        pageSize: number;
+      }) => {
+        if (opts.dialect !== 'friendly' && opts.dialect !== 'docs')
+          throw new ConfigError([`--dialect: must be friendly or docs, not ${opts.dialect}`]);
+        const { runSandboxCommand } = await import('../app/sandbox-command.ts');
+        return runSandboxCommand(globals(), opts);
+      },
+    ),
   );
 
 program
   .command('demo')
-  .description('the whole loop on this machine with nothing configured: private redis-server, sandbox with simulated suppliers, the samples; prints the workbooks it wrote')
+  .description(
+    'the whole loop on this machine with nothing configured: private redis-server, sandbox with simulated suppliers, the samples; prints the workbooks it wrote',
+  )
   .option('--dir <dir>', 'parent folder of the run folder', 'rfq-sync-demo')
   .option('--timeout <seconds>', 'stop waiting after this long', (v) => positiveNumber(v), 110)
   .option('--stay', 'keep running at the end (dashboard stays up) until Ctrl-C')
-  .addHelpText('after', '\nNeeds redis-server on PATH (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis).\nIgnores REDIS_URL and SOURCING_BASE_URL: a demo never touches a real installation.')
+  .addHelpText(
+    'after',
+    '\nNeeds redis-server on PATH (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis).\nIgnores REDIS_URL and SOURCING_BASE_URL: a demo never touches a real installation.',
+  )
   .action(
     action(async (opts: { dir: string; timeout: number; stay?: boolean }) => {
       const { runDemo } = await import('../app/demo.ts');

@@ -20,8 +20,22 @@ try {
   const xlsx = join(dir, 'comparison.xlsx');
   await writeComparisonWorkbook(input, xlsx);
   const profile = `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`;
-  execFileSync('soffice', [profile, '--headless', '--convert-to', 'pdf', '--outdir', dir, xlsx], { stdio: 'ignore', timeout: 180_000 });
-  execFileSync('pdftoppm', ['-f', '1', '-l', '1', '-r', '100', '-png', '-singlefile', join(dir, 'comparison.pdf'), join(dir, 'page1')]);
+  execFileSync('soffice', [profile, '--headless', '--convert-to', 'pdf', '--outdir', dir, xlsx], {
+    stdio: 'ignore',
+    timeout: 180_000,
+  });
+  execFileSync('pdftoppm', [
+    '-f',
+    '1',
+    '-l',
+    '1',
+    '-r',
+    '100',
+    '-png',
+    '-singlefile',
+    join(dir, 'comparison.pdf'),
+    join(dir, 'page1'),
+  ]);
   await copyFile(join(dir, 'page1.png'), target);
   console.log(`wrote ${target}`);
 } finally {

@@ -23,7 +23,8 @@ export type ComparisonJobResult = ComparisonResult;
 
 export async function processComparison(ctx: WorkerContext, job: Job): Promise<ComparisonJobResult> {
   const data = comparisonJobSchema.safeParse(job.data);
-  if (!data.success) throw new UnrecoverableError(`comparison job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
+  if (!data.success)
+    throw new UnrecoverableError(`comparison job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
   try {
     return await runComparison(ctx, data.data);
   } catch (err) {

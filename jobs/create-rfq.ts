@@ -32,7 +32,13 @@ import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
 import { jobId, type Queues } from '../src/redis/queues.ts';
 import { ThrottledError } from '../src/creation/rate-limiter.ts';
 import { createReconcileCoordinator } from '../src/creation/reconcile-coordinator.ts';
-import { AttemptBusyError, contentHashOf, createRfqOnce, type CreateOutcome, type CreatorDeps } from '../src/creation/rfq-creator.ts';
+import {
+  AttemptBusyError,
+  contentHashOf,
+  createRfqOnce,
+  type CreateOutcome,
+  type CreatorDeps,
+} from '../src/creation/rfq-creator.ts';
 import type { Requisition } from '../src/requisition.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
 
@@ -43,8 +49,14 @@ export const requisitionLineSchema = z.object({
   uom: z.string().optional(),
   qty: z.number().int().positive(),
   estimated_price: z.number().int().nonnegative().optional(),
-  unit_price: z.string().regex(/^\d+(\.\d+)?$/).optional(),
-  price_unit: z.string().regex(/^\d+(\.\d+)?$/).optional(),
+  unit_price: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .optional(),
+  price_unit: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .optional(),
   row: z.number().int(),
 });
 
@@ -61,7 +73,10 @@ export const requisitionSchema = z.object({
   rfq_type: z.enum(['Public', 'Private']),
   rfq_category: z.string().optional(),
   rfq_location: z.string().optional(),
-  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
   erp_days: z.object({ due_date: isoDay.optional(), required_date: isoDay.optional() }).optional(),
   lines: z.array(requisitionLineSchema).min(1),
 });
@@ -109,9 +124,21 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
       postLeaseMs,
       claimLeaseMs: postLeaseMs,
       track: (rfqId, requisition) => trackRfq(ctx, { rfqId, requisition }),
-      replicated: replicas > 0 ? replicationWait({ redis: ctx.redis, markKey: ctx.keys.key('replication-mark'), replicas, timeoutMs: c.REDIS_WAIT_TIMEOUT_MS }) : undefined,
+      replicated:
+        replicas > 0
+          ? replicationWait({
+              redis: ctx.redis,
+              markKey: ctx.keys.key('replication-mark'),
+              replicas,
+              timeoutMs: c.REDIS_WAIT_TIMEOUT_MS,
+            })
+          : undefined,
       headerPusher: c.PUSH_HEADER_CHANGES
-        ? createHeaderPusher({ client: ctx.client, dialect: () => ctx.dialects.get(), learnEdit: (edit, evidence) => ctx.dialects.learn({ edit, evidence }) })
+        ? createHeaderPusher({
+            client: ctx.client,
+            dialect: () => ctx.dialects.get(),
+            learnEdit: (edit, evidence) => ctx.dialects.learn({ edit, evidence }),
+          })
         : undefined,
       reconciler: createReconcileCoordinator({
         redis: ctx.redis,
@@ -132,7 +159,8 @@ export type CreateRfqResult = CreateOutcome;
 
 export async function processCreateRfq(ctx: WorkerContext, job: Job): Promise<CreateRfqResult> {
   const parsed = createRfqPayloadSchema.safeParse(job.data);
-  if (!parsed.success) throw new UnrecoverableError(`create-rfq payload is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+  if (!parsed.success)
+    throw new UnrecoverableError(`create-rfq payload is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
   const requisition = parsed.data.requisition as Requisition;
   if (ctx.authGate.isPaused()) return delay(job, AUTH_RETRY_MS);
   // Redis lost its state (src/redis/state-epoch.ts): nothing is claimed until `rfq-sync recover`

@@ -30,9 +30,15 @@ import { enqueueCreateRfq } from './create-rfq.ts';
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type IngestJobResult = IngestResult;
 
-export async function processIngest(ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'>, job: Job): Promise<IngestJobResult> {
+export async function processIngest(
+  ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'>,
+  job: Job,
+): Promise<IngestJobResult> {
   const parsed = ingestJobPayloadSchema.safeParse(job.data);
-  if (!parsed.success) throw new UnrecoverableError(`ingest job ${job.id}: invalid payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new UnrecoverableError(
+      `ingest job ${job.id}: invalid payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   try {
     return await runIngest({ ...ctx, enqueue: (r) => enqueueCreateRfq(ctx.queues, r) }, parsed.data, job.id);
   } catch (err) {

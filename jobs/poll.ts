@@ -28,11 +28,13 @@ export type PollJobResult = PollResult | OverviewWritten;
 
 export async function processPoll(ctx: WorkerContext, job: Job): Promise<PollJobResult> {
   if (job.name === OVERVIEW_JOB) {
-    if (!overviewJobSchema.safeParse(job.data).success) throw new UnrecoverableError(`overview job ${job.id}: invalid payload`);
+    if (!overviewJobSchema.safeParse(job.data).success)
+      throw new UnrecoverableError(`overview job ${job.id}: invalid payload`);
     return writeAccountOverview(ctx);
   }
   const data = pollJobSchema.safeParse(job.data);
-  if (!data.success) throw new UnrecoverableError(`poll job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
+  if (!data.success)
+    throw new UnrecoverableError(`poll job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
   await deferWhilePaused(ctx, job);
   try {
     return await runPoll(ctx, data.data);

@@ -22,7 +22,8 @@ export type QuotationsJobResult = QuotationsResult;
 
 export async function processQuotations(ctx: WorkerContext, job: Job): Promise<QuotationsJobResult> {
   const data = quotationsJobSchema.safeParse(job.data);
-  if (!data.success) throw new UnrecoverableError(`quotations job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
+  if (!data.success)
+    throw new UnrecoverableError(`quotations job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
   await deferWhilePaused(ctx, job);
   try {
     return await runQuotations(ctx, data.data);

@@ -90,14 +90,18 @@ export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): 
       maxStalledCount: opts.maxStalledCount ?? 5,
       drainDelay: opts.drainDelaySeconds ?? 5,
       // Jobs started per second; the calls themselves are held to the same rate by src/creation/rate-limiter.ts.
-      ...(key === 'createRfq' ? { limiter: { max: opts.ratePerSecond ?? ctx.config.RATE_LIMIT_PER_SECOND, duration: 1000 } } : {}),
+      ...(key === 'createRfq'
+        ? { limiter: { max: opts.ratePerSecond ?? ctx.config.RATE_LIMIT_PER_SECOND, duration: 1000 } }
+        : {}),
     };
     const w = new Worker(
       name,
       async (job: Job) => {
         inFlight++;
         try {
-          return await (await load)(ctx, job);
+          return await (
+            await load
+          )(ctx, job);
         } finally {
           if (--inFlight === 0) idle?.();
         }
@@ -133,7 +137,11 @@ export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): 
           clearTimeout(timer);
         }
         const force = inFlight > 0;
-        if (force) log.warn({ timeoutMs, inFlight }, 'jobs still running at shutdown time-out; another worker will take them up again');
+        if (force)
+          log.warn(
+            { timeoutMs, inFlight },
+            'jobs still running at shutdown time-out; another worker will take them up again',
+          );
         await Promise.allSettled(workers.map((w) => w.close(force)));
       })();
       return closing;

@@ -26,13 +26,16 @@ const int = (min: number, max: number) =>
     .min(min, `must be at least ${min}`)
     .max(max, `must be at most ${max}`);
 const url = (protocols: string[]) =>
-  z.string().refine((s) => {
-    try {
-      return protocols.includes(new URL(s).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  z.string().refine(
+    (s) => {
+      try {
+        return protocols.includes(new URL(s).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+  );
 /** An IANA time zone name as Intl knows it, in its canonical spelling (`europe/berlin` -> `Europe/Berlin`). */
 const timeZone = z
   .string()
@@ -60,7 +63,10 @@ export const rawConfigSchema = z.object({
    * Redis never collide. Default: derived from SOURCING_BASE_URL (host and path). Two accounts on the same service
    * must set distinct names; replacing the token keeps the name, so records survive token rotation.
    */
-  SOURCING_ACCOUNT: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . and - only, at most 64').optional(),
+  SOURCING_ACCOUNT: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . and - only, at most 64')
+    .optional(),
   /** Time to open a connection to the service, ms. Default 5,000. */
   SOURCING_CONNECT_TIMEOUT_MS: int(100, 600_000).default(5_000),
   /** Time until the service's response headers arrive, ms. Default 30,000. */
@@ -115,7 +121,11 @@ export const rawConfigSchema = z.object({
       // never echo any part of it: an unencoded password would show
       // an '@' after the host part means a password with an unencoded / ? or # (the rest would read as a path)
       if (/^rediss?:\/\//.test(s) && (!URL.canParse(s) || /^rediss?:\/\/[^/?#]*[/?#].*@/.test(s))) {
-        c.addIssue({ code: 'custom', message: 'is not a valid URL: a password holding : / @ # ? % must be percent-encoded (/ as %2F, @ as %40, : as %3A)' });
+        c.addIssue({
+          code: 'custom',
+          message:
+            'is not a valid URL: a password holding : / @ # ? % must be percent-encoded (/ as %2F, @ as %40, : as %3A)',
+        });
       } else if (!URL.canParse(s) || !['redis:', 'rediss:'].includes(new URL(s).protocol)) {
         c.addIssue({ code: 'custom', message: 'must be a URL starting with redis:// or rediss://' });
       }
@@ -131,7 +141,10 @@ export const rawConfigSchema = z.object({
     .regex(/^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/, 'must be host:port[,host:port...]')
     .optional(),
   /** The primary's name as the sentinels know it (`sentinel monitor <name> ...`). Default `mymaster`. */
-  REDIS_SENTINEL_NAME: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . and - only').default('mymaster'),
+  REDIS_SENTINEL_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _ . and - only')
+    .default('mymaster'),
   /** Password of the Redis primary and replicas under Sentinel (requirepass). Unset: none. */
   REDIS_PASSWORD: z.string().min(1).optional(),
   /** File holding REDIS_PASSWORD (one line; a trailing newline is trimmed). */
@@ -148,7 +161,10 @@ export const rawConfigSchema = z.object({
   /** How long a claim waits for those replicas before the POST is put off (the job retries), ms. Default 2,000. */
   REDIS_WAIT_TIMEOUT_MS: int(10, 60_000).default(2_000),
   /** Prefix of every Redis key and BullMQ queue. Default `rfq-sync`. */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('rfq-sync'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+    .default('rfq-sync'),
 
   /** Root of inbox/ processing/ archive/ failed/ outbox/. Default `./rfq-sync-data`. */
   RFQ_SYNC_DIR: z.string().min(1).default('./rfq-sync-data'),
@@ -236,7 +252,10 @@ export const rawConfigSchema = z.object({
    * tracked RFQ when it is created, shown in the workbook header and number formats, and written in the award
    * file. Default: none (amounts name no currency).
    */
-  REQUISITION_CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'is not an ISO 4217 code (three capital letters, e.g. EUR)').optional(),
+  REQUISITION_CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'is not an ISO 4217 code (three capital letters, e.g. EUR)')
+    .optional(),
 
   /** Log level: fatal, error, warn, info, debug, trace, silent. Default info. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -249,7 +268,12 @@ export const rawConfigSchema = z.object({
    */
   HTTP_ALLOWED_HOSTS: z
     .string()
-    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    )
     .default([]),
   /** Port of the operations endpoint; 0 turns it off. Default 9464. */
   HTTP_PORT: int(0, 65_535).default(9464),
@@ -313,14 +337,18 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
  * `requireProduction`: the `worker` command never falls back to the sandbox or a private Redis.
  * `requireToken` (default true): false for the commands that only use Redis.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { requireProduction?: boolean; requireToken?: boolean; cwd?: string } = {}): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { requireProduction?: boolean; requireToken?: boolean; cwd?: string } = {},
+): Config {
   const problems: string[] = [];
   let fileValues: Record<string, unknown> = {};
   const cfgFile = env.RFQ_SYNC_CONFIG;
   if (cfgFile) {
     try {
       const parsed: unknown = parseYaml(readFileSync(cfgFile, 'utf8'));
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) fileValues = parsed as Record<string, unknown>;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+        fileValues = parsed as Record<string, unknown>;
       else problems.push(`RFQ_SYNC_CONFIG: ${cfgFile} must hold a mapping of VARIABLE: value`);
     } catch (err) {
       problems.push(`RFQ_SYNC_CONFIG: cannot read ${cfgFile}: ${(err as Error).message.split('\n')[0]}`);
@@ -364,19 +392,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { require
         if (!v) problems.push(`${name}_FILE: ${file} is empty`);
         return v;
       } catch (err) {
-        problems.push(`${name}_FILE: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        problems.push(
+          `${name}_FILE: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        );
         return undefined;
       }
     };
     registerSecret(raw.REDIS_PASSWORD);
     registerSecret(raw.REDIS_SENTINEL_PASSWORD);
-    raw.REDIS_URL = sentinelUrl(raw.REDIS_SENTINELS, raw.REDIS_SENTINEL_NAME, secret('REDIS_PASSWORD'), secret('REDIS_SENTINEL_PASSWORD'));
-  } else if (raw.REDIS_PASSWORD || raw.REDIS_PASSWORD_FILE || raw.REDIS_SENTINEL_PASSWORD || raw.REDIS_SENTINEL_PASSWORD_FILE) {
+    raw.REDIS_URL = sentinelUrl(
+      raw.REDIS_SENTINELS,
+      raw.REDIS_SENTINEL_NAME,
+      secret('REDIS_PASSWORD'),
+      secret('REDIS_SENTINEL_PASSWORD'),
+    );
+  } else if (
+    raw.REDIS_PASSWORD ||
+    raw.REDIS_PASSWORD_FILE ||
+    raw.REDIS_SENTINEL_PASSWORD ||
+    raw.REDIS_SENTINEL_PASSWORD_FILE
+  ) {
     problems.push('REDIS_PASSWORD: only used with REDIS_SENTINELS (with REDIS_URL the password goes in the URL)');
   }
   raw.REDIS_WAIT_REPLICAS ??= raw.REDIS_SENTINELS ? 1 : 0;
 
-  if (raw.SOURCING_TOKEN && raw.SOURCING_TOKEN_FILE) problems.push('SOURCING_TOKEN_FILE: set either SOURCING_TOKEN or SOURCING_TOKEN_FILE, not both');
+  if (raw.SOURCING_TOKEN && raw.SOURCING_TOKEN_FILE)
+    problems.push('SOURCING_TOKEN_FILE: set either SOURCING_TOKEN or SOURCING_TOKEN_FILE, not both');
   let token = raw.SOURCING_TOKEN;
   if (raw.SOURCING_TOKEN) {
     const bad = tokenProblem(raw.SOURCING_TOKEN.trim());
@@ -391,26 +432,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { require
       const bad = token ? tokenProblem(token) : undefined;
       if (bad) problems.push(`SOURCING_TOKEN_FILE: the token in ${raw.SOURCING_TOKEN_FILE} ${bad}`);
     } catch (err) {
-      problems.push(`SOURCING_TOKEN_FILE: cannot read ${raw.SOURCING_TOKEN_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      problems.push(
+        `SOURCING_TOKEN_FILE: cannot read ${raw.SOURCING_TOKEN_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   }
   // Commands that only read or steer Redis (status, failed, ingest, recover) never need the token.
-  if (opts.requireToken !== false && raw.SOURCING_BASE_URL && !token && !raw.SOURCING_TOKEN_FILE) problems.push('SOURCING_TOKEN: required when SOURCING_BASE_URL is set (or set SOURCING_TOKEN_FILE)');
+  if (opts.requireToken !== false && raw.SOURCING_BASE_URL && !token && !raw.SOURCING_TOKEN_FILE)
+    problems.push('SOURCING_TOKEN: required when SOURCING_BASE_URL is set (or set SOURCING_TOKEN_FILE)');
   if (opts.requireProduction) {
-    if (!raw.SOURCING_BASE_URL) problems.push('SOURCING_BASE_URL: required for `worker` (only `demo` and local commands use the built-in sandbox)');
-    if (!raw.REDIS_URL) problems.push('REDIS_URL: required for `worker` (only `demo` and local commands start a private redis-server)');
+    if (!raw.SOURCING_BASE_URL)
+      problems.push(
+        'SOURCING_BASE_URL: required for `worker` (only `demo` and local commands use the built-in sandbox)',
+      );
+    if (!raw.REDIS_URL)
+      problems.push('REDIS_URL: required for `worker` (only `demo` and local commands start a private redis-server)');
   }
-  if (raw.HTTP_TOKEN && raw.HTTP_TOKEN_FILE) problems.push('HTTP_TOKEN_FILE: set either HTTP_TOKEN or HTTP_TOKEN_FILE, not both');
+  if (raw.HTTP_TOKEN && raw.HTTP_TOKEN_FILE)
+    problems.push('HTTP_TOKEN_FILE: set either HTTP_TOKEN or HTTP_TOKEN_FILE, not both');
   if (raw.HTTP_TOKEN_FILE) {
     try {
       const t = readTokenFile(raw.HTTP_TOKEN_FILE);
       registerSecret(t);
       const bad = tokenProblem(t);
       if (bad) problems.push(`HTTP_TOKEN_FILE: the token in ${raw.HTTP_TOKEN_FILE} ${bad}`);
-      else if (t.length < 16) problems.push(`HTTP_TOKEN_FILE: the token in ${raw.HTTP_TOKEN_FILE} must be at least 16 characters`);
+      else if (t.length < 16)
+        problems.push(`HTTP_TOKEN_FILE: the token in ${raw.HTTP_TOKEN_FILE} must be at least 16 characters`);
       else raw.HTTP_TOKEN = t;
     } catch (err) {
-      problems.push(`HTTP_TOKEN_FILE: cannot read ${raw.HTTP_TOKEN_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      problems.push(
+        `HTTP_TOKEN_FILE: cannot read ${raw.HTTP_TOKEN_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   }
   if (raw.HTTP_PORT !== 0 && !LOOPBACK.has(raw.HTTP_HOST) && !raw.HTTP_TOKEN && !raw.HTTP_TOKEN_FILE) {
@@ -434,7 +486,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { require
     awards: join(outbox, 'awards'),
     mappings: abs(raw.MAPPINGS_DIR ?? join(PACKAGE_ROOT, 'mappings')),
   };
-  return { ...raw, folders, token, account: raw.SOURCING_ACCOUNT ?? defaultAccount(raw.SOURCING_BASE_URL), accountGiven: Boolean(raw.SOURCING_ACCOUNT ?? raw.SOURCING_BASE_URL) };
+  return {
+    ...raw,
+    folders,
+    token,
+    account: raw.SOURCING_ACCOUNT ?? defaultAccount(raw.SOURCING_BASE_URL),
+    accountGiven: Boolean(raw.SOURCING_ACCOUNT ?? raw.SOURCING_BASE_URL),
+  };
 }
 
 export function readTokenFile(path: string): string {
@@ -449,7 +507,10 @@ export function readTokenFile(path: string): string {
 export function tokenProblem(token: string): string | undefined {
   const bad = /[\u0000-\u001f\u007f]/.exec(token);
   if (!bad) return undefined;
-  const what = bad[0] === '\n' || bad[0] === '\r' ? 'a line break' : `a control character (U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()})`;
+  const what =
+    bad[0] === '\n' || bad[0] === '\r'
+      ? 'a line break'
+      : `a control character (U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()})`;
   return `holds ${what} at character ${bad.index + 1} of ${token.length} (only a trailing newline is allowed)`;
 }
 
@@ -471,7 +532,13 @@ export function redisPassword(redisUrl: string): string | undefined {
 export function sentinelUrl(sentinels: string, name: string, password?: string, sentinelPassword?: string): string {
   const u = new URL(`redis-sentinel://${name}`);
   if (password) u.password = password;
-  u.searchParams.set('sentinels', sentinels.split(',').map((s) => s.trim()).join(','));
+  u.searchParams.set(
+    'sentinels',
+    sentinels
+      .split(',')
+      .map((s) => s.trim())
+      .join(','),
+  );
   if (sentinelPassword) u.searchParams.set('sentinelPassword', sentinelPassword);
   return u.toString();
 }
@@ -490,5 +557,8 @@ export function displayRedisUrl(redisUrl: string): string {
 function defaultAccount(baseUrl: string | undefined): string {
   if (!baseUrl) return 'sandbox';
   const u = new URL(baseUrl);
-  return `${u.host}${u.pathname}`.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/_+$/, '').slice(0, 64);
+  return `${u.host}${u.pathname}`
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/_+$/, '')
+    .slice(0, 64);
 }

@@ -45,7 +45,11 @@ export class AuthError extends RfqSyncError {
   readonly status: number;
   readonly operation: string;
   constructor(d: HttpErrorDetails & { status: number }) {
-    super('E_AUTH', 'auth', `${d.operation}: the sourcing service refused the token (HTTP ${d.status})${bodySuffix(d.body)}`);
+    super(
+      'E_AUTH',
+      'auth',
+      `${d.operation}: the sourcing service refused the token (HTTP ${d.status})${bodySuffix(d.body)}`,
+    );
     this.status = d.status;
     this.operation = d.operation;
   }
@@ -68,7 +72,12 @@ export class TransientHttpError extends RfqSyncError {
   readonly operation: string;
   constructor(d: HttpErrorDetails & { reason?: string }, options?: { cause?: unknown }) {
     const what = d.status === undefined ? (d.reason ?? 'network error') : `HTTP ${d.status}`;
-    super('E_TRANSIENT', 'transient', `${d.operation}: temporary failure of the sourcing service (${what})${bodySuffix(d.body)}`, options);
+    super(
+      'E_TRANSIENT',
+      'transient',
+      `${d.operation}: temporary failure of the sourcing service (${what})${bodySuffix(d.body)}`,
+      options,
+    );
     this.status = d.status;
     this.operation = d.operation;
   }
@@ -79,7 +88,11 @@ export class PermanentHttpError extends RfqSyncError {
   readonly operation: string;
   readonly body: string | undefined;
   constructor(d: HttpErrorDetails & { status: number }) {
-    super('E_REJECTED', 'data', `${d.operation}: the sourcing service rejected the request (HTTP ${d.status})${bodySuffix(d.body)}`);
+    super(
+      'E_REJECTED',
+      'data',
+      `${d.operation}: the sourcing service rejected the request (HTTP ${d.status})${bodySuffix(d.body)}`,
+    );
     this.status = d.status;
     this.operation = d.operation;
     this.body = d.body;
@@ -93,7 +106,11 @@ export class InvalidResponseError extends RfqSyncError {
   readonly rfqId: number | string | undefined;
   constructor(d: { operation: string; field: string; reason: string; rfqId?: number | string }) {
     const where = d.rfqId === undefined ? '' : ` of RFQ ${d.rfqId}`;
-    super('E_INVALID_RESPONSE', 'unexpected', `${d.operation}: invalid response: field ${d.field}${where}: ${d.reason}`);
+    super(
+      'E_INVALID_RESPONSE',
+      'unexpected',
+      `${d.operation}: invalid response: field ${d.field}${where}: ${d.reason}`,
+    );
     this.operation = d.operation;
     this.field = d.field;
     this.rfqId = d.rfqId;
@@ -116,7 +133,11 @@ export function rfqNotFound(rfqId: number): RfqSyncError {
 
 /** A comparison job's RFQ is (not yet) in any list: the job waits for it. */
 export function rfqNotListed(rfqId: number, version: number): RfqSyncError {
-  return new RfqSyncError('E_RFQ_NOT_LISTED', 'transient', `RFQ ${rfqId} is in no status list: comparison v${version} waits for it`);
+  return new RfqSyncError(
+    'E_RFQ_NOT_LISTED',
+    'transient',
+    `RFQ ${rfqId} is in no status list: comparison v${version} waits for it`,
+  );
 }
 
 /** The one mapping from an HTTP status (non-2xx) to an error class. */
@@ -154,7 +175,11 @@ export class MappingError extends RfqSyncError {
 export class SheetNotFoundError extends RfqSyncError {
   readonly available: string[];
   constructor(name: string, available: string[]) {
-    super('E_SHEET_NOT_FOUND', 'data', `has no sheet named "${name}" (sheets: ${available.map((s) => `"${s}"`).join(', ') || 'none'})`);
+    super(
+      'E_SHEET_NOT_FOUND',
+      'data',
+      `has no sheet named "${name}" (sheets: ${available.map((s) => `"${s}"`).join(', ') || 'none'})`,
+    );
     this.available = available;
   }
 }
@@ -183,9 +208,16 @@ export class ClaimConflictError extends RfqSyncError {
   readonly requisitionKey: string;
   readonly conflicts: ReadonlyArray<{ externalId: string; heldBy: string }>;
   constructor(requisitionKey: string, conflicts: ReadonlyArray<{ externalId: string; heldBy: string }>) {
-    const list = conflicts.slice(0, 5).map((c) => `${c.externalId} (held by ${c.heldBy})`).join(', ');
+    const list = conflicts
+      .slice(0, 5)
+      .map((c) => `${c.externalId} (held by ${c.heldBy})`)
+      .join(', ');
     const more = conflicts.length > 5 ? ` and ${conflicts.length - 5} more` : '';
-    super('E_CLAIM_CONFLICT', 'data', `requisition ${requisitionKey}: external_ids already belong to another requisition: ${list}${more}`);
+    super(
+      'E_CLAIM_CONFLICT',
+      'data',
+      `requisition ${requisitionKey}: external_ids already belong to another requisition: ${list}${more}`,
+    );
     this.requisitionKey = requisitionKey;
     this.conflicts = conflicts;
   }
@@ -198,7 +230,11 @@ export class ClaimConflictError extends RfqSyncError {
 export class AttemptBusyError extends RfqSyncError {
   readonly waitMs: number;
   constructor(id: string, waitMs: number, as?: { code: string; message: string }) {
-    super(as?.code ?? 'E_ATTEMPT_BUSY', 'transient', as?.message ?? `requisition ${id} is being created by another attempt; looking again in ${waitMs} ms`);
+    super(
+      as?.code ?? 'E_ATTEMPT_BUSY',
+      'transient',
+      as?.message ?? `requisition ${id} is being created by another attempt; looking again in ${waitMs} ms`,
+    );
     this.waitMs = waitMs;
   }
 }
@@ -225,7 +261,11 @@ export class ReconcileUnstableError extends AttemptBusyError {
 export class ThrottledError extends RfqSyncError {
   readonly waitMs: number;
   constructor(waitMs: number) {
-    super('E_THROTTLED', 'transient', `calls to the sourcing service are held for ${waitMs} ms (rate limit or Retry-After)`);
+    super(
+      'E_THROTTLED',
+      'transient',
+      `calls to the sourcing service are held for ${waitMs} ms (rate limit or Retry-After)`,
+    );
     this.waitMs = waitMs;
   }
 }
@@ -248,7 +288,11 @@ export function noRedisServer(orRedisUrl = true): RfqSyncError {
 
 /** A private redis-server we started did not listen in time. */
 export function redisServerSilent(port: number, timeoutMs: number): RfqSyncError {
-  return new RfqSyncError('E_NO_REDIS', 'transient', `redis-server did not listen on port ${port} within ${timeoutMs} ms`);
+  return new RfqSyncError(
+    'E_NO_REDIS',
+    'transient',
+    `redis-server did not listen on port ${port} within ${timeoutMs} ms`,
+  );
 }
 
 export class RedisUnfitError extends RfqSyncError {
@@ -262,8 +306,16 @@ export class RedisUnfitError extends RfqSyncError {
  * it); anything else (refused connection, time-out) is transient. `where` is the URL as displayRedisUrl shows it.
  */
 export function redisUnreachable(where: string, message: string): RfqSyncError {
-  if (/WRONGPASS|NOAUTH|invalid password|invalid username-password|AUTH failed|without any password configured/i.test(message)) {
-    return new RfqSyncError('E_REDIS_AUTH', 'config', `Redis at ${where} refused the credentials (${message.split('\n')[0]}): check the password in REDIS_URL (percent-encoded) or REDIS_PASSWORD`);
+  if (
+    /WRONGPASS|NOAUTH|invalid password|invalid username-password|AUTH failed|without any password configured/i.test(
+      message,
+    )
+  ) {
+    return new RfqSyncError(
+      'E_REDIS_AUTH',
+      'config',
+      `Redis at ${where} refused the credentials (${message.split('\n')[0]}): check the password in REDIS_URL (percent-encoded) or REDIS_PASSWORD`,
+    );
   }
   return new RfqSyncError('E_REDIS_DOWN', 'transient', `cannot reach Redis at ${where}: ${message}`);
 }
@@ -283,7 +335,11 @@ export class DiskFullError extends RfqSyncError {
 /** Redis replicas did not acknowledge a write in time (src/redis/replication.ts): the action is put off. */
 export class ReplicationLagError extends RfqSyncError {
   constructor(what: string, acked: number, wanted: number, timeoutMs: number) {
-    super('E_REDIS_NOT_REPLICATED', 'transient', `${what}: ${acked} of ${wanted} Redis replica(s) acknowledged within ${timeoutMs} ms; put off (retried)`);
+    super(
+      'E_REDIS_NOT_REPLICATED',
+      'transient',
+      `${what}: ${acked} of ${wanted} Redis replica(s) acknowledged within ${timeoutMs} ms; put off (retried)`,
+    );
   }
 }
 
@@ -322,7 +378,13 @@ export function kindOf(err: unknown): ErrorKind {
  * pause it instead.
  */
 export function isRetryablePageError(err: unknown): boolean {
-  if (err instanceof RateLimitError || err instanceof AuthError || err instanceof ThrottledError || err instanceof AttemptBusyError) return false;
+  if (
+    err instanceof RateLimitError ||
+    err instanceof AuthError ||
+    err instanceof ThrottledError ||
+    err instanceof AttemptBusyError
+  )
+    return false;
   return err instanceof InvalidResponseError || (err instanceof RfqSyncError && err.kind === 'transient');
 }
 

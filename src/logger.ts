@@ -58,7 +58,8 @@ export interface LoggerOptions {
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
   const fd = opts.stderr ? 2 : 1;
-  const pretty = opts.pretty ?? (opts.destination === undefined && (opts.stderr ? process.stderr : process.stdout).isTTY === true);
+  const pretty =
+    opts.pretty ?? (opts.destination === undefined && (opts.stderr ? process.stderr : process.stdout).isTTY === true);
   const options: pino.LoggerOptions = {
     name: opts.name ?? 'rfq-sync',
     level: opts.level ?? 'info',
@@ -70,7 +71,12 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     hooks: {
       logMethod(args, method) {
         // An Error as first argument becomes the message: scrub it here, before pino reads err.message.
-        method.apply(this, args.map((a) => (typeof a === 'string' ? scrubSecrets(a) : a instanceof Error ? scrubError(a) : a)) as Parameters<typeof method>);
+        method.apply(
+          this,
+          args.map((a) =>
+            typeof a === 'string' ? scrubSecrets(a) : a instanceof Error ? scrubError(a) : a,
+          ) as Parameters<typeof method>,
+        );
       },
     },
     serializers: {
@@ -79,7 +85,15 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   if (pretty) {
-    return scrubChildBindings(pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard', destination: fd } } }));
+    return scrubChildBindings(
+      pino({
+        ...options,
+        transport: {
+          target: 'pino-pretty',
+          options: { colorize: true, translateTime: 'SYS:standard', destination: fd },
+        },
+      }),
+    );
   }
   if (opts.destination) return scrubChildBindings(pino(options, opts.destination as pino.DestinationStream));
   return scrubChildBindings(fd === 2 ? pino(options, pino.destination({ fd: 2, sync: true })) : pino(options));
@@ -90,7 +104,9 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
  * bindings formatter for children: scrub them on the way in, at every level of children.
  */
 function scrubChildBindings(root: Logger): Logger {
-  const realChild = (Object.getPrototypeOf(root) as { child: (this: Logger, b: pino.Bindings, o?: pino.ChildLoggerOptions) => Logger }).child;
+  const realChild = (
+    Object.getPrototypeOf(root) as { child: (this: Logger, b: pino.Bindings, o?: pino.ChildLoggerOptions) => Logger }
+  ).child;
   const wrap = (l: Logger): Logger => {
     Object.defineProperty(l, 'child', {
       configurable: true,
@@ -106,19 +122,50 @@ function scrubChildBindings(root: Logger): Logger {
 
 /** Keys whose values are credentials whatever their spelling (pino's redact paths are case-sensitive). */
 const SECRET_KEYS = new Set([
-  'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'token', 'password', 'secret', 'x-api-key',
-  'api_key', 'apikey', 'access_token', 'refresh_token', 'sourcing_token', 'http_token', 'bearer',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'token',
+  'password',
+  'secret',
+  'x-api-key',
+  'api_key',
+  'apikey',
+  'access_token',
+  'refresh_token',
+  'sourcing_token',
+  'http_token',
+  'bearer',
 ]);
 
 /** A copy of an error (same prototype, so serializers still see an Error) with message, stack, props and cause scrubbed. */
 function scrubError(err: Error, depth = 0): Error {
   if (depth > 8) return err;
   const copy = Object.create(Object.getPrototypeOf(err) as object) as Error & Record<string, unknown>;
-  for (const [k, v] of Object.entries(err)) copy[k] = SECRET_KEYS.has(k.toLowerCase()) && v != null ? '[REDACTED]' : scrubObject(v, depth + 1);
-  Object.defineProperty(copy, 'message', { value: scrubSecrets(err.message), enumerable: false, writable: true, configurable: true });
-  Object.defineProperty(copy, 'stack', { value: err.stack === undefined ? undefined : scrubSecrets(err.stack), enumerable: false, writable: true, configurable: true });
-  if (err.name !== copy.name) Object.defineProperty(copy, 'name', { value: err.name, enumerable: false, writable: true, configurable: true });
-  if (err.cause !== undefined) Object.defineProperty(copy, 'cause', { value: err.cause instanceof Error ? scrubError(err.cause, depth + 1) : scrubObject(err.cause, depth + 1), enumerable: false, writable: true, configurable: true });
+  for (const [k, v] of Object.entries(err))
+    copy[k] = SECRET_KEYS.has(k.toLowerCase()) && v != null ? '[REDACTED]' : scrubObject(v, depth + 1);
+  Object.defineProperty(copy, 'message', {
+    value: scrubSecrets(err.message),
+    enumerable: false,
+    writable: true,
+    configurable: true,
+  });
+  Object.defineProperty(copy, 'stack', {
+    value: err.stack === undefined ? undefined : scrubSecrets(err.stack),
+    enumerable: false,
+    writable: true,
+    configurable: true,
+  });
+  if (err.name !== copy.name)
+    Object.defineProperty(copy, 'name', { value: err.name, enumerable: false, writable: true, configurable: true });
+  if (err.cause !== undefined)
+    Object.defineProperty(copy, 'cause', {
+      value: err.cause instanceof Error ? scrubError(err.cause, depth + 1) : scrubObject(err.cause, depth + 1),
+      enumerable: false,
+      writable: true,
+      configurable: true,
+    });
   return copy;
 }
 
@@ -130,14 +177,22 @@ export function scrubObject(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) {
     // Raw header arrays (undici): ['authorization', 'Bearer x', ...]
     return value.map((v, i) =>
-      i > 0 && typeof value[i - 1] === 'string' && SECRET_KEYS.has(String(value[i - 1]).toLowerCase()) ? '[REDACTED]' : scrubObject(v, depth + 1),
+      i > 0 && typeof value[i - 1] === 'string' && SECRET_KEYS.has(String(value[i - 1]).toLowerCase())
+        ? '[REDACTED]'
+        : scrubObject(v, depth + 1),
     );
   }
   if (value && typeof value === 'object') {
     if (value instanceof Date) return value;
-    const entries = value instanceof Map ? [...value.entries()] : value instanceof Headers ? [...value.entries()] : Object.entries(value);
+    const entries =
+      value instanceof Map
+        ? [...value.entries()]
+        : value instanceof Headers
+          ? [...value.entries()]
+          : Object.entries(value);
     const out: Record<string, unknown> = {};
-    for (const [k, v] of entries) out[String(k)] = SECRET_KEYS.has(String(k).toLowerCase()) && v != null ? '[REDACTED]' : scrubObject(v, depth + 1);
+    for (const [k, v] of entries)
+      out[String(k)] = SECRET_KEYS.has(String(k).toLowerCase()) && v != null ? '[REDACTED]' : scrubObject(v, depth + 1);
     return out;
   }
   return value;

@@ -5,7 +5,14 @@
 import { Decimal } from 'decimal.js';
 import { lineLabel, NoteList, supplierLabel } from './notes.ts';
 import { supplierLinePrice, type LineStatsStage, type OrderStage } from './stages.ts';
-import type { AwardBasis, AwardSummary, ComparisonInput, LineComparison, PriceBasis, SupplierSummary } from './types.ts';
+import type {
+  AwardBasis,
+  AwardSummary,
+  ComparisonInput,
+  LineComparison,
+  PriceBasis,
+  SupplierSummary,
+} from './types.ts';
 
 export interface AwardContext {
   input: ComparisonInput;
@@ -35,7 +42,9 @@ export const winningQuotationRule: AwardRule = {
         line.award = { supplier: winnerIndex, unitPrice: unit, lineTotal: total, basis: 'winning-quotation' };
       } else {
         line.noAwardReason = 'the winning quotation has no price for this line';
-        gaps.add(`Line ${lineLabel(line)}: the winning quotation ${supplierLabel(w)} has no price for it; not awarded.`);
+        gaps.add(
+          `Line ${lineLabel(line)}: the winning quotation ${supplierLabel(w)} has no price for it; not awarded.`,
+        );
       }
     }
     return { notes: [gaps] };
@@ -59,12 +68,19 @@ export const lowestQualifiedPriceRule: AwardRule = {
         line.award = { supplier: si, unitPrice: unit, lineTotal: total, basis: 'lowest-qualified-price', single: true };
       }
       const note = new NoteList('Award');
-      note.add(`Splitting the award saves nothing against ${supplierLabel(single)}: every line is recommended to it (one order instead of ${splitSuppliers}).`);
+      note.add(
+        `Splitting the award saves nothing against ${supplierLabel(single)}: every line is recommended to it (one order instead of ${splitSuppliers}).`,
+      );
       return { notes: [note] };
     }
     for (const line of lines) {
       if (line.best !== undefined) {
-        line.award = { supplier: line.best, unitPrice: line.lowest, lineTotal: line.bestLineTotal, basis: 'lowest-qualified-price' };
+        line.award = {
+          supplier: line.best,
+          unitPrice: line.lowest,
+          lineTotal: line.bestLineTotal,
+          basis: 'lowest-qualified-price',
+        };
       } else {
         line.noAwardReason = line.anyQuote ? 'quoted only by not-qualified suppliers' : 'no quote received';
       }
@@ -89,7 +105,8 @@ export function decideAward(rule: AwardRule, ctx: AwardContext): { award: AwardS
     if (line.award.lineTotal !== undefined) awardedTotal = awardedTotal.add(line.award.lineTotal);
   }
   const bestSingleSupplier = ranked[0];
-  const undecided = suppliers.filter((s) => s.decision === 'undecided').length + (ctx.input.invalidQuotations?.length ?? 0);
+  const undecided =
+    suppliers.filter((s) => s.decision === 'undecided').length + (ctx.input.invalidQuotations?.length ?? 0);
   const state = ctx.input.state;
   const finalBecause =
     rule.basis === 'winning-quotation' && state === 'completed'
@@ -104,7 +121,9 @@ export function decideAward(rule: AwardRule, ctx: AwardContext): { award: AwardS
     undecided,
     splitTotal: stats.splitTotal,
     splitLinesCovered: stats.splitLinesCovered,
-    bestSingle: bestSingleSupplier ? { supplier: suppliers.indexOf(bestSingleSupplier), total: bestSingleSupplier.total } : undefined,
+    bestSingle: bestSingleSupplier
+      ? { supplier: suppliers.indexOf(bestSingleSupplier), total: bestSingleSupplier.total }
+      : undefined,
     awardedTotal,
     awardedLines,
     estimatedTotal: stats.estimatedTotal,

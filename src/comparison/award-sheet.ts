@@ -3,12 +3,31 @@ import ExcelJS from 'exceljs';
 import type { Worksheet } from 'exceljs';
 import type { Decimal } from 'decimal.js';
 import { draftText, supplierLabel } from './model.ts';
-import { clamp, num, put, rfqHeading, ROWS_PER_YIELD, SHEETS, t, textWidth, yieldToLoop, type Value } from './sheet-common.ts';
+import {
+  clamp,
+  num,
+  put,
+  rfqHeading,
+  ROWS_PER_YIELD,
+  SHEETS,
+  t,
+  textWidth,
+  yieldToLoop,
+  type Value,
+} from './sheet-common.ts';
 import { tieReason } from './stages.ts';
 import type { ComparisonModel } from './types.ts';
 import { stylesFor } from './styles.ts';
 
-export const AWARD_ROWS = { scenarioHeader: 4, split: 5, bestSingle: 6, splitSaving: 7, winner: 8, estimate: 9, tableHeader: 11 } as const;
+export const AWARD_ROWS = {
+  scenarioHeader: 4,
+  split: 5,
+  bestSingle: 6,
+  splitSaving: 7,
+  winner: 8,
+  estimate: 9,
+  tableHeader: 11,
+} as const;
 
 function linesText(n: number, of: number): string {
   return `${n} of ${of}`;
@@ -41,7 +60,8 @@ export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mo
   }
   for (const s of suppliers) wSup = Math.max(wSup, textWidth(s.name));
   // The scenario rows name a supplier with its key.
-  if (model.award.bestSingle) wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[model.award.bestSingle.supplier]!)));
+  if (model.award.bestSingle)
+    wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[model.award.bestSingle.supplier]!)));
   if (model.award.winner) wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[model.award.winner.supplier]!)));
   ws.columns = [
     clamp(wExt + 2, 14, 30),
@@ -59,7 +79,12 @@ export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mo
   if (lines.length > 0) ws.autoFilter = `A${A.tableHeader}:K${A.tableHeader + lines.length}`;
 
   const n = lines.length;
-  put(ws.getRow(1), 1, t(`${award.final ? 'Award (final)' : 'DRAFT award recommendation'} · ${rfqHeading(model)}`), S.title);
+  put(
+    ws.getRow(1),
+    1,
+    t(`${award.final ? 'Award (final)' : 'DRAFT award recommendation'} · ${rfqHeading(model)}`),
+    S.title,
+  );
   if (!award.final) put(ws.getRow(3), 1, draftText(award.undecided, model.input.state), S.draft);
   put(
     ws.getRow(2),
@@ -81,7 +106,15 @@ export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mo
   put(sh, 11, 'Difference %', S.colHeader);
   ws.mergeCells(A.scenarioHeader, 1, A.scenarioHeader, 5);
 
-  const scenario = (r: number, label: string, supplier: Value, linesCell: Value, total: Value, diff?: Decimal, pct?: Decimal): void => {
+  const scenario = (
+    r: number,
+    label: string,
+    supplier: Value,
+    linesCell: Value,
+    total: Value,
+    diff?: Decimal,
+    pct?: Decimal,
+  ): void => {
     const row = ws.getRow(r);
     put(row, 1, label, S.label);
     ws.mergeCells(r, 1, r, 5);
@@ -91,7 +124,13 @@ export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mo
     put(row, 10, num(diff), S.money);
     put(row, 11, num(pct?.toDecimalPlaces(6)), S.deviationCenter);
   };
-  scenario(A.split, 'Split award: each line to its lowest qualified price', 'per line', linesText(award.splitLinesCovered, n), num(award.splitTotal));
+  scenario(
+    A.split,
+    'Split award: each line to its lowest qualified price',
+    'per line',
+    linesText(award.splitLinesCovered, n),
+    num(award.splitTotal),
+  );
   if (award.bestSingle) {
     const s = suppliers[award.bestSingle.supplier]!;
     scenario(
@@ -104,7 +143,13 @@ export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mo
       award.splitSavingPct,
     );
   } else {
-    scenario(A.bestSingle, 'Best single qualified supplier covering every line', 'none: no qualified supplier quoted every line', null, null);
+    scenario(
+      A.bestSingle,
+      'Best single qualified supplier covering every line',
+      'none: no qualified supplier quoted every line',
+      null,
+      null,
+    );
   }
   scenario(
     A.splitSaving,
@@ -128,7 +173,13 @@ export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mo
       diff !== undefined && !award.splitTotal.isZero() ? diff.div(award.splitTotal) : undefined,
     );
   } else {
-    scenario(A.winner, 'Winning quotation', model.input.state === 'completed' ? 'not known' : 'RFQ not completed yet', null, null);
+    scenario(
+      A.winner,
+      'Winning quotation',
+      model.input.state === 'completed' ? 'not known' : 'RFQ not completed yet',
+      null,
+      null,
+    );
   }
   scenario(A.estimate, 'Estimated total of the requisition', null, null, num(award.estimatedTotal));
   const hdr = ws.getRow(A.tableHeader);

@@ -10,7 +10,26 @@ import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
 import { basisLabel } from './award-sheet.ts';
 import { draftText } from './model.ts';
 import { colBreaksXml, printLayout } from './print-layout.ts';
-import { basisHeader, clamp, colLetter, decisionLabel, headerKind, moneyWidth, num, numberWidth, pctText, put, rfqHeading, ROWS_PER_YIELD, SHEETS, stateLabel, t, textWidth, yieldToLoop, type Value } from './sheet-common.ts';
+import {
+  basisHeader,
+  clamp,
+  colLetter,
+  decisionLabel,
+  headerKind,
+  moneyWidth,
+  num,
+  numberWidth,
+  pctText,
+  put,
+  rfqHeading,
+  ROWS_PER_YIELD,
+  SHEETS,
+  stateLabel,
+  t,
+  textWidth,
+  yieldToLoop,
+  type Value,
+} from './sheet-common.ts';
 import type { ComparisonModel, LineComparison, SupplierSummary } from './types.ts';
 import { stylesFor, type Styles, type SupplierHeaderKind, type SupplierKind } from './styles.ts';
 
@@ -61,12 +80,18 @@ export const SUPPLIER_PARTS = { unit: 0, lineTotal: 1, pctOfMean: 2, rank: 3 } a
 export const supplierColumn = (si: number): number => COMPARISON_COLS.firstSupplier + si * COMPARISON_COLS.perSupplier;
 
 /** The style aligned to the top of a row that wrapped text made taller (a new object: use for a few cells only). */
-const top = (style: Partial<Style>): Partial<Style> => ({ ...style, alignment: { ...style.alignment, vertical: 'top' } });
+const top = (style: Partial<Style>): Partial<Style> => ({
+  ...style,
+  alignment: { ...style.alignment, vertical: 'top' },
+});
 
 /** Notes longer than this are cut in the group header (all of them are on the Suppliers sheet). */
 const NOTES_IN_HEADER = 240;
 
-export async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): Promise<void> {
+export async function writeComparisonSheet(
+  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+  model: ComparisonModel,
+): Promise<void> {
   const R = COMPARISON_ROWS;
   const { rfq } = model.input;
   const widths = columnWidths(model);
@@ -89,8 +114,12 @@ export async function writeComparisonSheet(wb: ExcelJS.stream.xlsx.WorkbookWrite
   }) as Worksheet;
   addColumnBreaks(ws, print.breaksAfter);
   ws.columns = widths.map((width) => ({ width }));
-  const lastDataCol = Math.max(COMPARISON_COLS.firstSupplier + model.suppliers.length * COMPARISON_COLS.perSupplier - 1, COMPARISON_COLS.savingsPct);
-  if (model.lines.length > 0) ws.autoFilter = `A${R.columnHeader}:${colLetter(lastDataCol)}${R.columnHeader + model.lines.length}`;
+  const lastDataCol = Math.max(
+    COMPARISON_COLS.firstSupplier + model.suppliers.length * COMPARISON_COLS.perSupplier - 1,
+    COMPARISON_COLS.savingsPct,
+  );
+  if (model.lines.length > 0)
+    ws.autoFilter = `A${R.columnHeader}:${colLetter(lastDataCol)}${R.columnHeader + model.lines.length}`;
 
   const st = stylesFor(model.currency);
   const span = (from: number): number => widths.slice(from - 1, C.quotes - 1).reduce((a, b) => a + b, 0);
@@ -143,7 +172,8 @@ function columnWidths(model: ComparisonModel): number[] {
     wUom = Math.max(wUom, textWidth(l.uom));
     wQty = Math.max(wQty, l.qty === undefined ? 0 : numberWidth(Math.abs(l.qty)) - 3);
     wMoney = Math.max(wMoney, moneyWidth(l.estimatedTotal), moneyWidth(l.estimatedUnit, 2), moneyWidth(l.highest, 2));
-    if (l.best !== undefined) wBest = Math.max(wBest, textWidth(suppliers[l.best]!.name) + (l.tiedAtBest.length > 1 ? 8 : 0));
+    if (l.best !== undefined)
+      wBest = Math.max(wBest, textWidth(suppliers[l.best]!.name) + (l.tiedAtBest.length > 1 ? 8 : 0));
   }
   const money = clamp(wMoney + 2 + curW, 10, 20 + curW);
   const widths: number[] = [
@@ -178,13 +208,21 @@ function columnWidths(model: ComparisonModel): number[] {
     const need = Math.ceil(textWidth(s.name) / 2) + 2;
     const have = wu + wt + 7 + 6 + 4;
     const spare = Math.max(0, need - have);
-    widths.push(clamp(wu + 2 + Math.ceil(spare / 2), 10, 24 + curW), clamp(wt + 2 + Math.floor(spare / 2), 11, 26 + curW), 7, 6);
+    widths.push(
+      clamp(wu + 2 + Math.ceil(spare / 2), 10, 24 + curW),
+      clamp(wt + 2 + Math.floor(spare / 2), 11, 26 + curW),
+      7,
+      6,
+    );
   }
   return widths;
 }
 
 /** A date of the RFQ: the ERP's day when it gave only a day (and the RFQ still has that instant), else date and time. */
-function headerDate(model: ComparisonModel, field: 'rfq_date' | 'due_date' | 'required_date'): { value: Date | null; style: 'date' | 'dateOnly' } {
+function headerDate(
+  model: ComparisonModel,
+  field: 'rfq_date' | 'due_date' | 'required_date',
+): { value: Date | null; style: 'date' | 'dateOnly' } {
   const ms = model.input.rfq[field];
   if (ms === undefined) return { value: null, style: 'date' };
   const erp = field === 'rfq_date' ? undefined : model.input.erpDays?.[field];
@@ -199,7 +237,13 @@ function headerDate(model: ComparisonModel, field: 'rfq_date' | 'due_date' | 're
  * `firstPageWidth`: characters of the columns before the statistics, which the title and legend span; `valueWidth`:
  * of those from D on, which the right-hand values span.
  */
-function writeHeaderBlock(ws: Worksheet, model: ComparisonModel, { S }: Styles, firstPageWidth: number, valueWidth: number): void {
+function writeHeaderBlock(
+  ws: Worksheet,
+  model: ComparisonModel,
+  { S }: Styles,
+  firstPageWidth: number,
+  valueWidth: number,
+): void {
   const R = COMPARISON_ROWS;
   const spanTo = COMPARISON_COLS.quotes - 1;
   const { input, timeZone } = model;
@@ -214,7 +258,7 @@ function writeHeaderBlock(ws: Worksheet, model: ComparisonModel, { S }: Styles, 
   const legend = ws.getRow(R.legend);
   const legendText =
     `${model.currency ? `Amounts in ${model.currency}.` : 'Currency not named (no profile currency or REQUISITION_CURRENCY).'} Times in ${timeZone} (${offset} when generated); dates the ERP gave without a time show as dates. ${basisHeader(model)} ` +
-      `Green = lowest qualified price of the line; hatched = no quote (not zero); grey = not qualified (excluded); ` +
+    `Green = lowest qualified price of the line; hatched = no quote (not zero); grey = not qualified (excluded); ` +
     `gold = winner; % of mean = unit price against the line's mean unit price. ${model.notes.length} notes on sheet "${SHEETS.notes}".`;
   put(legend, 1, legendText, S.subtitleWrap);
   ws.mergeCells(R.legend, 1, R.legend, spanTo);
@@ -228,7 +272,13 @@ function writeHeaderBlock(ws: Worksheet, model: ComparisonModel, { S }: Styles, 
   const required = headerDate(model, 'required_date');
   const meta: Array<[string, Value, keyof Styles['S'], string, string]> = [
     ['RFQ no / id', `${rfq.rfq_no ?? '—'} / ${rfq._id}`, 'text', 'Company', rfq.comp_name ?? ''],
-    ['RFQ date', rfqDate.value, rfqDate.style, 'Status', `${stateLabel(model)} · award ${model.award.final ? 'FINAL' : 'DRAFT'} (summary below the lines)`],
+    [
+      'RFQ date',
+      rfqDate.value,
+      rfqDate.style,
+      'Status',
+      `${stateLabel(model)} · award ${model.award.final ? 'FINAL' : 'DRAFT'} (summary below the lines)`,
+    ],
     ['Due date', due.value, due.style, 'Type / category', [rfq.rfq_type, rfq.rfq_category].filter(Boolean).join(' / ')],
     ['Required date', required.value, required.style, 'Location', rfq.rfq_location ?? ''],
     ['Generated', excelDateInZone(input.generatedAt.getTime(), timeZone), 'date', 'Requisition', requisition],
@@ -249,7 +299,12 @@ function writeHeaderBlock(ws: Worksheet, model: ComparisonModel, { S }: Styles, 
 export function supplierNotesText(s: SupplierSummary): string {
   const parts: string[] = [];
   const notes = (s.notes ?? '').trim();
-  if (notes) parts.push(notes.length > NOTES_IN_HEADER ? `${notes.slice(0, NOTES_IN_HEADER - 1)}… (all on sheet "${SHEETS.suppliers}")` : notes);
+  if (notes)
+    parts.push(
+      notes.length > NOTES_IN_HEADER
+        ? `${notes.slice(0, NOTES_IN_HEADER - 1)}… (all on sheet "${SHEETS.suppliers}")`
+        : notes,
+    );
   if (s.attachmentNames.length > 0) parts.push(`Attachments: ${s.attachmentNames.join(', ')}`);
   const lineDocs = s.lineDocuments?.size ?? 0;
   if (lineDocs > 0) parts.push(`Documents on ${lineDocs} line(s): see the notes on their unit prices`);
@@ -288,7 +343,11 @@ function writeSupplierHeaders(ws: Worksheet, model: ComparisonModel, { S, GROUP_
   suppliers.forEach((s, si) => {
     const c0 = supplierColumn(si);
     const kind = headerKind(s);
-    const group = (row: Row, value: Value, styles: readonly [Record<SupplierHeaderKind, Partial<Style>>, Record<SupplierHeaderKind, Partial<Style>>]): void => {
+    const group = (
+      row: Row,
+      value: Value,
+      styles: readonly [Record<SupplierHeaderKind, Partial<Style>>, Record<SupplierHeaderKind, Partial<Style>>],
+    ): void => {
       put(row, c0, value, styles[0][kind]);
       for (let c = 1; c < COMPARISON_COLS.perSupplier; c++) put(row, c0 + c, null, styles[1][kind]);
       ws.mergeCells(row.number, c0, row.number, c0 + COMPARISON_COLS.perSupplier - 1);
@@ -300,9 +359,16 @@ function writeSupplierHeaders(ws: Worksheet, model: ComparisonModel, { S, GROUP_
     const notes = supplierNotesText(s);
     group(rows.notes, notes ? t(notes) : null, GROUP_HEADER.notes);
     // ~34 characters of 9 pt text per line in a group of four columns
-    notesLines = Math.max(notesLines, notes.split('\n').reduce((n, part) => n + Math.max(1, Math.ceil(part.length / 34)), 0));
+    notesLines = Math.max(
+      notesLines,
+      notes.split('\n').reduce((n, part) => n + Math.max(1, Math.ceil(part.length / 34)), 0),
+    );
     group(rows.total, num(s.total), GROUP_HEADER.money);
-    group(rows.coverage, `${s.linesQuoted} of ${lineCount} (${lineCount ? s.coverage.mul(100).toDecimalPlaces(0).toFixed() : 0}%)`, GROUP_HEADER.text);
+    group(
+      rows.coverage,
+      `${s.linesQuoted} of ${lineCount} (${lineCount ? s.coverage.mul(100).toDecimalPlaces(0).toFixed() : 0}%)`,
+      GROUP_HEADER.text,
+    );
     group(
       rows.rank,
       s.rankByTotal ?? (!s.eligible ? '— not qualified' : s.fullCoverage ? '—' : '— partial'),
@@ -374,7 +440,15 @@ function writeSupplierCells(row: Row, line: LineComparison, model: ComparisonMod
 }
 
 /** Rows of the award summary below the lines, from its first row. */
-export const AWARD_SUMMARY_ROWS = { title: 0, status: 1, split: 2, bestSingle: 3, splitSaving: 4, estimate: 5, winnerOrBasis: 6 } as const;
+export const AWARD_SUMMARY_ROWS = {
+  title: 0,
+  status: 1,
+  split: 2,
+  bestSingle: 3,
+  splitSaving: 4,
+  estimate: 5,
+  winnerOrBasis: 6,
+} as const;
 
 /**
  * The bottom line, below the lines (on the first page of a short RFQ): whether the award is final, what a split
@@ -407,21 +481,40 @@ function writeAwardSummary(ws: Worksheet, model: ComparisonModel, first: number,
   put(status, 1, 'Award status', top(S.label));
   if (award.final) {
     put(status, 3, 'FINAL', top(S.winnerMark));
-    detailCell(status, award.finalBecause === 'winning-quotation' ? 'the winning quotation of the completed RFQ' : 'every quotation has a qualification decision', S.text);
+    detailCell(
+      status,
+      award.finalBecause === 'winning-quotation'
+        ? 'the winning quotation of the completed RFQ'
+        : 'every quotation has a qualification decision',
+      S.text,
+    );
   } else {
     put(status, 3, 'DRAFT', top(S.draft));
     detailCell(status, draftText(award.undecided, model.input.state), S.draft);
   }
-  row(A.split, 'Split award total', award.splitTotal, `${award.splitLinesCovered} of ${n} lines, each to its lowest qualified price`);
+  row(
+    A.split,
+    'Split award total',
+    award.splitTotal,
+    `${award.splitLinesCovered} of ${n} lines, each to its lowest qualified price`,
+  );
   const single = award.bestSingle ? suppliers[award.bestSingle.supplier]! : undefined;
-  row(A.bestSingle, 'Best single supplier', award.bestSingle?.total, single ? `${single.name || `key ${single.key}`} (all lines)` : 'none: no qualified supplier quoted every line');
+  row(
+    A.bestSingle,
+    'Best single supplier',
+    award.bestSingle?.total,
+    single ? `${single.name || `key ${single.key}`} (all lines)` : 'none: no qualified supplier quoted every line',
+  );
   row(
     A.splitSaving,
     'Splitting saves',
     award.splitSaving,
     award.splitSavingPct !== undefined ? `${pctText(award.splitSavingPct)} of the best single supplier's total` : '',
   );
-  const vsEstimate = award.estimatedTotal !== undefined && award.splitLinesCovered === n ? award.estimatedTotal.sub(award.splitTotal) : undefined;
+  const vsEstimate =
+    award.estimatedTotal !== undefined && award.splitLinesCovered === n
+      ? award.estimatedTotal.sub(award.splitTotal)
+      : undefined;
   row(
     A.estimate,
     'Estimated total',
@@ -432,7 +525,12 @@ function writeAwardSummary(ws: Worksheet, model: ComparisonModel, first: number,
   );
   if (award.winner) {
     const w = suppliers[award.winner.supplier]!;
-    row(A.winnerOrBasis, 'Winner (completed)', award.winner.total, `${w.name || `key ${w.key}`}: ${award.winner.linesQuoted} of ${n} lines`);
+    row(
+      A.winnerOrBasis,
+      'Winner (completed)',
+      award.winner.total,
+      `${w.name || `key ${w.key}`}: ${award.winner.linesQuoted} of ${n} lines`,
+    );
   } else {
     const x = ws.getRow(first + A.winnerOrBasis);
     put(x, 1, 'Award basis', S.label);
@@ -480,7 +578,12 @@ function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): 
     const tie = line.tiedAtBest.length > 1 ? ` (tie ×${line.tiedAtBest.length})` : '';
     put(row, C.bestSupplier, t(`${best.name || `key ${best.key}`}${tie}`), S.statsText);
   } else {
-    put(row, C.bestSupplier, model.suppliers.every((s) => s.quoted[line.index] == null) ? 'no quote' : 'only not-qualified quotes', S.statsNoQuote);
+    put(
+      row,
+      C.bestSupplier,
+      model.suppliers.every((s) => s.quoted[line.index] == null) ? 'no quote' : 'only not-qualified quotes',
+      S.statsNoQuote,
+    );
   }
   put(row, C.bestLineTotal, num(line.bestLineTotal), S.statsMoney);
   put(row, C.savings, num(line.savings), S.statsMoney);

@@ -10,7 +10,10 @@ import ExcelJS from 'exceljs';
 import type { Worksheet } from 'exceljs';
 
 /** `broken()` tells a long renderer the file already failed, so it stops producing rows nobody will read. */
-export async function writeStreamedFile(filePath: string, render: (out: WriteStream, broken: () => Error | undefined) => Promise<void>): Promise<void> {
+export async function writeStreamedFile(
+  filePath: string,
+  render: (out: WriteStream, broken: () => Error | undefined) => Promise<void>,
+): Promise<void> {
   const file = createWriteStream(filePath);
   let broken: Error | undefined;
   const failed = new Promise<never>((_, reject) => {
@@ -61,7 +64,9 @@ function declareFilterRanges(wb: ExcelJS.stream.xlsx.WorkbookWriter): void {
           if (!ref) return [];
           const [from, to] = ref.split(':') as [string, string];
           const abs = (a: string): string => a.replace(/^([A-Z]+)(\d+)$/, '$$$1$$$2');
-          return [{ name: '_xlnm._FilterDatabase', localSheetId: index, ranges: [`'${ws.name}'!${abs(from)}:${abs(to)}`] }];
+          return [
+            { name: '_xlnm._FilterDatabase', localSheetId: index, ranges: [`'${ws.name}'!${abs(from)}:${abs(to)}`] },
+          ];
         });
     },
   };

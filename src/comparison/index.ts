@@ -14,5 +14,11 @@ export type {
 } from './types.ts';
 export { writeComparisonWorkbook, writeComparisonModel } from './workbook.ts';
 export { writeAwardCsv, writeAwardCsvFromModel, awardCsv, AWARD_CSV_COLUMNS } from './award-csv.ts';
-export { awardFileWriter, workbookWriter, writeComparisonFiles, writeComparisonOutputs, type OutputWriter } from './outputs.ts';
+export {
+  awardFileWriter,
+  workbookWriter,
+  writeComparisonFiles,
+  writeComparisonOutputs,
+  type OutputWriter,
+} from './outputs.ts';
 export { comparisonFileNames } from './file-names.ts';

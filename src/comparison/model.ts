@@ -13,7 +13,14 @@
  */
 import { chooseAwardRule, decideAward } from './award-rule.ts';
 import { NoteList, supplierLabel } from './notes.ts';
-import { checkPriceBasis, DERIVED_UNIT_PLACES, lineStatistics, normaliseLines, normaliseQuotations, orderSuppliers } from './stages.ts';
+import {
+  checkPriceBasis,
+  DERIVED_UNIT_PLACES,
+  lineStatistics,
+  normaliseLines,
+  normaliseQuotations,
+  orderSuppliers,
+} from './stages.ts';
 import type { ComparisonInput, ComparisonModel, ComparisonNote } from './types.ts';
 
 export type {
@@ -66,7 +73,15 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   const stats = lineStatistics(rfq, lines, suppliers, priceBasis, input.erpPrices);
   const priceBasisWarning = checkPriceBasis(lines, suppliers, priceBasis);
   const rule = chooseAwardRule(winnerIndex);
-  const { award, notes: awardNotes } = decideAward(rule, { input, priceBasis, lines, suppliers, ranked, stats, winnerIndex });
+  const { award, notes: awardNotes } = decideAward(rule, {
+    input,
+    priceBasis,
+    lines,
+    suppliers,
+    ranked,
+    stats,
+    winnerIndex,
+  });
 
   // ---- notes, most important first
   const notes: ComparisonNote[] = [];
@@ -78,7 +93,9 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
         ? 'A quotation price is the UNIT price of its line (QUOTATION_PRICE_BASIS=unit); line total = unit price x qty.'
         : `A quotation price is the LINE TOTAL of its line (QUOTATION_PRICE_BASIS=line_total); unit price = line total / qty, exact where the division ends, else rounded to ${DERIVED_UNIT_PLACES} decimals.`) +
       ' The estimated price of a line is its estimated total; estimated unit = estimated total / qty. Amounts are computed exactly (decimal) and ' +
-      (input.currency ? `are all in ${input.currency}, the currency of the requisition.` : 'name no currency: neither the mapping profile nor REQUISITION_CURRENCY gives one.'),
+      (input.currency
+        ? `are all in ${input.currency}, the currency of the requisition.`
+        : 'name no currency: neither the mapping profile nor REQUISITION_CURRENCY gives one.'),
   });
   if (stats.erpEstimated > 0) {
     notes.push({
@@ -101,7 +118,10 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
       : `All dates and times are shown in ${timeZone}.`,
   });
   if (input.state === 'open') {
-    notes.push({ topic: 'Status', text: 'The RFQ is still open: quotations may still arrive or change; this comparison is provisional.' });
+    notes.push({
+      topic: 'Status',
+      text: 'The RFQ is still open: quotations may still arrive or change; this comparison is provisional.',
+    });
   } else if (input.state === 'cancelled') {
     notes.push({ topic: 'Status', text: 'The RFQ was cancelled: the award recommendation is for information only.' });
   }
@@ -119,7 +139,8 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   if (!award.final && suppliers.length > 0) {
     notes.push({ topic: 'Award', text: draftText(award.undecided, input.state) });
   }
-  if (input.quotations.length === 0) notes.push({ topic: 'Quotations', text: 'No quotations were received for this RFQ.' });
+  if (input.quotations.length === 0)
+    notes.push({ topic: 'Quotations', text: 'No quotations were received for this RFQ.' });
   const invalid = input.invalidQuotations ?? [];
   const invalidList = new NoteList('Malformed quotations');
   for (const bad of invalid) {

@@ -43,7 +43,10 @@ export async function writeComparisonOutputs(
 }
 
 /** Builds the comparison once and writes the workbook and the award CSV, each atomically. */
-export async function writeComparisonFiles(input: ComparisonInput, paths: { workbook: string; award: string }): Promise<ComparisonModel> {
+export async function writeComparisonFiles(
+  input: ComparisonInput,
+  paths: { workbook: string; award: string },
+): Promise<ComparisonModel> {
   const model = buildComparison(input);
   await writeComparisonOutputs(model, paths);
   return model;

@@ -54,13 +54,18 @@ export function comparisonSummary(model: ComparisonModel): ComparisonSummary {
   }
   const allEstimated = lines.length > 0 && lines.every((l) => l.estimatedTotal !== undefined);
   const fullAward = award.awardedLines > 0 && award.awardedLines === lines.length;
-  const savings = fullAward && allEstimated && award.estimatedTotal !== undefined ? award.estimatedTotal.sub(award.awardedTotal) : undefined;
+  const savings =
+    fullAward && allEstimated && award.estimatedTotal !== undefined
+      ? award.estimatedTotal.sub(award.awardedTotal)
+      : undefined;
   return {
     quotations: suppliers.length + model.counts.invalidQuotations,
     ...(award.awardedLines > 0 ? { bestTotal: award.awardedTotal.toFixed() } : {}),
     ...(model.currency ? { currency: model.currency } : {}),
     ...(savings !== undefined ? { savings: savings.toFixed() } : {}),
-    ...(savings !== undefined && !award.estimatedTotal!.isZero() ? { savingsPct: savings.div(award.estimatedTotal!).toDecimalPlaces(6).toFixed() } : {}),
+    ...(savings !== undefined && !award.estimatedTotal!.isZero()
+      ? { savingsPct: savings.div(award.estimatedTotal!).toDecimalPlaces(6).toFixed() }
+      : {}),
     ...(recommended !== undefined ? { recommended } : {}),
     final: award.final,
   };
@@ -145,8 +150,14 @@ function put(row: Row, col: number, value: string | number | Date | null, style?
 const ROWS_PER_YIELD = 50;
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-const flaggedStyle: Partial<Style> = { font: { italic: true, color: { argb: 'FFC00000' } }, alignment: { horizontal: 'left' } };
-const finalStyle: Partial<Style> = { font: { bold: true, color: { argb: COLOR.lowestFont } }, alignment: { horizontal: 'center' } };
+const flaggedStyle: Partial<Style> = {
+  font: { italic: true, color: { argb: 'FFC00000' } },
+  alignment: { horizontal: 'left' },
+};
+const finalStyle: Partial<Style> = {
+  font: { bold: true, color: { argb: COLOR.lowestFont } },
+  alignment: { horizontal: 'center' },
+};
 
 export interface OverviewOptions {
   timeZone: string;
@@ -155,11 +166,20 @@ export interface OverviewOptions {
 }
 
 /** Streams the overview to `filePath` (not atomic: writeOverview is). `rows` are written in the order given. */
-export async function writeOverviewWorkbook(rows: readonly OverviewRow[], filePath: string, opts: OverviewOptions): Promise<void> {
+export async function writeOverviewWorkbook(
+  rows: readonly OverviewRow[],
+  filePath: string,
+  opts: OverviewOptions,
+): Promise<void> {
   await writeStreamedFile(filePath, (file, broken) => render(rows, file, opts, broken));
 }
 
-async function render(rows: readonly OverviewRow[], file: WriteStream, opts: OverviewOptions, broken: () => Error | undefined): Promise<void> {
+async function render(
+  rows: readonly OverviewRow[],
+  file: WriteStream,
+  opts: OverviewOptions,
+  broken: () => Error | undefined,
+): Promise<void> {
   const R = OVERVIEW_ROWS;
   const C = OVERVIEW_COLS;
   const { S } = stylesFor();
@@ -167,7 +187,13 @@ async function render(rows: readonly OverviewRow[], file: WriteStream, opts: Ove
   const lastCol = C.comparison;
   const ws = wb.addWorksheet(OVERVIEW_SHEET, {
     views: [{ state: 'frozen', xSplit: 2, ySplit: R.header, activeCell: `C${R.first}` }],
-    pageSetup: { orientation: 'landscape', paperSize: 9, fitToWidth: 1, fitToHeight: 0, printTitlesRow: `${R.header}:${R.header}` },
+    pageSetup: {
+      orientation: 'landscape',
+      paperSize: 9,
+      fitToWidth: 1,
+      fitToHeight: 0,
+      printTitlesRow: `${R.header}:${R.header}`,
+    },
   }) as Worksheet;
   ws.columns = Object.values(HEADERS).map(([, width]) => ({ width }));
   // The filter covers the header and every row; with no RFQ tracked yet, the header alone.
@@ -244,4 +270,3 @@ function colLetter(n: number): string {
   }
   return s;
 }
-

@@ -24,7 +24,8 @@ export function t(value: string | null | undefined): string {
 
 /** Excel's last column is XFD (16,384). */
 export const EXCEL_MAX_COLUMNS = 16_384;
-export const num = (d: Decimal | undefined | null): number | null => (d === undefined || d === null ? null : d.toNumber());
+export const num = (d: Decimal | undefined | null): number | null =>
+  d === undefined || d === null ? null : d.toNumber();
 
 export function put(row: Row, col: number, value: Value, style?: Partial<Style>): Cell {
   const cell = row.getCell(col);
@@ -65,9 +66,7 @@ export function textWidth(s: string | undefined): number {
  * every Excel version re-measures rows on open, so wrapped rows get an explicit height.
  */
 export function wrappedHeight(text: string, width: number): number {
-  const lines = text
-    .split(/\r?\n/)
-    .reduce((n, part) => n + Math.max(1, Math.ceil(part.length / (width * 1.05))), 0);
+  const lines = text.split(/\r?\n/).reduce((n, part) => n + Math.max(1, Math.ceil(part.length / (width * 1.05))), 0);
   return Math.min(409, Math.max(15, lines * 13 + 3));
 }
 
@@ -87,7 +86,9 @@ export function basisHeader(model: ComparisonModel): string {
     model.priceBasis === 'unit'
       ? 'Price basis: quoted prices are UNIT prices; line total = unit price × qty.'
       : 'Price basis: quoted prices are LINE TOTALS; unit price = line total ÷ qty.';
-  return model.priceBasisWarning ? `${basis} WARNING: the quotes look like ${model.priceBasisWarning.looksLike === 'unit' ? 'unit prices' : 'line totals'} (see Notes).` : basis;
+  return model.priceBasisWarning
+    ? `${basis} WARNING: the quotes look like ${model.priceBasisWarning.looksLike === 'unit' ? 'unit prices' : 'line totals'} (see Notes).`
+    : basis;
 }
 
 export function rfqHeading(model: ComparisonModel): string {

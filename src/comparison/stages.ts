@@ -6,7 +6,14 @@
 import { Decimal } from 'decimal.js';
 import type { ListedRfq, Quotation } from '../sourcing/types.ts';
 import { lineLabel, NoteList, supplierLabel } from './notes.ts';
-import type { ComparisonInput, LineComparison, PriceBasis, PriceBasisWarning, SupplierDecision, SupplierSummary } from './types.ts';
+import type {
+  ComparisonInput,
+  LineComparison,
+  PriceBasis,
+  PriceBasisWarning,
+  SupplierDecision,
+  SupplierSummary,
+} from './types.ts';
 
 /** Decimals kept of a unit price derived from a line total that does not divide evenly (100 / 3 = 33.333333). */
 export const DERIVED_UNIT_PLACES = 6;
@@ -15,11 +22,21 @@ export const DERIVED_UNIT_PLACES = 6;
  * Unit price and line total of one quoted price, exactly, per the basis. A unit price derived from a line total is
  * exact when the division ends, otherwise rounded half-up to DERIVED_UNIT_PLACES; the quoted line total stays exact.
  */
-export function priceParts(basis: PriceBasis, quoted: Decimal, qty: number | undefined): { unit?: Decimal; total?: Decimal } {
+export function priceParts(
+  basis: PriceBasis,
+  quoted: Decimal,
+  qty: number | undefined,
+): { unit?: Decimal; total?: Decimal } {
   if (basis === 'unit') return { unit: quoted, ...(qty !== undefined ? { total: quoted.mul(qty) } : {}) };
   if (qty === undefined || qty === 0) return { total: quoted };
   const unit = quoted.div(qty);
-  return { unit: unit.decimalPlaces() > DERIVED_UNIT_PLACES ? unit.toDecimalPlaces(DERIVED_UNIT_PLACES, Decimal.ROUND_HALF_UP) : unit, total: quoted };
+  return {
+    unit:
+      unit.decimalPlaces() > DERIVED_UNIT_PLACES
+        ? unit.toDecimalPlaces(DERIVED_UNIT_PLACES, Decimal.ROUND_HALF_UP)
+        : unit,
+    total: quoted,
+  };
 }
 
 /** A per-line statistic of quoted prices as a unit price. */
@@ -30,7 +47,10 @@ function asUnit(basis: PriceBasis, quoted: Decimal, qty: number | undefined): De
 const keyCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
 
 /** Deterministic tie-break between quotations: earlier quotation date first (unknown last), then key. */
-export function compareTie(a: Pick<SupplierSummary, 'quotationDate' | 'key'>, b: Pick<SupplierSummary, 'quotationDate' | 'key'>): number {
+export function compareTie(
+  a: Pick<SupplierSummary, 'quotationDate' | 'key'>,
+  b: Pick<SupplierSummary, 'quotationDate' | 'key'>,
+): number {
   const da = a.quotationDate ?? Number.POSITIVE_INFINITY;
   const db = b.quotationDate ?? Number.POSITIVE_INFINITY;
   if (da !== db) return da < db ? -1 : 1;
@@ -71,7 +91,15 @@ export function documentNames(docs: unknown): string[] {
       }
       for (const k of ['url', 'path', 'link']) {
         const v = o[k];
-        if (typeof v === 'string' && v.trim() !== '') return v.trim().replace(/[?#].*$/, '').split('/').filter(Boolean).pop() ?? `document ${i + 1}`;
+        if (typeof v === 'string' && v.trim() !== '')
+          return (
+            v
+              .trim()
+              .replace(/[?#].*$/, '')
+              .split('/')
+              .filter(Boolean)
+              .pop() ?? `document ${i + 1}`
+          );
       }
     }
     return `document ${i + 1}`;
@@ -178,7 +206,8 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
     const quoted = new Array<string | null>(lineCount).fill(null);
     const unitValues = new Float64Array(lineCount).fill(Number.NaN);
     const lineTotalValues = new Float64Array(lineCount).fill(Number.NaN);
-    const decision: SupplierDecision = q.status === 'qualified' || q.status === 'not qualified' ? q.status : 'undecided';
+    const decision: SupplierDecision =
+      q.status === 'qualified' || q.status === 'not qualified' ? q.status : 'undecided';
     const s: SupplierSummary = {
       key,
       name: q.sup_name ?? '',
@@ -220,10 +249,14 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
         quoted[li] = null;
         unitValues[li] = Number.NaN;
         lineTotalValues[li] = Number.NaN;
-        badPrices.add(`${supplierLabel(s)} gave line ${lineLabel(line)} more than one price; the last one is compared.`);
+        badPrices.add(
+          `${supplierLabel(s)} gave line ${lineLabel(line)} more than one price; the last one is compared.`,
+        );
       }
       if (price === undefined || price.isNegative()) {
-        badPrices.add(`${supplierLabel(s)}, line ${lineLabel(line)}: price "${String(d.price)}" is not a usable number; shown as no quote.`);
+        badPrices.add(
+          `${supplierLabel(s)}, line ${lineLabel(line)}: price "${String(d.price)}" is not a usable number; shown as no quote.`,
+        );
         continue;
       }
       quoted[li] = String(d.price).trim();
@@ -259,8 +292,14 @@ export function orderSuppliers(unsorted: SupplierSummary[]): OrderStage {
   [...unsorted].sort(compareTie).forEach((s, i) => (s.tieOrder = i));
   const tieOrder = (a: SupplierSummary, b: SupplierSummary): number => a.tieOrder - b.tieOrder;
 
-  const ranked = unsorted.filter((s) => s.eligible && s.fullCoverage).sort((a, b) => a.total.cmp(b.total) || tieOrder(a, b));
-  assignRanks(ranked, (s) => s.total, (s, r) => (s.rankByTotal = r));
+  const ranked = unsorted
+    .filter((s) => s.eligible && s.fullCoverage)
+    .sort((a, b) => a.total.cmp(b.total) || tieOrder(a, b));
+  assignRanks(
+    ranked,
+    (s) => s.total,
+    (s, r) => (s.rankByTotal = r),
+  );
   const bestTotal = ranked[0]?.total;
   if (bestTotal !== undefined && !bestTotal.isZero()) {
     for (const s of unsorted) {
@@ -288,7 +327,13 @@ export interface LineStatsStage {
 }
 
 /** Unit price and line total of supplier `si` on line `li`, exact; each undefined when it cannot be known. */
-export function supplierLinePrice(basis: PriceBasis, suppliers: SupplierSummary[], lines: LineComparison[], si: number, li: number): { unit?: Decimal; total?: Decimal } {
+export function supplierLinePrice(
+  basis: PriceBasis,
+  suppliers: SupplierSummary[],
+  lines: LineComparison[],
+  si: number,
+  li: number,
+): { unit?: Decimal; total?: Decimal } {
   const p = suppliers[si]!.quoted[li];
   return p == null ? {} : priceParts(basis, new Decimal(p), lines[li]!.qty);
 }
@@ -337,7 +382,8 @@ export function lineStatistics(
     line.estimatedTotal = estTotalGiven;
     if (estTotalGiven !== undefined && qty !== undefined && qty !== 0) line.estimatedUnit = estTotalGiven.div(qty);
     else if (eachPrice !== undefined) line.estimatedUnit = eachPrice;
-    if (estTotalGiven === undefined && eachPrice !== undefined && qty !== undefined) line.estimatedTotal = eachPrice.mul(qty);
+    if (estTotalGiven === undefined && eachPrice !== undefined && qty !== undefined)
+      line.estimatedTotal = eachPrice.mul(qty);
     if (erpPrices !== undefined && erpEstimate(line, erpPrices)) erpEstimated++;
     line.ranks = new Array<number>(supplierCount).fill(0);
     if (line.estimatedTotal !== undefined) {
@@ -360,7 +406,11 @@ export function lineStatistics(
     }
     line.anyQuote = anyQuote;
     order.sort((a, b) => linePrices[a]!.cmp(linePrices[b]!) || suppliers[a]!.tieOrder - suppliers[b]!.tieOrder);
-    assignRanks(order, (si) => linePrices[si]!, (si, r) => (line.ranks[si] = r));
+    assignRanks(
+      order,
+      (si) => linePrices[si]!,
+      (si, r) => (line.ranks[si] = r),
+    );
     line.quotes = order.length;
     if (order.length > 0) {
       // Within a line every quote has the same qty: ranking the quoted prices ranks unit prices and totals alike.
@@ -416,7 +466,11 @@ export function lineStatistics(
  * nearer (by ratio) either the estimated unit price or the estimated line total; when most are nearer the other
  * basis than the configured one, every amount is likely off by the quantity. Doubles suffice for a ratio.
  */
-export function checkPriceBasis(lines: LineComparison[], suppliers: SupplierSummary[], basis: PriceBasis): PriceBasisWarning | undefined {
+export function checkPriceBasis(
+  lines: LineComparison[],
+  suppliers: SupplierSummary[],
+  basis: PriceBasis,
+): PriceBasisWarning | undefined {
   let compared = 0;
   let nearerOther = 0;
   for (const line of lines) {

@@ -47,7 +47,12 @@ export const COLOR = {
 
 const solid = (argb: string): Fill => ({ type: 'pattern', pattern: 'solid', fgColor: { argb }, bgColor: { argb } });
 /** Diagonal hatch: "no quote", visibly different from a price and from zero. */
-const hatch: Fill = { type: 'pattern', pattern: 'lightUp', fgColor: { argb: COLOR.missingHatch }, bgColor: { argb: 'FFFFFFFF' } };
+const hatch: Fill = {
+  type: 'pattern',
+  pattern: 'lightUp',
+  fgColor: { argb: COLOR.missingHatch },
+  bgColor: { argb: 'FFFFFFFF' },
+};
 
 const groupStart: Partial<Borders> = { left: { style: 'thin', color: { argb: COLOR.groupBorder } } };
 const headerBorder: Partial<Borders> = {
@@ -65,7 +70,10 @@ function buildStyles(currency: string | undefined) {
   const S = {
     title: { font: { bold: true, size: 14, color: { argb: COLOR.titleFont } } },
     subtitle: { font: { italic: true, size: 9, color: { argb: COLOR.mutedFont } } },
-    subtitleWrap: { font: { italic: true, size: 9, color: { argb: COLOR.mutedFont } }, alignment: { wrapText: true, vertical: 'top' } },
+    subtitleWrap: {
+      font: { italic: true, size: 9, color: { argb: COLOR.mutedFont } },
+      alignment: { wrapText: true, vertical: 'top' },
+    },
     label: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'left' } },
     summaryTitle: { font: { bold: true, size: 11, color: { argb: COLOR.titleFont } } },
     labelRight: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'right' } },
@@ -76,7 +84,10 @@ function buildStyles(currency: string | undefined) {
     textMuted: { font: { italic: true, color: { argb: COLOR.mutedFont } } },
     wrap: { alignment: { wrapText: true, vertical: 'top', indent: 1 } },
     wrapTop: { alignment: { wrapText: true, vertical: 'top', horizontal: 'left' } },
-    labelTop: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'left', vertical: 'top' } },
+    labelTop: {
+      font: { bold: true, color: { argb: COLOR.mutedFont } },
+      alignment: { horizontal: 'left', vertical: 'top' },
+    },
     date: { numFmt: FMT.date, alignment: { horizontal: 'left' } },
     dateOnly: { numFmt: FMT.dateOnly, alignment: { horizontal: 'left' } },
     money: { numFmt: FMT.money },
@@ -113,7 +124,6 @@ function buildStyles(currency: string | undefined) {
     draft: { font: { bold: true, color: { argb: 'FFC00000' } } },
     awardNone: { font: { italic: true, color: { argb: 'FFC00000' } }, alignment: { horizontal: 'left', indent: 1 } },
   } satisfies Record<string, Partial<Style>>;
-
 
   function supplierCell(numFmt: string, kind: SupplierKind, first: boolean, rank: boolean): Partial<Style> {
     const style: Partial<Style> = { numFmt };
@@ -156,7 +166,9 @@ function buildStyles(currency: string | undefined) {
   function groupHeader(kind: SupplierHeaderKind, extra: Partial<Style>, first: boolean): Partial<Style> {
     const fill = kind === 'winner' ? COLOR.winnerFill : kind === 'nq' ? COLOR.nqHeaderFill : COLOR.groupFill;
     const font: Partial<Font> =
-      kind === 'nq' ? { italic: true, color: { argb: COLOR.nqFont }, ...(extra.font ?? {}) } : { ...(extra.font ?? {}) };
+      kind === 'nq'
+        ? { italic: true, color: { argb: COLOR.nqFont }, ...(extra.font ?? {}) }
+        : { ...(extra.font ?? {}) };
     return {
       ...extra,
       font,

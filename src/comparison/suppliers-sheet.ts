@@ -17,7 +17,12 @@ export function writeSuppliersSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
   ws.columns = [8, nameWidth, 12, 16, 9, 9, 18, 9, 9, 10, 16, 12, 11, 60, 40].map((width) => ({ width }));
   if (suppliers.length > 0) ws.autoFilter = `A3:O${3 + suppliers.length}`;
   put(ws.getRow(1), 1, t(`Suppliers · ${rfqHeading(model)}`), S.title);
-  put(ws.getRow(2), 1, `One row per quotation, in the column order of the Comparison sheet. Dates in ${timeZone}.`, S.subtitle);
+  put(
+    ws.getRow(2),
+    1,
+    `One row per quotation, in the column order of the Comparison sheet. Dates in ${timeZone}.`,
+    S.subtitle,
+  );
   const hdr = ws.getRow(3);
   hdr.height = 32;
   [

@@ -19,13 +19,14 @@ export { COMPARISON_COLS, COMPARISON_ROWS } from './comparison-sheet.ts';
 export { AWARD_ROWS, basisLabel } from './award-sheet.ts';
 export { SHEETS } from './sheet-common.ts';
 
-
 /** Streams the workbook for an already built model to `filePath` (not atomic: see writeComparisonWorkbook). */
 export async function writeComparisonModel(model: ComparisonModel, filePath: string): Promise<void> {
   // Checked before a file is opened: Excel cannot hold more columns than this, whatever we would write.
   const lastCol = COMPARISON_COLS.firstSupplier + model.suppliers.length * COMPARISON_COLS.perSupplier - 1;
   if (lastCol > EXCEL_MAX_COLUMNS) {
-    throw new UnexpectedError(`${model.suppliers.length} quotations need ${lastCol} columns; a worksheet holds at most ${EXCEL_MAX_COLUMNS}`);
+    throw new UnexpectedError(
+      `${model.suppliers.length} quotations need ${lastCol} columns; a worksheet holds at most ${EXCEL_MAX_COLUMNS}`,
+    );
   }
   // A file stream watched from its first byte: exceljs alone would wait forever on one that fails early.
   await writeStreamedFile(filePath, async (file) => {

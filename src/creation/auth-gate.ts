@@ -67,7 +67,8 @@ export async function createAuthGate(o: AuthGateOptions): Promise<AuthGate> {
     // Jobs set aside while paused wait as delayed: run them now (a job delayed for another reason looks again
     // and is delayed again, which is harmless).
     await Promise.all(o.queues.map((q) => q.promoteJobs().catch(() => undefined)));
-    if (paused || removed > 0) o.logger.info({ event: 'auth.resumed' }, `sourcing token accepted again (${why}): creation and polling resumed`);
+    if (paused || removed > 0)
+      o.logger.info({ event: 'auth.resumed' }, `sourcing token accepted again (${why}): creation and polling resumed`);
     paused = false;
   };
 

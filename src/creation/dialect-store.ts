@@ -22,10 +22,20 @@ export interface DialectSource {
   /** What is stored, without detecting (`status`). */
   stored(): Promise<Dialect | undefined>;
   /** A worker saw the echo (or its absence) on our own RFQ, or used the edit call. */
-  learn(fact: { echo?: Exclude<Tristate, 'unknown'>; edit?: Exclude<Tristate, 'unknown'>; evidence: string }): Promise<void>;
+  learn(fact: {
+    echo?: Exclude<Tristate, 'unknown'>;
+    edit?: Exclude<Tristate, 'unknown'>;
+    evidence: string;
+  }): Promise<void>;
 }
 
-export function createDialectSource(o: { redis: Redis; keys: RedisKeys; port: Pick<SourcingPort, 'listRfqPages' | 'getRfq'>; settings: DialectSettings; logger: Logger }): DialectSource {
+export function createDialectSource(o: {
+  redis: Redis;
+  keys: RedisKeys;
+  port: Pick<SourcingPort, 'listRfqPages' | 'getRfq'>;
+  settings: DialectSettings;
+  logger: Logger;
+}): DialectSource {
   const key = o.keys.key('dialect');
   let cached: Dialect | undefined;
   let detecting: Promise<Dialect> | undefined;
@@ -34,13 +44,32 @@ export function createDialectSource(o: { redis: Redis; keys: RedisKeys; port: Pi
     const raw = await o.redis.get(key);
     return raw ? (JSON.parse(raw) as Dialect) : undefined;
   };
-  const fresh = (d: Dialect) => Date.now() - d.detectedAt < (d.filterBasis === 'unproven' ? UNPROVEN_MAX_AGE_MS : DIALECT_MAX_AGE_MS);
+  const fresh = (d: Dialect) =>
+    Date.now() - d.detectedAt < (d.filterBasis === 'unproven' ? UNPROVEN_MAX_AGE_MS : DIALECT_MAX_AGE_MS);
   const refresh = async (): Promise<Dialect> => {
     const before = await stored();
-    const d = await detectDialect(o.port, o.settings, { echo: before?.echo === 'unknown' ? undefined : before?.echo, edit: before?.edit === 'unknown' ? undefined : before?.edit });
+    const d = await detectDialect(o.port, o.settings, {
+      echo: before?.echo === 'unknown' ? undefined : before?.echo,
+      edit: before?.edit === 'unknown' ? undefined : before?.edit,
+    });
     await o.redis.set(key, JSON.stringify(d));
-    o.logger.info({ event: 'dialect.detected', filter: d.filter, basis: d.filterBasis, unfiltered: d.unfiltered, echo: d.echo, detail: d.detail, edit: d.edit }, `sourcing dialect: filter ${d.filter} (${d.filterBasis}), unfiltered list ${d.unfiltered}, external_id echo ${d.echo}, detail call ${d.detail}`);
-    for (const l of d.unknownLabels) o.logger.warn({ event: 'dialect.unknown-label', label: l }, `RFQ status label "${l}" is not in the label mapping; its RFQs' state is not read from it`);
+    o.logger.info(
+      {
+        event: 'dialect.detected',
+        filter: d.filter,
+        basis: d.filterBasis,
+        unfiltered: d.unfiltered,
+        echo: d.echo,
+        detail: d.detail,
+        edit: d.edit,
+      },
+      `sourcing dialect: filter ${d.filter} (${d.filterBasis}), unfiltered list ${d.unfiltered}, external_id echo ${d.echo}, detail call ${d.detail}`,
+    );
+    for (const l of d.unknownLabels)
+      o.logger.warn(
+        { event: 'dialect.unknown-label', label: l },
+        `RFQ status label "${l}" is not in the label mapping; its RFQs' state is not read from it`,
+      );
     cached = d;
     return d;
   };
@@ -59,11 +88,15 @@ export function createDialectSource(o: { redis: Redis; keys: RedisKeys; port: Pi
     async learn(fact) {
       const d = cached ?? (await stored());
       if (!d) return;
-      const changed = (fact.echo !== undefined && d.echo !== fact.echo) || (fact.edit !== undefined && d.edit !== fact.edit);
+      const changed =
+        (fact.echo !== undefined && d.echo !== fact.echo) || (fact.edit !== undefined && d.edit !== fact.edit);
       if (!changed) return;
       if (fact.echo !== undefined && o.settings.SOURCING_EXTERNAL_ID_ECHO === 'auto') d.echo = fact.echo;
       if (fact.edit !== undefined && o.settings.SOURCING_EDIT_CALL === 'auto') d.edit = fact.edit;
-      d.evidence = [...d.evidence.filter((e) => !e.startsWith(fact.echo !== undefined ? 'external_id echo' : 'edit call')), fact.evidence];
+      d.evidence = [
+        ...d.evidence.filter((e) => !e.startsWith(fact.echo !== undefined ? 'external_id echo' : 'edit call')),
+        fact.evidence,
+      ];
       cached = d;
       await o.redis.set(key, JSON.stringify(d));
       o.logger.info({ event: 'dialect.learned', ...fact }, `sourcing dialect: ${fact.evidence}`);

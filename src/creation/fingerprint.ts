@@ -11,7 +11,8 @@ import { hashOf } from './idempotency-store.ts';
 type Canon = [string, string, string, Array<[string, string, string, string]>];
 
 const text = (v: string | undefined | null) => (v ?? '').trim();
-const num = (v: string | number | undefined | null) => (v === undefined || v === null || v === '' ? '' : new Decimal(v).toString());
+const num = (v: string | number | undefined | null) =>
+  v === undefined || v === null || v === '' ? '' : new Decimal(v).toString();
 
 function hashCanon(c: Canon): string {
   return hashOf(c, 24);

@@ -29,11 +29,18 @@ export interface HeaderOutcome {
 }
 
 export function headerOf(body: Pick<CreateRfqRequest, HeaderField>): PostedHeader {
-  return { title: body.title, due_date: body.due_date, required_date: body.required_date ?? null, description: body.description ?? null };
+  return {
+    title: body.title,
+    due_date: body.due_date,
+    required_date: body.required_date ?? null,
+    description: body.description ?? null,
+  };
 }
 
 export function headerChanges(was: PostedHeader, now: PostedHeader): HeaderChange[] {
-  return HEADER_FIELDS.flatMap((field) => (was[field] === now[field] ? [] : [{ field, was: was[field], now: now[field] }]));
+  return HEADER_FIELDS.flatMap((field) =>
+    was[field] === now[field] ? [] : [{ field, was: was[field], now: now[field] }],
+  );
 }
 
 /**
@@ -63,17 +70,24 @@ export function createHeaderPusher(o: {
   return {
     async push(rfqId, changes) {
       const d = await o.dialect();
-      if (d.edit === 'no') return { changes, pushed: false, reason: 'the service has no edit call: change it there by hand' };
+      if (d.edit === 'no')
+        return { changes, pushed: false, reason: 'the service has no edit call: change it there by hand' };
       const { edit, unpushable } = editOf(changes);
-      if (Object.keys(edit).length === 0) return { changes, pushed: false, reason: `${unpushable.join(', ')} removed: an edit cannot remove it` };
+      if (Object.keys(edit).length === 0)
+        return { changes, pushed: false, reason: `${unpushable.join(', ')} removed: an edit cannot remove it` };
       try {
         await o.client.editRfq(rfqId, edit);
       } catch (err) {
         if (err instanceof PermanentHttpError && (err.status === 405 || err.status === 501)) {
           await o.learnEdit('no', `edit call: no (PUT /v1/rfqs/${rfqId} answered HTTP ${err.status})`);
-          return { changes, pushed: false, reason: `the service has no edit call (HTTP ${err.status}): change it there by hand` };
+          return {
+            changes,
+            pushed: false,
+            reason: `the service has no edit call (HTTP ${err.status}): change it there by hand`,
+          };
         }
-        if (err instanceof RfqSyncError && err.kind === 'data') return { changes, pushed: false, reason: `the service refused the edit: ${err.message}` };
+        if (err instanceof RfqSyncError && err.kind === 'data')
+          return { changes, pushed: false, reason: `the service refused the edit: ${err.message}` };
         throw err;
       }
       if (d.edit !== 'yes') await o.learnEdit('yes', `edit call: yes (PUT /v1/rfqs/${rfqId} accepted)`);

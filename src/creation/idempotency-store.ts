@@ -129,7 +129,15 @@ export interface IdempotencyStore {
   /** `resolve --post`: undecided -> pending (the next attempt posts). False when it was not undecided. */
   unparkToPost(id: string): Promise<boolean>;
   /** `rfq-sync recover`: a requisition whose RFQ may exist, seeded to reconcile before any post (seedForRecovery-3.lua). */
-  seedForRecovery(r: Requisition, contentHash: string, fingerprint: string): Promise<{ status: 'seeded' } | { status: 'exists'; state: string } | { status: 'conflict'; conflicts: Array<{ externalId: string; heldBy: string }> }>;
+  seedForRecovery(
+    r: Requisition,
+    contentHash: string,
+    fingerprint: string,
+  ): Promise<
+    | { status: 'seeded' }
+    | { status: 'exists'; state: string }
+    | { status: 'conflict'; conflicts: Array<{ externalId: string; heldBy: string }> }
+  >;
   endAttempt(id: string, token: string, outcome: 'pending' | 'creating' | 'release'): Promise<void>;
   record(
     r: Requisition,
@@ -175,12 +183,24 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
       const l = permit?.limiter;
       const res = (await claimS(
         [
-          keys.externalIds, keys.requisition(id), keys.requisitions,
-          l?.keys.window ?? keys.key('rate', 'window'), l?.keys.hold ?? keys.key('rate', 'hold'), l?.keys.tat ?? keys.key('rate', 'tat'),
+          keys.externalIds,
+          keys.requisition(id),
+          keys.requisitions,
+          l?.keys.window ?? keys.key('rate', 'window'),
+          l?.keys.hold ?? keys.key('rate', 'hold'),
+          l?.keys.tat ?? keys.key('rate', 'tat'),
         ],
         [
-          id, token, leaseMs, contentHash, ...meta(r),
-          l ? l.perSecond : '', l ? l.windowMs : 0, l ? `${token}:claim` : '', permit?.postLeaseMs ?? 0, fingerprint,
+          id,
+          token,
+          leaseMs,
+          contentHash,
+          ...meta(r),
+          l ? l.perSecond : '',
+          l ? l.windowMs : 0,
+          l ? `${token}:claim` : '',
+          permit?.postLeaseMs ?? 0,
+          fingerprint,
           ...r.lines.map((x) => x.external_id),
         ],
       )) as string[];
@@ -247,14 +267,29 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
       }
       const res = (await recordS(
         [keys.externalIds, keys.requisition(id), keys.rfq(rfqId), keys.trackedRfqs],
-        [id, rfqId, JSON.stringify(positions), JSON.stringify(fps), how, r.key, r.sourceFile, r.profile, r.title, ...release],
+        [
+          id,
+          rfqId,
+          JSON.stringify(positions),
+          JSON.stringify(fps),
+          how,
+          r.key,
+          r.sourceFile,
+          r.profile,
+          r.title,
+          ...release,
+        ],
       )) as string[];
       if (res[0] === 'duplicate') return { status: 'duplicate', existingRfqId: Number(res[1]) };
       return { status: res[0] === 'same' ? 'same' : 'recorded' };
     },
     async reject(r, token, reason, contentHash) {
       const id = idOf(r);
-      return Number(await rejectS([keys.requisition(id), keys.requisitions], [id, token, reason, contentHash, ...meta(r)])) === 1;
+      return (
+        Number(
+          await rejectS([keys.requisition(id), keys.requisitions], [id, token, reason, contentHash, ...meta(r)]),
+        ) === 1
+      );
     },
     async clearRejection(id) {
       // Only a rejected record: compare-and-set through WATCH would be overkill for an operator command; a record
@@ -264,14 +299,22 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
     },
     async saveChanges(id, changes) {
       const now = Date.now();
-      await redis.multi().hset(keys.requisition(id), 'changes', JSON.stringify(changes), 'changesAt', String(now)).zadd(keys.key('changed'), now, id).exec();
+      await redis
+        .multi()
+        .hset(keys.requisition(id), 'changes', JSON.stringify(changes), 'changesAt', String(now))
+        .zadd(keys.key('changed'), now, id)
+        .exec();
     },
     async saveHeader(id, header) {
       await redis.hset(keys.requisition(id), 'header', JSON.stringify(header));
     },
     async saveHeaderChanges(id, outcome) {
       const now = Date.now();
-      await redis.multi().hset(keys.requisition(id), 'headerChanges', JSON.stringify(outcome), 'changesAt', String(now)).zadd(keys.key('changed'), now, id).exec();
+      await redis
+        .multi()
+        .hset(keys.requisition(id), 'headerChanges', JSON.stringify(outcome), 'changesAt', String(now))
+        .zadd(keys.key('changed'), now, id)
+        .exec();
     },
     async recentlyChanged(count) {
       const flat = await redis.zrevrange(keys.key('changed'), 0, count - 1, 'WITHSCORES');

@@ -66,7 +66,9 @@ export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterO
       for (;;) {
         const left = Math.max(0, maxWait - (Date.now() - started));
         const member = randomUUID();
-        const [wait, delay] = ((await acquireScript([k.window, k.hold, k.tat], [o.perSecond, windowMs, left, member])) as number[]).map(Number) as [number, number];
+        const [wait, delay] = (
+          (await acquireScript([k.window, k.hold, k.tat], [o.perSecond, windowMs, left, member])) as number[]
+        ).map(Number) as [number, number];
         if (wait > 0) {
           if (Date.now() - started + wait > maxWait) throw new ThrottledError(wait);
           await new Promise((r) => setTimeout(r, wait));

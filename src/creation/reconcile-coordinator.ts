@@ -147,7 +147,15 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
     if (!outcome.complete) {
       const churned = outcome.churn ? await d.redis.incr(k.churn) : 0;
       if (churned >= CHURN_BEFORE_GATE) await d.redis.set(k.gate, token, 'PX', GATE_MS);
-      d.logger.debug({ event: 'reconcile.walk-incomplete', reason: outcome.reason, pending: pendings.length, settled: settledNow.size }, `walk of the RFQ lists incomplete: ${outcome.reason}`);
+      d.logger.debug(
+        {
+          event: 'reconcile.walk-incomplete',
+          reason: outcome.reason,
+          pending: pendings.length,
+          settled: settledNow.size,
+        },
+        `walk of the RFQ lists incomplete: ${outcome.reason}`,
+      );
       return;
     }
     await d.redis.hincrby(k.walks, 'complete', 1);
@@ -170,31 +178,57 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
       return [...m.values()];
     };
     const claimants = new Map<number, string[]>();
-    for (const p of pendings) for (const r of candidatesOf(p)) claimants.set(r._id, [...(claimants.get(r._id) ?? []), p.id]);
+    for (const p of pendings)
+      for (const r of candidatesOf(p)) claimants.set(r._id, [...(claimants.get(r._id) ?? []), p.id]);
     for (const p of eligible) {
       const c = candidatesOf(p);
       let res: ReconcileResult;
       const only = c[0];
       if (c.length === 0) res = { walkStartedAt: started, outcome: 'absent' };
-      else if (c.length > 1) res = ambiguous(started, `${c.length} RFQs match what was posted: ${c.map((r) => r._id).join(', ')}`, c);
+      else if (c.length > 1)
+        res = ambiguous(started, `${c.length} RFQs match what was posted: ${c.map((r) => r._id).join(', ')}`, c);
       else if (only && (claimants.get(only._id)?.length ?? 0) > 1) {
-        res = ambiguous(started, `RFQ ${only._id} matches ${claimants.get(only._id)!.length} requisitions: ${claimants.get(only._id)!.join(', ')}`, c);
-      } else if (only && p.firstPostAt !== undefined && only.rfq_date !== undefined && only.rfq_date < p.firstPostAt - CLOCK_SKEW_MS) {
-        res = ambiguous(started, `RFQ ${only._id} matches what was posted but was made before our first POST (by hand?)`, c);
+        res = ambiguous(
+          started,
+          `RFQ ${only._id} matches ${claimants.get(only._id)!.length} requisitions: ${claimants.get(only._id)!.join(', ')}`,
+          c,
+        );
+      } else if (
+        only &&
+        p.firstPostAt !== undefined &&
+        only.rfq_date !== undefined &&
+        only.rfq_date < p.firstPostAt - CLOCK_SKEW_MS
+      ) {
+        res = ambiguous(
+          started,
+          `RFQ ${only._id} matches what was posted but was made before our first POST (by hand?)`,
+          c,
+        );
       } else res = { walkStartedAt: started, outcome: 'found', rfq: only!, how: 'fingerprint' };
       await d.redis.hset(k.result, p.id, JSON.stringify(res));
     }
-    d.logger.debug({ event: 'reconcile.walk-complete', read: outcome.read, pending: pendings.length, decided: eligible.length + settledNow.size, pages }, 'walk of the RFQ lists complete');
+    d.logger.debug(
+      {
+        event: 'reconcile.walk-complete',
+        read: outcome.read,
+        pending: pendings.length,
+        decided: eligible.length + settledNow.size,
+        pages,
+      },
+      'walk of the RFQ lists complete',
+    );
   }
 
   async function learnEcho(withExt: Map<number, ListedRfq>, noExt: ListedRfq[]): Promise<void> {
     if (!d.learnEcho) return;
     const tracked = await d.redis.smembers(d.keys.trackedRfqs);
     for (const id of tracked.slice(-50).map(Number)) {
-      if (withExt.has(id)) return d.learnEcho('yes', `external_id echo: yes (our RFQ ${id} lists its lines' external_ids)`);
+      if (withExt.has(id))
+        return d.learnEcho('yes', `external_id echo: yes (our RFQ ${id} lists its lines' external_ids)`);
     }
     const ours = noExt.find((r) => tracked.includes(String(r._id)));
-    if (ours) await d.learnEcho('no', `external_id echo: no (our RFQ ${ours._id} is listed without its lines' external_ids)`);
+    if (ours)
+      await d.learnEcho('no', `external_id echo: no (our RFQ ${ours._id} is listed without its lines' external_ids)`);
   }
 
   const coordinator: ReconcileCoordinator = {
@@ -204,7 +238,11 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
       const fresh: PendingEntry = { ...entry, since: now };
       if (!(await d.redis.hsetnx(k.pending, entry.id, JSON.stringify(fresh)))) {
         const held = JSON.parse((await d.redis.hget(k.pending, entry.id)) ?? 'null') as PendingEntry | null;
-        if (held && (held.fingerprints.join() !== entry.fingerprints.join() || held.externalIds.join() !== entry.externalIds.join())) {
+        if (
+          held &&
+          (held.fingerprints.join() !== entry.fingerprints.join() ||
+            held.externalIds.join() !== entry.externalIds.join())
+        ) {
           await d.redis.hset(k.pending, entry.id, JSON.stringify({ ...entry, since: held.since }));
         }
       }
@@ -217,7 +255,8 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
       const have = await ready();
       if (have) return have;
       const token = randomUUID();
-      if ((await d.redis.set(k.lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK') throw new ReconcileUnstableError('waiting for the walk another worker is making', waitMs());
+      if ((await d.redis.set(k.lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK')
+        throw new ReconcileUnstableError('waiting for the walk another worker is making', waitMs());
       const renew = setInterval(() => void renewS([k.lock], [token, LOCK_MS]).catch(() => undefined), LOCK_MS / 3);
       try {
         await walk(token);
@@ -240,7 +279,12 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
       return raw ? JSON.parse(raw) : undefined;
     },
     async park(entry, reason, rfqIds) {
-      await d.redis.multi().hset(k.parked, entry.id, JSON.stringify({ ...entry, reason, rfqIds })).hdel(k.pending, entry.id).hdel(k.result, entry.id).exec();
+      await d.redis
+        .multi()
+        .hset(k.parked, entry.id, JSON.stringify({ ...entry, reason, rfqIds }))
+        .hdel(k.pending, entry.id)
+        .hdel(k.result, entry.id)
+        .exec();
     },
     async unpark(id) {
       await d.redis.hdel(k.parked, id);

@@ -42,7 +42,12 @@ export async function walkAccount(
   onPage?: () => Promise<void>,
 ): Promise<WalkOutcome> {
   if (dialect.unfiltered === 'yes') return walkUnfiltered(port, limits, onRfq, onPage);
-  if (dialect.filter === 'none') return { complete: false, reason: 'no unfiltered list and no proven status filter: absence cannot be proven', read: 0 };
+  if (dialect.filter === 'none')
+    return {
+      complete: false,
+      reason: 'no unfiltered list and no proven status filter: absence cannot be proven',
+      read: 0,
+    };
   const listOf = new Map<number, string>();
   const problems: string[] = [];
   let churn = false;
@@ -65,7 +70,9 @@ export async function walkAccount(
     }
     await onPage?.();
   }
-  return problems.length === 0 ? { complete: true, read: listOf.size } : { complete: false, reason: problems.join('; '), churn, read: listOf.size };
+  return problems.length === 0
+    ? { complete: true, read: listOf.size }
+    : { complete: false, reason: problems.join('; '), churn, read: listOf.size };
 }
 
 async function walkUnfiltered(
@@ -77,7 +84,11 @@ async function walkUnfiltered(
   const seen = new Set<number>();
   let total: number | undefined;
   let broken = 0;
-  const pageRetry = { attempts: limits.pageRetries, retryable: isRetryablePageError, backoffMs: (n: number) => backoff(limits, n - 1) };
+  const pageRetry = {
+    attempts: limits.pageRetries,
+    retryable: isRetryablePageError,
+    backoffMs: (n: number) => backoff(limits, n - 1),
+  };
   try {
     for await (const page of port.listRfqPages(null, { onInvalid: () => void broken++, pageRetry })) {
       const t = page.pageTotal ?? (page.page === 1 ? page.total : undefined);
@@ -87,7 +98,13 @@ async function walkUnfiltered(
         await onRfq(r);
       }
       if (total === undefined) total = t;
-      else if (t !== total) return { complete: false, churn: true, reason: `meta.total went from ${total} to ${t} during the walk`, read: seen.size };
+      else if (t !== total)
+        return {
+          complete: false,
+          churn: true,
+          reason: `meta.total went from ${total} to ${t} during the walk`,
+          read: seen.size,
+        };
       await onPage?.();
     }
   } catch (err) {
@@ -97,7 +114,12 @@ async function walkUnfiltered(
   if (total === undefined) return { complete: false, reason: 'no page answered', read: 0 };
   if (seen.size !== total) {
     const why = broken > 0 ? ` (${broken} record(s) break the schema: their lines cannot be read)` : '';
-    return { complete: false, churn: broken === 0, reason: `${seen.size} distinct RFQs read of meta.total ${total}${why}`, read: seen.size };
+    return {
+      complete: false,
+      churn: broken === 0,
+      reason: `${seen.size} distinct RFQs read of meta.total ${total}${why}`,
+      read: seen.size,
+    };
   }
   return { complete: true, read: seen.size };
 }
@@ -123,11 +145,18 @@ export interface ReconcileLimits {
   retryLaterMs: number;
 }
 
-export const RECONCILE_LIMITS: ReconcileLimits = { walks: 4, passesPerList: 6, pageRetries: 6, backoffMs: 100, maxBackoffMs: 2_000, retryLaterMs: 3_000 };
-
+export const RECONCILE_LIMITS: ReconcileLimits = {
+  walks: 4,
+  passesPerList: 6,
+  pageRetries: 6,
+  backoffMs: 100,
+  maxBackoffMs: 2_000,
+  retryLaterMs: 3_000,
+};
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-export const backoff = (l: ReconcileLimits, step: number) => l.backoffMs / 2 + Math.random() * Math.min(l.maxBackoffMs, l.backoffMs * 2 ** step);
+export const backoff = (l: ReconcileLimits, step: number) =>
+  l.backoffMs / 2 + Math.random() * Math.min(l.maxBackoffMs, l.backoffMs * 2 ** step);
 
 export interface ListWalk {
   /** Valid RFQs read (each _id once); only these count as seen (an RFQ read broken hides its lines). */
@@ -146,7 +175,12 @@ export interface ListWalk {
  * envelope) is asked again in place (pageRetry, bounded, with back-off); one that keeps failing costs a new pass
  * (what was read stays counted, since the window goes on). A changed total restarts the window.
  */
-export async function walkList(deps: ListingDeps, status: RfqStatusFilter, limits: ReconcileLimits, form: FilterForm = 'lower'): Promise<ListWalk> {
+export async function walkList(
+  deps: ListingDeps,
+  status: RfqStatusFilter,
+  limits: ReconcileLimits,
+  form: FilterForm = 'lower',
+): Promise<ListWalk> {
   let seen = new Map<number, ListedRfq>();
   const read = new Map<number, ListedRfq>();
   let windowTotal: number | undefined;
@@ -157,17 +191,24 @@ export async function walkList(deps: ListingDeps, status: RfqStatusFilter, limit
     let windowStartedNow = false;
     let pagesThisPass = 0;
     try {
-      const pageRetry = { attempts: limits.pageRetries, retryable: isRetryablePageError, backoffMs: (n: number) => backoff(limits, n - 1) };
-      for await (const page of deps.listingClient.listRfqPages({ state: status, form }, { onInvalid: () => undefined, pageRetry })) {
+      const pageRetry = {
+        attempts: limits.pageRetries,
+        retryable: isRetryablePageError,
+        backoffMs: (n: number) => backoff(limits, n - 1),
+      };
+      for await (const page of deps.listingClient.listRfqPages(
+        { state: status, form },
+        { onInvalid: () => undefined, pageRetry },
+      )) {
         pagesThisPass++;
         if (page.page === 1) {
           const t = page.total;
           if (t === undefined) return { seen, read, unstable: `${status}: no meta.total` };
           if (windowTotal !== undefined && fullPassDone && t === windowTotal) {
             for (const r of page.rfqs) {
-      seen.set(r._id, r);
-      read.set(r._id, r);
-    }
+              seen.set(r._id, r);
+              read.set(r._id, r);
+            }
             if (seen.size === t) return { seen, read };
           }
           if (windowTotal === undefined || t !== windowTotal || seen.size > t) {
@@ -179,9 +220,9 @@ export async function walkList(deps: ListingDeps, status: RfqStatusFilter, limit
           fullPassDone = false;
         }
         for (const r of page.rfqs) {
-      seen.set(r._id, r);
-      read.set(r._id, r);
-    }
+          seen.set(r._id, r);
+          read.set(r._id, r);
+        }
       }
     } catch (err) {
       if (!isRetryablePageError(err)) throw err;
@@ -252,15 +293,18 @@ export async function findRfqsWithExternalIds(
         else listOf.set(rfq._id, status);
       }
       for (const rfq of read.values()) {
-        if (!found.has(rfq._id) && rfq.lines.some((l) => l.external_id !== undefined && wanted.has(l.external_id))) found.set(rfq._id, { rfq, status });
+        if (!found.has(rfq._id) && rfq.lines.some((l) => l.external_id !== undefined && wanted.has(l.external_id)))
+          found.set(rfq._id, { rfq, status });
       }
       if (moved > 0) problems.push(`${moved} RFQ(s) read in two lists (moved during the search)`);
     }
     if (found.size > 0) return [...found.values()].sort((a, b) => a.rfq._id - b.rfq._id);
     if (problems.length === 0) return [];
     why = problems.join('; ');
-    deps.logger?.debug({ event: 'reconcile.inconclusive', walk: walk + 1, of: limits.walks, why }, 'reconcile search inconclusive; searching again');
+    deps.logger?.debug(
+      { event: 'reconcile.inconclusive', walk: walk + 1, of: limits.walks, why },
+      'reconcile search inconclusive; searching again',
+    );
   }
   throw new ReconcileUnstableError(why, limits.retryLaterMs);
 }
-

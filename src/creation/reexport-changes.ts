@@ -19,13 +19,18 @@ export interface LineFieldChange {
 }
 
 /** The lines of `lines` that differ from what the RFQ holds (`inRfq`: external_id -> fingerprint as created). */
-export function lineChanges(inRfq: Record<string, LineFingerprint>, lines: readonly RequisitionLine[]): LineFieldChange[] {
+export function lineChanges(
+  inRfq: Record<string, LineFingerprint>,
+  lines: readonly RequisitionLine[],
+): LineFieldChange[] {
   const out: LineFieldChange[] = [];
   for (const line of lines) {
     const was = inRfq[line.external_id];
     if (!was) continue;
     const now = lineFingerprint(line);
-    const fields = FIELDS.flatMap((field, i) => (was[i] === now[i] ? [] : [{ field, was: was[i] ?? null, now: now[i] ?? null }]));
+    const fields = FIELDS.flatMap((field, i) =>
+      was[i] === now[i] ? [] : [{ field, was: was[i] ?? null, now: now[i] ?? null }],
+    );
     if (fields.length > 0) out.push({ externalId: line.external_id, fields });
   }
   return out;
@@ -38,15 +43,28 @@ export type ReexportChange = ReportedChange;
  * The changes this re-export of `r` brings, against the record of its RFQ (none when it has no RFQ yet). Read-only:
  * the create job decides and records; this tells the person reading the file's report.
  */
-export async function previewChanges(store: Pick<IdempotencyStore, 'get'>, r: Requisition, pushHeaders: boolean): Promise<ReexportChange[]> {
+export async function previewChanges(
+  store: Pick<IdempotencyStore, 'get'>,
+  r: Requisition,
+  pushHeaders: boolean,
+): Promise<ReexportChange[]> {
   const rec = await store.get(requisitionId(r));
   if (rec?.state !== 'created' || rec.rfqId === undefined) return [];
   const rfqId = rec.rfqId;
   const out: ReexportChange[] = [];
   for (const c of lineChanges(rec.lines, r.lines)) {
-    for (const f of c.fields) out.push({ requisition: requisitionId(r), rfqId, subject: c.externalId, ...f, action: 'reported: the service cannot change a line; change it there by hand' });
+    for (const f of c.fields)
+      out.push({
+        requisition: requisitionId(r),
+        rfqId,
+        subject: c.externalId,
+        ...f,
+        action: 'reported: the service cannot change a line; change it there by hand',
+      });
   }
-  const header: HeaderChange[] = rec.header ? headerChanges(rec.header as PostedHeader, headerOf(toCreateRfqRequest(r))) : [];
+  const header: HeaderChange[] = rec.header
+    ? headerChanges(rec.header as PostedHeader, headerOf(toCreateRfqRequest(r)))
+    : [];
   for (const h of header) {
     out.push({
       requisition: requisitionId(r),
@@ -55,7 +73,9 @@ export async function previewChanges(store: Pick<IdempotencyStore, 'get'>, r: Re
       field: h.field,
       was: h.was,
       now: h.now,
-      action: pushHeaders ? 'pushed with the edit call where the service has one (see status)' : 'reported (PUSH_HEADER_CHANGES is off): change it there by hand',
+      action: pushHeaders
+        ? 'pushed with the edit call where the service has one (see status)'
+        : 'reported (PUSH_HEADER_CHANGES is off): change it there by hand',
     });
   }
   return out;

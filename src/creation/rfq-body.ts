@@ -21,4 +21,3 @@ export function toCreateRfqRequest(r: Requisition): CreateRfqRequest {
     })),
   };
 }
-

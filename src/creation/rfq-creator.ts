@@ -9,7 +9,15 @@
  * A permanent refusal is not thrown: it is recorded (`rejected`) and returned.
  */
 import { randomUUID } from 'node:crypto';
-import { AttemptBusyError, AuthError, ClaimConflictError, PermanentHttpError, RateLimitError, ReconcileUnstableError, RfqSyncError } from '../errors.ts';
+import {
+  AttemptBusyError,
+  AuthError,
+  ClaimConflictError,
+  PermanentHttpError,
+  RateLimitError,
+  ReconcileUnstableError,
+  RfqSyncError,
+} from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import type { SourcingClient } from '../sourcing/client.ts';
@@ -25,7 +33,13 @@ import { lineChanges } from './reexport-changes.ts';
 import { toCreateRfqRequest } from './rfq-body.ts';
 
 export { toCreateRfqRequest } from './rfq-body.ts';
-export { findRfqsWithExternalIds, RECONCILE_LIMITS, RECONCILE_ORDER, walkList, type ReconcileLimits } from './reconcile-walk.ts';
+export {
+  findRfqsWithExternalIds,
+  RECONCILE_LIMITS,
+  RECONCILE_ORDER,
+  walkList,
+  type ReconcileLimits,
+} from './reconcile-walk.ts';
 // in the catalogue (src/errors.ts); still exported here, where the create job imports them
 export { AttemptBusyError, ReconcileUnstableError } from '../errors.ts';
 
@@ -86,7 +100,14 @@ export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<
   const contentHash = contentHashOf(r);
   const fingerprint = postedFingerprint(toCreateRfqRequest(r));
   const log = deps.logger.child({ requisition: id, sourceFile: r.sourceFile });
-  const claim = await deps.store.claim(r, token, contentHash, deps.claimLeaseMs, { limiter: deps.limiter, postLeaseMs: deps.postLeaseMs }, fingerprint);
+  const claim = await deps.store.claim(
+    r,
+    token,
+    contentHash,
+    deps.claimLeaseMs,
+    { limiter: deps.limiter, postLeaseMs: deps.postLeaseMs },
+    fingerprint,
+  );
 
   switch (claim.status) {
     case 'busy':
@@ -111,7 +132,17 @@ export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<
   }
 
   try {
-    return await afterClaim(deps, log, r, claim.previous, claim.claimed, claim.posting, token, contentHash, fingerprint);
+    return await afterClaim(
+      deps,
+      log,
+      r,
+      claim.previous,
+      claim.claimed,
+      claim.posting,
+      token,
+      contentHash,
+      fingerprint,
+    );
   } catch (err) {
     // Hand the requisition back at once instead of letting the next attempt wait out the lease (state unchanged).
     await deps.store.endAttempt(id, token, 'release').catch(() => undefined);
@@ -149,7 +180,8 @@ async function afterClaim(
       return outcome;
     }
     if (result.outcome === 'ambiguous') {
-      if (await deps.store.park(id, token, result.reason)) await deps.reconciler.park({ ...entry, since: result.walkStartedAt }, result.reason, result.rfqIds);
+      if (await deps.store.park(id, token, result.reason))
+        await deps.reconciler.park({ ...entry, since: result.walkStartedAt }, result.reason, result.rfqIds);
       log.warn(
         { event: 'requisition.undecided', rfqIds: result.rfqIds, reason: result.reason },
         `requisition ${id} needs a decision: ${result.reason}; nothing posted. Run: rfq-sync resolve ${id} --rfq <id> | --post`,
@@ -165,14 +197,20 @@ async function afterClaim(
       found = await findRfqsWithExternalIds(deps, claim.claimed);
     } catch (err) {
       if (err instanceof ReconcileUnstableError) {
-        log.info({ event: 'reconcile.inconclusive', reason: err.reason, waitMs: err.waitMs }, `requisition ${id}: ${err.message}`);
+        log.info(
+          { event: 'reconcile.inconclusive', reason: err.reason, waitMs: err.waitMs },
+          `requisition ${id}: ${err.message}`,
+        );
       }
       throw err; // still `creating`: the next attempt searches again
     }
     const first = found[0];
     if (first) {
       if (found.length > 1) {
-        log.error({ event: 'requisition.duplicates', rfqIds: found.map((f) => f.rfq._id) }, `requisition ${id} has ${found.length} RFQs at the service; adopting the first`);
+        log.error(
+          { event: 'requisition.duplicates', rfqIds: found.map((f) => f.rfq._id) },
+          `requisition ${id} has ${found.length} RFQs at the service; adopting the first`,
+        );
       }
       const byExt = new Map(r.lines.map((l) => [l.external_id, l]));
       const lines: Array<{ line: RequisitionLine; position: number }> = [];
@@ -183,9 +221,18 @@ async function afterClaim(
       }
       const inRfq = new Set(first.rfq.lines.map((l) => l.external_id));
       const release = claim.claimed.filter((e) => !inRfq.has(e));
-      const rec = await deps.store.record(r, first.rfq._id, lines.filter((x) => x.line.external_id !== ''), 'adopted', release);
+      const rec = await deps.store.record(
+        r,
+        first.rfq._id,
+        lines.filter((x) => x.line.external_id !== ''),
+        'adopted',
+        release,
+      );
       const rfqId = rec.status === 'duplicate' ? rec.existingRfqId : first.rfq._id;
-      log.info({ event: 'rfq.adopted', rfqId, listedAs: first.status }, `requisition ${id}: found RFQ ${rfqId} from an earlier attempt whose answer was lost; nothing posted`);
+      log.info(
+        { event: 'rfq.adopted', rfqId, listedAs: first.status },
+        `requisition ${id}: found RFQ ${rfqId} from an earlier attempt whose answer was lost; nothing posted`,
+      );
       await deps.track(rfqId, r);
       return settleExisting(deps, r, rfqId, 'adopted');
     }
@@ -236,10 +283,22 @@ async function afterClaim(
   }
   // Tracking starts alongside the record (one round trip): a crash between the two leaves a tracked RFQ whose
   // requisition is still `creating`, which the next attempt adopts - never a second RFQ.
-  const [rec] = await Promise.all([deps.store.record(r, rfqId, r.lines.map((line, position) => ({ line, position })), 'posted', []), deps.track(rfqId, r)]);
+  const [rec] = await Promise.all([
+    deps.store.record(
+      r,
+      rfqId,
+      r.lines.map((line, position) => ({ line, position })),
+      'posted',
+      [],
+    ),
+    deps.track(rfqId, r),
+  ]);
   if (rec.status !== 'duplicate') await deps.store.saveHeader(id, headerOf(body));
   if (rec.status === 'duplicate') {
-    log.error({ event: 'requisition.duplicate', rfqId, existingRfqId: rec.existingRfqId }, `requisition ${id}: RFQ ${rfqId} created although RFQ ${rec.existingRfqId} was recorded for it (an attempt outlived its lease)`);
+    log.error(
+      { event: 'requisition.duplicate', rfqId, existingRfqId: rec.existingRfqId },
+      `requisition ${id}: RFQ ${rfqId} created although RFQ ${rec.existingRfqId} was recorded for it (an attempt outlived its lease)`,
+    );
   } else {
     log.info({ event: 'rfq.created', rfqId, lines: r.lines.length }, `requisition ${id}: RFQ ${rfqId} created`);
   }
@@ -248,21 +307,31 @@ async function afterClaim(
 }
 
 /** Record the RFQ a walk found for this requisition (by its external_ids, or by the fingerprint of what was posted). */
-async function adopt(deps: CreatorDeps, log: Logger, r: Requisition, claimed: string[], found: Extract<ReconcileResult, { outcome: 'found' }>): Promise<CreateOutcome> {
+async function adopt(
+  deps: CreatorDeps,
+  log: Logger,
+  r: Requisition,
+  claimed: string[],
+  found: Extract<ReconcileResult, { outcome: 'found' }>,
+): Promise<CreateOutcome> {
   const id = requisitionId(r);
   const rfq = found.rfq;
   const byExt = new Map(r.lines.map((l) => [l.external_id, l]));
   const lines: Array<{ line: RequisitionLine; position: number }> = [];
   rfq.lines.forEach((l, i) => {
     // by fingerprint the lines are the ones posted, in order; by external_id each line names its own
-    const ours = found.how === 'fingerprint' ? r.lines[i] : l.external_id !== undefined ? byExt.get(l.external_id) : undefined;
+    const ours =
+      found.how === 'fingerprint' ? r.lines[i] : l.external_id !== undefined ? byExt.get(l.external_id) : undefined;
     if (ours) lines.push({ line: ours, position: l.position });
   });
   const inRfq = new Set(lines.map((x) => x.line.external_id));
   const release = claimed.filter((e) => !inRfq.has(e));
   const rec = await deps.store.record(r, rfq._id, lines, 'adopted', release);
   const rfqId = rec.status === 'duplicate' ? rec.existingRfqId : rfq._id;
-  log.info({ event: 'rfq.adopted', rfqId, by: found.how }, `requisition ${id}: found RFQ ${rfqId} (by ${found.how}) from an earlier attempt whose answer was lost; nothing posted`);
+  log.info(
+    { event: 'rfq.adopted', rfqId, by: found.how },
+    `requisition ${id}: found RFQ ${rfqId} (by ${found.how}) from an earlier attempt whose answer was lost; nothing posted`,
+  );
   await deps.track(rfqId, r);
   return settleExisting(deps, r, rfqId, 'adopted');
 }
@@ -284,11 +353,20 @@ function listedAsLine(l: ListedRfq['lines'][number]): RequisitionLine {
  * reported (the service cannot update an RFQ); lines with new external_ids become a supplementary RFQ, itself a
  * requisition `${key}#supp-<hash of its external_ids>` going through the same protocol.
  */
-async function settleExisting(deps: CreatorDeps, r: Requisition, rfqId: number, status: 'existing' | 'adopted'): Promise<CreateOutcome> {
+async function settleExisting(
+  deps: CreatorDeps,
+  r: Requisition,
+  rfqId: number,
+  status: 'existing' | 'adopted',
+): Promise<CreateOutcome> {
   const id = requisitionId(r);
   const rec = await deps.store.get(id);
   const inRfq = rec?.lines ?? {};
-  const changes: LineChange[] = lineChanges(inRfq, r.lines).map((c) => ({ externalId: c.externalId, kind: 'changed' as const, fields: c.fields }));
+  const changes: LineChange[] = lineChanges(inRfq, r.lines).map((c) => ({
+    externalId: c.externalId,
+    kind: 'changed' as const,
+    fields: c.fields,
+  }));
   const others: RequisitionLine[] = r.lines.filter((line) => !inRfq[line.external_id]);
 
   const supplements: CreateOutcome[] = [];
@@ -326,7 +404,14 @@ async function settleExisting(deps: CreatorDeps, r: Requisition, rfqId: number, 
         'the service cannot update an RFQ: change it there by hand if needed',
     );
   }
-  return { requisitionId: id, status, rfqId, ...(changes.length ? { changes } : {}), ...(header ? { header } : {}), ...(supplements.length ? { supplements } : {}) };
+  return {
+    requisitionId: id,
+    status,
+    rfqId,
+    ...(changes.length ? { changes } : {}),
+    ...(header ? { header } : {}),
+    ...(supplements.length ? { supplements } : {}),
+  };
 }
 
 /**
@@ -334,7 +419,12 @@ async function settleExisting(deps: CreatorDeps, r: Requisition, rfqId: number, 
  * call when a pusher is configured, reported otherwise. A record from before headers were kept takes this
  * export's header as its baseline (nothing to compare against).
  */
-async function settleHeader(deps: CreatorDeps, r: Requisition, rfqId: number, was: PostedHeader | undefined): Promise<HeaderOutcome | undefined> {
+async function settleHeader(
+  deps: CreatorDeps,
+  r: Requisition,
+  rfqId: number,
+  was: PostedHeader | undefined,
+): Promise<HeaderOutcome | undefined> {
   const id = requisitionId(r);
   const now = headerOf(toCreateRfqRequest(r));
   if (!was) {
@@ -349,7 +439,15 @@ async function settleHeader(deps: CreatorDeps, r: Requisition, rfqId: number, wa
   if (outcome.pushed) await deps.store.saveHeader(id, now);
   await deps.store.saveHeaderChanges(id, outcome);
   const fields = changes.map((c) => c.field).join(', ');
-  if (outcome.pushed) deps.logger.info({ event: 'rfq.header-pushed', requisition: id, rfqId, changes }, `requisition ${id}: ${fields} of RFQ ${rfqId} updated from the re-export${outcome.reason ? ` (${outcome.reason})` : ''}`);
-  else deps.logger.warn({ event: 'requisition.header-changed', requisition: id, rfqId, changes }, `requisition ${id} was exported again with a changed ${fields} after RFQ ${rfqId} was created; not pushed: ${outcome.reason}`);
+  if (outcome.pushed)
+    deps.logger.info(
+      { event: 'rfq.header-pushed', requisition: id, rfqId, changes },
+      `requisition ${id}: ${fields} of RFQ ${rfqId} updated from the re-export${outcome.reason ? ` (${outcome.reason})` : ''}`,
+    );
+  else
+    deps.logger.warn(
+      { event: 'requisition.header-changed', requisition: id, rfqId, changes },
+      `requisition ${id} was exported again with a changed ${fields} after RFQ ${rfqId} was created; not pushed: ${outcome.reason}`,
+    );
   return outcome;
 }

@@ -19,7 +19,9 @@ export async function runCheck(path: string, opts: IngestOptions, out: (line: st
   const show = async (r: Requisition): Promise<void> => {
     if (shown++ >= MAX_SHOWN) return;
     const extra = [r.rfq_type, r.rfq_category, r.rfq_location].filter(Boolean).join(', ');
-    out(`requisition ${r.key}: "${r.title}" (${r.lines.length} line${r.lines.length === 1 ? '' : 's'}; due ${day(r.due_date)}${r.required_date ? `; required ${day(r.required_date)}` : ''}; ${extra})`);
+    out(
+      `requisition ${r.key}: "${r.title}" (${r.lines.length} line${r.lines.length === 1 ? '' : 's'}; due ${day(r.due_date)}${r.required_date ? `; required ${day(r.required_date)}` : ''}; ${extra})`,
+    );
     for (const l of r.lines) {
       const price = l.estimated_price === undefined ? '' : `, estimated ${l.estimated_price}`;
       out(`  row ${l.row}: ${l.external_id}  ${l.product_name}  qty ${l.qty}${l.uom ? ` ${l.uom}` : ''}${price}`);
@@ -27,7 +29,11 @@ export async function runCheck(path: string, opts: IngestOptions, out: (line: st
   };
   let summary;
   try {
-    summary = await ingestFile(path, { ...opts, onProfile: (name, reason) => out(`mapping profile "${name}" (${reason})`) }, show);
+    summary = await ingestFile(
+      path,
+      { ...opts, onProfile: (name, reason) => out(`mapping profile "${name}" (${reason})`) },
+      show,
+    );
   } catch (err) {
     if (err instanceof RfqSyncError && err.kind === 'data') {
       out(`cannot read: ${err.message}`);

@@ -82,7 +82,9 @@ export async function* readCsvRows(
   } else delim = delimiter;
 
   const file = createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024 });
-  const source: Readable = (encoding === 'utf8' ? file : file.pipe(iconv.decodeStream(encoding === 'windows1252' ? 'win1252' : encoding))) as Readable;
+  const source: Readable = (
+    encoding === 'utf8' ? file : file.pipe(iconv.decodeStream(encoding === 'windows1252' ? 'win1252' : encoding))
+  ) as Readable;
   const parser = parse({
     delimiter: delim,
     bom: true,

@@ -19,7 +19,8 @@ export interface DateFormat {
  */
 export type DateResult = { ok: true; ms: number; day?: string } | { ok: false; reason: string };
 
-const dayOf = (w: WallClock): string => `${String(w.y).padStart(4, '0')}-${String(w.mo).padStart(2, '0')}-${String(w.d).padStart(2, '0')}`;
+const dayOf = (w: WallClock): string =>
+  `${String(w.y).padStart(4, '0')}-${String(w.mo).padStart(2, '0')}-${String(w.d).padStart(2, '0')}`;
 
 export interface WallClock {
   y: number;
@@ -59,13 +60,20 @@ function compile(pattern: string): CompiledPattern {
   const groups: string[] = [];
   let src = '';
   const tokens = /yyyy|yy|MMMM|MMM|MM|M|dd|d|HH|H|mm|ss/y;
-  for (let i = 0; i < pattern.length; ) {
+  for (let i = 0; i < pattern.length;) {
     tokens.lastIndex = i;
     const m = tokens.exec(pattern);
     if (m) {
       const t = m[0];
       groups.push(t);
-      src += t === 'yyyy' ? '(\\d{4})' : t === 'MMM' || t === 'MMMM' ? '(\\p{L}{3,9})\\.?' : t.length === 1 ? '(\\d{1,2})' : '(\\d{2})';
+      src +=
+        t === 'yyyy'
+          ? '(\\d{4})'
+          : t === 'MMM' || t === 'MMMM'
+            ? '(\\p{L}{3,9})\\.?'
+            : t.length === 1
+              ? '(\\d{1,2})'
+              : '(\\d{2})';
       i += t.length;
     } else {
       const ch = pattern[i]!;
@@ -100,7 +108,14 @@ export function excelSerialToWall(serial: number): WallClock {
   // Serial 25569 = 1970-01-01. Round to the second: Excel stores times as binary fractions of a day.
   const ms = Math.round((serial - 25569) * 86400) * 1000;
   const d = new Date(ms);
-  return { y: d.getUTCFullYear(), mo: d.getUTCMonth() + 1, d: d.getUTCDate(), h: d.getUTCHours(), mi: d.getUTCMinutes(), s: d.getUTCSeconds() };
+  return {
+    y: d.getUTCFullYear(),
+    mo: d.getUTCMonth() + 1,
+    d: d.getUTCDate(),
+    h: d.getUTCHours(),
+    mi: d.getUTCMinutes(),
+    s: d.getUTCSeconds(),
+  };
 }
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -110,7 +125,14 @@ function zoneOffset(ms: number, timeZone: string): number {
   let f = offsetFormatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     offsetFormatters.set(timeZone, f);
   }
@@ -153,7 +175,14 @@ export function parseDateText(text: string, fmt: DateFormat): DateResult {
     if (pattern === 'iso') {
       const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(s);
       if (!m) continue;
-      wall = { y: +m[1]!, mo: +m[2]!, d: +m[3]!, h: m[4] ? +m[4] : def.h, mi: m[5] ? +m[5] : def.mi, s: m[6] ? +m[6] : 0 };
+      wall = {
+        y: +m[1]!,
+        mo: +m[2]!,
+        d: +m[3]!,
+        h: m[4] ? +m[4] : def.h,
+        mi: m[5] ? +m[5] : def.mi,
+        s: m[6] ? +m[6] : 0,
+      };
       const bad = validWall(wall);
       if (bad) return { ok: false, reason: bad };
       if (m[7]) {
@@ -186,12 +215,10 @@ export function parseDateText(text: string, fmt: DateFormat): DateResult {
       else if (g === 'HH' || g === 'H') {
         w.h = +v;
         hasTime = true;
-      }
-      else if (g === 'mm') {
+      } else if (g === 'mm') {
         w.mi = +v;
         hasTime = true;
-      }
-      else if (g === 'ss') w.s = +v;
+      } else if (g === 'ss') w.s = +v;
     });
     if (hasTime && !groups.includes('mm')) w.mi = 0;
     if (monthName !== undefined) {
@@ -234,7 +261,14 @@ export function parseDateCell(value: string | number | Date, fmt: DateFormat): D
     if (Number.isNaN(value.getTime())) return { ok: false, reason: 'is not a real date' };
     // exceljs may return x:59:59.999 for a whole minute: round to the second first.
     const t = new Date(Math.round(value.getTime() / 1000) * 1000);
-    const w: WallClock = { y: t.getUTCFullYear(), mo: t.getUTCMonth() + 1, d: t.getUTCDate(), h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds() };
+    const w: WallClock = {
+      y: t.getUTCFullYear(),
+      mo: t.getUTCMonth() + 1,
+      d: t.getUTCDate(),
+      h: t.getUTCHours(),
+      mi: t.getUTCMinutes(),
+      s: t.getUTCSeconds(),
+    };
     return fromWall(w, fmt, w.h === 0 && w.mi === 0 && w.s === 0);
   }
   if (typeof value === 'number') return fromSerial(value, fmt);

@@ -19,8 +19,7 @@ export interface IngestLimits {
 export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'windows1252';
 
 export type SniffResult =
-  | { kind: 'csv'; encoding: TextEncoding; bomBytes: number; size: number }
-  | { kind: 'xlsx'; size: number };
+  { kind: 'csv'; encoding: TextEncoding; bomBytes: number; size: number } | { kind: 'xlsx'; size: number };
 
 const SNIFF_BYTES = 64 * 1024;
 
@@ -76,7 +75,8 @@ export async function sniffFile(path: string, displayName: string, limits: Inges
 
   // OLE2 compound document: old .xls, or an xlsx saved with a password (Office encrypts into an OLE2 container).
   if (head.length >= 8 && head.readUInt32BE(0) === 0xd0cf11e0 && head.readUInt32BE(4) === 0xa1b11ae1) {
-    if (ext === '.xlsx' || ext === '.xlsm') refuse('is a password-protected (encrypted) workbook; save it without a password as .xlsx');
+    if (ext === '.xlsx' || ext === '.xlsm')
+      refuse('is a password-protected (encrypted) workbook; save it without a password as .xlsx');
     refuse('is an old binary Excel file (.xls); save it as .xlsx or CSV');
   }
   if (head.length >= 4 && head.readUInt32BE(0) === 0x504b0304) {
@@ -84,7 +84,8 @@ export async function sniffFile(path: string, displayName: string, limits: Inges
     return { kind: 'xlsx', size };
   }
   if (head.length >= 4 && head.readUInt32BE(0) === 0x504b0506) refuse('is an empty zip archive, not a workbook');
-  if (ext === '.xlsx' || ext === '.xlsm') refuse('is not a valid xlsx workbook (it is not a zip archive: corrupt or renamed)');
+  if (ext === '.xlsx' || ext === '.xlsm')
+    refuse('is not a valid xlsx workbook (it is not a zip archive: corrupt or renamed)');
 
   // Text.
   let encoding: TextEncoding;
@@ -112,7 +113,12 @@ export async function sniffFile(path: string, displayName: string, limits: Inges
 }
 
 function isBlank(b: Buffer, enc: TextEncoding): boolean {
-  const text = enc === 'utf16le' ? b.toString('utf16le') : enc === 'utf16be' ? Buffer.from(b).swap16().toString('utf16le') : b.toString('latin1');
+  const text =
+    enc === 'utf16le'
+      ? b.toString('utf16le')
+      : enc === 'utf16be'
+        ? Buffer.from(b).swap16().toString('utf16le')
+        : b.toString('latin1');
   return /^[\s,;|\t"\u0000]*$/.test(text);
 }
 
@@ -139,15 +145,25 @@ async function isWholeFileUtf8(path: string): Promise<boolean> {
 }
 
 /** Read the central directory only: entry count, declared uncompressed sizes, what kind of zip it is. */
-async function checkZip(path: string, limits: IngestLimits, refuse: (reason: string, cause?: unknown) => never): Promise<void> {
+async function checkZip(
+  path: string,
+  limits: IngestLimits,
+  refuse: (reason: string, cause?: unknown) => never,
+): Promise<void> {
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false });
+    zip = await yauzl.openPromise(path, {
+      lazyEntries: true,
+      autoClose: false,
+      validateEntrySizes: true,
+      strictFileNames: false,
+    });
   } catch (err) {
     return refuse(`is a corrupt zip/xlsx archive (${(err as Error).message})`, err);
   }
   try {
-    if (zip.entryCount > limits.maxXlsxEntries) refuse(`is a zip with ${zip.entryCount} entries, over the limit of ${limits.maxXlsxEntries}`);
+    if (zip.entryCount > limits.maxXlsxEntries)
+      refuse(`is a zip with ${zip.entryCount} entries, over the limit of ${limits.maxXlsxEntries}`);
     let total = 0;
     const names = new Set<string>();
     let encrypted = false;
@@ -157,7 +173,12 @@ async function checkZip(path: string, limits: IngestLimits, refuse: (reason: str
         names.add(e.fileName);
         if (e.isEncrypted()) encrypted = true;
         if (total > limits.maxXlsxUncompressedBytes) {
-          reject(new FileRefusedError('', `would inflate to more than ${mib(limits.maxXlsxUncompressedBytes)} (zip bomb guard)`));
+          reject(
+            new FileRefusedError(
+              '',
+              `would inflate to more than ${mib(limits.maxXlsxUncompressedBytes)} (zip bomb guard)`,
+            ),
+          );
           return;
         }
         zip.readEntry();
@@ -170,7 +191,8 @@ async function checkZip(path: string, limits: IngestLimits, refuse: (reason: str
       refuse(`is a corrupt zip/xlsx archive (${(err as Error).message})`, err);
     });
     if (encrypted) refuse('is an encrypted zip archive; save it without a password');
-    if (names.has('mimetype') && !names.has('xl/workbook.xml')) refuse('is an OpenDocument spreadsheet (.ods); save it as .xlsx or CSV');
+    if (names.has('mimetype') && !names.has('xl/workbook.xml'))
+      refuse('is an OpenDocument spreadsheet (.ods); save it as .xlsx or CSV');
     if (!names.has('xl/workbook.xml')) refuse('is a zip archive but not an xlsx workbook (no xl/workbook.xml)');
     await inflateAll(path, refuse);
   } finally {
@@ -186,7 +208,12 @@ async function inflateAll(path: string, refuse: (reason: string, cause?: unknown
   let zip: yauzl.ZipFile | undefined;
   const truncated: string[] = [];
   try {
-    zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false });
+    zip = await yauzl.openPromise(path, {
+      lazyEntries: true,
+      autoClose: false,
+      validateEntrySizes: true,
+      strictFileNames: false,
+    });
     const z = zip;
     await new Promise<void>((resolve, reject) => {
       z.on('entry', (e: yauzl.Entry) => {

@@ -67,7 +67,9 @@ class Rows {
     this.src = src;
   }
   static open(path: string, sniff: SniffResult, sheet: string | undefined, delimiter: Delimiter | 'auto'): Rows {
-    return new Rows(sniff.kind === 'csv' ? readCsvRows(path, sniff.encoding, sniff.bomBytes, delimiter) : readXlsxRows(path, sheet));
+    return new Rows(
+      sniff.kind === 'csv' ? readCsvRows(path, sniff.encoding, sniff.bomBytes, delimiter) : readXlsxRows(path, sheet),
+    );
   }
   async readHead(): Promise<HeadRow[]> {
     while (this.head.length < HEADER_SEARCH_ROWS) {
@@ -96,11 +98,18 @@ class Rows {
  * FileRefusedError after the requisitions completed before the break were passed to `onRequisition`: a caller
  * must hold them until this returns (jobs/ingest.ts spools them, src/intake/requisition-spool.ts).
  */
-export async function ingestFile(path: string, opts: IngestOptions, onRequisition: (r: Requisition) => Promise<void>): Promise<IngestSummary> {
+export async function ingestFile(
+  path: string,
+  opts: IngestOptions,
+  onRequisition: (r: Requisition) => Promise<void>,
+): Promise<IngestSummary> {
   const file = opts.displayName ?? basename(path);
   const now = opts.now ?? new Date();
   const sniff = await sniffFile(path, file, opts.limits);
-  const forced = opts.mappingName === undefined ? undefined : opts.profiles.find((p) => p.name.toLowerCase() === opts.mappingName!.toLowerCase());
+  const forced =
+    opts.mappingName === undefined
+      ? undefined
+      : opts.profiles.find((p) => p.name.toLowerCase() === opts.mappingName!.toLowerCase());
 
   let rows: Rows | undefined;
   try {
@@ -122,7 +131,10 @@ export async function ingestFile(path: string, opts: IngestOptions, onRequisitio
     const profile = choice.profile;
     let headerAt = choice.headerAt;
     // The chosen profile may read another sheet, or fix a CSV delimiter other than the one detected: read again.
-    const otherSheet = sniff.kind === 'xlsx' && profile.sheet !== undefined && head[0]?.sheet?.toLowerCase() !== profile.sheet.toLowerCase();
+    const otherSheet =
+      sniff.kind === 'xlsx' &&
+      profile.sheet !== undefined &&
+      head[0]?.sheet?.toLowerCase() !== profile.sheet.toLowerCase();
     const otherDelimiter = sniff.kind === 'csv' && profile !== forced && profile.delimiter !== 'auto';
     if (otherSheet || otherDelimiter) {
       await rows.close();
@@ -135,7 +147,10 @@ export async function ingestFile(path: string, opts: IngestOptions, onRequisitio
     if (err instanceof CallbackFailure) throw err.cause;
     if (err instanceof SheetNotFoundError) throw new FileRefusedError(file, err.message);
     if (err instanceof RfqSyncError) throw err;
-    const what = sniff.kind === 'xlsx' ? 'is a corrupt xlsx workbook' : (CSV_ERROR_TEXT[(err as { code?: string }).code ?? ''] ?? 'cannot be read');
+    const what =
+      sniff.kind === 'xlsx'
+        ? 'is a corrupt xlsx workbook'
+        : (CSV_ERROR_TEXT[(err as { code?: string }).code ?? ''] ?? 'cannot be read');
     throw new FileRefusedError(file, `${what} (${(err as Error).message})`, { cause: err });
   } finally {
     await rows?.close();
@@ -143,9 +158,17 @@ export async function ingestFile(path: string, opts: IngestOptions, onRequisitio
 
   async function run(rows: Rows, headerAt: number, profile: MappingProfile, reason: string): Promise<IngestSummary> {
     const summary: IngestSummary = {
-      file, profile: profile.name, profileReason: reason,
-      requisitions: 0, lines: 0, heldRequisitions: 0, rejectedRows: 0, warnings: 0,
-      problems: [], rows: [], truncated: false,
+      file,
+      profile: profile.name,
+      profileReason: reason,
+      requisitions: 0,
+      lines: 0,
+      heldRequisitions: 0,
+      rejectedRows: 0,
+      warnings: 0,
+      problems: [],
+      rows: [],
+      truncated: false,
     };
     const header = rows.head[headerAt]!;
     const m = bindMapping(profile, header.cells, header.row);
@@ -207,10 +230,19 @@ export async function ingestFile(path: string, opts: IngestOptions, onRequisitio
     if (last) await emit(last);
     Object.assign(summary, grouper.counts);
     summary.problems = pRow.map((row, i) => ({
-      file, row, column: pColumn[i]!, value: pValue[i]!, reason: pReason[i]!, severity: pWarning[i] ? 'warning' : 'error',
+      file,
+      row,
+      column: pColumn[i]!,
+      value: pValue[i]!,
+      reason: pReason[i]!,
+      severity: pWarning[i] ? 'warning' : 'error',
     }));
     summary.rows = rowNo.map((row, i) => {
-      const r: RowStatus = { row, status: rowStatus[i]!, problems: summary.problems.slice(rowFirstProblem[i]!, rowEndProblem[i]!) };
+      const r: RowStatus = {
+        row,
+        status: rowStatus[i]!,
+        problems: summary.problems.slice(rowFirstProblem[i]!, rowEndProblem[i]!),
+      };
       if (rowReq[i] !== undefined) r.requisition = rowReq[i];
       return r;
     });

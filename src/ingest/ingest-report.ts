@@ -20,8 +20,17 @@ const STATUS_TEXT: Record<string, string> = {
 /** A summary for a file that was refused whole, so it gets a report too (its reason as the one note). */
 export function refusedFileSummary(file: string, reason: string): IngestSummary {
   return {
-    file, profile: '(none)', profileReason: `file refused: ${reason}`,
-    requisitions: 0, lines: 0, heldRequisitions: 0, rejectedRows: 0, warnings: 0, problems: [], rows: [], truncated: false,
+    file,
+    profile: '(none)',
+    profileReason: `file refused: ${reason}`,
+    requisitions: 0,
+    lines: 0,
+    heldRequisitions: 0,
+    rejectedRows: 0,
+    warnings: 0,
+    problems: [],
+    rows: [],
+    truncated: false,
   };
 }
 
@@ -36,7 +45,11 @@ export interface ReportedChange {
   action: string;
 }
 
-export async function writeIngestReport(summary: IngestSummary, outPath: string, extra?: { notes?: string[]; changes?: readonly ReportedChange[] }): Promise<void> {
+export async function writeIngestReport(
+  summary: IngestSummary,
+  outPath: string,
+  extra?: { notes?: string[]; changes?: readonly ReportedChange[] },
+): Promise<void> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'rfq-sync';
   // Printed (or opened in LibreOffice's print view) on one page width: without fitToPage the long second column
@@ -54,7 +67,8 @@ export async function writeIngestReport(summary: IngestSummary, outPath: string,
     ['Rejected rows', summary.rejectedRows],
     ['Warnings', summary.warnings],
   ];
-  if (summary.truncated) kv.push(['Note', `Only the first ${MAX_REPORTED.toLocaleString('en-US')} rows and problems are listed.`]);
+  if (summary.truncated)
+    kv.push(['Note', `Only the first ${MAX_REPORTED.toLocaleString('en-US')} rows and problems are listed.`]);
   for (const n of extra?.notes ?? []) kv.push(['Note', safeCellText(n)]);
   for (const [k, v] of kv) s.addRow([k, v]);
   s.getColumn(1).font = { bold: true };
@@ -79,7 +93,8 @@ export async function writeIngestReport(summary: IngestSummary, outPath: string,
   for (const row of rows) {
     const base = [row.row, safeCellText(row.requisition ?? ''), STATUS_TEXT[row.status] ?? row.status];
     if (row.problems.length === 0) r.addRow([...base, '', '', '', '']);
-    for (const p of row.problems) r.addRow([...base, p.severity, safeCellText(p.column), safeCellText(p.value), safeCellText(p.reason)]);
+    for (const p of row.problems)
+      r.addRow([...base, p.severity, safeCellText(p.column), safeCellText(p.value), safeCellText(p.reason)]);
   }
   if (rows.length > 0) r.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: 7 } };
   if (extra?.changes && extra.changes.length > 0) {
@@ -95,7 +110,16 @@ export async function writeIngestReport(summary: IngestSummary, outPath: string,
     ];
     c.getRow(1).font = { bold: true };
     c.views = [{ state: 'frozen', ySplit: 1 }];
-    for (const x of extra.changes) c.addRow([safeCellText(x.requisition), x.rfqId, safeCellText(x.subject), x.field, cellOf(x.was), cellOf(x.now), x.action]);
+    for (const x of extra.changes)
+      c.addRow([
+        safeCellText(x.requisition),
+        x.rfqId,
+        safeCellText(x.subject),
+        x.field,
+        cellOf(x.was),
+        cellOf(x.now),
+        x.action,
+      ]);
   }
   await writeAtomically(outPath, (tmp) => wb.xlsx.writeFile(tmp));
 }

@@ -54,10 +54,18 @@ const MAX_PROBLEM_VALUE = 200;
 /** The start of a long value as a string of its own (a plain slice of a 50 MB string would keep all of it alive). */
 export function clipValue(value: string, max = MAX_PROBLEM_VALUE): string {
   if (value.length <= max) return value;
-  return `${Array.from(value.slice(0, max + 1)).slice(0, max - 3).join('')}...`;
+  return `${Array.from(value.slice(0, max + 1))
+    .slice(0, max - 3)
+    .join('')}...`;
 }
 
-function problem(ctx: Ctx, field: FieldName | string, value: string, reason: string, severity: 'error' | 'warning' = 'error'): void {
+function problem(
+  ctx: Ctx,
+  field: FieldName | string,
+  value: string,
+  reason: string,
+  severity: 'error' | 'warning' = 'error',
+): void {
   const column = ctx.m.has(field as FieldName) ? ctx.m.label(field as FieldName) : field;
   ctx.problems.push({ file: ctx.file, row: ctx.row, column, value: clipValue(value), reason, severity });
 }
@@ -98,7 +106,9 @@ function numberOf(ctx: Ctx, cells: readonly Cell[], field: FieldName): Decimal |
     if (sep !== undefined) {
       const dec = ctx.m.profile.numbers.decimal;
       problem(
-        ctx, field, raw,
+        ctx,
+        field,
+        raw,
         `${field} "${raw.trim()}" read as ${r.value.toString()} ("${sep}" taken as thousands separator); if "${sep}" is the decimal separator of this export, set numbers.decimal: "${sep}" in the profile (it says "${dec}")`,
         'warning',
       );
@@ -128,7 +138,14 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
   let external_id = m.text('external_id', cells);
   if (key !== '' && (external_id === '' || idGaps.length > 0)) {
     const column = idGaps[0] ?? m.label('external_id');
-    ctx.problems.push({ file, row, column, value: '', severity: 'error', reason: `external_id is incomplete: column ${column} is empty` });
+    ctx.problems.push({
+      file,
+      row,
+      column,
+      value: '',
+      severity: 'error',
+      reason: `external_id is incomplete: column ${column} is empty`,
+    });
     external_id = '';
   }
   // Overlong text is dropped here (the row is rejected): nothing past this point holds it.
@@ -156,9 +173,15 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
       let qd = q;
       if (!q.isInteger()) {
         const rule = m.profile.qtyRounding;
-        if (rule === 'error') problem(ctx, 'qty', q.toString(), 'qty must be a whole number (the profile names no qty_rounding rule)');
+        if (rule === 'error')
+          problem(ctx, 'qty', q.toString(), 'qty must be a whole number (the profile names no qty_rounding rule)');
         else {
-          qd = rule === 'half_up' ? roundHalfUp(q) : rule === 'up' ? q.toDecimalPlaces(0, Decimal.ROUND_CEIL) : q.toDecimalPlaces(0, Decimal.ROUND_FLOOR);
+          qd =
+            rule === 'half_up'
+              ? roundHalfUp(q)
+              : rule === 'up'
+                ? q.toDecimalPlaces(0, Decimal.ROUND_CEIL)
+                : q.toDecimalPlaces(0, Decimal.ROUND_FLOOR);
           problem(ctx, 'qty', q.toString(), `qty rounded to ${qd.toString()} (qty_rounding: ${rule})`, 'warning');
         }
       }
@@ -178,7 +201,13 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
     if (fast) {
       estimated_price = fast.rounded;
       if (fast.exact !== undefined) {
-        problem(ctx, 'estimated_price', raw as string, `estimated_price: line total ${fast.exact} rounded half-up to ${fast.rounded} (the service takes whole numbers)`, 'warning');
+        problem(
+          ctx,
+          'estimated_price',
+          raw as string,
+          `estimated_price: line total ${fast.exact} rounded half-up to ${fast.rounded} (the service takes whole numbers)`,
+          'warning',
+        );
       }
     } else {
       const p = numberOf(ctx, cells, 'estimated_price');
@@ -197,7 +226,13 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
     if (unit && per && qty !== undefined) {
       erpPrice = { unit: unit.toFixed(), per: per.toFixed() };
       const total = unit.times(qty).dividedBy(per);
-      estimated_price = money(ctx, 'unit_price', cellText(m.value('unit_price', cells)), total, `line total ${qty} x ${unit.toString()}${per.eq(1) ? '' : ` / ${per.toString()}`} =`);
+      estimated_price = money(
+        ctx,
+        'unit_price',
+        cellText(m.value('unit_price', cells)),
+        total,
+        `line total ${qty} x ${unit.toString()}${per.eq(1) ? '' : ` / ${per.toString()}`} =`,
+      );
     }
   }
 
@@ -214,7 +249,12 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     const field = String(issue.path[0] ?? 'line');
-    problem(ctx, field, String((line as unknown as Record<string, unknown>)[field] ?? ''), `${field}: ${issue.message}`);
+    problem(
+      ctx,
+      field,
+      String((line as unknown as Record<string, unknown>)[field] ?? ''),
+      `${field}: ${issue.message}`,
+    );
     return { key, problems: ctx.problems };
   }
   return { key, line, problems: ctx.problems };
@@ -246,7 +286,13 @@ function money(ctx: Ctx, field: FieldName, shown: string, total: Decimal, what: 
     return undefined;
   }
   if (!rounded.eq(total)) {
-    problem(ctx, field, shown, `estimated_price: ${what} ${total.toString()} rounded half-up to ${rounded.toString()} (the service takes whole numbers)`, 'warning');
+    problem(
+      ctx,
+      field,
+      shown,
+      `estimated_price: ${what} ${total.toString()} rounded half-up to ${rounded.toString()} (the service takes whole numbers)`,
+      'warning',
+    );
   }
   return rounded.toNumber();
 }
@@ -257,7 +303,12 @@ export interface HeaderResult {
 }
 
 /** The date's instant; a date the ERP gave without a time of day also puts its calendar day in `days`. */
-function dateOf(ctx: Ctx, cells: readonly Cell[], field: 'due_date' | 'required_date', days: ErpDays): number | undefined | null {
+function dateOf(
+  ctx: Ctx,
+  cells: readonly Cell[],
+  field: 'due_date' | 'required_date',
+  days: ErpDays,
+): number | undefined | null {
   if (!ctx.m.has(field)) return undefined;
   const raw = ctx.m.value(field, cells);
   if (raw === null || raw === '' || typeof raw === 'boolean') return undefined;
@@ -272,14 +323,26 @@ function dateOf(ctx: Ctx, cells: readonly Cell[], field: 'due_date' | 'required_
 
 /** N days after `now` (calendar days in the profile's zone) at the rule's time of day. */
 export function dueDateByRule(now: Date, days: number, at: string, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(now);
   const get = (t: string): number => Number(parts.find((p) => p.type === t)!.value);
   const d = new Date(Date.UTC(get('year'), get('month') - 1, get('day') + days));
   const [h, mi] = at.split(':').map(Number) as [number, number];
   return wallToUtc({ y: d.getUTCFullYear(), mo: d.getUTCMonth() + 1, d: d.getUTCDate(), h, mi, s: 0 }, timeZone);
 }
 
-export function mapRequisitionHeader(m: BoundMapping, cells: readonly Cell[], row: number, file: string, key: string, now: Date): HeaderResult {
+export function mapRequisitionHeader(
+  m: BoundMapping,
+  cells: readonly Cell[],
+  row: number,
+  file: string,
+  key: string,
+  now: Date,
+): HeaderResult {
   const ctx: Ctx = { file, row, problems: [], m };
   const title = m.text('title', cells) || `Requisition ${key}`;
   fits(ctx, 'title', title);
@@ -301,11 +364,22 @@ export function mapRequisitionHeader(m: BoundMapping, cells: readonly Cell[], ro
   if (due === undefined && rule) due = dueDateByRule(now, rule.daysAfterIngest, rule.at, m.profile.dates.timeZone);
   if (due === undefined) problem(ctx, 'due_date', '', 'due_date is required');
   else if (due !== null && due <= now.getTime()) {
-    problem(ctx, 'due_date', cellText(m.value('due_date', cells)), `due_date ${new Date(due).toISOString()} is not in the future`);
+    problem(
+      ctx,
+      'due_date',
+      cellText(m.value('due_date', cells)),
+      `due_date ${new Date(due).toISOString()} is not in the future`,
+    );
   }
   const required_date = dateOf(ctx, cells, 'required_date', days);
   if (typeof due === 'number' && typeof required_date === 'number' && due >= required_date) {
-    problem(ctx, 'due_date', cellText(m.value('due_date', cells)), `due_date ${new Date(due).toISOString()} is not before required_date ${new Date(required_date).toISOString()}`, 'warning');
+    problem(
+      ctx,
+      'due_date',
+      cellText(m.value('due_date', cells)),
+      `due_date ${new Date(due).toISOString()} is not before required_date ${new Date(required_date).toISOString()}`,
+      'warning',
+    );
   }
   if (ctx.problems.some((p) => p.severity === 'error')) return { problems: ctx.problems };
   const header: RequisitionHeader = { title, due_date: due as number, rfq_type };

@@ -75,8 +75,13 @@ export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[
     bound.set(field, parts);
     if (parts.length === 1 && parts[0]!.index !== undefined) single.set(field, parts[0]!.index);
   }
-  const contIdx = profile.continuationColumns.map((c) => idx.get(normalizeHeader(c))).filter((i): i is number => i !== undefined && i >= 0);
-  const keyParts = bound.get('requisition')!.filter((p) => p.index !== undefined).map((p) => p.index!);
+  const contIdx = profile.continuationColumns
+    .map((c) => idx.get(normalizeHeader(c)))
+    .filter((i): i is number => i !== undefined && i >= 0);
+  const keyParts = bound
+    .get('requisition')!
+    .filter((p) => p.index !== undefined)
+    .map((p) => p.index!);
 
   const text = (field: FieldName, cells: readonly Cell[]): string => {
     const parts = bound.get(field);
@@ -127,7 +132,9 @@ export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[
       const i = single.get(field);
       if (i !== undefined) return headers[i] || field;
       // A field built from several columns ("{PR}-{Line}") is named with them, so the user knows where to look.
-      const cols = (bound.get(field) ?? []).filter((p) => p.index !== undefined && p.index >= 0).map((p) => headers[p.index!] ?? '');
+      const cols = (bound.get(field) ?? [])
+        .filter((p) => p.index !== undefined && p.index >= 0)
+        .map((p) => headers[p.index!] ?? '');
       return cols.length > 0 ? `${field} (${cols.join(' + ')})` : field;
     },
     fillFromAbove(cells, above) {

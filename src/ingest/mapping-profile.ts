@@ -14,7 +14,10 @@ import type { NumberFormat } from './number-format.ts';
 
 /** Case, spaces and punctuation in headers do not matter. */
 export function normalizeHeader(s: string): string {
-  return s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 export type TemplatePart = { text: string } | { column: string; key: string };
@@ -57,7 +60,10 @@ const template = z.string().min(1, 'must not be empty');
 const hhmm = z.string().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'must be a time HH:mm');
 
 const profileSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'may hold only letters, digits, . _ -').optional(),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, 'may hold only letters, digits, . _ -')
+    .optional(),
   description: z.string().optional(),
   match: z
     .strictObject({
@@ -81,16 +87,20 @@ const profileSchema = z.strictObject({
   dates: z
     .strictObject({
       formats: z.array(z.string().min(1)).min(1).default(['iso', 'excel_serial']),
-      time_zone: z.string().refine(isValidTimeZone, 'is not an IANA time zone (e.g. Europe/Berlin, UTC)').default('UTC'),
+      time_zone: z
+        .string()
+        .refine(isValidTimeZone, 'is not an IANA time zone (e.g. Europe/Berlin, UTC)')
+        .default('UTC'),
       default_time: hhmm.default('12:00'),
     })
     .default({ formats: ['iso', 'excel_serial'], time_zone: 'UTC', default_time: '12:00' }),
-  continuation: z
-    .union([z.boolean(), z.strictObject({ columns: z.array(z.string().min(1)).min(1) })])
-    .default(false),
+  continuation: z.union([z.boolean(), z.strictObject({ columns: z.array(z.string().min(1)).min(1) })]).default(false),
   qty_rounding: z.enum(['error', 'half_up', 'up', 'down']).default('error'),
   /** ISO 4217 currency of the export's amounts (its EUR/USD column is not read): kept with each tracked RFQ. */
-  currency: z.string().regex(/^[A-Z]{3}$/, 'is an ISO 4217 code: three capital letters, e.g. EUR').optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'is an ISO 4217 code: three capital letters, e.g. EUR')
+    .optional(),
   due_date_rule: z
     .strictObject({ days_after_ingest: z.number().int().min(0).max(3650), at: hhmm.default('17:00') })
     .optional(),
@@ -143,13 +153,23 @@ export interface MappingProfile {
 
 /** Header-level fields: taken from a requisition's first row (they describe the requisition, not the line). */
 export const REQUISITION_FIELDS: readonly FieldName[] = [
-  'requisition', 'title', 'description', 'due_date', 'required_date', 'rfq_type', 'rfq_category', 'rfq_location',
+  'requisition',
+  'title',
+  'description',
+  'due_date',
+  'required_date',
+  'rfq_type',
+  'rfq_category',
+  'rfq_location',
 ];
 
 const DATE_TOKEN_CHECK = /^(iso|excel_serial|[yMdHms.\-/ :,T']+)$/;
 
 function globToRegExp(glob: string): RegExp {
-  const src = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const src = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${src}$`, 'i');
 }
 
@@ -174,10 +194,17 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
       fail(`fields.${k}`, (err as Error).message);
     }
   }
-  if (fields.estimated_price && fields.unit_price) fail('fields.unit_price', 'give either estimated_price (line total) or unit_price, not both');
+  if (fields.estimated_price && fields.unit_price)
+    fail('fields.unit_price', 'give either estimated_price (line total) or unit_price, not both');
   if (fields.price_unit && !fields.unit_price) fail('fields.price_unit', 'needs fields.unit_price');
-  if (!fields.due_date && !p.due_date_rule) fail('fields.due_date', 'give a due_date column or a due_date_rule (days_after_ingest)');
-  for (const f of p.dates.formats) if (!DATE_TOKEN_CHECK.test(f)) fail('dates.formats', `"${f}" is not a date pattern (tokens yyyy yy MMM MM M dd d HH mm ss, or iso, or excel_serial)`);
+  if (!fields.due_date && !p.due_date_rule)
+    fail('fields.due_date', 'give a due_date column or a due_date_rule (days_after_ingest)');
+  for (const f of p.dates.formats)
+    if (!DATE_TOKEN_CHECK.test(f))
+      fail(
+        'dates.formats',
+        `"${f}" is not a date pattern (tokens yyyy yy MMM MM M dd d HH mm ss, or iso, or excel_serial)`,
+      );
   const rfqType = fields.rfq_type;
   if (rfqType && rfqType.parts.every((x) => 'text' in x) && !/^(public|private)$/i.test(rfqType.source.trim())) {
     fail('fields.rfq_type', `"${rfqType.source}" must be Public or Private`);
@@ -189,9 +216,11 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
     continuationColumns = [...new Set(REQUISITION_FIELDS.flatMap((f) => templateColumns(fields[f])))];
   } else if (typeof p.continuation === 'object') {
     continuationColumns = p.continuation.columns;
-    for (const c of continuationColumns) if (!keys.has(normalizeHeader(c))) fail('continuation.columns', `"${c}" is not a column used by any field`);
+    for (const c of continuationColumns)
+      if (!keys.has(normalizeHeader(c))) fail('continuation.columns', `"${c}" is not a column used by any field`);
   }
-  const globs = p.match.filename === undefined ? [] : Array.isArray(p.match.filename) ? p.match.filename : [p.match.filename];
+  const globs =
+    p.match.filename === undefined ? [] : Array.isArray(p.match.filename) ? p.match.filename : [p.match.filename];
   return {
     name: p.name ?? basename(file, extname(file)),
     description: p.description ?? '',
@@ -229,11 +258,14 @@ export async function loadProfiles(dir: string): Promise<MappingProfile[]> {
     try {
       raw = parseYaml(await readFile(file, 'utf8'));
     } catch (err) {
-      throw new MappingError(`mapping profile ${file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+      throw new MappingError(`mapping profile ${file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`, {
+        cause: err,
+      });
     }
     const profile = compileProfile(raw, file);
     const other = seen.get(profile.name.toLowerCase());
-    if (other) throw new MappingError(`mapping profile ${file}: field name: "${profile.name}" is already the name of ${other}`);
+    if (other)
+      throw new MappingError(`mapping profile ${file}: field name: "${profile.name}" is already the name of ${other}`);
     seen.set(profile.name.toLowerCase(), file);
     profiles.push(profile);
   }

@@ -53,11 +53,11 @@ export function parseNumber(input: string | number, fmt: NumberFormat = DEFAULT_
   }
   const dec = fmt.decimal;
   const other = dec === '.' ? ',' : '.';
-  const seps =
-    fmt.thousands === 'none' ? [] : fmt.thousands === 'auto' ? [other, ' ', "'"] : [fmt.thousands];
+  const seps = fmt.thousands === 'none' ? [] : fmt.thousands === 'auto' ? [other, ' ', "'"] : [fmt.thousands];
   if (seps.includes(dec)) return { ok: false, reason: 'number format names the same decimal and thousands separator' };
   const [intPart, fracPart, extra] = s.split(dec);
-  if (extra !== undefined || intPart === undefined) return { ok: false, reason: `is not a number (more than one "${dec}")` };
+  if (extra !== undefined || intPart === undefined)
+    return { ok: false, reason: `is not a number (more than one "${dec}")` };
   let digits = intPart;
   if (seps.length > 0 && /[^0-9]/.test(intPart)) {
     // Thousands separators must sit between groups of three digits: "1.234.567" yes, "1.23" no.

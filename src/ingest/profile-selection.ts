@@ -37,17 +37,32 @@ function findHeader(p: MappingProfile, head: readonly HeadRow[]): { at: number }
 }
 
 function list(cols: string[]): string {
-  const shown = cols.slice(0, 8).map((c) => `"${c}"`).join(', ');
+  const shown = cols
+    .slice(0, 8)
+    .map((c) => `"${c}"`)
+    .join(', ');
   return cols.length > 8 ? `${shown} and ${cols.length - 8} more` : shown;
 }
 
-export function chooseProfile(profiles: readonly MappingProfile[], displayName: string, head: readonly HeadRow[], mappingName?: string): ProfileChoice {
+export function chooseProfile(
+  profiles: readonly MappingProfile[],
+  displayName: string,
+  head: readonly HeadRow[],
+  mappingName?: string,
+): ProfileChoice {
   const where = head.length < HEADER_SEARCH_ROWS ? 'its rows' : `its first ${HEADER_SEARCH_ROWS} rows`;
   if (mappingName !== undefined) {
     const p = profiles.find((x) => x.name.toLowerCase() === mappingName.toLowerCase());
-    if (!p) throw new MappingError(`no mapping profile is named "${mappingName}" (profiles: ${profiles.map((x) => x.name).join(', ')})`);
+    if (!p)
+      throw new MappingError(
+        `no mapping profile is named "${mappingName}" (profiles: ${profiles.map((x) => x.name).join(', ')})`,
+      );
     const h = findHeader(p, head);
-    if ('missing' in h) throw new FileRefusedError(displayName, `has no header row with the columns of mapping "${p.name}" in ${where} (missing: ${list(h.missing)})`);
+    if ('missing' in h)
+      throw new FileRefusedError(
+        displayName,
+        `has no header row with the columns of mapping "${p.name}" in ${where} (missing: ${list(h.missing)})`,
+      );
     return { profile: p, headerAt: h.at, reason: `named with --mapping; header found on row ${head[h.at]!.row}` };
   }
   const fits: { p: MappingProfile; at: number; byName: boolean }[] = [];
@@ -62,19 +77,34 @@ export function chooseProfile(profiles: readonly MappingProfile[], displayName: 
       if (!closest || h.missing.length < closest.missing.length) closest = { p, missing: h.missing };
     }
   }
-  fits.sort((a, b) => Number(b.byName) - Number(a.byName) || b.p.columns.length - a.p.columns.length || a.p.name.localeCompare(b.p.name));
+  fits.sort(
+    (a, b) =>
+      Number(b.byName) - Number(a.byName) ||
+      b.p.columns.length - a.p.columns.length ||
+      a.p.name.localeCompare(b.p.name),
+  );
   const best = fits[0];
   if (best) {
     const row = head[best.at]!.row;
     const cols = best.p.columns.length;
     const reason = best.byName
       ? `file name matches ${best.p.filenameGlobs.map((g) => `"${g}"`).join(' or ')} and the header on row ${row} has all ${cols} of its columns`
-      : `the header on row ${row} has all ${cols} of its columns${fits.length > 1 ? ` (also fitting: ${fits.slice(1).map((f) => f.p.name).join(', ')})` : ''}`;
+      : `the header on row ${row} has all ${cols} of its columns${
+          fits.length > 1
+            ? ` (also fitting: ${fits
+                .slice(1)
+                .map((f) => f.p.name)
+                .join(', ')})`
+            : ''
+        }`;
     return { profile: best.p, headerAt: best.at, reason };
   }
   if (nameOnly.length > 0) {
     const n = nameOnly[0]!;
-    throw new FileRefusedError(displayName, `matches the file name pattern of mapping "${n.p.name}" but has no header row with its columns in ${where} (missing: ${list(n.missing)})`);
+    throw new FileRefusedError(
+      displayName,
+      `matches the file name pattern of mapping "${n.p.name}" but has no header row with its columns in ${where} (missing: ${list(n.missing)})`,
+    );
   }
   const hint = closest ? `; closest is "${closest.p.name}", missing ${list(closest.missing)}` : '';
   throw new FileRefusedError(displayName, `fits no mapping profile by file name or header columns${hint}`);

@@ -86,11 +86,15 @@ export async function suggestProfile(path: string, opts: SuggestOptions): Promis
   return suggestFromSample(sample, { ...opts, displayName });
 }
 
-export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions, 'limits'> & { displayName: string }): Suggestion {
+export function suggestFromSample(
+  sample: FileSample,
+  opts: Omit<SuggestOptions, 'limits'> & { displayName: string },
+): Suggestion {
   const now = opts.now ?? new Date();
   const evidence: Evidence[] = [];
   const reviews: ReviewPoint[] = [];
-  const say = (what: string, choice: string, confidence: Confidence, why: string): void => void evidence.push({ what, choice, confidence, why });
+  const say = (what: string, choice: string, confidence: Confidence, why: string): void =>
+    void evidence.push({ what, choice, confidence, why });
   const review = (path: string, text: string): void => void reviews.push({ path, text });
   const ref = (c: Column): string => `{${templateName(c.header)}}`;
   const q = (c: Column): string => `"${c.header}"`;
@@ -98,26 +102,63 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   const refuse = (reason: string): never => {
     throw new FileRefusedError(opts.displayName, reason);
   };
-  if (sample.rows.length === 0) refuse(`has a header row (row ${sample.headerRow}) but no data rows below it: a profile is drafted from sample lines`);
+  if (sample.rows.length === 0)
+    refuse(
+      `has a header row (row ${sample.headerRow}) but no data rows below it: a profile is drafted from sample lines`,
+    );
   /** A column for a field the schema requires, or a clear refusal naming the field. */
-  const need = (c: Column | undefined, field: string): Column => c ?? refuse(`has no column left that could be the ${field} (columns: ${sample.headers.filter(Boolean).map((h) => `"${h}"`).join(', ')})`);
+  const need = (c: Column | undefined, field: string): Column =>
+    c ??
+    refuse(
+      `has no column left that could be the ${field} (columns: ${sample.headers
+        .filter(Boolean)
+        .map((h) => `"${h}"`)
+        .join(', ')})`,
+    );
 
   // ---- source
   const source: Record<string, unknown> = {};
   const n = sample.rows.length;
   const extent = sample.complete ? `all ${n} data rows` : `the first ${n} data rows (the file has more)`;
   if (sample.kind === 'csv') {
-    say('source.encoding', sample.encoding!, 'high', sample.bom ? 'byte order mark' : sample.encoding === 'utf8' ? 'the first MiB decodes as UTF-8' : 'not UTF-8 in the first MiB: Windows-1252');
+    say(
+      'source.encoding',
+      sample.encoding!,
+      'high',
+      sample.bom
+        ? 'byte order mark'
+        : sample.encoding === 'utf8'
+          ? 'the first MiB decodes as UTF-8'
+          : 'not UTF-8 in the first MiB: Windows-1252',
+    );
     source.delimiter = sample.delimiter;
     const fit = sample.delimiterFit!;
-    say('source.delimiter', JSON.stringify(sample.delimiter), fit.fit === fit.of ? 'high' : 'medium', `${fit.fit} of ${fit.of} sampled rows split into at most the header's ${sample.headers.length} cells`);
+    say(
+      'source.delimiter',
+      JSON.stringify(sample.delimiter),
+      fit.fit === fit.of ? 'high' : 'medium',
+      `${fit.fit} of ${fit.of} sampled rows split into at most the header's ${sample.headers.length} cells`,
+    );
   } else {
     source.sheet = sample.sheet;
     const others = sample.sheets!.filter((s) => s !== sample.sheet);
-    say('source.sheet', JSON.stringify(sample.sheet), 'high', others.length > 0 ? `the sheet with a header and data rows (others: ${others.map((s) => `"${s}"`).join(', ')})` : 'the only sheet');
+    say(
+      'source.sheet',
+      JSON.stringify(sample.sheet),
+      'high',
+      others.length > 0
+        ? `the sheet with a header and data rows (others: ${others.map((s) => `"${s}"`).join(', ')})`
+        : 'the only sheet',
+    );
   }
-  say('source.header_row', String(sample.headerRow), 'high',
-    sample.titleRows > 0 ? `${sample.titleRows} title line(s) above it; the header is found by its columns, so it is not pinned` : 'first row');
+  say(
+    'source.header_row',
+    String(sample.headerRow),
+    'high',
+    sample.titleRows > 0
+      ? `${sample.titleRows} title line(s) above it; the header is found by its columns, so it is not pinned`
+      : 'first row',
+  );
   say('sample', `${n} rows`, 'high', `read ${extent}`);
 
   // ---- columns and number style
@@ -131,7 +172,15 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
     const cells = sample.rows.map((r) => r.cells[i] ?? null);
     const texts = cells.map(cellText);
     const ne = texts.filter((t) => t !== '');
-    columns.push({ i, header: h, cells, texts, nonEmpty: ne.length, distinct: new Set(ne).size, avgLen: ne.reduce((a, t) => a + t.length, 0) / Math.max(1, ne.length) });
+    columns.push({
+      i,
+      header: h,
+      cells,
+      texts,
+      nonEmpty: ne.length,
+      distinct: new Set(ne).size,
+      avgLen: ne.reduce((a, t) => a + t.length, 0) / Math.max(1, ne.length),
+    });
   });
   const numberTexts: string[] = [];
   for (const c of columns) {
@@ -161,12 +210,16 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   }
 
   // ---- dates
-  const usd = columns.some((c) => nameScore(c.header, 'currency') >= 2 && c.texts.some((t) => /^USD$/i.test(t))) || style.currencyMarks.some((m) => /^(USD|US\$|\$)$/.test(m));
+  const usd =
+    columns.some((c) => nameScore(c.header, 'currency') >= 2 && c.texts.some((t) => /^USD$/i.test(t))) ||
+    style.currencyMarks.some((m) => /^(USD|US\$|\$)$/.test(m));
   const orderHint: 'dm' | 'md' = usd ? 'md' : 'dm';
   for (const c of columns) {
     if (c.numbers || c.nonEmpty === 0) continue;
     if (c.cells.some((x) => typeof x === 'number' || typeof x === 'boolean')) continue;
-    const vals = c.cells.map((x) => (x instanceof Date ? x : typeof x === 'string' && x.trim() !== '' ? x.trim() : undefined));
+    const vals = c.cells.map((x) =>
+      x instanceof Date ? x : typeof x === 'string' && x.trim() !== '' ? x.trim() : undefined,
+    );
     const d = inferColumnDates(vals, orderHint);
     if (d) c.dates = d;
   }
@@ -174,7 +227,9 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   const used = new Set<Column>();
   const free = (c: Column): boolean => !used.has(c);
   const best = (concept: Concept, ok: (c: Column) => boolean, min = 2): Column[] =>
-    columns.filter((c) => free(c) && ok(c) && nameScore(c.header, concept) >= min).sort((a, b) => nameScore(b.header, concept) - nameScore(a.header, concept) || a.i - b.i);
+    columns
+      .filter((c) => free(c) && ok(c) && nameScore(c.header, concept) >= min)
+      .sort((a, b) => nameScore(b.header, concept) - nameScore(a.header, concept) || a.i - b.i);
 
   // ---- requisition: values in consecutive runs (blank below a value = the same requisition)
   const runsOf = new Map<Column, Runs>();
@@ -186,41 +241,83 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   let reqCol = best('requisition', reqOk)[0];
   if (reqCol) {
     const r = runsOf.get(reqCol)!;
-    say('fields.requisition', ref(reqCol), 'high', `named like a requisition number; its values come in ${r.runs} consecutive run(s)${r.blanks > 0 ? `, blank on ${r.blanks} row(s) below a value` : ''}`);
+    say(
+      'fields.requisition',
+      ref(reqCol),
+      'high',
+      `named like a requisition number; its values come in ${r.runs} consecutive run(s)${r.blanks > 0 ? `, blank on ${r.blanks} row(s) below a value` : ''}`,
+    );
   } else {
     // No telling name: the finest partition into consecutive runs that is not one run per row.
-    const cands = columns.filter((c) => reqOk(c) && c.nonEmpty === n && runsOf.get(c)!.runs < n && runsOf.get(c)!.runs > 1 && !c.numbers);
+    const cands = columns.filter(
+      (c) => reqOk(c) && c.nonEmpty === n && runsOf.get(c)!.runs < n && runsOf.get(c)!.runs > 1 && !c.numbers,
+    );
     cands.sort((a, b) => runsOf.get(b)!.runs - runsOf.get(a)!.runs || a.i - b.i);
     reqCol = need(cands[0] ?? columns.find((c) => c.nonEmpty > 0), 'requisition number');
-    say('fields.requisition', ref(reqCol), 'low', cands.length > 0 ? 'no column is named like a requisition number; this one has the most consecutive runs of equal values' : 'nothing fits: first non-empty column');
-    review('fields.requisition', `no column is named like a requisition number; ${q(reqCol)} was chosen because its values come in consecutive runs: check that it numbers the requisitions`);
+    say(
+      'fields.requisition',
+      ref(reqCol),
+      'low',
+      cands.length > 0
+        ? 'no column is named like a requisition number; this one has the most consecutive runs of equal values'
+        : 'nothing fits: first non-empty column',
+    );
+    review(
+      'fields.requisition',
+      `no column is named like a requisition number; ${q(reqCol)} was chosen because its values come in consecutive runs: check that it numbers the requisitions`,
+    );
   }
   used.add(reqCol);
   const reqRuns = runsOf.get(reqCol)!;
   const continuation = reqRuns.blanks > 0;
 
   // ---- line: a counter restarting per requisition, else a per-row unique id
-  const counterOk = (c: Column): boolean => !!c.numbers && c.nonEmpty === n && isCounter(c.numbers as Decimal[], reqRuns.runOf);
+  const counterOk = (c: Column): boolean =>
+    !!c.numbers && c.nonEmpty === n && isCounter(c.numbers as Decimal[], reqRuns.runOf);
   const lineCands = best('line', counterOk);
   let lineCol: Column | undefined = lineCands[0];
   let idCol: Column | undefined;
   let externalId: string;
   if (lineCol) {
     used.add(lineCol);
-    say('fields.external_id', `${ref(reqCol)}-${ref(lineCol)}`, 'high', `${q(lineCol)} is a line counter: whole numbers rising within each requisition, restarting at the next`);
+    say(
+      'fields.external_id',
+      `${ref(reqCol)}-${ref(lineCol)}`,
+      'high',
+      `${q(lineCol)} is a line counter: whole numbers rising within each requisition, restarting at the next`,
+    );
     externalId = `${ref(reqCol)}-${ref(lineCol)}`;
   } else {
-    const uniqueOk = (c: Column): boolean => c.nonEmpty === n && c.distinct === n && !c.dates && /\d/.test(c.texts[0] ?? '') && c.texts.every((t) => !/\s/.test(t));
+    const uniqueOk = (c: Column): boolean =>
+      c.nonEmpty === n &&
+      c.distinct === n &&
+      !c.dates &&
+      /\d/.test(c.texts[0] ?? '') &&
+      c.texts.every((t) => !/\s/.test(t));
     idCol = best('lineId', uniqueOk)[0];
     const byValues = !idCol;
     if (!idCol) {
-      const counters = columns.filter((c) => free(c) && counterOk(c) && c.numbers!.every((x) => x!.lte(1000)) && startsLow(c.numbers as Decimal[], reqRuns.runOf));
+      const counters = columns.filter(
+        (c) =>
+          free(c) &&
+          counterOk(c) &&
+          c.numbers!.every((x) => x!.lte(1000)) &&
+          startsLow(c.numbers as Decimal[], reqRuns.runOf),
+      );
       lineCol = counters[0];
       if (lineCol) {
         used.add(lineCol);
         externalId = `${ref(reqCol)}-${ref(lineCol)}`;
-        say('fields.external_id', externalId, 'medium', `no column is named like a line number; ${q(lineCol)} counts the lines of each requisition`);
-        review('fields.external_id', `${q(lineCol)} was taken as the line number from its values only (it counts 1, 2, ... per requisition): check that the ERP keeps it stable across re-exports`);
+        say(
+          'fields.external_id',
+          externalId,
+          'medium',
+          `no column is named like a line number; ${q(lineCol)} counts the lines of each requisition`,
+        );
+        review(
+          'fields.external_id',
+          `${q(lineCol)} was taken as the line number from its values only (it counts 1, 2, ... per requisition): check that the ERP keeps it stable across re-exports`,
+        );
       } else {
         idCol = columns.find((c) => free(c) && uniqueOk(c));
       }
@@ -230,49 +327,104 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
       // A per-row number not named as an id (a running "No." in a hand-made sheet) restarts in the next file:
       // the requisition keeps the ids apart.
       externalId = byValues ? `${ref(reqCol)}-${ref(idCol)}` : ref(idCol);
-      say('fields.external_id', externalId, byValues ? 'low' : 'high', `${q(idCol)} is unique on every row (${n} distinct values)${byValues ? ' though not named like an id' : ''}`);
-      if (byValues) review('fields.external_id', `${q(idCol)} is unique per row but not named like a line id: the ids are ${externalId}; check that a row keeps its number across re-exports (inserting a row renumbers the rows below it)`);
+      say(
+        'fields.external_id',
+        externalId,
+        byValues ? 'low' : 'high',
+        `${q(idCol)} is unique on every row (${n} distinct values)${byValues ? ' though not named like an id' : ''}`,
+      );
+      if (byValues)
+        review(
+          'fields.external_id',
+          `${q(idCol)} is unique per row but not named like a line id: the ids are ${externalId}; check that a row keeps its number across re-exports (inserting a row renumbers the rows below it)`,
+        );
     } else if (!lineCol) {
       externalId = ref(reqCol);
-      review('fields.external_id', 'no line number and no per-row id found: write a template that is unique per line and stable across re-exports');
+      review(
+        'fields.external_id',
+        'no line number and no per-row id found: write a template that is unique per line and stable across re-exports',
+      );
       say('fields.external_id', externalId, 'low', 'no line counter and no unique column');
     }
   }
-  review('fields.external_id', 'the ids must stay the same on every re-export and differ from those of every other profile feeding the same account: add a prefix naming the ERP (e.g. "SAP-") if another export may use the same numbers');
+  review(
+    'fields.external_id',
+    'the ids must stay the same on every re-export and differ from those of every other profile feeding the same account: add a prefix naming the ERP (e.g. "SAP-") if another export may use the same numbers',
+  );
 
   // ---- quantity and price
-  const positive = (c: Column): boolean => !!c.numbers && c.nonEmpty >= Math.max(1, n * 0.9) && c.numbers.every((x) => x === undefined || x.gt(0));
-  const nonNegative = (c: Column): boolean => !!c.numbers && c.nonEmpty > 0 && c.numbers.every((x) => x === undefined || x.gte(0));
+  const positive = (c: Column): boolean =>
+    !!c.numbers && c.nonEmpty >= Math.max(1, n * 0.9) && c.numbers.every((x) => x === undefined || x.gt(0));
+  const nonNegative = (c: Column): boolean =>
+    !!c.numbers && c.nonEmpty > 0 && c.numbers.every((x) => x === undefined || x.gte(0));
   const scoreOf = (c: Column, k: Concept): number => nameScore(c.header, k);
   const priceUnitCands = best('priceUnit', (c) => positive(c) && scoreOf(c, 'priceUnit') >= scoreOf(c, 'unitPrice'));
   const priceUnit = priceUnitCands[0];
-  const totals = best('total', (c) => nonNegative(c) && c !== priceUnit && scoreOf(c, 'total') > scoreOf(c, 'unitPrice'));
-  const units = best('unitPrice', (c) => nonNegative(c) && c !== priceUnit && !totals.includes(c) && scoreOf(c, 'unitPrice') >= scoreOf(c, 'total'));
+  const totals = best(
+    'total',
+    (c) => nonNegative(c) && c !== priceUnit && scoreOf(c, 'total') > scoreOf(c, 'unitPrice'),
+  );
+  const units = best(
+    'unitPrice',
+    (c) => nonNegative(c) && c !== priceUnit && !totals.includes(c) && scoreOf(c, 'unitPrice') >= scoreOf(c, 'total'),
+  );
   const qtyCands = best('qty', (c) => positive(c) && c !== priceUnit && !totals.includes(c) && !units.includes(c));
   let qty = qtyCands[0];
   const total = totals[0];
   const unit = units[0];
   let relation: { qty: Column; fit: number; of: number } | undefined;
   if (unit && total) {
-    const rel = qtyCands.map((qc) => ({ qty: qc, ...relationFit(qc, unit, total!, priceUnit) })).filter((r) => r.of > 0 && r.fit >= r.of * 0.9);
-    if (rel.length === 1 || (rel.length > 1 && rel.slice(1).every((r) => sameValues(r.qty, rel[0]!.qty)))) relation = rel[0];
+    const rel = qtyCands
+      .map((qc) => ({ qty: qc, ...relationFit(qc, unit, total!, priceUnit) }))
+      .filter((r) => r.of > 0 && r.fit >= r.of * 0.9);
+    if (rel.length === 1 || (rel.length > 1 && rel.slice(1).every((r) => sameValues(r.qty, rel[0]!.qty))))
+      relation = rel[0];
   }
   if (qtyCands.length > 1) {
     if (relation) {
       qty = relation.qty;
-      say('fields.qty', ref(qty), 'high', `of ${qtyCands.map(q).join(', ')}, only ${q(qty)} x ${q(unit!)} = ${q(total!)} (${relation.fit} of ${relation.of} rows)`);
+      say(
+        'fields.qty',
+        ref(qty),
+        'high',
+        `of ${qtyCands.map(q).join(', ')}, only ${q(qty)} x ${q(unit!)} = ${q(total!)} (${relation.fit} of ${relation.of} rows)`,
+      );
     } else {
-      say('fields.qty', ref(qty!), 'low', `${qtyCands.length} columns could be the quantity: ${qtyCands.map(q).join(', ')}`);
-      review('fields.qty', `two candidate quantity columns: ${qtyCands.map(q).join(' and ')} (positive numbers, named like a quantity); ${q(qty!)} taken, and no price total on the rows tells them apart`);
+      say(
+        'fields.qty',
+        ref(qty!),
+        'low',
+        `${qtyCands.length} columns could be the quantity: ${qtyCands.map(q).join(', ')}`,
+      );
+      review(
+        'fields.qty',
+        `two candidate quantity columns: ${qtyCands.map(q).join(' and ')} (positive numbers, named like a quantity); ${q(qty!)} taken, and no price total on the rows tells them apart`,
+      );
     }
   } else if (qty) {
     say('fields.qty', ref(qty), 'high', `named like a quantity; positive numbers on ${qty.nonEmpty} of ${n} rows`);
   } else {
-    const byValues = columns.filter((c) => free(c) && positive(c) && !totals.includes(c) && !units.includes(c) && c !== priceUnit && c.numbers!.every((x) => x === undefined || x.isInteger()));
+    const byValues = columns.filter(
+      (c) =>
+        free(c) &&
+        positive(c) &&
+        !totals.includes(c) &&
+        !units.includes(c) &&
+        c !== priceUnit &&
+        c.numbers!.every((x) => x === undefined || x.isInteger()),
+    );
     qty = byValues[0];
     if (qty) {
-      say('fields.qty', ref(qty), 'low', 'no column is named like a quantity; the first column of positive whole numbers');
-      review('fields.qty', `no column is named like a quantity: ${q(qty)} was taken from its values (positive whole numbers)`);
+      say(
+        'fields.qty',
+        ref(qty),
+        'low',
+        'no column is named like a quantity; the first column of positive whole numbers',
+      );
+      review(
+        'fields.qty',
+        `no column is named like a quantity: ${q(qty)} was taken from its values (positive whole numbers)`,
+      );
     } else {
       qty = need(columns.find(free), 'quantity');
       review('fields.qty', 'no column holds positive numbers named like a quantity: name the quantity column');
@@ -289,42 +441,87 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
     const fit = relationFit(qty!, unit, total, priceUnit);
     if (fit.of > 0 && fit.fit >= fit.of * 0.9) {
       estimated = ref(total);
-      say('fields.estimated_price', estimated, 'high', `a line total: ${q(total)} = ${q(qty!)} x ${q(unit)}${priceUnit ? ` / ${q(priceUnit)}` : ''} on ${fit.fit} of ${fit.of} rows`);
+      say(
+        'fields.estimated_price',
+        estimated,
+        'high',
+        `a line total: ${q(total)} = ${q(qty!)} x ${q(unit)}${priceUnit ? ` / ${q(priceUnit)}` : ''} on ${fit.fit} of ${fit.of} rows`,
+      );
     } else {
       estimated = ref(total);
-      say('fields.estimated_price', estimated, 'low', `${q(total)} = ${q(qty!)} x ${q(unit)} holds on only ${fit.fit} of ${fit.of} rows`);
-      review('fields.estimated_price', `${q(total)} is not ${q(qty!)} x ${q(unit)} on ${fit.of - fit.fit} of ${fit.of} rows: check which column is the line total (or use unit_price: ${ref(unit)})`);
+      say(
+        'fields.estimated_price',
+        estimated,
+        'low',
+        `${q(total)} = ${q(qty!)} x ${q(unit)} holds on only ${fit.fit} of ${fit.of} rows`,
+      );
+      review(
+        'fields.estimated_price',
+        `${q(total)} is not ${q(qty!)} x ${q(unit)} on ${fit.of - fit.fit} of ${fit.of} rows: check which column is the line total (or use unit_price: ${ref(unit)})`,
+      );
     }
     used.add(total).add(unit);
   } else if (total) {
     estimated = ref(total);
     used.add(total);
-    say('fields.estimated_price', estimated, 'medium', `named like a line total; no unit price column to check it against`);
+    say(
+      'fields.estimated_price',
+      estimated,
+      'medium',
+      `named like a line total; no unit price column to check it against`,
+    );
   } else if (unit) {
     unitPrice = ref(unit);
     used.add(unit);
-    say('fields.unit_price', unitPrice, 'medium', `named like a unit price; no line total column: the total is qty x price${priceUnit ? ` / ${q(priceUnit)}` : ''}`);
+    say(
+      'fields.unit_price',
+      unitPrice,
+      'medium',
+      `named like a unit price; no line total column: the total is qty x price${priceUnit ? ` / ${q(priceUnit)}` : ''}`,
+    );
     if (priceUnit) {
       perUnit = ref(priceUnit);
       used.add(priceUnit);
       const divides = priceUnit.numbers!.some((x) => x && !x.eq(1));
-      say('fields.price_unit', perUnit, 'high', `named like a price unit; values ${[...new Set(priceUnit.numbers!.filter(Boolean).map((x) => x!.toString()))].join(', ')}${divides ? ' (the price is per that many units)' : ''}`);
+      say(
+        'fields.price_unit',
+        perUnit,
+        'high',
+        `named like a price unit; values ${[...new Set(priceUnit.numbers!.filter(Boolean).map((x) => x!.toString()))].join(', ')}${divides ? ' (the price is per that many units)' : ''}`,
+      );
     }
   } else {
-    say('fields.estimated_price', '(none)', 'medium', 'no column is named like a price or a line total: lines go without an estimated price');
+    say(
+      'fields.estimated_price',
+      '(none)',
+      'medium',
+      'no column is named like a price or a line total: lines go without an estimated price',
+    );
   }
 
   // ---- product, specification, uom
   const lineLevel = (c: Column): boolean => !isHeaderLevel(c, reqRuns) || reqRuns.runs === n;
   const textual = (c: Column): boolean => !c.numbers && !c.dates && c.nonEmpty > 0;
-  const products = best('product', (c) => textual(c) && c.nonEmpty >= n * 0.9 && (lineLevel(c) || scoreOf(c, 'product') === 3 && scoreOf(c, 'description') < 3));
+  const products = best(
+    'product',
+    (c) =>
+      textual(c) &&
+      c.nonEmpty >= n * 0.9 &&
+      (lineLevel(c) || (scoreOf(c, 'product') === 3 && scoreOf(c, 'description') < 3)),
+  );
   // Words beat codes: NetSuite's "Item" holds MON-27-4K, its "Description" the words a supplier reads.
   const wordy = (c: Column): boolean => c.texts.filter((t) => /\S\s+\S/.test(t)).length >= c.nonEmpty / 2;
-  let product = products.find((c) => wordy(c) && scoreOf(c, 'product') > scoreOf(c, 'specification')) ?? products.find(wordy) ?? products[0];
+  let product =
+    products.find((c) => wordy(c) && scoreOf(c, 'product') > scoreOf(c, 'specification')) ??
+    products.find(wordy) ??
+    products[0];
   const codeColumn = products.find((c) => c !== product && !wordy(c));
-  if (product) say('fields.product_name', ref(product), 'high', `named like a product; text on ${product.nonEmpty} of ${n} rows`);
+  if (product)
+    say('fields.product_name', ref(product), 'high', `named like a product; text on ${product.nonEmpty} of ${n} rows`);
   else {
-    product = columns.filter((c) => free(c) && textual(c) && c.nonEmpty >= n * 0.9).sort((a, b) => b.avgLen - a.avgLen)[0] ?? need(columns.find(free), 'product name');
+    product =
+      columns.filter((c) => free(c) && textual(c) && c.nonEmpty >= n * 0.9).sort((a, b) => b.avgLen - a.avgLen)[0] ??
+      need(columns.find(free), 'product name');
     say('fields.product_name', ref(product), 'low', 'no column is named like a product; the longest text column');
     review('fields.product_name', `no column is named like a product name: ${q(product)} (the longest text) was taken`);
   }
@@ -332,18 +529,31 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   fields.product_name = ref(product);
   const itemNo = codeColumn ?? best('itemNumber', (c) => textual(c) && lineLevel(c))[0];
   if (itemNo) used.add(itemNo);
-  const spec = best('specification', (c) => textual(c) && (lineLevel(c) || scoreOf(c, 'specification') === 3 && scoreOf(c, 'description') < 3))[0];
+  const spec = best(
+    'specification',
+    (c) => textual(c) && (lineLevel(c) || (scoreOf(c, 'specification') === 3 && scoreOf(c, 'description') < 3)),
+  )[0];
   if (spec) used.add(spec);
   const specParts = [itemNo, spec].filter((c): c is Column => c !== undefined);
   if (specParts.length > 0) {
     fields.specification = specParts.map(ref).join(' ');
-    say('fields.specification', fields.specification, 'medium', specParts.map((c) => `${q(c)} (${c === itemNo ? 'item number' : 'text'})`).join(' and '));
+    say(
+      'fields.specification',
+      fields.specification,
+      'medium',
+      specParts.map((c) => `${q(c)} (${c === itemNo ? 'item number' : 'text'})`).join(' and '),
+    );
   }
   const uom = best('uom', (c) => textual(c) && c.avgLen <= 12)[0];
   if (uom) {
     used.add(uom);
     fields.uom = ref(uom);
-    say('fields.uom', ref(uom), 'high', `named like a unit of measure; short codes (${[...new Set(uom.texts.filter(Boolean))].slice(0, 4).join(', ')})`);
+    say(
+      'fields.uom',
+      ref(uom),
+      'high',
+      `named like a unit of measure; short codes (${[...new Set(uom.texts.filter(Boolean))].slice(0, 4).join(', ')})`,
+    );
   }
   fields.qty = ref(qty!);
   if (estimated) fields.estimated_price = estimated;
@@ -356,7 +566,12 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   if (titleCol) {
     used.add(titleCol);
     fields.title = `${ref(reqCol)} ${ref(titleCol)}`;
-    say('fields.title', fields.title, 'medium', `${q(titleCol)} is named like a title and the same on every line of a requisition`);
+    say(
+      'fields.title',
+      fields.title,
+      'medium',
+      `${q(titleCol)} is named like a title and the same on every line of a requisition`,
+    );
   } else {
     fields.title = `Requisition ${ref(reqCol)}`;
     say('fields.title', fields.title, 'medium', 'no title column: the requisition number');
@@ -366,14 +581,28 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   const requester = best('requester', headerText)[0];
   if (requester) used.add(requester);
   if (descCol || requester) {
-    fields.description = descCol && requester ? `${ref(descCol)} (requested by ${ref(requester)})` : descCol ? ref(descCol) : `Requested by ${ref(requester!)}`;
-    say('fields.description', fields.description, 'medium', [descCol && `${q(descCol)} is named like a description`, requester && `${q(requester)} names who asked`].filter(Boolean).join('; '));
+    fields.description =
+      descCol && requester
+        ? `${ref(descCol)} (requested by ${ref(requester)})`
+        : descCol
+          ? ref(descCol)
+          : `Requested by ${ref(requester!)}`;
+    say(
+      'fields.description',
+      fields.description,
+      'medium',
+      [descCol && `${q(descCol)} is named like a description`, requester && `${q(requester)} names who asked`]
+        .filter(Boolean)
+        .join('; '),
+    );
   }
 
   // ---- dates: due and required by name, else by order
   const future = (c: Column): boolean => c.dates!.ms.some((m) => m !== undefined && m > now.getTime());
   const dateCols = columns.filter((c) => free(c) && c.dates);
-  const dues = dateCols.filter((c) => scoreOf(c, 'dueDate') >= 2 && scoreOf(c, 'dueDate') >= scoreOf(c, 'requiredDate')).sort((a, b) => scoreOf(b, 'dueDate') - scoreOf(a, 'dueDate'));
+  const dues = dateCols
+    .filter((c) => scoreOf(c, 'dueDate') >= 2 && scoreOf(c, 'dueDate') >= scoreOf(c, 'requiredDate'))
+    .sort((a, b) => scoreOf(b, 'dueDate') - scoreOf(a, 'dueDate'));
   const reqs = dateCols.filter((c) => !dues.includes(c) && scoreOf(c, 'requiredDate') >= 2);
   let due = dues[0];
   let required = reqs[0];
@@ -384,11 +613,29 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
     due = aFirst ? a : b;
     required = aFirst ? b : a;
     say('fields.due_date', ref(due), 'low', `by order: ${q(due)} is before ${q(required)} on every row`);
-    review('fields.due_date', `neither date column is named like a due date or a required date: ${q(due)} (the earlier) taken as the due date, ${q(required)} as the required date`);
-  } else if (!due && required && unnamed.length === 1 && unnamed[0]!.dates!.ms.every((m, i) => m === undefined || required!.dates!.ms[i] === undefined || m < required!.dates!.ms[i]!)) {
+    review(
+      'fields.due_date',
+      `neither date column is named like a due date or a required date: ${q(due)} (the earlier) taken as the due date, ${q(required)} as the required date`,
+    );
+  } else if (
+    !due &&
+    required &&
+    unnamed.length === 1 &&
+    unnamed[0]!.dates!.ms.every(
+      (m, i) => m === undefined || required!.dates!.ms[i] === undefined || m < required!.dates!.ms[i]!,
+    )
+  ) {
     due = unnamed[0];
-    say('fields.due_date', ref(due!), 'low', `by order: ${q(due!)} is before the required date ${q(required)} on every row`);
-    review('fields.due_date', `${q(due!)} is not named like a due date; taken as one because it comes before ${q(required)} on every row`);
+    say(
+      'fields.due_date',
+      ref(due!),
+      'low',
+      `by order: ${q(due!)} is before the required date ${q(required)} on every row`,
+    );
+    review(
+      'fields.due_date',
+      `${q(due!)} is not named like a due date; taken as one because it comes before ${q(required)} on every row`,
+    );
   } else if (due) {
     say('fields.due_date', ref(due), 'high', `named like a due date; dates on ${due.nonEmpty} of ${n} rows`);
   }
@@ -396,19 +643,27 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   if (due) {
     used.add(due);
     fields.due_date = ref(due);
-    if (!isHeaderLevel(due, reqRuns)) say('fields.due_date', ref(due), 'medium', 'differs between lines of one requisition: the first line\'s is taken');
+    if (!isHeaderLevel(due, reqRuns))
+      say('fields.due_date', ref(due), 'medium', "differs between lines of one requisition: the first line's is taken");
   } else {
     say('due_date_rule', `${DEFAULT_DUE_DAYS} days`, 'low', 'no due date column');
-    review('due_date_rule', `the file has no due date (bidding deadline) column: suppliers get ${DEFAULT_DUE_DAYS} days, closing at 17:00; set what procurement wants`);
+    review(
+      'due_date_rule',
+      `the file has no due date (bidding deadline) column: suppliers get ${DEFAULT_DUE_DAYS} days, closing at 17:00; set what procurement wants`,
+    );
   }
   if (required) {
     used.add(required);
     fields.required_date = ref(required);
-    const firstLine = isHeaderLevel(required, reqRuns) ? '' : '; differs between lines of one requisition: the first line\'s is taken';
-    if (unnamed.includes(required)) say('fields.required_date', ref(required), 'low', `by order: after ${q(due!)} on every row${firstLine}`);
+    const firstLine = isHeaderLevel(required, reqRuns)
+      ? ''
+      : "; differs between lines of one requisition: the first line's is taken";
+    if (unnamed.includes(required))
+      say('fields.required_date', ref(required), 'low', `by order: after ${q(due!)} on every row${firstLine}`);
     else say('fields.required_date', ref(required), 'high', `named like a delivery/need-by date${firstLine}`);
   }
-  for (const c of dateCols.filter(free)) say('(not used)', q(c), 'medium', 'a date column that is neither due nor required date (e.g. a document date)');
+  for (const c of dateCols.filter(free))
+    say('(not used)', q(c), 'medium', 'a date column that is neither due nor required date (e.g. a document date)');
 
   // ---- date formats of the columns used
   const dated = [due, required].filter((c): c is Column => c !== undefined);
@@ -416,22 +671,39 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   for (const c of dated) for (const f of c.dates!.formats) if (!formats.includes(f)) formats.push(f);
   const hasDm = formats.some((f) => /^d{1,2}[/-]M/.test(f));
   const hasMd = formats.some((f) => /^M{1,2}[/-]d/.test(f));
-  if (hasDm && hasMd) review('dates.formats', 'the date columns disagree on day/month order: only one order can be listed first; check the formats');
+  if (hasDm && hasMd)
+    review(
+      'dates.formats',
+      'the date columns disagree on day/month order: only one order can be listed first; check the formats',
+    );
   for (const c of dated) {
     const d = c.dates!;
     if (d.orderUndecided) {
       const taken = d.orderUndecided.taken === 'md' ? 'month/day (M/d)' : 'day/month (d/M)';
-      review('dates.formats', `${q(c)}: d/M versus M/d cannot be told apart from the values (no day above 12, e.g. "${d.orderUndecided.example}"); ${taken} taken${usd ? ' because amounts are in USD' : ''}`);
+      review(
+        'dates.formats',
+        `${q(c)}: d/M versus M/d cannot be told apart from the values (no day above 12, e.g. "${d.orderUndecided.example}"); ${taken} taken${usd ? ' because amounts are in USD' : ''}`,
+      );
       say('dates.formats', d.formats.join(', '), 'low', `${q(c)}: ${d.texts} text date(s), day/month order undecided`);
     } else {
-      say('dates.formats', d.formats.join(', '), 'high', `${q(c)}: ${d.texts} text date(s)${d.cells ? ` and ${d.cells} Excel date cell(s)` : ''} all read${d.orderEvidence ? `; "${d.orderEvidence}" settles the day/month order` : ''}`);
+      say(
+        'dates.formats',
+        d.formats.join(', '),
+        'high',
+        `${q(c)}: ${d.texts} text date(s)${d.cells ? ` and ${d.cells} Excel date cell(s)` : ''} all read${d.orderEvidence ? `; "${d.orderEvidence}" settles the day/month order` : ''}`,
+      );
     }
   }
   if (formats.length === 0) formats.push('iso', 'excel_serial');
-  review('dates.time_zone', 'the time zone of the export\'s dates cannot be read from the file: UTC written; set the zone the ERP writes in (e.g. Europe/Berlin)');
+  review(
+    'dates.time_zone',
+    "the time zone of the export's dates cannot be read from the file: UTC written; set the zone the ERP writes in (e.g. Europe/Berlin)",
+  );
 
   // ---- rfq type, category, location
-  const typeCol = columns.find((c) => free(c) && textual(c) && c.texts.every((t) => t === '' || /^(public|private)$/i.test(t)));
+  const typeCol = columns.find(
+    (c) => free(c) && textual(c) && c.texts.every((t) => t === '' || /^(public|private)$/i.test(t)),
+  );
   if (typeCol) {
     used.add(typeCol);
     fields.rfq_type = ref(typeCol);
@@ -439,7 +711,10 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
   } else {
     fields.rfq_type = 'Private';
     say('fields.rfq_type', 'Private', 'low', 'no column says Public or Private');
-    review('fields.rfq_type', 'the file has no Public/Private column: every RFQ is Private (suppliers by invitation); write Public if it should be open');
+    review(
+      'fields.rfq_type',
+      'the file has no Public/Private column: every RFQ is Private (suppliers by invitation); write Public if it should be open',
+    );
   }
   const category = best('category', textual)[0] ?? best('category', (c) => !!c.numbers && c.nonEmpty > 0)[0];
   if (category) {
@@ -453,13 +728,22 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
     fields.rfq_location = ref(location);
     say('fields.rfq_location', ref(location), 'medium', `named like a site or plant`);
   }
-  if (continuation) say('continuation', 'true', 'high', `${q(reqCol)} is blank on ${reqRuns.blanks} row(s) below a filled one: those rows continue the requisition above, its header columns copied down`);
+  if (continuation)
+    say(
+      'continuation',
+      'true',
+      'high',
+      `${q(reqCol)} is blank on ${reqRuns.blanks} row(s) below a filled one: those rows continue the requisition above, its header columns copied down`,
+    );
   const unusedCols = columns.filter((c) => free(c) && c.nonEmpty > 0);
   if (unusedCols.length > 0) say('(not used)', unusedCols.map(q).join(', '), 'medium', 'no field takes them');
 
   // ---- the profile
   const name = profileName(opts.name ?? opts.displayName);
-  const raw: Record<string, unknown> = { name, description: `Drafted by rfq-sync check --suggest from ${opts.displayName}` };
+  const raw: Record<string, unknown> = {
+    name,
+    description: `Drafted by rfq-sync check --suggest from ${opts.displayName}`,
+  };
   raw.source = source;
   raw.numbers = { decimal: fmt.decimal, thousands: fmt.thousands };
   raw.dates = { formats, time_zone: 'UTC', default_time: '12:00' };
@@ -473,12 +757,26 @@ export function suggestFromSample(sample: FileSample, opts: Omit<SuggestOptions,
 
 function sayNumbers(style: NumberStyle, say: (what: string, choice: string, c: Confidence, why: string) => void): void {
   const d = style.format.decimal;
-  const why = style.votes[d] > 0
-    ? `${style.votes[d]} value(s) can only be read with "${d}" as decimal separator (e.g. "${style.examples[d]}")`
-    : style.ambiguous > 0 ? `no value decides; ${style.ambiguous} read either way (e.g. "${style.examples.ambiguous}")` : 'no value has a decimal or thousands separator: the default';
+  const why =
+    style.votes[d] > 0
+      ? `${style.votes[d]} value(s) can only be read with "${d}" as decimal separator (e.g. "${style.examples[d]}")`
+      : style.ambiguous > 0
+        ? `no value decides; ${style.ambiguous} read either way (e.g. "${style.examples.ambiguous}")`
+        : 'no value has a decimal or thousands separator: the default';
   say('numbers.decimal', JSON.stringify(d), style.confidence, why);
-  say('numbers.thousands', JSON.stringify(style.format.thousands), style.confidence, style.format.thousands === 'auto' ? 'not settled by the values' : 'the other separator, as the values group them');
-  if (style.currencyMarks.length > 0) say('numbers.currency', style.currencyMarks.join(' '), 'high', 'currency marks next to amounts are skipped when reading them');
+  say(
+    'numbers.thousands',
+    JSON.stringify(style.format.thousands),
+    style.confidence,
+    style.format.thousands === 'auto' ? 'not settled by the values' : 'the other separator, as the values group them',
+  );
+  if (style.currencyMarks.length > 0)
+    say(
+      'numbers.currency',
+      style.currencyMarks.join(' '),
+      'high',
+      'currency marks next to amounts are skipped when reading them',
+    );
 }
 
 /** Template column reference: braces in a header are written doubled. */
@@ -487,7 +785,10 @@ function templateName(header: string): string {
 }
 
 export function profileName(from: string): string {
-  const base = basename(from, extname(from)).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase();
+  const base = basename(from, extname(from))
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .toLowerCase();
   return base || 'suggested';
 }
 
@@ -566,7 +867,13 @@ function relationFit(qty: Column, unit: Column, total: Column, per?: Column): { 
     of++;
     const p = per?.numbers?.[i] ?? new Decimal(1);
     const computed = qv.times(u).dividedBy(p.gt(0) ? p : 1);
-    if (computed.minus(t).abs().lte(new Decimal('0.01').plus(qv.times('0.005')))) fit++;
+    if (
+      computed
+        .minus(t)
+        .abs()
+        .lte(new Decimal('0.01').plus(qv.times('0.005')))
+    )
+      fit++;
   }
   return { fit, of };
 }
@@ -575,8 +882,24 @@ function sameValues(a: Column, b: Column): boolean {
   return a.texts.every((t, i) => t === b.texts[i]);
 }
 
-const FIELD_ORDER = ['requisition', 'external_id', 'product_name', 'specification', 'uom', 'qty', 'estimated_price', 'unit_price', 'price_unit',
-  'title', 'description', 'due_date', 'required_date', 'rfq_type', 'rfq_category', 'rfq_location'];
+const FIELD_ORDER = [
+  'requisition',
+  'external_id',
+  'product_name',
+  'specification',
+  'uom',
+  'qty',
+  'estimated_price',
+  'unit_price',
+  'price_unit',
+  'title',
+  'description',
+  'due_date',
+  'required_date',
+  'rfq_type',
+  'rfq_category',
+  'rfq_location',
+];
 
 function orderFields(f: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -585,9 +908,16 @@ function orderFields(f: Record<string, string>): Record<string, string> {
 }
 
 /** The profile as YAML with each review point as a `# REVIEW:` comment above its setting, and listed on top. */
-function renderYaml(raw: Record<string, unknown>, reviews: readonly ReviewPoint[], file: string, sample: FileSample): string {
+function renderYaml(
+  raw: Record<string, unknown>,
+  reviews: readonly ReviewPoint[],
+  file: string,
+  sample: FileSample,
+): string {
   const out: string[] = [];
-  out.push(`# Drafted by \`rfq-sync check --suggest\` from ${file} (${sample.complete ? `all ${sample.rows.length}` : `the first ${sample.rows.length}`} data row${sample.rows.length === 1 ? '' : 's'}; header on row ${sample.headerRow}).`);
+  out.push(
+    `# Drafted by \`rfq-sync check --suggest\` from ${file} (${sample.complete ? `all ${sample.rows.length}` : `the first ${sample.rows.length}`} data row${sample.rows.length === 1 ? '' : 's'}; header on row ${sample.headerRow}).`,
+  );
   if (reviews.length > 0) {
     out.push(`# Review points (${reviews.length}), each marked "# REVIEW:" above its setting:`);
     for (const r of reviews) out.push(`#   - ${r.path}: ${oneLine(r.text)}`);

@@ -85,7 +85,11 @@ export class RequisitionGrouper {
         const problems = [
           ...r.problems.filter((p) => p.severity === 'error'),
           {
-            file: this.file, row, column: this.m.label('requisition'), value: r.key, severity: 'error' as const,
+            file: this.file,
+            row,
+            column: this.m.label('requisition'),
+            value: r.key,
+            severity: 'error' as const,
             reason: `requisition ${r.key} already ended at row ${endedAt}; its rows must be contiguous (sort the export by requisition): this row was not ingested`,
           },
         ];
@@ -95,27 +99,54 @@ export class RequisitionGrouper {
       const ordinal = this.keyByOrdinal.length;
       this.keyByOrdinal.push(r.key);
       const h = mapRequisitionHeader(this.m, cells, row, this.file, r.key, this.now);
-      this.group = { key: r.key, ordinal, firstRow: row, header: h.header, failed: !h.header, lines: [], rows: [], ids: new Map() };
+      this.group = {
+        key: r.key,
+        ordinal,
+        firstRow: row,
+        header: h.header,
+        failed: !h.header,
+        lines: [],
+        rows: [],
+        ids: new Map(),
+      };
       r.problems.unshift(...h.problems);
     }
     const g = this.group;
-    const id = r.line?.external_id ?? (this.m.emptyColumns('external_id', cells).length === 0 ? this.m.text('external_id', cells) : '');
+    const id =
+      r.line?.external_id ??
+      (this.m.emptyColumns('external_id', cells).length === 0 ? this.m.text('external_id', cells) : '');
     if (id !== '') {
       const dupRow = g.ids.get(id);
       if (dupRow !== undefined) {
-        r.problems.push(this.idProblem(row, id, `external_id ${id} appears twice in requisition ${g.key} (rows ${dupRow} and ${row})`));
+        r.problems.push(
+          this.idProblem(
+            row,
+            id,
+            `external_id ${id} appears twice in requisition ${g.key} (rows ${dupRow} and ${row})`,
+          ),
+        );
       } else {
         g.ids.set(id, row);
         const owner = this.ids.claim(id, g.ordinal);
         if (owner !== g.ordinal) {
-          r.problems.push(this.idProblem(row, id, `external_id ${id} is already used by requisition ${this.keyByOrdinal[owner]} in this file`));
+          r.problems.push(
+            this.idProblem(
+              row,
+              id,
+              `external_id ${id} is already used by requisition ${this.keyByOrdinal[owner]} in this file`,
+            ),
+          );
         }
       }
     }
     if (r.line && g.lines.length === MAX_LINES_PER_RFQ) {
       // the same limit as the client's request schema: said here, at validation, not as a refusal at send time
       r.problems.push({
-        file: this.file, row, column: this.m.label('external_id'), value: id, severity: 'error',
+        file: this.file,
+        row,
+        column: this.m.label('external_id'),
+        value: id,
+        severity: 'error',
         reason: `requisition ${g.key} has more than ${MAX_LINES_PER_RFQ} lines, the most one RFQ may have (field lines): it is held whole; split it in the ERP`,
       });
     }
@@ -154,6 +185,13 @@ export class RequisitionGrouper {
     this.counts.requisitions++;
     this.counts.lines += g.lines.length;
     const currency = this.m.profile.currency;
-    return { key: g.key, sourceFile: this.sourceFile, profile: this.m.profile.name, ...(currency ? { currency } : {}), ...g.header, lines: g.lines };
+    return {
+      key: g.key,
+      sourceFile: this.sourceFile,
+      profile: this.m.profile.name,
+      ...(currency ? { currency } : {}),
+      ...g.header,
+      lines: g.lines,
+    };
   }
 }

@@ -25,7 +25,12 @@ export interface SuggestCheckOptions {
  * `err` (stderr). Nothing is written, nothing is sent. Only a bounded sample is read: when the file is longer, the
  * summary covers the sample. Exit code as `check`: 0 clean, 1 rows rejected, 2 the file cannot be read.
  */
-export async function runSuggest(path: string, opts: SuggestCheckOptions, out: (text: string) => void, err: (line: string) => void): Promise<0 | 1 | 2> {
+export async function runSuggest(
+  path: string,
+  opts: SuggestCheckOptions,
+  out: (text: string) => void,
+  err: (line: string) => void,
+): Promise<0 | 1 | 2> {
   let s;
   try {
     s = await suggestProfile(path, { limits: opts.limits, name: opts.name, now: opts.now });
@@ -39,7 +44,11 @@ export async function runSuggest(path: string, opts: SuggestCheckOptions, out: (
   out(s.yaml);
   err(`evidence for the profile "${s.name}" (confidence in brackets):`);
   for (const e of s.evidence) err(`  ${e.what}: ${e.choice} [${e.confidence}] ${e.why}`);
-  err(s.reviews.length === 0 ? 'review points: none' : `review points (${s.reviews.length}, marked "# REVIEW:" in the profile):`);
+  err(
+    s.reviews.length === 0
+      ? 'review points: none'
+      : `review points (${s.reviews.length}, marked "# REVIEW:" in the profile):`,
+  );
   for (const r of s.reviews) err(`  ${r.path}: ${r.text}`);
   err('');
   if (s.sample.complete) {

@@ -54,14 +54,19 @@ export interface ColumnDates {
  * Dates of one column, or undefined when some non-empty value is not a date in any known form. `values` holds per
  * row a text, a Date (xlsx date cell), or undefined (empty). `orderHint` is taken when the order is undecided.
  */
-export function inferColumnDates(values: readonly (string | Date | undefined)[], orderHint: 'dm' | 'md'): ColumnDates | undefined {
+export function inferColumnDates(
+  values: readonly (string | Date | undefined)[],
+  orderHint: 'dm' | 'md',
+): ColumnDates | undefined {
   const texts = values.filter((v): v is string => typeof v === 'string');
   const cells = values.filter((v) => v instanceof Date).length;
   if (texts.length === 0 && cells === 0) return undefined;
   const ms: (number | undefined)[] = values.map((v) => (v instanceof Date ? v.getTime() : undefined));
   if (texts.length === 0) return { formats: ['iso', 'excel_serial'], texts: 0, cells, ms };
   // Families that read every text value.
-  const fits = Object.entries(FAMILIES).filter(([, f]) => texts.every((t) => parseDateText(t, { ...PROBE, formats: f.patterns }).ok));
+  const fits = Object.entries(FAMILIES).filter(([, f]) =>
+    texts.every((t) => parseDateText(t, { ...PROBE, formats: f.patterns }).ok),
+  );
   if (fits.length === 0) return undefined;
   let chosen = fits[0]!;
   let orderUndecided: ColumnDates['orderUndecided'];
@@ -69,7 +74,8 @@ export function inferColumnDates(values: readonly (string | Date | undefined)[],
   if (chosen[1].order) {
     const twin = fits.find(([name]) => name === chosen[1].twin);
     if (twin) {
-      const pick = orderHint === 'md' ? (chosen[1].order === 'md' ? chosen : twin) : chosen[1].order === 'dm' ? chosen : twin;
+      const pick =
+        orderHint === 'md' ? (chosen[1].order === 'md' ? chosen : twin) : chosen[1].order === 'dm' ? chosen : twin;
       chosen = pick;
       orderUndecided = { example: texts[0]!, taken: pick[1].order! };
     } else {
@@ -102,7 +108,10 @@ export function inferColumnDates(values: readonly (string | Date | undefined)[],
 
 /** `d.M.yyyy` -> `dd.MM.yyyy` when every value that this pattern reads writes day and month with two digits. */
 function padded(pattern: string, texts: readonly string[]): string {
-  const p2 = pattern.replace(/(^|[^d])d(?!d)/, '$1dd').replace(/(^|[^M])M(?![Md])/, '$1MM').replace(/\bH\b/, 'HH');
+  const p2 = pattern
+    .replace(/(^|[^d])d(?!d)/, '$1dd')
+    .replace(/(^|[^M])M(?![Md])/, '$1MM')
+    .replace(/\bH\b/, 'HH');
   if (p2 === pattern) return pattern;
   const reads = texts.filter((t) => parseDateText(t, { ...PROBE, formats: [pattern] }).ok);
   return reads.every((t) => parseDateText(t, { ...PROBE, formats: [p2] }).ok) ? p2 : pattern;

@@ -9,7 +9,7 @@ export interface NumberStyle {
   format: NumberFormat;
   /** Values that decided for each decimal separator, with one example each. */
   votes: { '.': number; ',': number };
-  examples: { '.'?: string; ',' ?: string; ambiguous?: string };
+  examples: { '.'?: string; ','?: string; ambiguous?: string };
   /** Values readable both ways (one separator followed by exactly three digits). */
   ambiguous: number;
   currencyMarks: string[];
@@ -45,7 +45,8 @@ type Reading = '.' | ',' | 'ambiguous' | 'none' | 'invalid';
 export function readSeparators(core: string): Reading {
   const dots = core.split('.').length - 1;
   const commas = core.split(',').length - 1;
-  const groupsOk = (intPart: string, sep: string): boolean => new RegExp(`^\\d{1,3}(?:[${sep === '.' ? '\\.' : sep}' ]\\d{3})*$`).test(intPart);
+  const groupsOk = (intPart: string, sep: string): boolean =>
+    new RegExp(`^\\d{1,3}(?:[${sep === '.' ? '\\.' : sep}' ]\\d{3})*$`).test(intPart);
   if (dots > 0 && commas > 0) {
     const last = core.lastIndexOf('.') > core.lastIndexOf(',') ? '.' : ',';
     const other = last === '.' ? ',' : '.';
@@ -53,7 +54,8 @@ export function readSeparators(core: string): Reading {
     if (extra !== undefined || frac === undefined || !groupsOk(intPart!, other)) return 'invalid';
     return last;
   }
-  if (dots === 0 && commas === 0) return /^\d{1,3}(?:[' ]\d{3})+$/.test(core) || /^\d+$/.test(core) ? 'none' : 'invalid';
+  if (dots === 0 && commas === 0)
+    return /^\d{1,3}(?:[' ]\d{3})+$/.test(core) || /^\d+$/.test(core) ? 'none' : 'invalid';
   const sep = dots > 0 ? '.' : ',';
   const other = sep === '.' ? ',' : '.';
   const n = dots + commas;
@@ -93,22 +95,48 @@ export function inferNumberStyle(texts: Iterable<string>, hint: '.' | ','): Numb
     }
   }
   const currencyMarks = [...marks];
-  const grouping = (dec: '.' | ','): NumberFormat['thousands'] => (space ? ' ' : apostrophe ? "'" : dec === '.' ? ',' : '.');
+  const grouping = (dec: '.' | ','): NumberFormat['thousands'] =>
+    space ? ' ' : apostrophe ? "'" : dec === '.' ? ',' : '.';
   if (votes['.'] > 0 && votes[','] > 0) {
     const dec = votes['.'] >= votes[','] ? '.' : ',';
     const other = dec === '.' ? ',' : '.';
     return {
-      format: { decimal: dec, thousands: 'auto' }, votes, examples, ambiguous, currencyMarks, confidence: 'low',
+      format: { decimal: dec, thousands: 'auto' },
+      votes,
+      examples,
+      ambiguous,
+      currencyMarks,
+      confidence: 'low',
       review: `values disagree on the decimal separator: ${votes[dec]} read with "${dec}" (e.g. "${examples[dec]}"), ${votes[other]} with "${other}" (e.g. "${examples[other]}"); "${dec}" taken (the majority)`,
     };
   }
   const decided = votes['.'] > 0 ? '.' : votes[','] > 0 ? ',' : undefined;
-  if (decided) return { format: { decimal: decided, thousands: grouping(decided) }, votes, examples, ambiguous, currencyMarks, confidence: 'high' };
+  if (decided)
+    return {
+      format: { decimal: decided, thousands: grouping(decided) },
+      votes,
+      examples,
+      ambiguous,
+      currencyMarks,
+      confidence: 'high',
+    };
   if (ambiguous > 0) {
     return {
-      format: { decimal: hint, thousands: 'auto' }, votes, examples, ambiguous, currencyMarks, confidence: 'low',
+      format: { decimal: hint, thousands: 'auto' },
+      votes,
+      examples,
+      ambiguous,
+      currencyMarks,
+      confidence: 'low',
       review: `decimal comma or thousands separator? ${ambiguous} value(s) like "${examples.ambiguous}" read either way and none decides; "${hint}" taken as the decimal separator from the layout (thousands: auto, so ingestion warns on each such value)`,
     };
   }
-  return { format: { decimal: hint, thousands: 'auto' }, votes, examples, ambiguous, currencyMarks, confidence: 'medium' };
+  return {
+    format: { decimal: hint, thousands: 'auto' },
+    votes,
+    examples,
+    ambiguous,
+    currencyMarks,
+    confidence: 'medium',
+  };
 }

@@ -36,10 +36,16 @@ export interface FileSample {
   complete: boolean;
 }
 
-export async function readSample(path: string, limits: IngestLimits, displayName = basename(path)): Promise<FileSample> {
+export async function readSample(
+  path: string,
+  limits: IngestLimits,
+  displayName = basename(path),
+): Promise<FileSample> {
   const head = await readHead(path, displayName);
   const ext = extname(displayName).toLowerCase();
-  const zipOrOle = head.length >= 4 && (head.readUInt32BE(0) === 0x504b0304 || head.readUInt32BE(0) === 0xd0cf11e0 || head.readUInt32BE(0) === 0x504b0506);
+  const zipOrOle =
+    head.length >= 4 &&
+    (head.readUInt32BE(0) === 0x504b0304 || head.readUInt32BE(0) === 0xd0cf11e0 || head.readUInt32BE(0) === 0x504b0506);
   if (zipOrOle || ext === '.xlsx' || ext === '.xlsm' || ext === '.xls') {
     // A workbook: the sniffer's refusals (encrypted, .xls, zip bombs) apply unchanged; its cost is bounded by them.
     const sniff = await sniffFile(path, displayName, limits);
@@ -53,7 +59,11 @@ async function readHead(path: string, displayName: string): Promise<Buffer> {
   try {
     fh = await open(path, 'r');
   } catch (err) {
-    throw new FileRefusedError(displayName, `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+    throw new FileRefusedError(
+      displayName,
+      `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      { cause: err },
+    );
   }
   try {
     const buf = Buffer.alloc(ENCODING_BYTES);
@@ -80,18 +90,31 @@ export function detectEncoding(head: Buffer): { encoding: TextEncoding; bomBytes
 
 async function sampleCsv(path: string, file: string, head: Buffer): Promise<FileSample> {
   const { encoding, bomBytes } = detectEncoding(head);
-  if (encoding !== 'utf16le' && encoding !== 'utf16be' && head.includes(0)) throw new FileRefusedError(file, 'holds binary data (NUL bytes), not CSV text');
+  if (encoding !== 'utf16le' && encoding !== 'utf16be' && head.includes(0))
+    throw new FileRefusedError(file, 'holds binary data (NUL bytes), not CSV text');
   const { rows, complete } = await collect(readCsvRows(path, encoding, bomBytes, 'auto'));
   const found = findHeader(rows);
-  if (!found) throw new FileRefusedError(file, `has no header row (a row of column names) in its first ${HEADER_SEARCH_ROWS} rows`);
+  if (!found)
+    throw new FileRefusedError(
+      file,
+      `has no header row (a row of column names) in its first ${HEADER_SEARCH_ROWS} rows`,
+    );
   const delimiter = await detectedDelimiter(path, encoding, bomBytes);
   const width = found.headers.length;
   const { data, whole } = dataRows(rows, found.at, complete);
   const fit = data.filter((r) => trimmedWidth(r.cells) <= width && trimmedWidth(r.cells) >= Math.min(width, 2)).length;
   return {
-    file, kind: 'csv', encoding, bom: bomBytes > 0, delimiter, delimiterFit: { fit, of: data.length },
-    headerRow: rows[found.at]!.row, titleRows: rows.slice(0, found.at).filter((r) => !isBlankRow(r.cells)).length,
-    headers: found.headers, rows: data, complete: whole,
+    file,
+    kind: 'csv',
+    encoding,
+    bom: bomBytes > 0,
+    delimiter,
+    delimiterFit: { fit, of: data.length },
+    headerRow: rows[found.at]!.row,
+    titleRows: rows.slice(0, found.at).filter((r) => !isBlankRow(r.cells)).length,
+    headers: found.headers,
+    rows: data,
+    complete: whole,
   };
 }
 
@@ -102,7 +125,14 @@ async function detectedDelimiter(path: string, encoding: TextEncoding, bomBytes:
     const buf = Buffer.alloc(64 * 1024);
     const { bytesRead } = await fh.read(buf, 0, buf.length, bomBytes);
     const b = buf.subarray(0, bytesRead);
-    const text = encoding === 'utf8' ? b.toString('utf8') : encoding === 'utf16le' ? b.toString('utf16le') : encoding === 'utf16be' ? Buffer.from(b).swap16().toString('utf16le') : b.toString('latin1');
+    const text =
+      encoding === 'utf8'
+        ? b.toString('utf8')
+        : encoding === 'utf16le'
+          ? b.toString('utf16le')
+          : encoding === 'utf16be'
+            ? Buffer.from(b).swap16().toString('utf16le')
+            : b.toString('latin1');
     return detectDelimiter(text);
   } finally {
     await fh.close();
@@ -120,7 +150,8 @@ async function sampleXlsx(path: string, file: string): Promise<FileSample> {
   const { readXlsxRows } = await import('./xlsx-reader.ts');
   const sheets = await sheetNames(path, file);
   // The sheet with the best header and the most data rows below it (an "Export info" sheet comes first in D365).
-  let best: { sheet: string; rows: HeadRow[]; at: number; headers: string[]; complete: boolean; score: number } | undefined;
+  let best:
+    { sheet: string; rows: HeadRow[]; at: number; headers: string[]; complete: boolean; score: number } | undefined;
   for (const sheet of sheets) {
     const { rows, complete } = await collect(readXlsxRows(path, sheet));
     const found = findHeader(rows);
@@ -129,12 +160,22 @@ async function sampleXlsx(path: string, file: string): Promise<FileSample> {
     const score = Math.min(dataRows, 50) * 100 + found.headers.filter(Boolean).length;
     if (!best || score > best.score) best = { sheet, rows, at: found.at, headers: found.headers, complete, score };
   }
-  if (!best) throw new FileRefusedError(file, `has no sheet with a header row (a row of column names) in its first ${HEADER_SEARCH_ROWS} rows`);
+  if (!best)
+    throw new FileRefusedError(
+      file,
+      `has no sheet with a header row (a row of column names) in its first ${HEADER_SEARCH_ROWS} rows`,
+    );
   const { data, whole } = dataRows(best.rows, best.at, best.complete);
   return {
-    file, kind: 'xlsx', sheet: best.sheet, sheets,
-    headerRow: best.rows[best.at]!.row, titleRows: best.rows.slice(0, best.at).filter((r) => !isBlankRow(r.cells)).length,
-    headers: best.headers, rows: data, complete: whole,
+    file,
+    kind: 'xlsx',
+    sheet: best.sheet,
+    sheets,
+    headerRow: best.rows[best.at]!.row,
+    titleRows: best.rows.slice(0, best.at).filter((r) => !isBlankRow(r.cells)).length,
+    headers: best.headers,
+    rows: data,
+    complete: whole,
   };
 }
 
@@ -164,7 +205,11 @@ async function sheetNames(path: string, file: string): Promise<string[]> {
       zip.on('error', reject);
       zip.readEntry();
     });
-    const unescape = (v: string): string => v.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!);
+    const unescape = (v: string): string =>
+      v.replace(
+        /&(amp|lt|gt|quot|apos);/g,
+        (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!,
+      );
     return [...xml.matchAll(/<(?:\w+:)?sheet\b[^>]*?\bname="([^"]*)"/g)].map((m) => unescape(m[1]!));
   } catch (err) {
     throw new FileRefusedError(file, `is a corrupt xlsx workbook (${(err as Error).message})`, { cause: err });
@@ -211,7 +256,11 @@ export function findHeader(rows: readonly HeadRow[]): { at: number; headers: str
     const distinct = new Set(texts.map((t) => t.toLowerCase())).size;
     if (distinct < texts.length) continue;
     const below = rows.slice(i + 1, i + 6).filter((r) => !isBlankRow(r.cells));
-    if (below.length > 0 && Math.max(...below.map((r) => r.cells.filter((c) => cellText(c) !== '').length)) < texts.length / 2) continue;
+    if (
+      below.length > 0 &&
+      Math.max(...below.map((r) => r.cells.filter((c) => cellText(c) !== '').length)) < texts.length / 2
+    )
+      continue;
     if (!best || texts.length > best.score) best = { at: i, score: texts.length };
   }
   if (!best) return undefined;

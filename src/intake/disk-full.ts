@@ -16,7 +16,10 @@ export async function delayForDiskFull(job: Job, err: DiskFullError, baseMs: num
   const delayMs = Math.min(DISK_FULL_MAX_DELAY_MS, Math.max(1, baseMs) * 2 ** Math.min(n, 30));
   await job.updateData({ ...(job.data as object), diskFullRetries: n + 1 });
   if (n % DISK_FULL_LOG_EVERY === 0) {
-    logger.error({ event: 'disk.full', path: err.path, jobId: job.id, queue: job.queueName, retries: n, delayMs }, `${err.message}; the job waits ${Math.round(delayMs / 1000)} s and tries again (it never gives up)`);
+    logger.error(
+      { event: 'disk.full', path: err.path, jobId: job.id, queue: job.queueName, retries: n, delayMs },
+      `${err.message}; the job waits ${Math.round(delayMs / 1000)} s and tries again (it never gives up)`,
+    );
   }
   await job.moveToDelayed(Date.now() + delayMs, job.token);
   throw new DelayedError();

@@ -63,7 +63,8 @@ export class FileLedger {
     const mine: LedgerEntry = { state: 'processing', owner: file.owner, name: file.name, seenAt: file.seenAt };
     // A release may slip in between HSETNX and HGET (the owner was refused meanwhile): then claim again.
     for (let i = 0; i < 5; i++) {
-      if ((await this.redis.hsetnx(this.key, sha256, JSON.stringify(mine))) === 1) return { outcome: 'claimed', entry: mine };
+      if ((await this.redis.hsetnx(this.key, sha256, JSON.stringify(mine))) === 1)
+        return { outcome: 'claimed', entry: mine };
       const cur = await this.get(sha256);
       if (cur) return { outcome: cur.owner === file.owner ? 'own' : 'duplicate', entry: cur };
     }
@@ -75,12 +76,21 @@ export class FileLedger {
     const cur = await this.get(sha256);
     if (!cur || cur.owner !== owner) return false;
     if (cur.state === 'done') return true;
-    const next: LedgerEntry = { ...cur, state: 'done', doneAt: extra.doneAt, ...(extra.report ? { report: extra.report } : {}) };
+    const next: LedgerEntry = {
+      ...cur,
+      state: 'done',
+      doneAt: extra.doneAt,
+      ...(extra.report ? { report: extra.report } : {}),
+    };
     return (await this.update(sha256, owner, JSON.stringify(next))) === 1;
   }
 
   /** Replace an owner that vanished (see inbox-intake.ts) by another file; false when the entry changed meanwhile. */
-  async takeOver(sha256: string, previousOwner: string, file: { owner: string; name: string; seenAt: number }): Promise<boolean> {
+  async takeOver(
+    sha256: string,
+    previousOwner: string,
+    file: { owner: string; name: string; seenAt: number },
+  ): Promise<boolean> {
     const next: LedgerEntry = { state: 'processing', owner: file.owner, name: file.name, seenAt: file.seenAt };
     return (await this.update(sha256, previousOwner, JSON.stringify(next), 'processing')) === 1;
   }

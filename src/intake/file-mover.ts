@@ -33,13 +33,7 @@ export function isInboxCandidate(name: string): boolean {
 
 /** A single path component: not empty, no `/` or `\`, not `.` or `..`, no NUL. */
 export function isPlainName(name: string): boolean {
-  return (
-    name.length > 0 &&
-    name !== '.' &&
-    name !== '..' &&
-    !/[/\\\u0000]/.test(name) &&
-    basename(name) === name
-  );
+  return name.length > 0 && name !== '.' && name !== '..' && !/[/\\\u0000]/.test(name) && basename(name) === name;
 }
 
 /**
@@ -48,7 +42,14 @@ export function isPlainName(name: string): boolean {
  */
 export function isInboxName(name: string): boolean {
   if (isPlainName(name)) return true;
-  return sep === '/' && name.length > 0 && name !== '.' && name !== '..' && !/[/\u0000]/.test(name) && isPlainName(encodeBackslashes(name));
+  return (
+    sep === '/' &&
+    name.length > 0 &&
+    name !== '.' &&
+    name !== '..' &&
+    !/[/\u0000]/.test(name) &&
+    isPlainName(encodeBackslashes(name))
+  );
 }
 
 function encodeBackslashes(name: string): string {
@@ -60,7 +61,8 @@ function decodeBackslashes(name: string): string {
 }
 
 export function assertPlainName(name: string, what: string): string {
-  if (!isPlainName(name)) throw new UnexpectedError(`${what} is not a plain file name: ${JSON.stringify(name.slice(0, 200))}`);
+  if (!isPlainName(name))
+    throw new UnexpectedError(`${what} is not a plain file name: ${JSON.stringify(name.slice(0, 200))}`);
   return name;
 }
 
@@ -84,14 +86,20 @@ export interface ProcessingName {
 
 export function newProcessingName(original: string, now = Date.now()): ProcessingName {
   if (!isInboxName(original)) assertPlainName(original, 'inbox file name');
-  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  const stamp = new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
   const token = `${stamp}-${randomBytes(3).toString('hex')}`;
   if (isPlainName(original)) {
     const kept = fitName(original, MAX_NAME_BYTES - token.length - 1);
     return { name: `${token}_${kept}`, token, original: kept, takenAt: now };
   }
   // Shortening may cut an escape in two: drop the piece, so the name still decodes to a prefix of the original.
-  const kept = fitName(encodeBackslashes(original), MAX_NAME_BYTES - token.length - 1).replace(/%[0-9A-F]?(?=\.[^.]*$|$)/, '');
+  const kept = fitName(encodeBackslashes(original), MAX_NAME_BYTES - token.length - 1).replace(
+    /%[0-9A-F]?(?=\.[^.]*$|$)/,
+    '',
+  );
   return { name: `${token}~${kept}`, token, original: decodeBackslashes(kept), takenAt: now };
 }
 
@@ -157,9 +165,13 @@ export async function takeInboxFile(f: FileFolders, inboxName: string, now = Dat
     await rename(join(f.inbox, inboxName), join(f.processing, p.name));
   } catch (err) {
     if (isCode(err, 'ENOENT')) return { taken: false, reason: 'gone' };
-    if (isCode(err, 'EBUSY', 'EPERM', 'EACCES')) return { taken: false, reason: 'busy', code: (err as NodeJS.ErrnoException).code! };
+    if (isCode(err, 'EBUSY', 'EPERM', 'EACCES'))
+      return { taken: false, reason: 'busy', code: (err as NodeJS.ErrnoException).code! };
     if (isCode(err, 'EXDEV')) {
-      throw new CrossDeviceError(`cannot move ${inboxName} from ${f.inbox} to ${f.processing}: inbox and processing must be on the same file system (an atomic rename is what keeps two workers from taking the same file)`, { cause: err });
+      throw new CrossDeviceError(
+        `cannot move ${inboxName} from ${f.inbox} to ${f.processing}: inbox and processing must be on the same file system (an atomic rename is what keeps two workers from taking the same file)`,
+        { cause: err },
+      );
     }
     throw err;
   }
@@ -172,7 +184,11 @@ export type FinalFolder = 'archive' | 'failed';
  * Move a processing file to archive/ or failed/ under the same name. Idempotent: when the file is already there
  * (a retried job after a crash), it is a no-op. Returns where the file now is, or 'missing' when it is nowhere.
  */
-export async function finishFile(f: FileFolders, processingName: string, to: FinalFolder): Promise<FinalFolder | 'missing'> {
+export async function finishFile(
+  f: FileFolders,
+  processingName: string,
+  to: FinalFolder,
+): Promise<FinalFolder | 'missing'> {
   assertPlainName(processingName, 'processing file name');
   const target = join(f[to], processingName);
   try {
@@ -221,7 +237,8 @@ export async function sha256File(path: string): Promise<string> {
   // O_NOFOLLOW: a symbolic link is never read through (ELOOP), whatever put it there
   const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
-    for await (const chunk of handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: false })) hash.update(chunk as Buffer);
+    for await (const chunk of handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: false }))
+      hash.update(chunk as Buffer);
   } finally {
     await handle.close();
   }

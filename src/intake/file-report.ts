@@ -21,7 +21,9 @@ export async function writeFileNoticeReport(outPath: string, n: FileNotice): Pro
   wb.creator = 'rfq-sync';
   // Laid out like the Summary sheet of the ingest report (src/ingest/ingest-report.ts): label, value.
   // One page wide when printed: without fitToPage the value column falls on page 2 and page 1 shows labels only.
-  const ws = wb.addWorksheet('Summary', { pageSetup: { orientation: 'landscape', paperSize: 9, fitToPage: true, fitToWidth: 1, fitToHeight: 0 } });
+  const ws = wb.addWorksheet('Summary', {
+    pageSetup: { orientation: 'landscape', paperSize: 9, fitToPage: true, fitToWidth: 1, fitToHeight: 0 },
+  });
   ws.columns = [{ width: 28 }, { width: 120 }];
   ws.addRow(['File', safeCellText(n.file)]);
   ws.addRow(['Status', n.status === 'duplicate' ? 'duplicate file, not read' : 'refused, not read']);

@@ -43,7 +43,11 @@ import type { RedisKeys } from '../redis/redis-keys.ts';
 /** The ingest job's payload (jobs/ingest.ts). The original name and take time are read back from the name. */
 export const ingestJobPayloadSchema = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex'),
-  processingName: z.string().min(1).max(255).refine((n) => isPlainName(n) && parseProcessingName(n) !== undefined, 'must be a name made by the inbox'),
+  processingName: z
+    .string()
+    .min(1)
+    .max(255)
+    .refine((n) => isPlainName(n) && parseProcessingName(n) !== undefined, 'must be a name made by the inbox'),
   /** Mapping profile forced by `rfq-sync ingest FILE --mapping NAME`; else chosen per file. */
   mapping: z.string().min(1).max(200).optional(),
   /** Size and mtime when its bytes were hashed: a file that differs at the end of the read changed while being read. */
@@ -102,7 +106,11 @@ export interface AdmitOptions {
  * Hash a processing file, claim its bytes, and enqueue its ingest job (or archive it as a duplicate of a file that
  * was read, or leave it waiting while such a file is still being read).
  */
-export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingName, opts: AdmitOptions = {}): Promise<AdmitResult> {
+export async function admitProcessingFile(
+  ctx: IntakeContext,
+  file: ProcessingName,
+  opts: AdmitOptions = {},
+): Promise<AdmitResult> {
   const folders = fileFolders(ctx.config);
   const path = join(folders.processing, assertPlainName(file.name, 'processing file name'));
   let sha256: string;
@@ -110,14 +118,32 @@ export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingNa
   try {
     // lstat: a symbolic link is judged as the link, never as what it points to
     taken = await lstat(path);
-    if (taken.isSymbolicLink()) return await refuse(ctx, folders, file, 'it is a symbolic link: links in the inbox are never followed (copy the file itself into the inbox)');
+    if (taken.isSymbolicLink())
+      return await refuse(
+        ctx,
+        folders,
+        file,
+        'it is a symbolic link: links in the inbox are never followed (copy the file itself into the inbox)',
+      );
     if (!taken.isFile()) return await refuse(ctx, folders, file, 'it is not a regular file');
     sha256 = await hashOf(path, opts.hashes);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { status: 'gone', file };
-    if (code === 'EACCES' || code === 'EPERM') return refuse(ctx, folders, file, `it cannot be read (${code}: permission denied): give the user rfq-sync runs as read access, then drop it again`);
-    if (code === 'ELOOP') return refuse(ctx, folders, file, 'it is a symbolic link: links in the inbox are never followed (copy the file itself into the inbox)');
+    if (code === 'EACCES' || code === 'EPERM')
+      return refuse(
+        ctx,
+        folders,
+        file,
+        `it cannot be read (${code}: permission denied): give the user rfq-sync runs as read access, then drop it again`,
+      );
+    if (code === 'ELOOP')
+      return refuse(
+        ctx,
+        folders,
+        file,
+        'it is a symbolic link: links in the inbox are never followed (copy the file itself into the inbox)',
+      );
     if (code === 'EISDIR') return refuse(ctx, folders, file, 'it is not a regular file');
     throw err;
   }
@@ -127,11 +153,18 @@ export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingNa
   let claim: ClaimOutcome;
   for (let waited = false; ; waited = true) {
     claim = await ledger.claim(sha256, mine);
-    if (claim.outcome === 'duplicate' && claim.entry.state === 'processing' && (await ownerVanished(folders, claim.entry.owner))) {
+    if (
+      claim.outcome === 'duplicate' &&
+      claim.entry.state === 'processing' &&
+      (await ownerVanished(folders, claim.entry.owner))
+    ) {
       // The owner is in none of the folders (removed by hand) or was refused without the ledger hearing of it:
       // nobody will finish these bytes, so this file takes them over instead of being called its duplicate.
       if (await ledger.takeOver(sha256, claim.entry.owner, mine)) {
-        ctx.logger.warn({ file: file.original, sha256, previousOwner: claim.entry.owner }, 'inbox: the earlier file with these bytes vanished; this one takes its place');
+        ctx.logger.warn(
+          { file: file.original, sha256, previousOwner: claim.entry.owner },
+          'inbox: the earlier file with these bytes vanished; this one takes its place',
+        );
         claim = { outcome: 'claimed', entry: { state: 'processing', ...mine } };
       } else {
         continue; // the entry changed meanwhile: look again
@@ -139,9 +172,16 @@ export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingNa
     }
     if (claim.outcome !== 'duplicate' || claim.entry.state === 'done') break;
     // The first file with these bytes is still being read: it may yet be refused (then this one is read on its own).
-    if (!waited) ctx.logger.info({ file: file.original, sha256, first: claim.entry.name }, 'inbox: same bytes as a file still being read; waiting for it to finish');
+    if (!waited)
+      ctx.logger.info(
+        { file: file.original, sha256, first: claim.entry.name },
+        'inbox: same bytes as a file still being read; waiting for it to finish',
+      );
     if (Date.now() >= deadline) {
-      ctx.logger.info({ file: file.original, processing: file.name, sha256, first: claim.entry.name }, 'inbox: the file with the same bytes is still being read; this one stays in processing/ for the next sweep');
+      ctx.logger.info(
+        { file: file.original, processing: file.name, sha256, first: claim.entry.name },
+        'inbox: the file with the same bytes is still being read; this one stays in processing/ for the next sweep',
+      );
       return { status: 'waiting', file, sha256, first: claim.entry };
     }
     await new Promise((res) => setTimeout(res, FIRST_COPY_POLL_MS));
@@ -152,9 +192,18 @@ export async function admitProcessingFile(ctx: IntakeContext, file: ProcessingNa
     return { status: 'duplicate', file, sha256, first: claim.entry, report };
   }
   const id = ingestJobId(sha256, file.token);
-  const payload: IngestJobPayload = { sha256, processingName: file.name, ...(opts.mapping ? { mapping: opts.mapping } : {}), size: taken.size, mtimeMs: taken.mtimeMs };
+  const payload: IngestJobPayload = {
+    sha256,
+    processingName: file.name,
+    ...(opts.mapping ? { mapping: opts.mapping } : {}),
+    size: taken.size,
+    mtimeMs: taken.mtimeMs,
+  };
   await ctx.queues.ingest.add('ingest', payload, { jobId: id });
-  ctx.logger.info({ file: file.original, processing: file.name, sha256, jobId: id, recovered: claim.outcome === 'own' }, 'inbox: file queued for ingest');
+  ctx.logger.info(
+    { file: file.original, processing: file.name, sha256, jobId: id, recovered: claim.outcome === 'own' },
+    'inbox: file queued for ingest',
+  );
   return { status: 'enqueued', file, sha256, jobId: id };
 }
 
@@ -190,7 +239,12 @@ async function hashOf(path: string, cache: HashCache | undefined): Promise<strin
 }
 
 /** A file that cannot be read as an export: a report saying why, then failed/; nothing is read or created. */
-async function refuse(ctx: IntakeContext, folders: FileFolders, file: ProcessingName, reason: string): Promise<AdmitResult> {
+async function refuse(
+  ctx: IntakeContext,
+  folders: FileFolders,
+  file: ProcessingName,
+  reason: string,
+): Promise<AdmitResult> {
   const report = reportFileName(file, 'notread0');
   // Report first, move last: the file still in processing/ means "not finished", and recovery redoes both.
   await writeFileNoticeReport(join(folders.reports, report), {
@@ -200,7 +254,10 @@ async function refuse(ctx: IntakeContext, folders: FileFolders, file: Processing
     notes: [`The file was not read: ${reason}.`, `Moved to failed/${file.name}; nothing was created from it.`],
   });
   await finishFile(folders, file.name, 'failed');
-  ctx.logger.warn({ file: file.original, processing: file.name, reason, report }, `inbox: file ${file.original} refused, not read: ${reason}; moved to failed/`);
+  ctx.logger.warn(
+    { file: file.original, processing: file.name, reason, report },
+    `inbox: file ${file.original} refused, not read: ${reason}; moved to failed/`,
+  );
   return { status: 'refused', file, reason, report };
 }
 
@@ -212,15 +269,29 @@ async function ownerVanished(folders: FileFolders, owner: string): Promise<boole
 }
 
 /** Same bytes as a file seen before: a report naming the first file, then archive/; nothing is created. */
-async function archiveDuplicate(ctx: IntakeContext, folders: FileFolders, file: ProcessingName, sha256: string, first: LedgerEntry): Promise<string> {
+async function archiveDuplicate(
+  ctx: IntakeContext,
+  folders: FileFolders,
+  file: ProcessingName,
+  sha256: string,
+  first: LedgerEntry,
+): Promise<string> {
   const seen = new Date(first.seenAt).toISOString();
   const how = first.state === 'done' ? 'and was processed' : 'and is being processed';
   const note = `Duplicate file: the same bytes (sha256 ${sha256}) were dropped as "${first.name}" at ${seen} ${how}; nothing was created from this file.`;
   const report = reportFileName(file, sha256);
   // Report first, move last: the file still in processing/ means "not finished", and recovery redoes both.
-  await writeFileNoticeReport(join(folders.reports, report), { file: file.original, status: 'duplicate', sha256, notes: [note] });
+  await writeFileNoticeReport(join(folders.reports, report), {
+    file: file.original,
+    status: 'duplicate',
+    sha256,
+    notes: [note],
+  });
   await finishFile(folders, file.name, 'archive');
-  ctx.logger.warn({ file: file.original, sha256, first: first.name, firstSeenAt: seen, report }, 'inbox: duplicate file archived, nothing created');
+  ctx.logger.warn(
+    { file: file.original, sha256, first: first.name, firstSeenAt: seen, report },
+    'inbox: duplicate file archived, nothing created',
+  );
   return report;
 }
 
@@ -242,7 +313,11 @@ export async function recoverProcessing(
     const file = parseProcessingName(e.name);
     if (!file) {
       // said once per process (the sweep runs every minute)
-      if (!opts.warned?.has(e.name)) ctx.logger.warn({ name: e.name, folder: folders.processing }, 'inbox: a file in processing/ was not put there by rfq-sync; left alone');
+      if (!opts.warned?.has(e.name))
+        ctx.logger.warn(
+          { name: e.name, folder: folders.processing },
+          'inbox: a file in processing/ was not put there by rfq-sync; left alone',
+        );
       opts.warned?.add(e.name);
       continue;
     }
@@ -256,7 +331,10 @@ export async function recoverProcessing(
     try {
       out.push(await admitProcessingFile(ctx, file, { hashes: opts.hashes, waitForFirstMs: 0 }));
     } catch (err) {
-      ctx.logger.error({ err, file: file.original, processing: file.name }, `inbox: could not admit ${file.original} from processing/: ${(err as Error).message}; the next sweep tries again`);
+      ctx.logger.error(
+        { err, file: file.original, processing: file.name },
+        `inbox: could not admit ${file.original} from processing/: ${(err as Error).message}; the next sweep tries again`,
+      );
     }
   }
   const recovered = out.filter((r) => r.status !== 'gone').length;
@@ -268,7 +346,11 @@ export async function recoverProcessing(
  * `rfq-sync ingest FILE`: submit one file from anywhere, as if it had been dropped in the inbox. The file is copied
  * (`move: true` renames it instead, same file system only) into processing/ under a new name, then admitted.
  */
-export async function ingestOneFile(ctx: IntakeContext, path: string, opts: { move?: boolean; mapping?: string; now?: number; waitForFirstMs?: number } = {}): Promise<AdmitResult> {
+export async function ingestOneFile(
+  ctx: IntakeContext,
+  path: string,
+  opts: { move?: boolean; mapping?: string; now?: number; waitForFirstMs?: number } = {},
+): Promise<AdmitResult> {
   const folders = fileFolders(ctx.config);
   await ensureFolders(folders);
   const st = await stat(path);
@@ -288,5 +370,8 @@ export async function ingestOneFile(ctx: IntakeContext, path: string, opts: { mo
       throw err;
     }
   }
-  return admitProcessingFile(ctx, file, { mapping: opts.mapping, ...(opts.waitForFirstMs === undefined ? {} : { waitForFirstMs: opts.waitForFirstMs }) });
+  return admitProcessingFile(ctx, file, {
+    mapping: opts.mapping,
+    ...(opts.waitForFirstMs === undefined ? {} : { waitForFirstMs: opts.waitForFirstMs }),
+  });
 }

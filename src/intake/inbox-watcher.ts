@@ -15,7 +15,14 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import cron, { type ScheduledTask } from 'node-cron';
 import { ensureFolders, isInboxCandidate, takeInboxFile, type ProcessingName } from './file-mover.ts';
-import { admitProcessingFile, fileFolders, HashCache, recoverProcessing, type AdmitResult, type IntakeContext } from './inbox-intake.ts';
+import {
+  admitProcessingFile,
+  fileFolders,
+  HashCache,
+  recoverProcessing,
+  type AdmitResult,
+  type IntakeContext,
+} from './inbox-intake.ts';
 
 export interface InboxWatcherOptions {
   /** Listen to file-system events (chokidar). Default true; false: sweeps only (the `once` command). */
@@ -97,15 +104,18 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
 
   const schedule = (name: string, t: Tracker, delayMs: number): void => {
     if (closed) return settle(name);
-    t.timer = setTimeout(() => {
-      t.timer = undefined;
-      const p = check(name, t).catch((err: unknown) => {
-        logger.error({ err, file: name }, 'inbox: could not take file; the next sweep tries again');
-        settle(name);
-      });
-      inFlight.add(p);
-      void p.finally(() => inFlight.delete(p));
-    }, Math.max(0, delayMs));
+    t.timer = setTimeout(
+      () => {
+        t.timer = undefined;
+        const p = check(name, t).catch((err: unknown) => {
+          logger.error({ err, file: name }, 'inbox: could not take file; the next sweep tries again');
+          settle(name);
+        });
+        inFlight.add(p);
+        void p.finally(() => inFlight.delete(p));
+      },
+      Math.max(0, delayMs),
+    );
   };
 
   const check = async (name: string, t: Tracker): Promise<void> => {
@@ -130,7 +140,10 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
         t.taking = false;
         if (++t.busy >= BUSY_TRIES) {
           // Not a writer that will let go soon (permissions?): say so, and leave it to the periodic sweep.
-          logger.warn({ file: name, code: took.code }, 'inbox: cannot move the file into processing/ (locked or not permitted); the next sweep tries again');
+          logger.warn(
+            { file: name, code: took.code },
+            'inbox: cannot move the file into processing/ (locked or not permitted); the next sweep tries again',
+          );
           return settle(name);
         }
         t.since = Date.now();
@@ -158,7 +171,10 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
       opts.onAdmitted?.(result);
     } catch (err) {
       unadmitted.set(file.name, file);
-      logger.error({ err, file: file.original, processing: file.name }, `inbox: ${file.original} was taken but could not be queued (${(err as Error).message}); the next sweep tries again`);
+      logger.error(
+        { err, file: file.original, processing: file.name },
+        `inbox: ${file.original} was taken but could not be queued (${(err as Error).message}); the next sweep tries again`,
+      );
     }
   };
 
@@ -193,7 +209,9 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
     const names = await listInbox();
     await Promise.all([
       ...names.map((n) => observe(n)),
-      recoverProcessing(ctx, { minAgeMs: recoverAfterMs, hashes, warned }).then((rs) => rs.forEach((r) => opts.onAdmitted?.(r))),
+      recoverProcessing(ctx, { minAgeMs: recoverAfterMs, hashes, warned }).then((rs) =>
+        rs.forEach((r) => opts.onAdmitted?.(r)),
+      ),
     ]);
   };
 
@@ -242,7 +260,8 @@ export async function startInboxWatcher(ctx: IntakeContext, opts: InboxWatcherOp
           await readmit();
           // Files are not awaited to the end: one still being written must not block the next sweeps.
           for (const n of await listInbox()) void observe(n);
-          for (const r of await recoverProcessing(ctx, { minAgeMs: recoverAfterMs, hashes, warned })) opts.onAdmitted?.(r);
+          for (const r of await recoverProcessing(ctx, { minAgeMs: recoverAfterMs, hashes, warned }))
+            opts.onAdmitted?.(r);
         })();
         const tracked = run.catch(() => undefined);
         inFlight.add(tracked);

@@ -17,7 +17,15 @@ import { previewChanges, type ReexportChange } from '../creation/reexport-change
 import { ingestFile, loadProfiles, writeIngestReport, type IngestSummary } from '../ingest/index.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { replicationWait } from '../redis/replication.ts';
-import { exists, finishFile, locateFinished, parseProcessingName, reportFileName, returnToInbox, type ProcessingName } from './file-mover.ts';
+import {
+  exists,
+  finishFile,
+  locateFinished,
+  parseProcessingName,
+  reportFileName,
+  returnToInbox,
+  type ProcessingName,
+} from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
 import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './requisition-spool.ts';
@@ -26,7 +34,15 @@ import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './req
 const MAX_REPORTED_CHANGES = 2_000;
 
 export type IngestResult =
-  | { status: 'done'; file: string; requisitions: number; heldRequisitions: number; rejectedRows: number; report: string; firstProblem?: string }
+  | {
+      status: 'done';
+      file: string;
+      requisitions: number;
+      heldRequisitions: number;
+      rejectedRows: number;
+      report: string;
+      firstProblem?: string;
+    }
   /** `discardedRequisitions`: complete requisitions read before the point of failure; none was enqueued. */
   | { status: 'refused'; file: string; reason: string; report: string; discardedRequisitions: number }
   /** An earlier attempt already moved the file (crash after the move): only the ledger was brought up to date. */
@@ -58,7 +74,11 @@ interface Run {
   log: Logger;
 }
 
-export async function runIngest(ctx: IngestRunContext, payload: IngestJobPayload, jobId: string | undefined): Promise<IngestResult> {
+export async function runIngest(
+  ctx: IngestRunContext,
+  payload: IngestJobPayload,
+  jobId: string | undefined,
+): Promise<IngestResult> {
   const { sha256, processingName } = payload;
   const file = parseProcessingName(processingName)!; // the payload schema checked it parses
   const folders = fileFolders(ctx.config);
@@ -103,7 +123,11 @@ async function readToSpool(run: Run, spool: RequisitionSpool): Promise<IngestSum
     {
       profiles: await loadProfiles(config.folders.mappings),
       ...(run.payload.mapping ? { mappingName: run.payload.mapping } : {}),
-      limits: { maxFileBytes: config.MAX_FILE_BYTES, maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES, maxXlsxEntries: config.MAX_XLSX_ENTRIES },
+      limits: {
+        maxFileBytes: config.MAX_FILE_BYTES,
+        maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES,
+        maxXlsxEntries: config.MAX_XLSX_ENTRIES,
+      },
       // The take time, not the clock: a retry computes the same default due dates.
       now: new Date(run.file.takenAt),
       displayName: run.file.original,
@@ -142,7 +166,10 @@ async function settleRefusal(run: Run, err: unknown, discarded: number): Promise
 }
 
 /** Read through without a refusal: now, and only now, the requisitions go to the service. */
-async function enqueueSpooled(run: Run, spool: RequisitionSpool): Promise<{ list: ReexportChange[]; requisitions: number }> {
+async function enqueueSpooled(
+  run: Run,
+  spool: RequisitionSpool,
+): Promise<{ list: ReexportChange[]; requisitions: number }> {
   const { ctx } = run;
   const store = createIdempotencyStore(ctx.redis, ctx.keys);
   const list: ReexportChange[] = [];
@@ -157,9 +184,12 @@ async function enqueueSpooled(run: Run, spool: RequisitionSpool): Promise<{ list
     }
     // under Sentinel: the queued jobs must survive a failover before the file leaves processing/
     const replicas = ctx.config.REDIS_WAIT_REPLICAS ?? 0;
-    await replicationWait({ redis: ctx.redis, markKey: ctx.keys.key('replication-mark'), replicas, timeoutMs: ctx.config.REDIS_WAIT_TIMEOUT_MS })(
-      `file ${run.file.original}: queued requisitions`,
-    );
+    await replicationWait({
+      redis: ctx.redis,
+      markKey: ctx.keys.key('replication-mark'),
+      replicas,
+      timeoutMs: ctx.config.REDIS_WAIT_TIMEOUT_MS,
+    })(`file ${run.file.original}: queued requisitions`);
   } finally {
     await spool.remove();
   }
@@ -167,20 +197,32 @@ async function enqueueSpooled(run: Run, spool: RequisitionSpool): Promise<{ list
 }
 
 /** Report, archive/, ledger, in that order (each idempotent), then the log line IT watches. */
-async function finishRead(run: Run, summary: IngestSummary, changes: { list: ReexportChange[]; requisitions: number }): Promise<IngestResult> {
+async function finishRead(
+  run: Run,
+  summary: IngestSummary,
+  changes: { list: ReexportChange[]; requisitions: number },
+): Promise<IngestResult> {
   const { file, folders, payload, report, log } = run;
   await writeIngestReport(summary, join(folders.reports, report), {
     notes: [
       `sha256 ${payload.sha256}; moved to archive/${payload.processingName}.`,
       ...(changes.requisitions > 0
-        ? [`${changes.requisitions} requisition(s) of this file already have their RFQ and changed since: see the Changes sheet${changes.list.length >= MAX_REPORTED_CHANGES ? ` (the first ${MAX_REPORTED_CHANGES} changes)` : ''}.`]
+        ? [
+            `${changes.requisitions} requisition(s) of this file already have their RFQ and changed since: see the Changes sheet${changes.list.length >= MAX_REPORTED_CHANGES ? ` (the first ${MAX_REPORTED_CHANGES} changes)` : ''}.`,
+          ]
         : []),
     ],
     changes: changes.list,
   });
   await finishFile(folders, payload.processingName, 'archive');
   await run.ledger.markDone(payload.sha256, payload.processingName, { doneAt: Date.now(), report });
-  const counts = { profile: summary.profile, requisitions: summary.requisitions, held: summary.heldRequisitions, rejectedRows: summary.rejectedRows, report };
+  const counts = {
+    profile: summary.profile,
+    requisitions: summary.requisitions,
+    held: summary.heldRequisitions,
+    rejectedRows: summary.rejectedRows,
+    report,
+  };
   const firstError = summary.problems.find((p) => p.severity === 'error');
   const firstProblem = summary.rejectedRows > 0 && firstError ? formatRowProblem(firstError) : undefined;
   if (summary.rejectedRows > 0) {
@@ -223,6 +265,10 @@ async function putBack(run: Run): Promise<IngestResult> {
 }
 
 async function settleLedger(run: Run, where: 'archive' | 'failed'): Promise<void> {
-  if (where === 'archive') await run.ledger.markDone(run.payload.sha256, run.payload.processingName, { doneAt: Date.now(), report: run.report });
+  if (where === 'archive')
+    await run.ledger.markDone(run.payload.sha256, run.payload.processingName, {
+      doneAt: Date.now(),
+      report: run.report,
+    });
   else await run.ledger.release(run.payload.sha256, run.payload.processingName);
 }

@@ -26,9 +26,15 @@ const REFRESH_MS = 5 * 60_000;
 const STALE_MS = 15 * 60_000;
 
 export async function mappingSetOf(dir: string, worker: string, now = Date.now()): Promise<MappingSet> {
-  const files = (await readdir(dir).catch(() => [] as string[])).filter((n) => /\.ya?ml$/i.test(n) && !n.startsWith('.')).sort();
+  const files = (await readdir(dir).catch(() => [] as string[]))
+    .filter((n) => /\.ya?ml$/i.test(n) && !n.startsWith('.'))
+    .sort();
   const h = createHash('sha256');
-  for (const f of files) h.update(f).update('\0').update(await readFile(join(dir, f)).catch(() => Buffer.alloc(0))).update('\0');
+  for (const f of files)
+    h.update(f)
+      .update('\0')
+      .update(await readFile(join(dir, f)).catch(() => Buffer.alloc(0)))
+      .update('\0');
   return { worker, files, hash: h.digest('hex').slice(0, 12), at: now };
 }
 
@@ -43,11 +49,19 @@ export async function currentMappingSets(redis: Redis, keys: RedisKeys, now = Da
 }
 
 export function describeMappingSets(groups: MappingSet[][]): string {
-  return groups.map((g) => `${g.map((s) => s.worker).join(', ')}: ${g[0]!.files.join(' ')} (${g[0]!.hash})`).join(' | ');
+  return groups
+    .map((g) => `${g.map((s) => s.worker).join(', ')}: ${g[0]!.files.join(' ')} (${g[0]!.hash})`)
+    .join(' | ');
 }
 
 /** Record this worker's set now and every REFRESH_MS; warn when the account's workers disagree. */
-export async function startMappingSetWatch(o: { redis: Redis; keys: RedisKeys; dir: string; logger: Logger; worker?: string }): Promise<{ stop(): void }> {
+export async function startMappingSetWatch(o: {
+  redis: Redis;
+  keys: RedisKeys;
+  dir: string;
+  logger: Logger;
+  worker?: string;
+}): Promise<{ stop(): void }> {
   const worker = o.worker ?? `${hostname()}:${process.pid}`;
   let warnedFor = '';
   const beat = async () => {
@@ -56,7 +70,10 @@ export async function startMappingSetWatch(o: { redis: Redis; keys: RedisKeys; d
     const groups = await currentMappingSets(o.redis, o.keys);
     const said = describeMappingSets(groups);
     if (groups.length > 1 && said !== warnedFor) {
-      o.logger.warn({ event: 'mappings.differ', sets: groups }, `workers of this account use different mapping profiles: a file may be refused by one and taken by another: ${said}`);
+      o.logger.warn(
+        { event: 'mappings.differ', sets: groups },
+        `workers of this account use different mapping profiles: a file may be refused by one and taken by another: ${said}`,
+      );
     }
     warnedFor = groups.length > 1 ? said : '';
   };

@@ -69,7 +69,10 @@ export async function openRequisitionSpool(path: string): Promise<RequisitionSpo
     },
     async *read() {
       await flush();
-      const lines = createInterface({ input: handle.createReadStream({ start: 0, autoClose: false, encoding: 'utf8' }), crlfDelay: Infinity });
+      const lines = createInterface({
+        input: handle.createReadStream({ start: 0, autoClose: false, encoding: 'utf8' }),
+        crlfDelay: Infinity,
+      });
       let n = 0;
       for await (const line of lines) {
         if (line === '') continue;

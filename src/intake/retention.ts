@@ -53,7 +53,13 @@ async function removeOlder(dir: string, cutoff: number, errors: string[]): Promi
   return n;
 }
 
-export async function runRetention(o: { config: RetentionConfig; redis: Redis; keys: RedisKeys; logger: Logger; now?: number }): Promise<RetentionResult> {
+export async function runRetention(o: {
+  config: RetentionConfig;
+  redis: Redis;
+  keys: RedisKeys;
+  logger: Logger;
+  now?: number;
+}): Promise<RetentionResult> {
   const now = o.now ?? Date.now();
   const f = o.config.folders;
   const days = o.config.RETENTION_DAYS;
@@ -78,7 +84,8 @@ export async function runRetention(o: { config: RetentionConfig; redis: Redis; k
         } catch {
           continue;
         }
-        if (e.state === 'done' && typeof e.doneAt === 'number' && e.doneAt < cutoff) removed.ledger += Number(await del([o.keys.fileLedger], [sha, raw]));
+        if (e.state === 'done' && typeof e.doneAt === 'number' && e.doneAt < cutoff)
+          removed.ledger += Number(await del([o.keys.fileLedger], [sha, raw]));
       }
     } while (cursor !== '0');
   }
@@ -90,7 +97,12 @@ export async function runRetention(o: { config: RetentionConfig; redis: Redis; k
   const result: RetentionResult = { at: new Date(now).toISOString(), days, outboxDays, removed, errors };
   await o.redis.set(o.keys.key('retention', 'last'), JSON.stringify(result));
   const total = Object.values(removed).reduce((a, b) => a + b, 0);
-  o.logger.info({ event: 'retention.done', ...result }, `retention: ${total} removed (${Object.entries(removed).map(([k, v]) => `${k} ${v}`).join(', ')})${errors.length ? `; ${errors.length} could not be removed` : ''}`);
+  o.logger.info(
+    { event: 'retention.done', ...result },
+    `retention: ${total} removed (${Object.entries(removed)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')})${errors.length ? `; ${errors.length} could not be removed` : ''}`,
+  );
   for (const e of errors) o.logger.warn({ event: 'retention.failed' }, `retention: could not remove ${e}`);
   return result;
 }
@@ -102,7 +114,12 @@ export async function lastRetention(redis: Redis, keys: RedisKeys): Promise<Rete
 }
 
 /** Run retention on RETENTION_CRON while either retention is on. */
-export function startRetentionSchedule(ctx: { config: RetentionConfig & Pick<Config, 'RETENTION_CRON'>; redis: Redis; keys: RedisKeys; logger: Logger }): { task?: ScheduledTask; stop(): Promise<void> } {
+export function startRetentionSchedule(ctx: {
+  config: RetentionConfig & Pick<Config, 'RETENTION_CRON'>;
+  redis: Redis;
+  keys: RedisKeys;
+  logger: Logger;
+}): { task?: ScheduledTask; stop(): Promise<void> } {
   if (ctx.config.RETENTION_DAYS <= 0 && ctx.config.OUTBOX_RETENTION_DAYS <= 0) return { stop: async () => undefined };
   const task = cron.schedule(
     ctx.config.RETENTION_CRON,

@@ -13,7 +13,12 @@ import { createSourcingClient, type SourcingClient, type SourcingClientOptions }
 import { createAuthGate, type AuthGate } from '../creation/auth-gate.ts';
 import { createStateEpoch, type StateEpoch } from '../redis/state-epoch.ts';
 import { createDialectSource, type DialectSource } from '../creation/dialect-store.ts';
-import { bullPrefix as makeBullPrefix, createQueues, type Queues, type RedisConnectionOptions } from '../redis/queues.ts';
+import {
+  bullPrefix as makeBullPrefix,
+  createQueues,
+  type Queues,
+  type RedisConnectionOptions,
+} from '../redis/queues.ts';
 import { createRateLimiter, type RateLimiter } from '../creation/rate-limiter.ts';
 import { checkRedis } from '../redis/redis-checks.ts';
 import { accountsKey, redisKeys, type RedisKeys } from '../redis/redis-keys.ts';
@@ -107,7 +112,8 @@ export const LISTING_PERMIT_WAIT_MS = 30_000;
 /** Every HTTP attempt of a client takes one permit of the shared limiter; every Retry-After holds everyone off. */
 export function rateLimitHooks(limiter: RateLimiter): Pick<SourcingClientOptions, 'beforeRequest' | 'onRetryAfter'> {
   return {
-    beforeRequest: (operation) => limiter.acquire(operation === 'listRfqs' ? { maxWaitMs: LISTING_PERMIT_WAIT_MS } : {}),
+    beforeRequest: (operation) =>
+      limiter.acquire(operation === 'listRfqs' ? { maxWaitMs: LISTING_PERMIT_WAIT_MS } : {}),
     onRetryAfter: (ms) => limiter.holdOff(ms),
   };
 }
@@ -135,7 +141,11 @@ export function listingClientOptions(base: SourcingClientOptions, config: Config
   return { ...base, pageConcurrency: 1, connections: Math.min(4, config.SOURCING_CONNECTIONS) };
 }
 
-export async function createWorkerContext(config: Config, logger: Logger, opts: WorkerContextOptions): Promise<WorkerContext> {
+export async function createWorkerContext(
+  config: Config,
+  logger: Logger,
+  opts: WorkerContextOptions,
+): Promise<WorkerContext> {
   const base = redisOptionsFromUrl(opts.redisUrl);
   // No enableAutoPipelining: its callback loop throws (uncaught) when a connection closes mid-batch, a script defined
   // after an auto-pipeline has started hangs it (ioredis #1931; ours are defined lazily), and it measured no faster.
@@ -149,14 +159,23 @@ export async function createWorkerContext(config: Config, logger: Logger, opts: 
     // ioredis options are what BullMQ passes on to ioredis; its own RedisOptions type is a looser copy of them.
     const connection = { ...base, maxRetriesPerRequest: null } as RedisConnectionOptions;
     const bullPrefix = makeBullPrefix(config.REDIS_PREFIX, config.account);
-    const queues = createQueues(connection, bullPrefix, { attempts: config.JOB_ATTEMPTS, backoffMs: config.JOB_BACKOFF_MS });
+    const queues = createQueues(connection, bullPrefix, {
+      attempts: config.JOB_ATTEMPTS,
+      backoffMs: config.JOB_BACKOFF_MS,
+    });
     cleanup.push(() => queues.close());
     const given = opts.token;
     const tokens: TokenSource = given
       ? { get: given, refresh: given, fingerprint: () => tokenFingerprint(given()) }
       : createTokenSource({ token: config.token, tokenFile: config.SOURCING_TOKEN_FILE });
     const limiter = createRateLimiter(redis, keys, { perSecond: config.RATE_LIMIT_PER_SECOND });
-    const clientOptions = sourcingClientOptions(config, { baseUrl: opts.baseUrl, getToken: tokens.get, logger, onCall: opts.onCall, ...rateLimitHooks(limiter) });
+    const clientOptions = sourcingClientOptions(config, {
+      baseUrl: opts.baseUrl,
+      getToken: tokens.get,
+      logger,
+      onCall: opts.onCall,
+      ...rateLimitHooks(limiter),
+    });
     const client = createSourcingClient(clientOptions);
     cleanup.push(() => client.close());
     const listingClient = createSourcingClient(listingClientOptions(clientOptions, config));
@@ -179,7 +198,23 @@ export async function createWorkerContext(config: Config, logger: Logger, opts: 
       pauseCreation: () => queues.createRfq.pause(),
       resumeCreation: () => queues.createRfq.resume(),
     });
-    return { config, logger, redis, keys, connection, queues, client, listingClient, limiter, authGate, dialects, state, tokens, bullPrefix, baseUrl: opts.baseUrl };
+    return {
+      config,
+      logger,
+      redis,
+      keys,
+      connection,
+      queues,
+      client,
+      listingClient,
+      limiter,
+      authGate,
+      dialects,
+      state,
+      tokens,
+      bullPrefix,
+      baseUrl: opts.baseUrl,
+    };
   } catch (err) {
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
     throw err;

@@ -87,7 +87,8 @@ export async function retryFailed(ctx: Ctx, ref: string): Promise<RetryResult> {
   const store = createIdempotencyStore(ctx.redis, ctx.keys);
   for (const { queue, job } of targets) {
     const r = (job.data as { requisition?: { profile?: string; key?: string } } | undefined)?.requisition;
-    if (queue.name === QUEUE_NAMES.createRfq && r?.profile && r.key) await store.clearRejection(`${r.profile}/${r.key}`);
+    if (queue.name === QUEUE_NAMES.createRfq && r?.profile && r.key)
+      await store.clearRejection(`${r.profile}/${r.key}`);
     await job.retry('failed');
     result.retried.push(`${queue.name}:${String(job.id)}`);
   }

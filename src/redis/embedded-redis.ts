@@ -47,20 +47,31 @@ export async function startEmbeddedRedis(opts: EmbeddedRedisOptions = {}): Promi
   const ownDir = opts.dir === undefined;
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'rfq-sync-redis-'));
   const args = [
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', dir,
-    '--save', '', '--appendonly', opts.appendonly === false ? 'no' : 'yes', '--appendfsync', 'everysec',
-    '--maxmemory-policy', 'noeviction', '--protected-mode', 'yes', '--loglevel', 'warning',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    opts.appendonly === false ? 'no' : 'yes',
+    '--appendfsync',
+    'everysec',
+    '--maxmemory-policy',
+    'noeviction',
+    '--protected-mode',
+    'yes',
+    '--loglevel',
+    'warning',
   ];
   let child: ChildProcess;
   const launch = async (): Promise<void> => {
     child = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const spawnError = new Promise<never>((_, reject) => {
       child.once('error', (err: NodeJS.ErrnoException) => {
-        reject(
-          err.code === 'ENOENT'
-            ? noRedisServer()
-            : err,
-        );
+        reject(err.code === 'ENOENT' ? noRedisServer() : err);
       });
     });
     const ready = new AbortController();

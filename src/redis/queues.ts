@@ -61,7 +61,11 @@ export function defaultJobOptions(defaults: { attempts: number; backoffMs: numbe
  * `prefix` is the BullMQ prefix (see bullPrefix). Connection: plain options, each Queue opens its own client
  * (producers may fail fast, so maxRetriesPerRequest stays as given).
  */
-export function createQueues(connection: RedisConnectionOptions, prefix: string, defaults: { attempts: number; backoffMs: number }): Queues {
+export function createQueues(
+  connection: RedisConnectionOptions,
+  prefix: string,
+  defaults: { attempts: number; backoffMs: number },
+): Queues {
   const opts = { connection, prefix, defaultJobOptions: defaultJobOptions(defaults) };
   const q = {
     ingest: new Queue(QUEUE_NAMES.ingest, opts),

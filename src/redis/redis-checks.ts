@@ -60,7 +60,9 @@ export async function readRedisFacts(redis: Redis): Promise<RedisFacts> {
 export async function checkRedis(redis: Redis, logger: Logger): Promise<RedisFacts> {
   const facts = await readRedisFacts(redis);
   if (compareVersions(facts.version, MIN_REDIS_VERSION) < 0) {
-    throw new RedisUnfitError(`Redis ${facts.version} is too old: rfq-sync (BullMQ) needs Redis ${MIN_REDIS_VERSION} or newer`);
+    throw new RedisUnfitError(
+      `Redis ${facts.version} is too old: rfq-sync (BullMQ) needs Redis ${MIN_REDIS_VERSION} or newer`,
+    );
   }
   if (facts.maxmemoryPolicy === undefined) {
     logger.warn('cannot read maxmemory-policy of Redis (INFO and CONFIG GET refused): make sure it is noeviction');
@@ -72,9 +74,13 @@ export async function checkRedis(redis: Redis, logger: Logger): Promise<RedisFac
     );
   }
   if (facts.aof === false && facts.rdb !== true) {
-    logger.warn('Redis persistence is off (no AOF, no RDB): a Redis restart forgets every idempotency record and job; turn on appendonly yes');
+    logger.warn(
+      'Redis persistence is off (no AOF, no RDB): a Redis restart forgets every idempotency record and job; turn on appendonly yes',
+    );
   } else if (facts.aof === false) {
-    logger.warn('Redis AOF is off (RDB snapshots only): a Redis crash loses the records written since the last snapshot; turn on appendonly yes');
+    logger.warn(
+      'Redis AOF is off (RDB snapshots only): a Redis crash loses the records written since the last snapshot; turn on appendonly yes',
+    );
   }
   return facts;
 }

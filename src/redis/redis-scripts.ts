@@ -35,7 +35,12 @@ export function loadScript(file: string, dir = LUA_DIR): LuaScript {
   const m = COMMAND_FILE.exec(file);
   if (!m) throw new UnexpectedError(`Lua script ${file}: the name must be <name>-<number of keys>.lua`);
   const name = m[1]!;
-  return { name: `rfqSync${name[0]!.toUpperCase()}${name.slice(1)}`, numberOfKeys: Number(m[2]), lua: withIncludes(join(dir, file), new Set()), file };
+  return {
+    name: `rfqSync${name[0]!.toUpperCase()}${name.slice(1)}`,
+    numberOfKeys: Number(m[2]),
+    lua: withIncludes(join(dir, file), new Set()),
+    file,
+  };
 }
 
 function withIncludes(path: string, included: Set<string>): string {
@@ -43,7 +48,10 @@ function withIncludes(path: string, included: Set<string>): string {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new UnexpectedError(`Lua script ${path} cannot be read (is src/redis/lua/ shipped?): ${(err as Error).message}`, { cause: err });
+    throw new UnexpectedError(
+      `Lua script ${path} cannot be read (is src/redis/lua/ shipped?): ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   return text.replace(INCLUDE, (_line, target: string) => {
     const inc = join(dirname(path), `${target}.lua`);
@@ -61,7 +69,8 @@ export function defineScript(redis: Redis, script: LuaScript): ScriptCaller {
   const r = redis as unknown as Record<string, ((...a: Array<string | number>) => Promise<unknown>) | undefined>;
   if (typeof r[name] !== 'function') redis.defineCommand(name, { numberOfKeys, lua });
   return (keys, args) => {
-    if (keys.length !== numberOfKeys) throw new UnexpectedError(`${name}: expects ${numberOfKeys} keys, got ${keys.length}`);
+    if (keys.length !== numberOfKeys)
+      throw new UnexpectedError(`${name}: expects ${numberOfKeys} keys, got ${keys.length}`);
     return (r[name] as (...a: Array<string | number>) => Promise<unknown>).call(redis, ...keys, ...args);
   };
 }

@@ -19,7 +19,12 @@ export type ReplicationWait = (what: string) => Promise<void>;
 /** How long the number of connected replicas (ROLE) is trusted before it is asked again, ms. */
 const ROLE_TTL_MS = 2_000;
 
-export function replicationWait(o: { redis: Pick<Redis, 'incr' | 'wait' | 'call'>; markKey: string; replicas: number; timeoutMs: number }): ReplicationWait {
+export function replicationWait(o: {
+  redis: Pick<Redis, 'incr' | 'wait' | 'call'>;
+  markKey: string;
+  replicas: number;
+  timeoutMs: number;
+}): ReplicationWait {
   let known: { at: number; replicas: number } | undefined;
   const connectedReplicas = async (): Promise<number> => {
     if (known && Date.now() - known.at < ROLE_TTL_MS) return known.replicas;

@@ -82,7 +82,10 @@ export function createStateEpoch(o: StateEpochOptions): StateEpoch {
   };
   const writeFileEpoch = async (epoch: string) => {
     await mkdir(join(o.dataDir, '.rfq-sync'), { recursive: true });
-    await writeFileAtomically(file, `${JSON.stringify({ epoch, account: o.account, key, writtenAt: new Date().toISOString() }, null, 2)}\n`);
+    await writeFileAtomically(
+      file,
+      `${JSON.stringify({ epoch, account: o.account, key, writtenAt: new Date().toISOString() }, null, 2)}\n`,
+    );
   };
 
   const declareLost = async (reason: string) => {
@@ -115,7 +118,12 @@ export function createStateEpoch(o: StateEpochOptions): StateEpoch {
     }
     const inFile = await readFileEpoch();
     if (inFile !== undefined && inRedis !== inFile) {
-      if (!known) await declareLost(inRedis === null ? `the epoch marker of ${file} is not in Redis` : `Redis holds epoch ${inRedis}, the data folder ${inFile}`);
+      if (!known)
+        await declareLost(
+          inRedis === null
+            ? `the epoch marker of ${file} is not in Redis`
+            : `Redis holds epoch ${inRedis}, the data folder ${inFile}`,
+        );
       return 'lost';
     }
     if (inFile === undefined) {
@@ -136,7 +144,9 @@ export function createStateEpoch(o: StateEpochOptions): StateEpoch {
     lost: () => known,
     start(intervalMs) {
       timer ??= setInterval(() => {
-        this.check().catch((err: unknown) => o.logger.warn({ err, event: 'state.check-failed' }, `state epoch check failed: ${(err as Error).message}`));
+        this.check().catch((err: unknown) =>
+          o.logger.warn({ err, event: 'state.check-failed' }, `state epoch check failed: ${(err as Error).message}`),
+        );
       }, intervalMs);
       timer.unref();
     },

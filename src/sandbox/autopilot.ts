@@ -26,7 +26,12 @@ const SUPPLIERS = [
   'Summit Safety Gear',
 ];
 
-export function startAutopilot(store: SandboxStore, o: AutopilotOptions, random: () => number, now: () => number = Date.now): { stop(): void; tick(): void } {
+export function startAutopilot(
+  store: SandboxStore,
+  o: AutopilotOptions,
+  random: () => number,
+  now: () => number = Date.now,
+): { stop(): void; tick(): void } {
   const tick = () => {
     const t = now();
     for (const r of store.all()) {
@@ -51,8 +56,14 @@ function quoteAndClose(store: SandboxStore, r: StoredRfq, o: AutopilotOptions, r
     const prices: Array<string | null> = r.lines.map((line) => {
       if (random() < (o.missingLineRate ?? 0)) return null;
       // Unit price around estimated_price/qty (±20 %), two decimals.
-      const unit = line.estimated_price && line.qty > 0 ? new Decimal(line.estimated_price).div(line.qty) : new Decimal(10 + Math.floor(random() * 90));
-      return unit.mul(0.8 + random() * 0.4).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
+      const unit =
+        line.estimated_price && line.qty > 0
+          ? new Decimal(line.estimated_price).div(line.qty)
+          : new Decimal(10 + Math.floor(random() * 90));
+      return unit
+        .mul(0.8 + random() * 0.4)
+        .toDecimalPlaces(2, Decimal.ROUND_HALF_UP)
+        .toFixed(2);
     });
     store.submitQuotation(r._id, {
       sup_name: supplier,
@@ -71,7 +82,10 @@ function decideAndComplete(store: SandboxStore, r: StoredRfq): void {
     store.decide(r._id, String(q.quotation_key), complete);
     if (!complete) continue;
     // Prices are unit prices: the total is sum(qty x price).
-    const total = r.lines.reduce((sum, l) => sum.plus(new Decimal(q.detail[l.line_id]!.price!).mul(l.qty)), new Decimal(0));
+    const total = r.lines.reduce(
+      (sum, l) => sum.plus(new Decimal(q.detail[l.line_id]!.price!).mul(l.qty)),
+      new Decimal(0),
+    );
     if (!best || total.lt(best.total)) best = { key: String(q.quotation_key), total };
   }
   if (best) store.pickWinner(r._id, best.key);

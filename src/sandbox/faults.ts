@@ -60,7 +60,10 @@ export class FaultInjector {
   }
 
   get(): SandboxFaults {
-    return { ...this.faults, rateLimit: this.burstLeft > 0 ? { burst: this.burstLeft, retryAfterSeconds: this.burstRetryAfter } : null };
+    return {
+      ...this.faults,
+      rateLimit: this.burstLeft > 0 ? { burst: this.burstLeft, retryAfterSeconds: this.burstRetryAfter } : null,
+    };
   }
 
   get latencyMs(): number {

@@ -108,10 +108,17 @@ const MAX_TIMES = 100_000;
 const faultsSchema = z.strictObject({
   latencyMs: z.number().nonnegative().optional(),
   errorRate: z.number().min(0).max(1).optional(),
-  rateLimit: z.object({ burst: z.number().int().nonnegative(), retryAfterSeconds: z.number().nonnegative() }).nullable().optional(),
+  rateLimit: z
+    .object({ burst: z.number().int().nonnegative(), retryAfterSeconds: z.number().nonnegative() })
+    .nullable()
+    .optional(),
   maxRequestsPerSecond: z.number().positive().nullable().optional(),
   commitThenFail: z
-    .object({ rate: z.number().min(0).max(1), mode: z.enum(['502', 'drop', 'stall', 'mixed']), stallMs: z.number().nonnegative().optional() })
+    .object({
+      rate: z.number().min(0).max(1),
+      mode: z.enum(['502', 'drop', 'stall', 'mixed']),
+      stallMs: z.number().nonnegative().optional(),
+    })
     .nullable()
     .optional(),
   invalidJsonRate: z.number().min(0).max(1).optional(),
@@ -216,7 +223,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     const rejection = faults.beforeCall(now);
     await delay(faults.latencyMs);
     if (rejection) {
-      const headers: Record<string, string> = rejection.retryAfterSeconds !== undefined ? { 'retry-after': String(rejection.retryAfterSeconds) } : {};
+      const headers: Record<string, string> =
+        rejection.retryAfterSeconds !== undefined ? { 'retry-after': String(rejection.retryAfterSeconds) } : {};
       const error = rejection.status === 429 ? 'too_many_requests' : 'service_unavailable';
       return send(rejection.status, { error, message: rejection.reason }, headers);
     }
@@ -226,7 +234,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     const token = m?.[1];
     const company = token !== undefined ? accounts[token] : undefined;
     if (company === undefined) return send(401, { error: 'unauthorized', message: 'missing or unknown bearer token' });
-    if (token !== undefined && disabled.has(token)) return send(403, { error: 'forbidden', message: 'account suspended' });
+    if (token !== undefined && disabled.has(token))
+      return send(403, { error: 'forbidden', message: 'account suspended' });
 
     if (path === '/v1/rfqs' && method === 'POST') {
       let body: unknown;
@@ -261,7 +270,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     if (detailMatch && docs) {
       const id = /^\d+$/.test(detailMatch[1]!) ? Number(detailMatch[1]) : NaN;
       const found = Number.isSafeInteger(id) ? store.get(id) : undefined;
-      if (!found || found.company !== company) return send(404, { error: 'not_found', message: `no RFQ ${detailMatch[1]}` });
+      if (!found || found.company !== company)
+        return send(404, { error: 'not_found', message: `no RFQ ${detailMatch[1]}` });
       if (method === 'PUT') {
         let body: unknown;
         try {
@@ -270,7 +280,11 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
           return send(400, { error: 'bad_request', message: 'body is not valid JSON' });
         }
         const parsed = wireEditRfqSchema.safeParse(body);
-        if (!parsed.success) return send(400, { error: 'validation_failed', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+        if (!parsed.success)
+          return send(400, {
+            error: 'validation_failed',
+            message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+          });
         store.edit(id, company, parsed.data);
         return send(201, { rfq: { _id: id } });
       }
@@ -293,7 +307,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
         return send(400, { error: 'bad_request', message: 'status must be one of open, closed, cancelled, completed' });
       }
       const pageParam = url.searchParams.get('page');
-      if (pageParam !== null && !/^[1-9]\d{0,8}$/.test(pageParam)) return send(400, { error: 'bad_request', message: 'page must be a positive integer' });
+      if (pageParam !== null && !/^[1-9]\d{0,8}$/.test(pageParam))
+        return send(400, { error: 'bad_request', message: 'page must be a positive integer' });
       const page = pageParam === null ? 1 : Number(pageParam);
       const all = status === null ? store.listAllFor(company) : store.listFor(company, status as RfqState);
       const last = Math.max(1, Math.ceil(all.length / pageSize));
@@ -313,18 +328,29 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       const rfq = Number.isSafeInteger(id) ? store.get(id) : undefined;
       if (!rfq || rfq.company !== company) return send(404, { error: 'not_found', message: `no RFQ ${qm[1]}` });
       const statusParam = url.searchParams.get('status');
-      if (statusParam !== null && statusParam !== 'success') return send(400, { error: 'bad_request', message: 'status must be success' });
+      if (statusParam !== null && statusParam !== 'success')
+        return send(400, { error: 'bad_request', message: 'status must be success' });
       let list = rfq.quotations;
       if (qm[2] !== undefined) {
         const key = decodeURIComponent(qm[2]);
         list = list.filter((q) => String(q.quotation_key) === key);
-        if (list.length === 0) return send(404, { error: 'not_found', message: `no quotation ${key} on RFQ ${rfq._id}` });
+        if (list.length === 0)
+          return send(404, { error: 'not_found', message: `no quotation ${key} on RFQ ${rfq._id}` });
       }
-      if (statusParam === 'success') list = list.filter((q) => rfq.winner !== undefined && String(q.quotation_key) === rfq.winner);
+      if (statusParam === 'success')
+        list = list.filter((q) => rfq.winner !== undefined && String(q.quotation_key) === rfq.winner);
       const fieldsParam = url.searchParams.get('fields');
-      const fields = fieldsParam ? fieldsParam.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
+      const fields = fieldsParam
+        ? fieldsParam
+            .split(',')
+            .map((f) => f.trim())
+            .filter(Boolean)
+        : undefined;
       if (faults.invalidJson()) return sendBroken(res, () => count(op, 200));
-      return send(200, { rfq: { id: rfq._id }, quotations: list.map((q) => pick(renderQuotation(q, faults.schemaBreak()), fields)) });
+      return send(200, {
+        rfq: { id: rfq._id },
+        quotations: list.map((q) => pick(renderQuotation(q, faults.schemaBreak()), fields)),
+      });
     }
     return send(404, { error: 'not_found', message: `no such endpoint: ${path}` });
   }
@@ -332,7 +358,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   // ------------------------------------------------------------ control API
 
   async function controlApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    if (!isLoopback(req.socket.remoteAddress)) return sendJson(res, 403, { error: 'forbidden', message: 'control API is loopback only' });
+    if (!isLoopback(req.socket.remoteAddress))
+      return sendJson(res, 403, { error: 'forbidden', message: 'control API is loopback only' });
     const method = req.method ?? 'GET';
     const body = async (): Promise<Record<string, unknown>> => {
       const text = await readBody(req);
@@ -344,7 +371,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     const parts = path.split('/').filter(Boolean).slice(1); // after _sandbox
     const id = parts[1] !== undefined ? Number(parts[1]) : NaN;
     try {
-      if (parts[0] === 'rfqs' && parts.length === 1 && method === 'GET') return sendJson(res, 200, { rfqs: control.listAll() });
+      if (parts[0] === 'rfqs' && parts.length === 1 && method === 'GET')
+        return sendJson(res, 200, { rfqs: control.listAll() });
       if (parts[0] === 'rfqs' && parts.length === 2 && method === 'GET') return sendJson(res, 200, store.mustGet(id));
       if (parts[0] === 'rfqs' && parts[2] === 'advance' && method === 'POST') {
         const b = await body();
@@ -356,7 +384,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       if (parts[0] === 'rfqs' && parts[2] === 'quotations' && parts[4] === 'decision' && method === 'POST') {
         const b = await body();
         const qualified = b.qualified ?? (b.status === undefined ? undefined : b.status === 'qualified');
-        if (typeof qualified !== 'boolean') throw new SandboxError(400, 'give {"qualified": true|false} or {"status": "qualified"|"not qualified"}');
+        if (typeof qualified !== 'boolean')
+          throw new SandboxError(400, 'give {"qualified": true|false} or {"status": "qualified"|"not qualified"}');
         return sendJson(res, 200, control.decide(id, decodeURIComponent(parts[3]!), qualified));
       }
       if (parts[0] === 'rfqs' && parts[2] === 'winner' && method === 'POST') {
@@ -367,7 +396,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       if (parts[0] === 'faults' && parts.length === 1 && method === 'GET') return sendJson(res, 200, faults.get());
       if (parts[0] === 'faults' && parts.length === 1 && (method === 'PUT' || method === 'POST')) {
         const parsed = faultsSchema.safeParse(await body());
-        if (!parsed.success) throw new SandboxError(400, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+        if (!parsed.success)
+          throw new SandboxError(400, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
         faults.set(parsed.data);
         return sendJson(res, 200, faults.get());
       }
@@ -382,8 +412,10 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       }
       return sendJson(res, 404, { error: 'not_found', message: `no control endpoint ${method} ${path}` });
     } catch (err) {
-      if (err instanceof SandboxError) return sendJson(res, err.status, { error: 'control_failed', message: err.message });
-      if (err instanceof SyntaxError) return sendJson(res, 400, { error: 'bad_request', message: 'body is not valid JSON' });
+      if (err instanceof SandboxError)
+        return sendJson(res, err.status, { error: 'control_failed', message: err.message });
+      if (err instanceof SyntaxError)
+        return sendJson(res, 400, { error: 'bad_request', message: 'body is not valid JSON' });
       throw err;
     }
   }
@@ -404,7 +436,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
         ? api(req, res, url, path)
         : Promise.resolve(sendJson(res, 404, { error: 'not_found', message: `no such endpoint: ${url.pathname}` }));
     handle.catch((err: unknown) => {
-      if (!res.headersSent && !res.destroyed) sendJson(res, 500, { error: 'internal', message: (err as Error).message });
+      if (!res.headersSent && !res.destroyed)
+        sendJson(res, 500, { error: 'internal', message: (err as Error).message });
     });
   });
   server.keepAliveTimeout = 5_000;
@@ -451,7 +484,10 @@ const STATUS_TEXT_FILTER = (s: RfqState) => s.charAt(0).toUpperCase() + s.slice(
 function renderRfq(r: StoredRfq, breakSchema: boolean, echoExternalId: boolean): Record<string, unknown> {
   const lines: Record<string, unknown> = {};
   r.lines.forEach((l, i) => {
-    const each = l.estimated_price !== undefined && l.qty > 0 ? new Decimal(l.estimated_price).div(l.qty).toDecimalPlaces(2).toFixed(2) : undefined;
+    const each =
+      l.estimated_price !== undefined && l.qty > 0
+        ? new Decimal(l.estimated_price).div(l.qty).toDecimalPlaces(2).toFixed(2)
+        : undefined;
     lines[String(i)] = {
       line_id: l.line_id,
       product_name: l.product_name,
@@ -504,7 +540,11 @@ function pick(obj: Record<string, unknown>, fields: string[] | undefined): Recor
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 

@@ -16,7 +16,12 @@ export const RFQ_STATES: readonly RfqState[] = ['open', 'closed', 'cancelled', '
  * The status string inside a listed RFQ: it need not equal the filter value
  * (docs/architecture.md#where-the-interface-is-silent).
  */
-export const STATUS_TEXT: Record<RfqState, string> = { open: 'Active', closed: 'Closed', cancelled: 'Cancelled', completed: 'Completed' };
+export const STATUS_TEXT: Record<RfqState, string> = {
+  open: 'Active',
+  closed: 'Closed',
+  cancelled: 'Cancelled',
+  completed: 'Completed',
+};
 
 export interface StoredLine {
   line_id: string;
@@ -109,7 +114,12 @@ export class SandboxStore {
       throw err;
     }
     const parsed = JSON.parse(text) as StoreData;
-    this.data = { nextId: parsed.nextId, rfqNoByCompany: parsed.rfqNoByCompany ?? {}, nextSupplierKey: parsed.nextSupplierKey ?? 1, rfqs: parsed.rfqs ?? [] };
+    this.data = {
+      nextId: parsed.nextId,
+      rfqNoByCompany: parsed.rfqNoByCompany ?? {},
+      nextSupplierKey: parsed.nextSupplierKey ?? 1,
+      rfqs: parsed.rfqs ?? [],
+    };
     this.byId = new Map(this.data.rfqs.map((r) => [r._id, r]));
   }
 
@@ -185,8 +195,28 @@ export class SandboxStore {
    */
   seedHandMade(company: string, n: number, random: () => number): void {
     if (n <= 0 || this.data.rfqs.some((r) => r.company === company)) return;
-    const items = ['Office chairs', 'Safety gloves', 'Printer toner', 'Hydraulic hoses', 'Pallet racking', 'Cable ties', 'Laptops', 'Forklift service'];
-    const states: RfqState[] = ['open', 'open', 'open', 'open', 'open', 'open', 'closed', 'closed', 'cancelled', 'completed'];
+    const items = [
+      'Office chairs',
+      'Safety gloves',
+      'Printer toner',
+      'Hydraulic hoses',
+      'Pallet racking',
+      'Cable ties',
+      'Laptops',
+      'Forklift service',
+    ];
+    const states: RfqState[] = [
+      'open',
+      'open',
+      'open',
+      'open',
+      'open',
+      'open',
+      'closed',
+      'closed',
+      'cancelled',
+      'completed',
+    ];
     const day = 86_400_000;
     for (let i = 1; i <= n; i++) {
       const item = items[Math.floor(random() * items.length)]!;
@@ -196,7 +226,12 @@ export class SandboxStore {
         title: `${item} for site ${i}`,
         due_date: String(due),
         rfq_type: 'Public',
-        lines: Array.from({ length: lines }, (_, j) => ({ product_name: `${item} ${j + 1}`, uom: 'pcs', qty: 1 + Math.floor(random() * 50), estimated_price: 100 * (1 + Math.floor(random() * 90)) })),
+        lines: Array.from({ length: lines }, (_, j) => ({
+          product_name: `${item} ${j + 1}`,
+          uom: 'pcs',
+          qty: 1 + Math.floor(random() * 50),
+          estimated_price: 100 * (1 + Math.floor(random() * 90)),
+        })),
       });
       rfq.rfq_date = this.now() - (n - i + 1) * 3_600_000;
       const state = states[i % states.length]!;
@@ -250,7 +285,8 @@ export class SandboxStore {
       } catch {
         price = undefined;
       }
-      if (price === undefined || new Decimal(price).isNeg()) throw new SandboxError(400, `price of line ${line.line_id} is not a number`);
+      if (price === undefined || new Decimal(price).isNeg())
+        throw new SandboxError(400, `price of line ${line.line_id} is not a number`);
       detail[line.line_id] = { price, docs: q.documents?.[line.line_id] ?? [] };
     });
     if (existing) {
@@ -329,8 +365,10 @@ export class SandboxStore {
     const file = this.stateFile;
     if (!file) return;
     const text = JSON.stringify(this.data);
-    this.saving = this.saving.then(() => writeFileAtomically(file, text)).catch((err: unknown) => {
-      process.emitWarning(`sandbox: could not save state file ${file}: ${(err as Error).message}`);
-    });
+    this.saving = this.saving
+      .then(() => writeFileAtomically(file, text))
+      .catch((err: unknown) => {
+        process.emitWarning(`sandbox: could not save state file ${file}: ${(err as Error).message}`);
+      });
   }
 }

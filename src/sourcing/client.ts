@@ -23,7 +23,15 @@ import {
 import { createTransport, paginate, type TransportOptions } from './transport.ts';
 import type { InvalidListedRfq, ListRfqsOptions, RfqListPage, SourcingPort } from './port.ts';
 import { filterValue, stateOfLabel } from './status-labels.ts';
-import type { CreateRfqRequest, ListedRfq, ListFilter, Quotation, QuotationList, RfqHeaderEdit, RfqStatusFilter } from './types.ts';
+import type {
+  CreateRfqRequest,
+  ListedRfq,
+  ListFilter,
+  Quotation,
+  QuotationList,
+  RfqHeaderEdit,
+  RfqStatusFilter,
+} from './types.ts';
 import { RFQ_STATUSES } from './types.ts';
 
 /**
@@ -40,7 +48,10 @@ export interface SourcingClientOptions extends TransportOptions {
 export type { InvalidListedRfq, ListRfqsOptions, RfqListPage, SourcingPort as SourcingClient } from './port.ts';
 
 /** Pagination settings a client runs with: the options given, else the config schema's defaults. */
-export function clientSettings(o: Pick<SourcingClientOptions, 'maxPages' | 'pageConcurrency'>): { maxPages: number; pageConcurrency: number } {
+export function clientSettings(o: Pick<SourcingClientOptions, 'maxPages' | 'pageConcurrency'>): {
+  maxPages: number;
+  pageConcurrency: number;
+} {
   return {
     maxPages: o.maxPages ?? SOURCING_DEFAULTS.maxPages,
     pageConcurrency: Math.max(1, o.pageConcurrency ?? SOURCING_DEFAULTS.pageConcurrency),
@@ -53,22 +64,38 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
   const { maxPages, pageConcurrency } = clientSettings(o);
   const originWarning = { given: false };
 
-  async function createRfq(body: CreateRfqRequest, opts: { signal?: AbortSignal; permitHeld?: boolean } = {}): Promise<{ _id: number }> {
+  async function createRfq(
+    body: CreateRfqRequest,
+    opts: { signal?: AbortSignal; permitHeld?: boolean } = {},
+  ): Promise<{ _id: number }> {
     const normalised = { ...body, rfq_type: normaliseRfqType(body.rfq_type) };
     const checked = createRfqRequestSchema.safeParse(normalised);
     if (!checked.success) {
       const { field, reason } = firstIssue(checked.error);
       throw new InvalidRequestError('createRfq', `request not sent: field ${field}: ${reason}`);
     }
-    const { json } = await transport.requestJson({ operation: 'createRfq', method: 'POST', path: '/v1/rfqs', body: checked.data, signal: opts.signal, permitHeld: opts.permitHeld });
+    const { json } = await transport.requestJson({
+      operation: 'createRfq',
+      method: 'POST',
+      path: '/v1/rfqs',
+      body: checked.data,
+      signal: opts.signal,
+      permitHeld: opts.permitHeld,
+    });
     const parsed = createRfqResponseSchema.safeParse(json);
     if (!parsed.success) throw invalid('createRfq', parsed.error);
     return { _id: parsed.data.rfq._id };
   }
 
   async function* listRfqPages(list: ListFilter, opts: ListRfqsOptions = {}): AsyncGenerator<RfqListPage> {
-    const f = list === null ? null : typeof list === 'string' ? { state: String(list).toLowerCase() as RfqStatusFilter, form: 'lower' as const } : list;
-    if (f !== null && !RFQ_STATUSES.includes(f.state)) throw new InvalidRequestError('listRfqs', `unknown status filter ${String(f.state)}`);
+    const f =
+      list === null
+        ? null
+        : typeof list === 'string'
+          ? { state: String(list).toLowerCase() as RfqStatusFilter, form: 'lower' as const }
+          : list;
+    if (f !== null && !RFQ_STATUSES.includes(f.state))
+      throw new InvalidRequestError('listRfqs', `unknown status filter ${String(f.state)}`);
     const filter = f === null ? undefined : filterValue(f.state, f.form);
     let total: number | undefined;
     const pages = paginate<{ rfqs: ListedRfq[]; invalid: InvalidListedRfq[]; pageTotal: number | undefined }>({
@@ -86,7 +113,10 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
           } catch (err) {
             const r = opts.pageRetry;
             if (!r || n > r.attempts || !r.retryable(err)) throw err;
-            logger.debug({ operation: 'listRfqs', status: filter, page, retry: n, error: (err as Error).message }, 'list page failed; asking it again');
+            logger.debug(
+              { operation: 'listRfqs', status: filter, page, retry: n, error: (err as Error).message },
+              'list page failed; asking it again',
+            );
             await new Promise((resolve) => setTimeout(resolve, r.backoffMs(n)));
           }
         }
@@ -113,7 +143,11 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
         if ('error' in r) invalidRfqs.push(r);
         else rfqs.push(r);
       });
-      return { items: { rfqs, invalid: invalidRfqs, pageTotal }, next: env.data.links?.next, last: env.data.links?.last };
+      return {
+        items: { rfqs, invalid: invalidRfqs, pageTotal },
+        next: env.data.links?.next,
+        last: env.data.links?.last,
+      };
     }
     // Reported in page order, as the pages are yielded (they may be fetched out of order).
     for await (const { page, items } of pages) {
@@ -121,12 +155,26 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
         if (!opts.onInvalid) throw bad.error;
         // Debug only: the caller reports it (the poll warns once per RFQ, with its tracking context).
         logger.debug(
-          { operation: 'listRfqs', status: filter, rfqId: bad.rfqId, page, index: bad.index, field: bad.field, reason: bad.reason },
+          {
+            operation: 'listRfqs',
+            status: filter,
+            rfqId: bad.rfqId,
+            page,
+            index: bad.index,
+            field: bad.field,
+            reason: bad.reason,
+          },
           'listed RFQ breaks the schema; reported apart',
         );
         opts.onInvalid(bad);
       }
-      yield { page, rfqs: items.rfqs, ...(items.invalid.length > 0 ? { invalid: items.invalid } : {}), total, pageTotal: items.pageTotal };
+      yield {
+        page,
+        rfqs: items.rfqs,
+        ...(items.invalid.length > 0 ? { invalid: items.invalid } : {}),
+        total,
+        pageTotal: items.pageTotal,
+      };
     }
   }
 
@@ -166,7 +214,13 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
     if (!env.success) throw invalid('getRfq', env.error, rfqId);
     const r = parseListedRfq(env.data.rfq, 0, 1);
     if ('error' in r) throw r.error;
-    if (r._id !== rfqId) throw new InvalidResponseError({ operation: 'getRfq', field: 'rfq._id', reason: `answer is for RFQ ${r._id}`, rfqId });
+    if (r._id !== rfqId)
+      throw new InvalidResponseError({
+        operation: 'getRfq',
+        field: 'rfq._id',
+        reason: `answer is for RFQ ${r._id}`,
+        rfqId,
+      });
     return r;
   }
 
@@ -187,7 +241,8 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
     checkRfqId('listQuotations', rfqId);
     const path = `/v1/quotations/${rfqId}${opts.quotationKey !== undefined ? `/${encodeURIComponent(opts.quotationKey)}` : ''}`;
     // quotation_key is always asked for: a quotation we cannot name is of no use to a comparison.
-    const fields = opts.fields && opts.fields.length > 0 ? [...new Set(['quotation_key', ...opts.fields])].join(',') : undefined;
+    const fields =
+      opts.fields && opts.fields.length > 0 ? [...new Set(['quotation_key', ...opts.fields])].join(',') : undefined;
     const { json } = await transport.requestJson({
       operation: 'listQuotations',
       method: 'GET',
@@ -198,12 +253,18 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
     if (!env.success) throw invalid('listQuotations', env.error, rfqId);
     const echoed = env.data.rfq?.id;
     if (echoed !== undefined && echoed !== rfqId) {
-      throw new InvalidResponseError({ operation: 'listQuotations', field: 'rfq.id', reason: `answer is for RFQ ${echoed}`, rfqId });
+      throw new InvalidResponseError({
+        operation: 'listQuotations',
+        field: 'rfq.id',
+        reason: `answer is for RFQ ${echoed}`,
+        rfqId,
+      });
     }
     let raws: unknown[];
     if (env.data.quotations !== undefined) raws = env.data.quotations;
     else if (env.data.quotation !== undefined && env.data.quotation !== null) raws = [env.data.quotation];
-    else if (opts.quotationKey !== undefined && json && typeof json === 'object' && 'quotation_key' in json) raws = [json];
+    else if (opts.quotationKey !== undefined && json && typeof json === 'object' && 'quotation_key' in json)
+      raws = [json];
     else throw new InvalidResponseError({ operation: 'listQuotations', field: 'quotations', reason: 'missing', rfqId });
 
     const quotations: Quotation[] = [];
@@ -218,7 +279,10 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
       const key = (raw as { quotation_key?: unknown } | null)?.quotation_key;
       const quotation_key = typeof key === 'string' || typeof key === 'number' ? String(key) : undefined;
       invalidList.push({ index, quotation_key, reason: `field ${field}: ${reason}` });
-      logger.warn({ operation: 'listQuotations', rfqId, index, quotation_key, field, reason }, 'quotation breaks the schema; left out');
+      logger.warn(
+        { operation: 'listQuotations', rfqId, index, quotation_key, field, reason },
+        'quotation breaks the schema; left out',
+      );
     });
     return { rfqId, quotations, invalid: invalidList };
   }

@@ -49,9 +49,13 @@ type PageLister = Pick<SourcingPort, 'listRfqPages' | 'getRfq'>;
 const PAGE_RETRY = { attempts: 4, retryable: isRetryablePageError, backoffMs: (n: number) => 100 * 2 ** n };
 
 /** The first page of a list: its total and records, or the refusal (a 4xx: the list does not exist in that form). */
-async function firstPage(port: PageLister, list: ListFilter): Promise<{ total?: number; rfqs: ListedRfq[] } | { refused: string }> {
+async function firstPage(
+  port: PageLister,
+  list: ListFilter,
+): Promise<{ total?: number; rfqs: ListedRfq[] } | { refused: string }> {
   try {
-    for await (const page of port.listRfqPages(list, { onInvalid: () => undefined, pageRetry: PAGE_RETRY })) return { total: page.pageTotal ?? page.total, rfqs: page.rfqs };
+    for await (const page of port.listRfqPages(list, { onInvalid: () => undefined, pageRetry: PAGE_RETRY }))
+      return { total: page.pageTotal ?? page.total, rfqs: page.rfqs };
     return { total: 0, rfqs: [] };
   } catch (err) {
     if (err instanceof PermanentHttpError) return { refused: `HTTP ${err.status}` };
@@ -59,14 +63,24 @@ async function firstPage(port: PageLister, list: ListFilter): Promise<{ total?: 
   }
 }
 
-const describe = (list: ListFilter): string => (list === null ? 'GET /v1/rfqs (no filter)' : typeof list === 'string' ? `status=${list}` : `status=${filterValue(list.state, list.form)}`);
+const describe = (list: ListFilter): string =>
+  list === null
+    ? 'GET /v1/rfqs (no filter)'
+    : typeof list === 'string'
+      ? `status=${list}`
+      : `status=${filterValue(list.state, list.form)}`;
 
 /**
  * Detect the dialect of the account behind `port`: about 12 requests (page 1 of the unfiltered list before and after
  * each form's proof, page 1 of the four filters in each form, one detail call). `known` carries what was learned before (the echo, the edit call),
  * which detection cannot probe without side effects.
  */
-export async function detectDialect(port: PageLister, settings: DialectSettings, known: Partial<Pick<Dialect, 'echo' | 'edit'>> = {}, now = Date.now()): Promise<Dialect> {
+export async function detectDialect(
+  port: PageLister,
+  settings: DialectSettings,
+  known: Partial<Pick<Dialect, 'echo' | 'edit'>> = {},
+  now = Date.now(),
+): Promise<Dialect> {
   const evidence: string[] = [];
   const unknownLabels = new Set<string>();
   const noteLabels = (rfqs: ListedRfq[]) => {
@@ -124,7 +138,9 @@ export async function detectDialect(port: PageLister, settings: DialectSettings,
       try {
         const got = await port.getRfq(sample._id);
         detail = got ? 'yes' : 'no';
-        evidence.push(`GET /v1/rfqs/${sample._id} of a listed RFQ: ${got ? `found (status "${got.status ?? ''}")` : 'HTTP 404: no detail call'}`);
+        evidence.push(
+          `GET /v1/rfqs/${sample._id} of a listed RFQ: ${got ? `found (status "${got.status ?? ''}")` : 'HTTP 404: no detail call'}`,
+        );
       } catch (err) {
         if (!(err instanceof PermanentHttpError)) throw err;
         detail = 'no';
@@ -133,17 +149,34 @@ export async function detectDialect(port: PageLister, settings: DialectSettings,
     } else evidence.push('detail call: not tried (no RFQ listed yet)');
   } else evidence.push(`detail call: ${detail} (SOURCING_DETAIL_CALL)`);
 
-  const echo: Tristate = settings.SOURCING_EXTERNAL_ID_ECHO === 'auto' ? (known.echo ?? 'unknown') : settings.SOURCING_EXTERNAL_ID_ECHO;
+  const echo: Tristate =
+    settings.SOURCING_EXTERNAL_ID_ECHO === 'auto' ? (known.echo ?? 'unknown') : settings.SOURCING_EXTERNAL_ID_ECHO;
   evidence.push(
     settings.SOURCING_EXTERNAL_ID_ECHO === 'auto'
       ? `external_id echo: ${echo} (learned from our own RFQs when they appear in a list)`
       : `external_id echo: ${echo} (SOURCING_EXTERNAL_ID_ECHO)`,
   );
-  const edit: Tristate = settings.SOURCING_EDIT_CALL === 'auto' ? (known.edit ?? 'unknown') : settings.SOURCING_EDIT_CALL;
-  evidence.push(settings.SOURCING_EDIT_CALL === 'auto' ? `edit call: ${edit} (learned on first use)` : `edit call: ${edit} (SOURCING_EDIT_CALL)`);
-  if (unknownLabels.size > 0) evidence.push(`unknown record labels (state not read from them): ${[...unknownLabels].join(', ')}`);
+  const edit: Tristate =
+    settings.SOURCING_EDIT_CALL === 'auto' ? (known.edit ?? 'unknown') : settings.SOURCING_EDIT_CALL;
+  evidence.push(
+    settings.SOURCING_EDIT_CALL === 'auto'
+      ? `edit call: ${edit} (learned on first use)`
+      : `edit call: ${edit} (SOURCING_EDIT_CALL)`,
+  );
+  if (unknownLabels.size > 0)
+    evidence.push(`unknown record labels (state not read from them): ${[...unknownLabels].join(', ')}`);
 
-  return { filter, filterBasis, unfiltered, echo, detail, edit, unknownLabels: [...unknownLabels], evidence, detectedAt: now };
+  return {
+    filter,
+    filterBasis,
+    unfiltered,
+    echo,
+    detail,
+    edit,
+    unknownLabels: [...unknownLabels],
+    evidence,
+    detectedAt: now,
+  };
 }
 
 /** Attempts of one form's proof while the account keeps changing under it (creates landing between the reads). */
@@ -171,28 +204,51 @@ async function proveForm(
     for (const state of RFQ_STATUSES) {
       const list = { state, form };
       const p = await firstPage(port, list);
-      if ('refused' in p) return { proven: false, sample, line: `form ${form}: ${describe(list)} refused (${p.refused})` };
-      if (p.total === undefined) return { proven: false, sample, line: `form ${form}: ${describe(list)} without meta.total` };
+      if ('refused' in p)
+        return { proven: false, sample, line: `form ${form}: ${describe(list)} refused (${p.refused})` };
+      if (p.total === undefined)
+        return { proven: false, sample, line: `form ${form}: ${describe(list)} without meta.total` };
       totals.push(`${filterValue(state, form)} ${p.total}`);
       sum += p.total;
       sample ??= p.rfqs[0];
       noteLabels(p.rfqs);
-      for (const r of p.rfqs) if (r.labelState !== undefined && r.labelState !== state) contradictions.push(`RFQ ${r._id} labelled "${r.status}" in ${describe(list)}`);
+      for (const r of p.rfqs)
+        if (r.labelState !== undefined && r.labelState !== state)
+          contradictions.push(`RFQ ${r._id} labelled "${r.status}" in ${describe(list)}`);
     }
     const sums = `${totals.join(' + ')} = ${sum}`;
-    if (before === undefined) return { proven: false, sample, line: `form ${form}: ${sums}; no unfiltered total to prove it against` };
-    if (before === 0) return { proven: false, sample, line: `form ${form}: the account is empty: nothing proves a filter yet` };
+    if (before === undefined)
+      return { proven: false, sample, line: `form ${form}: ${sums}; no unfiltered total to prove it against` };
+    if (before === 0)
+      return { proven: false, sample, line: `form ${form}: the account is empty: nothing proves a filter yet` };
     const again = await firstPage(port, null);
     const after = 'refused' in again ? undefined : again.total;
     const exact = after === before && sum === before;
     const between = after !== undefined && after > before && after < 2 * before && sum >= before && sum <= after;
     if (exact || between) {
-      if (contradictions.length > 0) return { proven: false, sample, line: `form ${form}: totals add up but ${contradictions.slice(0, 3).join('; ')}` };
-      const how = exact ? '= unfiltered total' : `between the unfiltered ${before} before and ${after} after (RFQs created meanwhile)`;
+      if (contradictions.length > 0)
+        return {
+          proven: false,
+          sample,
+          line: `form ${form}: totals add up but ${contradictions.slice(0, 3).join('; ')}`,
+        };
+      const how = exact
+        ? '= unfiltered total'
+        : `between the unfiltered ${before} before and ${after} after (RFQs created meanwhile)`;
       return { proven: true, sample, line: `form ${form}: ${sums} ${how}, records carry their state: proven` };
     }
-    if (after === before) return { proven: false, sample, line: `form ${form}: ${sums}, not the unfiltered ${before}: the filter is not applied` };
-    if (attempt >= PROOF_ATTEMPTS) return { proven: false, sample, line: `form ${form}: the account kept changing during ${attempt} attempts (last: ${sums}, unfiltered ${before} then ${after ?? 'unknown'}): not proven yet` };
+    if (after === before)
+      return {
+        proven: false,
+        sample,
+        line: `form ${form}: ${sums}, not the unfiltered ${before}: the filter is not applied`,
+      };
+    if (attempt >= PROOF_ATTEMPTS)
+      return {
+        proven: false,
+        sample,
+        line: `form ${form}: the account kept changing during ${attempt} attempts (last: ${sums}, unfiltered ${before} then ${after ?? 'unknown'}): not proven yet`,
+      };
     before = after;
   }
 }

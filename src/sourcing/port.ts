@@ -61,7 +61,9 @@ export interface SourcingPort {
   getRfq(rfqId: number): Promise<ListedRfq | undefined>;
   /** PUT /v1/rfqs/{id}: changes the header (where the service has the edit call). */
   editRfq(rfqId: number, header: RfqHeaderEdit): Promise<void>;
-  listQuotations(rfqId: number, opts?: { quotationKey?: string; status?: 'success'; fields?: string[] }): Promise<QuotationList>;
+  listQuotations(
+    rfqId: number,
+    opts?: { quotationKey?: string; status?: 'success'; fields?: string[] },
+  ): Promise<QuotationList>;
   close(): Promise<void>;
 }
-

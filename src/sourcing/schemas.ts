@@ -20,20 +20,33 @@ const DIGITS = /^\d+$/;
 export const timestampString = z.string().regex(DIGITS, 'expected Unix time in ms as a string of digits');
 
 /** Integer, or a string of digits holding one. */
-export const looseInt = z.union([
-  z.number().int(),
-  z.string().trim().regex(/^-?\d+$/, 'expected an integer').transform((s) => Number(s)),
-]).pipe(z.number().int().refine(Number.isSafeInteger, 'integer out of range'));
+export const looseInt = z
+  .union([
+    z.number().int(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+$/, 'expected an integer')
+      .transform((s) => Number(s)),
+  ])
+  .pipe(z.number().int().refine(Number.isSafeInteger, 'integer out of range'));
 
 /** Unix ms as a number or a digit string, normalised to a number. */
 export const looseTimestamp = z.union([
   z.number().int().nonnegative(),
-  z.string().trim().regex(DIGITS, 'expected Unix time in ms (digits)').transform((s) => Number(s)),
+  z
+    .string()
+    .trim()
+    .regex(DIGITS, 'expected Unix time in ms (digits)')
+    .transform((s) => Number(s)),
 ]);
 
 /** A number or a numeric string, normalised to a decimal string (no float arithmetic on it). */
 export const looseDecimal = z.union([
-  z.number().refine(Number.isFinite, 'expected a finite number').transform((n) => String(n)),
+  z
+    .number()
+    .refine(Number.isFinite, 'expected a finite number')
+    .transform((n) => String(n)),
   z.string().trim().regex(DECIMAL, 'expected a decimal number'),
 ]);
 
@@ -75,10 +88,20 @@ export const editRfqRequestSchema = z
 
 // ---------------------------------------------------------------- GET /v1/rfqs (tolerant)
 
-const optionalString = z.string().optional().nullable().transform((v) => v ?? undefined);
+const optionalString = z
+  .string()
+  .optional()
+  .nullable()
+  .transform((v) => v ?? undefined);
 
 export const listedLineSchema = z.looseObject({
-  line_id: z.union([z.string().min(1), z.number().int().transform((n) => String(n))]),
+  line_id: z.union([
+    z.string().min(1),
+    z
+      .number()
+      .int()
+      .transform((n) => String(n)),
+  ]),
   product_name: optionalString,
   specification: optionalString,
   uom: optionalString,
@@ -91,7 +114,10 @@ export const listedLineSchema = z.looseObject({
 });
 
 /** `lines` as the spec's map keyed by position, or as an array. */
-export const listedLinesSchema = z.union([z.array(listedLineSchema), z.record(z.string().regex(DIGITS, 'line keys must be positions "0","1",...'), listedLineSchema)]);
+export const listedLinesSchema = z.union([
+  z.array(listedLineSchema),
+  z.record(z.string().regex(DIGITS, 'line keys must be positions "0","1",...'), listedLineSchema),
+]);
 
 export const listedRfqSchema = z.looseObject({
   _id: looseInt.pipe(z.number().int().positive()),
@@ -160,17 +186,36 @@ export function toListedRfq(r: z.infer<typeof listedRfqSchema>): ListedRfq {
 
 /** Integer or `comp_<n>` on the wire; an opaque string for us. */
 export const quotationKeySchema = z.union([
-  z.number().int().transform((n) => String(n)),
+  z
+    .number()
+    .int()
+    .transform((n) => String(n)),
   z.string().trim().min(1).max(200),
 ]);
 
 /** A price: decimal string or number; empty or null means the supplier left the line unpriced. */
-const priceSchema = z.union([z.null(), z.literal(''), looseDecimal]).transform((v) => (v === null || v === '' ? null : v));
-const docsArray = z.array(z.unknown()).nullable().optional().transform((v) => v ?? []);
+const priceSchema = z
+  .union([z.null(), z.literal(''), looseDecimal])
+  .transform((v) => (v === null || v === '' ? null : v));
+const docsArray = z
+  .array(z.unknown())
+  .nullable()
+  .optional()
+  .transform((v) => v ?? []);
 
 const detailEntrySchema = z.looseObject({ price: priceSchema.optional().transform((v) => v ?? null), docs: docsArray });
 export const quotationDetailSchema = z.union([
-  z.array(detailEntrySchema.extend({ line_id: z.union([z.string().min(1), z.number().int().transform((n) => String(n))]) })),
+  z.array(
+    detailEntrySchema.extend({
+      line_id: z.union([
+        z.string().min(1),
+        z
+          .number()
+          .int()
+          .transform((n) => String(n)),
+      ]),
+    }),
+  ),
   z.record(z.string().min(1), detailEntrySchema),
 ]);
 

@@ -133,11 +133,15 @@ export function transportSettings(o: Partial<TransportOptions>): TransportSettin
 
 export function createTransport(o: TransportOptions): Transport {
   const base = new URL(o.baseUrl);
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new ConfigError([`SOURCING_BASE_URL: must be a URL starting with http:// or https:// (not ${base.protocol})`]);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    throw new ConfigError([
+      `SOURCING_BASE_URL: must be a URL starting with http:// or https:// (not ${base.protocol})`,
+    ]);
   const origin = base.origin;
   const prefix = base.pathname.replace(/\/+$/, '');
   const logger = o.logger ?? silentLogger;
-  const { getRetries, retryAfterCapMs, baseBackoffMs, maxBackoffMs, callDeadlineMs, ...poolSettings } = transportSettings(o);
+  const { getRetries, retryAfterCapMs, baseBackoffMs, maxBackoffMs, callDeadlineMs, ...poolSettings } =
+    transportSettings(o);
   const pool = new Pool(origin, {
     connections: poolSettings.connections,
     connectTimeout: poolSettings.connectTimeoutMs,
@@ -177,7 +181,11 @@ export function createTransport(o: TransportOptions): Transport {
           return { status: res.statusCode, json: text === '' ? null : JSON.parse(text) };
         } catch {
           status = 'invalid'; // a 200 that is not JSON (a login page, a proxy's error page): readiness counts it as failed
-          throw new InvalidResponseError({ operation: r.operation, field: '(body)', reason: `not valid JSON (${text.length} bytes)` });
+          throw new InvalidResponseError({
+            operation: r.operation,
+            field: '(body)',
+            reason: `not valid JSON (${text.length} bytes)`,
+          });
         }
       }
       if (res.statusCode >= 300 && res.statusCode < 400) {
@@ -207,14 +215,20 @@ export function createTransport(o: TransportOptions): Transport {
       if (r.signal?.aborted) throw err;
       if (deadline.aborted) {
         // no whole answer in time (a trickling body, a stalled connection): the outcome of a POST is unknown
-        throw new TransientHttpError({ operation: r.operation, reason: `no complete answer within ${callDeadlineMs} ms (SOURCING_CALL_DEADLINE_MS)` });
+        throw new TransientHttpError({
+          operation: r.operation,
+          reason: `no complete answer within ${callDeadlineMs} ms (SOURCING_CALL_DEADLINE_MS)`,
+        });
       }
       if (err instanceof RfqSyncError) throw err;
       throw networkError(r.operation, err, token);
     } finally {
       const durationMs = performance.now() - started;
       o.onCall?.({ operation: r.operation, status, durationMs });
-      logger.debug({ operation: r.operation, method: r.method, path, status, durationMs: Math.round(durationMs) }, 'sourcing call');
+      logger.debug(
+        { operation: r.operation, method: r.method, path, status, durationMs: Math.round(durationMs) },
+        'sourcing call',
+      );
     }
   }
 
@@ -228,7 +242,10 @@ export function createTransport(o: TransportOptions): Transport {
       return new InvalidResponseError({ operation, field: '(body)', reason: 'response too large' });
     }
     // Resets, refusals, time-outs (RETRYABLE_NETWORK_CODES) and any other failure to get an answer: transient.
-    return new TransientHttpError({ operation, reason: RETRYABLE_NETWORK_CODES.has(code) ? reason : `network error: ${reason}` }, { cause });
+    return new TransientHttpError(
+      { operation, reason: RETRYABLE_NETWORK_CODES.has(code) ? reason : `network error: ${reason}` },
+      { cause },
+    );
   }
 
   async function requestJson(r: TransportRequest): Promise<{ status: number; json: unknown }> {
@@ -239,7 +256,8 @@ export function createTransport(o: TransportOptions): Transport {
       try {
         return await attempt(r, token);
       } catch (err) {
-        if (err instanceof RateLimitError && err.retryAfterMs !== undefined && o.onRetryAfter) await o.onRetryAfter(err.retryAfterMs);
+        if (err instanceof RateLimitError && err.retryAfterMs !== undefined && o.onRetryAfter)
+          await o.onRetryAfter(err.retryAfterMs);
         if (err instanceof RateLimitError && err.retryAfterMs !== undefined && err.retryAfterMs > retryAfterCapMs) {
           throw err; // the job is rescheduled for later; a worker does not sleep that long
         }
@@ -249,7 +267,13 @@ export function createTransport(o: TransportOptions): Transport {
         const hinted = err instanceof RateLimitError ? err.retryAfterMs : undefined;
         const waitMs = Math.min(retryAfterCapMs, hinted !== undefined ? hinted : backoff);
         logger.warn(
-          { operation: r.operation, attempt: n, of: maxAttempts, waitMs: Math.round(waitMs), error: (err as Error).message },
+          {
+            operation: r.operation,
+            attempt: n,
+            of: maxAttempts,
+            waitMs: Math.round(waitMs),
+            error: (err as Error).message,
+          },
           'sourcing call failed, retrying',
         );
         await sleep(waitMs, r.signal);
@@ -277,7 +301,10 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 }
 
 /** Read at most `max` characters of a body, then throw the rest away (a huge error page is not kept). */
-async function readCapped(body: AsyncIterable<Buffer | string> & { destroy?: () => void }, max: number): Promise<string> {
+async function readCapped(
+  body: AsyncIterable<Buffer | string> & { destroy?: () => void },
+  max: number,
+): Promise<string> {
   let out = '';
   try {
     for await (const chunk of body) {
@@ -375,7 +402,10 @@ export async function* paginate<T>(o: PaginateOptions<T>): AsyncGenerator<{ page
     }
   };
   const capWarn = (last: number) =>
-    o.logger.warn({ operation: o.operation, last, maxPages: o.maxPages }, 'list has more pages than maxPages; the rest is not read');
+    o.logger.warn(
+      { operation: o.operation, last, maxPages: o.maxPages },
+      'list has more pages than maxPages; the rest is not read',
+    );
 
   const first = await o.fetchPage(1);
   checkOrigin([first.next, first.last]);
@@ -418,7 +448,11 @@ export async function* paginate<T>(o: PaginateOptions<T>): AsyncGenerator<{ page
   for (;;) {
     if (next === undefined || o.isEmpty(items)) return;
     if (next <= current || seen.has(next) || (last !== undefined && next > last)) {
-      if (next <= current || seen.has(next)) o.logger.warn({ operation: o.operation, page: current, next }, 'pagination link repeats or goes back; stopping');
+      if (next <= current || seen.has(next))
+        o.logger.warn(
+          { operation: o.operation, page: current, next },
+          'pagination link repeats or goes back; stopping',
+        );
       return;
     }
     if (seen.size >= o.maxPages) {

@@ -4,7 +4,12 @@
  * comes only from the tracked versions).
  */
 import { join } from 'node:path';
-import { buildComparison, comparisonFileNames, writeComparisonOutputs, type ComparisonInput } from '../comparison/index.ts';
+import {
+  buildComparison,
+  comparisonFileNames,
+  writeComparisonOutputs,
+  type ComparisonInput,
+} from '../comparison/index.ts';
 import { rfqNotFound } from '../errors.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
@@ -24,7 +29,10 @@ export async function writeComparisonNow(
     rfq: found.rfq,
     state: found.state,
     quotations: pull.quotations,
-    invalidQuotations: pull.invalid.map((i) => ({ ...(i.quotation_key !== undefined ? { quotation_key: i.quotation_key } : {}), reason: i.reason })),
+    invalidQuotations: pull.invalid.map((i) => ({
+      ...(i.quotation_key !== undefined ? { quotation_key: i.quotation_key } : {}),
+      reason: i.reason,
+    })),
     ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}),
     generatedAt: opts.now ?? new Date(),
     ...comparisonInputFromRecord(rec, ctx.config),
@@ -32,5 +40,11 @@ export async function writeComparisonNow(
   const workbook = opts.out ?? join(ctx.config.folders.comparisons, comparisonFileNames(found.rfq).workbook);
   const model = buildComparison(input);
   await writeComparisonOutputs(model, { workbook });
-  return { workbook, state: found.state, quotations: pull.quotations.length, invalid: pull.invalid.length, ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}) };
+  return {
+    workbook,
+    state: found.state,
+    quotations: pull.quotations.length,
+    invalid: pull.invalid.length,
+    ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}),
+  };
 }

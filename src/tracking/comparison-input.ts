@@ -5,17 +5,26 @@
 import type { ComparisonInput } from '../comparison/index.ts';
 import type { TrackedRfq } from './transitions.ts';
 
-type FromRecord = Pick<ComparisonInput, 'requisition' | 'currency' | 'erpPrices' | 'erpDays' | 'priceBasis' | 'timeZone'>;
+type FromRecord = Pick<
+  ComparisonInput,
+  'requisition' | 'currency' | 'erpPrices' | 'erpDays' | 'priceBasis' | 'timeZone'
+>;
 
 export function comparisonInputFromRecord(
   rec: TrackedRfq | undefined,
-  config: { REQUISITION_CURRENCY?: string | undefined; TIME_ZONE: string; QUOTATION_PRICE_BASIS: NonNullable<ComparisonInput['priceBasis']> },
+  config: {
+    REQUISITION_CURRENCY?: string | undefined;
+    TIME_ZONE: string;
+    QUOTATION_PRICE_BASIS: NonNullable<ComparisonInput['priceBasis']>;
+  },
 ): FromRecord {
   const r = rec?.requisition;
   // The currency kept with the tracked RFQ; an untracked (or earlier tracked) RFQ takes the global setting.
   const currency = r?.currency ?? config.REQUISITION_CURRENCY;
   return {
-    ...(r ? { requisition: { key: r.key, sourceFile: r.sourceFile, ...(r.profile ? { profile: r.profile } : {}) } } : {}),
+    ...(r
+      ? { requisition: { key: r.key, sourceFile: r.sourceFile, ...(r.profile ? { profile: r.profile } : {}) } }
+      : {}),
     timeZone: config.TIME_ZONE,
     priceBasis: config.QUOTATION_PRICE_BASIS,
     ...(currency ? { currency } : {}),

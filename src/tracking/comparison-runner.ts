@@ -42,7 +42,8 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   const log = ctx.logger.child({ component: 'comparison', rfqId, version });
   const rec = await store.get(rfqId);
   if (!rec) return { rfqId, version, skipped: 'not tracked' };
-  if (rec.comparison && rec.comparison.version >= version) return { rfqId, version, skipped: `v${rec.comparison.version} already written` };
+  if (rec.comparison && rec.comparison.version >= version)
+    return { rfqId, version, skipped: `v${rec.comparison.version} already written` };
 
   let snap: Snapshot | undefined = await loadSnapshot(store, rfqId);
   const usedSeq = snap?.seq ?? 0;
@@ -66,7 +67,10 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     rfq,
     state,
     quotations,
-    invalidQuotations: (snap.invalid ?? []).map((i) => ({ ...(i.quotation_key !== undefined ? { quotation_key: i.quotation_key } : {}), reason: i.reason })),
+    invalidQuotations: (snap.invalid ?? []).map((i) => ({
+      ...(i.quotation_key !== undefined ? { quotation_key: i.quotation_key } : {}),
+      reason: i.reason,
+    })),
     ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
     generatedAt: new Date(),
     ...comparisonInputFromRecord(rec, ctx.config),
@@ -89,15 +93,29 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     award: snap.award,
     ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
     workbook: names.workbook,
-    ...(final ? { awardCsv: names.award } : rec.comparison?.awardCsv !== undefined ? { awardCsv: rec.comparison.awardCsv } : {}),
+    ...(final
+      ? { awardCsv: names.award }
+      : rec.comparison?.awardCsv !== undefined
+        ? { awardCsv: rec.comparison.awardCsv }
+        : {}),
     ...(decisions !== undefined ? { decisions } : {}),
     ...(model.priceBasisWarning ? { priceBasisWarning: model.priceBasisWarning.text } : {}),
     // The overview's figures, from this very model: the same totals as the workbook, never recomputed.
     summary: comparisonSummary(model),
   };
-  await store.update(rfqId, (cur) => (cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined));
+  await store.update(rfqId, (cur) =>
+    cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined,
+  );
   log.info(
-    { workbook, awardCsv: final ? csv : undefined, awardFinal: final, quotations: quotations.length, invalid: input.invalidQuotations?.length ?? 0, winnerKey: snap.winnerKey, event: 'comparison.written' },
+    {
+      workbook,
+      awardCsv: final ? csv : undefined,
+      awardFinal: final,
+      quotations: quotations.length,
+      invalid: input.invalidQuotations?.length ?? 0,
+      winnerKey: snap.winnerKey,
+      event: 'comparison.written',
+    },
     `RFQ ${rfqId}: comparison v${version} written${final ? ` with the final award (${model.award.finalBecause})` : ' (draft award: no award file yet)'}`,
   );
 
@@ -105,7 +123,16 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   await enqueueOverview(ctx);
 
   if (model.priceBasisWarning) {
-    log.warn({ event: 'comparison.price_basis', configured: model.priceBasis, looksLike: model.priceBasisWarning.looksLike, compared: model.priceBasisWarning.compared, nearerOther: model.priceBasisWarning.nearerOther }, `RFQ ${rfqId}: ${model.priceBasisWarning.text}`);
+    log.warn(
+      {
+        event: 'comparison.price_basis',
+        configured: model.priceBasis,
+        looksLike: model.priceBasisWarning.looksLike,
+        compared: model.priceBasisWarning.compared,
+        nearerOther: model.priceBasisWarning.nearerOther,
+      },
+      `RFQ ${rfqId}: ${model.priceBasisWarning.text}`,
+    );
   }
   const winnerName = model.suppliers.find((sup) => sup.winner)?.name || undefined;
   const result: ComparisonResult = {
@@ -118,7 +145,12 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   };
   const latest = await loadSnapshot(store, rfqId);
   const latestDecisions = latest?.quotations ? decisionsOf(latest.quotations, latest.invalid?.length ?? 0) : undefined;
-  if (latest && latest.seq > usedSeq && decideNewVersion(written, { ...latest, ...(latestDecisions !== undefined ? { decisions: latestDecisions } : {}) }).needed) {
+  if (
+    latest &&
+    latest.seq > usedSeq &&
+    decideNewVersion(written, { ...latest, ...(latestDecisions !== undefined ? { decisions: latestDecisions } : {}) })
+      .needed
+  ) {
     await enqueueComparison(ctx, { rfqId, version: version + 1 });
     result.next = version + 1;
   } else if (written.award && latest && latest.seq === usedSeq) {

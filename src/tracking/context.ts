@@ -3,7 +3,10 @@ import type { WorkerContext } from '../pipeline/context.ts';
 import { TrackingStore } from './store.ts';
 
 /** `dialects` is optional: without it (tests of the tracking alone) the lists are read with the lower-case filter. */
-export type TrackingContext = Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues' | 'client' | 'authGate'> &
+export type TrackingContext = Pick<
+  WorkerContext,
+  'config' | 'logger' | 'redis' | 'keys' | 'queues' | 'client' | 'authGate'
+> &
   Partial<Pick<WorkerContext, 'dialects'>>;
 
 const stores = new WeakMap<object, TrackingStore>();

@@ -38,13 +38,26 @@ export type ComparisonJobData = z.infer<typeof comparisonJobSchema>;
 /** Revision checks run every poll for every closed RFQ: not worth keeping once done, and retried by the next poll. */
 const CHECK_JOB_OPTS: JobsOptions = { attempts: 3, removeOnComplete: true, removeOnFail: { age: 3600 } };
 
-export async function enqueueQuotations(ctx: { queues: Pick<Queues, 'quotations'> }, data: QuotationsJobData, slot?: string): Promise<string> {
-  const id = data.reason === 'check' || data.reason === 'manual' ? jobId('quotations', data.rfqId, data.reason, slot ?? Date.now()) : jobId('quotations', data.rfqId, data.reason);
-  await ctx.queues.quotations.add('quotations', data, { jobId: id, ...(data.reason === 'check' ? CHECK_JOB_OPTS : {}) });
+export async function enqueueQuotations(
+  ctx: { queues: Pick<Queues, 'quotations'> },
+  data: QuotationsJobData,
+  slot?: string,
+): Promise<string> {
+  const id =
+    data.reason === 'check' || data.reason === 'manual'
+      ? jobId('quotations', data.rfqId, data.reason, slot ?? Date.now())
+      : jobId('quotations', data.rfqId, data.reason);
+  await ctx.queues.quotations.add('quotations', data, {
+    jobId: id,
+    ...(data.reason === 'check' ? CHECK_JOB_OPTS : {}),
+  });
   return id;
 }
 
-export async function enqueueComparison(ctx: { queues: Pick<Queues, 'comparison'> }, data: ComparisonJobData): Promise<string> {
+export async function enqueueComparison(
+  ctx: { queues: Pick<Queues, 'comparison'> },
+  data: ComparisonJobData,
+): Promise<string> {
   const id = jobId('comparison', data.rfqId, `v${data.version}`);
   await ctx.queues.comparison.add('comparison', data, { jobId: id });
   return id;
@@ -75,12 +88,19 @@ const OVERVIEW_JOB_OPTS: JobsOptions = { attempts: 3, removeOnComplete: true, re
  * the window adds the same job id (`overview~<window>`, a no-op once added), so a burst of a thousand comparisons
  * costs one rewrite per window, and the rewrite runs after the last of them. Returns the job id (none when off).
  */
-export async function enqueueOverview(ctx: { queues: Pick<Queues, 'poll'>; config: { OVERVIEW_REFRESH_MS: number } }, now = Date.now()): Promise<string | undefined> {
+export async function enqueueOverview(
+  ctx: { queues: Pick<Queues, 'poll'>; config: { OVERVIEW_REFRESH_MS: number } },
+  now = Date.now(),
+): Promise<string | undefined> {
   const ms = ctx.config.OVERVIEW_REFRESH_MS;
   if (ms === 0) return undefined;
   const window = Math.floor(now / ms);
   const id = jobId('overview', window);
-  await ctx.queues.poll.add(OVERVIEW_JOB, { requestedAt: now }, { jobId: id, delay: (window + 1) * ms - now, ...OVERVIEW_JOB_OPTS });
+  await ctx.queues.poll.add(
+    OVERVIEW_JOB,
+    { requestedAt: now },
+    { jobId: id, delay: (window + 1) * ms - now, ...OVERVIEW_JOB_OPTS },
+  );
   return id;
 }
 

@@ -23,12 +23,14 @@ export async function findListedRfq(
   };
   const form = dialect?.filter ?? 'lower';
   if (form === 'none') {
-    for await (const rfq of client.listRfqs(null, { onInvalid })) if (rfq._id === rfqId) return rfq.labelState ? { rfq, state: rfq.labelState } : undefined;
+    for await (const rfq of client.listRfqs(null, { onInvalid }))
+      if (rfq._id === rfqId) return rfq.labelState ? { rfq, state: rfq.labelState } : undefined;
     return undefined;
   }
   // Latest states first: an RFQ moving while we look is found in its newer list.
   for (const state of [...RFQ_STATUSES].reverse()) {
-    for await (const rfq of client.listRfqs({ state, form }, { onInvalid })) if (rfq._id === rfqId) return { rfq, state };
+    for await (const rfq of client.listRfqs({ state, form }, { onInvalid }))
+      if (rfq._id === rfqId) return { rfq, state };
   }
   return undefined;
 }

@@ -52,7 +52,10 @@ export interface OverviewWritten {
 }
 
 /** Reads the tracked RFQs and rewrites the overview atomically. */
-export async function writeAccountOverview(ctx: Pick<TrackingContext, 'redis' | 'keys' | 'config'>, generatedAt = new Date()): Promise<OverviewWritten> {
+export async function writeAccountOverview(
+  ctx: Pick<TrackingContext, 'redis' | 'keys' | 'config'>,
+  generatedAt = new Date(),
+): Promise<OverviewWritten> {
   const started = performance.now();
   const rows = await overviewRows(ctx);
   const path = overviewPath(ctx.config);

@@ -45,7 +45,14 @@ export interface PollResult {
   reappeared: number[];
   enqueued: { quotations: number; award: number; checks: number };
   /** Listed RFQs whose record breaks the schema (first MAX_RESULT_INVALID); `rfqId` when its `_id` was readable. */
-  invalid: Array<{ status: RfqState | 'all'; rfqId?: number; page: number; index: number; field: string; reason: string }>;
+  invalid: Array<{
+    status: RfqState | 'all';
+    rfqId?: number;
+    page: number;
+    index: number;
+    field: string;
+    reason: string;
+  }>;
   /** All such RFQs, including those beyond the list above. */
   invalidCount: number;
   /** The overview workbook this poll rewrote (rows, time taken), or why it could not. */
@@ -123,9 +130,19 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
       count();
       result.invalidCount++;
       const { rfqId, page, index, field, reason } = bad;
-      if (result.invalid.length < MAX_RESULT_INVALID) result.invalid.push({ status, ...(rfqId !== undefined ? { rfqId } : {}), page, index, field, reason });
+      if (result.invalid.length < MAX_RESULT_INVALID)
+        result.invalid.push({ status, ...(rfqId !== undefined ? { rfqId } : {}), page, index, field, reason });
       log.warn(
-        { rfqId, status, page, index, field, reason, tracked: rfqId !== undefined && tracked.has(rfqId), event: 'rfq.invalid' },
+        {
+          rfqId,
+          status,
+          page,
+          index,
+          field,
+          reason,
+          tracked: rfqId !== undefined && tracked.has(rfqId),
+          event: 'rfq.invalid',
+        },
         `RFQ ${rfqId ?? `at ${index} of page ${page}`} in the ${status} list breaks the schema: field ${field}: ${reason}`,
       );
       if (rfqId !== undefined && status !== 'all') place(status, rfqId, undefined);
@@ -133,7 +150,11 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     if (form === 'none') {
       const unknownLabels = new Set<string>();
       let n = 0;
-      for await (const rfq of ctx.client.listRfqs(null, { onInvalid: onInvalidOf('all', () => n++), pageRetry: PAGE_RETRY, signal: budget })) {
+      for await (const rfq of ctx.client.listRfqs(null, {
+        onInvalid: onInvalidOf('all', () => n++),
+        pageRetry: PAGE_RETRY,
+        signal: budget,
+      })) {
         n++;
         if (rfq.labelState) {
           place(rfq.labelState, rfq._id, rfq);
@@ -141,13 +162,19 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
         } else if (tracked.has(rfq._id)) unknownLabels.add(rfq.status ?? '(none)');
       }
       for (const label of unknownLabels) {
-        log.warn({ event: 'rfq.unknown-label', label }, `RFQ status label "${label}" is not in the label mapping: the state of RFQs carrying it is not read`);
+        log.warn(
+          { event: 'rfq.unknown-label', label },
+          `RFQ status label "${label}" is not in the label mapping: the state of RFQs carrying it is not read`,
+        );
       }
     } else {
       for (const status of RFQ_STATUSES) {
         let n = 0;
         const onInvalid = onInvalidOf(status, () => n++);
-        for await (const rfq of ctx.client.listRfqs({ state: status, form }, { onInvalid, pageRetry: PAGE_RETRY, signal: budget })) {
+        for await (const rfq of ctx.client.listRfqs(
+          { state: status, form },
+          { onInvalid, pageRetry: PAGE_RETRY, signal: budget },
+        )) {
           n++;
           place(status, rfq._id, rfq);
         }
@@ -174,10 +201,21 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
           if (!found) obs.record.missingSlot = data.slot;
           const rec = obs.record;
           // A record that broke the schema tells no version: the last one read stays.
-          if (found?.rfq && (obs.transition || rec.listedVersion !== (found.rfq.version ?? -1) || rec.dueDate !== found.rfq.due_date)) {
+          if (
+            found?.rfq &&
+            (obs.transition || rec.listedVersion !== (found.rfq.version ?? -1) || rec.dueDate !== found.rfq.due_date)
+          ) {
             const { dueDate: _old, ...rest } = rec;
             const due = found.rfq.due_date;
-            obs = { ...obs, record: { ...rest, listedVersion: found.rfq.version ?? -1, ...(due !== undefined ? { dueDate: due } : {}) }, changed: true };
+            obs = {
+              ...obs,
+              record: {
+                ...rest,
+                listedVersion: found.rfq.version ?? -1,
+                ...(due !== undefined ? { dueDate: due } : {}),
+              },
+              changed: true,
+            };
           }
           return obs.changed || !cur ? obs.record : undefined;
         };
@@ -199,7 +237,10 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     try {
       const written = await writeAccountOverview(ctx);
       result.overview = { rows: written.rows, ms: written.ms };
-      log.info({ event: 'overview.written', path: written.path, rows: written.rows, ms: written.ms }, `overview written: ${written.rows} RFQs in ${written.ms} ms`);
+      log.info(
+        { event: 'overview.written', path: written.path, rows: written.rows, ms: written.ms },
+        `overview written: ${written.rows} RFQs in ${written.ms} ms`,
+      );
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       result.overview = { error: message };
@@ -209,13 +250,25 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     result.ok = true;
     result.finishedAt = Date.now();
     log.info(
-      { listed: result.listed, tracked: result.tracked, found: result.found, missing: result.missing, transitions: result.transitions.length, flagged: result.newlyFlagged, invalid: result.invalidCount },
+      {
+        listed: result.listed,
+        tracked: result.tracked,
+        found: result.found,
+        missing: result.missing,
+        transitions: result.transitions.length,
+        flagged: result.newlyFlagged,
+        invalid: result.invalidCount,
+      },
       `poll done: ${result.tracked} tracked, ${result.transitions.length} transitions, ${result.missing} missing` +
         (result.invalidCount > 0 ? `, ${result.invalidCount} listed RFQs breaking the schema` : ''),
     );
     return result;
   } catch (err) {
-    result.error = budget.aborted ? `the poll did not finish within POLL_MAX_MS (${ctx.config.POLL_MAX_MS} ms): the service answers too slowly` : err instanceof Error ? err.message : String(err);
+    result.error = budget.aborted
+      ? `the poll did not finish within POLL_MAX_MS (${ctx.config.POLL_MAX_MS} ms): the service answers too slowly`
+      : err instanceof Error
+        ? err.message
+        : String(err);
     result.finishedAt = Date.now();
     if (budget.aborted) throw new TransientHttpError({ operation: 'listRfqs', reason: result.error });
     throw err;
@@ -234,13 +287,22 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
   }
 }
 
-async function follow(ctx: TrackingContext, obs: Observation, slot: string, result: PollResult, log: TrackingContext['logger']): Promise<void> {
+async function follow(
+  ctx: TrackingContext,
+  obs: Observation,
+  slot: string,
+  result: PollResult,
+  log: TrackingContext['logger'],
+): Promise<void> {
   const rfqId = obs.record.rfqId;
   const req = obs.record.requisition;
   const about = { rfqId, requisition: req?.key, sourceFile: req?.sourceFile };
   if (obs.transition) {
     result.transitions.push({ rfqId, ...obs.transition });
-    log.info({ ...about, from: obs.transition.from, to: obs.transition.to, event: 'rfq.transition' }, `RFQ ${rfqId}: ${obs.transition.from} -> ${obs.transition.to}`);
+    log.info(
+      { ...about, from: obs.transition.from, to: obs.transition.to, event: 'rfq.transition' },
+      `RFQ ${rfqId}: ${obs.transition.from} -> ${obs.transition.to}`,
+    );
   }
   if (obs.flag === 'flagged') {
     result.newlyFlagged.push(rfqId);
@@ -284,7 +346,10 @@ export async function lastSuccessfulPollAt(ctx: Pick<TrackingContext, 'redis' | 
   return v ? Number(v) : undefined;
 }
 
-export async function pollHistory(ctx: Pick<TrackingContext, 'redis' | 'keys'>, count = POLL_HISTORY): Promise<PollResult[]> {
+export async function pollHistory(
+  ctx: Pick<TrackingContext, 'redis' | 'keys'>,
+  count = POLL_HISTORY,
+): Promise<PollResult[]> {
   const list = await ctx.redis.lrange(trackingStore(ctx).k.polls, 0, count - 1);
   return list.map((j) => JSON.parse(j) as PollResult);
 }

@@ -24,12 +24,19 @@ export function pollSlot(date: Date, pattern: string): number {
 }
 
 /** Add the poll job of the slot `date` falls in (a no-op when another scheduler already added it). */
-export async function enqueueScheduledPoll(ctx: { queues: Pick<Queues, 'poll'> }, date: Date, pattern: string): Promise<string> {
+export async function enqueueScheduledPoll(
+  ctx: { queues: Pick<Queues, 'poll'> },
+  date: Date,
+  pattern: string,
+): Promise<string> {
   const slot = pollSlot(date, pattern);
   return enqueuePoll(ctx, { slot: String(slot), scheduledAt: slot * 1000 });
 }
 
-export function startPollSchedule(ctx: { queues: Pick<Queues, 'poll'>; logger: Logger; config: { POLL_CRON: string } }, pattern = ctx.config.POLL_CRON): PollSchedule {
+export function startPollSchedule(
+  ctx: { queues: Pick<Queues, 'poll'>; logger: Logger; config: { POLL_CRON: string } },
+  pattern = ctx.config.POLL_CRON,
+): PollSchedule {
   const task = cron.schedule(
     pattern,
     async (c) => {

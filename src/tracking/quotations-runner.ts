@@ -22,7 +22,11 @@ export interface QuotationsResult {
   version?: number;
 }
 
-export async function runQuotations(ctx: TrackingContext, data: QuotationsJobData, opts: { snapshotMaxBytes?: number } = {}): Promise<QuotationsResult> {
+export async function runQuotations(
+  ctx: TrackingContext,
+  data: QuotationsJobData,
+  opts: { snapshotMaxBytes?: number } = {},
+): Promise<QuotationsResult> {
   const store = trackingStore(ctx);
   const { rfqId } = data;
   const log = ctx.logger.child({ component: 'quotations', rfqId, reason: data.reason });
@@ -41,17 +45,32 @@ export async function runQuotations(ctx: TrackingContext, data: QuotationsJobDat
     ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}),
     ...(decisions !== undefined ? { decisions } : {}),
   });
-  const base = { rfqId, quotations: pull.quotations.length, invalid: pull.invalid.length, decision, ...(pull.winnerKey ? { winnerKey: pull.winnerKey } : {}) };
-  if (award && pull.winnerKey === undefined) log.warn(`RFQ ${rfqId} is completed but the service names no winning quotation (status=success): the award recommends the lowest qualified prices`);
+  const base = {
+    rfqId,
+    quotations: pull.quotations.length,
+    invalid: pull.invalid.length,
+    decision,
+    ...(pull.winnerKey ? { winnerKey: pull.winnerKey } : {}),
+  };
+  if (award && pull.winnerKey === undefined)
+    log.warn(
+      `RFQ ${rfqId} is completed but the service names no winning quotation (status=success): the award recommends the lowest qualified prices`,
+    );
   if (!decision.needed) return base;
 
   for (const bad of pull.invalid) {
-    log.warn({ quotation_key: bad.quotation_key, reason: bad.reason }, `RFQ ${rfqId}: a quotation breaks the schema; reported in the workbook notes`);
+    log.warn(
+      { quotation_key: bad.quotation_key, reason: bad.reason },
+      `RFQ ${rfqId}: a quotation breaks the schema; reported in the workbook notes`,
+    );
   }
   await storeSnapshot(store, rfqId, pull, revisions, opts.snapshotMaxBytes);
   const version = (rec.comparison?.version ?? 0) + 1;
   await enqueueComparison(ctx, { rfqId, version });
   const why = decision.revised.length > 0 ? ` (revised: ${decision.revised.join(', ')})` : '';
-  log.info({ version, reasons: decision.reasons, revised: decision.revised }, `RFQ ${rfqId}: comparison v${version} asked for: ${decision.reasons.join(', ')}${why}`);
+  log.info(
+    { version, reasons: decision.reasons, revised: decision.revised },
+    `RFQ ${rfqId}: comparison v${version} asked for: ${decision.reasons.join(', ')}${why}`,
+  );
   return { ...base, version };
 }

@@ -8,7 +8,8 @@
 import type { Quotation } from '../sourcing/types.ts';
 import type { WrittenComparison } from './transitions.ts';
 
-export type VersionReason = 'first' | 'revision' | 'new-quotation' | 'withdrawn-quotation' | 'award' | 'winner-changed' | 'decided';
+export type VersionReason =
+  'first' | 'revision' | 'new-quotation' | 'withdrawn-quotation' | 'award' | 'winner-changed' | 'decided';
 
 export interface VersionDecision {
   needed: boolean;
@@ -17,7 +18,9 @@ export interface VersionDecision {
   revised: string[];
 }
 
-export function revisionsOf(quotations: readonly Pick<Quotation, 'quotation_key' | 'revision_no'>[]): Record<string, number> {
+export function revisionsOf(
+  quotations: readonly Pick<Quotation, 'quotation_key' | 'revision_no'>[],
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const q of quotations) out[q.quotation_key] = Math.max(out[q.quotation_key] ?? 0, q.revision_no ?? 0);
   return out;
@@ -27,7 +30,10 @@ export function revisionsOf(quotations: readonly Pick<Quotation, 'quotation_key'
  * The qualification decisions of an RFQ's quotations as one comparable text, when every quotation has one (the
  * award is then final: an award file is due); undefined while any is undecided or could not be read.
  */
-export function decisionsOf(quotations: readonly Pick<Quotation, 'quotation_key' | 'status'>[], invalid = 0): string | undefined {
+export function decisionsOf(
+  quotations: readonly Pick<Quotation, 'quotation_key' | 'status'>[],
+  invalid = 0,
+): string | undefined {
   if (quotations.length === 0 || invalid > 0) return undefined;
   const parts: string[] = [];
   for (const q of quotations) {
@@ -54,9 +60,11 @@ export function decideNewVersion(
   }
   for (const key of Object.keys(written.revisions)) if (!(key in current.revisions)) reasons.add('withdrawn-quotation');
   if (current.award && !written.award) reasons.add('award');
-  else if (current.award && current.winnerKey !== undefined && current.winnerKey !== written.winnerKey) reasons.add('winner-changed');
+  else if (current.award && current.winnerKey !== undefined && current.winnerKey !== written.winnerKey)
+    reasons.add('winner-changed');
   // Every quotation decided (or decided differently) since the last version: the award became final.
-  if (!written.award && current.decisions !== undefined && current.decisions !== written.decisions) reasons.add('decided');
+  if (!written.award && current.decisions !== undefined && current.decisions !== written.decisions)
+    reasons.add('decided');
   revised.sort();
   return { needed: reasons.size > 0, reasons: [...reasons], revised };
 }

@@ -23,7 +23,11 @@ export async function deferWhilePaused(ctx: Pick<TrackingContext, 'authGate'>, j
 }
 
 /** Rethrows `err` unless the service or the limiter said "not now": then the job is delayed (see above). */
-export async function handleServiceError(ctx: Pick<TrackingContext, 'authGate' | 'redis' | 'keys' | 'config' | 'logger'>, job: Job, err: unknown): Promise<never> {
+export async function handleServiceError(
+  ctx: Pick<TrackingContext, 'authGate' | 'redis' | 'keys' | 'config' | 'logger'>,
+  job: Job,
+  err: unknown,
+): Promise<never> {
   if (err instanceof DiskFullError) return delayForDiskFull(job, err, ctx.config.JOB_BACKOFF_MS, ctx.logger);
   if (err instanceof AuthError) {
     await ctx.authGate.pause(err.message);

@@ -41,14 +41,24 @@ export interface Snapshot extends Omit<QuotationPull, 'quotations' | 'invalid'> 
  * Pull every quotation of an RFQ, plus the winner (`status=success`) when `award`. Each call takes its permit of
  * the shared rate limit in the client (WorkerContext.limiter).
  */
-export async function pullQuotations(client: Pick<SourcingClient, 'listQuotations'>, rfqId: number, award: boolean): Promise<QuotationPull> {
+export async function pullQuotations(
+  client: Pick<SourcingClient, 'listQuotations'>,
+  rfqId: number,
+  award: boolean,
+): Promise<QuotationPull> {
   const list = await client.listQuotations(rfqId);
   let winnerKey: string | undefined;
   if (award) {
     const won = await client.listQuotations(rfqId, { status: 'success', fields: ['sup_name', 'revision_no'] });
     winnerKey = won.quotations[0]?.quotation_key;
   }
-  return { quotations: list.quotations.map(compactQuotation), invalid: list.invalid, winnerKey, award, pulledAt: Date.now() };
+  return {
+    quotations: list.quotations.map(compactQuotation),
+    invalid: list.invalid,
+    winnerKey,
+    award,
+    pulledAt: Date.now(),
+  };
 }
 
 function compactQuotation(q: Quotation): Quotation {

@@ -25,7 +25,13 @@ export async function trackingStatus(ctx: Pick<TrackingContext, 'redis' | 'keys'
     store.flaggedIds(),
     store.idsInState('cancelled'),
   ]);
-  return { byState, ...(last ? { lastPoll: last } : {}), ...(okAt !== undefined ? { lastSuccessfulPollAt: okAt } : {}), flagged, cancelled };
+  return {
+    byState,
+    ...(last ? { lastPoll: last } : {}),
+    ...(okAt !== undefined ? { lastSuccessfulPollAt: okAt } : {}),
+    flagged,
+    cancelled,
+  };
 }
 
 export interface PendingWork {
@@ -42,12 +48,19 @@ export async function pendingWork(ctx: Pick<TrackingContext, 'redis' | 'keys'>):
   const store = trackingStore(ctx);
   const [closedIds, completedIds] = await Promise.all([store.idsInState('closed'), store.idsInState('completed')]);
   const [closed, completed] = await Promise.all([store.getMany(closedIds), store.getMany(completedIds)]);
-  const awaitingComparison = closed.filter((r): r is TrackedRfq => !!r && r.state === 'closed' && !r.comparison).map((r) => r.rfqId);
-  const awaitingAward = completed.filter((r): r is TrackedRfq => !!r && r.state === 'completed' && !r.comparison?.award).map((r) => r.rfqId);
+  const awaitingComparison = closed
+    .filter((r): r is TrackedRfq => !!r && r.state === 'closed' && !r.comparison)
+    .map((r) => r.rfqId);
+  const awaitingAward = completed
+    .filter((r): r is TrackedRfq => !!r && r.state === 'completed' && !r.comparison?.award)
+    .map((r) => r.rfqId);
   return { awaitingComparison, awaitingAward, done: awaitingComparison.length === 0 && awaitingAward.length === 0 };
 }
 
 /** One tracked RFQ's record (state, transitions with times, last comparison version), for `status RFQ_ID`. */
-export async function trackedRfq(ctx: Pick<TrackingContext, 'redis' | 'keys'>, rfqId: number): Promise<TrackedRfq | undefined> {
+export async function trackedRfq(
+  ctx: Pick<TrackingContext, 'redis' | 'keys'>,
+  rfqId: number,
+): Promise<TrackedRfq | undefined> {
   return trackingStore(ctx).get(rfqId);
 }

@@ -99,7 +99,13 @@ export class TrackingStore {
     const expected = prev?.seq ?? 0;
     const stored: TrackedRfq = { ...next, seq: expected + 1 };
     const ok = await this.cas(
-      [this.k.rfq(next.rfqId), this.k.state(prev?.state ?? next.state), this.k.state(next.state), this.k.flagged, this.k.tracked],
+      [
+        this.k.rfq(next.rfqId),
+        this.k.state(prev?.state ?? next.state),
+        this.k.state(next.state),
+        this.k.flagged,
+        this.k.tracked,
+      ],
       [String(expected), JSON.stringify(stored), String(next.rfqId), next.flaggedAt !== undefined ? '1' : '0'],
     );
     if (ok === 1) next.seq = expected + 1;
@@ -110,7 +116,10 @@ export class TrackingStore {
    * Read-modify-write with retries. `change` returns the next record, or undefined to leave it as is.
    * A missing record is passed as undefined. Returns the record as stored afterwards.
    */
-  async update(rfqId: number, change: (cur: TrackedRfq | undefined) => TrackedRfq | undefined): Promise<TrackedRfq | undefined> {
+  async update(
+    rfqId: number,
+    change: (cur: TrackedRfq | undefined) => TrackedRfq | undefined,
+  ): Promise<TrackedRfq | undefined> {
     for (let attempt = 0; attempt < 20; attempt++) {
       const cur = await this.get(rfqId);
       const next = change(cur === undefined ? undefined : structuredClone(cur));

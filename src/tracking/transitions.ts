@@ -119,7 +119,12 @@ export function mergeSeenState(a: RfqState | undefined, b: RfqState): RfqState {
  * Apply one poll's finding to a tracked RFQ. `seen` is the list it was found in, undefined when in none.
  * Pure: returns the next record (seq untouched; the store bumps it) and the work the poll must enqueue.
  */
-export function observe(prev: TrackedRfq, seen: RfqState | undefined, now: number, missingPollsBeforeFlag: number): Observation {
+export function observe(
+  prev: TrackedRfq,
+  seen: RfqState | undefined,
+  now: number,
+  missingPollsBeforeFlag: number,
+): Observation {
   const actions: PollAction[] = [];
   if (seen === undefined) {
     const missingPolls = prev.missingPolls + 1;
@@ -147,10 +152,25 @@ export function observe(prev: TrackedRfq, seen: RfqState | undefined, now: numbe
   // Also on later polls: an award that was never written (job failed, worker died) is asked for again.
   if (seen === 'completed' && !prev.comparison?.award) actions.push('pull-award');
   // An unchanged RFQ is not rewritten: a poll over thousands of quiet RFQs costs reads only.
-  const changed = transition !== undefined || flag !== undefined || prev.missingPolls !== 0 || prev.lastSeenAt === undefined;
-  return { record: changed ? record : prev, actions, changed, ...(transition ? { transition } : {}), ...(flag ? { flag } : {}) };
+  const changed =
+    transition !== undefined || flag !== undefined || prev.missingPolls !== 0 || prev.lastSeenAt === undefined;
+  return {
+    record: changed ? record : prev,
+    actions,
+    changed,
+    ...(transition ? { transition } : {}),
+    ...(flag ? { flag } : {}),
+  };
 }
 
 export function newTrackedRfq(rfqId: number, now: number, requisition?: TrackedRfq['requisition']): TrackedRfq {
-  return { rfqId, seq: 0, state: 'created', trackedAt: now, missingPolls: 0, transitions: [], ...(requisition ? { requisition } : {}) };
+  return {
+    rfqId,
+    seq: 0,
+    state: 'created',
+    trackedAt: now,
+    missingPolls: 0,
+    transitions: [],
+    ...(requisition ? { requisition } : {}),
+  };
 }

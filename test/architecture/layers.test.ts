@@ -60,7 +60,8 @@ describe('layers', () => {
         const to = folderOf(target);
         if (to === from) continue;
         const [lf, lt] = [levelOf(from), levelOf(to)];
-        if (lt === undefined || lf === undefined || lt > lf) upward.push(`${relative(ROOT, file)} -> ${relative(ROOT, target)}`);
+        if (lt === undefined || lf === undefined || lt > lf)
+          upward.push(`${relative(ROOT, file)} -> ${relative(ROOT, target)}`);
       }
     }
     expect(upward).toEqual([]);
@@ -69,7 +70,12 @@ describe('layers', () => {
   it('the sandbox is a separate service: it imports no folder of the client (its schemas could not drift)', () => {
     const crossing = files
       .filter((f) => folderOf(f) === 'src/sandbox')
-      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(SPEC)].map((m) => resolve(dirname(f), m[1]!)).filter((t) => !['src/sandbox', 'src'].includes(folderOf(t))).map((t) => `${relative(ROOT, f)} -> ${relative(ROOT, t)}`));
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(SPEC)]
+          .map((m) => resolve(dirname(f), m[1]!))
+          .filter((t) => !['src/sandbox', 'src'].includes(folderOf(t)))
+          .map((t) => `${relative(ROOT, f)} -> ${relative(ROOT, t)}`),
+      );
     expect(crossing).toEqual([]);
   });
 });

@@ -23,7 +23,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function open(name: string, input: Parameters<typeof writeComparisonWorkbook>[0]): Promise<{ wb: ExcelJS.Workbook; path: string }> {
+async function open(
+  name: string,
+  input: Parameters<typeof writeComparisonWorkbook>[0],
+): Promise<{ wb: ExcelJS.Workbook; path: string }> {
   const path = join(dir, name);
   await writeComparisonWorkbook(input, path);
   const wb = new ExcelJS.Workbook();
@@ -53,7 +56,8 @@ describe('% of the line mean', () => {
     const ws = wb.getWorksheet('Comparison')!;
     expect(ws.getCell(R.columnHeader, supplierColumn(0) + P.pctOfMean).value).toBe('% of mean');
     const byName = (n: string): number => model.suppliers.findIndex((s) => s.name === n);
-    const pct = (line: number, name: string): ExcelJS.CellValue => ws.getCell(R.firstLine + line, supplierColumn(byName(name)) + P.pctOfMean).value;
+    const pct = (line: number, name: string): ExcelJS.CellValue =>
+      ws.getCell(R.firstLine + line, supplierColumn(byName(name)) + P.pctOfMean).value;
     // mean of 90, 100, 110 = 100 (the not-qualified 50 is excluded from the mean)
     expect(pct(0, 'One')).toBeCloseTo(0.9, 12);
     expect(pct(0, 'Two')).toBeCloseTo(1.0, 12);
@@ -69,7 +73,11 @@ describe('notes and attachments beside the prices', () => {
     const input = demoInput();
     const q = input.quotations.find((x) => x.quotation_key === '205')!;
     q.notes = 'Prices valid 30 days. Delivery in 2 weeks from order.';
-    q.attachments = [{ name: 'terms.pdf' }, 'certificate-CE.pdf', { url: 'https://files.example/q/205/drawing-rev2.dwg?sig=abc' }];
+    q.attachments = [
+      { name: 'terms.pdf' },
+      'certificate-CE.pdf',
+      { url: 'https://files.example/q/205/drawing-rev2.dwg?sig=abc' },
+    ];
     q.detail.find((d) => d.line_id === 'L3')!.docs = [{ file_name: 'monitor-datasheet.pdf' }];
     const model = buildComparison(input);
     const si = model.suppliers.findIndex((s) => s.key === '205');
@@ -105,7 +113,10 @@ describe('dates the ERP gave without a time', () => {
     const input = demoInput({
       rfq: { ...demoInput().rfq, due_date: dueAt, required_date: Date.UTC(2026, 6, 14, 15, 0) },
       timeZone: 'UTC',
-      erpDays: { due_date: { day: '2026-07-01', at: dueAt }, required_date: { day: '2026-07-15', at: Date.UTC(2026, 6, 15, 0, 0) } },
+      erpDays: {
+        due_date: { day: '2026-07-01', at: dueAt },
+        required_date: { day: '2026-07-15', at: Date.UTC(2026, 6, 15, 0, 0) },
+      },
     });
     const { wb } = await open('dates.xlsx', input);
     const ws = wb.getWorksheet('Comparison')!;
@@ -139,7 +150,10 @@ describe('print layout', () => {
     expect(breaks.length).toBeGreaterThan(0);
     expect(xml).toMatch(/<\/headerFooter><colBreaks count="\d+" manualBreakCount="\d+">/);
     // every break falls after the line columns, after the statistics or after a whole group
-    for (const b of breaks) expect(b === C.quotes - 1 || (b - (C.firstSupplier - 1)) % C.perSupplier === 0, `break after column ${b}`).toBe(true);
+    for (const b of breaks)
+      expect(b === C.quotes - 1 || (b - (C.firstSupplier - 1)) % C.perSupplier === 0, `break after column ${b}`).toBe(
+        true,
+      );
   });
 
   it('packs whole blocks per page at the largest scale from 70 % to 100 % at which the widest block fits', () => {

@@ -41,13 +41,21 @@ describe('currency', () => {
     expect(ws.getCell(R.firstLine, C.estTotal).numFmt).toBe('#,##0.00 "EUR"');
     expect(ws.getCell(R.firstLine, C.qty).numFmt).toBe('#,##0'); // quantities name no currency
     expect(wb.getWorksheet('Award')!.getCell(AWARD_ROWS.split, 9).numFmt).toBe('#,##0.00 "EUR"');
-    const notes = wb.getWorksheet('Notes')!.getColumn(2).values.filter((v) => typeof v === 'string').join('\n');
+    const notes = wb
+      .getWorksheet('Notes')!
+      .getColumn(2)
+      .values.filter((v) => typeof v === 'string')
+      .join('\n');
     expect(notes).toContain('are all in EUR, the currency of the requisition.');
     const csv = join(dir, 'eur.csv');
     await writeAwardCsv(input, csv);
     const [head, first] = (await readFile(csv, 'utf8')).split('\r\n');
-    expect(head).toBe('rfq_id,rfq_no,external_id,line_id,supplier_key,supplier_name,qty,unit_price,line_total,currency,basis,supersedes');
-    expect(first).toBe('5021,117,PR-4711-10,L1,comp_7,Hanse IT Distribution GmbH,25,1099.00,27475.00,EUR,lowest-qualified-price,');
+    expect(head).toBe(
+      'rfq_id,rfq_no,external_id,line_id,supplier_key,supplier_name,qty,unit_price,line_total,currency,basis,supersedes',
+    );
+    expect(first).toBe(
+      '5021,117,PR-4711-10,L1,comp_7,Hanse IT Distribution GmbH,25,1099.00,27475.00,EUR,lowest-qualified-price,',
+    );
   });
 
   it('says so when no currency is known, and names none', async () => {
@@ -69,14 +77,28 @@ describe('currency', () => {
     const sample = join(dir, 'ME5A_export_EN.csv');
     await copyFile(join(ROOT, 'samples/ME5A_export_EN.csv'), sample);
     const got: Requisition[] = [];
-    const limits = { maxFileBytes: 50 * 1024 * 1024, maxXlsxUncompressedBytes: 200 * 1024 * 1024, maxXlsxEntries: 1000 };
-    await ingestFile(sample, { profiles: await loadProfiles(mappings), limits, now: new Date('2026-11-22T10:00:00Z') }, async (r) => void got.push(r));
+    const limits = {
+      maxFileBytes: 50 * 1024 * 1024,
+      maxXlsxUncompressedBytes: 200 * 1024 * 1024,
+      maxXlsxEntries: 1000,
+    };
+    await ingestFile(
+      sample,
+      { profiles: await loadProfiles(mappings), limits, now: new Date('2026-11-22T10:00:00Z') },
+      async (r) => void got.push(r),
+    );
     expect(got.length).toBeGreaterThan(0);
     expect(new Set(got.map((r) => r.currency))).toEqual(new Set(['USD']));
     expect(requisitionSchema.parse(JSON.parse(JSON.stringify(got[0]))).currency).toBe('USD');
-    expect(() => compileProfile({ fields: { requisition: '{a}', external_id: '{b}', product_name: '{c}', qty: '{d}', due_date: '{e}' }, currency: 'usd' }, 'x.yaml')).toThrow(
-      /mapping profile x\.yaml: field currency: is an ISO 4217 code/,
-    );
+    expect(() =>
+      compileProfile(
+        {
+          fields: { requisition: '{a}', external_id: '{b}', product_name: '{c}', qty: '{d}', due_date: '{e}' },
+          currency: 'usd',
+        },
+        'x.yaml',
+      ),
+    ).toThrow(/mapping profile x\.yaml: field currency: is an ISO 4217 code/);
     expect(() => loadConfig({ REQUISITION_CURRENCY: 'Euro' })).toThrow(/REQUISITION_CURRENCY/);
   });
 });

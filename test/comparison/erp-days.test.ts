@@ -32,7 +32,11 @@ afterAll(async () => {
 });
 
 describe('a date without a time of day', () => {
-  const fmt = { formats: ['iso', 'dd.MM.yyyy', 'dd.MM.yyyy HH:mm', 'excel_serial'], timeZone: 'Europe/Berlin', defaultTime: '00:00' };
+  const fmt = {
+    formats: ['iso', 'dd.MM.yyyy', 'dd.MM.yyyy HH:mm', 'excel_serial'],
+    timeZone: 'Europe/Berlin',
+    defaultTime: '00:00',
+  };
 
   it('is told apart from a date with a time, in text, serial numbers and cell dates', () => {
     expect(parseDateText('2027-03-15', fmt)).toMatchObject({ ok: true, day: '2027-03-15' });
@@ -49,8 +53,16 @@ describe('a date without a time of day', () => {
     const sample = join(dir, 'ME5A_export_EN.csv');
     await copyFile(join(ROOT, 'samples/ME5A_export_EN.csv'), sample);
     const got: Requisition[] = [];
-    const limits = { maxFileBytes: 50 * 1024 * 1024, maxXlsxUncompressedBytes: 200 * 1024 * 1024, maxXlsxEntries: 1000 };
-    await ingestFile(sample, { profiles: await loadProfiles(join(ROOT, 'mappings')), limits, now: new Date('2026-11-22T10:00:00Z') }, async (r) => void got.push(r));
+    const limits = {
+      maxFileBytes: 50 * 1024 * 1024,
+      maxXlsxUncompressedBytes: 200 * 1024 * 1024,
+      maxXlsxEntries: 1000,
+    };
+    await ingestFile(
+      sample,
+      { profiles: await loadProfiles(join(ROOT, 'mappings')), limits, now: new Date('2026-11-22T10:00:00Z') },
+      async (r) => void got.push(r),
+    );
     const req = got.find((r) => r.key === '10012345')!;
     // Delivery Date 15.03.2027 is a day; the due date comes from the profile's rule at 17:00, so it is not one
     expect(req.erp_days).toEqual({ required_date: '2027-03-15' });
@@ -66,14 +78,24 @@ describe('a date without a time of day', () => {
       const rec = await trackedRfq(ctx, 78);
       expect(rec?.requisition?.erpDays).toEqual({ required_date: { day: '2027-03-15', at: payload.required_date } });
 
-      const fromRecord = comparisonInputFromRecord(rec, { TIME_ZONE: 'America/New_York', QUOTATION_PRICE_BASIS: 'unit' });
-      const input = { ...demoInput(), ...fromRecord, rfq: { ...demoInput().rfq, required_date: payload.required_date } };
+      const fromRecord = comparisonInputFromRecord(rec, {
+        TIME_ZONE: 'America/New_York',
+        QUOTATION_PRICE_BASIS: 'unit',
+      });
+      const input = {
+        ...demoInput(),
+        ...fromRecord,
+        rfq: { ...demoInput().rfq, required_date: payload.required_date },
+      };
       const path = join(dir, 'days.xlsx');
       await writeComparisonWorkbook(input, path);
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.readFile(path);
       const ws = wb.getWorksheet('Comparison')!;
-      const required = [0, 1, 2, 3, 4].map((i) => ws.getRow(R.metaFirst + i)).find((r) => r.getCell(1).value === 'Required date')!.getCell(2);
+      const required = [0, 1, 2, 3, 4]
+        .map((i) => ws.getRow(R.metaFirst + i))
+        .find((r) => r.getCell(1).value === 'Required date')!
+        .getCell(2);
       // the ERP's day, although in New York the instant sent for it (the profile's midnight) is still the 14th
       expect(required.value).toEqual(new Date(Date.UTC(2027, 2, 15)));
       expect(required.numFmt).toBe('yyyy-mm-dd');

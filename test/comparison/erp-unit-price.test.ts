@@ -48,20 +48,32 @@ describe("the ERP's own unit price", () => {
       quotations,
       erpPrices: { 'SAP-10012345-10': ['12.35', '100'], 'SAP-10012345-20': ['4.20', '100'] },
     });
-    expect(model.lines.map((l) => [l.estimatedUnit!.toFixed(), l.estimatedTotal!.toFixed(), l.savings!.toFixed()])).toEqual([
+    expect(
+      model.lines.map((l) => [l.estimatedUnit!.toFixed(), l.estimatedTotal!.toFixed(), l.savings!.toFixed()]),
+    ).toEqual([
       ['0.1235', '61.75', '0'],
       ['0.042', '21', '0'],
     ]);
     expect(model.award.estimatedTotal!.toFixed()).toBe('82.75');
-    expect(model.notes.map((n) => n.text).join('\n')).toContain("2 lines are estimated from the ERP export's own unit price per price unit");
+    expect(model.notes.map((n) => n.text).join('\n')).toContain(
+      "2 lines are estimated from the ERP export's own unit price per price unit",
+    );
   });
 
   it('ingestion keeps the unit price and price unit; create-rfq accepts them; the tracked RFQ keeps them', async () => {
     const sample = join(dir, 'ME5A_export_EN.csv');
     await copyFile(join(ROOT, 'samples/ME5A_export_EN.csv'), sample);
     const got: Requisition[] = [];
-    const limits = { maxFileBytes: 50 * 1024 * 1024, maxXlsxUncompressedBytes: 200 * 1024 * 1024, maxXlsxEntries: 1000 };
-    await ingestFile(sample, { profiles: await loadProfiles(join(ROOT, 'mappings')), limits, now: new Date('2026-11-22T10:00:00Z') }, async (r) => void got.push(r));
+    const limits = {
+      maxFileBytes: 50 * 1024 * 1024,
+      maxXlsxUncompressedBytes: 200 * 1024 * 1024,
+      maxXlsxEntries: 1000,
+    };
+    await ingestFile(
+      sample,
+      { profiles: await loadProfiles(join(ROOT, 'mappings')), limits, now: new Date('2026-11-22T10:00:00Z') },
+      async (r) => void got.push(r),
+    );
     const req = got.find((r) => r.key === '10012345')!;
     expect(req.lines.map((l) => [l.external_id, l.qty, l.estimated_price, l.unit_price, l.price_unit])).toEqual([
       ['SAP-10012345-10', 500, 62, '12.35', '100'],
@@ -77,7 +89,11 @@ describe("the ERP's own unit price", () => {
       const ctx = { redis, keys: redisKeys(freshPrefix(), 'test') };
       await trackRfq(ctx, { rfqId: 77, requisition: payload as Requisition });
       const rec = await trackedRfq(ctx, 77);
-      expect(rec?.requisition?.erpPrices).toEqual({ 'SAP-10012345-10': ['12.35', '100'], 'SAP-10012345-20': ['4.2', '100'], 'SAP-10012345-30': ['0.9', '100'] });
+      expect(rec?.requisition?.erpPrices).toEqual({
+        'SAP-10012345-10': ['12.35', '100'],
+        'SAP-10012345-20': ['4.2', '100'],
+        'SAP-10012345-30': ['0.9', '100'],
+      });
     } finally {
       redis.disconnect();
     }

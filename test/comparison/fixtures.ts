@@ -83,7 +83,11 @@ export function demoInput(over: Partial<ComparisonInput> = {}): ComparisonInput 
       'comp_7',
       'Hanse IT Distribution GmbH',
       { L1: '1099.00', L2: '199.00', L3: '279.00', L4: '29.00', L5: '12.50', L6: '79.00', L7: '92.00', L8: null },
-      { quotation_date: Date.UTC(2026, 5, 10, 11, 0), notes: '=cmd|" /C calc"!A0', attachments: [{ name: 'offer.pdf' }] },
+      {
+        quotation_date: Date.UTC(2026, 5, 10, 11, 0),
+        notes: '=cmd|" /C calc"!A0',
+        attachments: [{ name: 'offer.pdf' }],
+      },
     ),
     quote(
       '205',

@@ -36,7 +36,12 @@ function lcg(seed: number): () => number {
 function build(): ComparisonInput {
   const rand = lcg(42);
   const rfq = makeRfq(
-    Array.from({ length: LINES }, (_, i) => ({ ext: `EXT-${i + 1}`, product: `Part ${i + 1}`, qty: 1 + i * 3, est: String(100 * (i + 1)) })),
+    Array.from({ length: LINES }, (_, i) => ({
+      ext: `EXT-${i + 1}`,
+      product: `Part ${i + 1}`,
+      qty: 1 + i * 3,
+      est: String(100 * (i + 1)),
+    })),
   );
   const quotations: Quotation[] = [];
   for (let s = 0; s < SUPPLIERS; s++) {
@@ -84,13 +89,18 @@ it('compares 60 suppliers: every price, line total, rank, total, coverage and st
     return p ? new Decimal(p) : null;
   };
   const fill = (c: Cell): string | undefined =>
-    c.fill && c.fill.type === 'pattern' && c.fill.pattern !== 'none' ? `${c.fill.pattern}:${c.fill.fgColor?.argb}` : undefined;
+    c.fill && c.fill.type === 'pattern' && c.fill.pattern !== 'none'
+      ? `${c.fill.pattern}:${c.fill.fgColor?.argb}`
+      : undefined;
 
   let ties = 0;
   for (let l = 0; l < LINES; l++) {
     const row = R.firstLine + l;
     const qty = 1 + l * 3;
-    const eligiblePrices = input.quotations.filter(eligible).map((q) => price(q, l)).filter((p): p is Decimal => p !== null);
+    const eligiblePrices = input.quotations
+      .filter(eligible)
+      .map((q) => price(q, l))
+      .filter((p): p is Decimal => p !== null);
     const min = Decimal.min(...eligiblePrices);
     if (eligiblePrices.filter((p) => p.eq(min)).length > 1) ties++;
     expect(ws.getCell(row, C.lowest).value).toBe(min.toNumber());

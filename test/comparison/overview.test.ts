@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison } from '../../src/comparison/index.ts';
-import { comparisonSummary, sortOverviewRows, writeOverview, writeOverviewWorkbook, type OverviewRow } from '../../src/comparison/overview.ts';
+import {
+  comparisonSummary,
+  sortOverviewRows,
+  writeOverview,
+  writeOverviewWorkbook,
+  type OverviewRow,
+} from '../../src/comparison/overview.ts';
 import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
 
 let dir: string;
@@ -53,7 +59,10 @@ describe('comparisonSummary', () => {
       state: 'closed',
       generatedAt: GENERATED_AT,
       priceBasis: 'line_total',
-      quotations: [quote('1', 'Totals GmbH', { L1: '980.00', L2: '100' }, { status: 'qualified' }), quote('2', 'Other AG', { L1: '1010', L2: '95.5' }, { status: 'not qualified' })],
+      quotations: [
+        quote('1', 'Totals GmbH', { L1: '980.00', L2: '100' }, { status: 'qualified' }),
+        quote('2', 'Other AG', { L1: '1010', L2: '95.5' }, { status: 'not qualified' }),
+      ],
     });
     const s = comparisonSummary(model);
     expect(s).toMatchObject({ bestTotal: '1080', savings: '10', recommended: 'Totals GmbH', final: true });
@@ -62,7 +71,12 @@ describe('comparisonSummary', () => {
   });
 
   it('no savings figure when a line is not awarded (a partial award is no saving), none at all without quotations', () => {
-    const partial = buildComparison({ rfq: rfq(), state: 'closed', generatedAt: GENERATED_AT, quotations: [quote('1', 'Half', { L1: '200' })] });
+    const partial = buildComparison({
+      rfq: rfq(),
+      state: 'closed',
+      generatedAt: GENERATED_AT,
+      quotations: [quote('1', 'Half', { L1: '200' })],
+    });
     expect(comparisonSummary(partial)).toEqual({ quotations: 1, bestTotal: '800', recommended: 'Half', final: false });
     const none = buildComparison({ rfq: rfq(), state: 'open', generatedAt: GENERATED_AT, quotations: [] });
     expect(comparisonSummary(none)).toEqual({ quotations: 0, final: false });
@@ -80,10 +94,23 @@ describe('the overview renderer', () => {
     expect(sortOverviewRows(rows).map((r) => r.rfqId)).toEqual([4, 1, 2, 3]);
   });
 
-  it('rejects when the file cannot be written, after rows were streamed (exceljs alone waits forever)', { timeout: 10_000 }, async () => {
-    const rows: OverviewRow[] = Array.from({ length: 300 }, (_, i) => ({ rfqId: i, state: 'open', requisition: `PR-${i}` }));
-    await expect(writeOverviewWorkbook(rows, join(dir, 'no-such-folder', 'overview.xlsx'), { timeZone: 'UTC', generatedAt: GENERATED_AT })).rejects.toThrow(/ENOENT/);
-  });
+  it(
+    'rejects when the file cannot be written, after rows were streamed (exceljs alone waits forever)',
+    { timeout: 10_000 },
+    async () => {
+      const rows: OverviewRow[] = Array.from({ length: 300 }, (_, i) => ({
+        rfqId: i,
+        state: 'open',
+        requisition: `PR-${i}`,
+      }));
+      await expect(
+        writeOverviewWorkbook(rows, join(dir, 'no-such-folder', 'overview.xlsx'), {
+          timeZone: 'UTC',
+          generatedAt: GENERATED_AT,
+        }),
+      ).rejects.toThrow(/ENOENT/);
+    },
+  );
 });
 
 function hasSoffice(): boolean {
@@ -95,19 +122,43 @@ function hasSoffice(): boolean {
   }
 }
 
-it.skipIf(!hasSoffice())('opens in LibreOffice without error, with its filter on the header row', async () => {
-  const xlsx = join(dir, 'overview.xlsx');
-  const rows: OverviewRow[] = [
-    { rfqId: 1, state: 'closed', requisition: 'PR-4711', sourceFile: 'ME5A.csv', dueDate: Date.UTC(2026, 11, 1), currency: 'EUR', comparison: 'comparisons/RFQ-1-1-v1.xlsx', summary: { quotations: 3, bestTotal: '1020.5', currency: 'EUR', savings: '69.5', savingsPct: '0.0638', recommended: 'Pumps Ltd', final: false } },
-    { rfqId: 2, state: 'open', requisition: 'PR-4712', sourceFile: 'ME5A.csv', flagged: true },
-  ];
-  await writeOverview(rows, xlsx, { timeZone: 'Europe/Berlin', generatedAt: GENERATED_AT, account: 'acme' });
-  const profile = `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`;
-  const run = spawnSync('soffice', [profile, '--headless', '--convert-to', 'ods', '--outdir', dir, xlsx], { encoding: 'utf8', timeout: 120_000 });
-  expect(run.status).toBe(0);
-  expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/Error:|could not be loaded|general input\/output error/i);
-  const { unzipSync, strFromU8 } = await import('fflate');
-  const content = strFromU8(unzipSync(new Uint8Array(await readFile(join(dir, 'overview.ods'))))['content.xml']!);
-  expect(content).toContain('table:target-range-address="Overview.A3:Overview.N5"');
-  expect(content).toContain('PR-4711');
-}, 180_000);
+it.skipIf(!hasSoffice())(
+  'opens in LibreOffice without error, with its filter on the header row',
+  async () => {
+    const xlsx = join(dir, 'overview.xlsx');
+    const rows: OverviewRow[] = [
+      {
+        rfqId: 1,
+        state: 'closed',
+        requisition: 'PR-4711',
+        sourceFile: 'ME5A.csv',
+        dueDate: Date.UTC(2026, 11, 1),
+        currency: 'EUR',
+        comparison: 'comparisons/RFQ-1-1-v1.xlsx',
+        summary: {
+          quotations: 3,
+          bestTotal: '1020.5',
+          currency: 'EUR',
+          savings: '69.5',
+          savingsPct: '0.0638',
+          recommended: 'Pumps Ltd',
+          final: false,
+        },
+      },
+      { rfqId: 2, state: 'open', requisition: 'PR-4712', sourceFile: 'ME5A.csv', flagged: true },
+    ];
+    await writeOverview(rows, xlsx, { timeZone: 'Europe/Berlin', generatedAt: GENERATED_AT, account: 'acme' });
+    const profile = `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`;
+    const run = spawnSync('soffice', [profile, '--headless', '--convert-to', 'ods', '--outdir', dir, xlsx], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(run.status).toBe(0);
+    expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/Error:|could not be loaded|general input\/output error/i);
+    const { unzipSync, strFromU8 } = await import('fflate');
+    const content = strFromU8(unzipSync(new Uint8Array(await readFile(join(dir, 'overview.ods'))))['content.xml']!);
+    expect(content).toContain('table:target-range-address="Overview.A3:Overview.N5"');
+    expect(content).toContain('PR-4711');
+  },
+  180_000,
+);

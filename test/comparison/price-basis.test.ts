@@ -53,8 +53,17 @@ async function workbook(input: ComparisonInput, name: string): Promise<ExcelJS.W
   return wb;
 }
 
-const notes = (wb: ExcelJS.Workbook): string => wb.getWorksheet('Notes')!.getColumn(2).values.filter((v) => typeof v === 'string').join('\n');
-const topics = (wb: ExcelJS.Workbook): string[] => wb.getWorksheet('Notes')!.getColumn(1).values.filter((v): v is string => typeof v === 'string');
+const notes = (wb: ExcelJS.Workbook): string =>
+  wb
+    .getWorksheet('Notes')!
+    .getColumn(2)
+    .values.filter((v) => typeof v === 'string')
+    .join('\n');
+const topics = (wb: ExcelJS.Workbook): string[] =>
+  wb
+    .getWorksheet('Notes')!
+    .getColumn(1)
+    .values.filter((v): v is string => typeof v === 'string');
 
 describe('QUOTATION_PRICE_BASIS=line_total', () => {
   it('gives exact unit prices, totals and award rows when the quotes are line totals', async () => {
@@ -85,16 +94,26 @@ describe('QUOTATION_PRICE_BASIS=line_total', () => {
   it('warns when line totals are read as unit prices (the default setting on such quotes)', async () => {
     const input = lineTotalQuotes('unit');
     const model = buildComparison(input);
-    expect(model.priceBasisWarning).toMatchObject({ configured: 'unit', looksLike: 'line_total', compared: 6, nearerOther: 6 });
+    expect(model.priceBasisWarning).toMatchObject({
+      configured: 'unit',
+      looksLike: 'line_total',
+      compared: 6,
+      nearerOther: 6,
+    });
     const wb = await workbook(input, 'wrong-unit.xlsx');
     expect(topics(wb)[2]).toBe('Price basis WARNING'); // first note, under the title and the header
     expect(notes(wb)).toMatch(/look like LINE TOTALS, but QUOTATION_PRICE_BASIS=unit/);
-    expect(wb.getWorksheet('Comparison')!.getCell(R.legend, 1).text).toContain('WARNING: the quotes look like line totals');
+    expect(wb.getWorksheet('Comparison')!.getCell(R.legend, 1).text).toContain(
+      'WARNING: the quotes look like line totals',
+    );
   });
 
   it('warns when unit prices are read as line totals, and stays quiet when the basis fits', () => {
     // demoInput's quotes are unit prices near the estimated unit prices (qty 10 to 50).
     expect(buildComparison(demoInput()).priceBasisWarning).toBeUndefined();
-    expect(buildComparison(demoInput({ priceBasis: 'line_total' })).priceBasisWarning).toMatchObject({ configured: 'line_total', looksLike: 'unit' });
+    expect(buildComparison(demoInput({ priceBasis: 'line_total' })).priceBasisWarning).toMatchObject({
+      configured: 'line_total',
+      looksLike: 'unit',
+    });
   });
 });

@@ -48,21 +48,39 @@ describe('ties', () => {
     expect(model.award.awardedTotal.toFixed()).toBe('300');
     const csv = join(dir, 'single.csv');
     await writeAwardCsv(input, csv);
-    expect((await readFile(csv, 'utf8')).trim().split('\r\n').slice(1).map((r) => r.split(',')[5])).toEqual(['Alpha', 'Alpha']);
+    expect(
+      (await readFile(csv, 'utf8'))
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((r) => r.split(',')[5]),
+    ).toEqual(['Alpha', 'Alpha']);
     const xlsx = join(dir, 'single.xlsx');
     await writeComparisonWorkbook(input, xlsx);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(xlsx);
     const award = wb.getWorksheet('Award')!;
     expect(award.getCell(AWARD_ROWS.tableHeader + 1, 11).text).toMatch(/single supplier/);
-    const notes = wb.getWorksheet('Notes')!.getColumn(2).values.filter((v) => typeof v === 'string').join('\n');
-    expect(notes).toContain('Splitting the award saves nothing against Alpha (key 7): every line is recommended to it (one order instead of 2).');
+    const notes = wb
+      .getWorksheet('Notes')!
+      .getColumn(2)
+      .values.filter((v) => typeof v === 'string')
+      .join('\n');
+    expect(notes).toContain(
+      'Splitting the award saves nothing against Alpha (key 7): every line is recommended to it (one order instead of 2).',
+    );
   });
 
   it('keeps the split when it saves something', () => {
     const model = buildComparison(tieInput({ a: day + 3_600_000, b: day }, '19'));
     expect(model.lines.map((l) => model.suppliers[l.award!.supplier]!.name)).toEqual(['Beta', 'Beta']);
-    const split = buildComparison({ ...tieInput({ a: day, b: day }), quotations: [quote('7', 'Alpha', { L1: '9', L2: '20' }, { status: 'qualified' }), quote('8', 'Beta', { L1: '10', L2: '19' }, { status: 'qualified' })] });
+    const split = buildComparison({
+      ...tieInput({ a: day, b: day }),
+      quotations: [
+        quote('7', 'Alpha', { L1: '9', L2: '20' }, { status: 'qualified' }),
+        quote('8', 'Beta', { L1: '10', L2: '19' }, { status: 'qualified' }),
+      ],
+    });
     expect(split.award.splitSaving?.toFixed()).toBe('10');
     expect(split.lines.map((l) => split.suppliers[l.award!.supplier]!.name)).toEqual(['Alpha', 'Beta']);
   });

@@ -49,10 +49,13 @@ const sheet = (wb: ExcelJS.Workbook, name: string): Worksheet => {
   return ws;
 };
 /** Cell of supplier group `s` (0-based, display order): part 0 = unit price, 1 = line total, 2 = % of mean, 3 = rank. */
-const sup = (ws: Worksheet, row: number, s: number, part: 0 | 1 | 2 | 3): Cell => ws.getCell(row, C.firstSupplier + s * C.perSupplier + part);
+const sup = (ws: Worksheet, row: number, s: number, part: 0 | 1 | 2 | 3): Cell =>
+  ws.getCell(row, C.firstSupplier + s * C.perSupplier + part);
 const lineRow = (i: number): number => R.firstLine + i;
 const fillOf = (c: Cell): string | undefined =>
-  c.fill && c.fill.type === 'pattern' && c.fill.pattern !== 'none' ? `${c.fill.pattern}:${c.fill.fgColor?.argb}` : undefined;
+  c.fill && c.fill.type === 'pattern' && c.fill.pattern !== 'none'
+    ? `${c.fill.pattern}:${c.fill.fgColor?.argb}`
+    : undefined;
 const notesText = (wb: ExcelJS.Workbook): string =>
   sheet(wb, 'Notes')
     .getColumn(2)
@@ -73,8 +76,12 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
     expect(String(ws.getCell(R.legend, 1).value)).toMatch(/\. Times in Europe\/Berlin \(UTC\+02:00/);
     expect(ws.getCell(R.metaFirst, 2).value).toBe('117 / 5021');
     expect(ws.getCell(R.metaFirst, 4).value).toBe('Acme Manufacturing GmbH');
-    expect(ws.getCell(R.metaFirst + 1, 4).value).toBe('closed (service status: Active) · award DRAFT (summary below the lines)');
-    expect(ws.getCell(R.metaFirst + 4, 4).value).toBe('REQ-2026-0042 (profile sap-me5a) from sap_export_2026-06-01.csv');
+    expect(ws.getCell(R.metaFirst + 1, 4).value).toBe(
+      'closed (service status: Active) · award DRAFT (summary below the lines)',
+    );
+    expect(ws.getCell(R.metaFirst + 4, 4).value).toBe(
+      'REQ-2026-0042 (profile sap-me5a) from sap_export_2026-06-01.csv',
+    );
   });
 
   it('writes dates as real Excel dates showing the wall-clock time of the named zone', () => {
@@ -107,7 +114,13 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
     expect([0, 1, 2, 3, 4].map((s) => sup(ws, R.total, s, 0).value)).toEqual([50972.5, 50987.5, 50990, 48975, 38905]);
     expect(sup(ws, R.coverage, 0, 0).value).toBe('8 of 8 (100%)');
     expect(sup(ws, R.coverage, 3, 0).value).toBe('7 of 8 (88%)');
-    expect([0, 1, 2, 3, 4].map((s) => sup(ws, R.rankByTotal, s, 0).value)).toEqual([1, 2, 3, '— partial', '— not qualified']);
+    expect([0, 1, 2, 3, 4].map((s) => sup(ws, R.rankByTotal, s, 0).value)).toEqual([
+      1,
+      2,
+      3,
+      '— partial',
+      '— not qualified',
+    ]);
     expect(sup(ws, R.deviation, 0, 0).value).toBe(0);
     expect(sup(ws, R.deviation, 1, 0).value).toBeCloseTo(15 / 50972.5, 12);
     expect(sup(ws, R.deviation, 3, 0).value).toBeNull(); // partial coverage: not comparable
@@ -178,7 +191,8 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
     const suppliers = sheet(wb, 'Suppliers');
     expect(suppliers.getCell(7, 14).value).toBe(`'=cmd|" /C calc"!A0`);
     let formulas = 0;
-    for (const w of wb.worksheets) w.eachRow((row) => row.eachCell((c) => void (c.type === ExcelJS.ValueType.Formula && formulas++)));
+    for (const w of wb.worksheets)
+      w.eachRow((row) => row.eachCell((c) => void (c.type === ExcelJS.ValueType.Formula && formulas++)));
     expect(formulas).toBe(0);
   });
 
@@ -195,7 +209,21 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
   it('lists every quotation on the Suppliers sheet with date, revision, decision, documents and totals', () => {
     const s = sheet(wb, 'Suppliers');
     const row = (i: number): unknown[] => (s.getRow(4 + i).values as unknown[]).slice(1, 14);
-    expect(row(0)).toEqual([1, 'Nordic Office Supply AB', '101', 'no decision yet', undefined, 2, new Date('2026-06-09T16:05:00Z'), 8, 8, 1, 50972.5, 0, 0]);
+    expect(row(0)).toEqual([
+      1,
+      'Nordic Office Supply AB',
+      '101',
+      'no decision yet',
+      undefined,
+      2,
+      new Date('2026-06-09T16:05:00Z'),
+      8,
+      8,
+      1,
+      50972.5,
+      0,
+      0,
+    ]);
     expect(row(3).slice(0, 4)).toEqual([undefined, 'Hanse IT Distribution GmbH', 'comp_7', 'no decision yet']);
     expect(row(3)[7]).toBe(7);
     expect(row(3)[9]).toBe(0.875);
@@ -214,7 +242,16 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
     const first = AWARD_ROWS.tableHeader + 1;
     // Line 1: Cheap Imports (not qualified) is cheaper but excluded.
     expect((a.getRow(first).values as unknown[]).slice(1, 11)).toEqual([
-      'PR-4711-10', 'L1', 'Laptop 14" business', 25, 'EA', 'Hanse IT Distribution GmbH', 'comp_7', 1099, 27475, 'lowest qualified price',
+      'PR-4711-10',
+      'L1',
+      'Laptop 14" business',
+      25,
+      'EA',
+      'Hanse IT Distribution GmbH',
+      'comp_7',
+      1099,
+      27475,
+      'lowest qualified price',
     ]);
     expect(a.getCell(first + 2, 11).value).toMatch(/^tie between 2 suppliers/);
     expect(a.getCell(first + 8, 9).value).toBe(48972.5);
@@ -222,9 +259,13 @@ describe('comparison workbook: realistic RFQ (8 lines, 5 suppliers, one not qual
 
   it('reports the malformed quotation, the time zone and the unit-price assumption in the notes', () => {
     const text = notesText(wb);
-    expect(text).toContain('Quotation key 999 could not be read and is not compared: quotation_detail is not an object or array');
+    expect(text).toContain(
+      'Quotation key 999 could not be read and is not compared: quotation_detail is not an object or array',
+    );
     expect(text).toContain('All dates and times are shown in Europe/Berlin.');
-    expect(text).toContain('A quotation price is the UNIT price of its line (QUOTATION_PRICE_BASIS=unit); line total = unit price x qty.');
+    expect(text).toContain(
+      'A quotation price is the UNIT price of its line (QUOTATION_PRICE_BASIS=unit); line total = unit price x qty.',
+    );
     expect(text).toContain('Quotations without a qualification decision yet count as eligible.');
   });
 
@@ -397,7 +438,9 @@ describe('comparison workbook: edge cases', () => {
     expect(sup(ws, lineRow(0), 0, 0).value).toBe(1049);
     expect(sup(ws, lineRow(0), 0, 3).value).toBe(1);
     expect(ws.getCell(lineRow(0), C.bestSupplier).value).toBe('Nordic Office Supply AB');
-    expect(notesText(wb)).toContain('Quotation key 101 appears more than once; revision 3 is compared, the other ignored.');
+    expect(notesText(wb)).toContain(
+      'Quotation key 101 appears more than once; revision 3 is compared, the other ignored.',
+    );
   });
 
   it('reports a malformed quotation and unusable prices in the notes without blocking the others', async () => {
@@ -410,11 +453,11 @@ describe('comparison workbook: edge cases', () => {
       state: 'closed',
       generatedAt: GENERATED_AT,
       timeZone: 'Mars/Olympus_Mons',
-      quotations: [
-        quote('1', 'Good', { L1: '180', L2: '45' }),
-        quote('2', 'Sloppy', { L1: 'abc', L2: '-5', L9: '1' }),
+      quotations: [quote('1', 'Good', { L1: '180', L2: '45' }), quote('2', 'Sloppy', { L1: 'abc', L2: '-5', L9: '1' })],
+      invalidQuotations: [
+        { reason: 'sup_name: expected string' },
+        { quotation_key: 'comp_9', reason: 'revision_no: not an integer' },
       ],
-      invalidQuotations: [{ reason: 'sup_name: expected string' }, { quotation_key: 'comp_9', reason: 'revision_no: not an integer' }],
     };
     const wb = await writeAndRead(input, 'malformed.xlsx');
     const ws = sheet(wb, 'Comparison');
@@ -424,7 +467,9 @@ describe('comparison workbook: edge cases', () => {
     const text = notesText(wb);
     expect(text).toContain('Quotation without a key could not be read and is not compared: sup_name: expected string');
     expect(text).toContain('Quotation key comp_9 could not be read and is not compared: revision_no: not an integer');
-    expect(text).toContain('Sloppy (key 2), line A (line_id L1): price "abc" is not a usable number; shown as no quote.');
+    expect(text).toContain(
+      'Sloppy (key 2), line A (line_id L1): price "abc" is not a usable number; shown as no quote.',
+    );
     expect(text).toContain('price "-5" is not a usable number');
     expect(text).toContain('Sloppy (key 2) priced line_id L9, which is not on this RFQ; ignored.');
     expect(text).toContain('The configured time zone "Mars/Olympus_Mons" is unknown; dates are shown in UTC.');
@@ -447,8 +492,14 @@ describe('comparison workbook: edge cases', () => {
     expect(a.getCell(AWARD_ROWS.tableHeader + 8, 11).value).toBe('the winning quotation has no price for this line');
     const rows = await csvOf(input, 'completed.csv');
     expect(rows).toHaveLength(8); // header + 7 lines: the winner did not price L8
-    expect(rows.slice(1).every((r) => r.includes(',comp_7,Hanse IT Distribution GmbH,') && r.endsWith(',winning-quotation,'))).toBe(true);
-    expect(notesText(wb)).toContain('the winning quotation Hanse IT Distribution GmbH (key comp_7) has no price for it');
+    expect(
+      rows
+        .slice(1)
+        .every((r) => r.includes(',comp_7,Hanse IT Distribution GmbH,') && r.endsWith(',winning-quotation,')),
+    ).toBe(true);
+    expect(notesText(wb)).toContain(
+      'the winning quotation Hanse IT Distribution GmbH (key comp_7) has no price for it',
+    );
   });
 
   it('sums money exactly in decimal (0.1 x 3 + 0.2 x 3 is 0.90, not 0.9000000000000001)', async () => {

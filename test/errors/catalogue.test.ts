@@ -23,9 +23,13 @@ function tsFiles(dir: string): string[] {
     e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
   );
 }
-const sources = ['src', 'app'].flatMap((d) => tsFiles(join(ROOT, d))).map((p) => ({ path: relative(ROOT, p), text: readFileSync(p, 'utf8') }));
+const sources = ['src', 'app']
+  .flatMap((d) => tsFiles(join(ROOT, d)))
+  .map((p) => ({ path: relative(ROOT, p), text: readFileSync(p, 'utf8') }));
 const lines = (re: RegExp, except: (path: string) => boolean = () => false) =>
-  sources.filter((s) => !except(s.path)).flatMap((s) => s.text.split('\n').flatMap((l, i) => (re.test(l) ? [`${s.path}:${i + 1}: ${l.trim()}`] : [])));
+  sources
+    .filter((s) => !except(s.path))
+    .flatMap((s) => s.text.split('\n').flatMap((l, i) => (re.test(l) ? [`${s.path}:${i + 1}: ${l.trim()}`] : [])));
 
 describe('the source keeps to the one catalogue', () => {
   it('no bare `throw new Error(` in src', () => {
@@ -34,7 +38,9 @@ describe('the source keeps to the one catalogue', () => {
 
   it('no error class defined outside src/errors.ts', () => {
     // ingest-file.ts's CallbackFailure is a private envelope, unwrapped before it leaves the module (never seen).
-    const found = lines(/class \w+ extends \w*Error\b/, (p) => p === 'src/errors.ts').filter((l) => !l.includes('class CallbackFailure'));
+    const found = lines(/class \w+ extends \w*Error\b/, (p) => p === 'src/errors.ts').filter(
+      (l) => !l.includes('class CallbackFailure'),
+    );
     expect(found).toEqual([]);
   });
 
@@ -61,8 +67,12 @@ describe('the classes that moved in keep what callers rely on', () => {
     expect(unstable).toBeInstanceOf(AttemptBusyError); // the create job sets both aside the same way
     expect(unstable.waitMs).toBe(900);
     expect(unstable.reason).toBe('lists kept changing');
-    expect(unstable.message).toBe('reconcile search inconclusive (lists kept changing); nothing posted, looking again in 900 ms');
-    expect(new AttemptBusyError('p/PR-1', 700).message).toBe('requisition p/PR-1 is being created by another attempt; looking again in 700 ms');
+    expect(unstable.message).toBe(
+      'reconcile search inconclusive (lists kept changing); nothing posted, looking again in 900 ms',
+    );
+    expect(new AttemptBusyError('p/PR-1', 700).message).toBe(
+      'requisition p/PR-1 is being created by another attempt; looking again in 700 ms',
+    );
     expect(new ThrottledError(2500).waitMs).toBe(2500);
     expect(new SheetNotFoundError('PRs', ['Sheet1']).message).toBe('has no sheet named "PRs" (sheets: "Sheet1")');
     expect(new SandboxError(404, 'no RFQ 9').status).toBe(404);

@@ -49,7 +49,23 @@ async function launch(cmd: string, args: string[]): Promise<ChildProcess> {
 
 async function redisServer(port: number, extra: string[] = []): Promise<ChildProcess> {
   const dir = tmp(`redis-${port}`);
-  const child = await launch('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--loglevel', 'warning', ...extra]);
+  const child = await launch('redis-server', [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'yes',
+    '--maxmemory-policy',
+    'noeviction',
+    '--loglevel',
+    'warning',
+    ...extra,
+  ]);
   const c = new Redis({ port, lazyConnect: true, retryStrategy: (n) => (n > 50 ? null : 50) });
   await c.connect();
   await c.ping();
@@ -79,78 +95,135 @@ async function sentinel(port: number, primaryPort: number): Promise<ChildProcess
 }
 
 describe('Redis Sentinel: the primary SIGKILLed mid-run', () => {
-  it(`${REQUISITIONS} requisitions, 10% of create answers lost: exactly ${REQUISITIONS} RFQs, the worker never restarted`, { timeout: 240_000 }, async () => {
-    const [pPort, rPort, s1, s2, s3] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-    const primary = await redisServer(pPort!);
-    await redisServer(rPort!, ['--replicaof', '127.0.0.1', String(pPort)]);
-    for (const s of [s1!, s2!, s3!]) await sentinel(s, pPort!);
-    const sentinels = [s1, s2, s3].map((p) => `127.0.0.1:${p}`).join(',');
-    // the replica has synced and every sentinel knows it before the run starts
-    const probe = new Redis({ port: rPort! });
-    await waitUntil('replica in sync', async () => (await probe.info('replication')).includes('master_link_status:up'), 20_000, 100);
-    probe.disconnect();
-    const sProbe = new Redis({ port: s1! });
-    await waitUntil('sentinels know the replica and each other', async () => {
-      const m = (await sProbe.call('SENTINEL', 'MASTER', 'mymaster')) as string[];
-      const field = (k: string) => Number(m[m.indexOf(k) + 1]);
-      return field('num-slaves') >= 1 && field('num-other-sentinels') >= 2;
-    }, 30_000, 200);
+  it(
+    `${REQUISITIONS} requisitions, 10% of create answers lost: exactly ${REQUISITIONS} RFQs, the worker never restarted`,
+    { timeout: 240_000 },
+    async () => {
+      const [pPort, rPort, s1, s2, s3] = await Promise.all([
+        freePort(),
+        freePort(),
+        freePort(),
+        freePort(),
+        freePort(),
+      ]);
+      const primary = await redisServer(pPort!);
+      await redisServer(rPort!, ['--replicaof', '127.0.0.1', String(pPort)]);
+      for (const s of [s1!, s2!, s3!]) await sentinel(s, pPort!);
+      const sentinels = [s1, s2, s3].map((p) => `127.0.0.1:${p}`).join(',');
+      // the replica has synced and every sentinel knows it before the run starts
+      const probe = new Redis({ port: rPort! });
+      await waitUntil(
+        'replica in sync',
+        async () => (await probe.info('replication')).includes('master_link_status:up'),
+        20_000,
+        100,
+      );
+      probe.disconnect();
+      const sProbe = new Redis({ port: s1! });
+      await waitUntil(
+        'sentinels know the replica and each other',
+        async () => {
+          const m = (await sProbe.call('SENTINEL', 'MASTER', 'mymaster')) as string[];
+          const field = (k: string) => Number(m[m.indexOf(k) + 1]);
+          return field('num-slaves') >= 1 && field('num-other-sentinels') >= 2;
+        },
+        30_000,
+        200,
+      );
 
-    sandbox = await startSandbox({ seed: 16, faults: { latencyMs: 40 } });
-    sandbox.setFaults({ latencyMs: 40, commitThenFail: { rate: 0.1, mode: '502' } });
-    const dir = tmp('data');
-    const env = {
-      RFQ_SYNC_DIR: dir,
-      REDIS_SENTINELS: sentinels,
-      REDIS_SENTINEL_NAME: 'mymaster',
-      SOURCING_BASE_URL: sandbox.url,
-      SOURCING_TOKEN: 'sandbox-token',
-      SOURCING_ACCOUNT: 'failover',
-      HTTP_PORT: '0',
-      FILE_STABLE_MS: '200',
-      CONCURRENCY_CREATE: String(CONCURRENCY),
-      SOURCING_CONNECT_TIMEOUT_MS: '1000',
-      SOURCING_HEADERS_TIMEOUT_MS: '2000',
-      SOURCING_BODY_TIMEOUT_MS: '2000',
-      SOURCING_CALL_DEADLINE_MS: '5000',
-      JOB_ATTEMPTS: '1000',
-      JOB_BACKOFF_MS: '200',
-      LOG_LEVEL: 'warn',
-    };
-    worker = spawnCli(['worker'], { ...env, LOG_LEVEL: 'info' });
-    await worker.waitFor('rfq-sync worker started', 30_000);
-    writeFileSync(join(dir, 'inbox', 'failover.csv'), csvOf(GENERIC_TEMPLATE, linesOf('FO', REQUISITIONS, 1)));
+      sandbox = await startSandbox({ seed: 16, faults: { latencyMs: 40 } });
+      sandbox.setFaults({ latencyMs: 40, commitThenFail: { rate: 0.1, mode: '502' } });
+      const dir = tmp('data');
+      const env = {
+        RFQ_SYNC_DIR: dir,
+        REDIS_SENTINELS: sentinels,
+        REDIS_SENTINEL_NAME: 'mymaster',
+        SOURCING_BASE_URL: sandbox.url,
+        SOURCING_TOKEN: 'sandbox-token',
+        SOURCING_ACCOUNT: 'failover',
+        HTTP_PORT: '0',
+        FILE_STABLE_MS: '200',
+        CONCURRENCY_CREATE: String(CONCURRENCY),
+        SOURCING_CONNECT_TIMEOUT_MS: '1000',
+        SOURCING_HEADERS_TIMEOUT_MS: '2000',
+        SOURCING_BODY_TIMEOUT_MS: '2000',
+        SOURCING_CALL_DEADLINE_MS: '5000',
+        JOB_ATTEMPTS: '1000',
+        JOB_BACKOFF_MS: '200',
+        LOG_LEVEL: 'warn',
+      };
+      worker = spawnCli(['worker'], { ...env, LOG_LEVEL: 'info' });
+      await worker.waitFor('rfq-sync worker started', 30_000);
+      writeFileSync(join(dir, 'inbox', 'failover.csv'), csvOf(GENERIC_TEMPLATE, linesOf('FO', REQUISITIONS, 1)));
 
-    const count = () => sandbox!.control.listAll().length;
-    await waitUntil('a third of the RFQs created', () => count() >= REQUISITIONS / 3, 90_000, 20);
-    const atKill = count();
-    const killedAt = Date.now();
-    primary.kill('SIGKILL');
-    // resumed: more RFQs than could have been in flight at the kill
-    await waitUntil('work resumed after the failover', () => count() > atKill + CONCURRENCY, 90_000, 25, async () => `rfqs ${count()}; worker: ${worker!.output().slice(-2000)}`);
-    const resumeMs = Date.now() - killedAt;
+      const count = () => sandbox!.control.listAll().length;
+      await waitUntil('a third of the RFQs created', () => count() >= REQUISITIONS / 3, 90_000, 20);
+      const atKill = count();
+      const killedAt = Date.now();
+      primary.kill('SIGKILL');
+      // resumed: more RFQs than could have been in flight at the kill
+      await waitUntil(
+        'work resumed after the failover',
+        () => count() > atKill + CONCURRENCY,
+        90_000,
+        25,
+        async () => `rfqs ${count()}; worker: ${worker!.output().slice(-2000)}`,
+      );
+      const resumeMs = Date.now() - killedAt;
 
-    const distinct = () => new Set(sandbox!.control.listAll().flatMap((r) => r.lines.map((l) => l.external_id))).size;
-    await waitUntil(`${REQUISITIONS} requisitions created`, () => distinct() >= REQUISITIONS, 120_000, 200, async () => `distinct ${distinct()}, rfqs ${count()}; worker: ${worker!.output().slice(-2000)}`);
-    await sleep(1_500); // anything still in flight lands now, or never
-    const rfqs = sandbox.control.listAll();
-    const seen = new Map<string, number>();
-    for (const r of rfqs) for (const l of r.lines) seen.set(l.external_id ?? '', (seen.get(l.external_id ?? '') ?? 0) + 1);
-    const duplicated = [...seen.values()].filter((n) => n > 1).length;
-    const lost = REQUISITIONS - seen.size;
-    const stats = sandbox.stats();
-    const alive = worker.child.exitCode === null && worker.child.signalCode === null;
+      const distinct = () => new Set(sandbox!.control.listAll().flatMap((r) => r.lines.map((l) => l.external_id))).size;
+      await waitUntil(
+        `${REQUISITIONS} requisitions created`,
+        () => distinct() >= REQUISITIONS,
+        120_000,
+        200,
+        async () => `distinct ${distinct()}, rfqs ${count()}; worker: ${worker!.output().slice(-2000)}`,
+      );
+      await sleep(1_500); // anything still in flight lands now, or never
+      const rfqs = sandbox.control.listAll();
+      const seen = new Map<string, number>();
+      for (const r of rfqs)
+        for (const l of r.lines) seen.set(l.external_id ?? '', (seen.get(l.external_id ?? '') ?? 0) + 1);
+      const duplicated = [...seen.values()].filter((n) => n > 1).length;
+      const lost = REQUISITIONS - seen.size;
+      const stats = sandbox.stats();
+      const alive = worker.child.exitCode === null && worker.child.signalCode === null;
 
-    recordFigure({ section: SECTION, name: 'RFQs expected / created / duplicated / lost', value: `${REQUISITIONS} / ${rfqs.length} / ${duplicated} / ${lost}`, target: 'equal, 0, 0', ok: rfqs.length === REQUISITIONS && duplicated === 0 && lost === 0 });
-    recordFigure({ section: SECTION, name: 'primary SIGKILLed after / lost create answers', value: `${atKill} RFQs / ${stats.commitThenFail}`, ok: true });
-    recordFigure({ section: SECTION, name: 'kill -> first POST after the failover', value: `${(resumeMs / 1000).toFixed(1)} s`, ok: true });
-    recordFigure({ section: SECTION, name: 'worker restarted by hand', value: alive ? 'no' : 'it died', target: 'no', ok: alive });
-    console.log(`failover: primary killed after ${atKill} RFQs, work resumed ${resumeMs} ms later; ${rfqs.length} RFQs, ${duplicated} duplicated, ${lost} lost, ${stats.commitThenFail} lost answers`);
+      recordFigure({
+        section: SECTION,
+        name: 'RFQs expected / created / duplicated / lost',
+        value: `${REQUISITIONS} / ${rfqs.length} / ${duplicated} / ${lost}`,
+        target: 'equal, 0, 0',
+        ok: rfqs.length === REQUISITIONS && duplicated === 0 && lost === 0,
+      });
+      recordFigure({
+        section: SECTION,
+        name: 'primary SIGKILLed after / lost create answers',
+        value: `${atKill} RFQs / ${stats.commitThenFail}`,
+        ok: true,
+      });
+      recordFigure({
+        section: SECTION,
+        name: 'kill -> first POST after the failover',
+        value: `${(resumeMs / 1000).toFixed(1)} s`,
+        ok: true,
+      });
+      recordFigure({
+        section: SECTION,
+        name: 'worker restarted by hand',
+        value: alive ? 'no' : 'it died',
+        target: 'no',
+        ok: alive,
+      });
+      console.log(
+        `failover: primary killed after ${atKill} RFQs, work resumed ${resumeMs} ms later; ${rfqs.length} RFQs, ${duplicated} duplicated, ${lost} lost, ${stats.commitThenFail} lost answers`,
+      );
 
-    expect(alive, worker.output().slice(-3000)).toBe(true);
-    expect(duplicated).toBe(0);
-    expect(lost).toBe(0);
-    expect(rfqs).toHaveLength(REQUISITIONS);
-    expect(stats.commitThenFail).toBeGreaterThan(0);
-  });
+      expect(alive, worker.output().slice(-3000)).toBe(true);
+      expect(duplicated).toBe(0);
+      expect(lost).toBe(0);
+      expect(rfqs).toHaveLength(REQUISITIONS);
+      expect(stats.commitThenFail).toBeGreaterThan(0);
+    },
+  );
 });

@@ -15,7 +15,17 @@ import type { SandboxFaults } from '../../src/sandbox/faults.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
-import { makeDataDir, openQueues, serviceEnv, sleep, startService, unfinished, waitUntil, type DataDir, type ServiceProcess } from './harness.ts';
+import {
+  makeDataDir,
+  openQueues,
+  serviceEnv,
+  sleep,
+  startService,
+  unfinished,
+  waitUntil,
+  type DataDir,
+  type ServiceProcess,
+} from './harness.ts';
 
 const SECTION = 'faults';
 
@@ -67,7 +77,8 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
   function tally(): { created: number; duplicated: number; lost: number; unexpected: number } {
     const seen = new Map<string, number>();
     const rfqs = sandbox.control.listAll();
-    for (const r of rfqs) for (const l of r.lines) seen.set(l.external_id ?? '', (seen.get(l.external_id ?? '') ?? 0) + 1);
+    for (const r of rfqs)
+      for (const l of r.lines) seen.set(l.external_id ?? '', (seen.get(l.external_id ?? '') ?? 0) + 1);
     return {
       created: rfqs.length,
       duplicated: [...seen.values()].filter((n) => n > 1).length,
@@ -89,7 +100,8 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
         },
         timeoutMs,
         250,
-        async () => `${JSON.stringify(tally())}, inbox ${JSON.stringify(await readdir(data.inbox))}, processing ${JSON.stringify(await readdir(data.processing))}, queues ${JSON.stringify(await queues.counts())}, worker: ${service.output().slice(-1500)}`,
+        async () =>
+          `${JSON.stringify(tally())}, inbox ${JSON.stringify(await readdir(data.inbox))}, processing ${JSON.stringify(await readdir(data.processing))}, queues ${JSON.stringify(await queues.counts())}, worker: ${service.output().slice(-1500)}`,
       );
     } finally {
       await queues.close();
@@ -104,7 +116,12 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
     sandbox.setFaults({});
     const recoverMs = await settle(name);
     const t = tally();
-    recordFigure({ section: SECTION, name: `${name}: time to recover after the fault`, value: `${(recoverMs / 1000).toFixed(1)} s`, ok: true });
+    recordFigure({
+      section: SECTION,
+      name: `${name}: time to recover after the fault`,
+      value: `${(recoverMs / 1000).toFixed(1)} s`,
+      ok: true,
+    });
     expect(t.duplicated, `${name}: duplicated external_ids`).toBe(0);
     expect(t.unexpected).toBe(0);
   }
@@ -118,7 +135,13 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
   });
 
   it('429 storms with Retry-After', async () => {
-    await phase('429 storm (burst 40, Retry-After 1 s, cap 20/s)', 'R429', 30, { rateLimit: { burst: 40, retryAfterSeconds: 1 }, maxRequestsPerSecond: 20 }, 5_000);
+    await phase(
+      '429 storm (burst 40, Retry-After 1 s, cap 20/s)',
+      'R429',
+      30,
+      { rateLimit: { burst: 40, retryAfterSeconds: 1 }, maxRequestsPerSecond: 20 },
+      5_000,
+    );
     expect(sandbox.stats().sent429).toBeGreaterThan(0);
   });
 
@@ -127,8 +150,20 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
   });
 
   it('invalid JSON and schema-breaking lists while 30% of create answers are lost', async () => {
-    await phase('invalid JSON 50% + lost answers 30%', 'JSON', 20, { invalidJsonRate: 0.5, commitThenFail: { rate: 0.3, mode: 'mixed', stallMs: 2_500 } }, 6_000);
-    await phase('schema breaks 30% + lost answers 30%', 'SCHEMA', 20, { schemaBreakRate: 0.3, commitThenFail: { rate: 0.3, mode: '502' } }, 6_000);
+    await phase(
+      'invalid JSON 50% + lost answers 30%',
+      'JSON',
+      20,
+      { invalidJsonRate: 0.5, commitThenFail: { rate: 0.3, mode: 'mixed', stallMs: 2_500 } },
+      6_000,
+    );
+    await phase(
+      'schema breaks 30% + lost answers 30%',
+      'SCHEMA',
+      20,
+      { schemaBreakRate: 0.3, commitThenFail: { rate: 0.3, mode: '502' } },
+      6_000,
+    );
   });
 
   it('Redis is SIGKILLed mid-run and restarted (AOF)', async () => {
@@ -141,10 +176,20 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
     await sleep(2_000);
     await redis.restart();
     sandbox.setFaults({});
-    recordFigure({ section: SECTION, name: 'Redis SIGKILL: RFQs of the phase created before the kill', value: `${before} of 150`, ok: true });
+    recordFigure({
+      section: SECTION,
+      name: 'Redis SIGKILL: RFQs of the phase created before the kill',
+      value: `${before} of 150`,
+      ok: true,
+    });
     const recoverMs = await settle('Redis killed and restarted', 120_000);
     const t = tally();
-    recordFigure({ section: SECTION, name: 'Redis SIGKILL + restart: time to recover', value: `${(recoverMs / 1000).toFixed(1)} s`, ok: true });
+    recordFigure({
+      section: SECTION,
+      name: 'Redis SIGKILL + restart: time to recover',
+      value: `${(recoverMs / 1000).toFixed(1)} s`,
+      ok: true,
+    });
     expect(t.duplicated).toBe(0);
     expect(service.alive(), 'the worker rides out a Redis restart').toBe(true);
   });
@@ -170,8 +215,21 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
     }
     sandbox.setFaults({});
     const recoverMs = await settle('worker SIGKILLed 8 times', 120_000);
-    recordFigure({ section: SECTION, name: 'worker SIGKILL x8: stages hit (active jobs at the kill)', value: Object.entries(stages).map(([k, v]) => `${k} ${v}`).join(', ') || 'none', ok: true });
-    recordFigure({ section: SECTION, name: 'worker SIGKILL x8: time to recover after the last restart', value: `${(recoverMs / 1000).toFixed(1)} s`, ok: true });
+    recordFigure({
+      section: SECTION,
+      name: 'worker SIGKILL x8: stages hit (active jobs at the kill)',
+      value:
+        Object.entries(stages)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ') || 'none',
+      ok: true,
+    });
+    recordFigure({
+      section: SECTION,
+      name: 'worker SIGKILL x8: time to recover after the last restart',
+      value: `${(recoverMs / 1000).toFixed(1)} s`,
+      ok: true,
+    });
     expect(tally().duplicated).toBe(0);
   });
 
@@ -187,9 +245,27 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
     const requisitions = new Set(expected.values()).size;
     const stuck = unfinished(counts, ['ingest', 'createRfq']);
     const failed = (counts.ingest.failed ?? 0) + (counts.createRfq.failed ?? 0);
-    recordFigure({ section: SECTION, name: 'RFQs expected / created / duplicated', value: `${requisitions} / ${t.created} / ${t.duplicated}`, target: 'equal, dup 0', ok: t.created === requisitions && t.duplicated === 0 });
-    recordFigure({ section: SECTION, name: 'requisitions lost (external_ids missing)', value: t.lost, target: '0', ok: t.lost === 0 });
-    recordFigure({ section: SECTION, name: 'jobs stuck / failed (ingest, create-rfq)', value: `${stuck} / ${failed}`, target: '0 / 0', ok: stuck === 0 && failed === 0 });
+    recordFigure({
+      section: SECTION,
+      name: 'RFQs expected / created / duplicated',
+      value: `${requisitions} / ${t.created} / ${t.duplicated}`,
+      target: 'equal, dup 0',
+      ok: t.created === requisitions && t.duplicated === 0,
+    });
+    recordFigure({
+      section: SECTION,
+      name: 'requisitions lost (external_ids missing)',
+      value: t.lost,
+      target: '0',
+      ok: t.lost === 0,
+    });
+    recordFigure({
+      section: SECTION,
+      name: 'jobs stuck / failed (ingest, create-rfq)',
+      value: `${stuck} / ${failed}`,
+      target: '0 / 0',
+      ok: stuck === 0 && failed === 0,
+    });
     expect(t.created).toBe(requisitions);
     expect(t.duplicated).toBe(0);
     expect(t.lost).toBe(0);

@@ -37,8 +37,13 @@ export function renderTable(figures: Figure[]): string {
   const last = new Map<string, Figure>();
   for (const f of figures) last.set(`${f.section}\u0000${f.name}`, f);
   const rows = [...last.values()];
-  const cells = [['Section', 'Figure', 'Value', 'Target', 'OK'], ...rows.map((f) => [f.section, f.name, String(f.value), f.target ?? '', f.ok ? 'yes' : 'NO'])];
+  const cells = [
+    ['Section', 'Figure', 'Value', 'Target', 'OK'],
+    ...rows.map((f) => [f.section, f.name, String(f.value), f.target ?? '', f.ok ? 'yes' : 'NO']),
+  ];
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  return [line(cells[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.slice(1).map(line)].join('\n');
+  return [line(cells[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.slice(1).map(line)].join(
+    '\n',
+  );
 }

@@ -14,6 +14,8 @@ export default function setup(): () => void {
     const table = renderTable(figures);
     writeFileSync(join(dir, 'figures.md'), `${table}\n`);
     const bad = figures.filter((f) => !f.ok).length;
-    process.stdout.write(`\nHardening figures (${figures.length}, ${bad} off target; also in ${join(dir, 'figures.md')}):\n\n${table}\n\n`);
+    process.stdout.write(
+      `\nHardening figures (${figures.length}, ${bad} off target; also in ${join(dir, 'figures.md')}):\n\n${table}\n\n`,
+    );
   };
 }

@@ -10,7 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { PACKAGE_ROOT } from '../../src/config.ts';
 import { redisOptionsFromUrl } from '../../src/pipeline/context.ts';
-import { bullPrefix, QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } from '../../src/redis/queues.ts';
+import {
+  bullPrefix,
+  QUEUE_KEYS,
+  QUEUE_NAMES,
+  type QueueKey,
+  type RedisConnectionOptions,
+} from '../../src/redis/queues.ts';
 
 const SERVICE = fileURLToPath(new URL('./fixtures/service-process.ts', import.meta.url));
 
@@ -92,7 +98,10 @@ export interface ServiceProcess {
 }
 
 /** Start a worker process and wait until it says it is ready. */
-export async function startService(env: Record<string, string>, opts: { readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+export async function startService(
+  env: Record<string, string>,
+  opts: { readyTimeoutMs?: number } = {},
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [SERVICE], {
     cwd: PACKAGE_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -104,7 +113,10 @@ export async function startService(env: Record<string, string>, opts: { readyTim
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000);
   while (!chunks.join('').includes('"ready":true')) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`worker process exited at start (${child.exitCode ?? child.signalCode}):\n${chunks.join('').slice(-3000)}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `worker process exited at start (${child.exitCode ?? child.signalCode}):\n${chunks.join('').slice(-3000)}`,
+      );
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`worker process not ready in time:\n${chunks.join('').slice(-3000)}`);
@@ -126,24 +138,48 @@ export async function startService(env: Record<string, string>, opts: { readyTim
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-export async function waitUntil(what: string, cond: () => Promise<boolean> | boolean, timeoutMs: number, everyMs = 200, state?: () => Promise<string>): Promise<number> {
+export async function waitUntil(
+  what: string,
+  cond: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  everyMs = 200,
+  state?: () => Promise<string>,
+): Promise<number> {
   const t0 = Date.now();
   for (;;) {
     if (await cond()) return Date.now() - t0;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${state ? `; state: ${await state().catch((e: Error) => e.message)}` : ''}`);
+    if (Date.now() - t0 > timeoutMs)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${state ? `; state: ${await state().catch((e: Error) => e.message)}` : ''}`,
+      );
     await sleep(everyMs);
   }
 }
 
 /** Read-only handles on the five queues, to count jobs by state. */
-export function openQueues(redisUrl: string, prefix: string, account = 'hardening'): { counts(): Promise<Record<QueueKey, Record<string, number>>>; close(): Promise<void> } {
+export function openQueues(
+  redisUrl: string,
+  prefix: string,
+  account = 'hardening',
+): { counts(): Promise<Record<QueueKey, Record<string, number>>>; close(): Promise<void> } {
   const connection = { ...redisOptionsFromUrl(redisUrl), maxRetriesPerRequest: null } as RedisConnectionOptions;
-  const queues = QUEUE_KEYS.map((k) => [k, new Queue(QUEUE_NAMES[k], { connection, prefix: bullPrefix(prefix, account) })] as const);
+  const queues = QUEUE_KEYS.map(
+    (k) => [k, new Queue(QUEUE_NAMES[k], { connection, prefix: bullPrefix(prefix, account) })] as const,
+  );
   for (const [, q] of queues) q.on('error', () => undefined);
   return {
     async counts() {
       const out = {} as Record<QueueKey, Record<string, number>>;
-      for (const [k, q] of queues) out[k] = await q.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children');
+      for (const [k, q] of queues)
+        out[k] = await q.getJobCounts(
+          'waiting',
+          'active',
+          'delayed',
+          'failed',
+          'completed',
+          'prioritized',
+          'waiting-children',
+        );
       return out;
     },
     async close() {

@@ -16,7 +16,18 @@ import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded
 import type { Requisition } from '../../src/requisition.ts';
 import { DEFAULT_SANDBOX_TOKEN, startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix } from '../helpers/redis.ts';
-import { listTree, makeDataDir, openQueues, serviceEnv, sleep, startService, unfinished, waitUntil, type DataDir, type ServiceProcess } from './harness.ts';
+import {
+  listTree,
+  makeDataDir,
+  openQueues,
+  serviceEnv,
+  sleep,
+  startService,
+  unfinished,
+  waitUntil,
+  type DataDir,
+  type ServiceProcess,
+} from './harness.ts';
 import { workbookText } from './outputs.ts';
 import { recordFigure } from './figures.ts';
 import { HOSTILE_LIMITS, hostileCases, type HostileCase } from './hostile-files.ts';
@@ -53,13 +64,36 @@ describe('hostile files straight through ingestFile', () => {
     await rm(dir, { recursive: true, force: true });
     const n = (o: string) => results.filter((r) => r.outcome === o).length;
     const parked = hostileCases().length - cases.length;
-    recordFigure({ section: 'hostile files', name: 'files generated (run)', value: `${hostileCases().length} (${cases.length})${parked ? `, ${parked} parked as open defects` : ''}`, target: '>= 40', ok: cases.length >= 40 });
-    recordFigure({ section: 'hostile files', name: 'ingestFile: refused / read / crashed', value: `${n('refused')} / ${n('read')} / ${n('crashed')}`, target: 'crashed 0', ok: n('crashed') === 0 });
+    recordFigure({
+      section: 'hostile files',
+      name: 'files generated (run)',
+      value: `${hostileCases().length} (${cases.length})${parked ? `, ${parked} parked as open defects` : ''}`,
+      target: '>= 40',
+      ok: cases.length >= 40,
+    });
+    recordFigure({
+      section: 'hostile files',
+      name: 'ingestFile: refused / read / crashed',
+      value: `${n('refused')} / ${n('read')} / ${n('crashed')}`,
+      target: 'crashed 0',
+      ok: n('crashed') === 0,
+    });
     const peak = Math.max(0, ...results.map((r) => r.rssMb));
     const worst = results.find((r) => r.rssMb === peak);
-    recordFigure({ section: 'hostile files', name: `ingestFile: worst RSS growth (${worst?.id ?? '-'})`, value: `${peak} MB`, target: `<= ${RSS_BOUND_MB} MB`, ok: peak <= RSS_BOUND_MB });
+    recordFigure({
+      section: 'hostile files',
+      name: `ingestFile: worst RSS growth (${worst?.id ?? '-'})`,
+      value: `${peak} MB`,
+      target: `<= ${RSS_BOUND_MB} MB`,
+      ok: peak <= RSS_BOUND_MB,
+    });
     const slow = Math.max(0, ...results.map((r) => r.ms));
-    recordFigure({ section: 'hostile files', name: `ingestFile: slowest file (${results.find((r) => r.ms === slow)?.id ?? '-'})`, value: `${(slow / 1000).toFixed(1)} s`, ok: true });
+    recordFigure({
+      section: 'hostile files',
+      name: `ingestFile: slowest file (${results.find((r) => r.ms === slow)?.id ?? '-'})`,
+      value: `${(slow / 1000).toFixed(1)} s`,
+      ok: true,
+    });
   });
 
   it.each(cases.map((c) => [c.id, c] as const))('%s', async (_id, c: HostileCase) => {
@@ -77,7 +111,8 @@ describe('hostile files straight through ingestFile', () => {
     const rssMb = Math.round((peakRss - baseRss) / MB);
     const err = result.status === 'rejected' ? (result.reason as unknown) : undefined;
     // A refusal is one of our errors of kind `data`; anything else (TypeError, RangeError...) is a crash.
-    const outcome = err === undefined ? 'read' : err instanceof RfqSyncError && err.kind === 'data' ? 'refused' : 'crashed';
+    const outcome =
+      err === undefined ? 'read' : err instanceof RfqSyncError && err.kind === 'data' ? 'refused' : 'crashed';
     results.push({ id: c.id, outcome, ms, rssMb, ok: outcome !== 'crashed' });
 
     expect(outcome, `${c.id}: ${err instanceof Error ? `${err.name}: ${err.message}` : ''}`).not.toBe('crashed');
@@ -98,9 +133,13 @@ describe('hostile files straight through ingestFile', () => {
       expect(got).toHaveLength(c.expect.requisitions!);
       expect(got.reduce((n, r) => n + r.lines.length, 0)).toBe(c.expect.lines);
     }
-    if (c.expect.outcome === 'either' && c.expect.requisitions !== undefined) expect(got).toHaveLength(c.expect.requisitions);
+    if (c.expect.outcome === 'either' && c.expect.requisitions !== undefined)
+      expect(got).toHaveLength(c.expect.requisitions);
     for (const secret of c.expect.mustNotLeak ?? []) {
-      const text = JSON.stringify({ got, value: result.status === 'fulfilled' ? result.value : (err as Error).message });
+      const text = JSON.stringify({
+        got,
+        value: result.status === 'fulfilled' ? result.value : (err as Error).message,
+      });
       expect(text.includes(secret), `${c.id}: ${JSON.stringify(secret)} leaked into the ingestion output`).toBe(false);
     }
     // No parser may unpack anything next to the file (zip entries named ../../x).
@@ -149,7 +188,10 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
   });
 
   it('every file ends in archive/ or failed/ with a report naming the cause; the worker stays up; the service gets whole requisitions only', async () => {
-    const cases = hostileCases().filter((c) => (runDefects || (!OPEN_DEFECTS.has(c.id) && !OPEN_PIPELINE_DEFECTS.has(c.id))) && (!only || only.includes(c.id)));
+    const cases = hostileCases().filter(
+      (c) =>
+        (runDefects || (!OPEN_DEFECTS.has(c.id) && !OPEN_PIPELINE_DEFECTS.has(c.id))) && (!only || only.includes(c.id)),
+    );
     const pid = service.child.pid!;
     // What each readable file holds, straight from ingestFile: the requisitions the service must end up with.
     const profiles = await loadProfiles(join(PACKAGE_ROOT, 'mappings'));
@@ -158,7 +200,11 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
       if (c.id === 'over-size-limit' || c.id.startsWith('zip-bomb')) continue;
       const p = await c.write(join(staging, 'direct', c.id));
       const got: Requisition[] = [];
-      await ingestFile(p, { profiles, limits: HOSTILE_LIMITS, displayName: c.fileName }, async (r) => void got.push(r)).catch(() => undefined);
+      await ingestFile(
+        p,
+        { profiles, limits: HOSTILE_LIMITS, displayName: c.fileName },
+        async (r) => void got.push(r),
+      ).catch(() => undefined);
       await rm(join(staging, 'direct', c.id), { recursive: true, force: true });
       expected.set(c.id, got);
     }
@@ -196,10 +242,14 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
     try {
       await waitUntil(
         'the inbox and processing/ to empty and the ingest and create-rfq queues to drain',
-        async () => (await readdir(data.inbox)).length === ignored.length && (await readdir(data.processing)).length === 0 && unfinished(await queues.counts(), ['ingest', 'createRfq']) === 0,
+        async () =>
+          (await readdir(data.inbox)).length === ignored.length &&
+          (await readdir(data.processing)).length === 0 &&
+          unfinished(await queues.counts(), ['ingest', 'createRfq']) === 0,
         240_000,
         500,
-        async () => `inbox ${JSON.stringify(await readdir(data.inbox))}, processing ${JSON.stringify(await readdir(data.processing))}, queues ${JSON.stringify(await queues.counts())}, worker output: ${service.output().slice(-2000)}`,
+        async () =>
+          `inbox ${JSON.stringify(await readdir(data.inbox))}, processing ${JSON.stringify(await readdir(data.processing))}, queues ${JSON.stringify(await queues.counts())}, worker output: ${service.output().slice(-2000)}`,
       );
     } finally {
       await queues.close();
@@ -219,7 +269,11 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
     const matches = (c: HostileCase, original: string) => {
       if (original === c.fileName) return true;
       const ext = extname(original);
-      return original.length < c.fileName.length && c.fileName.endsWith(ext) && c.fileName.startsWith(original.slice(0, original.length - ext.length));
+      return (
+        original.length < c.fileName.length &&
+        c.fileName.endsWith(ext) &&
+        c.fileName.startsWith(original.slice(0, original.length - ext.length))
+      );
     };
     const problems: string[] = [];
     for (const c of cases) {
@@ -228,7 +282,8 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
         const ends = finished.filter((f) => matches({ ...c, fileName: name }, f.p.original));
         if (c.drop === 'deleted' && ends.length === 0) continue; // gone before it was taken: nothing to do
         if (c.expect.ignoredByInbox) {
-          if (ends.length > 0) problems.push(`${c.id}: the inbox should have left it alone, found in ${ends[0]!.where}/`);
+          if (ends.length > 0)
+            problems.push(`${c.id}: the inbox should have left it alone, found in ${ends[0]!.where}/`);
           continue;
         }
         if (ends.length !== 1) {
@@ -236,15 +291,18 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
           continue;
         }
         const end = ends[0]!;
-        if (c.expect.outcome !== 'either' && end.where !== c.expect.outcome) problems.push(`${c.id}: in ${end.where}/, expected ${c.expect.outcome}/`);
+        if (c.expect.outcome !== 'either' && end.where !== c.expect.outcome)
+          problems.push(`${c.id}: in ${end.where}/, expected ${c.expect.outcome}/`);
         const report = reports.filter((r) => r.includes(end.p.token));
         if (report.length !== 1) {
           problems.push(`${c.id}: ${report.length} reports for take ${end.p.token}`);
           continue;
         }
         const text = (await workbookText(join(data.reports, report[0]!))).strings.join('\n');
-        if (end.where === 'failed' && c.expect.cause && !c.expect.cause.test(text)) problems.push(`${c.id}: report does not name the cause ${c.expect.cause}: ${text.slice(0, 300)}`);
-        for (const secret of c.expect.mustNotLeak ?? []) if (text.includes(secret)) problems.push(`${c.id}: report leaks ${JSON.stringify(secret)}`);
+        if (end.where === 'failed' && c.expect.cause && !c.expect.cause.test(text))
+          problems.push(`${c.id}: report does not name the cause ${c.expect.cause}: ${text.slice(0, 300)}`);
+        for (const secret of c.expect.mustNotLeak ?? [])
+          if (text.includes(secret)) problems.push(`${c.id}: report leaks ${JSON.stringify(secret)}`);
       }
     }
     expect(problems).toEqual([]);
@@ -252,7 +310,8 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
     // The service: exactly the requisitions of the files that were read, each whole and once.
     const rfqs = sandbox.control.listAll();
     const byExternalId = new Map<string, number>();
-    for (const r of rfqs) for (const l of r.lines) byExternalId.set(l.external_id ?? '', (byExternalId.get(l.external_id ?? '') ?? 0) + 1);
+    for (const r of rfqs)
+      for (const l of r.lines) byExternalId.set(l.external_id ?? '', (byExternalId.get(l.external_id ?? '') ?? 0) + 1);
     const want = new Map<string, number>(); // external_id -> lines in its requisition
     for (const c of cases) {
       const archived = finished.some((f) => f.where === 'archive' && matches(c, f.p.original));
@@ -262,10 +321,29 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
     const duplicated = [...byExternalId].filter(([, n]) => n > 1).map(([e]) => e);
     const missing = [...want.keys()].filter((e) => !byExternalId.has(e));
     const unexpected = [...byExternalId.keys()].filter((e) => !want.has(e));
-    const partial = rfqs.filter((r) => r.lines.some((l) => want.get(l.external_id ?? '') !== r.lines.length)).map((r) => r._id);
-    recordFigure({ section: 'hostile files', name: 'pipeline: files settled (archive / failed)', value: `${finished.filter((f) => f.where === 'archive').length} / ${finished.filter((f) => f.where === 'failed').length} in ${(settleMs / 1000).toFixed(0)} s`, ok: true });
-    recordFigure({ section: 'hostile files', name: 'pipeline: RFQs expected / created / duplicated', value: `${new Set([...want.keys()].map((e) => e.replace(/-[^-]*$/, ''))).size} req. / ${rfqs.length} / ${duplicated.length}`, target: 'dup 0', ok: duplicated.length === 0 });
-    recordFigure({ section: 'hostile files', name: 'pipeline: lines missing / unexpected / partial RFQs', value: `${missing.length} / ${unexpected.length} / ${partial.length}`, target: '0 / 0 / 0', ok: missing.length + unexpected.length + partial.length === 0 });
+    const partial = rfqs
+      .filter((r) => r.lines.some((l) => want.get(l.external_id ?? '') !== r.lines.length))
+      .map((r) => r._id);
+    recordFigure({
+      section: 'hostile files',
+      name: 'pipeline: files settled (archive / failed)',
+      value: `${finished.filter((f) => f.where === 'archive').length} / ${finished.filter((f) => f.where === 'failed').length} in ${(settleMs / 1000).toFixed(0)} s`,
+      ok: true,
+    });
+    recordFigure({
+      section: 'hostile files',
+      name: 'pipeline: RFQs expected / created / duplicated',
+      value: `${new Set([...want.keys()].map((e) => e.replace(/-[^-]*$/, ''))).size} req. / ${rfqs.length} / ${duplicated.length}`,
+      target: 'dup 0',
+      ok: duplicated.length === 0,
+    });
+    recordFigure({
+      section: 'hostile files',
+      name: 'pipeline: lines missing / unexpected / partial RFQs',
+      value: `${missing.length} / ${unexpected.length} / ${partial.length}`,
+      target: '0 / 0 / 0',
+      ok: missing.length + unexpected.length + partial.length === 0,
+    });
     expect(duplicated).toEqual([]);
     expect(missing).toEqual([]);
     expect(unexpected).toEqual([]);
@@ -276,16 +354,26 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
     expect(service.child.pid).toBe(pid);
     const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
     const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-    recordFigure({ section: 'hostile files', name: 'pipeline: worker peak RSS (VmHWM)', value: `${Math.round(hwm)} MB`, target: '<= 1024 MB', ok: hwm <= 1024 });
+    recordFigure({
+      section: 'hostile files',
+      name: 'pipeline: worker peak RSS (VmHWM)',
+      value: `${Math.round(hwm)} MB`,
+      target: '<= 1024 MB',
+      ok: hwm <= 1024,
+    });
     expect(hwm).toBeLessThanOrEqual(1024);
     expect(service.output()).not.toMatch(/FATAL|heap out of memory|Unhandled|uncaught/i);
 
     // Nothing was written outside the configured folders, whatever the file names and zip entries said.
-    const outside = (await listTree(data.jail)).filter((f) => !/^data\/(inbox|processing|archive|failed|outbox)\//.test(f));
+    const outside = (await listTree(data.jail)).filter(
+      (f) => !/^data\/(inbox|processing|archive|failed|outbox)\//.test(f),
+    );
     expect(outside).toEqual([]);
     expect((await readdir(data.inbox)).sort()).toEqual(ignored.map((c) => c.fileName).sort());
     // outbox/overview.xlsx (or its temporary file while a poll rewrites it) is the one output of the outbox itself.
-    const outboxDirs = (await listTree(data.outbox)).filter((f) => f.split('/').length !== 2 && !/^\.?overview\.xlsx(\.[0-9a-f]{8}\.tmp)?$/.test(f));
+    const outboxDirs = (await listTree(data.outbox)).filter(
+      (f) => f.split('/').length !== 2 && !/^\.?overview\.xlsx(\.[0-9a-f]{8}\.tmp)?$/.test(f),
+    );
     expect(outboxDirs, 'every output sits directly in its outbox folder').toEqual([]);
     expect(existsSync(join(PACKAGE_ROOT, 'pwned'))).toBe(false);
     expect(existsSync('/tmp/hardening-evil-abs.txt')).toBe(false);

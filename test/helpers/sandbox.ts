@@ -2,7 +2,11 @@
 import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_SANDBOX_TOKEN, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
 
-export function useSandbox(opts: SandboxOptions = {}): { readonly sandbox: Sandbox; readonly url: string; readonly token: string } {
+export function useSandbox(opts: SandboxOptions = {}): {
+  readonly sandbox: Sandbox;
+  readonly url: string;
+  readonly token: string;
+} {
   let sandbox: Sandbox | undefined;
   beforeAll(async () => {
     sandbox = await startSandbox({ seed: 42, ...opts });

@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { Job } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processIngest } from '../../jobs/ingest.ts';
-import { isInboxCandidate, isPlainName, newProcessingName, parseProcessingName, reportFileName } from '../../src/intake/file-mover.ts';
+import {
+  isInboxCandidate,
+  isPlainName,
+  newProcessingName,
+  parseProcessingName,
+  reportFileName,
+} from '../../src/intake/file-mover.ts';
 import { ingestJobPayloadSchema } from '../../src/intake/inbox-intake.ts';
 import { startInboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
@@ -47,28 +53,39 @@ describe('inbox names holding backslashes', () => {
     for (const bad of ['a/b.csv', '..', '.', '', 'x\u0000.csv']) expect(isInboxCandidate(bad), bad).toBe(false);
   });
 
-  it('a dropped file is taken, read and archived with a report naming it; nothing lands outside the data folders', { timeout: 30_000 }, async () => {
-    const t = tempDir();
-    const ctx: TestIntake = testIntake(r.url, testConfig(t.dir, { SWEEP_CRON: '0 0 1 1 *' }));
-    cleanups.push(t.remove, () => ctx.close());
-    const { inbox, processing, archive, failed, reports } = ctx.config.folders;
-    mkdirSync(inbox, { recursive: true });
-    writeFileSync(join(inbox, NAME), genericCsv(['PR-BS', 2]));
-    const w = await startInboxWatcher(ctx, { schedule: false });
-    cleanups.push(() => w.close());
+  it(
+    'a dropped file is taken, read and archived with a report naming it; nothing lands outside the data folders',
+    { timeout: 30_000 },
+    async () => {
+      const t = tempDir();
+      const ctx: TestIntake = testIntake(r.url, testConfig(t.dir, { SWEEP_CRON: '0 0 1 1 *' }));
+      cleanups.push(t.remove, () => ctx.close());
+      const { inbox, processing, archive, failed, reports } = ctx.config.folders;
+      mkdirSync(inbox, { recursive: true });
+      writeFileSync(join(inbox, NAME), genericCsv(['PR-BS', 2]));
+      const w = await startInboxWatcher(ctx, { schedule: false });
+      cleanups.push(() => w.close());
 
-    const job = await waitFor('the ingest job', async () => (await ctx.queues.ingest.getJobs(['waiting', 'delayed', 'prioritized']))[0]);
-    const payload = ingestJobPayloadSchema.parse(job.data);
-    expect(ls(inbox)).toEqual([]);
-    expect(ls(processing)).toEqual([payload.processingName]);
-    expect(payload.processingName).not.toContain('\\');
+      const job = await waitFor(
+        'the ingest job',
+        async () => (await ctx.queues.ingest.getJobs(['waiting', 'delayed', 'prioritized']))[0],
+      );
+      const payload = ingestJobPayloadSchema.parse(job.data);
+      expect(ls(inbox)).toEqual([]);
+      expect(ls(processing)).toEqual([payload.processingName]);
+      expect(payload.processingName).not.toContain('\\');
 
-    const result = await processIngest(ctx, (await Job.fromId(ctx.queues.ingest, job.id!))!);
-    expect(result).toMatchObject({ status: 'done', file: NAME, requisitions: 1 });
-    expect(ls(archive)).toEqual([payload.processingName]);
-    expect(ls(failed)).toEqual([]);
-    expect(ls(reports)).toHaveLength(1);
-    expect(ls(reports)[0]).not.toMatch(/[/\\]/);
-    expect(ls(t.dir).filter((n) => !['inbox', 'processing', 'archive', 'failed', 'outbox', 'reports', 'state'].includes(n))).toEqual([]);
-  });
+      const result = await processIngest(ctx, (await Job.fromId(ctx.queues.ingest, job.id!))!);
+      expect(result).toMatchObject({ status: 'done', file: NAME, requisitions: 1 });
+      expect(ls(archive)).toEqual([payload.processingName]);
+      expect(ls(failed)).toEqual([]);
+      expect(ls(reports)).toHaveLength(1);
+      expect(ls(reports)[0]).not.toMatch(/[/\\]/);
+      expect(
+        ls(t.dir).filter(
+          (n) => !['inbox', 'processing', 'archive', 'failed', 'outbox', 'reports', 'state'].includes(n),
+        ),
+      ).toEqual([]);
+    },
+  );
 });

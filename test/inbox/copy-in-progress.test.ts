@@ -43,61 +43,77 @@ async function runJob(ctx: TestIntake, a: AdmitResult) {
 }
 
 describe('a copy of a file still being read', () => {
-  it('empty.csv and empty.xlsx together: the second waits, then is read on its own and refused for its own reason', { timeout: 30_000 }, async () => {
-    const ctx = setup();
-    const { processing, archive, failed } = ctx.config.folders;
-    const first = await drop(ctx, 'empty.csv', '');
-    const second = drop(ctx, 'empty.xlsx', '');
-    await sleep(600);
-    // Still untouched in processing/ while the first is not finished: not archived, no job.
-    expect(ls(archive)).toEqual([]);
-    expect(ls(processing)).toHaveLength(2);
-    expect(await ctx.queues.ingest.count()).toBe(1);
+  it(
+    'empty.csv and empty.xlsx together: the second waits, then is read on its own and refused for its own reason',
+    { timeout: 30_000 },
+    async () => {
+      const ctx = setup();
+      const { processing, archive, failed } = ctx.config.folders;
+      const first = await drop(ctx, 'empty.csv', '');
+      const second = drop(ctx, 'empty.xlsx', '');
+      await sleep(600);
+      // Still untouched in processing/ while the first is not finished: not archived, no job.
+      expect(ls(archive)).toEqual([]);
+      expect(ls(processing)).toHaveLength(2);
+      expect(await ctx.queues.ingest.count()).toBe(1);
 
-    expect(await runJob(ctx, first)).toMatchObject({ status: 'refused', file: 'empty.csv' });
-    const again = await second;
-    expect(again.status).toBe('enqueued');
-    expect(await runJob(ctx, again)).toMatchObject({ status: 'refused', file: 'empty.xlsx' });
-    expect(ls(archive)).toEqual([]);
-    expect(ls(failed)).toHaveLength(2);
-    expect(ls(processing)).toEqual([]);
-  });
+      expect(await runJob(ctx, first)).toMatchObject({ status: 'refused', file: 'empty.csv' });
+      const again = await second;
+      expect(again.status).toBe('enqueued');
+      expect(await runJob(ctx, again)).toMatchObject({ status: 'refused', file: 'empty.xlsx' });
+      expect(ls(archive)).toEqual([]);
+      expect(ls(failed)).toHaveLength(2);
+      expect(ls(processing)).toEqual([]);
+    },
+  );
 
-  it('a copy of a file that is then archived is a duplicate naming it (nothing created twice)', { timeout: 30_000 }, async () => {
-    const ctx = setup();
-    const { processing, archive, reports } = ctx.config.folders;
-    const csv = genericCsv(['PR-TWIN', 2]);
-    const first = await drop(ctx, 'twin-a.csv', csv);
-    const second = drop(ctx, 'twin-b.csv', csv);
-    await sleep(400);
-    expect(ls(archive)).toEqual([]);
-    expect(await runJob(ctx, first)).toMatchObject({ status: 'done', file: 'twin-a.csv', requisitions: 1 });
-    const dup = await second;
-    expect(dup.status).toBe('duplicate');
-    if (dup.status !== 'duplicate') return;
-    expect(ls(archive)).toHaveLength(2);
-    expect(ls(processing)).toEqual([]);
-    expect((await reportNotes(join(reports, dup.report))).join(' ')).toMatch(/same bytes .* "twin-a\.csv" .* and was processed/);
-    expect(await ctx.queues.createRfq.count()).toBe(1);
-  });
+  it(
+    'a copy of a file that is then archived is a duplicate naming it (nothing created twice)',
+    { timeout: 30_000 },
+    async () => {
+      const ctx = setup();
+      const { processing, archive, reports } = ctx.config.folders;
+      const csv = genericCsv(['PR-TWIN', 2]);
+      const first = await drop(ctx, 'twin-a.csv', csv);
+      const second = drop(ctx, 'twin-b.csv', csv);
+      await sleep(400);
+      expect(ls(archive)).toEqual([]);
+      expect(await runJob(ctx, first)).toMatchObject({ status: 'done', file: 'twin-a.csv', requisitions: 1 });
+      const dup = await second;
+      expect(dup.status).toBe('duplicate');
+      if (dup.status !== 'duplicate') return;
+      expect(ls(archive)).toHaveLength(2);
+      expect(ls(processing)).toEqual([]);
+      expect((await reportNotes(join(reports, dup.report))).join(' ')).toMatch(
+        /same bytes .* "twin-a\.csv" .* and was processed/,
+      );
+      expect(await ctx.queues.createRfq.count()).toBe(1);
+    },
+  );
 
-  it('a copy whose first is not finished in time stays in processing/; the sweep reads it once the first was refused', { timeout: 30_000 }, async () => {
-    const ctx = setup();
-    const { processing, archive, failed } = ctx.config.folders;
-    const first = await drop(ctx, 'broken.csv', 'garbage\u0000\u0001');
-    const second = await drop(ctx, 'broken-copy.csv', 'garbage\u0000\u0001', 300);
-    expect(second.status).toBe('waiting');
-    expect(ls(processing)).toHaveLength(2);
-    // A sweep meanwhile changes nothing.
-    expect((await recoverProcessing(ctx)).map((x) => x.status).sort()).toEqual(['enqueued', 'waiting']);
-    expect(ls(archive)).toEqual([]);
+  it(
+    'a copy whose first is not finished in time stays in processing/; the sweep reads it once the first was refused',
+    { timeout: 30_000 },
+    async () => {
+      const ctx = setup();
+      const { processing, archive, failed } = ctx.config.folders;
+      const first = await drop(ctx, 'broken.csv', 'garbage\u0000\u0001');
+      const second = await drop(ctx, 'broken-copy.csv', 'garbage\u0000\u0001', 300);
+      expect(second.status).toBe('waiting');
+      expect(ls(processing)).toHaveLength(2);
+      // A sweep meanwhile changes nothing.
+      expect((await recoverProcessing(ctx)).map((x) => x.status).sort()).toEqual(['enqueued', 'waiting']);
+      expect(ls(archive)).toEqual([]);
 
-    expect(await runJob(ctx, first)).toMatchObject({ status: 'refused' });
-    expect(await new FileLedger(ctx.redis, ctx.keys.fileLedger).get(second.status === 'waiting' ? second.sha256 : '')).toBeUndefined();
-    const swept = await recoverProcessing(ctx);
-    expect(swept.map((x) => x.status)).toEqual(['enqueued']);
-    expect(await runJob(ctx, swept[0]!)).toMatchObject({ status: 'refused', file: 'broken-copy.csv' });
-    expect(ls(failed)).toHaveLength(2);
-    expect(ls(archive)).toEqual([]);
-  });
+      expect(await runJob(ctx, first)).toMatchObject({ status: 'refused' });
+      expect(
+        await new FileLedger(ctx.redis, ctx.keys.fileLedger).get(second.status === 'waiting' ? second.sha256 : ''),
+      ).toBeUndefined();
+      const swept = await recoverProcessing(ctx);
+      expect(swept.map((x) => x.status)).toEqual(['enqueued']);
+      expect(await runJob(ctx, swept[0]!)).toMatchObject({ status: 'refused', file: 'broken-copy.csv' });
+      expect(ls(failed)).toHaveLength(2);
+      expect(ls(archive)).toEqual([]);
+    },
+  );
 });

@@ -5,7 +5,17 @@
  * again; nothing outside the folders is read, nothing is lost, start-up never stops on one file.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Job } from 'bullmq';
@@ -20,7 +30,16 @@ import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { BIN } from '../ops/cli-helpers.ts';
-import { genericCsv, genericRows, reportNotes, tempDir, testConfig, testIntake, waitFor, type TestIntake } from './inbox-context.ts';
+import {
+  genericCsv,
+  genericRows,
+  reportNotes,
+  tempDir,
+  testConfig,
+  testIntake,
+  waitFor,
+  type TestIntake,
+} from './inbox-context.ts';
 
 const r = useRedis();
 const sb = useSandbox();
@@ -97,46 +116,67 @@ describe('a hostile inbox', () => {
     expect(done).toMatchObject({ status: 'done', requisitions: 2 });
   });
 
-  it('an empty file still being written is not taken at 0 bytes; once written it is read whole', { timeout: 30_000 }, async () => {
-    const ctx = setup({ FILE_STABLE_MS: '200' });
-    const { inbox, processing } = ctx.config.folders;
-    mkdirSync(inbox, { recursive: true });
-    const admitted: string[] = [];
-    const w = await watch(ctx, { schedule: false, onAdmitted: (a) => admitted.push(a.status) });
-    writeFileSync(join(inbox, 'slow-export.csv'), '');
-    void w.sweep();
-    await sleep(1_000); // 5x FILE_STABLE_MS: a non-empty file would have been taken by now
-    expect(ls(inbox)).toEqual(['slow-export.csv']);
-    expect(ls(processing)).toEqual([]);
-    writeFileSync(join(inbox, 'slow-export.csv'), genericCsv(['PR-7101', 1]));
-    await waitFor('taken and queued', () => admitted.includes('enqueued'), 10_000);
-    const [job] = await ctx.queues.ingest.getJobs(['waiting']);
-    expect(job!.data.size).toBeGreaterThan(0);
-  });
+  it(
+    'an empty file still being written is not taken at 0 bytes; once written it is read whole',
+    { timeout: 30_000 },
+    async () => {
+      const ctx = setup({ FILE_STABLE_MS: '200' });
+      const { inbox, processing } = ctx.config.folders;
+      mkdirSync(inbox, { recursive: true });
+      const admitted: string[] = [];
+      const w = await watch(ctx, { schedule: false, onAdmitted: (a) => admitted.push(a.status) });
+      writeFileSync(join(inbox, 'slow-export.csv'), '');
+      void w.sweep();
+      await sleep(1_000); // 5x FILE_STABLE_MS: a non-empty file would have been taken by now
+      expect(ls(inbox)).toEqual(['slow-export.csv']);
+      expect(ls(processing)).toEqual([]);
+      writeFileSync(join(inbox, 'slow-export.csv'), genericCsv(['PR-7101', 1]));
+      await waitFor('taken and queued', () => admitted.includes('enqueued'), 10_000);
+      const [job] = await ctx.queues.ingest.getJobs(['waiting']);
+      expect(job!.data.size).toBeGreaterThan(0);
+    },
+  );
 
-  it('files dropped while Redis is down are queued within one sweep once it answers (not after 10 minutes)', { timeout: 40_000 }, async () => {
-    const own: EmbeddedRedis = await startEmbeddedRedis({ appendonly: true });
-    cleanups.push(() => own.stop());
-    const ctx = setup({ SWEEP_CRON: '* * * * * *' }, own.url);
-    const { inbox, processing } = ctx.config.folders;
-    mkdirSync(inbox, { recursive: true });
-    await watch(ctx);
-    await own.stop();
-    writeFileSync(join(inbox, 'during-outage.csv'), genericCsv(['PR-7201', 1]));
-    await waitFor('taken into processing/', () => ls(processing).some((n) => n.endsWith('_during-outage.csv')), 10_000);
-    await sleep(1_500); // its admission failed: Redis is down
-    await own.restart();
-    const back = Date.now();
-    await waitFor('queued after Redis is back', async () => (await ctx.queues.ingest.count().catch(() => 0)) === 1, 15_000, 100);
-    expect(Date.now() - back).toBeLessThan(10_000);
-  });
+  it(
+    'files dropped while Redis is down are queued within one sweep once it answers (not after 10 minutes)',
+    { timeout: 40_000 },
+    async () => {
+      const own: EmbeddedRedis = await startEmbeddedRedis({ appendonly: true });
+      cleanups.push(() => own.stop());
+      const ctx = setup({ SWEEP_CRON: '* * * * * *' }, own.url);
+      const { inbox, processing } = ctx.config.folders;
+      mkdirSync(inbox, { recursive: true });
+      await watch(ctx);
+      await own.stop();
+      writeFileSync(join(inbox, 'during-outage.csv'), genericCsv(['PR-7201', 1]));
+      await waitFor(
+        'taken into processing/',
+        () => ls(processing).some((n) => n.endsWith('_during-outage.csv')),
+        10_000,
+      );
+      await sleep(1_500); // its admission failed: Redis is down
+      await own.restart();
+      const back = Date.now();
+      await waitFor(
+        'queued after Redis is back',
+        async () => (await ctx.queues.ingest.count().catch(() => 0)) === 1,
+        15_000,
+        100,
+      );
+      expect(Date.now() - back).toBeLessThan(10_000);
+    },
+  );
 
   it('a stranger in processing/ is warned about once, not at every sweep', async () => {
     const ctx = setup();
     mkdirSync(ctx.config.folders.processing, { recursive: true });
     writeFileSync(join(ctx.config.folders.processing, 'notes-from-it.txt'), 'hello');
     const lines: string[] = [];
-    ctx.logger = createLogger({ level: 'info', pretty: false, destination: new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }) });
+    ctx.logger = createLogger({
+      level: 'info',
+      pretty: false,
+      destination: new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }),
+    });
     const warned = new Set<string>();
     for (let i = 0; i < 3; i++) await recoverProcessing(ctx, { minAgeMs: 0, warned });
     expect(lines.filter((l) => l.includes('was not put there by rfq-sync'))).toHaveLength(1);
@@ -144,34 +184,62 @@ describe('a hostile inbox', () => {
 });
 
 describe('a file nobody may read, left in processing/', () => {
-  it('is refused to failed/ with a report; the worker starts and takes the other files', { timeout: 60_000 }, async () => {
-    const t = tempDir();
-    cleanups.push(t.remove);
-    const processing = join(t.dir, 'processing');
-    mkdirSync(processing, { recursive: true });
-    const locked = newProcessingName('locked.csv', Date.now() - 60_000);
-    writeFileSync(join(processing, locked.name), genericCsv(['PR-7301', 1]));
-    chmodSync(join(processing, locked.name), 0o000);
-    const good = newProcessingName('good.csv', Date.now() - 60_000);
-    writeFileSync(join(processing, good.name), genericCsv(['PR-7302', 2]));
-    // root reads anything: the worker runs without the capabilities that bypass file permissions
-    const asRoot = process.getuid?.() === 0;
-    const cmd = asRoot ? 'setpriv' : process.execPath;
-    const args = [...(asRoot ? ['--bounding-set=-dac_override,-dac_read_search', process.execPath] : []), BIN, 'worker'];
-    const env = { PATH: process.env.PATH ?? '', REDIS_URL: r.url, REDIS_PREFIX: freshPrefix(), SOURCING_BASE_URL: sb.url, SOURCING_TOKEN: sb.token, RFQ_SYNC_DIR: t.dir, HTTP_PORT: '0', FILE_STABLE_MS: '200', LOG_LEVEL: 'info' };
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    cleanups.push(() => void child.kill('SIGKILL'));
-    await waitFor('locked refused, good archived', () => ls(join(t.dir, 'failed')).includes(locked.name) && ls(join(t.dir, 'archive')).includes(good.name), 40_000, 100).catch((err: Error) => {
-      throw new Error(`${err.message}; worker said:\n${out.slice(-3000)}`);
-    });
-    expect(child.exitCode, out.slice(-2000)).toBeNull(); // still running
-    const reports = ls(join(t.dir, 'outbox', 'reports'));
-    const notes = await Promise.all(reports.map((f) => reportNotes(join(t.dir, 'outbox', 'reports', f))));
-    expect(notes.flat().join(' ')).toMatch(/locked\.csv|cannot be read \(EACCES: permission denied\)/);
-    expect(notes.flat().join(' ')).toMatch(/cannot be read \(EACCES: permission denied\)/);
-    await waitFor('the good file created', () => sb.sandbox.control.listAll().some((x) => x.lines.some((l) => l.external_id === 'PR-7302-1')), 20_000, 100);
-  });
+  it(
+    'is refused to failed/ with a report; the worker starts and takes the other files',
+    { timeout: 60_000 },
+    async () => {
+      const t = tempDir();
+      cleanups.push(t.remove);
+      const processing = join(t.dir, 'processing');
+      mkdirSync(processing, { recursive: true });
+      const locked = newProcessingName('locked.csv', Date.now() - 60_000);
+      writeFileSync(join(processing, locked.name), genericCsv(['PR-7301', 1]));
+      chmodSync(join(processing, locked.name), 0o000);
+      const good = newProcessingName('good.csv', Date.now() - 60_000);
+      writeFileSync(join(processing, good.name), genericCsv(['PR-7302', 2]));
+      // root reads anything: the worker runs without the capabilities that bypass file permissions
+      const asRoot = process.getuid?.() === 0;
+      const cmd = asRoot ? 'setpriv' : process.execPath;
+      const args = [
+        ...(asRoot ? ['--bounding-set=-dac_override,-dac_read_search', process.execPath] : []),
+        BIN,
+        'worker',
+      ];
+      const env = {
+        PATH: process.env.PATH ?? '',
+        REDIS_URL: r.url,
+        REDIS_PREFIX: freshPrefix(),
+        SOURCING_BASE_URL: sb.url,
+        SOURCING_TOKEN: sb.token,
+        RFQ_SYNC_DIR: t.dir,
+        HTTP_PORT: '0',
+        FILE_STABLE_MS: '200',
+        LOG_LEVEL: 'info',
+      };
+      const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      cleanups.push(() => void child.kill('SIGKILL'));
+      await waitFor(
+        'locked refused, good archived',
+        () => ls(join(t.dir, 'failed')).includes(locked.name) && ls(join(t.dir, 'archive')).includes(good.name),
+        40_000,
+        100,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; worker said:\n${out.slice(-3000)}`);
+      });
+      expect(child.exitCode, out.slice(-2000)).toBeNull(); // still running
+      const reports = ls(join(t.dir, 'outbox', 'reports'));
+      const notes = await Promise.all(reports.map((f) => reportNotes(join(t.dir, 'outbox', 'reports', f))));
+      expect(notes.flat().join(' ')).toMatch(/locked\.csv|cannot be read \(EACCES: permission denied\)/);
+      expect(notes.flat().join(' ')).toMatch(/cannot be read \(EACCES: permission denied\)/);
+      await waitFor(
+        'the good file created',
+        () => sb.sandbox.control.listAll().some((x) => x.lines.some((l) => l.external_id === 'PR-7302-1')),
+        20_000,
+        100,
+      );
+    },
+  );
 });

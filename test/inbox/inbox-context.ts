@@ -31,7 +31,11 @@ export function testIntake(redisUrl: string, config: Config): TestIntake {
   const redis = new Redis(redisOptionsFromUrl(redisUrl));
   redis.on('error', () => undefined); // a test may stop Redis: commands report it, the connection retries
   const keys = redisKeys(config.REDIS_PREFIX, config.account);
-  const queues = createQueues({ ...redisOptionsFromUrl(redisUrl), maxRetriesPerRequest: null } as never, bullPrefix(config.REDIS_PREFIX, config.account), { attempts: 3, backoffMs: 50 });
+  const queues = createQueues(
+    { ...redisOptionsFromUrl(redisUrl), maxRetriesPerRequest: null } as never,
+    bullPrefix(config.REDIS_PREFIX, config.account),
+    { attempts: 3, backoffMs: 50 },
+  );
   return {
     config,
     logger: silentLogger,
@@ -46,7 +50,12 @@ export function testIntake(redisUrl: string, config: Config): TestIntake {
   };
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 15_000,
+  everyMs = 50,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -68,12 +77,14 @@ export async function reportNotes(path: string): Promise<string[]> {
   return notes;
 }
 
-export const GENERIC_HEADER = 'Requisition,Line,Item,Specification,UoM,Qty,Estimated Total,Title,Description,Due Date,Required Date,RFQ Type,Category,Location';
+export const GENERIC_HEADER =
+  'Requisition,Line,Item,Specification,UoM,Qty,Estimated Total,Title,Description,Due Date,Required Date,RFQ Type,Category,Location';
 
 /** One requisition in the generic template: `lines` lines, external_ids `${pr}-1`..`${pr}-n`. */
 export function genericRows(pr: string, lines: number, title = `Requisition ${pr}`): string {
   let out = '';
-  for (let i = 1; i <= lines; i++) out += `${pr},${i},Item ${pr}/${i},Spec ${i},pc,${i * 2},${i * 100},${title},Test,2031-01-15,2031-02-15,Public,Tests,Plant 1\n`;
+  for (let i = 1; i <= lines; i++)
+    out += `${pr},${i},Item ${pr}/${i},Spec ${i},pc,${i * 2},${i * 100},${title},Test,2031-01-15,2031-02-15,Public,Tests,Plant 1\n`;
   return out;
 }
 

@@ -75,7 +75,14 @@ describe('inbox watcher', () => {
   it('ignores Office/LibreOffice lock files, partial downloads, dotfiles and subfolders', async () => {
     const ctx = setup({ FILE_STABLE_MS: '100' });
     const inbox = ctx.config.folders.inbox;
-    const junk = ['~$orders.xlsx', 'orders.csv.tmp', 'orders.csv.part', 'big.xlsx.crdownload', '.~lock.orders.xlsx#', '.hidden.csv'];
+    const junk = [
+      '~$orders.xlsx',
+      'orders.csv.tmp',
+      'orders.csv.part',
+      'big.xlsx.crdownload',
+      '.~lock.orders.xlsx#',
+      '.hidden.csv',
+    ];
     for (const n of junk) writeFileSync(join(inbox, n), 'x');
     mkdirSync(join(inbox, 'sub'));
     writeFileSync(join(inbox, 'sub', 'nested.csv'), 'a,b\n1,2\n');
@@ -121,7 +128,9 @@ describe('inbox watcher', () => {
     await sleep(500);
     expect(ls(archive)).toEqual([]);
     expect(ls(ctx.config.folders.processing)).toHaveLength(2);
-    await new FileLedger(ctx.redis, ctx.keys.fileLedger).markDone(first!.data.sha256, first!.data.processingName, { doneAt: Date.now() });
+    await new FileLedger(ctx.redis, ctx.keys.fileLedger).markDone(first!.data.sha256, first!.data.processingName, {
+      doneAt: Date.now(),
+    });
     await sweeping;
     // After it was processed: the same name again.
     writeFileSync(join(inbox, 'first.csv'), bytes);
@@ -153,7 +162,11 @@ describe('inbox watcher', () => {
     writeFileSync(join(processing, unclaimed.name), 'a\n1\n');
     const claimed = newProcessingName('crashed-after-claim.csv', Date.now() - 60_000);
     writeFileSync(join(processing, claimed.name), 'a\n2\n');
-    await new FileLedger(ctx.redis, ctx.keys.fileLedger).claim(sha('a\n2\n'), { owner: claimed.name, name: claimed.original, seenAt: claimed.takenAt });
+    await new FileLedger(ctx.redis, ctx.keys.fileLedger).claim(sha('a\n2\n'), {
+      owner: claimed.name,
+      name: claimed.original,
+      seenAt: claimed.takenAt,
+    });
     writeFileSync(join(processing, 'not-ours.csv'), 'a\n3\n');
 
     // Two workers start at once: both recover, still one job per file.
@@ -182,7 +195,10 @@ describe('inbox watcher on network shares and missed events', () => {
     const real = join(t.dir, 'real-inbox');
     mkdirSync(real);
     symlinkSync(real, join(t.dir, 'inbox-link'));
-    const ctx = testIntake(r.url, testConfig(t.dir, { INBOX_DIR: join(t.dir, 'inbox-link'), FILE_STABLE_MS: '100', SWEEP_CRON: '0 0 1 1 *' }));
+    const ctx = testIntake(
+      r.url,
+      testConfig(t.dir, { INBOX_DIR: join(t.dir, 'inbox-link'), FILE_STABLE_MS: '100', SWEEP_CRON: '0 0 1 1 *' }),
+    );
     cleanups.push(() => ctx.close());
     await start(ctx, { schedule: false });
     writeFileSync(join(real, 'linked.csv'), 'a\n3\n');
@@ -237,13 +253,20 @@ describe('inbox ledger edge cases', () => {
     const jobs = await ingestJobs(ctx);
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.data.processingName.endsWith('_again.csv')).toBe(true);
-    expect(await new FileLedger(ctx.redis, ctx.keys.fileLedger).get(sha('a\n5\n'))).toMatchObject({ state: 'processing', name: 'again.csv' });
+    expect(await new FileLedger(ctx.redis, ctx.keys.fileLedger).get(sha('a\n5\n'))).toMatchObject({
+      state: 'processing',
+      name: 'again.csv',
+    });
   });
 
   it('a copy that waited for the first file with its bytes is settled by the next sweep once the first is read, not after 10 minutes', async () => {
     const ctx = setup({ FILE_STABLE_MS: '200' });
     const results: string[] = [];
-    const w = await start(ctx, { schedule: false, waitForFirstCopyMs: 300, onAdmitted: (res) => void results.push(`${res.file.original}:${res.status}`) });
+    const w = await start(ctx, {
+      schedule: false,
+      waitForFirstCopyMs: 300,
+      onAdmitted: (res) => void results.push(`${res.file.original}:${res.status}`),
+    });
     const bytes = 'pr,item,product,qty\nPR-7,1,Valve,2\n';
     writeFileSync(join(ctx.config.folders.inbox, 'twin-a.csv'), bytes);
     await waitFor('twin-a queued', () => results.includes('twin-a.csv:enqueued'));
@@ -255,7 +278,9 @@ describe('inbox ledger edge cases', () => {
     mkdirSync(ctx.config.folders.archive, { recursive: true });
     rmSync(join(ctx.config.folders.processing, first));
     writeFileSync(join(ctx.config.folders.archive, first), bytes);
-    expect(await new FileLedger(ctx.redis, ctx.keys.fileLedger).markDone(sha(bytes), first, { doneAt: Date.now() })).toBe(true);
+    expect(
+      await new FileLedger(ctx.redis, ctx.keys.fileLedger).markDone(sha(bytes), first, { doneAt: Date.now() }),
+    ).toBe(true);
     await w.sweep();
     expect(results).toContain('twin-b.csv:duplicate');
     expect(ls(ctx.config.folders.processing)).toEqual([]);

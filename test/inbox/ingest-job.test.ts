@@ -44,7 +44,9 @@ async function submit(ctx: TestIntake, name: string, content: string | Buffer) {
 }
 
 const createJobs = async (ctx: TestIntake) =>
-  (await ctx.queues.createRfq.getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed'])).map((j) => j.id).sort();
+  (await ctx.queues.createRfq.getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed']))
+    .map((j) => j.id)
+    .sort();
 
 describe('ingest job', () => {
   it('reads a file, queues one create-rfq job per valid requisition, writes the report, archives the file, marks its bytes done', async () => {
@@ -59,7 +61,9 @@ describe('ingest job', () => {
     expect(ls(failed)).toEqual([]);
     expect(ls(archive)).toEqual([admitted.file.name]);
     expect(ls(reports)).toEqual([result.status === 'done' ? result.report : '']);
-    expect(result.status === 'done' && result.report.startsWith(`weekly export.${admitted.sha256.slice(0, 8)}.`)).toBe(true);
+    expect(result.status === 'done' && result.report.startsWith(`weekly export.${admitted.sha256.slice(0, 8)}.`)).toBe(
+      true,
+    );
     const ledger = await new FileLedger(ctx.redis, ctx.keys.fileLedger).get(admitted.sha256);
     expect(ledger).toMatchObject({ state: 'done', name: 'weekly export.csv', owner: admitted.file.name });
   });
@@ -68,7 +72,13 @@ describe('ingest job', () => {
     const ctx = setup();
     const out = new PassThrough();
     const logged: Array<Record<string, unknown>> = [];
-    out.on('data', (b: Buffer) => b.toString().split('\n').filter(Boolean).forEach((l) => logged.push(JSON.parse(l))));
+    out.on('data', (b: Buffer) =>
+      b
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .forEach((l) => logged.push(JSON.parse(l))),
+    );
     ctx.logger = createLogger({ level: 'info', destination: out, pretty: false });
     const badRow = 'PR-BAD,1,Bolt,M8,pc,2.5,10,Bad one,Test,2031-01-15,2031-02-15,Public,Tests,Plant 1\n';
     const { run } = await submit(ctx, 'weekly export.csv', genericCsv(['PR-A', 1]) + badRow);
@@ -78,7 +88,9 @@ describe('ingest job', () => {
     expect(warn?.msg).toBe(
       `ingest: file read with 1 rejected row(s), 1 requisition(s) held back, 1 queued for creation; file archived, every problem in outbox/reports/${result.status === 'done' ? result.report : ''}`,
     );
-    expect(warn?.firstProblem).toBe('weekly export.csv row 3, column Qty ("2.5"): qty must be a whole number (the profile names no qty_rounding rule)');
+    expect(warn?.firstProblem).toBe(
+      'weekly export.csv row 3, column Qty ("2.5"): qty must be a whole number (the profile names no qty_rounding rule)',
+    );
   });
 
   it('moves an unreadable file to failed/ with a report naming the cause; not retried; the same bytes may be read again later', async () => {
@@ -124,14 +136,32 @@ describe('ingest job', () => {
     await run();
     const { archive, processing, reports } = ctx.config.folders;
     renameSync(join(archive, admitted.file.name), join(processing, admitted.file.name));
-    await ctx.redis.hset(ctx.keys.fileLedger, admitted.sha256, JSON.stringify({ state: 'processing', owner: admitted.file.name, name: 'crashy.csv', seenAt: admitted.file.takenAt }));
+    await ctx.redis.hset(
+      ctx.keys.fileLedger,
+      admitted.sha256,
+      JSON.stringify({
+        state: 'processing',
+        owner: admitted.file.name,
+        name: 'crashy.csv',
+        seenAt: admitted.file.takenAt,
+      }),
+    );
     const second = await run();
     expect(second).toMatchObject({ status: 'done', requisitions: 2 });
     expect(await createJobs(ctx)).toHaveLength(2);
     expect(ls(archive)).toEqual([admitted.file.name]);
     expect(ls(reports)).toHaveLength(1);
     // Crash after the move, before the ledger was marked done: the retry only brings the ledger up to date.
-    await ctx.redis.hset(ctx.keys.fileLedger, admitted.sha256, JSON.stringify({ state: 'processing', owner: admitted.file.name, name: 'crashy.csv', seenAt: admitted.file.takenAt }));
+    await ctx.redis.hset(
+      ctx.keys.fileLedger,
+      admitted.sha256,
+      JSON.stringify({
+        state: 'processing',
+        owner: admitted.file.name,
+        name: 'crashy.csv',
+        seenAt: admitted.file.takenAt,
+      }),
+    );
     expect(await run()).toEqual({ status: 'already-finished', file: 'crashy.csv', where: 'archive' });
     expect(await new FileLedger(ctx.redis, ctx.keys.fileLedger).get(admitted.sha256)).toMatchObject({ state: 'done' });
     expect(await createJobs(ctx)).toHaveLength(2);
@@ -143,17 +173,39 @@ describe('ingest job', () => {
     const { processing } = ctx.config.folders;
     const stale = spoolPathFor(processing, admitted.file.token);
     // A requisition from an earlier reading that no longer is in the file, then a line cut short by the crash.
-    const ghost = { key: 'PR-GHOST', sourceFile: 'spooled.csv', profile: 'generic', title: 'Ghost', due_date: 1925078400000, rfq_type: 'Public', lines: [{ external_id: 'PR-GHOST-1', product_name: 'x', qty: 1, row: 2 }] };
+    const ghost = {
+      key: 'PR-GHOST',
+      sourceFile: 'spooled.csv',
+      profile: 'generic',
+      title: 'Ghost',
+      due_date: 1925078400000,
+      rfq_type: 'Public',
+      lines: [{ external_id: 'PR-GHOST-1', product_name: 'x', qty: 1, row: 2 }],
+    };
     writeFileSync(stale, `${JSON.stringify(ghost)}\n{"key":"PR-CU`);
     expect(await run()).toMatchObject({ status: 'done', requisitions: 2 });
-    const jobs = await ctx.queues.createRfq.getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed']);
-    expect(jobs.map((j) => (j.data as { requisition: { key: string } }).requisition.key).sort()).toEqual(['PR-S1', 'PR-S2']);
+    const jobs = await ctx.queues.createRfq.getJobs([
+      'waiting',
+      'delayed',
+      'prioritized',
+      'active',
+      'completed',
+      'failed',
+    ]);
+    expect(jobs.map((j) => (j.data as { requisition: { key: string } }).requisition.key).sort()).toEqual([
+      'PR-S1',
+      'PR-S2',
+    ]);
     expect(ls(processing)).toEqual([]);
   });
 
   it('rejects a payload whose file name would leave the processing folder, without retrying', async () => {
     const ctx = setup();
-    const job = await ctx.queues.ingest.add('ingest', { sha256: 'a'.repeat(64), processingName: '../../etc/passwd' }, { jobId: 'ingest-evil' });
+    const job = await ctx.queues.ingest.add(
+      'ingest',
+      { sha256: 'a'.repeat(64), processingName: '../../etc/passwd' },
+      { jobId: 'ingest-evil' },
+    );
     await expect(processIngest(ctx, job)).rejects.toMatchObject({ name: 'UnrecoverableError' });
   });
 });

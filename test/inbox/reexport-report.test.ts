@@ -31,10 +31,18 @@ afterAll(async () => {
 describe('a re-export that changes an existing RFQ', () => {
   it('lists every changed line and header field in the file report and in status', { timeout: 60_000 }, async () => {
     const prefix = freshPrefix();
-    ctx = await pipelineContext({ redisUrl: r.url, baseUrl: sb.url, token: sb.token, prefix, account: 'reexport', extra: { RFQ_SYNC_DIR: dir } });
+    ctx = await pipelineContext({
+      redisUrl: r.url,
+      baseUrl: sb.url,
+      token: sb.token,
+      prefix,
+      account: 'reexport',
+      extra: { RFQ_SYNC_DIR: dir },
+    });
     worker = startWorker(ctx);
     const c = ctx;
-    const done = async (n: number) => waitFor(`${n} create jobs done`, async () => (await c.queues.createRfq.getCompletedCount()) >= n, 20_000, 100);
+    const done = async (n: number) =>
+      waitFor(`${n} create jobs done`, async () => (await c.queues.createRfq.getCompletedCount()) >= n, 20_000, 100);
 
     const first = join(dir, 'export-1.csv');
     writeFileSync(first, `${GENERIC_HEADER}\n${genericRows('PR-8001', 2)}`);
@@ -48,25 +56,55 @@ describe('a re-export that changes an existing RFQ', () => {
     await ingestOneFile(ctx, second);
     await done(2);
     // a report is written to a hidden temporary name and renamed: wait for the renamed one
-    const secondReport = () => readdirSync(join(dir, 'outbox', 'reports')).find((n) => n.startsWith('export-2') && n.endsWith('.xlsx'));
-    await waitFor('the second file\'s report', async () => secondReport() !== undefined, 10_000, 100);
+    const secondReport = () =>
+      readdirSync(join(dir, 'outbox', 'reports')).find((n) => n.startsWith('export-2') && n.endsWith('.xlsx'));
+    await waitFor("the second file's report", async () => secondReport() !== undefined, 10_000, 100);
 
     const report = secondReport()!;
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(join(dir, 'outbox', 'reports', report));
     const sheet = wb.getWorksheet('Changes');
     expect(sheet, 'a Changes sheet').toBeDefined();
-    const rows = sheet!.getSheetValues().slice(2).map((v) => (v as unknown[]).slice(1, 8));
+    const rows = sheet!
+      .getSheetValues()
+      .slice(2)
+      .map((v) => (v as unknown[]).slice(1, 8));
     const rfqId = sb.sandbox.control.listAll().find((x) => x.lines.some((l) => l.external_id === 'PR-8001-1'))!._id;
-    expect(rows).toContainEqual(['generic/PR-8001', rfqId, 'PR-8001-2', 'qty', 4, 7, expect.stringMatching(/cannot change a line/)]);
-    expect(rows).toContainEqual(['generic/PR-8001', rfqId, 'header', 'title', 'Requisition PR-8001', 'Requisition PR-8001 (revised)', expect.stringMatching(/PUSH_HEADER_CHANGES is off/)]);
-    const notes = wb.getWorksheet('Summary')!.getSheetValues().map((v) => (v as unknown[])?.[2]).join(' ');
-    expect(notes).toMatch(/1 requisition\(s\) of this file already have their RFQ and changed since: see the Changes sheet/);
+    expect(rows).toContainEqual([
+      'generic/PR-8001',
+      rfqId,
+      'PR-8001-2',
+      'qty',
+      4,
+      7,
+      expect.stringMatching(/cannot change a line/),
+    ]);
+    expect(rows).toContainEqual([
+      'generic/PR-8001',
+      rfqId,
+      'header',
+      'title',
+      'Requisition PR-8001',
+      'Requisition PR-8001 (revised)',
+      expect.stringMatching(/PUSH_HEADER_CHANGES is off/),
+    ]);
+    const notes = wb
+      .getWorksheet('Summary')!
+      .getSheetValues()
+      .map((v) => (v as unknown[])?.[2])
+      .join(' ');
+    expect(notes).toMatch(
+      /1 requisition\(s\) of this file already have their RFQ and changed since: see the Changes sheet/,
+    );
 
     const status = spawnCli(['status'], { REDIS_URL: r.url, REDIS_PREFIX: prefix, SOURCING_ACCOUNT: 'reexport' });
     expect((await status.exited).code, status.output()).toBe(0);
     expect(status.output()).toMatch(/Re-exports that changed an existing RFQ/);
-    expect(status.output()).toMatch(new RegExp(`generic/PR-8001 \\(RFQ ${rfqId}\\): 1 line\\(s\\) changed \\(qty\\).*title not pushed`));
-    expect(sb.sandbox.control.listAll().filter((x) => x.lines.some((l) => l.external_id?.startsWith('PR-8001')))).toHaveLength(1);
+    expect(status.output()).toMatch(
+      new RegExp(`generic/PR-8001 \\(RFQ ${rfqId}\\): 1 line\\(s\\) changed \\(qty\\).*title not pushed`),
+    );
+    expect(
+      sb.sandbox.control.listAll().filter((x) => x.lines.some((l) => l.external_id?.startsWith('PR-8001'))),
+    ).toHaveLength(1);
   });
 });

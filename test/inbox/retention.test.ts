@@ -17,7 +17,11 @@ const tmp = tempDir();
 afterAll(() => tmp.remove());
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 25, 3, 30);
-const token = (ms: number, hex: string) => `${new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${hex}`;
+const token = (ms: number, hex: string) =>
+  `${new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-${hex}`;
 
 describe('retention', () => {
   it('removes what is older than the setting, keeps the rest and what is in use, and says so in the last run', async () => {
@@ -40,10 +44,22 @@ describe('retention', () => {
 
     const redis = new Redis(r.url);
     const keys = redisKeys(config.REDIS_PREFIX, config.account);
-    await redis.hset(keys.fileLedger, 'sha-old', JSON.stringify({ state: 'done', owner: old, name: 'old.csv', seenAt: NOW - 40 * DAY, doneAt: NOW - 40 * DAY }));
-    await redis.hset(keys.fileLedger, 'sha-young', JSON.stringify({ state: 'done', owner: young, name: 'young.csv', seenAt: NOW - 5 * DAY, doneAt: NOW - 5 * DAY }));
+    await redis.hset(
+      keys.fileLedger,
+      'sha-old',
+      JSON.stringify({ state: 'done', owner: old, name: 'old.csv', seenAt: NOW - 40 * DAY, doneAt: NOW - 40 * DAY }),
+    );
+    await redis.hset(
+      keys.fileLedger,
+      'sha-young',
+      JSON.stringify({ state: 'done', owner: young, name: 'young.csv', seenAt: NOW - 5 * DAY, doneAt: NOW - 5 * DAY }),
+    );
     // taken long ago and still being processed: never removed
-    await redis.hset(keys.fileLedger, 'sha-busy', JSON.stringify({ state: 'processing', owner: 'x', name: 'busy.csv', seenAt: NOW - 90 * DAY }));
+    await redis.hset(
+      keys.fileLedger,
+      'sha-busy',
+      JSON.stringify({ state: 'processing', owner: 'x', name: 'busy.csv', seenAt: NOW - 90 * DAY }),
+    );
 
     const result = await runRetention({ config, redis, keys, logger: silentLogger, now: NOW });
     expect(result.removed).toEqual({ archive: 1, failed: 1, reports: 1, comparisons: 0, awards: 0, ledger: 1 });
@@ -55,7 +71,13 @@ describe('retention', () => {
     expect(await lastRetention(redis, keys)).toEqual(result);
 
     // with OUTBOX_RETENTION_DAYS the old comparison goes too
-    const again = await runRetention({ config: { ...config, OUTBOX_RETENTION_DAYS: 365 }, redis, keys, logger: silentLogger, now: NOW });
+    const again = await runRetention({
+      config: { ...config, OUTBOX_RETENTION_DAYS: 365 },
+      redis,
+      keys,
+      logger: silentLogger,
+      now: NOW,
+    });
     expect(again.removed.comparisons).toBe(1);
     await redis.quit();
   });
@@ -65,7 +87,13 @@ describe('retention', () => {
     mkdirSync(config.folders.archive, { recursive: true });
     writeFileSync(join(config.folders.archive, `${token(NOW - 4000 * DAY, 'dddddd')}_ancient.csv`), 'x');
     const redis = new Redis(r.url);
-    const result = await runRetention({ config, redis, keys: redisKeys(config.REDIS_PREFIX, config.account), logger: silentLogger, now: NOW });
+    const result = await runRetention({
+      config,
+      redis,
+      keys: redisKeys(config.REDIS_PREFIX, config.account),
+      logger: silentLogger,
+      now: NOW,
+    });
     expect(Object.values(result.removed).every((n) => n === 0)).toBe(true);
     expect(readdirSync(config.folders.archive)).toHaveLength(1);
     await redis.quit();

@@ -29,7 +29,11 @@ describe('workers of one account', () => {
     cpSync(MAPPINGS, older, { recursive: true });
     rmSync(join(older, 'odoo.yaml'));
     const lines: string[] = [];
-    const logger = createLogger({ level: 'info', pretty: false, destination: new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }) });
+    const logger = createLogger({
+      level: 'info',
+      pretty: false,
+      destination: new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }),
+    });
     const a = await startMappingSetWatch({ redis, keys, dir: MAPPINGS, logger, worker: 'host-a:1' });
     expect(lines.filter((l) => l.includes('mappings.differ'))).toHaveLength(0);
     const b = await startMappingSetWatch({ redis, keys, dir: older, logger, worker: 'host-b:2' });

@@ -13,9 +13,14 @@ import { genericCsv, genericRows } from '../inbox/inbox-context.ts';
 import { spawnCli } from '../ops/cli-helpers.ts';
 
 describe('the lines limit of one RFQ', () => {
-  it('is the request schema\'s own', () => {
+  it("is the request schema's own", () => {
     const line = (i: number) => ({ product_name: 'P', qty: 1, external_id: `E-${i}` });
-    const body = (n: number) => ({ title: 'T', due_date: '1893456000000', rfq_type: 'Public', lines: Array.from({ length: n }, (_, i) => line(i)) });
+    const body = (n: number) => ({
+      title: 'T',
+      due_date: '1893456000000',
+      rfq_type: 'Public',
+      lines: Array.from({ length: n }, (_, i) => line(i)),
+    });
     expect(createRfqRequestSchema.safeParse(body(MAX_LINES_PER_RFQ)).success).toBe(true);
     expect(createRfqRequestSchema.safeParse(body(MAX_LINES_PER_RFQ + 1)).success).toBe(false);
   });
@@ -27,7 +32,9 @@ describe('the lines limit of one RFQ', () => {
     const run = spawnCli(['check', file], {});
     const { code } = await run.exited;
     expect(code, run.output().slice(-2000)).toBe(1);
-    expect(run.output()).toMatch(/requisition PR-HUGE has more than 1000 lines, the most one RFQ may have \(field lines\)/);
+    expect(run.output()).toMatch(
+      /requisition PR-HUGE has more than 1000 lines, the most one RFQ may have \(field lines\)/,
+    );
     expect(run.output()).toMatch(/row 1005/); // header + 3 + the 1,001st line of PR-HUGE
     expect(run.output()).toMatch(/2 requisition/);
   });

@@ -31,7 +31,12 @@ describe('parseNumber', () => {
 
   it('keeps decimals exact (no binary float)', () => {
     expect(num('0.1')).toBe('0.1');
-    expect(parseNumber('0.1', point).ok && (parseNumber('0.1', point) as { value: { plus(x: string): { toString(): string } } }).value.plus('0.2').toString()).toBe('0.3');
+    expect(
+      parseNumber('0.1', point).ok &&
+        (parseNumber('0.1', point) as { value: { plus(x: string): { toString(): string } } }).value
+          .plus('0.2')
+          .toString(),
+    ).toBe('0.3');
   });
 
   it.each([
@@ -50,7 +55,11 @@ describe('parseNumber', () => {
   });
 });
 
-const berlin: DateFormat = { formats: ['dd.MM.yyyy', 'dd-MMM-yyyy', 'M/d/yyyy', 'iso', 'excel_serial'], timeZone: 'Europe/Berlin', defaultTime: '12:00' };
+const berlin: DateFormat = {
+  formats: ['dd.MM.yyyy', 'dd-MMM-yyyy', 'M/d/yyyy', 'iso', 'excel_serial'],
+  timeZone: 'Europe/Berlin',
+  defaultTime: '12:00',
+};
 const iso = (s: string | number | Date, f: DateFormat = berlin) => {
   const r = typeof s === 'string' ? parseDateText(s, f) : parseDateCell(s, f);
   return r.ok ? new Date(r.ms).toISOString() : `ERR ${r.reason}`;
@@ -75,7 +84,10 @@ describe('parseDateText / parseDateCell', () => {
     ['29.02.2027', 'ERR is not a real date (day out of range)'],
     ['13/45/2027', 'ERR is not a real date (month out of range)'],
     ['05-XYZ-2027', 'ERR has an unknown month name "XYZ"'],
-    ['tomorrow', 'ERR is not a date in the expected format (dd.MM.yyyy or dd-MMM-yyyy or M/d/yyyy or iso or excel_serial)'],
+    [
+      'tomorrow',
+      'ERR is not a date in the expected format (dd.MM.yyyy or dd-MMM-yyyy or M/d/yyyy or iso or excel_serial)',
+    ],
   ])('refuses %s', (text, want) => expect(iso(text)).toBe(want));
 
   it('reads exceljs Date cells as wall clock in the profile zone (no time-zone shift)', () => {

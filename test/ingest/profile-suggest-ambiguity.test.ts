@@ -20,7 +20,11 @@ async function suggest(name: string, lines: string[]) {
   const path = join(dir, name);
   await writeFile(path, lines.join('\r\n') + '\r\n');
   const r = await suggestAndLoad(path);
-  const reviewText = (p: string) => r.s.reviews.filter((x) => x.path === p).map((x) => x.text).join(' | ');
+  const reviewText = (p: string) =>
+    r.s.reviews
+      .filter((x) => x.path === p)
+      .map((x) => x.text)
+      .join(' | ');
   return { ...r, reviewText };
 }
 
@@ -35,7 +39,9 @@ describe('day/month order', () => {
     ]);
     expect(reviews).toContain('dates.formats');
     expect(reviewText('dates.formats')).toMatch(/d\/M versus M\/d cannot be told apart/);
-    expect(s.yaml).toMatch(/# REVIEW: "Due Date": d\/M versus M\/d cannot be told apart[^\n]*\n(\s*# REVIEW:[^\n]*\n)*\s+formats:/);
+    expect(s.yaml).toMatch(
+      /# REVIEW: "Due Date": d\/M versus M\/d cannot be told apart[^\n]*\n(\s*# REVIEW:[^\n]*\n)*\s+formats:/,
+    );
   });
   it('one value with a day above 12 settles it: no review point, d/M/yyyy', async () => {
     const { s, reviews, profile } = await suggest('dm-decided.csv', [
@@ -46,7 +52,9 @@ describe('day/month order', () => {
     ]);
     expect(reviews).not.toContain('dates.formats');
     expect(profile.dates.formats[0]).toBe('dd/MM/yyyy');
-    expect(s.evidence.find((e) => e.what === 'dates.formats')!.why).toMatch(/"16\/01\/2027" settles the day\/month order/);
+    expect(s.evidence.find((e) => e.what === 'dates.formats')!.why).toMatch(
+      /"16\/01\/2027" settles the day\/month order/,
+    );
   });
 });
 
@@ -59,7 +67,9 @@ describe('decimal comma versus thousands separator', () => {
       'R-1,2,Cable ties 200 mm,"2,500",4,2027-03-01',
     ]);
     expect(reviews).toContain('numbers.decimal');
-    expect(reviewText('numbers.decimal')).toMatch(/decimal comma or thousands separator\? 3 value\(s\) like "1,000" read either way/);
+    expect(reviewText('numbers.decimal')).toMatch(
+      /decimal comma or thousands separator\? 3 value\(s\) like "1,000" read either way/,
+    );
     expect(profile.numbers.thousands).toBe('auto');
   });
   it('one "1,250.50" settles it: "." decimal, "," thousands, no review point', async () => {
@@ -94,7 +104,9 @@ describe('two candidate quantity columns', () => {
     expect(reviews).not.toContain('fields.qty');
     expect(profile.fields.qty!.source).toBe('{Open Quantity}');
     expect(profile.fields.estimated_price!.source).toBe('{Line Total}');
-    expect(s.evidence.find((e) => e.what === 'fields.qty')!.why).toMatch(/only "Open Quantity" x "Unit Price" = "Line Total" \(3 of 3 rows\)/);
+    expect(s.evidence.find((e) => e.what === 'fields.qty')!.why).toMatch(
+      /only "Open Quantity" x "Unit Price" = "Line Total" \(3 of 3 rows\)/,
+    );
   });
 });
 
@@ -110,6 +122,8 @@ describe('due and required dates by order', () => {
     expect(profile.fields.required_date!.source).toBe('{Date B}');
     expect(profile.dueDateRule).toBeUndefined();
     expect(reviews).toContain('fields.due_date');
-    expect(reviewText('fields.due_date')).toMatch(/"Date A" \(the earlier\) taken as the due date, "Date B" as the required date/);
+    expect(reviewText('fields.due_date')).toMatch(
+      /"Date A" \(the earlier\) taken as the due date, "Date B" as the required date/,
+    );
   });
 });

@@ -13,13 +13,21 @@ import { differences, EXPLAINS, ingestWith, suggestAndLoad } from './suggest-hel
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const SAMPLES = readdirSync(join(ROOT, 'samples')).filter((f) => /\.(csv|xlsx)$/.test(f)).sort();
+const SAMPLES = readdirSync(join(ROOT, 'samples'))
+  .filter((f) => /\.(csv|xlsx)$/.test(f))
+  .sort();
 
 describe('check --suggest on the shipped samples', async () => {
   const shipped = await loadProfiles(join(ROOT, 'mappings'));
   it('covers every shipped sample, the three layouts added for --suggest among them', () => {
     expect(SAMPLES.length).toBeGreaterThanOrEqual(10);
-    expect(SAMPLES).toEqual(expect.arrayContaining(['NetSuite_Requisitions_SavedSearch.csv', 'Sage100_Bedarfsanforderungen.csv', 'Maintenance_requests_Q2-2027.xlsx']));
+    expect(SAMPLES).toEqual(
+      expect.arrayContaining([
+        'NetSuite_Requisitions_SavedSearch.csv',
+        'Sage100_Bedarfsanforderungen.csv',
+        'Maintenance_requests_Q2-2027.xlsx',
+      ]),
+    );
   });
   for (const file of SAMPLES) {
     it(`${file}: same requisitions, external_ids, quantities and prices as the shipped profile, or a review point on each difference`, async () => {
@@ -32,11 +40,19 @@ describe('check --suggest on the shipped samples', async () => {
       expect(got.held).toBe(0);
       const diff = differences(got.reqs, want.reqs);
       // every difference is marked for review
-      for (const a of diff) expect(EXPLAINS[a].some((p) => reviews.includes(p)), `${a} differs without a review point (reviews: ${reviews.join(', ')})`).toBe(true);
+      for (const a of diff)
+        expect(
+          EXPLAINS[a].some((p) => reviews.includes(p)),
+          `${a} differs without a review point (reviews: ${reviews.join(', ')})`,
+        ).toBe(true);
       // and nothing that matches is marked, except the external_id prefix: only the user knows which other exports
       // feed the same account, so that point is always raised (here the hand-written profile chose no prefix)
       for (const a of ['requisition', 'qty', 'estimated_price'] as const) {
-        if (!diff.has(a)) expect(reviews.filter((p) => EXPLAINS[a].includes(p) && !EXPLAINS.external_id.includes(p)), `${a} matches but is marked`).toEqual([]);
+        if (!diff.has(a))
+          expect(
+            reviews.filter((p) => EXPLAINS[a].includes(p) && !EXPLAINS.external_id.includes(p)),
+            `${a} matches but is marked`,
+          ).toEqual([]);
       }
       // an external_id difference is exactly the prefix the review point asks about
       if (diff.has('external_id')) {

@@ -14,7 +14,8 @@ import { ingestFile, loadProfiles, runCheck, writeIngestReport, type MappingProf
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = new Date('2026-11-22T10:00:00Z');
 const LIMITS = { maxFileBytes: 1024 * 1024, maxXlsxUncompressedBytes: 1024 * 1024, maxXlsxEntries: 50 };
-const HEADER = 'Requisition,Line,Item,Specification,UoM,Qty,Estimated Total,Title,Description,Due Date,Required Date,RFQ Type,Category,Location';
+const HEADER =
+  'Requisition,Line,Item,Specification,UoM,Qty,Estimated Total,Title,Description,Due Date,Required Date,RFQ Type,Category,Location';
 
 let dir: string;
 let profiles: MappingProfile[];
@@ -45,22 +46,55 @@ describe('per-file report', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(out);
     const summary = wb.getWorksheet('Summary')!;
-    const kv = Object.fromEntries(summary.getSheetValues().slice(1).map((r) => [(r as unknown[])[1], (r as unknown[])[2]]));
+    const kv = Object.fromEntries(
+      summary
+        .getSheetValues()
+        .slice(1)
+        .map((r) => [(r as unknown[])[1], (r as unknown[])[2]]),
+    );
     expect(kv).toMatchObject({
-      File: 'generic-bad.csv', 'Mapping profile': 'generic', 'Requisitions to create': 1, 'Lines to create': 1,
-      'Requisitions held back': 1, 'Rejected rows': 1, Warnings: 1, Note: "'=1+1 note from the caller",
+      File: 'generic-bad.csv',
+      'Mapping profile': 'generic',
+      'Requisitions to create': 1,
+      'Lines to create': 1,
+      'Requisitions held back': 1,
+      'Rejected rows': 1,
+      Warnings: 1,
+      Note: "'=1+1 note from the caller",
     });
-    const rows = wb.getWorksheet('Rows')!.getSheetValues().slice(1).map((r) => (r as unknown[]).slice(1));
+    const rows = wb
+      .getWorksheet('Rows')!
+      .getSheetValues()
+      .slice(1)
+      .map((r) => (r as unknown[]).slice(1));
     expect(rows).toEqual([
       ['Row', 'Requisition', 'Status', 'Severity', 'Column', 'Value', 'Reason'],
       [2, 'R1', 'held back (another row of its requisition is rejected)', '', '', '', ''],
-      [3, 'R1', 'rejected', 'error', 'Qty', '1.5', 'qty must be a whole number (the profile names no qty_rounding rule)'],
-      [4, 'R2', 'ok, with warning', 'warning', 'Estimated Total', '10.5', 'estimated_price: line total 10.5 rounded half-up to 11 (the service takes whole numbers)'],
+      [
+        3,
+        'R1',
+        'rejected',
+        'error',
+        'Qty',
+        '1.5',
+        'qty must be a whole number (the profile names no qty_rounding rule)',
+      ],
+      [
+        4,
+        'R2',
+        'ok, with warning',
+        'warning',
+        'Estimated Total',
+        '10.5',
+        'estimated_price: line total 10.5 rounded half-up to 11 (the service takes whole numbers)',
+      ],
     ]);
     // No cell anywhere is a formula.
-    for (const ws of wb.worksheets) ws.eachRow((r) => r.eachCell((c) => expect(c.type).not.toBe(ExcelJS.ValueType.Formula)));
+    for (const ws of wb.worksheets)
+      ws.eachRow((r) => r.eachCell((c) => expect(c.type).not.toBe(ExcelJS.ValueType.Formula)));
     // Printed one page wide, so page 1 shows the values beside their labels (not the labels alone).
-    for (const ws of wb.worksheets) expect(ws.pageSetup).toMatchObject({ fitToPage: true, fitToWidth: 1, fitToHeight: 0 });
+    for (const ws of wb.worksheets)
+      expect(ws.pageSetup).toMatchObject({ fitToPage: true, fitToWidth: 1, fitToHeight: 0 });
   });
 
   it('neutralises formula-like text coming from the file', async () => {
@@ -79,11 +113,19 @@ describe('per-file report', () => {
 describe('check', () => {
   it('prints profile and why, requisitions and lines; exit 0 for every sample', async () => {
     const lines: string[] = [];
-    expect(await runCheck(`${ROOT}samples/ME5A_export_EN.csv`, { profiles, limits: LIMITS, now: NOW }, (l) => lines.push(l))).toBe(0);
-    expect(lines).toContain('requisition 10012346: "PR 10012346 - Plant 1000" (2 lines; due 2026-12-06 16:00 UTC; required 2027-02-01 11:00 UTC; Private, PPE, 1000)');
+    expect(
+      await runCheck(`${ROOT}samples/ME5A_export_EN.csv`, { profiles, limits: LIMITS, now: NOW }, (l) => lines.push(l)),
+    ).toBe(0);
+    expect(lines).toContain(
+      'requisition 10012346: "PR 10012346 - Plant 1000" (2 lines; due 2026-12-06 16:00 UTC; required 2027-02-01 11:00 UTC; Private, PPE, 1000)',
+    );
     expect(lines).toContain('  row 8: SAP-10012346-10  Safety gloves EN 388 size 9  qty 120 PR, estimated 474');
-    expect(lines[0]).toBe('mapping profile "sap-me5a-en" (file name matches "*ME5A*" or "*me5a*" and the header on row 4 has all 13 of its columns)');
-    expect(lines.at(-1)).toBe('would create 4 requisition(s) with 8 line(s); 0 requisition(s) held back, 0 row(s) rejected, 1 warning(s)');
+    expect(lines[0]).toBe(
+      'mapping profile "sap-me5a-en" (file name matches "*ME5A*" or "*me5a*" and the header on row 4 has all 13 of its columns)',
+    );
+    expect(lines.at(-1)).toBe(
+      'would create 4 requisition(s) with 8 line(s); 0 requisition(s) held back, 0 row(s) rejected, 1 warning(s)',
+    );
     for (const f of await readdir(`${ROOT}samples`)) {
       expect(await runCheck(`${ROOT}samples/${f}`, { profiles, limits: LIMITS, now: NOW }, () => {}), f).toBe(0);
     }
@@ -94,23 +136,34 @@ describe('check', () => {
     await writeFile(file, BAD);
     const lines: string[] = [];
     expect(await runCheck(file, { profiles, limits: LIMITS, now: NOW }, (l) => lines.push(l))).toBe(1);
-    expect(lines).toContain('error: generic-check.csv row 3, column Qty ("1.5"): qty must be a whole number (the profile names no qty_rounding rule)');
-    expect(lines.at(-1)).toBe('would create 1 requisition(s) with 1 line(s); 1 requisition(s) held back, 1 row(s) rejected, 1 warning(s)');
+    expect(lines).toContain(
+      'error: generic-check.csv row 3, column Qty ("1.5"): qty must be a whole number (the profile names no qty_rounding rule)',
+    );
+    expect(lines.at(-1)).toBe(
+      'would create 1 requisition(s) with 1 line(s); 1 requisition(s) held back, 1 row(s) rejected, 1 warning(s)',
+    );
   });
 
   it('warns when "1,000" in a decimal-point profile may be a decimal comma (read as a thousand, as the profile says)', async () => {
     const file = join(dir, 'generic-comma.csv');
-    await writeFile(file, [
-      HEADER,
-      'C1,1,Paper,,ream,"1,000",10,T,,2027-03-01,2027-04-01,Private,C,L',
-      'C2,1,Paper,,ream,"1,000.5",10,T,,2027-03-01,2027-04-01,Private,C,L',
-      'C3,1,Paper,,ream,"1,5",10,T,,2027-03-01,2027-04-01,Private,C,L',
-    ].join('\n'));
+    await writeFile(
+      file,
+      [
+        HEADER,
+        'C1,1,Paper,,ream,"1,000",10,T,,2027-03-01,2027-04-01,Private,C,L',
+        'C2,1,Paper,,ream,"1,000.5",10,T,,2027-03-01,2027-04-01,Private,C,L',
+        'C3,1,Paper,,ream,"1,5",10,T,,2027-03-01,2027-04-01,Private,C,L',
+      ].join('\n'),
+    );
     const lines: string[] = [];
     expect(await runCheck(file, { profiles, limits: LIMITS, now: NOW }, (l) => lines.push(l))).toBe(1);
-    expect(lines).toContain('warning: generic-comma.csv row 2, column Qty ("1,000"): qty "1,000" read as 1000 ("," taken as thousands separator); if "," is the decimal separator of this export, set numbers.decimal: "," in the profile (it says ".")');
+    expect(lines).toContain(
+      'warning: generic-comma.csv row 2, column Qty ("1,000"): qty "1,000" read as 1000 ("," taken as thousands separator); if "," is the decimal separator of this export, set numbers.decimal: "," in the profile (it says ".")',
+    );
     expect(lines.filter((l) => l.startsWith('warning:'))).toHaveLength(1); // "1,000.5" is unambiguous
-    expect(lines).toContain('error: generic-comma.csv row 4, column Qty ("1,5"): qty is not a number (expected digits with "." as decimal separator)');
+    expect(lines).toContain(
+      'error: generic-comma.csv row 4, column Qty ("1,5"): qty is not a number (expected digits with "." as decimal separator)',
+    );
   });
 
   it('exit 2 with one sentence when the file cannot be read; --mapping forces a profile', async () => {
@@ -120,10 +173,18 @@ describe('check', () => {
     expect(await runCheck(file, { profiles, limits: LIMITS, now: NOW }, (l) => lines.push(l))).toBe(2);
     expect(lines).toEqual(['cannot read: empty.csv: is empty (0 bytes)']);
     const l2: string[] = [];
-    expect(await runCheck(`${ROOT}samples/generic-template.csv`, { profiles, limits: LIMITS, now: NOW, mappingName: 'odoo' }, (l) => l2.push(l))).toBe(2);
+    expect(
+      await runCheck(
+        `${ROOT}samples/generic-template.csv`,
+        { profiles, limits: LIMITS, now: NOW, mappingName: 'odoo' },
+        (l) => l2.push(l),
+      ),
+    ).toBe(2);
     expect(l2[0]).toMatch(/^cannot read: generic-template.csv: has no header row with the columns of mapping "odoo"/);
     const l3: string[] = [];
-    expect(await runCheck(join(dir, 'no-such-export.csv'), { profiles, limits: LIMITS, now: NOW }, (l) => l3.push(l))).toBe(2);
+    expect(
+      await runCheck(join(dir, 'no-such-export.csv'), { profiles, limits: LIMITS, now: NOW }, (l) => l3.push(l)),
+    ).toBe(2);
     expect(l3).toEqual(['cannot read: no-such-export.csv: no such file (ENOENT)']);
   });
 });
@@ -141,24 +202,56 @@ describe('mapping profiles', () => {
       return (err as Error).message.replace(d, '<dir>');
     }
   }
-  const base = 'fields:\n  requisition: "{PR}"\n  external_id: "{PR}-{L}"\n  product_name: "{Item}"\n  qty: "{Qty}"\n  due_date: "{Due}"\n';
+  const base =
+    'fields:\n  requisition: "{PR}"\n  external_id: "{PR}-{L}"\n  product_name: "{Item}"\n  qty: "{Qty}"\n  due_date: "{Due}"\n';
 
   it.each([
     [base, 'loaded'],
-    ['fields:\n  requisition: "{PR}"\n', 'mapping profile <dir>/acme.yaml: field fields.external_id: Invalid input: expected string, received undefined'],
+    [
+      'fields:\n  requisition: "{PR}"\n',
+      'mapping profile <dir>/acme.yaml: field fields.external_id: Invalid input: expected string, received undefined',
+    ],
     [base.replace('{Qty}', '{Qty'), 'mapping profile <dir>/acme.yaml: field fields.qty: unclosed "{" in "{Qty"'],
-    [base + 'dates:\n  time_zone: Mars/Olympus\n', 'mapping profile <dir>/acme.yaml: field dates.time_zone: is not an IANA time zone (e.g. Europe/Berlin, UTC)'],
-    [base + 'numbers:\n  decimal: ";"\n', 'mapping profile <dir>/acme.yaml: field numbers.decimal: Invalid option: expected one of "."|","'],
+    [
+      base + 'dates:\n  time_zone: Mars/Olympus\n',
+      'mapping profile <dir>/acme.yaml: field dates.time_zone: is not an IANA time zone (e.g. Europe/Berlin, UTC)',
+    ],
+    [
+      base + 'numbers:\n  decimal: ";"\n',
+      'mapping profile <dir>/acme.yaml: field numbers.decimal: Invalid option: expected one of "."|","',
+    ],
     [base + 'colums: {}\n', 'mapping profile <dir>/acme.yaml: field (top level): Unrecognized key: "colums"'],
-    [base.replace('  due_date: "{Due}"\n', ''), 'mapping profile <dir>/acme.yaml: field fields.due_date: give a due_date column or a due_date_rule (days_after_ingest)'],
-    [base + '  rfq_type: Restricted\n', 'mapping profile <dir>/acme.yaml: field fields.rfq_type: "Restricted" must be Public or Private'],
-    [base + '  estimated_price: "{T}"\n  unit_price: "{U}"\n', 'mapping profile <dir>/acme.yaml: field fields.unit_price: give either estimated_price (line total) or unit_price, not both'],
-    ['fields: [\n', 'mapping profile <dir>/acme.yaml: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:'],
+    [
+      base.replace('  due_date: "{Due}"\n', ''),
+      'mapping profile <dir>/acme.yaml: field fields.due_date: give a due_date column or a due_date_rule (days_after_ingest)',
+    ],
+    [
+      base + '  rfq_type: Restricted\n',
+      'mapping profile <dir>/acme.yaml: field fields.rfq_type: "Restricted" must be Public or Private',
+    ],
+    [
+      base + '  estimated_price: "{T}"\n  unit_price: "{U}"\n',
+      'mapping profile <dir>/acme.yaml: field fields.unit_price: give either estimated_price (line total) or unit_price, not both',
+    ],
+    [
+      'fields: [\n',
+      'mapping profile <dir>/acme.yaml: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:',
+    ],
   ])('%#', async (yaml, want) => {
     expect(await loadOne(yaml)).toBe(want);
   });
 
   it('every shipped profile loads', async () => {
-    expect(profiles.map((p) => p.name)).toEqual(['dynamics-365', 'generic', 'maintenance-requests', 'netsuite', 'odoo', 'oracle-ebs', 'sage-100', 'sap-me5a-de', 'sap-me5a-en']);
+    expect(profiles.map((p) => p.name)).toEqual([
+      'dynamics-365',
+      'generic',
+      'maintenance-requests',
+      'netsuite',
+      'odoo',
+      'oracle-ebs',
+      'sage-100',
+      'sap-me5a-de',
+      'sap-me5a-en',
+    ]);
   });
 });

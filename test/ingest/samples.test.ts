@@ -15,11 +15,27 @@ const LIMITS = { maxFileBytes: 50 * 1024 * 1024, maxXlsxUncompressedBytes: 200 *
 /** A requisition written compactly: dates as ISO, lines as [row, external_id, product, spec, uom, qty, price]. */
 function compact(r: Requisition) {
   const iso = (ms?: number) => (ms === undefined ? undefined : new Date(ms).toISOString());
-  return JSON.parse(JSON.stringify({
-    key: r.key, title: r.title, description: r.description, due: iso(r.due_date), required: iso(r.required_date),
-    type: r.rfq_type, category: r.rfq_category, location: r.rfq_location,
-    lines: r.lines.map((l) => [l.row, l.external_id, l.product_name, l.specification ?? null, l.uom ?? null, l.qty, l.estimated_price ?? null]),
-  }));
+  return JSON.parse(
+    JSON.stringify({
+      key: r.key,
+      title: r.title,
+      description: r.description,
+      due: iso(r.due_date),
+      required: iso(r.required_date),
+      type: r.rfq_type,
+      category: r.rfq_category,
+      location: r.rfq_location,
+      lines: r.lines.map((l) => [
+        l.row,
+        l.external_id,
+        l.product_name,
+        l.specification ?? null,
+        l.uom ?? null,
+        l.qty,
+        l.estimated_price ?? null,
+      ]),
+    }),
+  );
 }
 
 const EXPECTED: Record<string, { profile: string; warnings: number; requisitions: unknown[] }> = {
@@ -27,143 +43,522 @@ const EXPECTED: Record<string, { profile: string; warnings: number; requisitions
     profile: 'dynamics-365',
     warnings: 2,
     requisitions: [
-      {"key":"USMF-000231","title":"USMF-000231 Spare parts line 3","description":"Line 3 overhaul","due":"2026-12-13T22:00:00.000Z","required":"2027-03-01T17:00:00.000Z","type":"Private","category":"Components","location":"1","lines":[
-        [2,"D365-USMF-000231-1","Servo motor 400 W","M0021 With brake","ea",2,826],
-        [3,"D365-USMF-000231-2","Linear guide rail 800 mm","M0022","ea",4,384]]},
-      {"key":"USMF-000232","title":"USMF-000232 Office refurbishment","description":"Office refurbishment phase 2","due":"2026-12-13T22:00:00.000Z","required":"2027-05-03T16:00:00.000Z","type":"Private","category":"Facility services","location":"2","lines":[
-        [4,"D365-USMF-000232-1","Painting of meeting rooms","Two rooms, 120 m2","ea",1,3800]]},
-      {"key":"USMF-000233","title":"USMF-000233 Safety stock","due":"2026-12-13T22:00:00.000Z","required":"2027-02-15T17:00:00.000Z","type":"Private","category":"Safety","location":"1","lines":[
-        [5,"D365-USMF-000233-1","Fire extinguisher 6 kg ABC","S1010","ea",15,825],
-        [6,"D365-USMF-000233-2","First aid kit DIN 13157","S1011","ea",10,395]]}],
+      {
+        key: 'USMF-000231',
+        title: 'USMF-000231 Spare parts line 3',
+        description: 'Line 3 overhaul',
+        due: '2026-12-13T22:00:00.000Z',
+        required: '2027-03-01T17:00:00.000Z',
+        type: 'Private',
+        category: 'Components',
+        location: '1',
+        lines: [
+          [2, 'D365-USMF-000231-1', 'Servo motor 400 W', 'M0021 With brake', 'ea', 2, 826],
+          [3, 'D365-USMF-000231-2', 'Linear guide rail 800 mm', 'M0022', 'ea', 4, 384],
+        ],
+      },
+      {
+        key: 'USMF-000232',
+        title: 'USMF-000232 Office refurbishment',
+        description: 'Office refurbishment phase 2',
+        due: '2026-12-13T22:00:00.000Z',
+        required: '2027-05-03T16:00:00.000Z',
+        type: 'Private',
+        category: 'Facility services',
+        location: '2',
+        lines: [[4, 'D365-USMF-000232-1', 'Painting of meeting rooms', 'Two rooms, 120 m2', 'ea', 1, 3800]],
+      },
+      {
+        key: 'USMF-000233',
+        title: 'USMF-000233 Safety stock',
+        due: '2026-12-13T22:00:00.000Z',
+        required: '2027-02-15T17:00:00.000Z',
+        type: 'Private',
+        category: 'Safety',
+        location: '1',
+        lines: [
+          [5, 'D365-USMF-000233-1', 'Fire extinguisher 6 kg ABC', 'S1010', 'ea', 15, 825],
+          [6, 'D365-USMF-000233-2', 'First aid kit DIN 13157', 'S1011', 'ea', 10, 395],
+        ],
+      },
+    ],
   },
   'EBS_requisition_lines.csv': {
     profile: 'oracle-ebs',
     warnings: 2,
     requisitions: [
-      {"key":"14021","title":"Requisition 14021: Q1 laptop refresh","description":"Preparer Stock, Pat","due":"2026-12-02T22:00:00.000Z","required":"2027-03-15T17:00:00.000Z","type":"Private","category":"IT.HARDWARE","location":"M1- Seattle","lines":[
-        [2,"EBS-14021-1","Laptop 14\" Core i7, 32 GB RAM, 1 TB SSD","AS54888","Each",5,6245],
-        [3,"EBS-14021-2","USB-C docking station","AS54890","Each",5,950]]},
-      {"key":"14022","title":"Requisition 14022: New hires floor 12","description":"Preparer Green, Terry","due":"2026-12-02T22:00:00.000Z","required":"2027-04-01T17:00:00.000Z","type":"Public","category":"FURNITURE.CHAIRS","location":"V1- New York City","lines":[
-        [4,"EBS-14022-1","Office chair ergonomic mesh","CM13139","Each",12,3726],
-        [5,"EBS-14022-2","Height adjustable desk 160x80","CM13140","Each",12,6948],
-        [6,"EBS-14022-3","Assembly and installation service",null,"Each",1,950]]},
-      {"key":"14023","title":"Requisition 14023: Lab gases Q1","description":"Preparer Baker, Lee","due":"2026-12-02T22:00:00.000Z","required":"2027-02-20T18:00:00.000Z","type":"Private","category":"MRO.GASES","location":"M2- Chicago Plant","lines":[
-        [7,"EBS-14023-1","Nitrogen cylinder 50 L","PM40021","Each",20,1285]]},
-      {"key":"14024","title":"Requisition 14024: Spare parts 2028","description":"Preparer Baker, Lee","due":"2026-12-02T22:00:00.000Z","required":"2028-01-05T18:00:00.000Z","type":"Private","category":"MRO.TRANSMISSION","location":"M2- Chicago Plant","lines":[
-        [8,"EBS-14024-1","V-belt SPA 1250","MRO7710","Each",30,431]]}],
+      {
+        key: '14021',
+        title: 'Requisition 14021: Q1 laptop refresh',
+        description: 'Preparer Stock, Pat',
+        due: '2026-12-02T22:00:00.000Z',
+        required: '2027-03-15T17:00:00.000Z',
+        type: 'Private',
+        category: 'IT.HARDWARE',
+        location: 'M1- Seattle',
+        lines: [
+          [2, 'EBS-14021-1', 'Laptop 14" Core i7, 32 GB RAM, 1 TB SSD', 'AS54888', 'Each', 5, 6245],
+          [3, 'EBS-14021-2', 'USB-C docking station', 'AS54890', 'Each', 5, 950],
+        ],
+      },
+      {
+        key: '14022',
+        title: 'Requisition 14022: New hires floor 12',
+        description: 'Preparer Green, Terry',
+        due: '2026-12-02T22:00:00.000Z',
+        required: '2027-04-01T17:00:00.000Z',
+        type: 'Public',
+        category: 'FURNITURE.CHAIRS',
+        location: 'V1- New York City',
+        lines: [
+          [4, 'EBS-14022-1', 'Office chair ergonomic mesh', 'CM13139', 'Each', 12, 3726],
+          [5, 'EBS-14022-2', 'Height adjustable desk 160x80', 'CM13140', 'Each', 12, 6948],
+          [6, 'EBS-14022-3', 'Assembly and installation service', null, 'Each', 1, 950],
+        ],
+      },
+      {
+        key: '14023',
+        title: 'Requisition 14023: Lab gases Q1',
+        description: 'Preparer Baker, Lee',
+        due: '2026-12-02T22:00:00.000Z',
+        required: '2027-02-20T18:00:00.000Z',
+        type: 'Private',
+        category: 'MRO.GASES',
+        location: 'M2- Chicago Plant',
+        lines: [[7, 'EBS-14023-1', 'Nitrogen cylinder 50 L', 'PM40021', 'Each', 20, 1285]],
+      },
+      {
+        key: '14024',
+        title: 'Requisition 14024: Spare parts 2028',
+        description: 'Preparer Baker, Lee',
+        due: '2026-12-02T22:00:00.000Z',
+        required: '2028-01-05T18:00:00.000Z',
+        type: 'Private',
+        category: 'MRO.TRANSMISSION',
+        location: 'M2- Chicago Plant',
+        lines: [[8, 'EBS-14024-1', 'V-belt SPA 1250', 'MRO7710', 'Each', 30, 431]],
+      },
+    ],
   },
   'ME5A_export_DE.csv': {
     profile: 'sap-me5a-de',
     warnings: 1,
     requisitions: [
-      {"key":"10020011","title":"BANF 10020011 - Werk 1100","description":"Einkäufergruppe 010, angefordert von KRÄMER","due":"2026-12-06T16:00:00.000Z","required":"2027-04-12T10:00:00.000Z","type":"Private","category":"WÄLZLAGER","location":"1100","lines":[
-        [5,"SAP-10020011-10","Kugellager 6205-2RS C3","Material 400-220","ST",40,314],
-        [6,"SAP-10020011-20","Kugellager 6206-2RS C3","Material 400-221","ST",40,384]]},
-      {"key":"10020012","title":"BANF 10020012 - Werk 1100","description":"Einkäufergruppe 011, angefordert von BÖHM","due":"2026-12-06T16:00:00.000Z","required":"2027-05-31T10:00:00.000Z","type":"Private","category":"DIENSTLEISTUNG","location":"1100","lines":[
-        [7,"SAP-10020012-10","Wartung Druckluftkompressor Kaeser ASD 40",null,"LE",1,2350]]},
-      {"key":"10020013","title":"BANF 10020013 - Werk 1200","description":"Einkäufergruppe 012, angefordert von ÖZTÜRK","due":"2026-12-06T16:00:00.000Z","required":"2027-03-01T11:00:00.000Z","type":"Private","category":"PSA","location":"1200","lines":[
-        [8,"SAP-10020013-10","Schutzhandschuhe Nitril Größe 10","Material 500-010","PAA",2400,1152],
-        [9,"SAP-10020013-20","Gehörschutzstöpsel, Spender 500 Paar","Material 500-011","ST",6,569],
-        [10,"SAP-10020013-30","Schutzbrille getönt EN 172","Material 500-012","ST",25,280]]}],
+      {
+        key: '10020011',
+        title: 'BANF 10020011 - Werk 1100',
+        description: 'Einkäufergruppe 010, angefordert von KRÄMER',
+        due: '2026-12-06T16:00:00.000Z',
+        required: '2027-04-12T10:00:00.000Z',
+        type: 'Private',
+        category: 'WÄLZLAGER',
+        location: '1100',
+        lines: [
+          [5, 'SAP-10020011-10', 'Kugellager 6205-2RS C3', 'Material 400-220', 'ST', 40, 314],
+          [6, 'SAP-10020011-20', 'Kugellager 6206-2RS C3', 'Material 400-221', 'ST', 40, 384],
+        ],
+      },
+      {
+        key: '10020012',
+        title: 'BANF 10020012 - Werk 1100',
+        description: 'Einkäufergruppe 011, angefordert von BÖHM',
+        due: '2026-12-06T16:00:00.000Z',
+        required: '2027-05-31T10:00:00.000Z',
+        type: 'Private',
+        category: 'DIENSTLEISTUNG',
+        location: '1100',
+        lines: [[7, 'SAP-10020012-10', 'Wartung Druckluftkompressor Kaeser ASD 40', null, 'LE', 1, 2350]],
+      },
+      {
+        key: '10020013',
+        title: 'BANF 10020013 - Werk 1200',
+        description: 'Einkäufergruppe 012, angefordert von ÖZTÜRK',
+        due: '2026-12-06T16:00:00.000Z',
+        required: '2027-03-01T11:00:00.000Z',
+        type: 'Private',
+        category: 'PSA',
+        location: '1200',
+        lines: [
+          [8, 'SAP-10020013-10', 'Schutzhandschuhe Nitril Größe 10', 'Material 500-010', 'PAA', 2400, 1152],
+          [9, 'SAP-10020013-20', 'Gehörschutzstöpsel, Spender 500 Paar', 'Material 500-011', 'ST', 6, 569],
+          [10, 'SAP-10020013-30', 'Schutzbrille getönt EN 172', 'Material 500-012', 'ST', 25, 280],
+        ],
+      },
+    ],
   },
   'ME5A_export_EN.csv': {
     profile: 'sap-me5a-en',
     warnings: 1,
     requisitions: [
-      {"key":"10012345","title":"PR 10012345 - Plant 1000","description":"Purchasing group 001, requested by MUELLER","due":"2026-12-06T16:00:00.000Z","required":"2027-03-15T11:00:00.000Z","type":"Private","category":"BOLTS","location":"1000","lines":[
-        [5,"SAP-10012345-10","Hex bolt M12x60 DIN 933 8.8 zinc plated","Material 100-400","PC",500,62],
-        [6,"SAP-10012345-20","Hex nut M12 DIN 934 8 zinc plated","Material 100-410","PC",500,21],
-        [7,"SAP-10012345-30","Washer 13 mm DIN 125 zinc plated",null,"PC",1000,9]]},
-      {"key":"10012346","title":"PR 10012346 - Plant 1000","description":"Purchasing group 002, requested by SCHMIDT","due":"2026-12-06T16:00:00.000Z","required":"2027-02-01T11:00:00.000Z","type":"Private","category":"PPE","location":"1000","lines":[
-        [8,"SAP-10012346-10","Safety gloves EN 388 size 9","Material 200-115","PR",120,474],
-        [9,"SAP-10012346-20","Safety glasses clear EN 166","Material 200-120","PC",60,384]]},
-      {"key":"10012347","title":"PR 10012347 - Plant 2000","description":"Purchasing group 003, requested by WAGNER","due":"2026-12-06T16:00:00.000Z","required":"2027-04-20T10:00:00.000Z","type":"Private","category":"LUBRICANTS","location":"2000","lines":[
-        [10,"SAP-10012347-10","Hydraulic oil HLP 46, 208 l drum","Material 300-001","DR",4,2756]]},
-      {"key":"10012348","title":"PR 10012348 - Plant 2000","description":"Purchasing group 004, requested by WAGNER","due":"2026-12-06T16:00:00.000Z","required":"2027-06-30T10:00:00.000Z","type":"Private","category":"SERVICES","location":"2000","lines":[
-        [11,"SAP-10012348-10","Calibration of torque wrenches (service)",null,"AU",1,1450],
-        [12,"SAP-10012348-20","19\" server rack shelf, 1U",null,"PC",2,171]]}],
+      {
+        key: '10012345',
+        title: 'PR 10012345 - Plant 1000',
+        description: 'Purchasing group 001, requested by MUELLER',
+        due: '2026-12-06T16:00:00.000Z',
+        required: '2027-03-15T11:00:00.000Z',
+        type: 'Private',
+        category: 'BOLTS',
+        location: '1000',
+        lines: [
+          [5, 'SAP-10012345-10', 'Hex bolt M12x60 DIN 933 8.8 zinc plated', 'Material 100-400', 'PC', 500, 62],
+          [6, 'SAP-10012345-20', 'Hex nut M12 DIN 934 8 zinc plated', 'Material 100-410', 'PC', 500, 21],
+          [7, 'SAP-10012345-30', 'Washer 13 mm DIN 125 zinc plated', null, 'PC', 1000, 9],
+        ],
+      },
+      {
+        key: '10012346',
+        title: 'PR 10012346 - Plant 1000',
+        description: 'Purchasing group 002, requested by SCHMIDT',
+        due: '2026-12-06T16:00:00.000Z',
+        required: '2027-02-01T11:00:00.000Z',
+        type: 'Private',
+        category: 'PPE',
+        location: '1000',
+        lines: [
+          [8, 'SAP-10012346-10', 'Safety gloves EN 388 size 9', 'Material 200-115', 'PR', 120, 474],
+          [9, 'SAP-10012346-20', 'Safety glasses clear EN 166', 'Material 200-120', 'PC', 60, 384],
+        ],
+      },
+      {
+        key: '10012347',
+        title: 'PR 10012347 - Plant 2000',
+        description: 'Purchasing group 003, requested by WAGNER',
+        due: '2026-12-06T16:00:00.000Z',
+        required: '2027-04-20T10:00:00.000Z',
+        type: 'Private',
+        category: 'LUBRICANTS',
+        location: '2000',
+        lines: [[10, 'SAP-10012347-10', 'Hydraulic oil HLP 46, 208 l drum', 'Material 300-001', 'DR', 4, 2756]],
+      },
+      {
+        key: '10012348',
+        title: 'PR 10012348 - Plant 2000',
+        description: 'Purchasing group 004, requested by WAGNER',
+        due: '2026-12-06T16:00:00.000Z',
+        required: '2027-06-30T10:00:00.000Z',
+        type: 'Private',
+        category: 'SERVICES',
+        location: '2000',
+        lines: [
+          [11, 'SAP-10012348-10', 'Calibration of torque wrenches (service)', null, 'AU', 1, 1450],
+          [12, 'SAP-10012348-20', '19" server rack shelf, 1U', null, 'PC', 2, 171],
+        ],
+      },
+    ],
   },
   'generic-template.csv': {
     profile: 'generic',
     warnings: 0,
     requisitions: [
-      {"key":"GEN-2027-0001","title":"Office supplies Q1 2027","description":"Head office consumables","due":"2027-01-29T17:00:00.000Z","required":"2027-02-26T17:00:00.000Z","type":"Public","category":"Office supplies","location":"Head office","lines":[
-        [2,"GEN-2027-0001-1","A4 copy paper 80 g/m²","500 sheets per ream, FSC certified","ream",200,900],
-        [3,"GEN-2027-0001-2","Toner cartridge HP 59A","Original or certified compatible","pc",12,1020],
-        [4,"GEN-2027-0001-3","Monitor 27\" 4K, height adjustable","USB-C 65 W power delivery","pc",8,2960]]},
-      {"key":"GEN-2027-0002","title":"Forklift maintenance 2027","due":"2027-03-12T15:00:00.000Z","required":"2027-04-30T17:00:00.000Z","type":"Private","category":"Maintenance","location":"Warehouse Lyon","lines":[
-        [5,"GEN-2027-0002-1","Forklift annual inspection","Linde H25, 3 units, on site","service",1,2400]]},
-      {"key":"GEN-2027-0003","title":"Packaging materials","description":"Quarterly call-off","due":"2027-02-15T17:00:00.000Z","required":"2027-03-15T17:00:00.000Z","type":"Private","category":"Packaging","location":"Warehouse Lyon","lines":[
-        [6,"GEN-2027-0003-1","Stretch film 23 µm","500 mm x 300 m, hand roll","roll",240,1176],
-        [7,"GEN-2027-0003-2","Pallet labels 100x150 mm","Thermal transfer","roll",60,null]]}],
+      {
+        key: 'GEN-2027-0001',
+        title: 'Office supplies Q1 2027',
+        description: 'Head office consumables',
+        due: '2027-01-29T17:00:00.000Z',
+        required: '2027-02-26T17:00:00.000Z',
+        type: 'Public',
+        category: 'Office supplies',
+        location: 'Head office',
+        lines: [
+          [2, 'GEN-2027-0001-1', 'A4 copy paper 80 g/m²', '500 sheets per ream, FSC certified', 'ream', 200, 900],
+          [3, 'GEN-2027-0001-2', 'Toner cartridge HP 59A', 'Original or certified compatible', 'pc', 12, 1020],
+          [4, 'GEN-2027-0001-3', 'Monitor 27" 4K, height adjustable', 'USB-C 65 W power delivery', 'pc', 8, 2960],
+        ],
+      },
+      {
+        key: 'GEN-2027-0002',
+        title: 'Forklift maintenance 2027',
+        due: '2027-03-12T15:00:00.000Z',
+        required: '2027-04-30T17:00:00.000Z',
+        type: 'Private',
+        category: 'Maintenance',
+        location: 'Warehouse Lyon',
+        lines: [
+          [5, 'GEN-2027-0002-1', 'Forklift annual inspection', 'Linde H25, 3 units, on site', 'service', 1, 2400],
+        ],
+      },
+      {
+        key: 'GEN-2027-0003',
+        title: 'Packaging materials',
+        description: 'Quarterly call-off',
+        due: '2027-02-15T17:00:00.000Z',
+        required: '2027-03-15T17:00:00.000Z',
+        type: 'Private',
+        category: 'Packaging',
+        location: 'Warehouse Lyon',
+        lines: [
+          [6, 'GEN-2027-0003-1', 'Stretch film 23 µm', '500 mm x 300 m, hand roll', 'roll', 240, 1176],
+          [7, 'GEN-2027-0003-2', 'Pallet labels 100x150 mm', 'Thermal transfer', 'roll', 60, null],
+        ],
+      },
+    ],
   },
   'generic-template.xlsx': {
     profile: 'generic',
     warnings: 1,
     requisitions: [
-      {"key":"GEN-2027-0101","title":"Workshop tools","description":"Replacement of worn tools","due":"2027-05-14T16:00:00.000Z","required":"2027-06-30T17:00:00.000Z","type":"Private","category":"Tools","location":"Plant Graz","lines":[
-        [4,"GEN-2027-0101-1","Cordless drill 18 V","2 batteries 5 Ah, case","pc",6,1794],
-        [5,"GEN-2027-0101-2","Torque wrench 40-200 Nm","1/2\" drive, calibrated","pc",4,758]]},
-      {"key":"GEN-2027-0102","title":"Cleanroom consumables","due":"2027-04-02T17:00:00.000Z","required":"2027-04-30T17:00:00.000Z","type":"Public","category":"Consumables","location":"Plant Graz","lines":[
-        [6,"GEN-2027-0102-1","Cleanroom wipes 23x23 cm","Polyester, ISO class 5","box",50,2125],
-        [7,"GEN-2027-0102-2","Nitrile gloves, cleanroom grade","Size M, 100 per box","box",80,1520]]},
-      {"key":"GEN-2027-0103","title":"Compressor service 2027","description":"Two units, same site","due":"2027-08-20T12:00:00.000Z","required":"2027-09-15T17:00:00.000Z","type":"Private","category":"Maintenance","location":"Plant Linz","lines":[
-        [8,"GEN-2027-0103-1","Air compressor service","Annual service incl. filters","service",1,1351]]}],
+      {
+        key: 'GEN-2027-0101',
+        title: 'Workshop tools',
+        description: 'Replacement of worn tools',
+        due: '2027-05-14T16:00:00.000Z',
+        required: '2027-06-30T17:00:00.000Z',
+        type: 'Private',
+        category: 'Tools',
+        location: 'Plant Graz',
+        lines: [
+          [4, 'GEN-2027-0101-1', 'Cordless drill 18 V', '2 batteries 5 Ah, case', 'pc', 6, 1794],
+          [5, 'GEN-2027-0101-2', 'Torque wrench 40-200 Nm', '1/2" drive, calibrated', 'pc', 4, 758],
+        ],
+      },
+      {
+        key: 'GEN-2027-0102',
+        title: 'Cleanroom consumables',
+        due: '2027-04-02T17:00:00.000Z',
+        required: '2027-04-30T17:00:00.000Z',
+        type: 'Public',
+        category: 'Consumables',
+        location: 'Plant Graz',
+        lines: [
+          [6, 'GEN-2027-0102-1', 'Cleanroom wipes 23x23 cm', 'Polyester, ISO class 5', 'box', 50, 2125],
+          [7, 'GEN-2027-0102-2', 'Nitrile gloves, cleanroom grade', 'Size M, 100 per box', 'box', 80, 1520],
+        ],
+      },
+      {
+        key: 'GEN-2027-0103',
+        title: 'Compressor service 2027',
+        description: 'Two units, same site',
+        due: '2027-08-20T12:00:00.000Z',
+        required: '2027-09-15T17:00:00.000Z',
+        type: 'Private',
+        category: 'Maintenance',
+        location: 'Plant Linz',
+        lines: [[8, 'GEN-2027-0103-1', 'Air compressor service', 'Annual service incl. filters', 'service', 1, 1351]],
+      },
+    ],
   },
   'odoo_purchase.requisition.xlsx': {
     profile: 'odoo',
     warnings: 1,
     requisitions: [
-      {"key":"PR/2027/00041","title":"PR/2027/00041 MO/00812","description":"Purchase representative: Mitchell Admin","due":"2027-03-05T16:00:00.000Z","required":"2027-03-31T15:00:00.000Z","type":"Public","category":"Call for Tenders","location":"YourCompany BE","lines":[
-        [2,"ODOO-__export__.purchase_requisition_line_311_5f1c2a7b","[FURN_7800] Desk Combination","Desk + drawer, oak","Units",10,4500],
-        [3,"ODOO-__export__.purchase_requisition_line_312_9a0b1c2d","[FURN_6666] Acoustic Bloc Screens",null,"Units",10,2950],
-        [4,"ODOO-__export__.purchase_requisition_line_313_33aa44bb","[E-COM11] Cabinet with Doors","Lockable","Units",4,563]]},
-      {"key":"PR/2027/00042","title":"PR/2027/00042","description":"Purchase representative: Marc Demo","due":"2027-02-19T11:00:00.000Z","required":"2027-03-15T16:00:00.000Z","type":"Public","category":"Call for Tenders","location":"YourCompany BE","lines":[
-        [5,"ODOO-__export__.purchase_requisition_line_320_0c0d0e0f","[CONS_0001] Printer paper A4",null,"Box",40,876],
-        [6,"ODOO-__export__.purchase_requisition_line_321_1a2b3c4d","[CONS_0002] Whiteboard markers","Assorted colours","Pack",25,187]]},
-      {"key":"PR/2027/00043","title":"PR/2027/00043 SO/00277","description":"Purchase representative: Mitchell Admin","due":"2027-06-01T15:00:00.000Z","required":"2027-07-01T15:00:00.000Z","type":"Public","category":"Blanket Order","location":"YourCompany BE","lines":[
-        [7,"ODOO-__export__.purchase_requisition_line_330_77fe88dc","[SERV_0042] On-site network cabling","Building B, 48 ports","Units",1,6400]]}],
+      {
+        key: 'PR/2027/00041',
+        title: 'PR/2027/00041 MO/00812',
+        description: 'Purchase representative: Mitchell Admin',
+        due: '2027-03-05T16:00:00.000Z',
+        required: '2027-03-31T15:00:00.000Z',
+        type: 'Public',
+        category: 'Call for Tenders',
+        location: 'YourCompany BE',
+        lines: [
+          [
+            2,
+            'ODOO-__export__.purchase_requisition_line_311_5f1c2a7b',
+            '[FURN_7800] Desk Combination',
+            'Desk + drawer, oak',
+            'Units',
+            10,
+            4500,
+          ],
+          [
+            3,
+            'ODOO-__export__.purchase_requisition_line_312_9a0b1c2d',
+            '[FURN_6666] Acoustic Bloc Screens',
+            null,
+            'Units',
+            10,
+            2950,
+          ],
+          [
+            4,
+            'ODOO-__export__.purchase_requisition_line_313_33aa44bb',
+            '[E-COM11] Cabinet with Doors',
+            'Lockable',
+            'Units',
+            4,
+            563,
+          ],
+        ],
+      },
+      {
+        key: 'PR/2027/00042',
+        title: 'PR/2027/00042',
+        description: 'Purchase representative: Marc Demo',
+        due: '2027-02-19T11:00:00.000Z',
+        required: '2027-03-15T16:00:00.000Z',
+        type: 'Public',
+        category: 'Call for Tenders',
+        location: 'YourCompany BE',
+        lines: [
+          [
+            5,
+            'ODOO-__export__.purchase_requisition_line_320_0c0d0e0f',
+            '[CONS_0001] Printer paper A4',
+            null,
+            'Box',
+            40,
+            876,
+          ],
+          [
+            6,
+            'ODOO-__export__.purchase_requisition_line_321_1a2b3c4d',
+            '[CONS_0002] Whiteboard markers',
+            'Assorted colours',
+            'Pack',
+            25,
+            187,
+          ],
+        ],
+      },
+      {
+        key: 'PR/2027/00043',
+        title: 'PR/2027/00043 SO/00277',
+        description: 'Purchase representative: Mitchell Admin',
+        due: '2027-06-01T15:00:00.000Z',
+        required: '2027-07-01T15:00:00.000Z',
+        type: 'Public',
+        category: 'Blanket Order',
+        location: 'YourCompany BE',
+        lines: [
+          [
+            7,
+            'ODOO-__export__.purchase_requisition_line_330_77fe88dc',
+            '[SERV_0042] On-site network cabling',
+            'Building B, 48 ports',
+            'Units',
+            1,
+            6400,
+          ],
+        ],
+      },
+    ],
   },
   'Maintenance_requests_Q2-2027.xlsx': {
     profile: 'maintenance-requests',
     warnings: 2,
     requisitions: [
-      {"key":"MR-2027-011","title":"Maintenance request MR-2027-011","due":"2027-03-01T15:00:00.000Z","required":"2027-04-12T10:00:00.000Z","type":"Private","category":"Maintenance","location":"Plant North","lines":[
-        [5,"MAINT-MR-2027-011-1","Conveyor belt 800 mm","EP 400/3, 42 m endless","pc",1,3980],
-        [6,"MAINT-MR-2027-011-2","Belt scraper","Polyurethane blade","pc",2,491],
-        [7,"MAINT-MR-2027-011-3","Idler roller 89 x 315",null,"pc",12,467]]},
-      {"key":"MR-2027-012","title":"Maintenance request MR-2027-012","due":"2027-02-22T11:00:00.000Z","required":"2027-03-29T10:00:00.000Z","type":"Private","category":"Maintenance","location":"Plant South","lines":[
-        [8,"MAINT-MR-2027-012-4","Hydraulic hose assembly","1/2\", 2 m, 2 x DKOL","pc",10,274]]},
-      {"key":"MR-2027-013","title":"Maintenance request MR-2027-013","due":"2027-03-15T15:00:00.000Z","required":"2027-05-03T10:00:00.000Z","type":"Private","category":"Maintenance","location":"Plant North","lines":[
-        [9,"MAINT-MR-2027-013-5","Gearbox oil CLP 220","20 l canister","can",6,576],
-        [10,"MAINT-MR-2027-013-6","Grease cartridges","Lithium complex, 400 g","pc",48,305]]}],
+      {
+        key: 'MR-2027-011',
+        title: 'Maintenance request MR-2027-011',
+        due: '2027-03-01T15:00:00.000Z',
+        required: '2027-04-12T10:00:00.000Z',
+        type: 'Private',
+        category: 'Maintenance',
+        location: 'Plant North',
+        lines: [
+          [5, 'MAINT-MR-2027-011-1', 'Conveyor belt 800 mm', 'EP 400/3, 42 m endless', 'pc', 1, 3980],
+          [6, 'MAINT-MR-2027-011-2', 'Belt scraper', 'Polyurethane blade', 'pc', 2, 491],
+          [7, 'MAINT-MR-2027-011-3', 'Idler roller 89 x 315', null, 'pc', 12, 467],
+        ],
+      },
+      {
+        key: 'MR-2027-012',
+        title: 'Maintenance request MR-2027-012',
+        due: '2027-02-22T11:00:00.000Z',
+        required: '2027-03-29T10:00:00.000Z',
+        type: 'Private',
+        category: 'Maintenance',
+        location: 'Plant South',
+        lines: [[8, 'MAINT-MR-2027-012-4', 'Hydraulic hose assembly', '1/2", 2 m, 2 x DKOL', 'pc', 10, 274]],
+      },
+      {
+        key: 'MR-2027-013',
+        title: 'Maintenance request MR-2027-013',
+        due: '2027-03-15T15:00:00.000Z',
+        required: '2027-05-03T10:00:00.000Z',
+        type: 'Private',
+        category: 'Maintenance',
+        location: 'Plant North',
+        lines: [
+          [9, 'MAINT-MR-2027-013-5', 'Gearbox oil CLP 220', '20 l canister', 'can', 6, 576],
+          [10, 'MAINT-MR-2027-013-6', 'Grease cartridges', 'Lithium complex, 400 g', 'pc', 48, 305],
+        ],
+      },
+    ],
   },
   'NetSuite_Requisitions_SavedSearch.csv': {
     profile: 'netsuite',
     warnings: 2,
     requisitions: [
-      {"key":"PR-00123","title":"PR-00123 Q1 monitors for new hires","description":"Requested by Jordan Lee","due":"2026-12-06T23:00:00.000Z","required":"2027-01-15T18:00:00.000Z","type":"Private","location":"Austin HQ","lines":[
-        [2,"NS-911201","27\" 4K monitor, USB-C 65 W","MON-27-4K","Each",15,5835],
-        [3,"NS-911202","Dual monitor arm","ARM-DUAL","Each",8,596]]},
-      {"key":"PR-00124","title":"PR-00124 Lab consumables","description":"Requested by Priya Shah","due":"2026-12-06T23:00:00.000Z","required":"2027-02-03T18:00:00.000Z","type":"Private","location":"Boston Lab","lines":[
-        [4,"NS-911230","Pipette tips 200 µl, racked","PIP-TIPS-200","Box",40,876],
-        [5,"NS-911231","Nitrile gloves, size M","GLV-NIT-M","Box",25,244],
-        [6,"NS-911232","Ethanol 70 % 5 l","ETH-70-5L","Each",6,230]]},
-      {"key":"PR-00125","title":"PR-00125 Annual fire extinguisher inspection","description":"Requested by Jordan Lee","due":"2026-12-06T23:00:00.000Z","required":"2027-03-01T18:00:00.000Z","type":"Private","location":"Austin HQ","lines":[
-        [7,"NS-911250","On-site inspection of 42 extinguishers","SVC-FIRE-INSP","Each",1,1260]]}],
+      {
+        key: 'PR-00123',
+        title: 'PR-00123 Q1 monitors for new hires',
+        description: 'Requested by Jordan Lee',
+        due: '2026-12-06T23:00:00.000Z',
+        required: '2027-01-15T18:00:00.000Z',
+        type: 'Private',
+        location: 'Austin HQ',
+        lines: [
+          [2, 'NS-911201', '27" 4K monitor, USB-C 65 W', 'MON-27-4K', 'Each', 15, 5835],
+          [3, 'NS-911202', 'Dual monitor arm', 'ARM-DUAL', 'Each', 8, 596],
+        ],
+      },
+      {
+        key: 'PR-00124',
+        title: 'PR-00124 Lab consumables',
+        description: 'Requested by Priya Shah',
+        due: '2026-12-06T23:00:00.000Z',
+        required: '2027-02-03T18:00:00.000Z',
+        type: 'Private',
+        location: 'Boston Lab',
+        lines: [
+          [4, 'NS-911230', 'Pipette tips 200 µl, racked', 'PIP-TIPS-200', 'Box', 40, 876],
+          [5, 'NS-911231', 'Nitrile gloves, size M', 'GLV-NIT-M', 'Box', 25, 244],
+          [6, 'NS-911232', 'Ethanol 70 % 5 l', 'ETH-70-5L', 'Each', 6, 230],
+        ],
+      },
+      {
+        key: 'PR-00125',
+        title: 'PR-00125 Annual fire extinguisher inspection',
+        description: 'Requested by Jordan Lee',
+        due: '2026-12-06T23:00:00.000Z',
+        required: '2027-03-01T18:00:00.000Z',
+        type: 'Private',
+        location: 'Austin HQ',
+        lines: [[7, 'NS-911250', 'On-site inspection of 42 extinguishers', 'SVC-FIRE-INSP', 'Each', 1, 1260]],
+      },
+    ],
   },
   'Sage100_Bedarfsanforderungen.csv': {
     profile: 'sage-100',
     warnings: 3,
     requisitions: [
-      {"key":"BA-27-0042","title":"Bedarfsanforderung BA-27-0042","description":"Ersatzteile Linie 2","due":"2027-01-15T11:00:00.000Z","required":"2027-02-12T11:00:00.000Z","type":"Private","location":"4100 Instandhaltung","lines":[
-        [2,"SAGE-BA-27-0042-1","Kugelhahn DN 25 PN 40","400-1120 Edelstahl 1.4408, Innengewinde","Stk",12,587],
-        [3,"SAGE-BA-27-0042-2","Kugelhahn DN 50 PN 40","400-1125 Edelstahl 1.4408, Flansch","Stk",4,4850]]},
-      {"key":"BA-27-0043","title":"Bedarfsanforderung BA-27-0043","description":"Jahreswartung","due":"2027-01-22T11:00:00.000Z","required":"2027-02-26T11:00:00.000Z","type":"Private","location":"4200 Haustechnik","lines":[
-        [4,"SAGE-BA-27-0043-1","Wartung Kältetrockner","inkl. Filterwechsel, vor Ort","Pausch.",1,2350]]},
-      {"key":"BA-27-0044","title":"Bedarfsanforderung BA-27-0044","due":"2027-01-29T11:00:00.000Z","required":"2027-03-05T11:00:00.000Z","type":"Private","location":"4100 Instandhaltung","lines":[
-        [5,"SAGE-BA-27-0044-1","Kabelbinder 4,8 x 300 mm schwarz","610-0007 UV-beständig, VE 100","VE",30,224],
-        [6,"SAGE-BA-27-0044-2","Schrumpfschlauch-Sortiment","610-0012","Set",5,100]]}],
+      {
+        key: 'BA-27-0042',
+        title: 'Bedarfsanforderung BA-27-0042',
+        description: 'Ersatzteile Linie 2',
+        due: '2027-01-15T11:00:00.000Z',
+        required: '2027-02-12T11:00:00.000Z',
+        type: 'Private',
+        location: '4100 Instandhaltung',
+        lines: [
+          [2, 'SAGE-BA-27-0042-1', 'Kugelhahn DN 25 PN 40', '400-1120 Edelstahl 1.4408, Innengewinde', 'Stk', 12, 587],
+          [3, 'SAGE-BA-27-0042-2', 'Kugelhahn DN 50 PN 40', '400-1125 Edelstahl 1.4408, Flansch', 'Stk', 4, 4850],
+        ],
+      },
+      {
+        key: 'BA-27-0043',
+        title: 'Bedarfsanforderung BA-27-0043',
+        description: 'Jahreswartung',
+        due: '2027-01-22T11:00:00.000Z',
+        required: '2027-02-26T11:00:00.000Z',
+        type: 'Private',
+        location: '4200 Haustechnik',
+        lines: [[4, 'SAGE-BA-27-0043-1', 'Wartung Kältetrockner', 'inkl. Filterwechsel, vor Ort', 'Pausch.', 1, 2350]],
+      },
+      {
+        key: 'BA-27-0044',
+        title: 'Bedarfsanforderung BA-27-0044',
+        due: '2027-01-29T11:00:00.000Z',
+        required: '2027-03-05T11:00:00.000Z',
+        type: 'Private',
+        location: '4100 Instandhaltung',
+        lines: [
+          [5, 'SAGE-BA-27-0044-1', 'Kabelbinder 4,8 x 300 mm schwarz', '610-0007 UV-beständig, VE 100', 'VE', 30, 224],
+          [6, 'SAGE-BA-27-0044-2', 'Schrumpfschlauch-Sortiment', '610-0012', 'Set', 5, 100],
+        ],
+      },
+    ],
   },
 };
 
@@ -179,7 +574,11 @@ describe('shipped samples', async () => {
   for (const [file, exp] of Object.entries(EXPECTED)) {
     it(`${file}: profile ${exp.profile}, exact requisitions, no rejected row`, async () => {
       const got: Requisition[] = [];
-      const s = await ingestFile(`${ROOT}samples/${file}`, { profiles, limits: LIMITS, now: NOW }, async (r) => void got.push(r));
+      const s = await ingestFile(
+        `${ROOT}samples/${file}`,
+        { profiles, limits: LIMITS, now: NOW },
+        async (r) => void got.push(r),
+      );
       expect(s.profile).toBe(exp.profile);
       expect(s.rejectedRows).toBe(0);
       expect(s.heldRequisitions).toBe(0);
@@ -195,7 +594,9 @@ describe('shipped samples', async () => {
   }
 
   it('external_ids are distinct across all samples (the demo ingests them into one account)', () => {
-    const ids = Object.values(EXPECTED).flatMap((e) => (e.requisitions as { lines: unknown[][] }[]).flatMap((r) => r.lines.map((l) => l[1])));
+    const ids = Object.values(EXPECTED).flatMap((e) =>
+      (e.requisitions as { lines: unknown[][] }[]).flatMap((r) => r.lines.map((l) => l[1])),
+    );
     expect(new Set(ids).size).toBe(ids.length);
   });
 

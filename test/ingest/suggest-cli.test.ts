@@ -20,7 +20,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function cli(args: string[], env: Record<string, string> = {}) {
   const work = join(dir, 'work');
   mkdirSync(work, { recursive: true });
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: work, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', RFQ_SYNC_DIR: join(dir, 'data'), ...env } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', RFQ_SYNC_DIR: join(dir, 'data'), ...env },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr, written: readdirSync(work) };
 }
 
@@ -29,12 +33,18 @@ describe('check --suggest', () => {
     const r = cli(['check', '--suggest', join(SAMPLES, 'Sage100_Bedarfsanforderungen.csv'), '--name', 'sage-draft']);
     expect(r.code, r.err).toBe(0);
     expect(r.written).toEqual([]);
-    expect(r.out.startsWith('# Drafted by `rfq-sync check --suggest` from Sage100_Bedarfsanforderungen.csv')).toBe(true);
+    expect(r.out.startsWith('# Drafted by `rfq-sync check --suggest` from Sage100_Bedarfsanforderungen.csv')).toBe(
+      true,
+    );
     const profile = compileProfile(parseYaml(r.out), 'sage-draft.yaml');
     expect(profile.name).toBe('sage-draft');
     expect(r.err).toContain('evidence for the profile "sage-draft"');
-    expect(r.err).toMatch(/fields\.estimated_price: \{Gesamtpreis\} \[high\] a line total: "Gesamtpreis" = "Menge" x "Einzelpreis" on 5 of 5 rows/);
-    expect(r.err).toContain('would create 3 requisition(s) with 5 line(s); 0 requisition(s) held back, 0 row(s) rejected');
+    expect(r.err).toMatch(
+      /fields\.estimated_price: \{Gesamtpreis\} \[high\] a line total: "Gesamtpreis" = "Menge" x "Einzelpreis" on 5 of 5 rows/,
+    );
+    expect(r.err).toContain(
+      'would create 3 requisition(s) with 5 line(s); 0 requisition(s) held back, 0 row(s) rejected',
+    );
 
     const mappings = join(dir, 'mappings');
     mkdirSync(mappings, { recursive: true });
@@ -63,13 +73,16 @@ describe('check --suggest', () => {
     writeFileSync(narrow, 'A,B\nx,1\ny,2\n');
     const n = cli(['check', '--suggest', narrow]);
     expect(n.code).toBe(2);
-    expect(n.err).toContain('cannot read: narrow.csv: has no column left that could be the quantity (columns: "A", "B")');
+    expect(n.err).toContain(
+      'cannot read: narrow.csv: has no column left that could be the quantity (columns: "A", "B")',
+    );
   });
 
   it('reads a bounded sample: a long file whose end is broken is drafted from its first rows, where a full check refuses it', () => {
     const file = join(dir, 'long-export.csv');
     const rows = ['Requisition,Line,Item,Qty,Unit Price,Due Date'];
-    for (let i = 0; i < SAMPLE_ROWS + 3000; i++) rows.push(`REQ-${Math.floor(i / 4)},${(i % 4) + 1},Spare part ${i},${1 + (i % 9)},${(i % 50) + 0.5},2027-06-30`);
+    for (let i = 0; i < SAMPLE_ROWS + 3000; i++)
+      rows.push(`REQ-${Math.floor(i / 4)},${(i % 4) + 1},Spare part ${i},${1 + (i % 9)},${(i % 50) + 0.5},2027-06-30`);
     writeFileSync(file, rows.join('\n') + '\n');
     appendFileSync(file, 'REQ-X,1,"never closed,1,1,2027-06-30\n');
     const full = cli(['check', file, '--mapping', 'generic']);
@@ -77,7 +90,9 @@ describe('check --suggest', () => {
     const r = cli(['check', '--suggest', file]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain(`(the first ${SAMPLE_ROWS} data rows; header on row 1)`);
-    expect(r.err).toContain(`check of the sample (the first ${SAMPLE_ROWS} data rows; a full check reads the whole file):`);
+    expect(r.err).toContain(
+      `check of the sample (the first ${SAMPLE_ROWS} data rows; a full check reads the whole file):`,
+    );
     expect(r.err).toMatch(/the sample would create 1250 requisition\(s\) with 5000 line\(s\)/);
   });
 });

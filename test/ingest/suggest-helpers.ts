@@ -5,7 +5,11 @@ import { suggestProfile } from '../../src/ingest/profile-suggest.ts';
 import type { Requisition } from '../../src/requisition.ts';
 
 export const NOW = new Date('2026-11-22T10:00:00Z');
-export const LIMITS = { maxFileBytes: 50 * 1024 * 1024, maxXlsxUncompressedBytes: 200 * 1024 * 1024, maxXlsxEntries: 1000 };
+export const LIMITS = {
+  maxFileBytes: 50 * 1024 * 1024,
+  maxXlsxUncompressedBytes: 200 * 1024 * 1024,
+  maxXlsxEntries: 1000,
+};
 
 export type Aspect = 'requisition' | 'external_id' | 'qty' | 'estimated_price';
 
@@ -14,10 +18,20 @@ export const EXPLAINS: Record<Aspect, string[]> = {
   requisition: ['fields.requisition', 'continuation'],
   external_id: ['fields.external_id'],
   qty: ['fields.qty', 'numbers.decimal'],
-  estimated_price: ['fields.estimated_price', 'fields.unit_price', 'fields.price_unit', 'numbers.decimal', 'fields.qty'],
+  estimated_price: [
+    'fields.estimated_price',
+    'fields.unit_price',
+    'fields.price_unit',
+    'numbers.decimal',
+    'fields.qty',
+  ],
 };
 
-export async function ingestWith(path: string, profiles: MappingProfile[], mappingName?: string): Promise<{ reqs: Requisition[]; rejected: number; held: number }> {
+export async function ingestWith(
+  path: string,
+  profiles: MappingProfile[],
+  mappingName?: string,
+): Promise<{ reqs: Requisition[]; rejected: number; held: number }> {
   const reqs: Requisition[] = [];
   const s = await ingestFile(path, { profiles, mappingName, limits: LIMITS, now: NOW }, async (r) => void reqs.push(r));
   return { reqs, rejected: s.rejectedRows, held: s.heldRequisitions };
@@ -52,4 +66,3 @@ export function differences(got: Requisition[], want: Requisition[]): Set<Aspect
   }
   return d;
 }
-

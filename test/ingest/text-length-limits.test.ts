@@ -16,10 +16,36 @@ import { createRfqRequestSchema } from '../../src/sourcing/schemas.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = new Date('2026-11-22T10:00:00Z');
 const LIMITS = { maxFileBytes: 80 * 1024 * 1024, maxXlsxUncompressedBytes: 1024 * 1024, maxXlsxEntries: 50 };
-const HEADER = 'Requisition,Line,Item,Specification,UoM,Qty,Estimated Total,Title,Description,Due Date,Required Date,RFQ Type,Category,Location';
-interface Row { key: string; n: number; item?: string; spec?: string; uom?: string; title?: string; desc?: string; cat?: string; loc?: string }
+const HEADER =
+  'Requisition,Line,Item,Specification,UoM,Qty,Estimated Total,Title,Description,Due Date,Required Date,RFQ Type,Category,Location';
+interface Row {
+  key: string;
+  n: number;
+  item?: string;
+  spec?: string;
+  uom?: string;
+  title?: string;
+  desc?: string;
+  cat?: string;
+  loc?: string;
+}
 const line = (r: Row): string =>
-  [r.key, r.n, r.item ?? `Item ${r.n}`, r.spec ?? '', r.uom ?? 'pc', 5, 100, r.title ?? `Title ${r.key}`, r.desc ?? '', '2027-03-01', '2027-04-01', 'Private', r.cat ?? 'Cat', r.loc ?? 'Loc'].join(',');
+  [
+    r.key,
+    r.n,
+    r.item ?? `Item ${r.n}`,
+    r.spec ?? '',
+    r.uom ?? 'pc',
+    5,
+    100,
+    r.title ?? `Title ${r.key}`,
+    r.desc ?? '',
+    '2027-03-01',
+    '2027-04-01',
+    'Private',
+    r.cat ?? 'Cat',
+    r.loc ?? 'Loc',
+  ].join(',');
 
 let dir: string;
 let profiles: MappingProfile[];
@@ -45,7 +71,11 @@ describe('text length limits at ingest', () => {
     const req = { title: 't', due_date: '1', rfq_type: 'Private' as const, lines: [line] };
     const ok = (r: unknown): boolean => createRfqRequestSchema.safeParse(r).success;
     for (const f of ['title', 'description', 'rfq_category', 'rfq_location'] as const) {
-      expect([f, ok({ ...req, [f]: 'x'.repeat(REQUEST_TEXT_LIMITS[f]) }), ok({ ...req, [f]: 'x'.repeat(REQUEST_TEXT_LIMITS[f] + 1) })]).toEqual([f, true, false]);
+      expect([
+        f,
+        ok({ ...req, [f]: 'x'.repeat(REQUEST_TEXT_LIMITS[f]) }),
+        ok({ ...req, [f]: 'x'.repeat(REQUEST_TEXT_LIMITS[f] + 1) }),
+      ]).toEqual([f, true, false]);
     }
     for (const f of ['product_name', 'specification', 'uom', 'external_id'] as const) {
       const at = (n: number): boolean => ok({ ...req, lines: [{ ...line, [f]: 'x'.repeat(n) }] });
@@ -88,10 +118,17 @@ describe('text length limits at ingest', () => {
   });
 
   it('a 20 MB product name: row rejected, the report keeps only the start of the value', async () => {
-    const { s, reqs } = await ingest('huge-cell.csv', [{ key: 'BIG', n: 1, item: 'x'.repeat(20_000_000) }, { key: 'SMALL', n: 1 }]);
+    const { s, reqs } = await ingest('huge-cell.csv', [
+      { key: 'BIG', n: 1, item: 'x'.repeat(20_000_000) },
+      { key: 'SMALL', n: 1 },
+    ]);
     expect(reqs.map((r) => r.key)).toEqual(['SMALL']);
     const p = s.problems.find((q) => q.severity === 'error')!;
-    expect([p.row, p.column, p.reason]).toEqual([2, 'Item', 'product_name is longer than 500 characters (got 20000000)']);
+    expect([p.row, p.column, p.reason]).toEqual([
+      2,
+      'Item',
+      'product_name is longer than 500 characters (got 20000000)',
+    ]);
     expect(p.value.length).toBeLessThanOrEqual(200);
   });
 });

@@ -40,7 +40,11 @@ describe('which account a Redis-only command acts on', () => {
   });
 
   it('status needs no sourcing token, even with SOURCING_BASE_URL set', async () => {
-    const run = spawnCli(['status', '--json'], { REDIS_URL: redis.url, REDIS_PREFIX: freshPrefix(), SOURCING_BASE_URL: 'https://sourcing.example.com/esourcing' });
+    const run = spawnCli(['status', '--json'], {
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: freshPrefix(),
+      SOURCING_BASE_URL: 'https://sourcing.example.com/esourcing',
+    });
     expect((await run.exited).code, run.output()).toBe(0);
     expect(run.output()).not.toMatch(/SOURCING_TOKEN/);
   });
@@ -49,9 +53,16 @@ describe('which account a Redis-only command acts on', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rfq-ingest-noworker-'));
     const file = join(dir, 'generic-template.csv');
     copyFileSync(resolve(import.meta.dirname, '../../samples/generic-template.csv'), file);
-    const run = spawnCli(['ingest', file], { REDIS_URL: redis.url, REDIS_PREFIX: freshPrefix(), SOURCING_ACCOUNT: 'lonely', RFQ_SYNC_DIR: dir });
+    const run = spawnCli(['ingest', file], {
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: freshPrefix(),
+      SOURCING_ACCOUNT: 'lonely',
+      RFQ_SYNC_DIR: dir,
+    });
     expect((await run.exited).code, run.output()).toBe(0);
     expect(run.output()).toMatch(/queued for ingestion/);
-    expect(run.output()).toMatch(/no worker of account lonely is running: the file waits in .*processing until one starts/);
+    expect(run.output()).toMatch(
+      /no worker of account lonely is running: the file waits in .*processing until one starts/,
+    );
   });
 });

@@ -13,7 +13,10 @@ export interface Spawned {
 }
 
 export function spawnCli(args: string[], env: Record<string, string>): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const listeners = new Set<() => void>();
   const onData = (b: Buffer) => {
@@ -22,7 +25,9 @@ export function spawnCli(args: string[], env: Record<string, string>): Spawned {
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
   return {
     child,
     output: () => out,

@@ -67,7 +67,8 @@ describe('docker-compose.yml', () => {
     const text = readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8');
     expect(text).not.toMatch(/\$\{[A-Z_]+:?\?/); // ${VAR:?...} makes every compose command fail while VAR is unset
     const example = readFileSync(resolve(ROOT, '.env.example'), 'utf8');
-    for (const v of ['SOURCING_BASE_URL', 'RFQ_SYNC_DATA', 'HTTP_PORT']) expect(example).toMatch(new RegExp(`^${v}=`, 'm'));
+    for (const v of ['SOURCING_BASE_URL', 'RFQ_SYNC_DATA', 'HTTP_PORT'])
+      expect(example).toMatch(new RegExp(`^${v}=`, 'm'));
   });
 
   it('moves the outbox with RFQ_SYNC_DATA unless RFQ_SYNC_OUTBOX says otherwise', () => {
@@ -81,7 +82,11 @@ describe('docker-compose.yml', () => {
     expect(check).toContain('process.env.HTTP_PORT');
     expect(worker!.environment!.HTTP_PORT).toBe('${HTTP_PORT:-9464}');
     expect(worker!.ports).toEqual(['127.0.0.1:${HTTP_PORT:-9464}:${HTTP_PORT:-9464}']);
-    for (const s of [worker!, redis!]) expect(s.logging).toMatchObject({ driver: 'json-file', options: { 'max-size': expect.any(String), 'max-file': expect.any(String) } });
+    for (const s of [worker!, redis!])
+      expect(s.logging).toMatchObject({
+        driver: 'json-file',
+        options: { 'max-size': expect.any(String), 'max-file': expect.any(String) },
+      });
     // exit 2 fails the same way every time: a bounded number of restarts, not unless-stopped/always
     expect(worker!.restart).toMatch(/^on-failure:\d+$/);
   });

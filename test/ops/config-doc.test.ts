@@ -9,7 +9,8 @@ describe('README configuration table', () => {
     const doc = readFileSync(DOC_PATH, 'utf8');
     expect(renderDoc(doc)).toBe(doc);
     const table = configurationTable();
-    for (const key of Object.keys(rawConfigSchema.shape)) expect(table).toMatch(new RegExp(`^\\| \`${key}\` \\| .+ \\| .+ \\|$`, 'm'));
+    for (const key of Object.keys(rawConfigSchema.shape))
+      expect(table).toMatch(new RegExp(`^\\| \`${key}\` \\| .+ \\| .+ \\|$`, 'm'));
     expect(table).toContain('| `POLL_CRON` | `*/5 * * * *` |');
   });
 });

@@ -23,7 +23,13 @@ function problemsOf(env: Record<string, string>, opts: { requireProduction?: boo
 
 describe('configuration', () => {
   it('reports every problem on its own line, naming the variable', () => {
-    const problems = problemsOf({ HTTP_PORT: 'abc', LOG_LEVEL: 'loud', SOURCING_BASE_URL: 'ftp://host', POLL_CRON: 'often', REDIS_URL: 'http://x' });
+    const problems = problemsOf({
+      HTTP_PORT: 'abc',
+      LOG_LEVEL: 'loud',
+      SOURCING_BASE_URL: 'ftp://host',
+      POLL_CRON: 'often',
+      REDIS_URL: 'http://x',
+    });
     expect(problems).toHaveLength(5);
     for (const name of ['HTTP_PORT', 'LOG_LEVEL', 'SOURCING_BASE_URL', 'POLL_CRON', 'REDIS_URL']) {
       expect(problems.filter((p) => p.startsWith(`${name}: `))).toHaveLength(1);
@@ -34,14 +40,25 @@ describe('configuration', () => {
   it('TIME_ZONE: UTC by default, an IANA name in its canonical spelling, an unknown zone named as a problem', () => {
     expect(loadConfig({}).TIME_ZONE).toBe('UTC');
     expect(loadConfig({ TIME_ZONE: 'europe/berlin' }).TIME_ZONE).toBe('Europe/Berlin');
-    expect(problemsOf({ TIME_ZONE: 'Europe/Atlantis' })).toEqual(['TIME_ZONE: must be an IANA time zone name such as Europe/Berlin or UTC']);
+    expect(problemsOf({ TIME_ZONE: 'Europe/Atlantis' })).toEqual([
+      'TIME_ZONE: must be an IANA time zone name such as Europe/Berlin or UTC',
+    ]);
   });
 
   it('never echoes a secret value in a problem', () => {
-    const problems = problemsOf({ HTTP_TOKEN: 'short-secret', HTTP_HOST: '0.0.0.0', SOURCING_TOKEN: 'tok-abcdef-123', SOURCING_TOKEN_FILE: '/nonexistent' });
+    const problems = problemsOf({
+      HTTP_TOKEN: 'short-secret',
+      HTTP_HOST: '0.0.0.0',
+      SOURCING_TOKEN: 'tok-abcdef-123',
+      SOURCING_TOKEN_FILE: '/nonexistent',
+    });
     expect(problems.join('\n')).not.toContain('short-secret');
     expect(problems.some((p) => p.startsWith('HTTP_TOKEN: '))).toBe(true);
-    const p2 = problemsOf({ SOURCING_BASE_URL: 'https://svc.example', SOURCING_TOKEN: 'tok-abcdef-123', SOURCING_TOKEN_FILE: '/nonexistent/file' });
+    const p2 = problemsOf({
+      SOURCING_BASE_URL: 'https://svc.example',
+      SOURCING_TOKEN: 'tok-abcdef-123',
+      SOURCING_TOKEN_FILE: '/nonexistent/file',
+    });
     expect(p2.join('\n')).not.toContain('tok-abcdef-123');
     expect(p2.some((p) => p.startsWith('SOURCING_TOKEN_FILE: '))).toBe(true);
   });
@@ -53,9 +70,9 @@ describe('configuration', () => {
     const cfg = loadConfig({ SOURCING_BASE_URL: 'https://svc.example/esourcing', SOURCING_TOKEN_FILE: file });
     expect(cfg.token).toBe('file-token-value-42');
     expect(scrubSecrets('sent file-token-value-42')).toBe('sent [REDACTED]');
-    expect(problemsOf({ SOURCING_BASE_URL: 'https://svc.example', SOURCING_TOKEN_FILE: join(dir, 'missing') })).toEqual([
-      `SOURCING_TOKEN_FILE: cannot read ${join(dir, 'missing')}: ENOENT`,
-    ]);
+    expect(problemsOf({ SOURCING_BASE_URL: 'https://svc.example', SOURCING_TOKEN_FILE: join(dir, 'missing') })).toEqual(
+      [`SOURCING_TOKEN_FILE: cannot read ${join(dir, 'missing')}: ENOENT`],
+    );
   });
 
   it('accepts redis:// and rediss:// with a password, and never prints the password', () => {
@@ -66,7 +83,14 @@ describe('configuration', () => {
     expect(scrubSecrets('AUTH p@ss-w0rd-xyz failed')).toBe('AUTH [REDACTED] failed');
     expect(scrubSecrets('connecting to rediss://app:p%40ss-w0rd-xyz@redis.example:6380/2')).not.toContain('w0rd');
     // What the connections are opened with: TLS on, user and password decoded, the database number.
-    expect(redisOptionsFromUrl(cfg.REDIS_URL!)).toMatchObject({ host: 'redis.example', port: 6380, username: 'app', password: 'p@ss-w0rd-xyz', db: 2, tls: {} });
+    expect(redisOptionsFromUrl(cfg.REDIS_URL!)).toMatchObject({
+      host: 'redis.example',
+      port: 6380,
+      username: 'app',
+      password: 'p@ss-w0rd-xyz',
+      db: 2,
+      tls: {},
+    });
     expect(redisOptionsFromUrl('redis://127.0.0.1:6379').tls).toBeUndefined();
   });
 
@@ -94,7 +118,12 @@ describe('configuration', () => {
     expect(r.status).toBe(2);
     const lines = r.stderr.trim().split('\n');
     expect(lines[0]).toBe('rfq-sync: invalid configuration:');
-    expect(lines.slice(1).map((l) => l.trim().split(':')[0]).sort()).toEqual(['HTTP_PORT', 'HTTP_TOKEN']);
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.trim().split(':')[0])
+        .sort(),
+    ).toEqual(['HTTP_PORT', 'HTTP_TOKEN']);
     expect(r.stderr).not.toContain('short-secret');
     expect(r.stdout).toBe('');
   });

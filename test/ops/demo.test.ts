@@ -14,7 +14,11 @@ describe('demo', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'rfq-ops-demo-'));
     const child = spawn(process.execPath, [BIN, 'demo', '--timeout', '100'], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', REDIS_URL: 'redis://must-not-be-used:1', SOURCING_BASE_URL: 'https://must-not-be-used.example' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        REDIS_URL: 'redis://must-not-be-used:1',
+        SOURCING_BASE_URL: 'https://must-not-be-used.example',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -54,7 +58,11 @@ describe('demo', () => {
 
   it('names the package to install when redis-server is missing', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'rfq-ops-demo-'));
-    const child = spawn(process.execPath, [BIN, 'demo'], { cwd, env: { PATH: '/nonexistent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'demo'], {
+      cwd,
+      env: { PATH: '/nonexistent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr.on('data', (b: Buffer) => (out += b.toString()));

@@ -31,7 +31,9 @@ describe('the Node version', () => {
   });
 
   it('bin/rfq-sync.ts is committed executable', () => {
-    const mode = execFileSync('git', ['ls-files', '-s', 'bin/rfq-sync.ts'], { cwd: ROOT, encoding: 'utf8' }).split(' ')[0];
+    const mode = execFileSync('git', ['ls-files', '-s', 'bin/rfq-sync.ts'], { cwd: ROOT, encoding: 'utf8' }).split(
+      ' ',
+    )[0];
     expect(mode).toBe('100755');
   });
 });

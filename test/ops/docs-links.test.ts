@@ -26,7 +26,8 @@ function commentsOf(file: string): Array<{ line: number; text: string }> {
   const seen = new Map<number, { line: number; text: string }>();
   const add = (ranges: ts.CommentRange[] | undefined) => {
     for (const r of ranges ?? []) {
-      if (!seen.has(r.pos)) seen.set(r.pos, { line: sf.getLineAndCharacterOfPosition(r.pos).line + 1, text: text.slice(r.pos, r.end) });
+      if (!seen.has(r.pos))
+        seen.set(r.pos, { line: sf.getLineAndCharacterOfPosition(r.pos).line + 1, text: text.slice(r.pos, r.end) });
     }
   };
   const visit = (node: ts.Node) => {
@@ -63,7 +64,10 @@ const ALL = [...CODE, ...['test', 'bench'].flatMap(tsFiles)];
 
 describe('comments point into the repository', () => {
   it('every docs/architecture.md#anchor and README.md#anchor named in a comment is a heading there', () => {
-    const docs = { 'docs/architecture.md': anchorsOf(readFileSync(ARCHITECTURE, 'utf8')), 'README.md': anchorsOf(readFileSync(join(ROOT, 'README.md'), 'utf8')) };
+    const docs = {
+      'docs/architecture.md': anchorsOf(readFileSync(ARCHITECTURE, 'utf8')),
+      'README.md': anchorsOf(readFileSync(join(ROOT, 'README.md'), 'utf8')),
+    };
     const broken: string[] = [];
     let links = 0;
     for (const file of ALL) {
@@ -87,7 +91,8 @@ describe('comments point into the repository', () => {
   });
 
   it('no comment in src/, jobs/ or bin/ refers to design notes, the interface document or an issue number', () => {
-    const outside = /design\.md|design notes|interface document|sourcing-service-interface|\bissues?\s*#?\d|\(issue\b|\bissue:/i;
+    const outside =
+      /design\.md|design notes|interface document|sourcing-service-interface|\bissues?\s*#?\d|\(issue\b|\bissue:/i;
     const found: string[] = [];
     for (const file of CODE) {
       for (const c of commentsOf(file)) {

@@ -31,7 +31,14 @@ describe('operations endpoint', () => {
     readiness = redisReadiness(redis.url);
     queue = new Queue('create-rfq', { connection: { host: '127.0.0.1', port: redis.port }, prefix: freshPrefix() });
     queue.on('error', () => undefined); // Redis is stopped on purpose below
-    server = await startOpsServer({ host: '127.0.0.1', port: 0, logger: silentLogger, metrics, checks: { redis: readiness.check }, queues: [queue] });
+    server = await startOpsServer({
+      host: '127.0.0.1',
+      port: 0,
+      logger: silentLogger,
+      metrics,
+      checks: { redis: readiness.check },
+      queues: [queue],
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -50,7 +57,10 @@ describe('operations endpoint', () => {
     expect(await ready()).toBe(200);
     await redis.stop();
     expect(await waitFor(async () => (await ready()) === 503, 10_000)).toBe(true);
-    const body = (await (await fetch(`${server.url}/readyz`)).json()) as { ready: boolean; checks: { redis: { ok: boolean; detail: string } } };
+    const body = (await (await fetch(`${server.url}/readyz`)).json()) as {
+      ready: boolean;
+      checks: { redis: { ok: boolean; detail: string } };
+    };
     expect(body.ready).toBe(false);
     expect(body.checks.redis.ok).toBe(false);
     expect(body.checks.redis.detail).toMatch(/Redis/);
@@ -63,7 +73,11 @@ describe('operations endpoint', () => {
     metrics.onApiCall({ operation: 'listRfqs', status: 'error', durationMs: 3000 });
     metrics.onJob('create-rfq', 'completed');
     metrics.onFile('archived');
-    metrics.setSources({ rfqsByState: async () => ({ open: 3, closed: 1 }), queueCounts: async () => ({ 'create-rfq': { waiting: 5 } }), pausedForAuth: async () => false });
+    metrics.setSources({
+      rfqsByState: async () => ({ open: 3, closed: 1 }),
+      queueCounts: async () => ({ 'create-rfq': { waiting: 5 } }),
+      pausedForAuth: async () => false,
+    });
     const res = await fetch(`${server.url}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/plain/);
@@ -92,7 +106,14 @@ describe('operations endpoint', () => {
 
 describe('operations endpoint access', () => {
   it('refuses to bind a non-loopback address without a token', async () => {
-    await expect(startOpsServer({ host: '0.0.0.0', port: 0, logger: silentLogger, metrics: createMetrics({ defaultMetrics: false }) })).rejects.toBeInstanceOf(ConfigError);
+    await expect(
+      startOpsServer({
+        host: '0.0.0.0',
+        port: 0,
+        logger: silentLogger,
+        metrics: createMetrics({ defaultMetrics: false }),
+      }),
+    ).rejects.toBeInstanceOf(ConfigError);
   });
 
   const external = Object.values(networkInterfaces())
@@ -101,14 +122,22 @@ describe('operations endpoint access', () => {
 
   it.skipIf(!external)('asks non-loopback clients for the token, and lets loopback clients in', async () => {
     const token = 'ops-token-0123456789abcdef';
-    const server = await startOpsServer({ host: '0.0.0.0', port: 0, token, logger: silentLogger, metrics: createMetrics({ defaultMetrics: false }) });
+    const server = await startOpsServer({
+      host: '0.0.0.0',
+      port: 0,
+      token,
+      logger: silentLogger,
+      metrics: createMetrics({ defaultMetrics: false }),
+    });
     try {
       const remote = `http://${external}:${server.port}`;
       expect((await fetch(`${remote}/healthz`)).status).toBe(200);
       const refused = await fetch(`${remote}/metrics`);
       expect(refused.status).toBe(401);
       expect(refused.headers.get('www-authenticate')).toMatch(/Basic/);
-      expect((await fetch(`${remote}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+      expect(
+        (await fetch(`${remote}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status,
+      ).toBe(401);
       expect((await fetch(`${remote}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       const basic = Buffer.from(`ops:${token}`).toString('base64');
       expect((await fetch(`${remote}/queues`, { headers: { authorization: `Basic ${basic}` } })).status).toBe(200);

@@ -17,10 +17,18 @@ describe('metric names', () => {
     m.onRejectedRows(7);
     const text = await m.registry.metrics();
     const types = new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((x) => [x[1]!, x[2]!]));
-    for (const std of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_total_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_active_handles']) {
+    for (const std of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_total_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_active_handles',
+    ]) {
       expect(types.has(std), std).toBe(true);
     }
-    expect([...types.keys()].filter((n) => n.startsWith('rfq_sync_process') || n.startsWith('rfq_sync_nodejs'))).toEqual([]);
+    expect(
+      [...types.keys()].filter((n) => n.startsWith('rfq_sync_process') || n.startsWith('rfq_sync_nodejs')),
+    ).toEqual([]);
     expect([...types].filter(([n, t]) => n.endsWith('_total') && t !== 'counter')).toEqual([]);
     expect([...types].filter(([n, t]) => t === 'counter' && !n.endsWith('_total'))).toEqual([]);
     expect(text).toMatch(new RegExp(`^${METRIC_NAMES.workbooks} 2$`, 'm'));

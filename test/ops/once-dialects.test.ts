@@ -21,7 +21,12 @@ const LIMITS = { maxFileBytes: 10 * 1024 * 1024, maxXlsxUncompressedBytes: 50 * 
 async function expectedExternalIds(): Promise<string[]> {
   const profiles = await loadProfiles(resolve(import.meta.dirname, '../../mappings'));
   const ids: string[] = [];
-  for (const f of SAMPLES) await ingestFile(resolve(import.meta.dirname, '../../samples', f), { profiles, limits: LIMITS }, async (r) => void ids.push(...r.lines.map((l) => l.external_id)));
+  for (const f of SAMPLES)
+    await ingestFile(
+      resolve(import.meta.dirname, '../../samples', f),
+      { profiles, limits: LIMITS },
+      async (r) => void ids.push(...r.lines.map((l) => l.external_id)),
+    );
   return ids.sort();
 }
 
@@ -37,51 +42,63 @@ describe('rfq-sync once against both dialects, a quarter of the create answers l
   it.each([
     ['friendly', 'lower'],
     ['docs', 'capitalised'],
-  ] as const)('%s dialect: exits 0, exactly one RFQ per requisition, filter %s', { timeout: 120_000 }, async (dialect, form) => {
-    sandbox = await startSandbox({ seed: 11, dialect, existing: 300, pageSize: 10 });
-    const handMade = sandbox.control.listAll().length;
-    sandbox.setFaults({ commitThenFail: { rate: 0.25, mode: '502' } });
-    dir = mkdtempSync(join(tmpdir(), 'rfq-once-dialect-'));
-    mkdirSync(join(dir, 'inbox'));
-    for (const f of SAMPLES) copyFileSync(resolve(import.meta.dirname, '../../samples', f), join(dir, 'inbox', f));
+  ] as const)(
+    '%s dialect: exits 0, exactly one RFQ per requisition, filter %s',
+    { timeout: 120_000 },
+    async (dialect, form) => {
+      sandbox = await startSandbox({ seed: 11, dialect, existing: 300, pageSize: 10 });
+      const handMade = sandbox.control.listAll().length;
+      sandbox.setFaults({ commitThenFail: { rate: 0.25, mode: '502' } });
+      dir = mkdtempSync(join(tmpdir(), 'rfq-once-dialect-'));
+      mkdirSync(join(dir, 'inbox'));
+      for (const f of SAMPLES) copyFileSync(resolve(import.meta.dirname, '../../samples', f), join(dir, 'inbox', f));
 
-    const env = {
-      RFQ_SYNC_DIR: dir,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: freshPrefix(),
-      SOURCING_BASE_URL: sandbox.url,
-      SOURCING_TOKEN: 'sandbox-token',
-      HTTP_PORT: '0',
-      FILE_STABLE_MS: '100',
-      SOURCING_CONNECT_TIMEOUT_MS: '1000',
-      JOB_BACKOFF_MS: '200',
-      RATE_LIMIT_PER_SECOND: '200',
-    };
-    const run = spawnCli(['once'], env);
-    const { code } = await run.exited;
-    expect(code, run.output().slice(-3000)).toBe(0);
-    expect(run.output()).toContain('once: all done');
-    expect(readdirSync(join(dir, 'archive'))).toHaveLength(SAMPLES.length);
+      const env = {
+        RFQ_SYNC_DIR: dir,
+        REDIS_URL: redis.url,
+        REDIS_PREFIX: freshPrefix(),
+        SOURCING_BASE_URL: sandbox.url,
+        SOURCING_TOKEN: 'sandbox-token',
+        HTTP_PORT: '0',
+        FILE_STABLE_MS: '100',
+        SOURCING_CONNECT_TIMEOUT_MS: '1000',
+        JOB_BACKOFF_MS: '200',
+        RATE_LIMIT_PER_SECOND: '200',
+      };
+      const run = spawnCli(['once'], env);
+      const { code } = await run.exited;
+      expect(code, run.output().slice(-3000)).toBe(0);
+      expect(run.output()).toContain('once: all done');
+      expect(readdirSync(join(dir, 'archive'))).toHaveLength(SAMPLES.length);
 
-    const ours = sandbox.control.listAll().filter((r) => r.company === COMPANY).slice(handMade);
-    const extIds = ours.flatMap((r) => r.lines.map((l) => l.external_id ?? ''));
-    // every line of every requisition once: none lost, none in two RFQs
-    expect(extIds.sort()).toEqual(await expectedExternalIds());
-    const stats = sandbox.stats();
-    expect(stats.commitThenFail).toBeGreaterThan(0);
-    expect(stats.rfqsCreated).toBe(ours.length); // nothing posted twice
-    const requests = Object.values(stats.calls).reduce((n, byStatus) => n + Object.values(byStatus).reduce((a, b) => a + b, 0), 0);
-    console.log(`once (${dialect}): ${ours.length} RFQs, ${stats.commitThenFail} lost answers, ${requests} requests (${(requests / ours.length).toFixed(2)} per requisition)`);
-    expect(run.output()).toMatch(new RegExp(`sourcing dialect: filter ${form} \\(detected\\)`));
+      const ours = sandbox.control
+        .listAll()
+        .filter((r) => r.company === COMPANY)
+        .slice(handMade);
+      const extIds = ours.flatMap((r) => r.lines.map((l) => l.external_id ?? ''));
+      // every line of every requisition once: none lost, none in two RFQs
+      expect(extIds.sort()).toEqual(await expectedExternalIds());
+      const stats = sandbox.stats();
+      expect(stats.commitThenFail).toBeGreaterThan(0);
+      expect(stats.rfqsCreated).toBe(ours.length); // nothing posted twice
+      const requests = Object.values(stats.calls).reduce(
+        (n, byStatus) => n + Object.values(byStatus).reduce((a, b) => a + b, 0),
+        0,
+      );
+      console.log(
+        `once (${dialect}): ${ours.length} RFQs, ${stats.commitThenFail} lost answers, ${requests} requests (${(requests / ours.length).toFixed(2)} per requisition)`,
+      );
+      expect(run.output()).toMatch(new RegExp(`sourcing dialect: filter ${form} \\(detected\\)`));
 
-    // doctor detects again and keeps what the run learned (the echo from our own RFQs in the walks)
-    const doctor = spawnCli(['doctor'], env);
-    expect((await doctor.exited).code, doctor.output()).toBe(0);
-    const said = doctor.output();
-    expect(said).toMatch(new RegExp(`status filter: +${form} \\(detected\\)`));
-    expect(said).toMatch(/unfiltered list: +yes/);
-    expect(said).toMatch(new RegExp(`external_id echo: +${dialect === 'docs' ? 'no' : 'yes'}`));
-    expect(said).toMatch(new RegExp(`detail call: +${dialect === 'docs' ? 'yes' : 'no'}`));
-    expect(said).toMatch(new RegExp(`form ${form}: .*proven`));
-  });
+      // doctor detects again and keeps what the run learned (the echo from our own RFQs in the walks)
+      const doctor = spawnCli(['doctor'], env);
+      expect((await doctor.exited).code, doctor.output()).toBe(0);
+      const said = doctor.output();
+      expect(said).toMatch(new RegExp(`status filter: +${form} \\(detected\\)`));
+      expect(said).toMatch(/unfiltered list: +yes/);
+      expect(said).toMatch(new RegExp(`external_id echo: +${dialect === 'docs' ? 'no' : 'yes'}`));
+      expect(said).toMatch(new RegExp(`detail call: +${dialect === 'docs' ? 'yes' : 'no'}`));
+      expect(said).toMatch(new RegExp(`form ${form}: .*proven`));
+    },
+  );
 });

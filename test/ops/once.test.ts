@@ -20,7 +20,9 @@ function inboxWith(files: Record<string, string | { copy: string }>): string {
 
 describe('rfq-sync once', () => {
   it('exits 0 when every file was read and every RFQ created', async () => {
-    const dir = inboxWith({ 'generic-template.csv': { copy: resolve(import.meta.dirname, '../../samples/generic-template.csv') } });
+    const dir = inboxWith({
+      'generic-template.csv': { copy: resolve(import.meta.dirname, '../../samples/generic-template.csv') },
+    });
     // A crash mid-rewrite of the overview left its temporary file in the outbox an hour ago: removed at start.
     const staleTemp = join(dir, 'outbox', '.overview.xlsx.0a1b2c3d.tmp');
     mkdirSync(join(dir, 'outbox'));
@@ -47,15 +49,20 @@ describe('rfq-sync once', () => {
   it.each([
     ['REDIS_URL set, SOURCING_BASE_URL unset', { REDIS_URL: 'redis://127.0.0.1:1' }],
     ['nothing set', {}],
-  ])('%s, no --sandbox: exits 2 naming SOURCING_BASE_URL and touches no file', async (_what, env: Record<string, string>) => {
-    const dir = inboxWith({ 'generic-template.csv': { copy: resolve(import.meta.dirname, '../../samples/generic-template.csv') } });
-    const run = spawnCli(['once'], { RFQ_SYNC_DIR: dir, HTTP_PORT: '0', FILE_STABLE_MS: '100', ...env });
-    const { code } = await run.exited;
-    expect(code, run.output()).toBe(2);
-    expect(run.output()).toMatch(/SOURCING_BASE_URL: required for `once` \(nothing was touched/);
-    expect(readdirSync(dir).sort()).toEqual(['inbox']);
-    expect(readdirSync(join(dir, 'inbox'))).toEqual(['generic-template.csv']);
-  });
+  ])(
+    '%s, no --sandbox: exits 2 naming SOURCING_BASE_URL and touches no file',
+    async (_what, env: Record<string, string>) => {
+      const dir = inboxWith({
+        'generic-template.csv': { copy: resolve(import.meta.dirname, '../../samples/generic-template.csv') },
+      });
+      const run = spawnCli(['once'], { RFQ_SYNC_DIR: dir, HTTP_PORT: '0', FILE_STABLE_MS: '100', ...env });
+      const { code } = await run.exited;
+      expect(code, run.output()).toBe(2);
+      expect(run.output()).toMatch(/SOURCING_BASE_URL: required for `once` \(nothing was touched/);
+      expect(readdirSync(dir).sort()).toEqual(['inbox']);
+      expect(readdirSync(join(dir, 'inbox'))).toEqual(['generic-template.csv']);
+    },
+  );
 
   it('exits 2 on bad configuration', async () => {
     const run = spawnCli(['once'], { POLL_CRON: 'every minute' });

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('openContext', () => {
-  it('builds the listing client apart from the main one, and counts both clients\' calls (retries included) in the metrics', async () => {
+  it("builds the listing client apart from the main one, and counts both clients' calls (retries included) in the metrics", async () => {
     const config = loadConfig({
       RFQ_SYNC_DIR: dir,
       REDIS_PREFIX: freshPrefix(),
@@ -35,7 +35,12 @@ describe('openContext', () => {
       HTTP_PORT: '0',
     });
     const metrics = createMetrics({ defaultMetrics: false });
-    const runtime = { redisUrl: r.url, baseUrl: sandbox.url, getToken: () => 'sandbox-token', stop: async () => undefined };
+    const runtime = {
+      redisUrl: r.url,
+      baseUrl: sandbox.url,
+      getToken: () => 'sandbox-token',
+      stop: async () => undefined,
+    };
     const ctx = await openContext(config, silentLogger, runtime, { metrics });
     try {
       expect(ctx.listingClient).not.toBe(ctx.client);

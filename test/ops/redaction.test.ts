@@ -32,8 +32,11 @@ describe('log redaction', () => {
     log.info({ headers: { authorization: `Bearer ${TOKEN}` } }, 'lower case header');
     log.info({ headers: { Authorization: `Bearer ${TOKEN}` } }, 'capitalised header');
     log.info({ req: { headers: { AUTHORIZATION: `Bearer ${TOKEN}` } } }, 'upper case header');
-    log.info({ deep: { a: { b: { 'aUtHoRiZaTiOn': 'Basic dXNlcjpwYXNz' } } } }, 'mixed case, deep');
-    log.info({ rawHeaders: ['content-type', 'application/json', 'Authorization', `Bearer ${TOKEN}`] }, 'raw header array');
+    log.info({ deep: { a: { b: { aUtHoRiZaTiOn: 'Basic dXNlcjpwYXNz' } } } }, 'mixed case, deep');
+    log.info(
+      { rawHeaders: ['content-type', 'application/json', 'Authorization', `Bearer ${TOKEN}`] },
+      'raw header array',
+    );
     log.info({ url: `https://user:${TOKEN}@sourcing.example/v1/rfqs?token=${TOKEN}` }, 'token inside a URL');
     log.info(`calling with Bearer ${TOKEN} now`);
     log.warn({ redis: config.REDIS_URL }, `connecting to ${config.REDIS_URL}`);
@@ -41,13 +44,22 @@ describe('log redaction', () => {
     log.error(new Error(`ECONNREFUSED redis://:${REDIS_PW}@10.0.0.5:6379`));
     log.info({ headers: new Headers({ authorization: `Bearer ${TOKEN}` }) }, 'fetch Headers object');
     log.info('interpolated %s', `secret=${TOKEN}`);
-    log.child({ authorization: `Bearer ${TOKEN}`, url: `https://sourcing.example/v1/rfqs?access_token=${TOKEN}`, note: REDIS_PW }).info('child bindings');
+    log
+      .child({
+        authorization: `Bearer ${TOKEN}`,
+        url: `https://sourcing.example/v1/rfqs?access_token=${TOKEN}`,
+        note: REDIS_PW,
+      })
+      .info('child bindings');
     const text = out.text();
     expect(text).not.toContain(TOKEN);
     expect(text).not.toContain(REDIS_PW);
     expect(text).not.toContain('dXNlcjpwYXNz');
     // The lines are still there and still useful.
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(14);
     expect(text).toContain('[REDACTED]');
     expect(text).toContain('sourcing.example/v1/rfqs');

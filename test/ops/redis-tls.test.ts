@@ -42,16 +42,82 @@ describe.skipIf(!hasOpenssl)('rediss:// with a password', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'rfq-ops-tls-'));
-    openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=rfq-sync test CA']);
+    openssl(dir, [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=rfq-sync test CA',
+    ]);
     writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-    openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1']);
-    openssl(dir, ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'san.ext']);
+    openssl(dir, [
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'server.key',
+      '-out',
+      'server.csr',
+      '-subj',
+      '/CN=127.0.0.1',
+    ]);
+    openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      'server.pem',
+      '-days',
+      '2',
+      '-extfile',
+      'san.ext',
+    ]);
     port = await freePort();
-    server = spawn('redis-server', [
-      '--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes',
-      '--maxmemory-policy', 'noeviction', '--requirepass', PASSWORD,
-      '--tls-cert-file', join(dir, 'server.pem'), '--tls-key-file', join(dir, 'server.key'), '--tls-ca-cert-file', join(dir, 'ca.pem'), '--tls-auth-clients', 'no',
-    ], { stdio: 'ignore' });
+    server = spawn(
+      'redis-server',
+      [
+        '--port',
+        '0',
+        '--tls-port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--maxmemory-policy',
+        'noeviction',
+        '--requirepass',
+        PASSWORD,
+        '--tls-cert-file',
+        join(dir, 'server.pem'),
+        '--tls-key-file',
+        join(dir, 'server.key'),
+        '--tls-ca-cert-file',
+        join(dir, 'ca.pem'),
+        '--tls-auth-clients',
+        'no',
+      ],
+      { stdio: 'ignore' },
+    );
     server.on('error', () => undefined);
     tlsAvailable = await listening(port, 5_000);
   });
@@ -61,7 +127,11 @@ describe.skipIf(!hasOpenssl)('rediss:// with a password', () => {
 
   it('status connects over TLS with the password and never prints it', async (t) => {
     if (!tlsAvailable) t.skip();
-    const env = { REDIS_URL: `rediss://:${PASSWORD}@127.0.0.1:${port}/0`, NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'), SOURCING_ACCOUNT: 'acme' };
+    const env = {
+      REDIS_URL: `rediss://:${PASSWORD}@127.0.0.1:${port}/0`,
+      NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'),
+      SOURCING_ACCOUNT: 'acme',
+    };
     const run = spawnCli(['status', '--json'], env);
     const { code } = await run.exited;
     expect(code, run.output()).toBe(0);

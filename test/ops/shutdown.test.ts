@@ -38,7 +38,11 @@ describe('rfq-sync worker: graceful shutdown', () => {
       ...extra,
     };
     const config = loadConfig(env);
-    const queues = createQueues({ host: '127.0.0.1', port: redis.redis.port }, bullPrefix(config.REDIS_PREFIX, config.account), { attempts: 1, backoffMs: 1 });
+    const queues = createQueues(
+      { host: '127.0.0.1', port: redis.redis.port },
+      bullPrefix(config.REDIS_PREFIX, config.account),
+      { attempts: 1, backoffMs: 1 },
+    );
     open.push(queues);
     return { dir, env, queues };
   }
@@ -51,7 +55,11 @@ describe('rfq-sync worker: graceful shutdown', () => {
     try {
       await worker.waitFor('rfq-sync worker started');
       copyFileSync(SAMPLE, join(dir, 'inbox', 'generic-template.csv'));
-      await until(async () => ((await queues.createRfq.getJobCounts('active')).active ?? 0) > 0, 20_000, 'a create-rfq job in flight');
+      await until(
+        async () => ((await queues.createRfq.getJobCounts('active')).active ?? 0) > 0,
+        20_000,
+        'a create-rfq job in flight',
+      );
       worker.child.kill('SIGTERM');
       const { code } = await worker.exited;
       expect(code).toBe(0);
@@ -60,7 +68,14 @@ describe('rfq-sync worker: graceful shutdown', () => {
       worker.child.kill('SIGKILL');
       sb.sandbox.setFaults({});
     }
-    const raw = await queues.createRfq.getJobCounts('active', 'completed', 'waiting', 'delayed', 'prioritized', 'failed');
+    const raw = await queues.createRfq.getJobCounts(
+      'active',
+      'completed',
+      'waiting',
+      'delayed',
+      'prioritized',
+      'failed',
+    );
     const c = { active: 0, completed: 0, waiting: 0, delayed: 0, prioritized: 0, failed: 0, ...raw };
     expect(c.active).toBe(0);
     expect(c.failed).toBe(0);
@@ -77,7 +92,11 @@ describe('rfq-sync worker: graceful shutdown', () => {
     try {
       await worker.waitFor('rfq-sync worker started');
       copyFileSync(SAMPLE, join(dir, 'inbox', 'generic-template.csv'));
-      await until(async () => ((await queues.createRfq.getJobCounts('active')).active ?? 0) > 0, 20_000, 'a create-rfq job in flight');
+      await until(
+        async () => ((await queues.createRfq.getJobCounts('active')).active ?? 0) > 0,
+        20_000,
+        'a create-rfq job in flight',
+      );
       worker.child.kill('SIGTERM');
       await worker.waitFor('send the signal again to exit at once');
       const t = Date.now();

@@ -21,15 +21,24 @@ describe('status and failed jobs', () => {
   let client: Redis;
 
   beforeAll(async () => {
-    env = { REDIS_URL: redis.url, REDIS_PREFIX: freshPrefix(), SOURCING_BASE_URL: 'https://sourcing.example/esourcing', SOURCING_TOKEN: 'status-test-token' };
+    env = {
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: freshPrefix(),
+      SOURCING_BASE_URL: 'https://sourcing.example/esourcing',
+      SOURCING_TOKEN: 'status-test-token',
+    };
     const config = loadConfig(env);
     const connection = { host: '127.0.0.1', port: redis.redis.port };
     queues = createQueues(connection, bullPrefix(config.REDIS_PREFIX, config.account), { attempts: 1, backoffMs: 1 });
     client = new Redis(redis.url);
     // One failed job with a reason, and a waiting one.
-    const failing = new Worker('comparison', async () => {
-      throw new UnrecoverableError('RFQ 77: outbox not writable (EACCES)');
-    }, { connection, prefix: bullPrefix(config.REDIS_PREFIX, config.account) });
+    const failing = new Worker(
+      'comparison',
+      async () => {
+        throw new UnrecoverableError('RFQ 77: outbox not writable (EACCES)');
+      },
+      { connection, prefix: bullPrefix(config.REDIS_PREFIX, config.account) },
+    );
     const failed = new Promise((r) => failing.once('failed', r));
     await queues.comparison.add('comparison', { rfqId: 77, version: 1 }, { jobId: 'comparison~77~v1' });
     await failed;
@@ -37,11 +46,35 @@ describe('status and failed jobs', () => {
     await queues.createRfq.add('create-rfq', { requisition: { key: 'R1' } }, { jobId: 'create~R1' });
     // Two settled files IT must act on (their ingest jobs succeeded) and one clean file, with the results the ingest job returns.
     const results: Record<string, unknown> = {
-      'ingest~a': { status: 'refused', file: 'broken.xlsx', reason: 'broken.xlsx: is a corrupt zip/xlsx archive', report: 'broken.ef50ed14.r1.xlsx', discardedRequisitions: 0 },
-      'ingest~b': { status: 'done', file: 'weekly.csv', requisitions: 2, heldRequisitions: 1, rejectedRows: 1, report: 'weekly.1234abcd.r2.xlsx', firstProblem: 'weekly.csv row 3, column Qty ("2.5"): qty must be a whole number' },
-      'ingest~c': { status: 'done', file: 'clean.csv', requisitions: 3, heldRequisitions: 0, rejectedRows: 0, report: 'clean.r3.xlsx' },
+      'ingest~a': {
+        status: 'refused',
+        file: 'broken.xlsx',
+        reason: 'broken.xlsx: is a corrupt zip/xlsx archive',
+        report: 'broken.ef50ed14.r1.xlsx',
+        discardedRequisitions: 0,
+      },
+      'ingest~b': {
+        status: 'done',
+        file: 'weekly.csv',
+        requisitions: 2,
+        heldRequisitions: 1,
+        rejectedRows: 1,
+        report: 'weekly.1234abcd.r2.xlsx',
+        firstProblem: 'weekly.csv row 3, column Qty ("2.5"): qty must be a whole number',
+      },
+      'ingest~c': {
+        status: 'done',
+        file: 'clean.csv',
+        requisitions: 3,
+        heldRequisitions: 0,
+        rejectedRows: 0,
+        report: 'clean.r3.xlsx',
+      },
     };
-    const ingestWorker = new Worker('ingest', async (job) => results[job.id!], { connection, prefix: bullPrefix(config.REDIS_PREFIX, config.account) });
+    const ingestWorker = new Worker('ingest', async (job) => results[job.id!], {
+      connection,
+      prefix: bullPrefix(config.REDIS_PREFIX, config.account),
+    });
     const settled = new Promise<void>((res) => {
       let n = 0;
       ingestWorker.on('completed', () => ++n === 3 && res());
@@ -50,7 +83,11 @@ describe('status and failed jobs', () => {
     await settled;
     await ingestWorker.close();
     // Paused for auth, as a worker records it.
-    await client.hset(redisKeys(config.REDIS_PREFIX, config.account).authPause, { reason: 'createRfq: HTTP 401', since: String(Date.parse('2026-01-02T03:04:05Z')), tokenFingerprint: 'abc123' });
+    await client.hset(redisKeys(config.REDIS_PREFIX, config.account).authPause, {
+      reason: 'createRfq: HTTP 401',
+      since: String(Date.parse('2026-01-02T03:04:05Z')),
+      tokenFingerprint: 'abc123',
+    });
   });
   afterAll(async () => {
     await queues?.close();
@@ -65,23 +102,55 @@ describe('status and failed jobs', () => {
       failures: Array<Record<string, unknown>>;
       paused: Record<string, unknown>;
     };
-    expect(Object.keys(r).sort()).toEqual(['changes', 'dialect', 'failures', 'files', 'flagged', 'generatedAt', 'lastPoll', 'mappingSets', 'paused', 'queues', 'retention', 'rfqs', 'stateLost', 'undecided']);
+    expect(Object.keys(r).sort()).toEqual([
+      'changes',
+      'dialect',
+      'failures',
+      'files',
+      'flagged',
+      'generatedAt',
+      'lastPoll',
+      'mappingSets',
+      'paused',
+      'queues',
+      'retention',
+      'rfqs',
+      'stateLost',
+      'undecided',
+    ]);
     const files = (r as unknown as { files: Array<Record<string, unknown>> }).files;
-    expect(files.map((f) => [f.file, f.outcome]).sort()).toEqual([['broken.xlsx', 'refused'], ['weekly.csv', 'rows rejected']]);
+    expect(files.map((f) => [f.file, f.outcome]).sort()).toEqual([
+      ['broken.xlsx', 'refused'],
+      ['weekly.csv', 'rows rejected'],
+    ]);
     expect(files.find((f) => f.file === 'weekly.csv')).toMatchObject({
-      reason: '1 row(s) rejected, 1 requisition(s) held back; first: weekly.csv row 3, column Qty ("2.5"): qty must be a whole number',
+      reason:
+        '1 row(s) rejected, 1 requisition(s) held back; first: weekly.csv row 3, column Qty ("2.5"): qty must be a whole number',
       report: 'weekly.1234abcd.r2.xlsx',
     });
     expect(Object.keys(r.queues)).toEqual(['ingest', 'create-rfq', 'poll', 'quotations', 'comparison']);
     for (const counts of Object.values(r.queues)) {
-      expect(Object.keys(counts).sort()).toEqual(['active', 'completed', 'delayed', 'failed', 'prioritized', 'waiting', 'waiting-children']);
+      expect(Object.keys(counts).sort()).toEqual([
+        'active',
+        'completed',
+        'delayed',
+        'failed',
+        'prioritized',
+        'waiting',
+        'waiting-children',
+      ]);
     }
     expect(r.queues['create-rfq']!.waiting).toBe(1);
     expect(r.queues.comparison!.failed).toBe(1);
     expect(r.rfqs).toEqual({});
     expect(r.lastPoll).toBeNull();
     expect(r.failures).toHaveLength(1);
-    expect(r.failures[0]).toMatchObject({ queue: 'comparison', jobId: 'comparison~77~v1', reason: 'RFQ 77: outbox not writable (EACCES)', attempts: 1 });
+    expect(r.failures[0]).toMatchObject({
+      queue: 'comparison',
+      jobId: 'comparison~77~v1',
+      reason: 'RFQ 77: outbox not writable (EACCES)',
+      attempts: 1,
+    });
     expect(typeof r.failures[0]!.at).toBe('string');
     expect(r.paused).toEqual({ paused: true, reason: 'createRfq: HTTP 401', since: '2026-01-02T03:04:05.000Z' });
     // Looking does not lift the pause.
@@ -91,7 +160,9 @@ describe('status and failed jobs', () => {
   it('status in words says paused, the queues and the failure', async () => {
     const { code, out } = await cli(['status'], env);
     expect(code).toBe(0);
-    expect(out).toMatch(/^PAUSED: the sourcing service refused the token since 2026-01-02T03:04:05.000Z: createRfq: HTTP 401/);
+    expect(out).toMatch(
+      /^PAUSED: the sourcing service refused the token since 2026-01-02T03:04:05.000Z: createRfq: HTTP 401/,
+    );
     expect(out).toMatch(/create-rfq\s+1\s+0/);
     expect(out).toContain('comparison~77~v1: RFQ 77: outbox not writable (EACCES)');
     // Settled files that need a look are listed apart from job failures, with the report to open.

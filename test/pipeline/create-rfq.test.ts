@@ -21,7 +21,13 @@ import { checkRedis } from '../../src/redis/redis-checks.ts';
 import { tokenFingerprint } from '../../src/creation/token-source.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor, type PipelineEnv } from './fixtures/pipeline-env.ts';
+import {
+  checkExactlyOnce,
+  makeRequisitions,
+  pipelineContext,
+  waitFor,
+  type PipelineEnv,
+} from './fixtures/pipeline-env.ts';
 
 const redis = useRedis();
 const sb = useSandbox({ pageSize: 50 });
@@ -36,10 +42,20 @@ afterEach(async () => {
 });
 
 function env(extra: Record<string, string> = {}): PipelineEnv {
-  return { redisUrl: redis.url, baseUrl: sb.url, token: sb.token, prefix: freshPrefix(), account: freshPrefix(), extra };
+  return {
+    redisUrl: redis.url,
+    baseUrl: sb.url,
+    token: sb.token,
+    prefix: freshPrefix(),
+    account: freshPrefix(),
+    extra,
+  };
 }
 
-const rfqsOf = (tag: string) => sb.sandbox.control.listAll().filter((r) => r.title.includes(` ${tag} `) || r.lines.some((l) => l.external_id?.startsWith(`${tag}-`)));
+const rfqsOf = (tag: string) =>
+  sb.sandbox.control
+    .listAll()
+    .filter((r) => r.title.includes(` ${tag} `) || r.lines.some((l) => l.external_id?.startsWith(`${tag}-`)));
 
 describe('job ids', () => {
   it('are deterministic, never contain ":" and are never all digits', () => {
@@ -81,7 +97,10 @@ describe('create-rfq', () => {
     const again = {
       ...r!,
       sourceFile: 'later.csv',
-      lines: [{ ...r!.lines[0]!, qty: 99 }, { external_id: 'reexp-new-1', product_name: 'New thing', qty: 3, row: 9 }],
+      lines: [
+        { ...r!.lines[0]!, qty: 99 },
+        { external_id: 'reexp-new-1', product_name: 'New thing', qty: 3, row: 9 },
+      ],
     };
     await enqueueCreateRfq(ctx.queues, again);
     await enqueueCreateRfq(ctx.queues, { ...again, sourceFile: 'later-again.csv' }); // same content: same job
@@ -90,7 +109,9 @@ describe('create-rfq', () => {
     expect(rfqs).toHaveLength(2);
     expect(rfqs[1]!.lines.map((l) => l.external_id)).toEqual(['reexp-new-1']);
     const rec = await createIdempotencyStore(ctx.redis, ctx.keys).get('generic/PR-reexp-0');
-    expect(rec?.changes).toEqual([{ externalId: 'reexp-0-0', kind: 'changed', fields: [{ field: 'qty', was: 1, now: 99 }] }]);
+    expect(rec?.changes).toEqual([
+      { externalId: 'reexp-0-0', kind: 'changed', fields: [{ field: 'qty', was: 1, now: 99 }] },
+    ]);
     expect(rec?.supplements).toHaveLength(1);
     // a third export with the same new line adds nothing more
     await enqueueCreateRfq(ctx.queues, { ...again, title: 'retitled' });
@@ -105,7 +126,11 @@ describe('create-rfq', () => {
     const [a] = makeRequisitions(1, 'confl');
     await enqueueCreateRfq(ctx.queues, a!);
     await waitFor('a created', async () => (await c.queues.createRfq.getCompletedCount()) === 1, 10_000);
-    const b = { ...a!, key: 'PR-other', lines: [...a!.lines, { external_id: 'confl-b-1', product_name: 'B', qty: 1, row: 5 }] };
+    const b = {
+      ...a!,
+      key: 'PR-other',
+      lines: [...a!.lines, { external_id: 'confl-b-1', product_name: 'B', qty: 1, row: 5 }],
+    };
     await enqueueCreateRfq(ctx.queues, b);
     await waitFor('b failed', async () => (await c.queues.createRfq.getFailedCount()) === 1, 10_000);
     const failed = await listFailed(ctx);
@@ -120,7 +145,12 @@ describe('create-rfq', () => {
     expect((await store.holders(['confl-b-1']))[0]).toBeUndefined();
     const res = await retryFailed(ctx, failed[0]!.ref);
     expect(res.retried).toEqual([failed[0]!.ref]);
-    await waitFor('b failed again', async () => (await c.queues.createRfq.getFailedCount()) === 1 && (await c.queues.createRfq.getWaitingCount()) === 0, 10_000);
+    await waitFor(
+      'b failed again',
+      async () =>
+        (await c.queues.createRfq.getFailedCount()) === 1 && (await c.queues.createRfq.getWaitingCount()) === 0,
+      10_000,
+    );
     expect(rfqsOf('confl')).toHaveLength(1);
   });
 
@@ -149,11 +179,15 @@ describe('create-rfq', () => {
     const logged: Array<{ level: number; msg: string }> = [];
     const sink = new Writable({
       write(chunk: Buffer, _enc, cb) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) logged.push(JSON.parse(line) as { level: number; msg: string });
+        for (const line of chunk.toString().split('\n').filter(Boolean))
+          logged.push(JSON.parse(line) as { level: number; msg: string });
         cb();
       },
     });
-    ctx = await pipelineContext(env({ SOURCING_TOKEN_FILE: tokenFile }), createLogger({ level: 'info', destination: sink, pretty: false }));
+    ctx = await pipelineContext(
+      env({ SOURCING_TOKEN_FILE: tokenFile }),
+      createLogger({ level: 'info', destination: sink, pretty: false }),
+    );
     worker = startWorker(ctx, { queues: ['createRfq'] });
     const c = ctx;
     const reqs = makeRequisitions(3, 'auth');
@@ -178,13 +212,21 @@ describe('create-rfq', () => {
   it('resumes at start when the token that was refused has been replaced, and stays paused with the same token', async () => {
     const e = env();
     const setup = await pipelineContext(e);
-    await setup.redis.hset(setup.keys.authPause, { reason: 'HTTP 401', since: String(Date.now()), tokenFingerprint: tokenFingerprint('old-token') });
+    await setup.redis.hset(setup.keys.authPause, {
+      reason: 'HTTP 401',
+      since: String(Date.now()),
+      tokenFingerprint: tokenFingerprint('old-token'),
+    });
     await setup.queues.createRfq.pause();
     await closeWorkerContext(setup);
     ctx = await pipelineContext(e); // a restart with a new token
     expect(await ctx.authGate.status()).toEqual({ paused: false });
     expect(await ctx.queues.createRfq.isPaused()).toBe(false);
-    await ctx.redis.hset(ctx.keys.authPause, { reason: 'HTTP 401', since: String(Date.now()), tokenFingerprint: tokenFingerprint(sb.token) });
+    await ctx.redis.hset(ctx.keys.authPause, {
+      reason: 'HTTP 401',
+      since: String(Date.now()),
+      tokenFingerprint: tokenFingerprint(sb.token),
+    });
     await ctx.authGate.check();
     expect(ctx.authGate.isPaused()).toBe(true);
   });

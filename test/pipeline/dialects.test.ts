@@ -15,7 +15,13 @@ import { createReconcileCoordinator } from '../../src/creation/reconcile-coordin
 import { toCreateRfqRequest } from '../../src/creation/rfq-creator.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { checkExactlyOnce, makeRequisitions, pipelineConfig, pipelineContext, waitFor } from './fixtures/pipeline-env.ts';
+import {
+  checkExactlyOnce,
+  makeRequisitions,
+  pipelineConfig,
+  pipelineContext,
+  waitFor,
+} from './fixtures/pipeline-env.ts';
 
 const redis = useRedis();
 const COMPANY = 'Sandbox Buyer Ltd';
@@ -36,47 +42,78 @@ describe('dialects: lost answers in an account full of hand-made RFQs', () => {
   it.each([
     ['friendly', 'lower', 'yes'],
     ['docs', 'capitalised', 'no'],
-  ] as const)('%s dialect: 100 requisitions, a quarter of the answers lost -> exactly 100 RFQs; filter %s detected, echo %s learned', async (dialect, form, echo) => {
-    sandbox = await startSandbox({ seed: 7, dialect, existing: 300, pageSize: 10 });
-    const env = { redisUrl: redis.url, baseUrl: sandbox.url, token: 'sandbox-token', prefix: freshPrefix(), account: dialect };
-    ctx = await pipelineContext(env);
-    const reqs = makeRequisitions(100, `dia${dialect}`);
-    for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
-    sandbox.resetStats();
-    sandbox.setFaults({ commitThenFail: { rate: 0.25, mode: '502' } });
-    worker = startWorker(ctx, { queues: ['createRfq'] });
-    const c = ctx;
-    await waitFor('100 jobs completed', async () => (await c.queues.createRfq.getCompletedCount()) === 100, 80_000, 200);
+  ] as const)(
+    '%s dialect: 100 requisitions, a quarter of the answers lost -> exactly 100 RFQs; filter %s detected, echo %s learned',
+    async (dialect, form, echo) => {
+      sandbox = await startSandbox({ seed: 7, dialect, existing: 300, pageSize: 10 });
+      const env = {
+        redisUrl: redis.url,
+        baseUrl: sandbox.url,
+        token: 'sandbox-token',
+        prefix: freshPrefix(),
+        account: dialect,
+      };
+      ctx = await pipelineContext(env);
+      const reqs = makeRequisitions(100, `dia${dialect}`);
+      for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
+      sandbox.resetStats();
+      sandbox.setFaults({ commitThenFail: { rate: 0.25, mode: '502' } });
+      worker = startWorker(ctx, { queues: ['createRfq'] });
+      const c = ctx;
+      await waitFor(
+        '100 jobs completed',
+        async () => (await c.queues.createRfq.getCompletedCount()) === 100,
+        80_000,
+        200,
+      );
 
-    const stats = sandbox.stats();
-    const ours = sandbox.control.listAll().filter((r) => r.company === COMPANY && r.lines.some((l) => l.external_id));
-    expect(stats.commitThenFail).toBeGreaterThanOrEqual(10);
-    expect(checkExactlyOnce(ours, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 100 });
-    expect(stats.rfqsCreated).toBe(100);
-    const store = createIdempotencyStore(ctx.redis, ctx.keys);
-    const records = await Promise.all((await store.list(0, 1000)).map((id) => store.get(id)));
-    expect(records.filter((r) => r?.state === 'created')).toHaveLength(100);
-    expect(records.filter((r) => r?.how === 'adopted')).toHaveLength(stats.commitThenFail);
+      const stats = sandbox.stats();
+      const ours = sandbox.control.listAll().filter((r) => r.company === COMPANY && r.lines.some((l) => l.external_id));
+      expect(stats.commitThenFail).toBeGreaterThanOrEqual(10);
+      expect(checkExactlyOnce(ours, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 100 });
+      expect(stats.rfqsCreated).toBe(100);
+      const store = createIdempotencyStore(ctx.redis, ctx.keys);
+      const records = await Promise.all((await store.list(0, 1000)).map((id) => store.get(id)));
+      expect(records.filter((r) => r?.state === 'created')).toHaveLength(100);
+      expect(records.filter((r) => r?.how === 'adopted')).toHaveLength(stats.commitThenFail);
 
-    const d = await ctx.dialects.get();
-    expect(d.filter).toBe(form);
-    expect(d.filterBasis).toBe('detected');
-    expect(d.unfiltered).toBe('yes');
-    expect(d.echo).toBe(echo);
-    expect(d.detail).toBe(dialect === 'docs' ? 'yes' : 'no');
-    const walks = await createReconcileCoordinator({ redis: ctx.redis, keys: ctx.keys, listingClient: ctx.listingClient, dialect: () => ctx!.dialects.get(), logger: silentLogger }).stats();
-    const calls = Object.values(stats.calls).reduce((n, byStatus) => n + Object.values(byStatus).reduce((a, b) => a + b, 0), 0);
-    // one walk serves many lost answers: far fewer walks than lost answers
-    expect(walks.complete).toBeGreaterThanOrEqual(1);
-    expect(walks.started).toBeLessThan(stats.commitThenFail);
-    console.log(`${dialect}: ${calls} requests for 100 requisitions (${(calls / 100).toFixed(2)}/requisition), ${stats.commitThenFail} lost answers, walks ${walks.started} (${walks.complete} complete, ${walks.pages} pages)`);
-  });
+      const d = await ctx.dialects.get();
+      expect(d.filter).toBe(form);
+      expect(d.filterBasis).toBe('detected');
+      expect(d.unfiltered).toBe('yes');
+      expect(d.echo).toBe(echo);
+      expect(d.detail).toBe(dialect === 'docs' ? 'yes' : 'no');
+      const walks = await createReconcileCoordinator({
+        redis: ctx.redis,
+        keys: ctx.keys,
+        listingClient: ctx.listingClient,
+        dialect: () => ctx!.dialects.get(),
+        logger: silentLogger,
+      }).stats();
+      const calls = Object.values(stats.calls).reduce(
+        (n, byStatus) => n + Object.values(byStatus).reduce((a, b) => a + b, 0),
+        0,
+      );
+      // one walk serves many lost answers: far fewer walks than lost answers
+      expect(walks.complete).toBeGreaterThanOrEqual(1);
+      expect(walks.started).toBeLessThan(stats.commitThenFail);
+      console.log(
+        `${dialect}: ${calls} requests for 100 requisitions (${(calls / 100).toFixed(2)}/requisition), ${stats.commitThenFail} lost answers, walks ${walks.started} (${walks.complete} complete, ${walks.pages} pages)`,
+      );
+    },
+  );
 });
 
 describe('ambiguous matches park the requisition; resolve settles it', () => {
   it('a hand-made twin of what was posted: parked, nothing posted; resolve --rfq records it, resolve --post posts once', async () => {
     sandbox = await startSandbox({ seed: 9, dialect: 'docs', existing: 20, pageSize: 10 });
-    const env = { redisUrl: redis.url, baseUrl: sandbox.url, token: 'sandbox-token', prefix: freshPrefix(), account: 'amb' };
+    const env = {
+      redisUrl: redis.url,
+      baseUrl: sandbox.url,
+      token: 'sandbox-token',
+      prefix: freshPrefix(),
+      account: 'amb',
+    };
     ctx = await pipelineContext(env);
     const [a, b, c2] = makeRequisitions(3, 'twin');
     // hand-made twins: the same content made in the web UI before our POST (no external_ids)
@@ -106,10 +143,12 @@ describe('ambiguous matches park the requisition; resolve settles it', () => {
     const posted = sandbox.stats().rfqsCreated;
     expect(posted).toBe(5); // 2 twins + 3 POSTs, nothing posted again
 
-    const ourA = sandbox.control.listAll().find((r) => r.lines.some((l) => l.external_id === a!.lines[0]!.external_id))!;
+    const ourA = sandbox.control
+      .listAll()
+      .find((r) => r.lines.some((l) => l.external_id === a!.lines[0]!.external_id))!;
     const config = pipelineConfig(env);
     expect(await runResolveCommand(config, silentLogger, idOf(a), { rfq: ourA._id })).toBe(0);
-    expect((await store.get(idOf(a)))).toMatchObject({ state: 'created', rfqId: ourA._id });
+    expect(await store.get(idOf(a))).toMatchObject({ state: 'created', rfqId: ourA._id });
     // b: the operator says neither is it (e.g. both were deleted by hand): post once more
     expect(await runResolveCommand(config, silentLogger, idOf(b), { post: true })).toBe(0);
     await waitFor('b created', async () => (await store.get(idOf(b)))?.state === 'created', 30_000, 200);
@@ -119,10 +158,20 @@ describe('ambiguous matches park the requisition; resolve settles it', () => {
 
   it('one RFQ content for two requisitions (same fingerprint): never one RFQ adopted for both', async () => {
     sandbox = await startSandbox({ seed: 11, dialect: 'docs', pageSize: 10 });
-    const env = { redisUrl: redis.url, baseUrl: sandbox.url, token: 'sandbox-token', prefix: freshPrefix(), account: 'amb2' };
+    const env = {
+      redisUrl: redis.url,
+      baseUrl: sandbox.url,
+      token: 'sandbox-token',
+      prefix: freshPrefix(),
+      account: 'amb2',
+    };
     ctx = await pipelineContext(env);
     const [x] = makeRequisitions(1, 'same');
-    const y = { ...x!, key: `${x!.key}-copy`, lines: x!.lines.map((l) => ({ ...l, external_id: `${l.external_id}-copy` })) };
+    const y = {
+      ...x!,
+      key: `${x!.key}-copy`,
+      lines: x!.lines.map((l) => ({ ...l, external_id: `${l.external_id}-copy` })),
+    };
     sandbox.setFaults({ commitThenFail: { rate: 1, mode: '502' } });
     await enqueueCreateRfq(ctx.queues, x!);
     await enqueueCreateRfq(ctx.queues, y);

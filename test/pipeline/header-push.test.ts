@@ -27,20 +27,42 @@ afterEach(async () => {
 });
 
 /** Create `r`, then send its re-export `again` and return the re-export's outcome. */
-async function createThenReexport(dialect: 'docs' | 'friendly', push: boolean, r: Requisition, again: Requisition): Promise<CreateOutcome> {
+async function createThenReexport(
+  dialect: 'docs' | 'friendly',
+  push: boolean,
+  r: Requisition,
+  again: Requisition,
+): Promise<CreateOutcome> {
   sandbox = await startSandbox({ seed: 3, dialect });
-  ctx = await pipelineContext({ redisUrl: redis.url, baseUrl: sandbox.url, token: 'sandbox-token', prefix: freshPrefix(), extra: { PUSH_HEADER_CHANGES: String(push) } });
+  ctx = await pipelineContext({
+    redisUrl: redis.url,
+    baseUrl: sandbox.url,
+    token: 'sandbox-token',
+    prefix: freshPrefix(),
+    extra: { PUSH_HEADER_CHANGES: String(push) },
+  });
   worker = startWorker(ctx, { queues: ['createRfq'] });
   const c = ctx;
   for (const req of [r, again]) {
     await enqueueCreateRfq(c.queues, req);
-    await waitFor('job done', async () => (await c.queues.createRfq.getJob(createRfqJobId(req)))?.finishedOn !== undefined, 20_000, 50);
+    await waitFor(
+      'job done',
+      async () => (await c.queues.createRfq.getJob(createRfqJobId(req)))?.finishedOn !== undefined,
+      20_000,
+      50,
+    );
   }
   return (await c.queues.createRfq.getJob(createRfqJobId(again)))!.returnvalue as CreateOutcome;
 }
 
 function reexport(r: Requisition): Requisition {
-  return { ...r, title: `${r.title} (revised)`, due_date: r.due_date + 86_400_000, description: 'Delivery to gate 4', sourceFile: 'again.csv' };
+  return {
+    ...r,
+    title: `${r.title} (revised)`,
+    due_date: r.due_date + 86_400_000,
+    description: 'Delivery to gate 4',
+    sourceFile: 'again.csv',
+  };
 }
 
 describe('header changes of a re-export', () => {
@@ -51,7 +73,11 @@ describe('header changes of a re-export', () => {
     expect(out.header).toMatchObject({ pushed: true });
     expect(out.header!.changes.map((c) => c.field).sort()).toEqual(['description', 'due_date', 'title']);
     const [rfq] = sandbox!.control.listAll();
-    expect(rfq).toMatchObject({ title: `${r!.title} (revised)`, due_date: String(r!.due_date + 86_400_000), description: 'Delivery to gate 4' });
+    expect(rfq).toMatchObject({
+      title: `${r!.title} (revised)`,
+      due_date: String(r!.due_date + 86_400_000),
+      description: 'Delivery to gate 4',
+    });
     expect(sandbox!.control.listAll()).toHaveLength(1);
     expect(sandbox!.stats().calls.editRfq).toEqual({ 201: 1 });
     expect((await ctx!.dialects.get()).edit).toBe('yes');
@@ -68,7 +94,12 @@ describe('header changes of a re-export', () => {
     const third = { ...again, title: 'Third title', sourceFile: 'third.csv' };
     await enqueueCreateRfq(ctx!.queues, third);
     const c = ctx!;
-    await waitFor('third done', async () => (await c.queues.createRfq.getJob(createRfqJobId(third)))?.finishedOn !== undefined, 20_000, 50);
+    await waitFor(
+      'third done',
+      async () => (await c.queues.createRfq.getJob(createRfqJobId(third)))?.finishedOn !== undefined,
+      20_000,
+      50,
+    );
     const out = (await c.queues.createRfq.getJob(createRfqJobId(third)))!.returnvalue as CreateOutcome;
     expect(out.header?.changes).toEqual([{ field: 'title', was: `${r!.title} (revised)`, now: 'Third title' }]);
     expect(sandbox!.stats().calls.editRfq).toEqual({ 201: 2 });
@@ -87,7 +118,11 @@ describe('header changes of a re-export', () => {
     const [r] = makeRequisitions(1, 'hdr4');
     const out = await createThenReexport('docs', false, r!, reexport(r!));
     expect(out.header).toMatchObject({ pushed: false, reason: expect.stringMatching(/PUSH_HEADER_CHANGES is off/) });
-    expect(out.header!.changes).toContainEqual({ field: 'due_date', was: String(r!.due_date), now: String(r!.due_date + 86_400_000) });
+    expect(out.header!.changes).toContainEqual({
+      field: 'due_date',
+      was: String(r!.due_date),
+      now: String(r!.due_date + 86_400_000),
+    });
     expect(sandbox!.stats().calls.editRfq).toBeUndefined();
     expect(sandbox!.control.listAll()[0]!.title).toBe(r!.title);
   });

@@ -15,7 +15,10 @@ import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from './
 
 const ACCOUNTS = { 'tok-502': 'Buyer 502', 'tok-drop': 'Buyer drop', 'tok-stall': 'Buyer stall' } as const;
 const redis = useRedis();
-const sandboxes = { friendly: useSandbox({ accounts: ACCOUNTS, pageSize: 20 }), docs: useSandbox({ accounts: ACCOUNTS, pageSize: 20, dialect: 'docs' }) };
+const sandboxes = {
+  friendly: useSandbox({ accounts: ACCOUNTS, pageSize: 20 }),
+  docs: useSandbox({ accounts: ACCOUNTS, pageSize: 20, dialect: 'docs' }),
+};
 
 let ctx: WorkerContext | undefined;
 let worker: RunningWorker | undefined;
@@ -34,31 +37,47 @@ describe('proof 1: ambiguous answers to creates', () => {
     ['stall', 'friendly'],
     ['502', 'docs'],
     ['drop', 'docs'],
-  ] as const)('answer lost after commit (%s) for 30 percent of creates, %s dialect: 200 requisitions -> exactly 200 RFQs', async (mode, dialect) => {
-    const sb = sandboxes[dialect];
-    const token = `tok-${mode}` as const;
-    const company = ACCOUNTS[token];
-    ctx = await pipelineContext({ redisUrl: redis.url, baseUrl: sb.url, token, prefix: freshPrefix(), account: `${mode}-${dialect}` });
-    const reqs = makeRequisitions(200, `amb${mode}${dialect}`);
-    for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
-    sb.sandbox.resetStats();
-    // stall: longer than the client's headers time-out (1.5 s in the test config)
-    sb.sandbox.setFaults({ commitThenFail: { rate: 0.3, mode, stallMs: 2_500 } });
-    worker = startWorker(ctx, { queues: ['createRfq'] });
-    const c = ctx;
-    await waitFor('200 jobs completed', async () => (await c.queues.createRfq.getCompletedCount()) === 200, 50_000, 200);
+  ] as const)(
+    'answer lost after commit (%s) for 30 percent of creates, %s dialect: 200 requisitions -> exactly 200 RFQs',
+    async (mode, dialect) => {
+      const sb = sandboxes[dialect];
+      const token = `tok-${mode}` as const;
+      const company = ACCOUNTS[token];
+      ctx = await pipelineContext({
+        redisUrl: redis.url,
+        baseUrl: sb.url,
+        token,
+        prefix: freshPrefix(),
+        account: `${mode}-${dialect}`,
+      });
+      const reqs = makeRequisitions(200, `amb${mode}${dialect}`);
+      for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
+      sb.sandbox.resetStats();
+      // stall: longer than the client's headers time-out (1.5 s in the test config)
+      sb.sandbox.setFaults({ commitThenFail: { rate: 0.3, mode, stallMs: 2_500 } });
+      worker = startWorker(ctx, { queues: ['createRfq'] });
+      const c = ctx;
+      await waitFor(
+        '200 jobs completed',
+        async () => (await c.queues.createRfq.getCompletedCount()) === 200,
+        50_000,
+        200,
+      );
 
-    const stats = sb.sandbox.stats();
-    const rfqs = sb.sandbox.control.listAll().filter((r) => r.company === company && r.lines[0]?.external_id?.startsWith(`amb${mode}${dialect}`));
-    expect(stats.commitThenFail).toBeGreaterThanOrEqual(30); // the faults did happen (about 60 of ~200 creates)
-    expect(checkExactlyOnce(rfqs, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 200 });
-    expect(stats.rfqsCreated).toBe(200);
-    // every lost answer was settled by finding the RFQ, not by posting again
-    const store = createIdempotencyStore(ctx.redis, ctx.keys);
-    const records = await Promise.all((await store.list(0, 1000)).map((id) => store.get(id)));
-    expect(records.filter((r) => r?.state === 'created')).toHaveLength(200);
-    expect(records.filter((r) => r?.how === 'adopted')).toHaveLength(stats.commitThenFail);
-    const counts = await ctx.queues.createRfq.getJobCounts('failed', 'wait', 'active', 'delayed');
-    expect(counts).toEqual({ failed: 0, wait: 0, active: 0, delayed: 0 });
-  });
+      const stats = sb.sandbox.stats();
+      const rfqs = sb.sandbox.control
+        .listAll()
+        .filter((r) => r.company === company && r.lines[0]?.external_id?.startsWith(`amb${mode}${dialect}`));
+      expect(stats.commitThenFail).toBeGreaterThanOrEqual(30); // the faults did happen (about 60 of ~200 creates)
+      expect(checkExactlyOnce(rfqs, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 200 });
+      expect(stats.rfqsCreated).toBe(200);
+      // every lost answer was settled by finding the RFQ, not by posting again
+      const store = createIdempotencyStore(ctx.redis, ctx.keys);
+      const records = await Promise.all((await store.list(0, 1000)).map((id) => store.get(id)));
+      expect(records.filter((r) => r?.state === 'created')).toHaveLength(200);
+      expect(records.filter((r) => r?.how === 'adopted')).toHaveLength(stats.commitThenFail);
+      const counts = await ctx.queues.createRfq.getJobCounts('failed', 'wait', 'active', 'delayed');
+      expect(counts).toEqual({ failed: 0, wait: 0, active: 0, delayed: 0 });
+    },
+  );
 });

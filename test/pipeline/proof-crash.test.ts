@@ -14,7 +14,14 @@ import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/conte
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { checkExactlyOnce, makeRequisitions, pipelineContext, pipelineEnvVars, waitFor, type PipelineEnv } from './fixtures/pipeline-env.ts';
+import {
+  checkExactlyOnce,
+  makeRequisitions,
+  pipelineContext,
+  pipelineEnvVars,
+  waitFor,
+  type PipelineEnv,
+} from './fixtures/pipeline-env.ts';
 
 const WORKER = fileURLToPath(new URL('./fixtures/worker-process.ts', import.meta.url));
 const redis = useRedis();
@@ -32,7 +39,10 @@ afterAll(async () => {
 });
 
 async function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [WORKER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [WORKER], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   child.once('exit', () => children.delete(child));
   let err = '';
@@ -45,53 +55,76 @@ async function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
 }
 
 describe('proof 2: a worker killed with SIGKILL at random moments', () => {
-  it.each(['friendly', 'docs'] as const)('%s dialect: creates exactly 300 RFQs for 300 requisitions across 10+ kills and restarts', async (dialect) => {
-    const sb = sandboxes[dialect];
-    const e: PipelineEnv = {
-      redisUrl: redis.url,
-      baseUrl: sb.url,
-      token: sb.token,
-      prefix: freshPrefix(),
-      account: `crash-${dialect}`,
-      extra: { CONCURRENCY_CREATE: '4', SOURCING_CONNECT_TIMEOUT_MS: '500', SOURCING_HEADERS_TIMEOUT_MS: '1000', SOURCING_BODY_TIMEOUT_MS: '1000', SOURCING_CALL_DEADLINE_MS: '2500' },
-    };
-    if (ctx) await closeWorkerContext(ctx);
-    ctx = await pipelineContext(e);
-    const c = ctx;
-    const reqs = makeRequisitions(300, `crash${dialect}`);
-    for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
-    const env = { ...pipelineEnvVars(e), TEST_LOCK_MS: '2000', TEST_STALLED_MS: '1000' };
+  it.each(['friendly', 'docs'] as const)(
+    '%s dialect: creates exactly 300 RFQs for 300 requisitions across 10+ kills and restarts',
+    async (dialect) => {
+      const sb = sandboxes[dialect];
+      const e: PipelineEnv = {
+        redisUrl: redis.url,
+        baseUrl: sb.url,
+        token: sb.token,
+        prefix: freshPrefix(),
+        account: `crash-${dialect}`,
+        extra: {
+          CONCURRENCY_CREATE: '4',
+          SOURCING_CONNECT_TIMEOUT_MS: '500',
+          SOURCING_HEADERS_TIMEOUT_MS: '1000',
+          SOURCING_BODY_TIMEOUT_MS: '1000',
+          SOURCING_CALL_DEADLINE_MS: '2500',
+        },
+      };
+      if (ctx) await closeWorkerContext(ctx);
+      ctx = await pipelineContext(e);
+      const c = ctx;
+      const reqs = makeRequisitions(300, `crash${dialect}`);
+      for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
+      const env = { ...pipelineEnvVars(e), TEST_LOCK_MS: '2000', TEST_STALLED_MS: '1000' };
 
-    const kills: Array<{ afterMs: number; completedBefore: number }> = [];
-    let child = await spawnWorker(env);
-    const started = Date.now();
-    for (let i = 0; i < 10; i++) {
-      const afterMs = 200 + Math.floor(Math.random() * 1000);
-      await new Promise((r) => setTimeout(r, afterMs));
-      const completedBefore = await c.queues.createRfq.getCompletedCount();
+      const kills: Array<{ afterMs: number; completedBefore: number }> = [];
+      let child = await spawnWorker(env);
+      const started = Date.now();
+      for (let i = 0; i < 10; i++) {
+        const afterMs = 200 + Math.floor(Math.random() * 1000);
+        await new Promise((r) => setTimeout(r, afterMs));
+        const completedBefore = await c.queues.createRfq.getCompletedCount();
+        const exited = once(child, 'exit');
+        child.kill('SIGKILL');
+        await exited;
+        kills.push({ afterMs, completedBefore });
+        child = await spawnWorker(env);
+      }
+      const killPhaseMs = Date.now() - started;
+      await waitFor(
+        '300 jobs completed',
+        async () => (await c.queues.createRfq.getCompletedCount()) === 300,
+        40_000,
+        250,
+      );
       const exited = once(child, 'exit');
-      child.kill('SIGKILL');
+      child.kill('SIGTERM');
       await exited;
-      kills.push({ afterMs, completedBefore });
-      child = await spawnWorker(env);
-    }
-    const killPhaseMs = Date.now() - started;
-    await waitFor('300 jobs completed', async () => (await c.queues.createRfq.getCompletedCount()) === 300, 40_000, 250);
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    await exited;
 
-    // the kills really hit a run in progress
-    expect(kills.length).toBeGreaterThanOrEqual(10);
-    expect(kills.filter((k) => k.completedBefore < 300).length).toBeGreaterThanOrEqual(10);
-    const rfqs = sb.sandbox.control.listAll();
-    expect(checkExactlyOnce(rfqs, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 300 });
-    const counts = await ctx.queues.createRfq.getJobCounts('completed', 'failed', 'wait', 'active', 'delayed', 'prioritized');
-    expect(counts).toEqual({ completed: 300, failed: 0, wait: 0, active: 0, delayed: 0, prioritized: 0 });
-    const store = createIdempotencyStore(ctx.redis, ctx.keys);
-    const states = await Promise.all((await store.list(0, 1000)).map(async (id) => (await store.get(id))?.state));
-    expect(states.filter((s) => s === 'created')).toHaveLength(300);
-    const recs = await Promise.all((await store.list(0, 1000)).map((id) => store.get(id)));
-    console.log(`proof 2 (${dialect}): kill phase ${killPhaseMs} ms, drain ${Date.now() - started - killPhaseMs} ms; kills ${JSON.stringify(kills.map((k) => `${k.afterMs}ms@${k.completedBefore}`))}, retried ${recs.filter((r) => (r?.attempts ?? 0) > 1).length}, adopted ${recs.filter((r) => r?.how === 'adopted').length}; calls ${JSON.stringify(sb.sandbox.stats().calls)}`);
-  });
+      // the kills really hit a run in progress
+      expect(kills.length).toBeGreaterThanOrEqual(10);
+      expect(kills.filter((k) => k.completedBefore < 300).length).toBeGreaterThanOrEqual(10);
+      const rfqs = sb.sandbox.control.listAll();
+      expect(checkExactlyOnce(rfqs, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 300 });
+      const counts = await ctx.queues.createRfq.getJobCounts(
+        'completed',
+        'failed',
+        'wait',
+        'active',
+        'delayed',
+        'prioritized',
+      );
+      expect(counts).toEqual({ completed: 300, failed: 0, wait: 0, active: 0, delayed: 0, prioritized: 0 });
+      const store = createIdempotencyStore(ctx.redis, ctx.keys);
+      const states = await Promise.all((await store.list(0, 1000)).map(async (id) => (await store.get(id))?.state));
+      expect(states.filter((s) => s === 'created')).toHaveLength(300);
+      const recs = await Promise.all((await store.list(0, 1000)).map((id) => store.get(id)));
+      console.log(
+        `proof 2 (${dialect}): kill phase ${killPhaseMs} ms, drain ${Date.now() - started - killPhaseMs} ms; kills ${JSON.stringify(kills.map((k) => `${k.afterMs}ms@${k.completedBefore}`))}, retried ${recs.filter((r) => (r?.attempts ?? 0) > 1).length}, adopted ${recs.filter((r) => r?.how === 'adopted').length}; calls ${JSON.stringify(sb.sandbox.stats().calls)}`,
+      );
+    },
+  );
 });

@@ -30,34 +30,69 @@ async function stopAll(): Promise<void> {
 afterEach(stopAll);
 
 describe('proof 3: Redis restarted mid-run (AOF on)', () => {
-  it.each(['friendly', 'docs'] as const)('%s dialect: creates exactly 200 RFQs for 200 requisitions across two Redis restarts', async (dialect) => {
-    const sb = sandboxes[dialect];
-    redis = await startEmbeddedRedis({ appendonly: true });
-    const r = redis;
-    ctx = await pipelineContext({ redisUrl: r.url, baseUrl: sb.url, token: sb.token, prefix: freshPrefix(), account: `restart-${dialect}`, extra: { CONCURRENCY_CREATE: '4' } });
-    const c = ctx;
-    const reqs = makeRequisitions(200, `rr${dialect}`);
-    for (const q of reqs) await enqueueCreateRfq(ctx.queues, q);
-    worker = startWorker(ctx, { queues: ['createRfq'], lockDurationMs: 3_000, stalledIntervalMs: 1_000, maxStalledCount: 100, drainDelaySeconds: 1 });
+  it.each(['friendly', 'docs'] as const)(
+    '%s dialect: creates exactly 200 RFQs for 200 requisitions across two Redis restarts',
+    async (dialect) => {
+      const sb = sandboxes[dialect];
+      redis = await startEmbeddedRedis({ appendonly: true });
+      const r = redis;
+      ctx = await pipelineContext({
+        redisUrl: r.url,
+        baseUrl: sb.url,
+        token: sb.token,
+        prefix: freshPrefix(),
+        account: `restart-${dialect}`,
+        extra: { CONCURRENCY_CREATE: '4' },
+      });
+      const c = ctx;
+      const reqs = makeRequisitions(200, `rr${dialect}`);
+      for (const q of reqs) await enqueueCreateRfq(ctx.queues, q);
+      worker = startWorker(ctx, {
+        queues: ['createRfq'],
+        lockDurationMs: 3_000,
+        stalledIntervalMs: 1_000,
+        maxStalledCount: 100,
+        drainDelaySeconds: 1,
+      });
 
-    const restartsAt: number[] = [];
-    for (const threshold of [50, 120]) {
-      await waitFor(`${threshold} completed`, async () => (await c.queues.createRfq.getCompletedCount()) >= threshold, 30_000, 50);
-      restartsAt.push(sb.sandbox.stats().rfqsCreated);
-      await r.stop(); // SIGTERM: Redis writes its AOF and exits
-      await new Promise((res) => setTimeout(res, 1_000)); // down for a second: calls fail, jobs wait or retry
-      await r.restart(); // same port and data dir: the AOF is replayed
-    }
-    await waitFor('200 completed', async () => (await c.queues.createRfq.getCompletedCount().catch(() => 0)) === 200, 40_000, 250);
+      const restartsAt: number[] = [];
+      for (const threshold of [50, 120]) {
+        await waitFor(
+          `${threshold} completed`,
+          async () => (await c.queues.createRfq.getCompletedCount()) >= threshold,
+          30_000,
+          50,
+        );
+        restartsAt.push(sb.sandbox.stats().rfqsCreated);
+        await r.stop(); // SIGTERM: Redis writes its AOF and exits
+        await new Promise((res) => setTimeout(res, 1_000)); // down for a second: calls fail, jobs wait or retry
+        await r.restart(); // same port and data dir: the AOF is replayed
+      }
+      await waitFor(
+        '200 completed',
+        async () => (await c.queues.createRfq.getCompletedCount().catch(() => 0)) === 200,
+        40_000,
+        250,
+      );
 
-    expect(restartsAt.every((n) => n < 200)).toBe(true); // both restarts hit a run in progress
-    const rfqs = sb.sandbox.control.listAll();
-    expect(checkExactlyOnce(rfqs, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 200 });
-    const counts = await ctx.queues.createRfq.getJobCounts('completed', 'failed', 'wait', 'active', 'delayed', 'prioritized');
-    expect(counts).toEqual({ completed: 200, failed: 0, wait: 0, active: 0, delayed: 0, prioritized: 0 });
-    const store = createIdempotencyStore(ctx.redis, ctx.keys);
-    const recs = await Promise.all((await store.list(0, 1000)).map((id) => store.get(id)));
-    expect(recs.filter((x) => x?.state === 'created')).toHaveLength(200);
-    console.log(`proof 3 (${dialect}): restarts after ${restartsAt.join(' and ')} RFQs; adopted ${recs.filter((x) => x?.how === 'adopted').length}; calls ${JSON.stringify(sb.sandbox.stats().calls)}`);
-  });
+      expect(restartsAt.every((n) => n < 200)).toBe(true); // both restarts hit a run in progress
+      const rfqs = sb.sandbox.control.listAll();
+      expect(checkExactlyOnce(rfqs, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 200 });
+      const counts = await ctx.queues.createRfq.getJobCounts(
+        'completed',
+        'failed',
+        'wait',
+        'active',
+        'delayed',
+        'prioritized',
+      );
+      expect(counts).toEqual({ completed: 200, failed: 0, wait: 0, active: 0, delayed: 0, prioritized: 0 });
+      const store = createIdempotencyStore(ctx.redis, ctx.keys);
+      const recs = await Promise.all((await store.list(0, 1000)).map((id) => store.get(id)));
+      expect(recs.filter((x) => x?.state === 'created')).toHaveLength(200);
+      console.log(
+        `proof 3 (${dialect}): restarts after ${restartsAt.join(' and ')} RFQs; adopted ${recs.filter((x) => x?.how === 'adopted').length}; calls ${JSON.stringify(sb.sandbox.stats().calls)}`,
+      );
+    },
+  );
 });

@@ -8,7 +8,12 @@ import { creatorDeps } from '../../jobs/create-rfq.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../../src/pipeline/context.ts';
 import { ThrottledError } from '../../src/creation/rate-limiter.ts';
-import { AttemptBusyError, createRfqOnce, findRfqsWithExternalIds, type CreateOutcome } from '../../src/creation/rfq-creator.ts';
+import {
+  AttemptBusyError,
+  createRfqOnce,
+  findRfqsWithExternalIds,
+  type CreateOutcome,
+} from '../../src/creation/rfq-creator.ts';
 import type { Requisition } from '../../src/requisition.ts';
 import { createSourcingClient } from '../../src/sourcing/client.ts';
 import { pullQuotations } from '../../src/tracking/snapshot.ts';
@@ -33,7 +38,16 @@ describe('shared rate limit', () => {
     const seeder = createSourcingClient({ baseUrl: sandbox.url, getToken: () => 'sandbox-token' });
     const seeded: number[] = [];
     for (let i = 0; i < 24; i++) {
-      seeded.push((await seeder.createRfq({ title: `seed ${i}`, due_date: '1893456000000', rfq_type: 'Public', lines: [{ product_name: 'P', qty: 1, external_id: `seed-${i}` }] }))._id);
+      seeded.push(
+        (
+          await seeder.createRfq({
+            title: `seed ${i}`,
+            due_date: '1893456000000',
+            rfq_type: 'Public',
+            lines: [{ product_name: 'P', qty: 1, external_id: `seed-${i}` }],
+          })
+        )._id,
+      );
     }
     await seeder.close();
     const since = Date.now(); // calls before this were the seeding, made outside the limiter

@@ -33,17 +33,31 @@ async function postOther(tag: string, i: number): Promise<number> {
   return fetch(`${sb.url}/v1/rfqs`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ title: `other ${i}`, due_date: String(Date.UTC(2030, 0, 1)), rfq_type: 'Public', lines: [{ product_name: 'x', qty: 1, external_id: `${tag}-${i}` }] }),
-  }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0);
+    body: JSON.stringify({
+      title: `other ${i}`,
+      due_date: String(Date.UTC(2030, 0, 1)),
+      rfq_type: 'Public',
+      lines: [{ product_name: 'x', qty: 1, external_id: `${tag}-${i}` }],
+    }),
+  }).then(
+    async (r) => (await r.arrayBuffer(), r.status),
+    () => 0,
+  );
 }
 
-const pick = <T,>(xs: T[]): T | undefined => xs[Math.floor(Math.random() * xs.length)];
+const pick = <T>(xs: T[]): T | undefined => xs[Math.floor(Math.random() * xs.length)];
 
 describe('reconcile search while RFQs move between lists', () => {
   it('lost create answers reconciled while RFQs keep closing, completing and arriving: exactly one RFQ per requisition', async () => {
     const tag = `churn${Date.now() % 100_000}`;
     for (let i = 0; i < 80; i++) expect(await postOther(`${tag}-bg`, i)).toBe(201);
-    ctx = await pipelineContext({ redisUrl: redis.url, baseUrl: sb.url, token: TOKEN, prefix: freshPrefix(), account: 'churn' });
+    ctx = await pipelineContext({
+      redisUrl: redis.url,
+      baseUrl: sb.url,
+      token: TOKEN,
+      prefix: freshPrefix(),
+      account: 'churn',
+    });
     const reqs = makeRequisitions(60, tag);
     for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
     sb.sandbox.resetStats();
@@ -60,15 +74,15 @@ describe('reconcile search while RFQs move between lists', () => {
         if (step === 0) {
           const r = pick(mine.filter((x) => x.state === 'open'));
           if (r) {
-          sb.sandbox.control.advance(r._id, 'closed');
-          moves++;
-        }
+            sb.sandbox.control.advance(r._id, 'closed');
+            moves++;
+          }
         } else if (step === 1) {
           const r = pick(mine.filter((x) => x.state === 'closed'));
           if (r) {
-          sb.sandbox.control.advance(r._id, 'completed');
-          moves++;
-        }
+            sb.sandbox.control.advance(r._id, 'completed');
+            moves++;
+          }
         } else {
           void postOther(`${tag}-new`, n);
         }
@@ -86,7 +100,18 @@ describe('reconcile search while RFQs move between lists', () => {
     expect(moves).toBeGreaterThan(300); // the lists did change all along
     const stats = sb.sandbox.stats();
     expect(stats.commitThenFail).toBeGreaterThanOrEqual(10); // answers were lost, so reconciles did run
-    const ours = sb.sandbox.control.listAll().filter((r) => r.company === COMPANY && r.lines.some((l) => l.external_id?.startsWith(`${tag}-`) && !l.external_id.startsWith(`${tag}-bg`) && !l.external_id.startsWith(`${tag}-new`)));
+    const ours = sb.sandbox.control
+      .listAll()
+      .filter(
+        (r) =>
+          r.company === COMPANY &&
+          r.lines.some(
+            (l) =>
+              l.external_id?.startsWith(`${tag}-`) &&
+              !l.external_id.startsWith(`${tag}-bg`) &&
+              !l.external_id.startsWith(`${tag}-new`),
+          ),
+      );
     expect(checkExactlyOnce(ours, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 60 });
     const counts = await ctx.queues.createRfq.getJobCounts('failed', 'wait', 'active', 'delayed');
     expect(counts).toEqual({ failed: 0, wait: 0, active: 0, delayed: 0 });
@@ -95,7 +120,13 @@ describe('reconcile search while RFQs move between lists', () => {
   it('a search through 5xx and broken JSON pages finishes: finds the RFQ that is there, and proves absent what is not', async () => {
     const tag = `faulty${Date.now() % 100_000}`;
     for (let i = 0; i < 100; i++) expect(await postOther(tag, i)).toBe(201); // 20 pages of 5 in `open`
-    ctx = await pipelineContext({ redisUrl: redis.url, baseUrl: sb.url, token: TOKEN, prefix: freshPrefix(), account: 'faulty' });
+    ctx = await pipelineContext({
+      redisUrl: redis.url,
+      baseUrl: sb.url,
+      token: TOKEN,
+      prefix: freshPrefix(),
+      account: 'faulty',
+    });
     const deps = creatorDeps(ctx);
     sb.sandbox.resetStats();
     sb.sandbox.setFaults({ errorRate: 0.05, invalidJsonRate: 0.05 });

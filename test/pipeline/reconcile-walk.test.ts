@@ -12,11 +12,23 @@ import { stateOfLabel } from '../../src/sourcing/status-labels.ts';
 import type { ListedRfq, ListFilter, RfqState } from '../../src/sourcing/types.ts';
 
 const LIMITS = { ...RECONCILE_LIMITS, backoffMs: 1, maxBackoffMs: 2, passesPerList: 3 };
-const LABEL: Record<RfqState, string> = { open: 'Active', closed: 'Closed', cancelled: 'Cancelled', completed: 'Completed' };
-const rfq = (id: number, state: RfqState = 'open'): ListedRfq => ({ _id: id, status: LABEL[state], labelState: stateOfLabel(LABEL[state]), lines: [] });
+const LABEL: Record<RfqState, string> = {
+  open: 'Active',
+  closed: 'Closed',
+  cancelled: 'Cancelled',
+  completed: 'Completed',
+};
+const rfq = (id: number, state: RfqState = 'open'): ListedRfq => ({
+  _id: id,
+  status: LABEL[state],
+  labelState: stateOfLabel(LABEL[state]),
+  lines: [],
+});
 
 /** A port whose every answer comes from `answer(list, page, call)`: the page's RFQs and meta.total. */
-function scripted(answer: (list: ListFilter, page: number, call: number) => { rfqs: ListedRfq[]; total: number; last: number } | Error): Pick<SourcingPort, 'listRfqPages' | 'getRfq'> & { calls: string[] } {
+function scripted(
+  answer: (list: ListFilter, page: number, call: number) => { rfqs: ListedRfq[]; total: number; last: number } | Error,
+): Pick<SourcingPort, 'listRfqPages' | 'getRfq'> & { calls: string[] } {
   const calls: string[] = [];
   let n = 0;
   return {
@@ -35,14 +47,23 @@ function scripted(answer: (list: ListFilter, page: number, call: number) => { rf
     },
   };
 }
-const pagesOf = (all: ListedRfq[], size: number, page: number) => ({ rfqs: all.slice((page - 1) * size, page * size), total: all.length, last: Math.max(1, Math.ceil(all.length / size)) });
+const pagesOf = (all: ListedRfq[], size: number, page: number) => ({
+  rfqs: all.slice((page - 1) * size, page * size),
+  total: all.length,
+  last: Math.max(1, Math.ceil(all.length / size)),
+});
 const unfiltered = { unfiltered: 'yes' as const, filter: 'lower' as const };
 
 describe('walk of the unfiltered list', () => {
   it('a stable list read whole is complete: every RFQ reported once', async () => {
     const all = Array.from({ length: 25 }, (_, i) => rfq(i + 1));
     const seen: number[] = [];
-    const out = await walkAccount(scripted((_l, p) => pagesOf(all, 10, p)), unfiltered, LIMITS, (r) => void seen.push(r._id));
+    const out = await walkAccount(
+      scripted((_l, p) => pagesOf(all, 10, p)),
+      unfiltered,
+      LIMITS,
+      (r) => void seen.push(r._id),
+    );
     expect(out).toEqual({ complete: true, read: 25 });
     expect(seen).toEqual(all.map((r) => r._id));
   });
@@ -61,14 +82,18 @@ describe('walk of the unfiltered list', () => {
   it('an RFQ shifted out of its page (fewer distinct than the total) is incomplete, never absent', async () => {
     const all = Array.from({ length: 25 }, (_, i) => rfq(i + 1));
     // page 2 repeats page 1's last RFQ: one RFQ is never seen although every total agrees
-    const port = scripted((_l, p) => (p === 2 ? { ...pagesOf(all, 10, 2), rfqs: [all[9]!, ...all.slice(10, 19)] } : pagesOf(all, 10, p)));
+    const port = scripted((_l, p) =>
+      p === 2 ? { ...pagesOf(all, 10, 2), rfqs: [all[9]!, ...all.slice(10, 19)] } : pagesOf(all, 10, p),
+    );
     const out = await walkAccount(port, unfiltered, LIMITS, () => undefined);
     expect(out).toMatchObject({ complete: false, read: 24 });
   });
 
   it('a page that keeps failing makes the walk incomplete (the caller waits), not an error', async () => {
     const all = Array.from({ length: 25 }, (_, i) => rfq(i + 1));
-    const port = scripted((_l, p) => (p === 3 ? new TransientHttpError({ operation: 'listRfqs', status: 502 }) : pagesOf(all, 10, p)));
+    const port = scripted((_l, p) =>
+      p === 3 ? new TransientHttpError({ operation: 'listRfqs', status: 502 }) : pagesOf(all, 10, p),
+    );
     const out = await walkAccount(port, unfiltered, LIMITS, () => undefined);
     expect(out.complete).toBe(false);
     expect(out.reason).toMatch(/kept failing/);
@@ -102,12 +127,20 @@ describe('walk of the four proven lists (no unfiltered list)', () => {
       const state = typeof list === 'object' && list !== null ? list.state : 'open';
       return pagesOf(state === 'open' ? [rfq(1), rfq(2)] : state === 'completed' ? [rfq(3, 'completed')] : [], 10, p);
     });
-    expect(await walkAccount(port, { unfiltered: 'no', filter: 'lower' }, LIMITS, () => undefined)).toEqual({ complete: true, read: 3 });
+    expect(await walkAccount(port, { unfiltered: 'no', filter: 'lower' }, LIMITS, () => undefined)).toEqual({
+      complete: true,
+      read: 3,
+    });
   });
 });
 
 describe('dialect detection', () => {
-  const AUTO: DialectSettings = { SOURCING_STATUS_FILTER: 'auto', SOURCING_EXTERNAL_ID_ECHO: 'auto', SOURCING_DETAIL_CALL: 'auto', SOURCING_EDIT_CALL: 'auto' };
+  const AUTO: DialectSettings = {
+    SOURCING_STATUS_FILTER: 'auto',
+    SOURCING_EXTERNAL_ID_ECHO: 'auto',
+    SOURCING_DETAIL_CALL: 'auto',
+    SOURCING_EDIT_CALL: 'auto',
+  };
   const account: ListedRfq[] = [rfq(1), rfq(2), rfq(3, 'closed'), rfq(4, 'cancelled'), rfq(5, 'completed'), rfq(6)];
   const byState = (s: RfqState) => account.filter((r) => r.labelState === s);
 
@@ -133,7 +166,12 @@ describe('dialect detection', () => {
       if (list === null) return pagesOf(account, 10, p);
       const s = typeof list === 'string' ? list : list.state;
       // open and closed swapped: the sums still match
-      const swap: Record<RfqState, RfqState> = { open: 'closed', closed: 'open', cancelled: 'cancelled', completed: 'completed' };
+      const swap: Record<RfqState, RfqState> = {
+        open: 'closed',
+        closed: 'open',
+        cancelled: 'cancelled',
+        completed: 'completed',
+      };
       return pagesOf(byState(swap[s]), 10, p);
     });
     const d = await detectDialect(port, AUTO);
@@ -145,7 +183,16 @@ describe('dialect detection', () => {
     // every list call creates one more open RFQ after answering, as our own workers do while one of them detects
     const grown = [...account];
     const port = scripted((list, p) => {
-      const now = list === null ? pagesOf(grown, 10, p) : typeof list === 'object' && list.form === 'capitalised' ? pagesOf(grown.filter((r) => r.labelState === list.state), 10, p) : pagesOf(grown, 10, p);
+      const now =
+        list === null
+          ? pagesOf(grown, 10, p)
+          : typeof list === 'object' && list.form === 'capitalised'
+            ? pagesOf(
+                grown.filter((r) => r.labelState === list.state),
+                10,
+                p,
+              )
+            : pagesOf(grown, 10, p);
       grown.push(rfq(grown.length + 1));
       return now;
     });

@@ -22,7 +22,9 @@ afterEach(async () => {
 
 const list = (dir: string, ext: string): string[] => {
   try {
-    return readdirSync(dir).filter((f) => f.endsWith(ext)).sort();
+    return readdirSync(dir)
+      .filter((f) => f.endsWith(ext))
+      .sort();
   } catch {
     return [];
   }
@@ -71,7 +73,9 @@ describe('award file only when the award is final', () => {
       ['Solid', '7.00', 'lowest-qualified-price', ''],
       ['Solid', '8.00', 'lowest-qualified-price', ''],
     ]);
-    expect(await awardSheetText(join(h.ctx.config.folders.comparisons, rec!.comparison!.workbook))).not.toMatch(/DRAFT/);
+    expect(await awardSheetText(join(h.ctx.config.folders.comparisons, rec!.comparison!.workbook))).not.toMatch(
+      /DRAFT/,
+    );
     const firstAward = rec!.comparison!.awardCsv!;
 
     // Completed with Solid winning: a new award file that follows the winning quotation and names what it supersedes.
@@ -93,7 +97,10 @@ describe('award file only when the award is final', () => {
     const [l1, l2, l3] = sb.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
     const ctl = sb.sandbox.control;
     ctl.submitQuotation(id, { sup_name: 'Low', prices: { [l1!]: '1.10', [l2!]: '2.20', [l3!]: '3.30' } });
-    const win = ctl.submitQuotation(id, { sup_name: 'Winner & Co', prices: { [l1!]: '1.25', [l2!]: '2.5', [l3!]: null } });
+    const win = ctl.submitQuotation(id, {
+      sup_name: 'Winner & Co',
+      prices: { [l1!]: '1.25', [l2!]: '2.5', [l3!]: null },
+    });
     ctl.advance(id, 'closed');
     await h.pollAndSettle();
     expect(list(h.ctx.config.folders.awards, '.csv')).toEqual([]);
@@ -112,11 +119,17 @@ describe('award file only when the award is final', () => {
 
   it('QUOTATION_PRICE_BASIS=line_total: the award file holds the quoted line totals and exact unit prices; the default setting on the same quotes warns in the record', async () => {
     // Lines of createTrackedRfq: qty 2, 4, 6 with estimated totals 100, 200, 300 (estimated unit 50 each).
-    for (const [basis, dirName] of [['line_total', 'lt'], ['unit', 'u']] as const) {
+    for (const [basis, dirName] of [
+      ['line_total', 'lt'],
+      ['unit', 'u'],
+    ] as const) {
       h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, env: { QUOTATION_PRICE_BASIS: basis } });
       const id = await h.createTrackedRfq(`Basis-${dirName}`, 3);
       const [l1, l2, l3] = sb.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
-      const q = sb.sandbox.control.submitQuotation(id, { sup_name: 'Totals', prices: { [l1!]: '98', [l2!]: '205', [l3!]: '290.10' } });
+      const q = sb.sandbox.control.submitQuotation(id, {
+        sup_name: 'Totals',
+        prices: { [l1!]: '98', [l2!]: '205', [l3!]: '290.10' },
+      });
       sb.sandbox.control.decide(id, String(q.quotation_key), true);
       sb.sandbox.control.advance(id, 'closed');
       await h.pollAndSettle();
@@ -148,6 +161,11 @@ describe('award file only when the award is final', () => {
     await h.pollAndSettle();
     const rec = await trackedRfq(h.ctx, id);
     expect(rec?.requisition?.currency).toBe('EUR');
-    expect(readAwardCsv(join(h.ctx.config.folders.awards, rec!.comparison!.awardCsv!)).map((r) => [r.line_total, r.currency])).toEqual([['25.00', 'EUR']]);
+    expect(
+      readAwardCsv(join(h.ctx.config.folders.awards, rec!.comparison!.awardCsv!)).map((r) => [
+        r.line_total,
+        r.currency,
+      ]),
+    ).toEqual([['25.00', 'EUR']]);
   });
 });

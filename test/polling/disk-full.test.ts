@@ -16,7 +16,8 @@ import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
 import { pollingHarness, type PollingHarness } from './polling-context.ts';
 
 const mnt = mkdtempSync(join(tmpdir(), 'rfq-diskfull-'));
-const canMount = process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mnt]).status === 0;
+const canMount =
+  process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mnt]).status === 0;
 const srv = useRedis();
 const sb = useSandbox();
 let h: PollingHarness | undefined;
@@ -27,44 +28,63 @@ afterAll(async () => {
 });
 
 describe.skipIf(!canMount)('a full disk under the outbox', () => {
-  it('the comparison job waits for space (never fails for good), names the path, and writes the workbook once space returns', { timeout: 60_000 }, async () => {
-    for (const d of ['comparisons', 'awards', 'reports']) mkdirSync(join(mnt, d), { recursive: true });
-    // fill the disk to its last block
-    spawnSync('dd', ['if=/dev/zero', `of=${join(mnt, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
-    expect(() => writeFileSync(join(mnt, 'probe'), Buffer.alloc(8192))).toThrow(/ENOSPC/);
-    rmSync(join(mnt, 'probe'), { force: true });
+  it(
+    'the comparison job waits for space (never fails for good), names the path, and writes the workbook once space returns',
+    { timeout: 60_000 },
+    async () => {
+      for (const d of ['comparisons', 'awards', 'reports']) mkdirSync(join(mnt, d), { recursive: true });
+      // fill the disk to its last block
+      spawnSync('dd', ['if=/dev/zero', `of=${join(mnt, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
+      expect(() => writeFileSync(join(mnt, 'probe'), Buffer.alloc(8192))).toThrow(/ENOSPC/);
+      rmSync(join(mnt, 'probe'), { force: true });
 
-    const logs: string[] = [];
-    const logger = createLogger({ level: 'error', pretty: false, destination: new Writable({ write: (chunk, _e, cb) => (logs.push(String(chunk)), cb()) }) });
-    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, logger, env: { OUTBOX_DIR: mnt, JOB_ATTEMPTS: '3', JOB_BACKOFF_MS: '100' } });
-    const id = await h.createTrackedRfq('Valves');
-    const lines = sb.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
-    sb.sandbox.control.submitQuotation(id, { sup_name: 'Acme', prices: Object.fromEntries(lines.map((l) => [l, '10'])) });
-    sb.sandbox.control.advance(id, 'closed');
-    await enqueuePollNow(h.ctx, Date.now());
+      const logs: string[] = [];
+      const logger = createLogger({
+        level: 'error',
+        pretty: false,
+        destination: new Writable({ write: (chunk, _e, cb) => (logs.push(String(chunk)), cb()) }),
+      });
+      h = await pollingHarness({
+        redisUrl: srv.url,
+        sandbox: sb.sandbox,
+        logger,
+        env: { OUTBOX_DIR: mnt, JOB_ATTEMPTS: '3', JOB_BACKOFF_MS: '100' },
+      });
+      const id = await h.createTrackedRfq('Valves');
+      const lines = sb.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
+      sb.sandbox.control.submitQuotation(id, {
+        sup_name: 'Acme',
+        prices: Object.fromEntries(lines.map((l) => [l, '10'])),
+      });
+      sb.sandbox.control.advance(id, 'closed');
+      await enqueuePollNow(h.ctx, Date.now());
 
-    const c = h.ctx.queues.comparison;
-    // more retries than its attempts allow, and still not failed
-    const deadline = Date.now() + 30_000;
-    let retries = 0;
-    while (Date.now() < deadline) {
-      const [job] = await c.getJobs(['delayed', 'active', 'waiting']);
-      retries = Number(job?.data?.diskFullRetries ?? 0);
-      if (retries >= 4) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(retries).toBeGreaterThanOrEqual(4);
-    expect(await c.getFailedCount()).toBe(0);
-    expect(readdirSync(join(mnt, 'comparisons')).filter((n) => n.endsWith('.xlsx'))).toEqual([]);
-    const said = logs.find((l) => l.includes('"disk.full"'));
-    expect(said).toMatch(new RegExp(`${join(mnt, 'comparisons').replace(/[/.-]/g, '\\$&')}/[^"]*\\.xlsx: the disk is full \\(ENOSPC\\)`));
+      const c = h.ctx.queues.comparison;
+      // more retries than its attempts allow, and still not failed
+      const deadline = Date.now() + 30_000;
+      let retries = 0;
+      while (Date.now() < deadline) {
+        const [job] = await c.getJobs(['delayed', 'active', 'waiting']);
+        retries = Number(job?.data?.diskFullRetries ?? 0);
+        if (retries >= 4) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(retries).toBeGreaterThanOrEqual(4);
+      expect(await c.getFailedCount()).toBe(0);
+      expect(readdirSync(join(mnt, 'comparisons')).filter((n) => n.endsWith('.xlsx'))).toEqual([]);
+      const said = logs.find((l) => l.includes('"disk.full"'));
+      expect(said).toMatch(
+        new RegExp(`${join(mnt, 'comparisons').replace(/[/.-]/g, '\\$&')}/[^"]*\\.xlsx: the disk is full \\(ENOSPC\\)`),
+      );
 
-    rmSync(join(mnt, 'filler')); // space returns
-    const written = Date.now() + 40_000;
-    while (Date.now() < written && !readdirSync(join(mnt, 'comparisons')).some((n) => n.endsWith('.xlsx'))) await new Promise((r) => setTimeout(r, 200));
-    expect(readdirSync(join(mnt, 'comparisons')).filter((n) => n.endsWith('.xlsx'))).toHaveLength(1);
-    expect(readdirSync(join(mnt, 'comparisons')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
-    expect(await c.getFailedCount()).toBe(0);
-    expect(existsSync(mnt)).toBe(true);
-  });
+      rmSync(join(mnt, 'filler')); // space returns
+      const written = Date.now() + 40_000;
+      while (Date.now() < written && !readdirSync(join(mnt, 'comparisons')).some((n) => n.endsWith('.xlsx')))
+        await new Promise((r) => setTimeout(r, 200));
+      expect(readdirSync(join(mnt, 'comparisons')).filter((n) => n.endsWith('.xlsx'))).toHaveLength(1);
+      expect(readdirSync(join(mnt, 'comparisons')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+      expect(await c.getFailedCount()).toBe(0);
+      expect(existsSync(mnt)).toBe(true);
+    },
+  );
 });

@@ -11,11 +11,19 @@ const empty = { rfqs: [], links: {} };
 const lists: Record<string, unknown> = {
   completed: empty,
   cancelled: empty,
-  closed: { rfqs: [{ _id: 7, lines: [{ line_id: 'a', qty: 'lots' }] }, { _id: 8, title: 'ours', lines: [{ line_id: 'b', qty: 2 }] }], links: {} },
+  closed: {
+    rfqs: [
+      { _id: 7, lines: [{ line_id: 'a', qty: 'lots' }] },
+      { _id: 8, title: 'ours', lines: [{ line_id: 'b', qty: 2 }] },
+    ],
+    links: {},
+  },
   open: empty,
 };
 beforeAll(async () => {
-  svc = await startFakeService((_req, url, res) => json(res, 200, lists[url.searchParams.get('status') ?? ''] ?? empty));
+  svc = await startFakeService((_req, url, res) =>
+    json(res, 200, lists[url.searchParams.get('status') ?? ''] ?? empty),
+  );
   client = createSourcingClient({ baseUrl: svc.url, getToken: () => 'tok-find-1234', getRetries: 0 });
 });
 afterAll(async () => {

@@ -32,7 +32,9 @@ function lineIds(rfqId: number): string[] {
 
 function comparisons(h: PollingHarness): string[] {
   try {
-    return readdirSync(h.ctx.config.folders.comparisons).filter((f) => f.endsWith('.xlsx')).sort();
+    return readdirSync(h.ctx.config.folders.comparisons)
+      .filter((f) => f.endsWith('.xlsx'))
+      .sort();
   } catch {
     return [];
   }
@@ -42,7 +44,13 @@ describe('polling: transitions of tracked RFQs', () => {
   it('open -> closed writes workbook v1, a revision writes v2, completed writes the award with the winner', async () => {
     const h = await harness();
     // Other RFQs of the account (not tracked) fill the lists across pages.
-    for (let i = 0; i < 7; i++) await h.ctx.client.createRfq({ title: `Other ${i}`, due_date: String(Date.UTC(2031, 0, 1)), rfq_type: 'Public', lines: [{ product_name: 'x', qty: 1, external_id: `o-${i}` }] });
+    for (let i = 0; i < 7; i++)
+      await h.ctx.client.createRfq({
+        title: `Other ${i}`,
+        due_date: String(Date.UTC(2031, 0, 1)),
+        rfq_type: 'Public',
+        lines: [{ product_name: 'x', qty: 1, external_id: `o-${i}` }],
+      });
     const id = await h.createTrackedRfq('Pumps');
     const [l1, l2, l3] = lineIds(id);
     const ctl = sb.sandbox.control;
@@ -62,7 +70,11 @@ describe('polling: transitions of tracked RFQs', () => {
     expect(rec?.state).toBe('closed');
     expect(rec?.transitions.at(-1)).toMatchObject({ from: 'open', to: 'closed' });
     expect(rec!.transitions.at(-1)!.at).toBeGreaterThanOrEqual(beforeClose);
-    expect(rec?.comparison).toMatchObject({ version: 1, award: false, revisions: { [String(a.quotation_key)]: 0, [String(b.quotation_key)]: 0 } });
+    expect(rec?.comparison).toMatchObject({
+      version: 1,
+      award: false,
+      revisions: { [String(a.quotation_key)]: 0, [String(b.quotation_key)]: 0 },
+    });
     expect(comparisons(h)).toEqual([rec!.comparison!.workbook]);
     expect(rec!.comparison!.workbook).toMatch(/-v1\.xlsx$/);
     const wb = new ExcelJS.Workbook();
@@ -118,7 +130,9 @@ describe('polling: transitions of tracked RFQs', () => {
     expect(rec?.transitions.map((t) => t.to)).toEqual(['open', 'cancelled']);
     const status = await trackingStatus(h.ctx);
     expect(status.cancelled).toEqual([id]);
-    expect(status.lastPoll?.transitions).toEqual([expect.objectContaining({ rfqId: id, from: 'open', to: 'cancelled' })]);
+    expect(status.lastPoll?.transitions).toEqual([
+      expect.objectContaining({ rfqId: id, from: 'open', to: 'cancelled' }),
+    ]);
     expect(comparisons(h)).toEqual([]);
   });
 
@@ -128,7 +142,10 @@ describe('polling: transitions of tracked RFQs', () => {
     // Tracked (created by this service) but gone from the service's lists.
     const gone = 990_001;
     const { trackRfq } = await import('../../src/tracking/rfq-tracker.ts');
-    await trackRfq(h.ctx, { rfqId: gone, requisition: { key: 'Gone', sourceFile: 'gone.csv', profile: 'generic', title: 'Gone' } });
+    await trackRfq(h.ctx, {
+      rfqId: gone,
+      requisition: { key: 'Gone', sourceFile: 'gone.csv', profile: 'generic', title: 'Gone' },
+    });
     await h.pollAndSettle();
     await h.pollAndSettle();
     expect((await trackingStatus(h.ctx)).flagged).toEqual([]);
@@ -154,13 +171,19 @@ describe('polling: transitions of tracked RFQs', () => {
     const good1 = ctl.submitQuotation(id, { sup_name: 'Good One', prices: { [l1!]: '1', [l2!]: '2' } });
     const good2 = ctl.submitQuotation(id, { sup_name: 'Good Two', prices: { [l1!]: '1.5', [l2!]: '1.8' } });
     // A quotation_key longer than the schema allows: the client leaves this one out and says why.
-    ctl.submitQuotation(id, { sup_name: 'Broken Ltd', quotation_key: `comp_${'9'.repeat(250)}`, prices: { [l1!]: '0.5' } });
+    ctl.submitQuotation(id, {
+      sup_name: 'Broken Ltd',
+      quotation_key: `comp_${'9'.repeat(250)}`,
+      prices: { [l1!]: '0.5' },
+    });
     await h.pollAndSettle();
     ctl.advance(id, 'closed');
     await h.pollAndSettle();
     const rec = await trackedRfq(h.ctx, id);
     expect(rec?.comparison?.version).toBe(1);
-    expect(Object.keys(rec!.comparison!.revisions).sort()).toEqual([String(good1.quotation_key), String(good2.quotation_key)].sort());
+    expect(Object.keys(rec!.comparison!.revisions).sort()).toEqual(
+      [String(good1.quotation_key), String(good2.quotation_key)].sort(),
+    );
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(join(h.ctx.config.folders.comparisons, rec!.comparison!.workbook));
     const notes: string[] = [];
@@ -219,7 +242,13 @@ describe('polling: transitions of tracked RFQs', () => {
     const { writeComparisonNow } = await import('../../src/tracking/compare-now.ts');
     const out = join(h.dir, 'custom.xlsx');
     const r = await writeComparisonNow(h.ctx, id, { out });
-    expect(r).toMatchObject({ workbook: out, state: 'completed', quotations: 1, invalid: 0, winnerKey: String(q.quotation_key) });
+    expect(r).toMatchObject({
+      workbook: out,
+      state: 'completed',
+      quotations: 1,
+      invalid: 0,
+      winnerKey: String(q.quotation_key),
+    });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(out);
     expect(wb.getWorksheet('Comparison')).toBeDefined();

@@ -37,9 +37,17 @@ async function tracked(harness: PollingHarness, key: string, due: number, lines 
     title: `Title ${key}`,
     due_date: String(due),
     rfq_type: 'Public',
-    lines: Array.from({ length: lines }, (_, i) => ({ product_name: `Item ${i + 1}`, qty: (i + 1) * 2, estimated_price: (i + 1) * 100, external_id: `${key}-${i + 1}` })),
+    lines: Array.from({ length: lines }, (_, i) => ({
+      product_name: `Item ${i + 1}`,
+      qty: (i + 1) * 2,
+      estimated_price: (i + 1) * 100,
+      external_id: `${key}-${i + 1}`,
+    })),
   });
-  await trackRfq(harness.ctx, { rfqId: _id, requisition: { key, sourceFile: `${key}.csv`, profile: 'generic', title: `Title ${key}` } });
+  await trackRfq(harness.ctx, {
+    rfqId: _id,
+    requisition: { key, sourceFile: `${key}.csv`, profile: 'generic', title: `Title ${key}` },
+  });
   return _id;
 }
 
@@ -54,7 +62,12 @@ function rows(ws: ExcelJS.Worksheet): Array<Record<keyof typeof C, ExcelJS.CellV
   const out: Array<Record<keyof typeof C, ExcelJS.CellValue>> = [];
   for (let r = R.first; r <= ws.rowCount; r++) {
     const row = ws.getRow(r);
-    out.push(Object.fromEntries(Object.entries(C).map(([k, c]) => [k, row.getCell(c).value])) as Record<keyof typeof C, ExcelJS.CellValue>);
+    out.push(
+      Object.fromEntries(Object.entries(C).map(([k, c]) => [k, row.getCell(c).value])) as Record<
+        keyof typeof C,
+        ExcelJS.CellValue
+      >,
+    );
   }
   return out;
 }
@@ -85,7 +98,7 @@ describe('overview.xlsx', () => {
     const open = await tracked(h, 'PR-OPEN', dueOpen);
     const draft = await tracked(h, 'PR-DRAFT', dueDraft);
     const final = await tracked(h, 'PR-FINAL', dueFinal);
-    const hostile = await tracked(h, "=HYPERLINK(\"http://x\",\"y\")", dueHostile, 1);
+    const hostile = await tracked(h, '=HYPERLINK("http://x","y")', dueHostile, 1);
 
     const [d1, d2] = ctl.getRfq(draft)!.lines.map((l) => l.line_id);
     ctl.submitQuotation(draft, { sup_name: 'Alpha', prices: { [d1!]: '95', [d2!]: '210' } });
@@ -101,7 +114,7 @@ describe('overview.xlsx', () => {
       ['PR-DRAFT', 'open', 'no', null],
       ['PR-FINAL', 'open', 'no', null],
       ['PR-OPEN', 'open', 'no', null],
-      ["'=HYPERLINK(\"http://x\",\"y\")", 'open', 'no', null],
+      ['\'=HYPERLINK("http://x","y")', 'open', 'no', null],
     ]);
 
     ctl.advance(draft, 'closed');
@@ -118,7 +131,7 @@ describe('overview.xlsx', () => {
       ['PR-DRAFT', 'PR-DRAFT.csv', 'Title PR-DRAFT', 'closed'],
       ['PR-FINAL', 'PR-FINAL.csv', 'Title PR-FINAL', 'completed'],
       ['PR-OPEN', 'PR-OPEN.csv', 'Title PR-OPEN', 'open'],
-      ["'=HYPERLINK(\"http://x\",\"y\")", '\'=HYPERLINK("http://x","y").csv', 'Title =HYPERLINK("http://x","y")', 'open'],
+      ['\'=HYPERLINK("http://x","y")', '\'=HYPERLINK("http://x","y").csv', 'Title =HYPERLINK("http://x","y")', 'open'],
     ]);
     expect(typeof ws.getCell(R.first + 3, C.requisition).value).toBe('string');
     // Due dates as wall-clock times of TIME_ZONE (Berlin is UTC+1 in winter).
@@ -135,10 +148,24 @@ describe('overview.xlsx', () => {
     const recDraft = await trackedRfq(h.ctx, draft);
     const recFinal = await trackedRfq(h.ctx, final);
     const [rd, rf, ro] = got;
-    expect([rd!.quotations, rd!.bestTotal, rd!.currency, rd!.savings, rd!.recommended, rd!.final]).toEqual([2, 285, 'EUR', 15, 'split: Alpha, Beta', 'no']);
+    expect([rd!.quotations, rd!.bestTotal, rd!.currency, rd!.savings, rd!.recommended, rd!.final]).toEqual([
+      2,
+      285,
+      'EUR',
+      15,
+      'split: Alpha, Beta',
+      'no',
+    ]);
     expect(rd!.comparison).toBe(`comparisons/${recDraft!.comparison!.workbook}`);
     // Completed with its winner: final; the winner's total, not the cheaper quotation's.
-    expect([rf!.quotations, rf!.bestTotal, rf!.currency, rf!.savings, rf!.recommended, rf!.final]).toEqual([2, 280, 'EUR', 20, 'Winner AG', 'yes']);
+    expect([rf!.quotations, rf!.bestTotal, rf!.currency, rf!.savings, rf!.recommended, rf!.final]).toEqual([
+      2,
+      280,
+      'EUR',
+      20,
+      'Winner AG',
+      'yes',
+    ]);
     expect(rf!.savingsPct).toBeCloseTo(20 / 300, 6);
     expect(rf!.comparison).toBe(`comparisons/${recFinal!.comparison!.workbook}`);
     // The same totals as the comparison workbooks the paths lead to.
@@ -148,7 +175,14 @@ describe('overview.xlsx', () => {
     // Money carries the currency in its number format.
     expect(ws.getCell(R.first, C.bestTotal).numFmt).toContain('"EUR"');
     // Open, no comparison: the requisition's currency, nothing else.
-    expect([ro!.quotations, ro!.bestTotal, ro!.currency, ro!.recommended, ro!.final, ro!.comparison]).toEqual([null, null, 'EUR', null, 'no', null]);
+    expect([ro!.quotations, ro!.bestTotal, ro!.currency, ro!.recommended, ro!.final, ro!.comparison]).toEqual([
+      null,
+      null,
+      'EUR',
+      null,
+      'no',
+      null,
+    ]);
 
     // The next poll rewrites it: the state change shows.
     ctl.advance(open, 'cancelled');
@@ -163,8 +197,14 @@ describe('overview.xlsx', () => {
     h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, workers: false });
     // Records alone (the overview reads nothing else): 300 RFQs without a round trip to the service each.
     for (let i = 0; i < 300; i++) {
-      await trackRfq(h.ctx, { rfqId: 70_000 + i, requisition: { key: `PR-${i}`, sourceFile: 'many.csv', profile: 'generic', title: `RFQ ${i}` } });
-      await trackingStore(h.ctx).update(70_000 + i, (cur) => cur && { ...cur, state: 'open', dueDate: Date.UTC(2031, 0, 1) + i * 3_600_000 });
+      await trackRfq(h.ctx, {
+        rfqId: 70_000 + i,
+        requisition: { key: `PR-${i}`, sourceFile: 'many.csv', profile: 'generic', title: `RFQ ${i}` },
+      });
+      await trackingStore(h.ctx).update(
+        70_000 + i,
+        (cur) => cur && { ...cur, state: 'open', dueDate: Date.UTC(2031, 0, 1) + i * 3_600_000 },
+      );
     }
     await writeAccountOverview(h.ctx);
     const ctx = h.ctx;
@@ -180,7 +220,12 @@ describe('overview.xlsx', () => {
       reads++;
       try {
         // A read of a half file may fail or never end: either is a problem.
-        const ws = await Promise.race([openOverview(h), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('read did not finish in 5 s')), 5000).unref())]);
+        const ws = await Promise.race([
+          openOverview(h),
+          new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error('read did not finish in 5 s')), 5000).unref(),
+          ),
+        ]);
         if (ws.rowCount !== R.first + 299) problems.push(`read ${reads}: ${ws.rowCount} rows`);
       } catch (err) {
         problems.push(`read ${reads}: ${(err as Error).message}`);
@@ -217,7 +262,12 @@ describe('overview.xlsx', () => {
   });
 
   it('comparisons ask for one rewrite per OVERVIEW_REFRESH_MS window, run at its end; 0 asks for none', async () => {
-    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, workers: false, env: { OVERVIEW_REFRESH_MS: '60000' } });
+    h = await pollingHarness({
+      redisUrl: srv.url,
+      sandbox: sb.sandbox,
+      workers: false,
+      env: { OVERVIEW_REFRESH_MS: '60000' },
+    });
     const start = Math.ceil(Date.now() / 60_000) * 60_000;
     const ids = new Set<string | undefined>();
     for (let i = 0; i < 50; i++) ids.add(await enqueueOverview(h.ctx, start + i * 1000));

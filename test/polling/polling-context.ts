@@ -77,7 +77,9 @@ export async function pollingHarness(o: HarnessOptions): Promise<PollingHarness>
   const settle = async () => {
     const end = Date.now() + 20_000;
     for (;;) {
-      const counts = await Promise.all(queues.map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'prioritized')));
+      const counts = await Promise.all(
+        queues.map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'prioritized')),
+      );
       if (counts.every((c) => Object.values(c).every((n) => n === 0))) return;
       if (Date.now() > end) throw new Error(`queues did not settle: ${JSON.stringify(counts)}`);
       await new Promise((r) => setTimeout(r, 30));
@@ -101,9 +103,17 @@ export async function pollingHarness(o: HarnessOptions): Promise<PollingHarness>
         title,
         due_date: String(Date.UTC(2031, 0, 15)),
         rfq_type: 'Public',
-        lines: Array.from({ length: lines }, (_, i) => ({ product_name: `Item ${i + 1}`, qty: (i + 1) * 2, estimated_price: (i + 1) * 100, external_id: `${title}-${i + 1}` })),
+        lines: Array.from({ length: lines }, (_, i) => ({
+          product_name: `Item ${i + 1}`,
+          qty: (i + 1) * 2,
+          estimated_price: (i + 1) * 100,
+          external_id: `${title}-${i + 1}`,
+        })),
       });
-      await trackRfq(ctx, { rfqId: _id, requisition: { key: title, sourceFile: `${title}.csv`, profile: 'generic', title } });
+      await trackRfq(ctx, {
+        rfqId: _id,
+        requisition: { key: title, sourceFile: `${title}.csv`, profile: 'generic', title },
+      });
       return _id;
     },
     async close() {
@@ -118,7 +128,9 @@ export async function pollingHarness(o: HarnessOptions): Promise<PollingHarness>
 export function readAwardCsv(path: string): Array<Record<string, string>> {
   const [head, ...rows] = readFileSync(path, 'utf8').trim().split('\r\n');
   const cols = (head ?? '').split(',');
-  return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [cols[i] ?? String(i), v.replace(/^"|"$/g, '')])));
+  return rows.map((r) =>
+    Object.fromEntries(r.split(',').map((v, i) => [cols[i] ?? String(i), v.replace(/^"|"$/g, '')])),
+  );
 }
 
 export function fileExists(path: string): boolean {

@@ -3,7 +3,12 @@
  * and a refused token pauses polling instead of failing it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { enqueueScheduledPoll, pollSlot, startPollSchedule, type PollSchedule } from '../../src/tracking/poll-schedule.ts';
+import {
+  enqueueScheduledPoll,
+  pollSlot,
+  startPollSchedule,
+  type PollSchedule,
+} from '../../src/tracking/poll-schedule.ts';
 import { pollHistory } from '../../src/tracking/poll-runner.ts';
 import { trackingStatus, trackedRfq } from '../../src/tracking/status.ts';
 import { useRedis } from '../helpers/redis.ts';
@@ -34,7 +39,10 @@ describe('poll schedule', () => {
   it('adds one job per slot when several schedulers tick', async () => {
     const h = await harness({ workers: false });
     const t = new Date(Date.UTC(2026, 10, 22, 2, 5, 0, 120));
-    const ids = await Promise.all([enqueueScheduledPoll(h.ctx, t, '*/5 * * * *'), enqueueScheduledPoll(h.ctx, new Date(t.getTime() + 900), '*/5 * * * *')]);
+    const ids = await Promise.all([
+      enqueueScheduledPoll(h.ctx, t, '*/5 * * * *'),
+      enqueueScheduledPoll(h.ctx, new Date(t.getTime() + 900), '*/5 * * * *'),
+    ]);
     expect(ids[0]).toBe(ids[1]);
     expect(await h.ctx.queues.poll.getJobCountByTypes('waiting', 'prioritized', 'delayed')).toBe(1);
   });
@@ -66,7 +74,10 @@ describe('poll schedule', () => {
     const h = await harness({ workers: false });
     await h.createTrackedRfq('Overlap');
     const { runPoll } = await import('../../src/tracking/poll-runner.ts');
-    const results = await Promise.all([runPoll(h.ctx, { slot: 'now~1', scheduledAt: 1 }), runPoll(h.ctx, { slot: 'now~2', scheduledAt: 2 })]);
+    const results = await Promise.all([
+      runPoll(h.ctx, { slot: 'now~1', scheduledAt: 1 }),
+      runPoll(h.ctx, { slot: 'now~2', scheduledAt: 2 }),
+    ]);
     expect(results.filter((r) => r.skipped)).toHaveLength(1);
     expect(results.filter((r) => !r.skipped && r.ok)).toHaveLength(1);
     expect((await pollHistory(h.ctx)).length).toBe(1);
@@ -76,7 +87,10 @@ describe('poll schedule', () => {
     const h = await harness({ workers: false });
     const { runPoll } = await import('../../src/tracking/poll-runner.ts');
     const { trackRfq } = await import('../../src/tracking/rfq-tracker.ts');
-    await trackRfq(h.ctx, { rfqId: 990_777, requisition: { key: 'Gone', sourceFile: 'g.csv', profile: 'p', title: 'Gone' } });
+    await trackRfq(h.ctx, {
+      rfqId: 990_777,
+      requisition: { key: 'Gone', sourceFile: 'g.csv', profile: 'p', title: 'Gone' },
+    });
     await runPoll(h.ctx, { slot: '1000', scheduledAt: 1_000_000 });
     await runPoll(h.ctx, { slot: '1000', scheduledAt: 1_000_000 });
     expect((await trackedRfq(h.ctx, 990_777))?.missingPolls).toBe(1);

@@ -59,7 +59,9 @@ describe('tracking store (real Redis)', () => {
     expect(await store.compareAndSet(a, { ...a!, state: 'closed' })).toBe(true);
     expect(await store.compareAndSet(b, { ...b!, missingPolls: 1 })).toBe(false);
     // Concurrent read-modify-write increments: all land.
-    await Promise.all(Array.from({ length: 20 }, () => store.update(9, (r) => r && { ...r, missingPolls: r.missingPolls + 1 })));
+    await Promise.all(
+      Array.from({ length: 20 }, () => store.update(9, (r) => r && { ...r, missingPolls: r.missingPolls + 1 })),
+    );
     expect((await store.get(9))?.missingPolls).toBe(20);
     expect(await store.idsInState('closed')).toEqual([9]);
   });

@@ -36,7 +36,12 @@ async function header(path: string): Promise<{ legend: string; value: (label: st
 
 describe('TIME_ZONE in comparison workbooks', () => {
   it('TIME_ZONE=Europe/Berlin: due date and generation time in Berlin wall-clock time, the zone named', async () => {
-    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, env: { TIME_ZONE: 'Europe/Berlin' }, workers: false });
+    h = await pollingHarness({
+      redisUrl: srv.url,
+      sandbox: sb.sandbox,
+      env: { TIME_ZONE: 'Europe/Berlin' },
+      workers: false,
+    });
     const id = await h.createTrackedRfq('Berlin'); // due 2031-01-15 00:00 UTC = 01:00 in Berlin (CET, +01:00)
     const summer = new Date(Date.UTC(2031, 6, 1, 10, 30)); // 12:30 in Berlin (CEST, +02:00)
     const { workbook } = await writeComparisonNow(h.ctx, id, { out: join(h.dir, 'now.xlsx'), now: summer });
@@ -55,7 +60,10 @@ describe('TIME_ZONE in comparison workbooks', () => {
   it('by default (UTC) the same RFQ shows UTC times', async () => {
     h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, workers: false });
     const id = await h.createTrackedRfq('Utc');
-    const { workbook } = await writeComparisonNow(h.ctx, id, { out: join(h.dir, 'now.xlsx'), now: new Date(Date.UTC(2031, 6, 1, 10, 30)) });
+    const { workbook } = await writeComparisonNow(h.ctx, id, {
+      out: join(h.dir, 'now.xlsx'),
+      now: new Date(Date.UTC(2031, 6, 1, 10, 30)),
+    });
     const now = await header(workbook);
     expect(now.legend).toContain('Times in UTC (UTC+00:00 when generated)');
     expect(now.value('Generated')).toEqual(new Date(Date.UTC(2031, 6, 1, 10, 30)));

@@ -23,13 +23,20 @@ describe('observe: what one poll means for a tracked RFQ', () => {
     expect(seen(r, 'closed', T0 + 3).actions).toEqual(['check-revisions']);
     const c = seen(r, 'completed', T0 + 4);
     expect(c.actions).toEqual(['pull-award']);
-    expect(c.record.transitions.map((t) => `${t.from}>${t.to}@${t.at - T0}`)).toEqual(['created>open@0', 'open>closed@2', 'closed>completed@4']);
+    expect(c.record.transitions.map((t) => `${t.from}>${t.to}@${t.at - T0}`)).toEqual([
+      'created>open@0',
+      'open>closed@2',
+      'closed>completed@4',
+    ]);
   });
 
   it('asks again for an award that was never written, and stops once it is', () => {
     const r = { ...newTrackedRfq(7, T0), state: 'completed' as const, lastSeenAt: T0 };
     expect(seen(r, 'completed').actions).toEqual(['pull-award']);
-    const done = { ...r, comparison: { version: 2, writtenAt: T0, revisions: {}, award: true, workbook: 'a', awardCsv: 'b' } };
+    const done = {
+      ...r,
+      comparison: { version: 2, writtenAt: T0, revisions: {}, award: true, workbook: 'a', awardCsv: 'b' },
+    };
     expect(seen(done, 'completed').actions).toEqual([]);
   });
 
@@ -78,12 +85,24 @@ describe('decideNewVersion: when the workbook needs a new version', () => {
     expect(d).toEqual({ needed: true, reasons: ['revision'], revised: ['11'] });
   });
   it('writes the award once, and again only if the winner changes', () => {
-    expect(decideNewVersion(written, { revisions: written.revisions, award: true, winnerKey: '11' }).reasons).toEqual(['award']);
+    expect(decideNewVersion(written, { revisions: written.revisions, award: true, winnerKey: '11' }).reasons).toEqual([
+      'award',
+    ]);
     const awarded = { ...written, award: true, winnerKey: '11' };
-    expect(decideNewVersion(awarded, { revisions: written.revisions, award: true, winnerKey: '11' }).needed).toBe(false);
-    expect(decideNewVersion(awarded, { revisions: written.revisions, award: true, winnerKey: 'comp_2' }).reasons).toEqual(['winner-changed']);
+    expect(decideNewVersion(awarded, { revisions: written.revisions, award: true, winnerKey: '11' }).needed).toBe(
+      false,
+    );
+    expect(
+      decideNewVersion(awarded, { revisions: written.revisions, award: true, winnerKey: 'comp_2' }).reasons,
+    ).toEqual(['winner-changed']);
   });
   it('treats a missing revision_no as 0 and keeps the highest per key', () => {
-    expect(revisionsOf([{ quotation_key: 'a' }, { quotation_key: 'b', revision_no: 3 }, { quotation_key: 'b', revision_no: 1 }])).toEqual({ a: 0, b: 3 });
+    expect(
+      revisionsOf([
+        { quotation_key: 'a' },
+        { quotation_key: 'b', revision_no: 3 },
+        { quotation_key: 'b', revision_no: 1 },
+      ]),
+    ).toEqual({ a: 0, b: 3 });
   });
 });

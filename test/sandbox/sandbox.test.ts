@@ -10,7 +10,11 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 
-const env = useSandbox({ accounts: { 'tok-one-1111': 'One Ltd', 'tok-two-2222': 'Two plc' }, pageSize: 2, prefix: '/esourcing' });
+const env = useSandbox({
+  accounts: { 'tok-one-1111': 'One Ltd', 'tok-two-2222': 'Two plc' },
+  pageSize: 2,
+  prefix: '/esourcing',
+});
 afterEach(() => {
   env.sandbox.setFaults({});
   env.sandbox.resetStats();
@@ -18,11 +22,19 @@ afterEach(() => {
 
 const auth = (token = 'tok-one-1111') => ({ authorization: `Bearer ${token}` });
 const post = (path: string, body: unknown, headers: Record<string, string> = auth()) =>
-  fetch(`${env.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(`${env.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 const get = (path: string, headers: Record<string, string> = auth()) => fetch(`${env.url}${path}`, { headers });
 const controlUrl = () => `http://127.0.0.1:${env.sandbox.port}/_sandbox`;
 const control = (path: string, method = 'GET', body?: unknown) =>
-  fetch(`${controlUrl()}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${controlUrl()}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 const rfqBody = (n: number, over: Record<string, unknown> = {}) => ({
   title: `PR-${n}`,
@@ -48,7 +60,11 @@ describe('POST /v1/rfqs', () => {
   it.each([
     ['qty not a positive integer', { lines: [{ product_name: 'x', qty: 0, external_id: 'q' }] }, 'lines.0.qty'],
     ['fractional qty', { lines: [{ product_name: 'x', qty: 1.5, external_id: 'q' }] }, 'lines.0.qty'],
-    ['negative estimated_price', { lines: [{ product_name: 'x', qty: 1, estimated_price: -1, external_id: 'q' }] }, 'lines.0.estimated_price'],
+    [
+      'negative estimated_price',
+      { lines: [{ product_name: 'x', qty: 1, estimated_price: -1, external_id: 'q' }] },
+      'lines.0.estimated_price',
+    ],
     ['no lines', { lines: [] }, 'lines'],
     ['rfq_type in another case', { rfq_type: 'public' }, 'rfq_type'],
     ['due_date not digits', { due_date: '2030-01-01' }, 'due_date'],
@@ -72,31 +88,54 @@ describe('GET /v1/rfqs', () => {
     const mine = await startSandbox({ accounts: { t1: 'Firm One', t2: 'Firm Two' }, pageSize: 2, seed: 3 });
     try {
       const mk = async (token: string, n: number) =>
-        (await fetch(`${mine.url}/v1/rfqs`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(rfqBody(n)) }).then((r) => r.json())) as { rfq: { _id: number } };
+        (await fetch(`${mine.url}/v1/rfqs`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(rfqBody(n)),
+        }).then((r) => r.json())) as { rfq: { _id: number } };
       await mk('t1', 1);
       await mk('t2', 2);
       await mk('t1', 3);
       await mk('t1', 4);
-      const page1 = (await fetch(`${mine.url}/v1/rfqs?status=open`, { headers: { authorization: 'Bearer t1' } }).then((r) => r.json())) as {
+      const page1 = (await fetch(`${mine.url}/v1/rfqs?status=open`, { headers: { authorization: 'Bearer t1' } }).then(
+        (r) => r.json(),
+      )) as {
         rfqs: Array<Record<string, unknown>>;
         links: { next: string | null; last: string };
         meta: { total: number };
       };
       expect(page1.meta.total).toBe(3);
       expect(page1.rfqs.map((r) => r.rfq_no)).toEqual([1, 2]);
-      expect(page1.rfqs[0]).toMatchObject({ comp_name: 'Firm One', status: 'Active', version: 1, rfq_type: 'Public', due_date: '1893456000000' });
+      expect(page1.rfqs[0]).toMatchObject({
+        comp_name: 'Firm One',
+        status: 'Active',
+        version: 1,
+        rfq_type: 'Public',
+        due_date: '1893456000000',
+      });
       expect(page1.rfqs[0]!.rfq_date).toMatch(/^\d{13}$/);
       const lines = page1.rfqs[0]!.lines as Record<string, Record<string, unknown>>;
       expect(Object.keys(lines)).toEqual(['0', '1']);
-      expect(lines['0']).toMatchObject({ qty: '50', estimated_price: '125', each_price: '2.50', status: 'active', docs: {}, external_id: '1-a' });
+      expect(lines['0']).toMatchObject({
+        qty: '50',
+        estimated_price: '125',
+        each_price: '2.50',
+        status: 'active',
+        docs: {},
+        external_id: '1-a',
+      });
       expect(lines['0']!.line_id).toEqual(expect.any(String));
       expect(page1.links.next).toBe(`${mine.url}/v1/rfqs?status=open&page=2`);
       expect(page1.links.last).toBe(`${mine.url}/v1/rfqs?status=open&page=2`);
-      const page2 = (await fetch(page1.links.next!, { headers: { authorization: 'Bearer t1' } }).then((r) => r.json())) as { rfqs: unknown[]; links: { next: unknown } };
+      const page2 = (await fetch(page1.links.next!, { headers: { authorization: 'Bearer t1' } }).then((r) =>
+        r.json(),
+      )) as { rfqs: unknown[]; links: { next: unknown } };
       expect(page2.rfqs).toHaveLength(1);
       expect(page2.links.next).toBeNull();
       // the other company sees only its own, numbered from 1
-      const two = (await fetch(`${mine.url}/v1/rfqs?status=open`, { headers: { authorization: 'Bearer t2' } }).then((r) => r.json())) as { rfqs: Array<{ rfq_no: number }> };
+      const two = (await fetch(`${mine.url}/v1/rfqs?status=open`, { headers: { authorization: 'Bearer t2' } }).then(
+        (r) => r.json(),
+      )) as { rfqs: Array<{ rfq_no: number }> };
       expect(two.rfqs.map((r) => r.rfq_no)).toEqual([1]);
     } finally {
       await mine.stop();
@@ -108,7 +147,8 @@ describe('GET /v1/rfqs', () => {
     expect((await get('/v1/rfqs?status=OPEN')).status).toBe(400);
     const all = (await (await get('/v1/rfqs')).json()) as { meta: { total: number } };
     let sum = 0;
-    for (const s of ['open', 'closed', 'cancelled', 'completed']) sum += ((await (await get(`/v1/rfqs?status=${s}`)).json()) as { meta: { total: number } }).meta.total;
+    for (const s of ['open', 'closed', 'cancelled', 'completed'])
+      sum += ((await (await get(`/v1/rfqs?status=${s}`)).json()) as { meta: { total: number } }).meta.total;
     expect(all.meta.total).toBe(sum);
     expect((await get('/v1/rfqs?status=open&page=0')).status).toBe(400);
     expect((await get('/v1/rfqs?status=open', {})).status).toBe(401);
@@ -127,18 +167,31 @@ describe('quotations and the control API', () => {
     const detail = (await (await control(`/rfqs/${id}`)).json()) as { lines: Array<{ line_id: string }> };
     const [a, b] = detail.lines;
 
-    let res = await control(`/rfqs/${id}/quotations`, 'POST', { sup_name: 'Acme', quotation_key: 'comp_5', prices: { [a!.line_id]: '2.40', [b!.line_id]: '14' }, notes: 'fast', attachments: [{ name: 'q.pdf' }] });
+    let res = await control(`/rfqs/${id}/quotations`, 'POST', {
+      sup_name: 'Acme',
+      quotation_key: 'comp_5',
+      prices: { [a!.line_id]: '2.40', [b!.line_id]: '14' },
+      notes: 'fast',
+      attachments: [{ name: 'q.pdf' }],
+    });
     expect(res.status).toBe(201);
     res = await control(`/rfqs/${id}/quotations`, 'POST', { sup_name: 'Brill', quotation_key: 8, prices: ['2.10'] }); // line b missing
     expect(res.status).toBe(201);
-    res = await control(`/rfqs/${id}/quotations`, 'POST', { sup_name: 'Acme', quotation_key: 'comp_5', prices: ['2.35', '14'] });
+    res = await control(`/rfqs/${id}/quotations`, 'POST', {
+      sup_name: 'Acme',
+      quotation_key: 'comp_5',
+      prices: ['2.35', '14'],
+    });
     expect(((await res.json()) as { revision_no: number }).revision_no).toBe(1);
     expect((await control(`/rfqs/${id}/quotations/comp_5/decision`, 'POST', { qualified: true })).status).toBe(200);
     expect((await control(`/rfqs/${id}/quotations/8/decision`, 'POST', { status: 'not qualified' })).status).toBe(200);
     expect((await control(`/rfqs/${id}/winner`, 'POST', { quotation_key: 'comp_5' })).status).toBe(200);
     expect((await control(`/rfqs/${id}/advance`, 'POST', { to: 'completed' })).status).toBe(200);
 
-    const all = (await (await get(`/v1/quotations/${id}`)).json()) as { rfq: { id: number }; quotations: Array<Record<string, unknown>> };
+    const all = (await (await get(`/v1/quotations/${id}`)).json()) as {
+      rfq: { id: number };
+      quotations: Array<Record<string, unknown>>;
+    };
     expect(all.rfq).toEqual({ id });
     expect(all.quotations).toHaveLength(2);
     expect(all.quotations[0]).toMatchObject({
@@ -151,17 +204,29 @@ describe('quotations and the control API', () => {
       quotation_attachment: [{ name: 'q.pdf' }],
     });
     expect(all.quotations[0]!.quotation_date).toMatch(/^\d{13}$/);
-    expect(all.quotations[1]).toMatchObject({ quotation_key: 8, status: 'not qualified', quotation_detail: { [a!.line_id]: { price: '2.10', docs: [] } } });
+    expect(all.quotations[1]).toMatchObject({
+      quotation_key: 8,
+      status: 'not qualified',
+      quotation_detail: { [a!.line_id]: { price: '2.10', docs: [] } },
+    });
 
-    const winner = (await (await get(`/v1/quotations/${id}?status=success`)).json()) as { quotations: Array<{ quotation_key: unknown }> };
+    const winner = (await (await get(`/v1/quotations/${id}?status=success`)).json()) as {
+      quotations: Array<{ quotation_key: unknown }>;
+    };
     expect(winner.quotations.map((q) => q.quotation_key)).toEqual(['comp_5']);
-    const one = (await (await get(`/v1/quotations/${id}/8?fields=sup_name,quotation_detail`)).json()) as { quotations: unknown[] };
-    expect(one.quotations).toEqual([{ sup_name: 'Brill', quotation_detail: { [a!.line_id]: { price: '2.10', docs: [] } } }]);
+    const one = (await (await get(`/v1/quotations/${id}/8?fields=sup_name,quotation_detail`)).json()) as {
+      quotations: unknown[];
+    };
+    expect(one.quotations).toEqual([
+      { sup_name: 'Brill', quotation_detail: { [a!.line_id]: { price: '2.10', docs: [] } } },
+    ]);
     expect((await get(`/v1/quotations/${id}/comp_404`)).status).toBe(404);
     expect((await get(`/v1/quotations/${id}`, auth('tok-two-2222'))).status).toBe(404);
     expect((await get(`/v1/quotations/${id}?status=winner`)).status).toBe(400);
 
-    const completed = (await (await get('/v1/rfqs?status=completed')).json()) as { rfqs: Array<{ _id: number; status: string; version: number }> };
+    const completed = (await (await get('/v1/rfqs?status=completed')).json()) as {
+      rfqs: Array<{ _id: number; status: string; version: number }>;
+    };
     expect(completed.rfqs.find((r) => r._id === id)).toMatchObject({ status: 'Completed' });
     const listAll = (await (await control('/rfqs')).json()) as { rfqs: Array<{ _id: number }> };
     expect(listAll.rfqs.map((r) => r._id)).toContain(id);
@@ -178,14 +243,19 @@ describe('quotations and the control API', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('7');
     expect((await get('/v1/rfqs?status=open')).status).toBe(200);
-    const stats = (await (await control('/stats')).json()) as { calls: Record<string, Record<string, number>>; sent429: number };
+    const stats = (await (await control('/stats')).json()) as {
+      calls: Record<string, Record<string, number>>;
+      sent429: number;
+    };
     expect(stats.calls.listRfqs).toEqual({ '200': 1, '429': 1, '503': 1 });
     expect(stats.sent429).toBe(1);
   });
 
   it('maxRequestsPerSecond answers 429 with Retry-After 1 above the rate', async () => {
     env.sandbox.setFaults({ maxRequestsPerSecond: 5 });
-    const statuses = await Promise.all(Array.from({ length: 12 }, () => get('/v1/rfqs?status=open').then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, () => get('/v1/rfqs?status=open').then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
     expect(env.sandbox.stats().maxPerSecond).toBe(12);
@@ -206,11 +276,19 @@ describe('quotations and the control API', () => {
 describe('autopilot', () => {
   it('closes open RFQs with supplier quotations, then completes them with the lowest qualified total as winner', async () => {
     const run = async () => {
-      const sb = await startSandbox({ seed: 7, autopilot: { closeAfterMs: 40, completeAfterMs: 40, suppliersPerRfq: 4, missingLineRate: 0.2 } });
+      const sb = await startSandbox({
+        seed: 7,
+        autopilot: { closeAfterMs: 40, completeAfterMs: 40, suppliersPerRfq: 4, missingLineRate: 0.2 },
+      });
       try {
-        const res = await fetch(`${sb.url}/v1/rfqs`, { method: 'POST', headers: { authorization: 'Bearer sandbox-token', 'content-type': 'application/json' }, body: JSON.stringify(rfqBody(30)) });
+        const res = await fetch(`${sb.url}/v1/rfqs`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer sandbox-token', 'content-type': 'application/json' },
+          body: JSON.stringify(rfqBody(30)),
+        });
         const { rfq } = (await res.json()) as { rfq: { _id: number } };
-        for (let i = 0; i < 100 && sb.control.getRfq(rfq._id)?.state !== 'completed'; i++) await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < 100 && sb.control.getRfq(rfq._id)?.state !== 'completed'; i++)
+          await new Promise((r) => setTimeout(r, 20));
         return sb.control.getRfq(rfq._id)!;
       } finally {
         await sb.stop();
@@ -221,7 +299,10 @@ describe('autopilot', () => {
     expect(r.quotations).toHaveLength(4);
     const totals = r.quotations
       .filter((q) => q.status === 'qualified')
-      .map((q) => ({ key: String(q.quotation_key), total: r.lines.reduce((s, l) => s.plus(new Decimal(q.detail[l.line_id]!.price!).mul(l.qty)), new Decimal(0)) }));
+      .map((q) => ({
+        key: String(q.quotation_key),
+        total: r.lines.reduce((s, l) => s.plus(new Decimal(q.detail[l.line_id]!.price!).mul(l.qty)), new Decimal(0)),
+      }));
     expect(totals.length).toBeGreaterThan(0);
     const lowest = totals.reduce((a, b) => (b.total.lt(a.total) ? b : a));
     expect(r.winner).toBe(lowest.key);
@@ -248,7 +329,15 @@ describe('state file', () => {
     const stateFile = join(dir, 'state.json');
     let sb: Sandbox = await startSandbox({ stateFile, seed: 1 });
     const create = async (n: number) =>
-      ((await (await fetch(`${sb.url}/v1/rfqs`, { method: 'POST', headers: { authorization: 'Bearer sandbox-token', 'content-type': 'application/json' }, body: JSON.stringify(rfqBody(n)) })).json()) as { rfq: { _id: number } }).rfq._id;
+      (
+        (await (
+          await fetch(`${sb.url}/v1/rfqs`, {
+            method: 'POST',
+            headers: { authorization: 'Bearer sandbox-token', 'content-type': 'application/json' },
+            body: JSON.stringify(rfqBody(n)),
+          })
+        ).json()) as { rfq: { _id: number } }
+      ).rfq._id;
     const first = await create(1);
     sb.control.submitQuotation(first, { sup_name: 'Acme', prices: ['2.5', '15'] });
     sb.control.advance(first, 'closed');
@@ -259,10 +348,14 @@ describe('state file', () => {
     try {
       const second = await create(2);
       expect(second).toBeGreaterThan(first); // ids are not reused
-      const closed = (await (await fetch(`${sb.url}/v1/rfqs?status=closed`, { headers: { authorization: 'Bearer sandbox-token' } })).json()) as { rfqs: Array<{ _id: number; rfq_no: number }> };
+      const closed = (await (
+        await fetch(`${sb.url}/v1/rfqs?status=closed`, { headers: { authorization: 'Bearer sandbox-token' } })
+      ).json()) as { rfqs: Array<{ _id: number; rfq_no: number }> };
       expect(closed.rfqs.map((r) => [r._id, r.rfq_no])).toEqual([[first, 1]]);
       expect(sb.control.getRfq(second)!.rfq_no).toBe(2);
-      const q = (await (await fetch(`${sb.url}/v1/quotations/${first}`, { headers: { authorization: 'Bearer sandbox-token' } })).json()) as { quotations: Array<{ sup_name: string }> };
+      const q = (await (
+        await fetch(`${sb.url}/v1/quotations/${first}`, { headers: { authorization: 'Bearer sandbox-token' } })
+      ).json()) as { quotations: Array<{ sup_name: string }> };
       expect(q.quotations.map((x) => x.sup_name)).toEqual(['Acme']);
     } finally {
       await sb.stop();

@@ -29,7 +29,14 @@ function rfq(n: string, over: Partial<CreateRfqRequest> = {}): CreateRfqRequest 
     rfq_location: 'Leeds',
     lines: [
       { product_name: 'A4 paper, 80 g', uom: 'box', qty: 12, estimated_price: 300, external_id: `${n}-1` },
-      { product_name: 'Stapler', specification: 'heavy duty', uom: 'pcs', qty: 3, estimated_price: 10, external_id: `${n}-2` },
+      {
+        product_name: 'Stapler',
+        specification: 'heavy duty',
+        uom: 'pcs',
+        qty: 3,
+        estimated_price: 10,
+        external_id: `${n}-2`,
+      },
     ],
     ...over,
   };
@@ -51,7 +58,13 @@ describe('createRfq and listRfqs', () => {
 
     const open = await all(alpha.listRfqs('open'));
     const found = open.find((r) => r._id === _id) as ListedRfq;
-    expect(found).toMatchObject({ title: 'PR-100 office supplies', comp_name: 'Alpha Foods plc', status: 'Active', version: 1, due_date: 1893456000000 });
+    expect(found).toMatchObject({
+      title: 'PR-100 office supplies',
+      comp_name: 'Alpha Foods plc',
+      status: 'Active',
+      version: 1,
+      due_date: 1893456000000,
+    });
     expect(found.lines.map((l) => [l.position, l.external_id, l.qty, l.estimated_price, l.each_price])).toEqual([
       [0, '100-1', 12, '300', '25.00'],
       [1, '100-2', 3, '10', '3.33'],
@@ -114,7 +127,11 @@ describe('listQuotations', () => {
       documents: { [l0!.line_id]: [{ name: 'datasheet.pdf' }] },
       attachments: [{ name: 'offer.pdf' }],
     });
-    const q2 = env.sandbox.control.submitQuotation(_id, { sup_name: 'Nordic', quotation_key: 'comp_12', prices: { [l1!.line_id]: 2.5 } });
+    const q2 = env.sandbox.control.submitQuotation(_id, {
+      sup_name: 'Nordic',
+      quotation_key: 'comp_12',
+      prices: { [l1!.line_id]: 2.5 },
+    });
     env.sandbox.control.submitQuotation(_id, { sup_name: 'Acme', quotation_key: 7, prices: ['23.90', '3.05'] }); // revision
     env.sandbox.control.decide(_id, '7', true);
     env.sandbox.control.decide(_id, 'comp_12', false);
@@ -126,7 +143,13 @@ describe('listQuotations', () => {
     expect(list.rfqId).toBe(_id);
     expect(list.invalid).toEqual([]);
     const acme = list.quotations.find((q) => q.quotation_key === '7')!;
-    expect(acme).toMatchObject({ sup_name: 'Acme', revision_no: 1, notes: 'valid 30 days', status: 'qualified', attachments: [{ name: 'offer.pdf' }] });
+    expect(acme).toMatchObject({
+      sup_name: 'Acme',
+      revision_no: 1,
+      notes: 'valid 30 days',
+      status: 'qualified',
+      attachments: [{ name: 'offer.pdf' }],
+    });
     expect(acme.detail).toEqual([
       { line_id: l0!.line_id, price: '23.90', docs: [] },
       { line_id: l1!.line_id, price: '3.05', docs: [] },
@@ -135,8 +158,12 @@ describe('listQuotations', () => {
     expect(nordic.status).toBe('not qualified');
     expect(nordic.detail).toEqual([{ line_id: l1!.line_id, price: '2.5', docs: [] }]); // line 0 not quoted
 
-    expect((await alpha.listQuotations(_id, { quotationKey: 'comp_12' })).quotations.map((q) => q.sup_name)).toEqual(['Nordic']);
-    expect((await alpha.listQuotations(_id, { status: 'success' })).quotations.map((q) => q.quotation_key)).toEqual(['7']);
+    expect((await alpha.listQuotations(_id, { quotationKey: 'comp_12' })).quotations.map((q) => q.sup_name)).toEqual([
+      'Nordic',
+    ]);
+    expect((await alpha.listQuotations(_id, { status: 'success' })).quotations.map((q) => q.quotation_key)).toEqual([
+      '7',
+    ]);
 
     const slim = await alpha.listQuotations(_id, { fields: ['sup_name'] });
     expect(slim.quotations).toHaveLength(2);
@@ -145,7 +172,9 @@ describe('listQuotations', () => {
 
   it('another account cannot read the quotations of an RFQ it does not own (404, permanent)', async () => {
     const { _id } = await client().createRfq(rfq('600'));
-    const err = await client('tok-beta-0002').listQuotations(_id).catch((e: unknown) => e);
+    const err = await client('tok-beta-0002')
+      .listQuotations(_id)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PermanentHttpError);
     expect((err as PermanentHttpError).status).toBe(404);
   });

@@ -50,7 +50,9 @@ describe('over HTTP', () => {
     env.sandbox.setFaults({ errorRate: 1 });
     const client = createSourcingClient({ baseUrl: env.url, getToken: () => 'tok-defaults-0001', baseBackoffMs: 1 });
     try {
-      await expect(client.listRfqPages('open')[Symbol.asyncIterator]().next()).rejects.toMatchObject({ code: 'E_TRANSIENT' });
+      await expect(client.listRfqPages('open')[Symbol.asyncIterator]().next()).rejects.toMatchObject({
+        code: 'E_TRANSIENT',
+      });
       const calls = Object.values(env.sandbox.stats().calls.listRfqs ?? {}).reduce((a, b) => a + b, 0);
       expect(calls).toBe(1 + Number(schemaDefault('SOURCING_GET_RETRIES')));
     } finally {

@@ -18,13 +18,22 @@ import { useSandbox } from '../helpers/sandbox.ts';
 import { captureLogs, json, startFakeService, type FakeService } from './fake-service.ts';
 
 const TOKEN = 'tok-Very-Secret-7f3a9c';
-const env = useSandbox({ accounts: { [TOKEN]: 'Gamma Retail', 'tok-suspended-0003': 'Delta Ltd' }, disabledTokens: ['tok-suspended-0003'] });
+const env = useSandbox({
+  accounts: { [TOKEN]: 'Gamma Retail', 'tok-suspended-0003': 'Delta Ltd' },
+  disabledTokens: ['tok-suspended-0003'],
+});
 const logs = captureLogs();
 const errorsSeen: unknown[] = [];
 
 const clients: SourcingClient[] = [];
 function client(o: Partial<SourcingClientOptions> = {}): SourcingClient {
-  const c = createSourcingClient({ baseUrl: env.url, getToken: () => TOKEN, baseBackoffMs: 10, logger: logs.logger, ...o });
+  const c = createSourcingClient({
+    baseUrl: env.url,
+    getToken: () => TOKEN,
+    baseBackoffMs: 10,
+    logger: logs.logger,
+    ...o,
+  });
   clients.push(c);
   return c;
 }
@@ -199,7 +208,17 @@ describe('5xx, resets and time-outs', () => {
   });
 
   it('a refused connection is a transient error', async () => {
-    const err = await failure(drain(createSourcingClient({ baseUrl: 'http://127.0.0.1:1', getToken: () => TOKEN, getRetries: 1, baseBackoffMs: 5, logger: logs.logger }).listRfqs('open')));
+    const err = await failure(
+      drain(
+        createSourcingClient({
+          baseUrl: 'http://127.0.0.1:1',
+          getToken: () => TOKEN,
+          getRetries: 1,
+          baseBackoffMs: 5,
+          logger: logs.logger,
+        }).listRfqs('open'),
+      ),
+    );
     expect(err).toBeInstanceOf(TransientHttpError);
     expect(err.message).toContain('ECONNREFUSED');
   });

@@ -40,7 +40,13 @@ describe('many pages from the sandbox', () => {
   beforeAll(async () => {
     // links.next/last point at a foreign origin (a proxy echoing an internal host): it must get nothing, no token
     foreign = await startFakeService((_req, _url, res) => json(res, 500, { error: 'should never be called' }));
-    sandbox = await startSandbox({ accounts: { [TOKEN]: 'Paging plc' }, pageSize: 3, prefix: '/api', linksOrigin: foreign.origin, seed: 1 });
+    sandbox = await startSandbox({
+      accounts: { [TOKEN]: 'Paging plc' },
+      pageSize: 3,
+      prefix: '/api',
+      linksOrigin: foreign.origin,
+      seed: 1,
+    });
     const c = client(sandbox.url);
     for (let i = 0; i < 23; i++) ids.push((await c.createRfq(body(i)))._id);
   });
@@ -90,17 +96,26 @@ describe('many pages from the sandbox', () => {
 });
 
 /** A hand-written service whose pages come from `book` (page -> body); records the pages asked for. */
-async function pagedService(book: (page: number, origin: string) => unknown): Promise<FakeService & { pagesAsked: () => number[] }> {
+async function pagedService(
+  book: (page: number, origin: string) => unknown,
+): Promise<FakeService & { pagesAsked: () => number[] }> {
   let origin = '';
   const svc = await startFakeService((_req, url, res) => {
     const page = Number(url.searchParams.get('page') ?? '1');
     json(res, 200, book(page, origin));
   });
   origin = svc.origin;
-  return Object.assign(svc, { pagesAsked: () => svc.requests.map((r) => Number(new URL(r.url, 'http://x').searchParams.get('page') ?? '1')) });
+  return Object.assign(svc, {
+    pagesAsked: () => svc.requests.map((r) => Number(new URL(r.url, 'http://x').searchParams.get('page') ?? '1')),
+  });
 }
 
-const listed = (id: number) => ({ _id: id, title: `R${id}`, status: 'Active', lines: { '0': { line_id: `L${id}`, qty: '1', estimated_price: '5' } } });
+const listed = (id: number) => ({
+  _id: id,
+  title: `R${id}`,
+  status: 'Active',
+  lines: { '0': { line_id: `L${id}`, qty: '1', estimated_price: '5' } },
+});
 
 describe('links the sandbox never gives', () => {
   let svc: FakeService & { pagesAsked: () => number[] };
@@ -125,7 +140,8 @@ describe('links the sandbox never gives', () => {
     for (const end of [undefined, null, '']) {
       svc = await pagedService((page, o) => ({
         rfqs: [listed(page * 10), listed(page * 10 + 1)],
-        links: page < 4 ? { next: `${o}/v1/rfqs?status=open&page=${page + 1}` } : end === undefined ? {} : { next: end },
+        links:
+          page < 4 ? { next: `${o}/v1/rfqs?status=open&page=${page + 1}` } : end === undefined ? {} : { next: end },
       }));
       const ids = (await all(client(svc.url).listRfqs('open'))).map((r) => r._id);
       expect(ids).toEqual([10, 11, 20, 21, 30, 31, 40, 41]);
@@ -137,7 +153,10 @@ describe('links the sandbox never gives', () => {
   it('an empty last page ends the list', async () => {
     svc = await pagedService((page, o) => ({
       rfqs: page <= 2 ? [listed(page)] : [],
-      links: { next: page < 3 ? `${o}/v1/rfqs?status=open&page=${page + 1}` : null, last: `${o}/v1/rfqs?status=open&page=3` },
+      links: {
+        next: page < 3 ? `${o}/v1/rfqs?status=open&page=${page + 1}` : null,
+        last: `${o}/v1/rfqs?status=open&page=3`,
+      },
     }));
     const pages = await all(client(svc.url).listRfqPages('open'));
     expect(pages.map((p) => [p.page, p.rfqs.map((r) => r._id)])).toEqual([
@@ -148,7 +167,10 @@ describe('links the sandbox never gives', () => {
   });
 
   it('an empty page with a next link still ends the walk (no last)', async () => {
-    svc = await pagedService((page, o) => ({ rfqs: page === 1 ? [listed(1)] : [], links: { next: `${o}/v1/rfqs?status=open&page=${page + 1}` } }));
+    svc = await pagedService((page, o) => ({
+      rfqs: page === 1 ? [listed(1)] : [],
+      links: { next: `${o}/v1/rfqs?status=open&page=${page + 1}` },
+    }));
     expect((await all(client(svc.url).listRfqs('open'))).map((r) => r._id)).toEqual([1]);
     expect(svc.pagesAsked()).toEqual([1, 2]);
   });
@@ -165,7 +187,14 @@ describe('links the sandbox never gives', () => {
   it('relative links and links on another host are read for their page number only', async () => {
     svc = await pagedService((page) => ({
       rfqs: [listed(page)],
-      links: { next: page === 1 ? '/v1/rfqs?status=open&page=2' : page === 2 ? 'http://internal-host:8080/v1/rfqs?status=open&page=3' : null },
+      links: {
+        next:
+          page === 1
+            ? '/v1/rfqs?status=open&page=2'
+            : page === 2
+              ? 'http://internal-host:8080/v1/rfqs?status=open&page=3'
+              : null,
+      },
     }));
     expect((await all(client(svc.url).listRfqs('open'))).map((r) => r._id)).toEqual([1, 2, 3]);
     expect(svc.requests.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
@@ -183,7 +212,13 @@ describe('links the sandbox never gives', () => {
         // later pages answer sooner, so order of arrival differs from page order
         await new Promise((r) => setTimeout(r, page === 1 ? 0 : 20 + (10 - page) * 10));
         inFlight--;
-        json(res, 200, { rfqs: [listed(page)], links: { next: page < 10 ? `${origin}/v1/rfqs?status=open&page=${page + 1}` : null, last: `${origin}/v1/rfqs?status=open&page=10` } });
+        json(res, 200, {
+          rfqs: [listed(page)],
+          links: {
+            next: page < 10 ? `${origin}/v1/rfqs?status=open&page=${page + 1}` : null,
+            last: `${origin}/v1/rfqs?status=open&page=10`,
+          },
+        });
       }),
       { pagesAsked: () => [] as number[] },
     );
@@ -196,7 +231,10 @@ describe('links the sandbox never gives', () => {
   });
 
   it('sends the status filter in lower case and the page as a number', async () => {
-    svc = await pagedService((page, o) => ({ rfqs: [listed(page)], links: { next: page < 2 ? `${o}/v1/rfqs?status=open&page=2` : null } }));
+    svc = await pagedService((page, o) => ({
+      rfqs: [listed(page)],
+      links: { next: page < 2 ? `${o}/v1/rfqs?status=open&page=2` : null },
+    }));
     await all(client(svc.url).listRfqs('Closed' as 'closed'));
     expect(svc.requests.map((r) => r.url)).toEqual(['/v1/rfqs?status=closed', '/v1/rfqs?status=closed&page=2']);
   });

@@ -44,8 +44,25 @@ describe('listed RFQs', () => {
           due_date: '1893456000000',
           status: 'Active',
           lines: {
-            '1': { line_id: 'b', product_name: 'Nut', qty: '200', estimated_price: '30', each_price: '0.15', status: 'active', docs: {} },
-            '0': { line_id: 'a', product_name: 'Bolt', qty: '100', estimated_price: '125', each_price: '1.25', status: 'active', external_id: 'PR1-1', docs: {} },
+            '1': {
+              line_id: 'b',
+              product_name: 'Nut',
+              qty: '200',
+              estimated_price: '30',
+              each_price: '0.15',
+              status: 'active',
+              docs: {},
+            },
+            '0': {
+              line_id: 'a',
+              product_name: 'Bolt',
+              qty: '100',
+              estimated_price: '125',
+              each_price: '1.25',
+              status: 'active',
+              external_id: 'PR1-1',
+              docs: {},
+            },
           },
         },
         {
@@ -56,7 +73,14 @@ describe('listed RFQs', () => {
           rfq_date: 1767225600000,
           due_date: 1893456000000,
           lines: [
-            { line_id: 'c', product_name: 'Bolt', qty: 100, estimated_price: 125, each_price: 1.25, external_id: 'PR2-1' },
+            {
+              line_id: 'c',
+              product_name: 'Bolt',
+              qty: 100,
+              estimated_price: 125,
+              each_price: 1.25,
+              external_id: 'PR2-1',
+            },
             { line_id: 77, product_name: 'Washer', qty: 5, estimated_price: 0.1 },
           ],
           unknown_extra: { kept: 'out' },
@@ -67,10 +91,12 @@ describe('listed RFQs', () => {
     });
     const [a, b] = await all(client.listRfqs('open'));
     expect(a).toMatchObject({ _id: 11, rfq_no: 3, version: 2, rfq_date: 1767225600000, due_date: 1893456000000 });
-    expect(a!.lines.map((l) => [l.position, l.line_id, l.qty, l.estimated_price, l.each_price, l.external_id])).toEqual([
-      [0, 'a', 100, '125', '1.25', 'PR1-1'],
-      [1, 'b', 200, '30', '0.15', undefined],
-    ]);
+    expect(a!.lines.map((l) => [l.position, l.line_id, l.qty, l.estimated_price, l.each_price, l.external_id])).toEqual(
+      [
+        [0, 'a', 100, '125', '1.25', 'PR1-1'],
+        [1, 'b', 200, '30', '0.15', undefined],
+      ],
+    );
     expect(b).toMatchObject({ _id: 12, rfq_no: 4, version: 1, rfq_date: 1767225600000 });
     expect(b!.lines.map((l) => [l.position, l.line_id, l.qty, l.estimated_price, l.each_price])).toEqual([
       [0, 'c', 100, '125', '1.25'],
@@ -142,22 +168,30 @@ describe('listed RFQs: one bad RFQ among good ones', () => {
     answers.set('/prefix/v1/rfqs?status=open', page1);
     answers.set('/prefix/v1/rfqs?status=open&page=2', page2);
     const pages = await all(client.listRfqPages('open', { onInvalid: () => undefined }));
-    expect(pages.map((p) => [p.page, p.rfqs.map((r) => r._id), (p.invalid ?? []).map((b) => b.rfqId ?? null)])).toEqual([
-      [1, [41, 43], [42, null]],
-      [2, [44], []],
-    ]);
+    expect(pages.map((p) => [p.page, p.rfqs.map((r) => r._id), (p.invalid ?? []).map((b) => b.rfqId ?? null)])).toEqual(
+      [
+        [1, [41, 43], [42, null]],
+        [2, [44], []],
+      ],
+    );
   });
 
   it('a broken envelope still throws with onInvalid given', async () => {
     const onInvalid = () => undefined;
     answers.set('/prefix/v1/rfqs?status=closed', { rfqs: { '0': { _id: 1 } }, links: {} });
-    const notArray = (await all(client.listRfqs('closed', { onInvalid })).catch((e: unknown) => e)) as InvalidResponseError;
+    const notArray = (await all(client.listRfqs('closed', { onInvalid })).catch(
+      (e: unknown) => e,
+    )) as InvalidResponseError;
     expect(notArray).toBeInstanceOf(InvalidResponseError);
     expect(notArray.field).toBe('rfqs');
     answers.set('/prefix/v1/rfqs?status=cancelled', ['not', 'an', 'object']);
-    expect(await all(client.listRfqs('cancelled', { onInvalid })).catch((e: unknown) => e)).toBeInstanceOf(InvalidResponseError);
+    expect(await all(client.listRfqs('cancelled', { onInvalid })).catch((e: unknown) => e)).toBeInstanceOf(
+      InvalidResponseError,
+    );
     answers.set('/prefix/v1/rfqs?status=completed', { rfqs: [], links: { next: 42 } });
-    const links = (await all(client.listRfqs('completed', { onInvalid })).catch((e: unknown) => e)) as InvalidResponseError;
+    const links = (await all(client.listRfqs('completed', { onInvalid })).catch(
+      (e: unknown) => e,
+    )) as InvalidResponseError;
     expect(links).toBeInstanceOf(InvalidResponseError);
     expect(links.field).toBe('links.next');
   });
@@ -195,7 +229,12 @@ describe('quotations', () => {
     const list = await client.listQuotations(31);
     expect(list.quotations.map((q) => q.quotation_key)).toEqual(['5', 'comp_9']);
     const [acme, nordic] = list.quotations;
-    expect(acme).toMatchObject({ sup_name: 'Acme', revision_no: 2, quotation_date: 1767225600000, status: 'qualified' });
+    expect(acme).toMatchObject({
+      sup_name: 'Acme',
+      revision_no: 2,
+      quotation_date: 1767225600000,
+      status: 'qualified',
+    });
     expect(acme!.detail).toEqual([
       { line_id: 'a', price: '1.20', docs: [{ name: 'x.pdf' }] },
       { line_id: 'b', price: '0.15', docs: [] },

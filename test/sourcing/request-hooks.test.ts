@@ -70,7 +70,12 @@ describe('request hooks', () => {
         if (refuse) throw new Error('no permit');
       },
     });
-    const body = { title: 'T', due_date: '1893456000000', rfq_type: 'Public' as const, lines: [{ product_name: 'P', qty: 1, external_id: 'e1' }] };
+    const body = {
+      title: 'T',
+      due_date: '1893456000000',
+      rfq_type: 'Public' as const,
+      lines: [{ product_name: 'P', qty: 1, external_id: 'e1' }],
+    };
     try {
       expect(await client.createRfq(body, { permitHeld: true })).toEqual({ _id: 7 });
       expect(hooked).toBe(0);

@@ -32,10 +32,20 @@ async function trickling(body: string): Promise<FakeService> {
 describe('a service that trickles its answers', () => {
   it('a create ends at the call deadline, as a transient (ambiguous) failure, not when the service stops', async () => {
     svc = await trickling(JSON.stringify({ rfq: { _id: 1 } }));
-    const client = createSourcingClient({ baseUrl: svc.url, getToken: () => 't', bodyTimeoutMs: 30_000, callDeadlineMs: 1_500 });
+    const client = createSourcingClient({
+      baseUrl: svc.url,
+      getToken: () => 't',
+      bodyTimeoutMs: 30_000,
+      callDeadlineMs: 1_500,
+    });
     const started = Date.now();
     const err = await client
-      .createRfq({ title: 'T', due_date: '1893456000000', rfq_type: 'Public', lines: [{ product_name: 'P', qty: 1, external_id: 'E-1' }] })
+      .createRfq({
+        title: 'T',
+        due_date: '1893456000000',
+        rfq_type: 'Public',
+        lines: [{ product_name: 'P', qty: 1, external_id: 'E-1' }],
+      })
       .catch((e: unknown) => e);
     const took = Date.now() - started;
     expect(err).toBeInstanceOf(TransientHttpError);
@@ -46,12 +56,19 @@ describe('a service that trickles its answers', () => {
 
   it("a listing ends when its caller's budget does (the poll's POLL_MAX_MS)", async () => {
     svc = await trickling(JSON.stringify({ rfqs: [], links: { next: null, last: null }, meta: { total: 0 } }));
-    const client = createSourcingClient({ baseUrl: svc.url, getToken: () => 't', getRetries: 0, callDeadlineMs: 60_000 });
+    const client = createSourcingClient({
+      baseUrl: svc.url,
+      getToken: () => 't',
+      getRetries: 0,
+      callDeadlineMs: 60_000,
+    });
     const started = Date.now();
     const pages = client.listRfqPages({ state: 'open', form: 'lower' }, { signal: AbortSignal.timeout(1_000) });
-    await expect((async () => {
-      for await (const _ of pages) return;
-    })()).rejects.toThrow();
+    await expect(
+      (async () => {
+        for await (const _ of pages) return;
+      })(),
+    ).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(5_000);
     await client.close();
   });
