@@ -13,10 +13,11 @@ describe('package.json scripts', () => {
     const missing: string[] = [];
     let paths = 0;
     for (const [name, command] of Object.entries(scripts)) {
-      // a path: a token with a slash or a .ts file (flags, commands and npm script names have neither)
+      // a path: a token with a slash or a .ts file (flags, commands and npm script names have neither); a quoted glob
+      // is a pattern, not a path
       for (const token of command
         .split(/\s+/)
-        .filter((t) => !t.startsWith('-') && (t.includes('/') || t.endsWith('.ts')))) {
+        .filter((t) => !t.startsWith('-') && !t.startsWith('"') && (t.includes('/') || t.endsWith('.ts')))) {
         paths++;
         if (!existsSync(join(ROOT, token))) missing.push(`${name}: ${token}`);
       }
