@@ -1,6 +1,6 @@
 /** The Award sheet: the scenarios (split, best single supplier, winner, estimate), then one row per line. */
 import ExcelJS from 'exceljs';
-import type { Worksheet } from 'exceljs';
+import type { Row, Worksheet } from 'exceljs';
 import type { Decimal } from 'decimal.js';
 import { draftText, supplierLabel } from './model.ts';
 import {
@@ -16,8 +16,8 @@ import {
   type Value,
 } from './sheet-common.ts';
 import { tieReason } from './stages.ts';
-import type { ComparisonModel } from './types.ts';
-import { stylesFor } from './styles.ts';
+import type { ComparisonModel, LineComparison } from './types.ts';
+import { stylesFor, type Styles } from './styles.ts';
 
 export const AWARD_ROWS = {
   scenarioHeader: 4,
@@ -38,8 +38,7 @@ export function basisLabel(basis: ComparisonModel['award']['basis']): string {
 }
 
 export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): Promise<void> {
-  const { S } = stylesFor(model.currency);
-  const { suppliers, lines, award } = model;
+  const st = stylesFor(model.currency);
   const A = AWARD_ROWS;
   const ws = wb.addWorksheet(SHEETS.award, {
     views: [{ state: 'frozen', ySplit: A.tableHeader }],
@@ -51,6 +50,40 @@ export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mo
       printTitlesRow: `${A.tableHeader}:${A.tableHeader}`,
     },
   }) as Worksheet;
+  ws.columns = columnWidths(model).map((width) => ({ width }));
+  const n = model.lines.length;
+  if (n > 0) ws.autoFilter = `A${A.tableHeader}:K${A.tableHeader + n}`;
+  writeTitle(ws, model, st);
+  writeScenarios(ws, model, st);
+  const hdr = ws.getRow(A.tableHeader);
+  hdr.height = 30;
+  [
+    'External ID',
+    'Line ID',
+    'Product',
+    'Qty',
+    'UoM',
+    'Recommended supplier',
+    'Supplier key',
+    'Unit price',
+    'Line total',
+    'Basis',
+    'Remark',
+  ].forEach((text, i) => put(hdr, i + 1, text, st.S.colHeader));
+  for (let r = 1; r <= A.tableHeader; r++) ws.getRow(r).commit();
+  for (const line of model.lines) {
+    writeLineRow(ws.getRow(A.tableHeader + 1 + line.index), line, model, st);
+    if ((line.index + 1) % (ROWS_PER_YIELD * 10) === 0) await yieldToLoop();
+  }
+  const totalRow = ws.getRow(A.tableHeader + 1 + n);
+  put(totalRow, 6, `Total awarded (${linesText(model.award.awardedLines, n)} lines)`, st.S.label);
+  put(totalRow, 9, num(model.award.awardedTotal), st.S.moneyBold);
+  totalRow.commit();
+  ws.commit();
+}
+
+function columnWidths(model: ComparisonModel): number[] {
+  const { suppliers, lines, award } = model;
   let wExt = 12;
   let wProd = 16;
   let wSup = 20;
@@ -60,25 +93,13 @@ export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mo
   }
   for (const s of suppliers) wSup = Math.max(wSup, textWidth(s.name));
   // The scenario rows name a supplier with its key.
-  if (model.award.bestSingle)
-    wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[model.award.bestSingle.supplier]!)));
-  if (model.award.winner) wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[model.award.winner.supplier]!)));
-  ws.columns = [
-    clamp(wExt + 2, 14, 30),
-    12,
-    clamp(wProd + 2, 18, 45),
-    9,
-    8,
-    clamp(wSup + 2, 22, 48),
-    14,
-    14,
-    16,
-    22,
-    44,
-  ].map((width) => ({ width }));
-  if (lines.length > 0) ws.autoFilter = `A${A.tableHeader}:K${A.tableHeader + lines.length}`;
+  if (award.bestSingle) wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[award.bestSingle.supplier]!)));
+  if (award.winner) wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[award.winner.supplier]!)));
+  return [clamp(wExt + 2, 14, 30), 12, clamp(wProd + 2, 18, 45), 9, 8, clamp(wSup + 2, 22, 48), 14, 14, 16, 22, 44];
+}
 
-  const n = lines.length;
+function writeTitle(ws: Worksheet, model: ComparisonModel, { S }: Styles): void {
+  const { award } = model;
   put(
     ws.getRow(1),
     1,
@@ -94,6 +115,13 @@ export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mo
       : 'Basis: per line, the lowest unit price among qualified quotations (not-qualified excluded; quotations without a decision yet count as eligible). Ties go to the earlier quotation, then the lower key.',
     S.subtitle,
   );
+}
+
+/** The award scenarios: split, best single supplier, what splitting saves, the winner, the estimate. */
+function writeScenarios(ws: Worksheet, model: ComparisonModel, { S }: Styles): void {
+  const { suppliers, award } = model;
+  const A = AWARD_ROWS;
+  const n = model.lines.length;
   const sh = ws.getRow(A.scenarioHeader);
   sh.height = 30;
   put(sh, 1, 'Award scenarios', S.colHeader);
@@ -105,7 +133,6 @@ export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mo
   put(sh, 10, 'Difference vs split award', S.colHeader);
   put(sh, 11, 'Difference %', S.colHeader);
   ws.mergeCells(A.scenarioHeader, 1, A.scenarioHeader, 5);
-
   const scenario = (
     r: number,
     label: string,
@@ -131,13 +158,13 @@ export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mo
     linesText(award.splitLinesCovered, n),
     num(award.splitTotal),
   );
-  if (award.bestSingle) {
-    const s = suppliers[award.bestSingle.supplier]!;
+  const single = award.bestSingle ? suppliers[award.bestSingle.supplier]! : undefined;
+  if (award.bestSingle && single) {
     scenario(
       A.bestSingle,
       'Best single qualified supplier covering every line',
-      t(supplierLabel(s)),
-      linesText(s.linesQuoted, n),
+      t(supplierLabel(single)),
+      linesText(single.linesQuoted, n),
       num(award.bestSingle.total),
       award.splitSaving,
       award.splitSavingPct,
@@ -182,55 +209,33 @@ export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mo
     );
   }
   scenario(A.estimate, 'Estimated total of the requisition', null, null, num(award.estimatedTotal));
-  const hdr = ws.getRow(A.tableHeader);
-  hdr.height = 30;
-  [
-    'External ID',
-    'Line ID',
-    'Product',
-    'Qty',
-    'UoM',
-    'Recommended supplier',
-    'Supplier key',
-    'Unit price',
-    'Line total',
-    'Basis',
-    'Remark',
-  ].forEach((text, i) => put(hdr, i + 1, text, S.colHeader));
-  for (let r = 1; r <= A.tableHeader; r++) ws.getRow(r).commit();
+}
 
-  for (const line of lines) {
-    const row = ws.getRow(A.tableHeader + 1 + line.index);
-    put(row, 1, t(line.externalId), S.text);
-    put(row, 2, t(line.lineId), S.text);
-    put(row, 3, t(line.product), S.text);
-    put(row, 4, line.qty ?? null, S.qty);
-    put(row, 5, t(line.uom), S.center);
-    if (line.award) {
-      const s = suppliers[line.award.supplier]!;
-      put(row, 6, t(s.name), S.textPad);
-      put(row, 7, t(s.key), S.center);
-      put(row, 8, num(line.award.unitPrice), S.unit);
-      put(row, 9, num(line.award.lineTotal), S.money);
-      put(row, 10, basisLabel(line.award.basis), S.textPad);
-      const remark = line.award.single
-        ? 'splitting saves nothing: the single supplier gets every line (one order)'
-        : line.award.basis === 'lowest-qualified-price' && line.tiedAtBest.length > 1
-          ? `tie between ${line.tiedAtBest.length} suppliers at this price; ${tieReason(suppliers, line.tiedAtBest)}`
-          : s.decision === 'undecided'
-            ? 'supplier not yet qualified (no decision)'
-            : '';
-      put(row, 11, t(remark), S.text);
-    } else {
-      put(row, 6, 'not awarded', S.awardNone);
-      put(row, 11, t(line.noAwardReason ?? ''), S.awardNone);
-    }
-    row.commit();
-    if ((line.index + 1) % (ROWS_PER_YIELD * 10) === 0) await yieldToLoop();
+function writeLineRow(row: Row, line: LineComparison, model: ComparisonModel, { S }: Styles): void {
+  const { suppliers } = model;
+  put(row, 1, t(line.externalId), S.text);
+  put(row, 2, t(line.lineId), S.text);
+  put(row, 3, t(line.product), S.text);
+  put(row, 4, line.qty ?? null, S.qty);
+  put(row, 5, t(line.uom), S.center);
+  if (line.award) {
+    const s = suppliers[line.award.supplier]!;
+    put(row, 6, t(s.name), S.textPad);
+    put(row, 7, t(s.key), S.center);
+    put(row, 8, num(line.award.unitPrice), S.unit);
+    put(row, 9, num(line.award.lineTotal), S.money);
+    put(row, 10, basisLabel(line.award.basis), S.textPad);
+    const remark = line.award.single
+      ? 'splitting saves nothing: the single supplier gets every line (one order)'
+      : line.award.basis === 'lowest-qualified-price' && line.tiedAtBest.length > 1
+        ? `tie between ${line.tiedAtBest.length} suppliers at this price; ${tieReason(suppliers, line.tiedAtBest)}`
+        : s.decision === 'undecided'
+          ? 'supplier not yet qualified (no decision)'
+          : '';
+    put(row, 11, t(remark), S.text);
+  } else {
+    put(row, 6, 'not awarded', S.awardNone);
+    put(row, 11, t(line.noAwardReason ?? ''), S.awardNone);
   }
-  const totalRow = ws.getRow(A.tableHeader + 1 + lines.length);
-  put(totalRow, 6, `Total awarded (${linesText(award.awardedLines, n)} lines)`, S.label);
-  put(totalRow, 9, num(award.awardedTotal), S.moneyBold);
-  totalRow.commit();
-  ws.commit();
+  row.commit();
 }
