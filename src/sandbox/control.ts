@@ -1,0 +1,48 @@
+/**
+ * The sandbox's control surface for tests and the control API: what the spec leaves to people (advance, quotations,
+ * decisions, winner), the faults and the stats. Everything it hands out is a copy, so a caller cannot edit state.
+ */
+import type { CallStats, SandboxStats } from './call-stats.ts';
+import type { FaultInjector, SandboxFaults } from './faults.ts';
+import { faultsSchema } from './faults-schema.ts';
+import type { QuotationInput, RfqState, SandboxStore, StoredQuotation, StoredRfq } from './store.ts';
+
+export interface SandboxControl {
+  /** Every RFQ of every account (copies). */
+  listAll(): StoredRfq[];
+  getRfq(id: number): StoredRfq | undefined;
+  advance(id: number, to: RfqState): StoredRfq;
+  submitQuotation(id: number, q: QuotationInput): StoredQuotation;
+  decide(id: number, quotationKey: string, qualified: boolean): StoredQuotation;
+  pickWinner(id: number, quotationKey: string): StoredRfq;
+  setFaults(f: SandboxFaults): void;
+  getFaults(): SandboxFaults;
+  stats(): SandboxStats;
+  resetStats(): void;
+  /** Run the autopilot once now (no-op without autopilot). */
+  autopilotTick(): void;
+}
+
+export function createControl(
+  store: SandboxStore,
+  faults: FaultInjector,
+  calls: CallStats,
+  autopilot: { tick(): void } | undefined,
+): SandboxControl {
+  return {
+    listAll: () => structuredClone(store.all()),
+    getRfq: (id) => {
+      const r = store.get(id);
+      return r ? structuredClone(r) : undefined;
+    },
+    advance: (id, to) => structuredClone(store.advance(id, to)),
+    submitQuotation: (id, q) => structuredClone(store.submitQuotation(id, q)),
+    decide: (id, key, qualified) => structuredClone(store.decide(id, key, qualified)),
+    pickWinner: (id, key) => structuredClone(store.pickWinner(id, key)),
+    setFaults: (f) => faults.set(faultsSchema.parse(f)),
+    getFaults: () => faults.get(),
+    stats: () => calls.snapshot(),
+    resetStats: () => calls.reset(),
+    autopilotTick: () => autopilot?.tick(),
+  };
+}

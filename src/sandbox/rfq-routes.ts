@@ -1,0 +1,101 @@
+/**
+ * The sandbox's RFQ endpoints: create (POST /v1/rfqs, with the commit-then-fail fault), list (GET /v1/rfqs, filter
+ * and links/meta pagination per dialect) and, in the docs dialect, detail and header edit (GET/PUT /v1/rfqs/{id}).
+ */
+import { SandboxError } from '../errors.ts';
+import type { ApiCall, ApiContext } from './api-call.ts';
+import { readBody } from './http-io.ts';
+import { renderRfq, STATUS_TEXT_FILTER } from './render.ts';
+import { RFQ_STATES, type RfqState } from './store.ts';
+import { wireCreateRfqSchema, wireEditRfqSchema } from './wire-schemas.ts';
+
+export async function createRfq(ctx: ApiContext, call: ApiCall): Promise<void> {
+  const { send } = call;
+  let body: unknown;
+  try {
+    body = JSON.parse(await readBody(call.req));
+  } catch (err) {
+    if (err instanceof SandboxError) return send(err.status, { error: 'payload_too_large', message: err.message });
+    return send(400, { error: 'bad_request', message: 'body is not valid JSON' });
+  }
+  const parsed = wireCreateRfqSchema.safeParse(body);
+  if (!parsed.success) {
+    return send(400, {
+      error: 'validation_failed',
+      message: 'the RFQ is invalid',
+      issues: parsed.error.issues.slice(0, 50).map((i) => ({ path: i.path.join('.'), message: i.message })),
+    });
+  }
+  const rfq = ctx.store.create(call.company, parsed.data);
+  ctx.calls.rfqCreated();
+  const lost = ctx.faults.commitThenFail();
+  if (lost) {
+    ctx.calls.commitFailed();
+    if (lost.mode === '502') return send(502, { error: 'bad_gateway', message: 'upstream connection closed' });
+    ctx.calls.count(call.op, lost.mode);
+    if (lost.mode === 'stall') await ctx.delays.wait(lost.stallMs);
+    call.req.socket.destroy();
+    return;
+  }
+  return send(201, { rfq: { _id: rfq._id } });
+}
+
+/** GET or PUT /v1/rfqs/{rawId} (docs dialect): only the caller's own RFQs exist. */
+export async function rfqDetail(ctx: ApiContext, call: ApiCall, rawId: string): Promise<void> {
+  const { send, method } = call;
+  const id = /^\d+$/.test(rawId) ? Number(rawId) : NaN;
+  const found = Number.isSafeInteger(id) ? ctx.store.get(id) : undefined;
+  if (!found || found.company !== call.company) return send(404, { error: 'not_found', message: `no RFQ ${rawId}` });
+  if (method === 'PUT') return editRfq(ctx, call, id);
+  if (method !== 'GET') return send(405, { error: 'method_not_allowed', message: `${method} ${call.path}` });
+  if (ctx.faults.invalidJson()) return call.sendBroken();
+  const rendered = renderRfq(found, false, false);
+  return send(200, { rfq: { ...rendered, status: found.state } });
+}
+
+async function editRfq(ctx: ApiContext, call: ApiCall, id: number): Promise<void> {
+  const { send } = call;
+  let body: unknown;
+  try {
+    body = JSON.parse(await readBody(call.req));
+  } catch {
+    return send(400, { error: 'bad_request', message: 'body is not valid JSON' });
+  }
+  const parsed = wireEditRfqSchema.safeParse(body);
+  if (!parsed.success)
+    return send(400, {
+      error: 'validation_failed',
+      message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+    });
+  ctx.store.edit(id, call.company, parsed.data);
+  return send(201, { rfq: { _id: id } });
+}
+
+export function listRfqs(ctx: ApiContext, call: ApiCall): void {
+  const { send, url } = call;
+  const { docs } = ctx;
+  const asked = url.searchParams.get('status');
+  // docs: only the capitalised values filter; any other value is ignored (the whole account, as a filter the
+  // service does not recognise may be)
+  const docsState = asked !== null && docs ? RFQ_STATES.find((st) => STATUS_TEXT_FILTER(st) === asked) : undefined;
+  const status = docs ? (docsState ?? null) : asked;
+  // without a filter: every RFQ of the account (the real service documents it)
+  if (status !== null && !RFQ_STATES.includes(status as RfqState)) {
+    return send(400, { error: 'bad_request', message: 'status must be one of open, closed, cancelled, completed' });
+  }
+  const pageParam = url.searchParams.get('page');
+  if (pageParam !== null && !/^[1-9]\d{0,8}$/.test(pageParam))
+    return send(400, { error: 'bad_request', message: 'page must be a positive integer' });
+  const page = pageParam === null ? 1 : Number(pageParam);
+  const all =
+    status === null ? ctx.store.listAllFor(call.company) : ctx.store.listFor(call.company, status as RfqState);
+  const last = Math.max(1, Math.ceil(all.length / ctx.pageSize));
+  const slice = all.slice((page - 1) * ctx.pageSize, page * ctx.pageSize);
+  const linkBase = `${ctx.linksOrigin ?? `http://${call.req.headers.host ?? 'localhost'}`}${ctx.prefix}/v1/rfqs?${asked === null ? '' : `status=${encodeURIComponent(asked)}&`}page=`;
+  if (ctx.faults.invalidJson()) return call.sendBroken();
+  return send(200, {
+    rfqs: slice.map((r) => renderRfq(r, ctx.faults.schemaBreak(), !docs)),
+    links: { next: page < last ? `${linkBase}${page + 1}` : null, last: `${linkBase}${last}` },
+    meta: { total: all.length },
+  });
+}
