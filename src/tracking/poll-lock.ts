@@ -1,0 +1,36 @@
+/**
+ * One poll at a time per account: a Redis lock with a lease renewed while the poll runs, released by token (a poll
+ * that outlived its lease cannot release the next one's).
+ */
+import { randomUUID } from 'node:crypto';
+import { defineScript, loadScript } from '../redis/redis-scripts.ts';
+import type { TrackingContext } from './context.ts';
+import type { TrackingStore } from './store.ts';
+
+const LOCK_MS = 120_000;
+
+const RENEW = loadScript('lockRenew-1.lua');
+const RELEASE = loadScript('lockRelease-1.lua');
+
+export interface PollLock {
+  /** Stop renewing and release the lock (a failure is ignored: the lease runs out). */
+  release(): Promise<void>;
+}
+
+/** Take the account's poll lock, or undefined when another poll holds it. */
+export async function acquirePollLock(ctx: TrackingContext, store: TrackingStore): Promise<PollLock | undefined> {
+  const renewLock = defineScript(ctx.redis, RENEW);
+  const releaseLock = defineScript(ctx.redis, RELEASE);
+  const lockToken = randomUUID();
+  if ((await ctx.redis.set(store.k.pollLock, lockToken, 'PX', LOCK_MS, 'NX')) !== 'OK') return undefined;
+  const renew = setInterval(() => {
+    renewLock([store.k.pollLock], [lockToken, String(LOCK_MS)]).catch(() => undefined);
+  }, LOCK_MS / 4);
+  renew.unref();
+  return {
+    async release() {
+      clearInterval(renew);
+      await releaseLock([store.k.pollLock], [lockToken]).catch(() => undefined);
+    },
+  };
+}
