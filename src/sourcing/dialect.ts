@@ -86,83 +86,16 @@ export async function detectDialect(
   const noteLabels = (rfqs: ListedRfq[]) => {
     for (const r of rfqs) if (r.status !== undefined && r.labelState === undefined) unknownLabels.add(r.status);
   };
+  const probe: Probe = { port, evidence, noteLabels };
 
-  const all = await firstPage(port, null);
-  let unfiltered: Tristate;
-  let total: number | undefined;
-  let sample: ListedRfq | undefined;
-  if ('refused' in all) {
-    unfiltered = 'no';
-    evidence.push(`${describe(null)}: refused (${all.refused})`);
-  } else if (all.total === undefined) {
-    unfiltered = 'unknown';
-    evidence.push(`${describe(null)}: answered without meta.total`);
-  } else {
-    unfiltered = 'yes';
-    total = all.total;
-    sample = all.rfqs[0];
-    noteLabels(all.rfqs);
-    evidence.push(`${describe(null)}: total ${total}`);
-  }
-
-  let filter: Dialect['filter'] = 'none';
-  let filterBasis: Dialect['filterBasis'] = 'unproven';
-  const forced = settings.SOURCING_STATUS_FILTER;
-  if (forced !== 'auto') {
-    filter = forced;
-    filterBasis = 'setting';
-    evidence.push(`status filter: ${forced} (SOURCING_STATUS_FILTER)`);
-  } else {
-    for (const form of ['lower', 'capitalised'] as const) {
-      const proof = await proveForm(port, form, total, noteLabels);
-      evidence.push(proof.line);
-      sample ??= proof.sample;
-      if (proof.proven) {
-        filter = form;
-        filterBasis = 'detected';
-        break;
-      }
-    }
-    if (filterBasis === 'unproven') {
-      evidence.push(
-        unfiltered === 'yes'
-          ? 'no filter form proven: the poll walks the unfiltered list and takes each state from its label'
-          : 'no filter form proven and no unfiltered list: states cannot be read (set SOURCING_STATUS_FILTER)',
-      );
-    }
-  }
-
-  let detail: Tristate = settings.SOURCING_DETAIL_CALL === 'auto' ? 'unknown' : settings.SOURCING_DETAIL_CALL;
-  if (settings.SOURCING_DETAIL_CALL === 'auto') {
-    if (sample) {
-      try {
-        const got = await port.getRfq(sample._id);
-        detail = got ? 'yes' : 'no';
-        evidence.push(
-          `GET /v1/rfqs/${sample._id} of a listed RFQ: ${got ? `found (status "${got.status ?? ''}")` : 'HTTP 404: no detail call'}`,
-        );
-      } catch (err) {
-        if (!(err instanceof PermanentHttpError)) throw err;
-        detail = 'no';
-        evidence.push(`GET /v1/rfqs/${sample._id} of a listed RFQ: HTTP ${err.status}: no detail call`);
-      }
-    } else evidence.push('detail call: not tried (no RFQ listed yet)');
-  } else evidence.push(`detail call: ${detail} (SOURCING_DETAIL_CALL)`);
-
-  const echo: Tristate =
-    settings.SOURCING_EXTERNAL_ID_ECHO === 'auto' ? (known.echo ?? 'unknown') : settings.SOURCING_EXTERNAL_ID_ECHO;
-  evidence.push(
-    settings.SOURCING_EXTERNAL_ID_ECHO === 'auto'
-      ? `external_id echo: ${echo} (learned from our own RFQs when they appear in a list)`
-      : `external_id echo: ${echo} (SOURCING_EXTERNAL_ID_ECHO)`,
-  );
-  const edit: Tristate =
-    settings.SOURCING_EDIT_CALL === 'auto' ? (known.edit ?? 'unknown') : settings.SOURCING_EDIT_CALL;
-  evidence.push(
-    settings.SOURCING_EDIT_CALL === 'auto'
-      ? `edit call: ${edit} (learned on first use)`
-      : `edit call: ${edit} (SOURCING_EDIT_CALL)`,
-  );
+  const { unfiltered, total, sample: listed } = await probeUnfiltered(probe);
+  const {
+    filter,
+    filterBasis,
+    sample: filtered,
+  } = await probeFilter(probe, settings.SOURCING_STATUS_FILTER, total, unfiltered);
+  const detail = await probeDetail(probe, settings.SOURCING_DETAIL_CALL, listed ?? filtered);
+  const { echo, edit } = learnedCalls(settings, known, evidence);
   if (unknownLabels.size > 0)
     evidence.push(`unknown record labels (state not read from them): ${[...unknownLabels].join(', ')}`);
 
@@ -177,6 +110,107 @@ export async function detectDialect(
     evidence,
     detectedAt: now,
   };
+}
+
+/** What every probe of one detection shares: the port, the evidence written so far, the label collector. */
+interface Probe {
+  port: PageLister;
+  evidence: string[];
+  noteLabels: (rfqs: ListedRfq[]) => void;
+}
+
+/** Page 1 of the unfiltered list: whether it exists, its total, and a listed RFQ to try the detail call on. */
+async function probeUnfiltered(
+  p: Probe,
+): Promise<{ unfiltered: Tristate; total: number | undefined; sample: ListedRfq | undefined }> {
+  const all = await firstPage(p.port, null);
+  if ('refused' in all) {
+    p.evidence.push(`${describe(null)}: refused (${all.refused})`);
+    return { unfiltered: 'no', total: undefined, sample: undefined };
+  }
+  if (all.total === undefined) {
+    p.evidence.push(`${describe(null)}: answered without meta.total`);
+    return { unfiltered: 'unknown', total: undefined, sample: undefined };
+  }
+  p.noteLabels(all.rfqs);
+  p.evidence.push(`${describe(null)}: total ${all.total}`);
+  return { unfiltered: 'yes', total: all.total, sample: all.rfqs[0] };
+}
+
+/** The status filter: the forced one, else the first form proven (lower case first), else `none`. */
+async function probeFilter(
+  p: Probe,
+  forced: FilterSetting,
+  total: number | undefined,
+  unfiltered: Tristate,
+): Promise<{ filter: Dialect['filter']; filterBasis: Dialect['filterBasis']; sample: ListedRfq | undefined }> {
+  let sample: ListedRfq | undefined;
+  if (forced !== 'auto') {
+    p.evidence.push(`status filter: ${forced} (SOURCING_STATUS_FILTER)`);
+    return { filter: forced, filterBasis: 'setting', sample };
+  }
+  for (const form of ['lower', 'capitalised'] as const) {
+    const proof = await proveForm(p.port, form, total, p.noteLabels);
+    p.evidence.push(proof.line);
+    sample ??= proof.sample;
+    if (proof.proven) return { filter: form, filterBasis: 'detected', sample };
+  }
+  p.evidence.push(
+    unfiltered === 'yes'
+      ? 'no filter form proven: the poll walks the unfiltered list and takes each state from its label'
+      : 'no filter form proven and no unfiltered list: states cannot be read (set SOURCING_STATUS_FILTER)',
+  );
+  return { filter: 'none', filterBasis: 'unproven', sample };
+}
+
+/** The detail call, tried on a listed RFQ (a 404 or other refusal: there is none), unless forced by its setting. */
+async function probeDetail(
+  p: Probe,
+  setting: DialectSettings['SOURCING_DETAIL_CALL'],
+  sample: ListedRfq | undefined,
+): Promise<Tristate> {
+  if (setting !== 'auto') {
+    p.evidence.push(`detail call: ${setting} (SOURCING_DETAIL_CALL)`);
+    return setting;
+  }
+  if (!sample) {
+    p.evidence.push('detail call: not tried (no RFQ listed yet)');
+    return 'unknown';
+  }
+  try {
+    const got = await p.port.getRfq(sample._id);
+    p.evidence.push(
+      `GET /v1/rfqs/${sample._id} of a listed RFQ: ${got ? `found (status "${got.status ?? ''}")` : 'HTTP 404: no detail call'}`,
+    );
+    return got ? 'yes' : 'no';
+  } catch (err) {
+    if (!(err instanceof PermanentHttpError)) throw err;
+    p.evidence.push(`GET /v1/rfqs/${sample._id} of a listed RFQ: HTTP ${err.status}: no detail call`);
+    return 'no';
+  }
+}
+
+/** The echo and the edit call: set, or as learned before (detection cannot probe them without side effects). */
+function learnedCalls(
+  settings: DialectSettings,
+  known: Partial<Pick<Dialect, 'echo' | 'edit'>>,
+  evidence: string[],
+): { echo: Tristate; edit: Tristate } {
+  const echo: Tristate =
+    settings.SOURCING_EXTERNAL_ID_ECHO === 'auto' ? (known.echo ?? 'unknown') : settings.SOURCING_EXTERNAL_ID_ECHO;
+  evidence.push(
+    settings.SOURCING_EXTERNAL_ID_ECHO === 'auto'
+      ? `external_id echo: ${echo} (learned from our own RFQs when they appear in a list)`
+      : `external_id echo: ${echo} (SOURCING_EXTERNAL_ID_ECHO)`,
+  );
+  const edit: Tristate =
+    settings.SOURCING_EDIT_CALL === 'auto' ? (known.edit ?? 'unknown') : settings.SOURCING_EDIT_CALL;
+  evidence.push(
+    settings.SOURCING_EDIT_CALL === 'auto'
+      ? `edit call: ${edit} (learned on first use)`
+      : `edit call: ${edit} (SOURCING_EDIT_CALL)`,
+  );
+  return { echo, edit };
 }
 
 /** Attempts of one form's proof while the account keeps changing under it (creates landing between the reads). */

@@ -1,0 +1,28 @@
+/**
+ * What the client's endpoint functions share: the transport they send through, the logger and the list settings,
+ * plus the two checks every endpoint makes (a valid RFQ id out, a schema-breaking answer in).
+ */
+import type { z } from 'zod';
+import { InvalidRequestError, InvalidResponseError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { firstIssue } from './schemas.ts';
+import type { Transport } from './transport.ts';
+
+export interface ClientContext {
+  transport: Transport;
+  logger: Logger;
+  maxPages: number;
+  pageConcurrency: number;
+  /** Shared across list walks so a poller warns about a foreign link origin once, not every minute. */
+  originWarning: { given: boolean };
+}
+
+export function checkRfqId(operation: string, rfqId: number): void {
+  if (!Number.isSafeInteger(rfqId) || rfqId <= 0) throw new InvalidRequestError(operation, `invalid RFQ id ${rfqId}`);
+}
+
+/** An answer that breaks its schema, named by its first issue. */
+export function invalidResponse(operation: string, err: z.ZodError, rfqId?: number): InvalidResponseError {
+  const { field, reason } = firstIssue(err);
+  return new InvalidResponseError({ operation, field, reason, rfqId });
+}
