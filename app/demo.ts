@@ -8,7 +8,9 @@
  */
 import { cp, mkdir, readdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { PACKAGE_ROOT, loadConfig } from '../src/config.ts';
+import type { Job } from 'bullmq';
+import { PACKAGE_ROOT, loadConfig, type Config } from '../src/config.ts';
+import type { WorkerContext } from '../src/pipeline/context.ts';
 import { createLogger } from '../src/logger.ts';
 import { pendingWork, trackingStatus } from '../src/tracking/status.ts';
 import { writeAccountOverview } from '../src/tracking/overview.ts';
@@ -85,100 +87,143 @@ export async function runDemo(o: DemoOptions): Promise<number> {
         if (r.status === 'duplicate') say(`${r.file.original}: same bytes as ${r.first.name}, archived as a duplicate`);
       },
       onJob: (queue, job, result, value) => {
-        if (result === 'failed') {
-          failures++;
-          say(`FAILED ${queue} job ${job.id}: ${(value as Error).message}`);
-          return;
-        }
-        if (queue === 'ingest') {
-          const v = value as JobResults['ingest'];
-          if (v.status === 'done')
-            say(
-              `read ${v.file}: ${v.requisitions} requisition(s)${v.rejectedRows ? `, ${v.rejectedRows} row(s) rejected` : ''}`,
-            );
-          else if (v.status === 'refused') say(`refused ${v.file}: ${v.reason}`);
-        } else if (queue === 'create-rfq') {
-          const v = value as JobResults['createRfq'];
-          if (v.rfqId !== undefined) say(`RFQ ${v.rfqId} ${v.status} for requisition ${v.requisitionId}`);
-        } else if (queue === 'poll') {
-          const v = value as JobResults['poll'] | undefined;
-          for (const t of v && 'transitions' in v ? v.transitions : [])
-            if (t.from !== 'created') say(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}`);
-        } else if (queue === 'comparison') {
-          const v = value as JobResults['comparison'];
-          if (v.workbook) say(`RFQ ${v.rfqId}: comparison v${v.version} written: ${rel(v.workbook)}`);
-          if (v.awardCsv && v.winnerKey !== undefined)
-            say(`RFQ ${v.rfqId}: awarded to ${v.winnerName ?? 'quotation'} (key ${v.winnerKey}): ${rel(v.awardCsv)}`);
-        }
+        if (result === 'failed') failures++;
+        for (const line of jobProgressLines(queue, job, result, value, rel)) say(line);
       },
     });
     ops = await startOpsServer({ host: '127.0.0.1', port: 0, logger, metrics, queues: pipeline.ctx.queues.all });
     say(`dashboard ${ops.url}/queues, metrics ${ops.url}/metrics`);
 
-    const samples = join(PACKAGE_ROOT, 'samples');
-    const names = (await readdir(samples)).filter((n) => !n.startsWith('.'));
-    for (const n of names) await cp(join(samples, n), join(config.folders.inbox, n));
-    say(`copied ${names.length} sample exports into ${rel(config.folders.inbox)}`);
+    const copied = await copySamples(config.folders.inbox);
+    say(`copied ${copied} sample exports into ${rel(config.folders.inbox)}`);
 
     const ctx = pipeline.ctx;
-    const deadline = t0 + o.timeoutMs;
-    let finished = false;
-    while (Date.now() < deadline && !shutdown.stopping) {
-      await new Promise((r) => setTimeout(r, 500));
-      const [status, pending, unfinished, inboxLeft] = await Promise.all([
-        trackingStatus(ctx),
-        pendingWork(ctx),
-        unfinishedJobs(ctx, ['ingest', 'create-rfq', 'quotations', 'comparison']),
-        readdir(config.folders.inbox).then((l) => l.length),
-      ]);
-      const s = status.byState;
-      const tracked = Object.values(s).reduce((a, b) => a + b, 0);
-      if (inboxLeft === 0 && unfinished === 0 && tracked > 0 && s.created + s.open + s.closed === 0 && pending.done) {
-        finished = true;
-        break;
-      }
-    }
+    const finished = await waitUntilAllDone(ctx, config.folders.inbox, t0 + o.timeoutMs, () => shutdown.stopping);
     if (shutdown.stopping) return shutdown.done;
 
-    const allComparisons = await listFiles(config.folders.comparisons, '.xlsx');
-    const allAwards = await listFiles(config.folders.awards, '.csv');
-    const comparisons = latestVersions(allComparisons);
-    const awards = latestVersions(allAwards);
-    const reports = await listFiles(config.folders.reports, '');
-    write('');
-    write(
-      finished
-        ? `Done in ${((Date.now() - t0) / 1000).toFixed(1)} s.`
-        : `Stopped after ${Math.round(o.timeoutMs / 1000)} s before every RFQ was completed.`,
+    const comparisons = await writeSummary(
+      ctx,
+      config,
+      { write, rel },
+      { finished, t0, timeoutMs: o.timeoutMs, runDir },
     );
-    const earlier = (all: string[], latest: string[]) =>
-      all.length > latest.length
-        ? ` (latest version of each RFQ; ${all.length - latest.length} earlier version(s) beside them)`
-        : '';
-    if (allComparisons.length > comparisons.length) {
-      write(
-        'A comparison is written when an RFQ closes (v1: lowest qualified prices) and again when it is completed (v2: the winner).',
-      );
-    }
-    write(`Comparison workbooks${earlier(allComparisons, comparisons)}:`);
-    for (const f of comparisons) write(`  ${rel(f)}`);
-    write(`Award files for the ERP${earlier(allAwards, awards)}:`);
-    for (const f of awards) write(`  ${rel(f)}`);
-    // Written once more now: the demo ends before the last comparisons' overview window would.
-    const overview = await writeAccountOverview(ctx);
-    write(`Overview of every tracked RFQ (${overview.rows} rows): ${rel(overview.path)}`);
-    write(`Per-file ingestion reports: ${reports.length} in ${rel(config.folders.reports)}`);
-    write(`Everything of this run is under ${rel(runDir)}`);
     if (o.stay) {
       write(`Dashboard stays up at ${ops.url}/queues; Ctrl-C to stop.`);
       return await shutdown.done;
     }
-    return finished && failures === 0 && comparisons.length > 0 ? EXIT_OK : EXIT_FAILED;
+    return finished && failures === 0 && comparisons > 0 ? EXIT_OK : EXIT_FAILED;
   } finally {
     if (!shutdown.stopping) await shutdown.trigger('demo finished');
     await shutdown.done;
     shutdown.dispose();
   }
+}
+
+/** What the demo prints about a job that ended: nothing, a line, or (a poll) one line per RFQ that moved on. */
+function jobProgressLines(
+  queue: string,
+  job: Job,
+  result: 'completed' | 'failed',
+  value: unknown,
+  rel: (p: string) => string,
+): string[] {
+  if (result === 'failed') return [`FAILED ${queue} job ${job.id}: ${(value as Error).message}`];
+  const lines: string[] = [];
+  if (queue === 'ingest') {
+    const v = value as JobResults['ingest'];
+    if (v.status === 'done')
+      lines.push(
+        `read ${v.file}: ${v.requisitions} requisition(s)${v.rejectedRows ? `, ${v.rejectedRows} row(s) rejected` : ''}`,
+      );
+    else if (v.status === 'refused') lines.push(`refused ${v.file}: ${v.reason}`);
+  } else if (queue === 'create-rfq') {
+    const v = value as JobResults['createRfq'];
+    if (v.rfqId !== undefined) lines.push(`RFQ ${v.rfqId} ${v.status} for requisition ${v.requisitionId}`);
+  } else if (queue === 'poll') {
+    const v = value as JobResults['poll'] | undefined;
+    for (const t of v && 'transitions' in v ? v.transitions : [])
+      if (t.from !== 'created') lines.push(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}`);
+  } else if (queue === 'comparison') {
+    const v = value as JobResults['comparison'];
+    if (v.workbook) lines.push(`RFQ ${v.rfqId}: comparison v${v.version} written: ${rel(v.workbook)}`);
+    if (v.awardCsv && v.winnerKey !== undefined)
+      lines.push(`RFQ ${v.rfqId}: awarded to ${v.winnerName ?? 'quotation'} (key ${v.winnerKey}): ${rel(v.awardCsv)}`);
+  }
+  return lines;
+}
+
+/** The shipped samples copied into the inbox; how many. */
+async function copySamples(inbox: string): Promise<number> {
+  const samples = join(PACKAGE_ROOT, 'samples');
+  const names = (await readdir(samples)).filter((n) => !n.startsWith('.'));
+  for (const n of names) await cp(join(samples, n), join(inbox, n));
+  return names.length;
+}
+
+/**
+ * Checks every 500 ms until the inbox is empty, no job is left and every tracked RFQ is completed or gone (true), or
+ * until the deadline or a shutdown (false).
+ */
+async function waitUntilAllDone(
+  ctx: WorkerContext,
+  inbox: string,
+  deadline: number,
+  stopping: () => boolean,
+): Promise<boolean> {
+  while (Date.now() < deadline && !stopping()) {
+    await new Promise((r) => setTimeout(r, 500));
+    const [status, pending, unfinished, inboxLeft] = await Promise.all([
+      trackingStatus(ctx),
+      pendingWork(ctx),
+      unfinishedJobs(ctx, ['ingest', 'create-rfq', 'quotations', 'comparison']),
+      readdir(inbox).then((l) => l.length),
+    ]);
+    const s = status.byState;
+    const tracked = Object.values(s).reduce((a, b) => a + b, 0);
+    if (inboxLeft === 0 && unfinished === 0 && tracked > 0 && s.created + s.open + s.closed === 0 && pending.done)
+      return true;
+  }
+  return false;
+}
+
+/** The end of the run: the files it wrote, the overview rewritten once more; returns how many RFQs have a comparison. */
+async function writeSummary(
+  ctx: WorkerContext,
+  config: Config,
+  out: { write: (line: string) => void; rel: (p: string) => string },
+  run: { finished: boolean; t0: number; timeoutMs: number; runDir: string },
+): Promise<number> {
+  const { write, rel } = out;
+  const allComparisons = await listFiles(config.folders.comparisons, '.xlsx');
+  const allAwards = await listFiles(config.folders.awards, '.csv');
+  const comparisons = latestVersions(allComparisons);
+  const awards = latestVersions(allAwards);
+  const reports = await listFiles(config.folders.reports, '');
+  write('');
+  write(
+    run.finished
+      ? `Done in ${((Date.now() - run.t0) / 1000).toFixed(1)} s.`
+      : `Stopped after ${Math.round(run.timeoutMs / 1000)} s before every RFQ was completed.`,
+  );
+  const earlier = (all: string[], latest: string[]) =>
+    all.length > latest.length
+      ? ` (latest version of each RFQ; ${all.length - latest.length} earlier version(s) beside them)`
+      : '';
+  if (allComparisons.length > comparisons.length) {
+    write(
+      'A comparison is written when an RFQ closes (v1: lowest qualified prices) and again when it is completed (v2: the winner).',
+    );
+  }
+  write(`Comparison workbooks${earlier(allComparisons, comparisons)}:`);
+  for (const f of comparisons) write(`  ${rel(f)}`);
+  write(`Award files for the ERP${earlier(allAwards, awards)}:`);
+  for (const f of awards) write(`  ${rel(f)}`);
+  // Written once more now: the demo ends before the last comparisons' overview window would.
+  const overview = await writeAccountOverview(ctx);
+  write(`Overview of every tracked RFQ (${overview.rows} rows): ${rel(overview.path)}`);
+  write(`Per-file ingestion reports: ${reports.length} in ${rel(config.folders.reports)}`);
+  write(`Everything of this run is under ${rel(run.runDir)}`);
+  return comparisons.length;
 }
 
 /** Of `...-v1.xlsx`, `...-v2.xlsx` for one RFQ keep the highest version (files are named `RFQ-<id>-...-v<n>.<ext>`). */

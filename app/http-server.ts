@@ -11,7 +11,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
@@ -91,6 +91,57 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     res.type('text/plain').send('ok\n');
   });
 
+  app.use(accessGuard(o));
+
+  app.get('/readyz', async (_req, res) => {
+    const report = await runChecks(checks);
+    res.status(report.ready ? 200 : 503).json(report);
+  });
+
+  app.get('/metrics', async (_req, res) => {
+    try {
+      const body = await o.metrics.registry.metrics();
+      res.type(o.metrics.registry.contentType).send(body);
+    } catch (err) {
+      res
+        .status(500)
+        .type('text/plain')
+        .send(`metrics failed: ${(err as Error).message}\n`);
+    }
+  });
+
+  const { board, adapter } = mountDashboard(app, o.queues ?? [], !o.token);
+
+  const server = await listen(app, o.host, o.port);
+  server.keepAliveTimeout = 5_000;
+  const port = (server.address() as AddressInfo).port;
+  const hostForUrl = o.host.includes(':') && !o.host.startsWith('[') ? `[${o.host}]` : o.host;
+  const url = `http://${hostForUrl}:${port}`;
+  o.logger.info({ url }, `operations endpoint on ${url} (/healthz /readyz /metrics /queues)`);
+
+  return {
+    url,
+    port,
+    setChecks(c) {
+      checks = c;
+    },
+    setQueues(queues) {
+      board.replaceQueues(queues.map(adapter));
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/**
+ * Who may do what: the token opens everything; without it, reads only, from loopback clients only, under a Host of
+ * this endpoint (see the file's comment).
+ */
+function accessGuard(o: Pick<OpsServerOptions, 'host' | 'token' | 'allowedHosts' | 'logger'>) {
   const allowed = new Set([
     'localhost',
     '127.0.0.1',
@@ -98,7 +149,7 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     o.host.toLowerCase().replace(/^\[|\]$/g, ''),
     ...(o.allowedHosts ?? []),
   ]);
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
     const given = presentedToken(req.headers.authorization);
     // the token opens everything, from anywhere, under any Host (a rebinding page cannot know it)
     if (o.token !== undefined && given !== undefined && sameSecret(given, o.token)) return next();
@@ -139,71 +190,39 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
         .send('this Host is not served here without the token (HTTP_ALLOWED_HOSTS)\n');
     }
     next();
-  });
+  };
+}
 
-  app.get('/readyz', async (_req, res) => {
-    const report = await runChecks(checks);
-    res.status(report.ready ? 200 : 503).json(report);
-  });
-
-  app.get('/metrics', async (_req, res) => {
-    try {
-      const body = await o.metrics.registry.metrics();
-      res.type(o.metrics.registry.contentType).send(body);
-    } catch (err) {
-      res
-        .status(500)
-        .type('text/plain')
-        .send(`metrics failed: ${(err as Error).message}\n`);
-    }
-  });
-
+/** The Bull Board dashboard at /queues; `board` and `adapter` let its queues be replaced later. */
+function mountDashboard(app: Express, queues: readonly Queue[], readOnly: boolean) {
   const boardAdapter = new ExpressAdapter();
   boardAdapter.setBasePath('/queues');
   // Without a token nothing may change state: the dashboard shows no buttons for it either.
-  const adapter = (q: Queue) => new BullMQAdapter(q, { readOnlyMode: !o.token });
+  const adapter = (q: Queue) => new BullMQAdapter(q, { readOnlyMode: readOnly });
   const board = createBullBoard({
-    queues: (o.queues ?? []).map(adapter),
+    queues: queues.map(adapter),
     // @bull-board/express pins its own copy of @bull-board/api: same shape, distinct private declarations.
     serverAdapter: boardAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
     options: { uiConfig: { boardTitle: 'rfq-sync' } },
   });
   app.use('/queues', boardAdapter.getRouter());
+  return { board, adapter };
+}
 
-  const server: Server = await new Promise((resolve, reject) => {
+/** Listens on host:port; a port in use or a host not of this machine is a ConfigError naming the setting. */
+function listen(app: Express, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
     const fail = (err: NodeJS.ErrnoException) =>
       reject(
         err.code === 'EADDRINUSE'
           ? new ConfigError([
-              `HTTP_PORT: ${o.host}:${o.port} is already in use (another rfq-sync worker on this host? give each its own HTTP_PORT, or 0 to turn the endpoint off)`,
+              `HTTP_PORT: ${host}:${port} is already in use (another rfq-sync worker on this host? give each its own HTTP_PORT, or 0 to turn the endpoint off)`,
             ])
           : err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND'
-            ? new ConfigError([`HTTP_HOST: ${o.host} is not an address of this host`])
+            ? new ConfigError([`HTTP_HOST: ${host} is not an address of this host`])
             : err,
       );
-    const s = app.listen(o.port, o.host, (err?: Error) => (err ? fail(err) : resolve(s)));
+    const s = app.listen(port, host, (err?: Error) => (err ? fail(err) : resolve(s)));
     s.once('error', fail);
   });
-  server.keepAliveTimeout = 5_000;
-  const port = (server.address() as AddressInfo).port;
-  const hostForUrl = o.host.includes(':') && !o.host.startsWith('[') ? `[${o.host}]` : o.host;
-  const url = `http://${hostForUrl}:${port}`;
-  o.logger.info({ url }, `operations endpoint on ${url} (/healthz /readyz /metrics /queues)`);
-
-  return {
-    url,
-    port,
-    setChecks(c) {
-      checks = c;
-    },
-    setQueues(queues) {
-      board.replaceQueues(queues.map(adapter));
-    },
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
-  };
 }

@@ -75,6 +75,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
   let sources: MetricsSources = {};
   let last: (ApiCall & { at: number }) | undefined;
   const recent: Array<ApiCall & { at: number }> = [];
+  const current = () => sources;
 
   const jobs = new Counter({
     name: METRIC_NAMES.jobs,
@@ -101,31 +102,9 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  new Gauge({
-    name: METRIC_NAMES.rfqs,
-    help: 'RFQs created by rfq-sync and tracked, by state (shared, read from Redis)',
-    labelNames: ['state'] as const,
-    registers: [registry],
-    async collect() {
-      if (!sources.rfqsByState) return;
-      this.reset();
-      for (const [state, n] of Object.entries(await sources.rfqsByState().catch(() => ({})))) this.set({ state }, n);
-    },
-  });
-  new Gauge({
-    name: METRIC_NAMES.queueJobs,
-    help: 'Jobs in each queue by state (shared, read from Redis)',
-    labelNames: ['queue', 'state'] as const,
-    registers: [registry],
-    async collect() {
-      if (!sources.queueCounts) return;
-      this.reset();
-      const counts = await sources.queueCounts().catch(() => ({}));
-      for (const [queue, byState] of Object.entries(counts)) {
-        for (const [state, n] of Object.entries(byState)) this.set({ queue, state }, n);
-      }
-    },
-  });
+  // the scrape-time gauges are registered between the counters as ever: /metrics keeps its order
+  rfqsGauge(registry, current);
+  queueJobsGauge(registry, current);
   const workbooks = new Counter({
     name: METRIC_NAMES.workbooks,
     help: 'Comparison workbooks written by this process',
@@ -141,25 +120,8 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
     help: 'Rows of input files rejected by this process (each in its file report)',
     registers: [registry],
   });
-  new Gauge({
-    name: METRIC_NAMES.lastOkPoll,
-    help: 'Unix time of the last poll that succeeded, seconds (shared, read from Redis); absent before the first',
-    registers: [registry],
-    async collect() {
-      if (!sources.lastOkPoll) return;
-      const ms = await sources.lastOkPoll().catch(() => undefined);
-      if (ms !== undefined) this.set(ms / 1000);
-    },
-  });
-  new Gauge({
-    name: METRIC_NAMES.pausedForAuth,
-    help: '1 while calls to the sourcing service are paused because it refused the token (401/403)',
-    registers: [registry],
-    async collect() {
-      if (!sources.pausedForAuth) return;
-      this.set((await sources.pausedForAuth().catch(() => false)) ? 1 : 0);
-    },
-  });
+  lastOkPollGauge(registry, current);
+  pausedForAuthGauge(registry, current);
 
   return {
     registry,
@@ -192,4 +154,68 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
       sources = { ...sources, ...s };
     },
   };
+}
+
+/** RFQs tracked by state, read from Redis at scrape time. */
+function rfqsGauge(registry: Registry, current: () => MetricsSources): void {
+  new Gauge({
+    name: METRIC_NAMES.rfqs,
+    help: 'RFQs created by rfq-sync and tracked, by state (shared, read from Redis)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      const sources = current();
+      if (!sources.rfqsByState) return;
+      this.reset();
+      for (const [state, n] of Object.entries(await sources.rfqsByState().catch(() => ({})))) this.set({ state }, n);
+    },
+  });
+}
+
+/** Jobs in each queue by state, read from Redis at scrape time. */
+function queueJobsGauge(registry: Registry, current: () => MetricsSources): void {
+  new Gauge({
+    name: METRIC_NAMES.queueJobs,
+    help: 'Jobs in each queue by state (shared, read from Redis)',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      const sources = current();
+      if (!sources.queueCounts) return;
+      this.reset();
+      const counts = await sources.queueCounts().catch(() => ({}));
+      for (const [queue, byState] of Object.entries(counts)) {
+        for (const [state, n] of Object.entries(byState)) this.set({ queue, state }, n);
+      }
+    },
+  });
+}
+
+/** The last successful poll of any worker, read from Redis at scrape time; absent before the first. */
+function lastOkPollGauge(registry: Registry, current: () => MetricsSources): void {
+  new Gauge({
+    name: METRIC_NAMES.lastOkPoll,
+    help: 'Unix time of the last poll that succeeded, seconds (shared, read from Redis); absent before the first',
+    registers: [registry],
+    async collect() {
+      const sources = current();
+      if (!sources.lastOkPoll) return;
+      const ms = await sources.lastOkPoll().catch(() => undefined);
+      if (ms !== undefined) this.set(ms / 1000);
+    },
+  });
+}
+
+/** 1 while the sourcing calls are paused for auth, read from Redis at scrape time. */
+function pausedForAuthGauge(registry: Registry, current: () => MetricsSources): void {
+  new Gauge({
+    name: METRIC_NAMES.pausedForAuth,
+    help: '1 while calls to the sourcing service are paused because it refused the token (401/403)',
+    registers: [registry],
+    async collect() {
+      const sources = current();
+      if (!sources.pausedForAuth) return;
+      this.set((await sources.pausedForAuth().catch(() => false)) ? 1 : 0);
+    },
+  });
 }

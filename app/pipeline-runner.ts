@@ -61,22 +61,8 @@ export async function startPipeline(
   let mappingSets: { stop(): void } | undefined;
   try {
     if (o.metrics) wireMetrics(ctx, o.metrics);
-    // A Redis that lost its state must not see one claim (the built-in sandbox and a private Redis are throwaway)
-    if (!runtime.embeddedRedis && !runtime.sandbox) {
-      await ctx.state.check();
-      ctx.state.start(config.STATE_CHECK_MS);
-    }
-    // a crash mid-write leaves `.x.tmp` files in the outbox (the overview's in the outbox itself): gone at start
-    // (those older than 10 minutes)
-    const temps = await removeStaleTemps(
-      [config.folders.outbox, config.folders.comparisons, config.folders.awards, config.folders.reports],
-      STALE_TEMP_MS,
-    );
-    if (temps > 0)
-      logger.info(
-        { event: 'outbox.temps-removed', files: temps },
-        `removed ${temps} temporary file(s) a crash left in the outbox`,
-      );
+    await startStateCheck(ctx, config, runtime);
+    await removeCrashTemps(config, logger);
     mappingSets = await startMappingSetWatch({
       redis: ctx.redis,
       keys: ctx.keys,
@@ -84,39 +70,7 @@ export async function startPipeline(
       logger,
     });
     worker = startWorker(ctx, o.worker);
-    for (const w of worker.workers) {
-      w.on('completed', (job, value) => {
-        o.metrics?.onJob(w.name, 'completed');
-        logger.info(
-          {
-            event: 'job.completed',
-            queue: w.name,
-            jobId: job.id,
-            ...jobSubject(job, value),
-            ms: job.finishedOn && job.processedOn ? job.finishedOn - job.processedOn : undefined,
-          },
-          `${w.name} job ${job.id} done`,
-        );
-        if (w.name === 'ingest') {
-          const r = value as JobResults['ingest'];
-          o.metrics?.onFile(ingestOutcome(r));
-          o.metrics?.onRejectedRows(r.status === 'done' ? r.rejectedRows : 0);
-        }
-        if (w.name === 'comparison') {
-          const v = value as JobResults['comparison'];
-          if (v.workbook !== undefined) o.metrics?.onOutput('workbook');
-          if (v.awardCsv !== undefined) o.metrics?.onOutput('award');
-        }
-        o.onJob?.(w.name, job, 'completed', value);
-      });
-      w.on('failed', (job, err) => {
-        if (!job) return;
-        // Unrecoverable errors (a rejected requisition) end the job before its attempts are used up.
-        const final = job.finishedOn !== undefined || job.attemptsMade >= (job.opts.attempts ?? 1);
-        o.metrics?.onJob(w.name, final ? 'failed' : 'retried');
-        if (final) o.onJob?.(w.name, job, 'failed', err);
-      });
-    }
+    reportJobOutcomes(worker, logger, o);
     watcher = await startInboxWatcher(ctx, {
       watch: o.watch ?? true,
       schedule: o.schedule ?? true,
@@ -156,6 +110,67 @@ export async function startPipeline(
       return stopping;
     },
   };
+}
+
+/** A Redis that lost its state must not see one claim (the built-in sandbox and a private Redis are throwaway). */
+async function startStateCheck(ctx: WorkerContext, config: Config, runtime: Runtime): Promise<void> {
+  if (!runtime.embeddedRedis && !runtime.sandbox) {
+    await ctx.state.check();
+    ctx.state.start(config.STATE_CHECK_MS);
+  }
+}
+
+/**
+ * A crash mid-write leaves `.x.tmp` files in the outbox (the overview's in the outbox itself): gone at start
+ * (those older than 10 minutes).
+ */
+async function removeCrashTemps(config: Config, logger: Logger): Promise<void> {
+  const temps = await removeStaleTemps(
+    [config.folders.outbox, config.folders.comparisons, config.folders.awards, config.folders.reports],
+    STALE_TEMP_MS,
+  );
+  if (temps > 0)
+    logger.info(
+      { event: 'outbox.temps-removed', files: temps },
+      `removed ${temps} temporary file(s) a crash left in the outbox`,
+    );
+}
+
+/** Each job that ends goes to the log (completed), the metrics and the caller's `onJob` (demo progress). */
+function reportJobOutcomes(worker: RunningWorker, logger: Logger, o: PipelineOptions): void {
+  for (const w of worker.workers) {
+    w.on('completed', (job, value) => {
+      o.metrics?.onJob(w.name, 'completed');
+      logger.info(
+        {
+          event: 'job.completed',
+          queue: w.name,
+          jobId: job.id,
+          ...jobSubject(job, value),
+          ms: job.finishedOn && job.processedOn ? job.finishedOn - job.processedOn : undefined,
+        },
+        `${w.name} job ${job.id} done`,
+      );
+      if (w.name === 'ingest') {
+        const r = value as JobResults['ingest'];
+        o.metrics?.onFile(ingestOutcome(r));
+        o.metrics?.onRejectedRows(r.status === 'done' ? r.rejectedRows : 0);
+      }
+      if (w.name === 'comparison') {
+        const v = value as JobResults['comparison'];
+        if (v.workbook !== undefined) o.metrics?.onOutput('workbook');
+        if (v.awardCsv !== undefined) o.metrics?.onOutput('award');
+      }
+      o.onJob?.(w.name, job, 'completed', value);
+    });
+    w.on('failed', (job, err) => {
+      if (!job) return;
+      // Unrecoverable errors (a rejected requisition) end the job before its attempts are used up.
+      const final = job.finishedOn !== undefined || job.attemptsMade >= (job.opts.attempts ?? 1);
+      o.metrics?.onJob(w.name, final ? 'failed' : 'retried');
+      if (final) o.onJob?.(w.name, job, 'failed', err);
+    });
+  }
 }
 
 /** The requisition, RFQ or file a job was about, for its log line. */

@@ -205,6 +205,22 @@ function firstLine(s: string): string {
 
 /** The human view: a few aligned blocks, most urgent first. */
 export function formatStatus(r: StatusReport): string {
+  return [
+    ...alertLines(r),
+    '',
+    ...queueLines(r.queues),
+    '',
+    ...trackingLines(r),
+    ...changeLines(r.changes),
+    '',
+    ...failureLines(r.failures),
+    '',
+    ...fileProblemLines(r.files),
+  ].join('\n');
+}
+
+/** What stops or may stop work: Redis state lost, workers with differing mappings, the auth pause. */
+function alertLines(r: StatusReport): string[] {
   const lines: string[] = [];
   if (r.stateLost) {
     lines.push(
@@ -231,15 +247,23 @@ export function formatStatus(r: StatusReport): string {
   } else {
     lines.push('Sourcing calls: running (not paused for auth)');
   }
-  lines.push('');
-  lines.push('Queues           waiting  active  delayed  failed  completed');
-  for (const [name, c] of Object.entries(r.queues)) {
+  return lines;
+}
+
+function queueLines(queues: StatusReport['queues']): string[] {
+  const lines = ['Queues           waiting  active  delayed  failed  completed'];
+  for (const [name, c] of Object.entries(queues)) {
     const waiting = (c.waiting ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0);
     lines.push(
       `  ${name.padEnd(14)} ${String(waiting).padStart(7)} ${String(c.active ?? 0).padStart(7)} ${String(c.delayed ?? 0).padStart(8)} ${String(c.failed ?? 0).padStart(7)} ${String(c.completed ?? 0).padStart(10)}`,
     );
   }
-  lines.push('');
+  return lines;
+}
+
+/** The RFQs tracked, the last poll, the sourcing dialect, undecided requisitions and the last retention run. */
+function trackingLines(r: StatusReport): string[] {
+  const lines: string[] = [];
   const states = Object.entries(r.rfqs);
   lines.push(`RFQs tracked: ${states.length === 0 ? 'none' : states.map(([s, n]) => `${s} ${n}`).join(', ')}`);
   if (r.flagged.length)
@@ -267,42 +291,46 @@ export function formatStatus(r: StatusReport): string {
       `Retention (last ${r.retention.at}, ${r.retention.days || 'off'} days, outbox ${r.retention.outboxDays || 'kept'}): removed archive ${rm.archive}, failed ${rm.failed}, reports ${rm.reports}, ledger ${rm.ledger}, comparisons ${rm.comparisons}, awards ${rm.awards}${r.retention.errors.length ? `; ${r.retention.errors.length} could not be removed` : ''}`,
     );
   }
-  if (r.changes.length > 0) {
-    lines.push(
-      `Re-exports that changed an existing RFQ (latest ${r.changes.length}; the file reports' Changes sheets have every field):`,
-    );
-    for (const c of r.changes) {
-      const parts = [
-        ...(c.lines.length
-          ? [
-              `${c.lines.length} line(s) changed (${[...new Set(c.lines.flatMap((l) => l.fields))].join(', ')}): change at the service by hand`,
-            ]
-          : []),
-        ...(c.header
-          ? [`${c.header.fields.join(', ')} ${c.header.pushed ? 'pushed' : `not pushed: ${c.header.reason ?? ''}`}`]
-          : []),
-      ];
-      lines.push(`  ${c.at}  ${c.requisition} (RFQ ${c.rfqId ?? '?'}): ${parts.join('; ')}`);
-    }
+  return lines;
+}
+
+/** Re-exports that changed an existing RFQ: none shown when there are none. */
+function changeLines(changes: StatusChange[]): string[] {
+  if (changes.length === 0) return [];
+  const lines = [
+    `Re-exports that changed an existing RFQ (latest ${changes.length}; the file reports' Changes sheets have every field):`,
+  ];
+  for (const c of changes) {
+    const parts = [
+      ...(c.lines.length
+        ? [
+            `${c.lines.length} line(s) changed (${[...new Set(c.lines.flatMap((l) => l.fields))].join(', ')}): change at the service by hand`,
+          ]
+        : []),
+      ...(c.header
+        ? [`${c.header.fields.join(', ')} ${c.header.pushed ? 'pushed' : `not pushed: ${c.header.reason ?? ''}`}`]
+        : []),
+    ];
+    lines.push(`  ${c.at}  ${c.requisition} (RFQ ${c.rfqId ?? '?'}): ${parts.join('; ')}`);
   }
-  lines.push('');
-  if (r.failures.length === 0) {
-    lines.push('Recent failures: none');
-  } else {
-    lines.push(
-      `Recent failures (${r.failures.length}; \`rfq-sync failed list\` for all, \`rfq-sync failed retry ID|--all\` to re-run):`,
-    );
-    for (const f of r.failures) lines.push(`  ${f.at ?? '?'}  ${f.queue}  ${f.jobId}: ${f.reason}`);
-  }
-  lines.push('');
-  if (r.files.length === 0) {
-    lines.push('Files refused or with rejected rows (last day): none');
-  } else {
-    lines.push(`Files refused or with rejected rows (last day, latest first; details in outbox/reports/):`);
-    for (const f of r.files)
-      lines.push(
+  return lines;
+}
+
+function failureLines(failures: StatusFailure[]): string[] {
+  if (failures.length === 0) return ['Recent failures: none'];
+  return [
+    `Recent failures (${failures.length}; \`rfq-sync failed list\` for all, \`rfq-sync failed retry ID|--all\` to re-run):`,
+    ...failures.map((f) => `  ${f.at ?? '?'}  ${f.queue}  ${f.jobId}: ${f.reason}`),
+  ];
+}
+
+function fileProblemLines(files: StatusFileProblem[]): string[] {
+  if (files.length === 0) return ['Files refused or with rejected rows (last day): none'];
+  return [
+    `Files refused or with rejected rows (last day, latest first; details in outbox/reports/):`,
+    ...files.map(
+      (f) =>
         `  ${f.at ?? '?'}  ${f.file}: ${f.outcome === 'refused' ? 'REFUSED, ' : ''}${f.reason}  [report ${f.report}]`,
-      );
-  }
-  return lines.join('\n');
+    ),
+  ];
 }

@@ -12,6 +12,12 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors.ts';
 import { registerSecret } from './logger.ts';
+import { completeRedisSettings, redisPassword } from './config-redis.ts';
+import { httpTokenFromFile, sourcingToken } from './config-secrets.ts';
+
+// Split out of this file to keep it short; importers keep reaching them here.
+export { displayRedisUrl, redisPassword, sentinelUrl } from './config-redis.ts';
+export { readTokenFile, tokenProblem } from './config-secrets.ts';
 
 /** Root of the installed package (holds the shipped mappings/ and samples/). */
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -342,18 +348,51 @@ export function loadConfig(
   opts: { requireProduction?: boolean; requireToken?: boolean; cwd?: string } = {},
 ): Config {
   const problems: string[] = [];
-  let fileValues: Record<string, unknown> = {};
-  const cfgFile = env.RFQ_SYNC_CONFIG;
-  if (cfgFile) {
-    try {
-      const parsed: unknown = parseYaml(readFileSync(cfgFile, 'utf8'));
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-        fileValues = parsed as Record<string, unknown>;
-      else problems.push(`RFQ_SYNC_CONFIG: ${cfgFile} must hold a mapping of VARIABLE: value`);
-    } catch (err) {
-      problems.push(`RFQ_SYNC_CONFIG: cannot read ${cfgFile}: ${(err as Error).message.split('\n')[0]}`);
-    }
+  const raw = parseSettings(env, problems);
+  // Secrets go into the log scrubber before anything can print them.
+  registerSecret(raw.SOURCING_TOKEN);
+  registerSecret(raw.HTTP_TOKEN);
+  if (raw.REDIS_URL) {
+    registerSecret(redisPassword(raw.REDIS_URL));
+    registerSecret(new URL(raw.REDIS_URL).password); // the percent-encoded spelling too
   }
+
+  completeRedisSettings(raw, problems);
+  const token = sourcingToken(raw.SOURCING_TOKEN, raw.SOURCING_TOKEN_FILE, problems);
+  // Commands that only read or steer Redis (status, failed, ingest, recover) never need the token.
+  if (opts.requireToken !== false && raw.SOURCING_BASE_URL && !token && !raw.SOURCING_TOKEN_FILE)
+    problems.push('SOURCING_TOKEN: required when SOURCING_BASE_URL is set (or set SOURCING_TOKEN_FILE)');
+  if (opts.requireProduction) {
+    if (!raw.SOURCING_BASE_URL)
+      problems.push(
+        'SOURCING_BASE_URL: required for `worker` (only `demo` and local commands use the built-in sandbox)',
+      );
+    if (!raw.REDIS_URL)
+      problems.push('REDIS_URL: required for `worker` (only `demo` and local commands start a private redis-server)');
+  }
+  const httpToken = httpTokenFromFile(raw.HTTP_TOKEN, raw.HTTP_TOKEN_FILE, problems);
+  if (httpToken !== undefined) raw.HTTP_TOKEN = httpToken;
+  if (raw.HTTP_PORT !== 0 && !LOOPBACK.has(raw.HTTP_HOST) && !raw.HTTP_TOKEN && !raw.HTTP_TOKEN_FILE) {
+    problems.push(`HTTP_TOKEN: required when HTTP_HOST (${raw.HTTP_HOST}) is not a loopback address`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    ...raw,
+    folders: resolveFolders(raw, opts.cwd ?? process.cwd()),
+    token,
+    account: raw.SOURCING_ACCOUNT ?? defaultAccount(raw.SOURCING_BASE_URL),
+    accountGiven: Boolean(raw.SOURCING_ACCOUNT ?? raw.SOURCING_BASE_URL),
+  };
+}
+
+/**
+ * The settings of the file RFQ_SYNC_CONFIG names, overridden by the non-empty environment variables, checked
+ * against the schema. Throws a ConfigError listing every problem so far when anything is wrong.
+ */
+function parseSettings(env: NodeJS.ProcessEnv, problems: string[]): RawConfig {
+  const cfgFile = env.RFQ_SYNC_CONFIG;
+  const fileValues = cfgFile ? readConfigFile(cfgFile, problems) : {};
   const known = new Set(Object.keys(rawConfigSchema.shape));
   for (const k of Object.keys(fileValues)) if (!known.has(k)) problems.push(`${k}: unknown setting in ${cfgFile}`);
 
@@ -371,110 +410,27 @@ export function loadConfig(
     }
   }
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
-  const raw = result.data;
-  // Secrets go into the log scrubber before anything can print them.
-  registerSecret(raw.SOURCING_TOKEN);
-  registerSecret(raw.HTTP_TOKEN);
-  if (raw.REDIS_URL) {
-    registerSecret(redisPassword(raw.REDIS_URL));
-    registerSecret(new URL(raw.REDIS_URL).password); // the percent-encoded spelling too
-  }
+  return result.data;
+}
 
-  if (raw.REDIS_SENTINELS) {
-    if (raw.REDIS_URL) problems.push('REDIS_SENTINELS: set either REDIS_URL or REDIS_SENTINELS, not both');
-    const secret = (name: 'REDIS_PASSWORD' | 'REDIS_SENTINEL_PASSWORD'): string | undefined => {
-      const file = raw[`${name}_FILE`];
-      if (raw[name] && file) problems.push(`${name}_FILE: set either ${name} or ${name}_FILE, not both`);
-      if (!file) return raw[name];
-      try {
-        const v = readTokenFile(file);
-        registerSecret(v);
-        if (!v) problems.push(`${name}_FILE: ${file} is empty`);
-        return v;
-      } catch (err) {
-        problems.push(
-          `${name}_FILE: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-        );
-        return undefined;
-      }
-    };
-    registerSecret(raw.REDIS_PASSWORD);
-    registerSecret(raw.REDIS_SENTINEL_PASSWORD);
-    raw.REDIS_URL = sentinelUrl(
-      raw.REDIS_SENTINELS,
-      raw.REDIS_SENTINEL_NAME,
-      secret('REDIS_PASSWORD'),
-      secret('REDIS_SENTINEL_PASSWORD'),
-    );
-  } else if (
-    raw.REDIS_PASSWORD ||
-    raw.REDIS_PASSWORD_FILE ||
-    raw.REDIS_SENTINEL_PASSWORD ||
-    raw.REDIS_SENTINEL_PASSWORD_FILE
-  ) {
-    problems.push('REDIS_PASSWORD: only used with REDIS_SENTINELS (with REDIS_URL the password goes in the URL)');
+/** The mapping of VARIABLE: value in a YAML or JSON config file; empty (the problem said) when unreadable. */
+function readConfigFile(cfgFile: string, problems: string[]): Record<string, unknown> {
+  try {
+    const parsed: unknown = parseYaml(readFileSync(cfgFile, 'utf8'));
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    problems.push(`RFQ_SYNC_CONFIG: ${cfgFile} must hold a mapping of VARIABLE: value`);
+  } catch (err) {
+    problems.push(`RFQ_SYNC_CONFIG: cannot read ${cfgFile}: ${(err as Error).message.split('\n')[0]}`);
   }
-  raw.REDIS_WAIT_REPLICAS ??= raw.REDIS_SENTINELS ? 1 : 0;
+  return {};
+}
 
-  if (raw.SOURCING_TOKEN && raw.SOURCING_TOKEN_FILE)
-    problems.push('SOURCING_TOKEN_FILE: set either SOURCING_TOKEN or SOURCING_TOKEN_FILE, not both');
-  let token = raw.SOURCING_TOKEN;
-  if (raw.SOURCING_TOKEN) {
-    const bad = tokenProblem(raw.SOURCING_TOKEN.trim());
-    if (bad) problems.push(`SOURCING_TOKEN: the token ${bad}`);
-    else token = raw.SOURCING_TOKEN.trim();
-  }
-  if (raw.SOURCING_TOKEN_FILE) {
-    try {
-      token = readTokenFile(raw.SOURCING_TOKEN_FILE);
-      registerSecret(token);
-      if (!token) problems.push(`SOURCING_TOKEN_FILE: ${raw.SOURCING_TOKEN_FILE} is empty`);
-      const bad = token ? tokenProblem(token) : undefined;
-      if (bad) problems.push(`SOURCING_TOKEN_FILE: the token in ${raw.SOURCING_TOKEN_FILE} ${bad}`);
-    } catch (err) {
-      problems.push(
-        `SOURCING_TOKEN_FILE: cannot read ${raw.SOURCING_TOKEN_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
-  }
-  // Commands that only read or steer Redis (status, failed, ingest, recover) never need the token.
-  if (opts.requireToken !== false && raw.SOURCING_BASE_URL && !token && !raw.SOURCING_TOKEN_FILE)
-    problems.push('SOURCING_TOKEN: required when SOURCING_BASE_URL is set (or set SOURCING_TOKEN_FILE)');
-  if (opts.requireProduction) {
-    if (!raw.SOURCING_BASE_URL)
-      problems.push(
-        'SOURCING_BASE_URL: required for `worker` (only `demo` and local commands use the built-in sandbox)',
-      );
-    if (!raw.REDIS_URL)
-      problems.push('REDIS_URL: required for `worker` (only `demo` and local commands start a private redis-server)');
-  }
-  if (raw.HTTP_TOKEN && raw.HTTP_TOKEN_FILE)
-    problems.push('HTTP_TOKEN_FILE: set either HTTP_TOKEN or HTTP_TOKEN_FILE, not both');
-  if (raw.HTTP_TOKEN_FILE) {
-    try {
-      const t = readTokenFile(raw.HTTP_TOKEN_FILE);
-      registerSecret(t);
-      const bad = tokenProblem(t);
-      if (bad) problems.push(`HTTP_TOKEN_FILE: the token in ${raw.HTTP_TOKEN_FILE} ${bad}`);
-      else if (t.length < 16)
-        problems.push(`HTTP_TOKEN_FILE: the token in ${raw.HTTP_TOKEN_FILE} must be at least 16 characters`);
-      else raw.HTTP_TOKEN = t;
-    } catch (err) {
-      problems.push(
-        `HTTP_TOKEN_FILE: cannot read ${raw.HTTP_TOKEN_FILE}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
-  }
-  if (raw.HTTP_PORT !== 0 && !LOOPBACK.has(raw.HTTP_HOST) && !raw.HTTP_TOKEN && !raw.HTTP_TOKEN_FILE) {
-    problems.push(`HTTP_TOKEN: required when HTTP_HOST (${raw.HTTP_HOST}) is not a loopback address`);
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
-
-  const base = opts.cwd ?? process.cwd();
+/** The working folders: relative paths taken from `base`, unset ones under RFQ_SYNC_DIR (mappings: the shipped). */
+function resolveFolders(raw: RawConfig, base: string): Folders {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   const root = abs(raw.RFQ_SYNC_DIR);
   const outbox = abs(raw.OUTBOX_DIR ?? join(root, 'outbox'));
-  const folders: Folders = {
+  return {
     root,
     inbox: abs(raw.INBOX_DIR ?? join(root, 'inbox')),
     processing: abs(raw.PROCESSING_DIR ?? join(root, 'processing')),
@@ -486,72 +442,6 @@ export function loadConfig(
     awards: join(outbox, 'awards'),
     mappings: abs(raw.MAPPINGS_DIR ?? join(PACKAGE_ROOT, 'mappings')),
   };
-  return {
-    ...raw,
-    folders,
-    token,
-    account: raw.SOURCING_ACCOUNT ?? defaultAccount(raw.SOURCING_BASE_URL),
-    accountGiven: Boolean(raw.SOURCING_ACCOUNT ?? raw.SOURCING_BASE_URL),
-  };
-}
-
-export function readTokenFile(path: string): string {
-  return readFileSync(path, 'utf8').trim();
-}
-
-/**
- * Why a token cannot go in an Authorization header, or undefined when it can. A line break or control character
- * inside (two tokens pasted into one file, a CR from an editor) would make every call fail as if the service were
- * down; said as a configuration error instead, never showing the value.
- */
-export function tokenProblem(token: string): string | undefined {
-  const bad = /[\u0000-\u001f\u007f]/.exec(token);
-  if (!bad) return undefined;
-  const what =
-    bad[0] === '\n' || bad[0] === '\r'
-      ? 'a line break'
-      : `a control character (U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()})`;
-  return `holds ${what} at character ${bad.index + 1} of ${token.length} (only a trailing newline is allowed)`;
-}
-
-/** The password inside a Redis URL, decoded, if any. */
-export function redisPassword(redisUrl: string): string | undefined {
-  try {
-    const u = new URL(redisUrl);
-    return u.password ? decodeURIComponent(u.password) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A Redis URL fit to print: the password (and user) replaced. */
-/**
- * Redis under Sentinel travels through the code as one string, like a REDIS_URL:
- * `redis-sentinel://[:password@]<name>?sentinels=h1:p1,h2:p2[&sentinelPassword=...]` (see redisOptionsFromUrl).
- */
-export function sentinelUrl(sentinels: string, name: string, password?: string, sentinelPassword?: string): string {
-  const u = new URL(`redis-sentinel://${name}`);
-  if (password) u.password = password;
-  u.searchParams.set(
-    'sentinels',
-    sentinels
-      .split(',')
-      .map((s) => s.trim())
-      .join(','),
-  );
-  if (sentinelPassword) u.searchParams.set('sentinelPassword', sentinelPassword);
-  return u.toString();
-}
-
-export function displayRedisUrl(redisUrl: string): string {
-  try {
-    const u = new URL(redisUrl);
-    if (u.password) u.password = '***';
-    if (u.searchParams.has('sentinelPassword')) u.searchParams.set('sentinelPassword', '***');
-    return u.toString();
-  } catch {
-    return '(unparseable Redis URL)';
-  }
 }
 
 function defaultAccount(baseUrl: string | undefined): string {
