@@ -70,7 +70,7 @@ export interface WorkerContextOptions {
 
 /**
  * ioredis options from a redis:// or rediss:// URL (TLS for rediss), or from the redis-sentinel:// form that
- * REDIS_SENTINELS becomes (src/config.ts sentinelUrl): the sentinels are asked for the primary, and asked again
+ * REDIS_SENTINELS becomes (src/config-redis.ts sentinelUrl): the sentinels are asked for the primary, and asked again
  * after a failover.
  */
 export function redisOptionsFromUrl(url: string, extra: RedisOptions = {}): RedisOptions {
