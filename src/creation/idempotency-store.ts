@@ -164,206 +164,271 @@ export interface IdempotencyStore {
   count(): Promise<number>;
 }
 
+/** The account's keys and the scripts defined on its connection: what every operation below works on. */
+interface StoreState {
+  redis: Redis;
+  keys: RedisKeys;
+  scripts: {
+    claim: ScriptCaller;
+    beginPost: ScriptCaller;
+    endAttempt: ScriptCaller;
+    record: ScriptCaller;
+    reject: ScriptCaller;
+    markReconciled: ScriptCaller;
+    park: ScriptCaller;
+    unparkToPost: ScriptCaller;
+    seedForRecovery: ScriptCaller;
+  };
+}
+
 export function createIdempotencyStore(redis: Redis, keys: RedisKeys): IdempotencyStore {
-  const claimS = defineScript(redis, CLAIM);
-  const beginS = defineScript(redis, BEGIN_POST);
-  const endS = defineScript(redis, END_ATTEMPT);
-  const recordS = defineScript(redis, RECORD);
-  const rejectS = defineScript(redis, REJECT);
-  const reconciledS = defineScript(redis, MARK_RECONCILED);
-  const parkS = defineScript(redis, PARK);
-  const unparkS = defineScript(redis, UNPARK_TO_POST);
-  const seedS = defineScript(redis, SEED_FOR_RECOVERY);
-  const idOf = (r: Requisition) => `${r.profile}/${r.key}`;
-  const meta = (r: Requisition) => [r.key, r.profile, r.sourceFile, r.title];
+  const s: StoreState = {
+    redis,
+    keys,
+    scripts: {
+      claim: defineScript(redis, CLAIM),
+      beginPost: defineScript(redis, BEGIN_POST),
+      endAttempt: defineScript(redis, END_ATTEMPT),
+      record: defineScript(redis, RECORD),
+      reject: defineScript(redis, REJECT),
+      markReconciled: defineScript(redis, MARK_RECONCILED),
+      park: defineScript(redis, PARK),
+      unparkToPost: defineScript(redis, UNPARK_TO_POST),
+      seedForRecovery: defineScript(redis, SEED_FOR_RECOVERY),
+    },
+  };
+  const recordKey = (id: string) => [keys.requisition(id)];
 
   return {
-    async claim(r, token, contentHash, leaseMs, permit, fingerprint = '') {
-      const id = idOf(r);
-      const l = permit?.limiter;
-      const res = (await claimS(
-        [
-          keys.externalIds,
-          keys.requisition(id),
-          keys.requisitions,
-          l?.keys.window ?? keys.key('rate', 'window'),
-          l?.keys.hold ?? keys.key('rate', 'hold'),
-          l?.keys.tat ?? keys.key('rate', 'tat'),
-        ],
-        [
-          id,
-          token,
-          leaseMs,
-          contentHash,
-          ...meta(r),
-          l ? l.perSecond : '',
-          l ? l.windowMs : 0,
-          l ? `${token}:claim` : '',
-          permit?.postLeaseMs ?? 0,
-          fingerprint,
-          ...r.lines.map((x) => x.external_id),
-        ],
-      )) as string[];
-      switch (res[0]) {
-        case 'created':
-          return { status: 'created', rfqId: Number(res[1]) };
-        case 'rejected':
-          return { status: 'rejected', reason: res[1] ?? '' };
-        case 'undecided':
-          return { status: 'undecided', reason: res[1] ?? '' };
-        case 'busy':
-          return { status: 'busy', waitMs: Number(res[1]) };
-        case 'conflict': {
-          const conflicts: Array<{ externalId: string; heldBy: string }> = [];
-          for (let i = 1; i + 1 < res.length; i += 2) conflicts.push({ externalId: res[i]!, heldBy: res[i + 1]! });
-          return { status: 'conflict', conflicts };
-        }
-        case 'claimed':
-        case 'posting':
-          return {
-            status: 'claimed',
-            previous: (res[1] || undefined) as RequisitionState | undefined,
-            claimed: JSON.parse(res[2] ?? '[]') as string[],
-            posting: res[0] === 'posting',
-          };
-        default:
-          throw new UnexpectedError(`claim script answered ${String(res[0])}`);
-      }
+    claim: async (r, token, contentHash, leaseMs, permit, fingerprint = '') =>
+      claimResultOf(await claimScript(s, r, token, contentHash, leaseMs, permit, fingerprint)),
+    markReconciled: async (id, token) => Number(await s.scripts.markReconciled(recordKey(id), [token])) === 1,
+    beginPost: async (id, token, leaseMs, fingerprint) =>
+      Number(await s.scripts.beginPost(recordKey(id), [token, leaseMs, fingerprint])) === 1,
+    park: async (id, token, reason) => Number(await s.scripts.park(recordKey(id), [token, reason])) === 1,
+    unparkToPost: async (id) => Number(await s.scripts.unparkToPost(recordKey(id), [])) === 1,
+    seedForRecovery: async (r, contentHash, fingerprint) => seedForRecovery(s, r, contentHash, fingerprint),
+    endAttempt: async (id, token, outcome) => {
+      await s.scripts.endAttempt(recordKey(id), [token, outcome]);
     },
-    async markReconciled(id, token) {
-      return Number(await reconciledS([keys.requisition(id)], [token])) === 1;
-    },
-    async beginPost(id, token, leaseMs, fingerprint) {
-      return Number(await beginS([keys.requisition(id)], [token, leaseMs, fingerprint])) === 1;
-    },
-    async park(id, token, reason) {
-      return Number(await parkS([keys.requisition(id)], [token, reason])) === 1;
-    },
-    async unparkToPost(id) {
-      return Number(await unparkS([keys.requisition(id)], [])) === 1;
-    },
-    async seedForRecovery(r, contentHash, fingerprint) {
-      const id = requisitionId(r);
-      const res = (await seedS(
-        [keys.externalIds, keys.requisition(id), keys.requisitions],
-        [id, contentHash, r.key, r.profile, r.sourceFile, r.title, fingerprint, ...r.lines.map((l) => l.external_id)],
-      )) as string[];
-      if (res[0] === 'seeded') return { status: 'seeded' };
-      if (res[0] === 'exists') return { status: 'exists', state: res[1] ?? '' };
-      const conflicts: Array<{ externalId: string; heldBy: string }> = [];
-      for (let i = 1; i + 1 < res.length; i += 2) conflicts.push({ externalId: res[i]!, heldBy: res[i + 1]! });
-      return { status: 'conflict', conflicts };
-    },
-    async endAttempt(id, token, outcome) {
-      await endS([keys.requisition(id)], [token, outcome]);
-    },
-    async record(r, rfqId, lines, how, release) {
-      const id = idOf(r);
-      const positions: Record<string, number> = {};
-      const fps: Record<string, LineFingerprint> = {};
-      for (const { line, position } of lines) {
-        positions[line.external_id] = position;
-        fps[line.external_id] = lineFingerprint(line);
-      }
-      const res = (await recordS(
-        [keys.externalIds, keys.requisition(id), keys.rfq(rfqId), keys.trackedRfqs],
-        [
-          id,
-          rfqId,
-          JSON.stringify(positions),
-          JSON.stringify(fps),
-          how,
-          r.key,
-          r.sourceFile,
-          r.profile,
-          r.title,
-          ...release,
-        ],
-      )) as string[];
-      if (res[0] === 'duplicate') return { status: 'duplicate', existingRfqId: Number(res[1]) };
-      return { status: res[0] === 'same' ? 'same' : 'recorded' };
-    },
-    async reject(r, token, reason, contentHash) {
-      const id = idOf(r);
-      return (
-        Number(
-          await rejectS([keys.requisition(id), keys.requisitions], [id, token, reason, contentHash, ...meta(r)]),
-        ) === 1
-      );
-    },
-    async clearRejection(id) {
-      // Only a rejected record: compare-and-set through WATCH would be overkill for an operator command; a record
-      // that is not rejected has no contentHash change here, so the claim decides as usual.
-      const rec = keys.requisition(id);
-      if ((await redis.hget(rec, 'state')) === 'rejected') await redis.hset(rec, 'contentHash', 'cleared-for-retry');
-    },
-    async saveChanges(id, changes) {
-      const now = Date.now();
-      await redis
-        .multi()
-        .hset(keys.requisition(id), 'changes', JSON.stringify(changes), 'changesAt', String(now))
-        .zadd(keys.key('changed'), now, id)
-        .exec();
-    },
-    async saveHeader(id, header) {
+    record: async (r, rfqId, lines, how, release) => recordRfq(s, r, rfqId, lines, how, release),
+    reject: async (r, token, reason, contentHash) => rejectRequisition(s, r, token, reason, contentHash),
+    clearRejection: async (id) => clearRejection(s, id),
+    saveChanges: async (id, changes) => saveChangedField(s, id, 'changes', JSON.stringify(changes)),
+    saveHeader: async (id, header) => {
       await redis.hset(keys.requisition(id), 'header', JSON.stringify(header));
     },
-    async saveHeaderChanges(id, outcome) {
-      const now = Date.now();
-      await redis
-        .multi()
-        .hset(keys.requisition(id), 'headerChanges', JSON.stringify(outcome), 'changesAt', String(now))
-        .zadd(keys.key('changed'), now, id)
-        .exec();
-    },
-    async recentlyChanged(count) {
-      const flat = await redis.zrevrange(keys.key('changed'), 0, count - 1, 'WITHSCORES');
-      const out: Array<{ id: string; at: number }> = [];
-      for (let i = 0; i + 1 < flat.length; i += 2) out.push({ id: flat[i]!, at: Number(flat[i + 1]) });
-      return out;
-    },
-    async addSupplement(id, supplementId) {
-      const rec = keys.requisition(id);
-      const list = JSON.parse((await redis.hget(rec, 'supplements')) ?? '[]') as string[];
-      if (!list.includes(supplementId)) await redis.hset(rec, 'supplements', JSON.stringify([...list, supplementId]));
-    },
-    async holders(externalIds) {
-      if (externalIds.length === 0) return [];
-      const res = await redis.hmget(keys.externalIds, ...externalIds);
-      return res.map((h) => h ?? undefined);
-    },
-    async get(id) {
-      const h = await redis.hgetall(keys.requisition(id));
-      if (!h.state) return undefined;
+    saveHeaderChanges: async (id, outcome) => saveChangedField(s, id, 'headerChanges', JSON.stringify(outcome)),
+    recentlyChanged: async (count) => recentlyChanged(s, count),
+    addSupplement: async (id, supplementId) => addSupplement(s, id, supplementId),
+    holders: async (externalIds) => holders(s, externalIds),
+    get: async (id) => recordOf(id, await redis.hgetall(keys.requisition(id))),
+    list: async (offset = 0, count = 1000) => redis.zrange(keys.requisitions, offset, offset + count - 1),
+    count: async () => redis.zcard(keys.requisitions),
+  };
+}
+
+const idOf = (r: Requisition) => `${r.profile}/${r.key}`;
+const meta = (r: Requisition) => [r.key, r.profile, r.sourceFile, r.title];
+
+/** Runs claim-6.lua; with a permit, the script may also take a rate-limit permit and begin the post. */
+async function claimScript(
+  s: StoreState,
+  r: Requisition,
+  token: string,
+  contentHash: string,
+  leaseMs: number,
+  permit: { limiter: RateLimiter; postLeaseMs: number } | undefined,
+  fingerprint: string,
+): Promise<string[]> {
+  const { keys } = s;
+  const id = idOf(r);
+  const l = permit?.limiter;
+  return (await s.scripts.claim(
+    [
+      keys.externalIds,
+      keys.requisition(id),
+      keys.requisitions,
+      l?.keys.window ?? keys.key('rate', 'window'),
+      l?.keys.hold ?? keys.key('rate', 'hold'),
+      l?.keys.tat ?? keys.key('rate', 'tat'),
+    ],
+    [
+      id,
+      token,
+      leaseMs,
+      contentHash,
+      ...meta(r),
+      l ? l.perSecond : '',
+      l ? l.windowMs : 0,
+      l ? `${token}:claim` : '',
+      permit?.postLeaseMs ?? 0,
+      fingerprint,
+      ...r.lines.map((x) => x.external_id),
+    ],
+  )) as string[];
+}
+
+/** The claim script's answer as a ClaimResult. */
+function claimResultOf(res: string[]): ClaimResult {
+  switch (res[0]) {
+    case 'created':
+      return { status: 'created', rfqId: Number(res[1]) };
+    case 'rejected':
+      return { status: 'rejected', reason: res[1] ?? '' };
+    case 'undecided':
+      return { status: 'undecided', reason: res[1] ?? '' };
+    case 'busy':
+      return { status: 'busy', waitMs: Number(res[1]) };
+    case 'conflict':
+      return { status: 'conflict', conflicts: conflictsOf(res) };
+    case 'claimed':
+    case 'posting':
       return {
-        id,
-        state: h.state as RequisitionState,
-        key: h.key,
-        profile: h.profile,
-        sourceFile: h.sourceFile,
-        title: h.title,
-        rfqId: h.rfqId ? Number(h.rfqId) : undefined,
-        createdAt: h.createdAt ? Number(h.createdAt) : undefined,
-        how: h.how as 'posted' | 'adopted' | undefined,
-        positions: JSON.parse(h.positions ?? '{}') as Record<string, number>,
-        lines: JSON.parse(h.lines ?? '{}') as Record<string, LineFingerprint>,
-        claimed: JSON.parse(h.claimed ?? '[]') as string[],
-        attempts: Number(h.attempts ?? 0),
-        reason: h.reason,
-        changes: h.changes ? (JSON.parse(h.changes) as LineChange[]) : undefined,
-        supplements: JSON.parse(h.supplements ?? '[]') as string[],
-        postedFps: h.postedFps ? h.postedFps.split(',') : [],
-        firstPostAt: h.firstPostAt ? Number(h.firstPostAt) : undefined,
-        header: h.header ? (JSON.parse(h.header) as PostedHeader) : undefined,
-        headerChanges: h.headerChanges ? (JSON.parse(h.headerChanges) as HeaderOutcome) : undefined,
+        status: 'claimed',
+        previous: (res[1] || undefined) as RequisitionState | undefined,
+        claimed: JSON.parse(res[2] ?? '[]') as string[],
+        posting: res[0] === 'posting',
       };
-    },
-    async list(offset = 0, count = 1000) {
-      return redis.zrange(keys.requisitions, offset, offset + count - 1);
-    },
-    async count() {
-      return redis.zcard(keys.requisitions);
-    },
+    default:
+      throw new UnexpectedError(`claim script answered ${String(res[0])}`);
+  }
+}
+
+/** A script's `conflict` answer: external_id, holder pairs after the status. */
+function conflictsOf(res: string[]): Array<{ externalId: string; heldBy: string }> {
+  const conflicts: Array<{ externalId: string; heldBy: string }> = [];
+  for (let i = 1; i + 1 < res.length; i += 2) conflicts.push({ externalId: res[i]!, heldBy: res[i + 1]! });
+  return conflicts;
+}
+
+async function seedForRecovery(
+  s: StoreState,
+  r: Requisition,
+  contentHash: string,
+  fingerprint: string,
+): ReturnType<IdempotencyStore['seedForRecovery']> {
+  const { keys } = s;
+  const id = requisitionId(r);
+  const res = (await s.scripts.seedForRecovery(
+    [keys.externalIds, keys.requisition(id), keys.requisitions],
+    [id, contentHash, r.key, r.profile, r.sourceFile, r.title, fingerprint, ...r.lines.map((l) => l.external_id)],
+  )) as string[];
+  if (res[0] === 'seeded') return { status: 'seeded' };
+  if (res[0] === 'exists') return { status: 'exists', state: res[1] ?? '' };
+  return { status: 'conflict', conflicts: conflictsOf(res) };
+}
+
+async function recordRfq(
+  s: StoreState,
+  r: Requisition,
+  rfqId: number,
+  lines: Array<{ line: RequisitionLine; position: number }>,
+  how: 'posted' | 'adopted',
+  release: readonly string[],
+): ReturnType<IdempotencyStore['record']> {
+  const { keys } = s;
+  const id = idOf(r);
+  const positions: Record<string, number> = {};
+  const fps: Record<string, LineFingerprint> = {};
+  for (const { line, position } of lines) {
+    positions[line.external_id] = position;
+    fps[line.external_id] = lineFingerprint(line);
+  }
+  const res = (await s.scripts.record(
+    [keys.externalIds, keys.requisition(id), keys.rfq(rfqId), keys.trackedRfqs],
+    [
+      id,
+      rfqId,
+      JSON.stringify(positions),
+      JSON.stringify(fps),
+      how,
+      r.key,
+      r.sourceFile,
+      r.profile,
+      r.title,
+      ...release,
+    ],
+  )) as string[];
+  if (res[0] === 'duplicate') return { status: 'duplicate', existingRfqId: Number(res[1]) };
+  return { status: res[0] === 'same' ? 'same' : 'recorded' };
+}
+
+async function rejectRequisition(
+  s: StoreState,
+  r: Requisition,
+  token: string,
+  reason: string,
+  contentHash: string,
+): Promise<boolean> {
+  const id = idOf(r);
+  const res = await s.scripts.reject(
+    [s.keys.requisition(id), s.keys.requisitions],
+    [id, token, reason, contentHash, ...meta(r)],
+  );
+  return Number(res) === 1;
+}
+
+async function clearRejection(s: StoreState, id: string): Promise<void> {
+  // Only a rejected record: compare-and-set through WATCH would be overkill for an operator command; a record
+  // that is not rejected has no contentHash change here, so the claim decides as usual.
+  const rec = s.keys.requisition(id);
+  if ((await s.redis.hget(rec, 'state')) === 'rejected') await s.redis.hset(rec, 'contentHash', 'cleared-for-retry');
+}
+
+/** A re-export's changes (`changes` or `headerChanges`), stamped and indexed in keys.key('changed') for `status`. */
+async function saveChangedField(s: StoreState, id: string, field: string, json: string): Promise<void> {
+  const now = Date.now();
+  await s.redis
+    .multi()
+    .hset(s.keys.requisition(id), field, json, 'changesAt', String(now))
+    .zadd(s.keys.key('changed'), now, id)
+    .exec();
+}
+
+async function recentlyChanged(s: StoreState, count: number): Promise<Array<{ id: string; at: number }>> {
+  const flat = await s.redis.zrevrange(s.keys.key('changed'), 0, count - 1, 'WITHSCORES');
+  const out: Array<{ id: string; at: number }> = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ id: flat[i]!, at: Number(flat[i + 1]) });
+  return out;
+}
+
+async function addSupplement(s: StoreState, id: string, supplementId: string): Promise<void> {
+  const rec = s.keys.requisition(id);
+  const list = JSON.parse((await s.redis.hget(rec, 'supplements')) ?? '[]') as string[];
+  if (!list.includes(supplementId)) await s.redis.hset(rec, 'supplements', JSON.stringify([...list, supplementId]));
+}
+
+async function holders(s: StoreState, externalIds: readonly string[]): Promise<Array<string | undefined>> {
+  if (externalIds.length === 0) return [];
+  const res = await s.redis.hmget(s.keys.externalIds, ...externalIds);
+  return res.map((h) => h ?? undefined);
+}
+
+/** The record's hash (keys.requisition(id)) as a RequisitionRecord; undefined when there is none. */
+function recordOf(id: string, h: Record<string, string>): RequisitionRecord | undefined {
+  if (!h.state) return undefined;
+  return {
+    id,
+    state: h.state as RequisitionState,
+    key: h.key,
+    profile: h.profile,
+    sourceFile: h.sourceFile,
+    title: h.title,
+    rfqId: h.rfqId ? Number(h.rfqId) : undefined,
+    createdAt: h.createdAt ? Number(h.createdAt) : undefined,
+    how: h.how as 'posted' | 'adopted' | undefined,
+    positions: JSON.parse(h.positions ?? '{}') as Record<string, number>,
+    lines: JSON.parse(h.lines ?? '{}') as Record<string, LineFingerprint>,
+    claimed: JSON.parse(h.claimed ?? '[]') as string[],
+    attempts: Number(h.attempts ?? 0),
+    reason: h.reason,
+    changes: h.changes ? (JSON.parse(h.changes) as LineChange[]) : undefined,
+    supplements: JSON.parse(h.supplements ?? '[]') as string[],
+    postedFps: h.postedFps ? h.postedFps.split(',') : [],
+    firstPostAt: h.firstPostAt ? Number(h.firstPostAt) : undefined,
+    header: h.header ? (JSON.parse(h.header) as PostedHeader) : undefined,
+    headerChanges: h.headerChanges ? (JSON.parse(h.headerChanges) as HeaderOutcome) : undefined,
   };
 }
 

@@ -23,11 +23,12 @@ import type { Requisition, RequisitionLine } from '../requisition.ts';
 import type { SourcingClient } from '../sourcing/client.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 import { findRfqsWithExternalIds, type ReconcileLimits } from './reconcile-walk.ts';
-import { hashOf, type IdempotencyStore, type LineChange } from './idempotency-store.ts';
+import { hashOf, type ClaimResult, type IdempotencyStore, type LineChange } from './idempotency-store.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { PendingEntry, ReconcileCoordinator, ReconcileResult } from './reconcile-coordinator.ts';
 import { postedFingerprint } from './fingerprint.ts';
-import { headerChanges, headerOf, type HeaderOutcome, type HeaderPusher, type PostedHeader } from './header-push.ts';
+import { headerOf, type HeaderOutcome, type HeaderPusher } from './header-push.ts';
+import { settleHeader } from './settle-header.ts';
 import { requisitionId } from '../redis/redis-keys.ts';
 import { lineChanges } from './reexport-changes.ts';
 import { toCreateRfqRequest } from './rfq-body.ts';
@@ -132,17 +133,7 @@ export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<
   }
 
   try {
-    return await afterClaim(
-      deps,
-      log,
-      r,
-      claim.previous,
-      claim.claimed,
-      claim.posting,
-      token,
-      contentHash,
-      fingerprint,
-    );
+    return await afterClaim(deps, { id, r, log, token, contentHash, fingerprint }, claim);
   } catch (err) {
     // Hand the requisition back at once instead of letting the next attempt wait out the lease (state unchanged).
     await deps.store.endAttempt(id, token, 'release').catch(() => undefined);
@@ -150,95 +141,145 @@ export async function createRfqOnce(deps: CreatorDeps, r: Requisition): Promise<
   }
 }
 
+/** One attempt at a requisition, once it holds the claim: what the steps below share. */
+interface Attempt {
+  id: string;
+  r: Requisition;
+  /** The logger with the requisition and its file. */
+  log: Logger;
+  /** The attempt's lease token. */
+  token: string;
+  contentHash: string;
+  /** Fingerprint of the body it posts (fingerprint.ts). */
+  fingerprint: string;
+}
+
+/** Steps 3 to 6 of the protocol: reconcile if an earlier attempt may have posted, else (or if absent) post and record. */
 async function afterClaim(
   deps: CreatorDeps,
-  log: Logger,
-  r: Requisition,
-  previous: string | undefined,
-  claimed: string[],
-  posting: boolean,
-  token: string,
-  contentHash: string,
-  fingerprint: string,
+  a: Attempt,
+  claim: Extract<ClaimResult, { status: 'claimed' }>,
 ): Promise<CreateOutcome> {
-  const id = requisitionId(r);
-  const claim = { previous, claimed };
-  if (claim.previous === 'creating' && deps.reconciler) {
-    const rec = await deps.store.get(id);
-    const entry: Omit<PendingEntry, 'since'> = {
-      id,
-      externalIds: claim.claimed,
-      fingerprints: rec && rec.postedFps.length > 0 ? rec.postedFps : [fingerprint],
-      ...(rec?.firstPostAt !== undefined ? { firstPostAt: rec.firstPostAt } : {}),
-      requisition: r,
-    };
-    // a ReconcileUnstableError (a walk is needed first) goes up: the requisition stays `creating`, the job waits
-    const result = await deps.reconciler.reconcile(entry);
-    if (result.outcome === 'found') {
-      const outcome = await adopt(deps, log, r, claim.claimed, result);
-      await deps.reconciler.settle(id);
-      return outcome;
-    }
-    if (result.outcome === 'ambiguous') {
-      if (await deps.store.park(id, token, result.reason))
-        await deps.reconciler.park({ ...entry, since: result.walkStartedAt }, result.reason, result.rfqIds);
-      log.warn(
-        { event: 'requisition.undecided', rfqIds: result.rfqIds, reason: result.reason },
-        `requisition ${id} needs a decision: ${result.reason}; nothing posted. Run: rfq-sync resolve ${id} --rfq <id> | --post`,
-      );
-      return { requisitionId: id, status: 'undecided', reason: result.reason, rfqIds: result.rfqIds };
-    }
-    await deps.reconciler.settle(id);
-    await deps.store.markReconciled(id, token);
-  } else if (claim.previous === 'creating') {
-    // An earlier attempt may have posted and lost the answer: look before posting again.
-    let found: Awaited<ReturnType<typeof findRfqsWithExternalIds>>;
-    try {
-      found = await findRfqsWithExternalIds(deps, claim.claimed);
-    } catch (err) {
-      if (err instanceof ReconcileUnstableError) {
-        log.info(
-          { event: 'reconcile.inconclusive', reason: err.reason, waitMs: err.waitMs },
-          `requisition ${id}: ${err.message}`,
-        );
-      }
-      throw err; // still `creating`: the next attempt searches again
-    }
-    const first = found[0];
-    if (first) {
-      if (found.length > 1) {
-        log.error(
-          { event: 'requisition.duplicates', rfqIds: found.map((f) => f.rfq._id) },
-          `requisition ${id} has ${found.length} RFQs at the service; adopting the first`,
-        );
-      }
-      const byExt = new Map(r.lines.map((l) => [l.external_id, l]));
-      const lines: Array<{ line: RequisitionLine; position: number }> = [];
-      for (const l of first.rfq.lines) {
-        const ours = l.external_id !== undefined ? byExt.get(l.external_id) : undefined;
-        // the RFQ as it is at the service is what we compare later re-exports against
-        lines.push({ line: ours ?? listedAsLine(l), position: l.position });
-      }
-      const inRfq = new Set(first.rfq.lines.map((l) => l.external_id));
-      const release = claim.claimed.filter((e) => !inRfq.has(e));
-      const rec = await deps.store.record(
-        r,
-        first.rfq._id,
-        lines.filter((x) => x.line.external_id !== ''),
-        'adopted',
-        release,
-      );
-      const rfqId = rec.status === 'duplicate' ? rec.existingRfqId : first.rfq._id;
-      log.info(
-        { event: 'rfq.adopted', rfqId, listedAs: first.status },
-        `requisition ${id}: found RFQ ${rfqId} from an earlier attempt whose answer was lost; nothing posted`,
-      );
-      await deps.track(rfqId, r);
-      return settleExisting(deps, r, rfqId, 'adopted');
-    }
-    await deps.store.markReconciled(id, token);
+  if (claim.previous === 'creating') {
+    const settled = deps.reconciler
+      ? await reconcileByWalk(deps, deps.reconciler, a, claim.claimed)
+      : await reconcileBySearch(deps, a, claim.claimed);
+    if (settled) return settled;
   }
+  await readyToPost(deps, a, claim.posting);
+  return postAndRecord(deps, a);
+}
 
+/**
+ * The requisition was `creating`: ask the coordinator's walk whether its RFQ exists. Found: adopted; ambiguous:
+ * parked. Undefined when proven absent (the attempt may post).
+ */
+async function reconcileByWalk(
+  deps: CreatorDeps,
+  reconciler: ReconcileCoordinator,
+  a: Attempt,
+  claimed: string[],
+): Promise<CreateOutcome | undefined> {
+  const { id, r, log, token } = a;
+  const rec = await deps.store.get(id);
+  const entry: Omit<PendingEntry, 'since'> = {
+    id,
+    externalIds: claimed,
+    fingerprints: rec && rec.postedFps.length > 0 ? rec.postedFps : [a.fingerprint],
+    ...(rec?.firstPostAt !== undefined ? { firstPostAt: rec.firstPostAt } : {}),
+    requisition: r,
+  };
+  // a ReconcileUnstableError (a walk is needed first) goes up: the requisition stays `creating`, the job waits
+  const result = await reconciler.reconcile(entry);
+  if (result.outcome === 'found') {
+    const outcome = await adopt(deps, a, claimed, result);
+    await reconciler.settle(id);
+    return outcome;
+  }
+  if (result.outcome === 'ambiguous') {
+    if (await deps.store.park(id, token, result.reason))
+      await reconciler.park({ ...entry, since: result.walkStartedAt }, result.reason, result.rfqIds);
+    log.warn(
+      { event: 'requisition.undecided', rfqIds: result.rfqIds, reason: result.reason },
+      `requisition ${id} needs a decision: ${result.reason}; nothing posted. Run: rfq-sync resolve ${id} --rfq <id> | --post`,
+    );
+    return { requisitionId: id, status: 'undecided', reason: result.reason, rfqIds: result.rfqIds };
+  }
+  await reconciler.settle(id);
+  await deps.store.markReconciled(id, token);
+  return undefined;
+}
+
+/**
+ * The requisition was `creating` and there is no coordinator: this attempt searches the lists for its external_ids
+ * itself. Found: adopted. Undefined when none is found (the attempt may post).
+ */
+async function reconcileBySearch(deps: CreatorDeps, a: Attempt, claimed: string[]): Promise<CreateOutcome | undefined> {
+  const { id, log, token } = a;
+  // An earlier attempt may have posted and lost the answer: look before posting again.
+  let found: Awaited<ReturnType<typeof findRfqsWithExternalIds>>;
+  try {
+    found = await findRfqsWithExternalIds(deps, claimed);
+  } catch (err) {
+    if (err instanceof ReconcileUnstableError) {
+      log.info(
+        { event: 'reconcile.inconclusive', reason: err.reason, waitMs: err.waitMs },
+        `requisition ${id}: ${err.message}`,
+      );
+    }
+    throw err; // still `creating`: the next attempt searches again
+  }
+  if (found.length > 0) return adoptSearched(deps, a, claimed, found);
+  await deps.store.markReconciled(id, token);
+  return undefined;
+}
+
+/** Record the first RFQ the per-attempt search found (by external_id) as this requisition's. */
+async function adoptSearched(
+  deps: CreatorDeps,
+  a: Attempt,
+  claimed: string[],
+  found: Awaited<ReturnType<typeof findRfqsWithExternalIds>>,
+): Promise<CreateOutcome> {
+  const { id, r, log } = a;
+  const first = found[0]!;
+  if (found.length > 1) {
+    log.error(
+      { event: 'requisition.duplicates', rfqIds: found.map((f) => f.rfq._id) },
+      `requisition ${id} has ${found.length} RFQs at the service; adopting the first`,
+    );
+  }
+  const byExt = new Map(r.lines.map((l) => [l.external_id, l]));
+  const lines: Array<{ line: RequisitionLine; position: number }> = [];
+  for (const l of first.rfq.lines) {
+    const ours = l.external_id !== undefined ? byExt.get(l.external_id) : undefined;
+    // the RFQ as it is at the service is what we compare later re-exports against
+    lines.push({ line: ours ?? listedAsLine(l), position: l.position });
+  }
+  const inRfq = new Set(first.rfq.lines.map((l) => l.external_id));
+  const release = claimed.filter((e) => !inRfq.has(e));
+  const rec = await deps.store.record(
+    r,
+    first.rfq._id,
+    lines.filter((x) => x.line.external_id !== ''),
+    'adopted',
+    release,
+  );
+  const rfqId = rec.status === 'duplicate' ? rec.existingRfqId : first.rfq._id;
+  log.info(
+    { event: 'rfq.adopted', rfqId, listedAs: first.status },
+    `requisition ${id}: found RFQ ${rfqId} from an earlier attempt whose answer was lost; nothing posted`,
+  );
+  await deps.track(rfqId, r);
+  return settleExisting(deps, r, rfqId, 'adopted');
+}
+
+/**
+ * Step 4 up to the POST: wait for a quiet list if a walk needs it, take a permit and begin the post unless the claim
+ * did, and wait for the replicas. Throws when this attempt must not post now.
+ */
+async function readyToPost(deps: CreatorDeps, a: Attempt, posting: boolean): Promise<void> {
+  const { id, token } = a;
   if (deps.reconciler && (await deps.reconciler.gateClosed())) {
     // a walk needs the lists quiet to prove absence for lost answers: hold new POSTs a moment (nothing posted yet)
     await deps.store.endAttempt(id, token, 'pending'); // only back to pending when nothing can exist (see END_ATTEMPT)
@@ -248,7 +289,7 @@ async function afterClaim(
     // the claim could not take a permit too (none free, or a reconcile came first): take one now, before the
     // post lease starts (the POST below goes out on this permit)
     await deps.limiter.acquire();
-    if (!(await deps.store.beginPost(id, token, deps.postLeaseMs, fingerprint))) {
+    if (!(await deps.store.beginPost(id, token, deps.postLeaseMs, a.fingerprint))) {
       throw new AttemptBusyError(id, 1_000); // our lease ran out while waiting: another attempt has it now
     }
   }
@@ -260,6 +301,11 @@ async function afterClaim(
       throw err;
     }
   }
+}
+
+/** Steps 4 to 6 from the POST: post, then record the RFQ (or end the attempt as the refusal or failure says). */
+async function postAndRecord(deps: CreatorDeps, a: Attempt): Promise<CreateOutcome> {
+  const { id, r, log, token } = a;
   const body = toCreateRfqRequest(r);
   let rfqId: number;
   try {
@@ -268,7 +314,7 @@ async function afterClaim(
   } catch (err) {
     if (err instanceof PermanentHttpError || (err instanceof RfqSyncError && err.kind === 'data')) {
       // The service (or our own check before sending) refused it: nothing was created.
-      await deps.store.reject(r, token, err.message, contentHash);
+      await deps.store.reject(r, token, err.message, a.contentHash);
       log.warn({ event: 'requisition.rejected', err }, `requisition ${id} rejected: ${err.message}`);
       return { requisitionId: id, status: 'rejected', reason: err.message };
     }
@@ -309,12 +355,11 @@ async function afterClaim(
 /** Record the RFQ a walk found for this requisition (by its external_ids, or by the fingerprint of what was posted). */
 async function adopt(
   deps: CreatorDeps,
-  log: Logger,
-  r: Requisition,
+  a: Attempt,
   claimed: string[],
   found: Extract<ReconcileResult, { outcome: 'found' }>,
 ): Promise<CreateOutcome> {
-  const id = requisitionId(r);
+  const { id, r, log } = a;
   const rfq = found.rfq;
   const byExt = new Map(r.lines.map((l) => [l.external_id, l]));
   const lines: Array<{ line: RequisitionLine; position: number }> = [];
@@ -412,42 +457,4 @@ async function settleExisting(
     ...(header ? { header } : {}),
     ...(supplements.length ? { supplements } : {}),
   };
-}
-
-/**
- * The re-export's title, dates and description against the RFQ's as posted (or last pushed): pushed with the edit
- * call when a pusher is configured, reported otherwise. A record from before headers were kept takes this
- * export's header as its baseline (nothing to compare against).
- */
-async function settleHeader(
-  deps: CreatorDeps,
-  r: Requisition,
-  rfqId: number,
-  was: PostedHeader | undefined,
-): Promise<HeaderOutcome | undefined> {
-  const id = requisitionId(r);
-  const now = headerOf(toCreateRfqRequest(r));
-  if (!was) {
-    await deps.store.saveHeader(id, now);
-    return undefined;
-  }
-  const changes = headerChanges(was, now);
-  if (changes.length === 0) return undefined;
-  const outcome: HeaderOutcome = deps.headerPusher
-    ? await deps.headerPusher.push(rfqId, changes)
-    : { changes, pushed: false, reason: 'PUSH_HEADER_CHANGES is off: change it at the service by hand if needed' };
-  if (outcome.pushed) await deps.store.saveHeader(id, now);
-  await deps.store.saveHeaderChanges(id, outcome);
-  const fields = changes.map((c) => c.field).join(', ');
-  if (outcome.pushed)
-    deps.logger.info(
-      { event: 'rfq.header-pushed', requisition: id, rfqId, changes },
-      `requisition ${id}: ${fields} of RFQ ${rfqId} updated from the re-export${outcome.reason ? ` (${outcome.reason})` : ''}`,
-    );
-  else
-    deps.logger.warn(
-      { event: 'requisition.header-changed', requisition: id, rfqId, changes },
-      `requisition ${id} was exported again with a changed ${fields} after RFQ ${rfqId} was created; not pushed: ${outcome.reason}`,
-    );
-  return outcome;
 }
