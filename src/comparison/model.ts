@@ -20,8 +20,19 @@ import {
   normaliseLines,
   normaliseQuotations,
   orderSuppliers,
+  type LinesStage,
+  type LineStatsStage,
+  type QuotationsStage,
 } from './stages.ts';
-import type { ComparisonInput, ComparisonModel, ComparisonNote } from './types.ts';
+import type {
+  AwardSummary,
+  ComparisonInput,
+  ComparisonModel,
+  ComparisonNote,
+  PriceBasis,
+  PriceBasisWarning,
+  SupplierSummary,
+} from './types.ts';
 
 export type {
   PriceBasis,
@@ -83,7 +94,62 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     winnerIndex,
   });
 
-  // ---- notes, most important first
+  const notes = comparisonNotes({
+    input,
+    timeZone,
+    tzProblem,
+    priceBasis,
+    priceBasisWarning,
+    suppliers,
+    winnerIndex,
+    award,
+    awardNotes,
+    stats,
+    quotations,
+    linesStage,
+  });
+
+  return {
+    input,
+    timeZone,
+    priceBasis,
+    ...(priceBasisWarning ? { priceBasisWarning } : {}),
+    ...(input.currency ? { currency: input.currency } : {}),
+    suppliers,
+    lines,
+    winnerIndex: winnerIndex >= 0 ? winnerIndex : undefined,
+    award,
+    notes,
+    counts: {
+      ties: stats.ties.count,
+      linesWithoutQuote: stats.noQuote.count,
+      linesWithoutEligibleQuote: stats.noEligible.count,
+      invalidQuotations: (input.invalidQuotations ?? []).length,
+    },
+  };
+}
+
+/** What comparisonNotes reads: the input and what the stages and the award rule made of it. */
+interface NotesFrom {
+  input: ComparisonInput;
+  timeZone: string;
+  /** The configured time zone is unknown (timeZone fell back to UTC). */
+  tzProblem: boolean;
+  priceBasis: PriceBasis;
+  priceBasisWarning: PriceBasisWarning | undefined;
+  suppliers: SupplierSummary[];
+  winnerIndex: number;
+  award: AwardSummary;
+  awardNotes: NoteList[];
+  stats: LineStatsStage;
+  quotations: QuotationsStage;
+  linesStage: LinesStage;
+}
+
+/** The notes of the comparison, most important first. */
+function comparisonNotes(from: NotesFrom): ComparisonNote[] {
+  const { input, timeZone, tzProblem, priceBasis, priceBasisWarning, suppliers, winnerIndex, award, awardNotes } = from;
+  const { stats, quotations, linesStage } = from;
   const notes: ComparisonNote[] = [];
   if (priceBasisWarning) notes.push({ topic: 'Price basis WARNING', text: priceBasisWarning.text });
   notes.push({
@@ -148,7 +214,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
       `Quotation${bad.quotation_key !== undefined ? ` key ${bad.quotation_key}` : ' without a key'} could not be read and is not compared: ${bad.reason}`,
     );
   }
-  const lineCount = lines.length;
+  const lineCount = linesStage.lines.length;
   invalidList.flush(notes);
   stats.noQuote.flush(notes, (n) => `${n} of ${lineCount} lines received no quote (the cells are hatched, never 0).`);
   stats.noEligible.flush(notes, (n) => `${n} lines were quoted only by not-qualified suppliers.`);
@@ -159,22 +225,5 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   quotations.duplicates.flush(notes);
   linesStage.noQty.flush(notes);
 
-  return {
-    input,
-    timeZone,
-    priceBasis,
-    ...(priceBasisWarning ? { priceBasisWarning } : {}),
-    ...(input.currency ? { currency: input.currency } : {}),
-    suppliers,
-    lines,
-    winnerIndex: winnerIndex >= 0 ? winnerIndex : undefined,
-    award,
-    notes,
-    counts: {
-      ties: stats.ties.count,
-      linesWithoutQuote: stats.noQuote.count,
-      linesWithoutEligibleQuote: stats.noEligible.count,
-      invalidQuotations: invalid.length,
-    },
-  };
+  return notes;
 }

@@ -65,9 +65,11 @@ const bold: Partial<Font> = { bold: true };
 export type SupplierKind = 'normal' | 'lowest' | 'missing' | 'nq' | 'nqMissing';
 export type SupplierHeaderKind = 'eligible' | 'nq' | 'winner';
 
-function buildStyles(currency: string | undefined) {
-  const FMT = formats(currency);
-  const S = {
+type Formats = ReturnType<typeof formats>;
+
+/** The styles of single cells: titles, labels, texts, numbers, column headers, line statistics, award marks. */
+function sheetStyles(FMT: Formats) {
+  return {
     title: { font: { bold: true, size: 14, color: { argb: COLOR.titleFont } } },
     subtitle: { font: { italic: true, size: 9, color: { argb: COLOR.mutedFont } } },
     subtitleWrap: {
@@ -124,69 +126,71 @@ function buildStyles(currency: string | undefined) {
     draft: { font: { bold: true, color: { argb: 'FFC00000' } } },
     awardNone: { font: { italic: true, color: { argb: 'FFC00000' } }, alignment: { horizontal: 'left', indent: 1 } },
   } satisfies Record<string, Partial<Style>>;
+}
 
-  function supplierCell(numFmt: string, kind: SupplierKind, first: boolean, rank: boolean): Partial<Style> {
-    const style: Partial<Style> = { numFmt };
-    if (first) style.border = groupStart;
-    if (rank) style.alignment = { horizontal: 'center' };
-    switch (kind) {
-      case 'lowest':
-        style.fill = solid(COLOR.lowestFill);
-        style.font = { bold: true, color: { argb: COLOR.lowestFont } };
-        break;
-      case 'missing':
-        style.fill = hatch;
-        break;
-      case 'nq':
-        style.fill = solid(COLOR.nqFill);
-        style.font = { color: { argb: COLOR.nqFont } };
-        break;
-      case 'nqMissing':
-        style.fill = hatch;
-        style.font = { color: { argb: COLOR.nqFont } };
-        break;
-      default:
-        break;
-    }
-    return style;
+function supplierCell(numFmt: string, kind: SupplierKind, first: boolean, rank: boolean): Partial<Style> {
+  const style: Partial<Style> = { numFmt };
+  if (first) style.border = groupStart;
+  if (rank) style.alignment = { horizontal: 'center' };
+  switch (kind) {
+    case 'lowest':
+      style.fill = solid(COLOR.lowestFill);
+      style.font = { bold: true, color: { argb: COLOR.lowestFont } };
+      break;
+    case 'missing':
+      style.fill = hatch;
+      break;
+    case 'nq':
+      style.fill = solid(COLOR.nqFill);
+      style.font = { color: { argb: COLOR.nqFont } };
+      break;
+    case 'nqMissing':
+      style.fill = hatch;
+      style.font = { color: { argb: COLOR.nqFont } };
+      break;
+    default:
+      break;
   }
+  return style;
+}
 
-  const KINDS: SupplierKind[] = ['normal', 'lowest', 'missing', 'nq', 'nqMissing'];
-  const table = <T>(make: (k: SupplierKind) => T): Record<SupplierKind, T> =>
-    Object.fromEntries(KINDS.map((k) => [k, make(k)])) as Record<SupplierKind, T>;
+const KINDS: SupplierKind[] = ['normal', 'lowest', 'missing', 'nq', 'nqMissing'];
+const table = <T>(make: (k: SupplierKind) => T): Record<SupplierKind, T> =>
+  Object.fromEntries(KINDS.map((k) => [k, make(k)])) as Record<SupplierKind, T>;
 
-  /** Styles of the four cells of a supplier group in a line row: unit price, line total, % of mean, rank. */
-  const SUPPLIER_CELL = {
+/** Styles of the four cells of a supplier group in a line row: unit price, line total, % of mean, rank. */
+function supplierCellStyles(FMT: Formats) {
+  return {
     unit: table((k) => supplierCell(FMT.unit, k, true, false)),
     total: table((k) => supplierCell(FMT.money, k, false, false)),
     pctOfMean: table((k) => supplierCell(FMT.pctOfMean, k, false, true)),
     rank: table((k) => supplierCell(FMT.rank, k === 'lowest' ? 'lowest' : k, false, true)),
   };
+}
 
-  function groupHeader(kind: SupplierHeaderKind, extra: Partial<Style>, first: boolean): Partial<Style> {
-    const fill = kind === 'winner' ? COLOR.winnerFill : kind === 'nq' ? COLOR.nqHeaderFill : COLOR.groupFill;
-    const font: Partial<Font> =
-      kind === 'nq'
-        ? { italic: true, color: { argb: COLOR.nqFont }, ...(extra.font ?? {}) }
-        : { ...(extra.font ?? {}) };
-    return {
-      ...extra,
-      font,
-      fill: solid(fill),
-      alignment: { horizontal: 'center', vertical: 'middle', wrapText: true, ...(extra.alignment ?? {}) },
-      border: first ? groupStart : {},
-    };
-  }
+function groupHeader(kind: SupplierHeaderKind, extra: Partial<Style>, first: boolean): Partial<Style> {
+  const fill = kind === 'winner' ? COLOR.winnerFill : kind === 'nq' ? COLOR.nqHeaderFill : COLOR.groupFill;
+  const font: Partial<Font> =
+    kind === 'nq' ? { italic: true, color: { argb: COLOR.nqFont }, ...(extra.font ?? {}) } : { ...(extra.font ?? {}) };
+  return {
+    ...extra,
+    font,
+    fill: solid(fill),
+    alignment: { horizontal: 'center', vertical: 'middle', wrapText: true, ...(extra.alignment ?? {}) },
+    border: first ? groupStart : {},
+  };
+}
 
-  const HEADER_KINDS: SupplierHeaderKind[] = ['eligible', 'nq', 'winner'];
-  const headerTable = (extra: Partial<Style>, first: boolean): Record<SupplierHeaderKind, Partial<Style>> =>
-    Object.fromEntries(HEADER_KINDS.map((k) => [k, groupHeader(k, extra, first)])) as Record<
-      SupplierHeaderKind,
-      Partial<Style>
-    >;
+const HEADER_KINDS: SupplierHeaderKind[] = ['eligible', 'nq', 'winner'];
+const headerTable = (extra: Partial<Style>, first: boolean): Record<SupplierHeaderKind, Partial<Style>> =>
+  Object.fromEntries(HEADER_KINDS.map((k) => [k, groupHeader(k, extra, first)])) as Record<
+    SupplierHeaderKind,
+    Partial<Style>
+  >;
 
-  /** Styles of the supplier group header rows, [first cell of group, other cells]. */
-  const GROUP_HEADER = {
+/** Styles of the supplier group header rows, [first cell of group, other cells]. */
+function groupHeaderStyles(FMT: Formats) {
+  return {
     name: [headerTable({ font: { bold: true } }, true), headerTable({ font: { bold: true } }, false)],
     info: [headerTable({ font: { size: 9 } }, true), headerTable({ font: { size: 9 } }, false)],
     money: [headerTable({ numFmt: FMT.money, font: { bold: true } }, true), headerTable({ numFmt: FMT.money }, false)],
@@ -198,7 +202,14 @@ function buildStyles(currency: string | undefined) {
     deviation: [headerTable({ numFmt: FMT.deviation }, true), headerTable({ numFmt: FMT.deviation }, false)],
     rank: [headerTable({ numFmt: '0', font: { bold: true } }, true), headerTable({ numFmt: '0' }, false)],
   } as const;
+}
 
+/** Every style of one currency, family by family. */
+function buildStyles(currency: string | undefined) {
+  const FMT = formats(currency);
+  const S = sheetStyles(FMT);
+  const SUPPLIER_CELL = supplierCellStyles(FMT);
+  const GROUP_HEADER = groupHeaderStyles(FMT);
   const COL_HEADER_GROUP_START: Partial<Style> = { ...S.colHeader, border: { ...headerBorder, ...groupStart } };
   return { FMT, S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START };
 }

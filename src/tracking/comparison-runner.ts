@@ -12,16 +12,18 @@
  */
 import { join } from 'node:path';
 import { buildComparison, comparisonFileNames, writeComparisonOutputs } from '../comparison/index.ts';
-import type { ComparisonInput } from '../comparison/index.ts';
+import type { ComparisonInput, ComparisonModel } from '../comparison/index.ts';
 import { comparisonSummary } from '../comparison/overview.ts';
 import { rfqNotListed } from '../errors.ts';
+import type { ListedRfq, Quotation } from '../sourcing/types.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, enqueueOverview, type ComparisonJobData } from './enqueue.ts';
 import { findListedRfq } from './find-rfq.ts';
 import { decideNewVersion, decisionsOf, revisionsOf } from './revisions.ts';
 import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
-import type { WrittenComparison } from './transitions.ts';
+import type { TrackingStore } from './store.ts';
+import type { TrackedRfq, WrittenComparison } from './transitions.ts';
 
 export interface ComparisonResult {
   rfqId: number;
@@ -45,38 +47,10 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   if (rec.comparison && rec.comparison.version >= version)
     return { rfqId, version, skipped: `v${rec.comparison.version} already written` };
 
-  let snap: Snapshot | undefined = await loadSnapshot(store, rfqId);
-  const usedSeq = snap?.seq ?? 0;
-  if (!snap || snap.refetch || !snap.quotations) {
-    const award = snap?.award ?? rec.state === 'completed';
-    const pull = await pullQuotations(ctx.client, rfqId, award);
-    snap = { rfqId, seq: usedSeq, ...pull, revisions: revisionsOf(pull.quotations) };
-  }
+  const { snap, usedSeq } = await snapshotToCompare(ctx, store, rec, rfqId);
   const quotations = snap.quotations ?? [];
-
-  let rfq = await store.getListed(rfqId);
-  if (!rfq) {
-    const found = await findListedRfq(ctx.client, rfqId, ctx.dialects ? await ctx.dialects.get() : undefined);
-    if (!found) throw rfqNotListed(rfqId, version);
-    rfq = found.rfq;
-    await store.putListed(rfq);
-  }
-
-  const state = rec.state === 'created' ? 'open' : rec.state;
-  const input: ComparisonInput = {
-    rfq,
-    state,
-    quotations,
-    invalidQuotations: (snap.invalid ?? []).map((i) => ({
-      ...(i.quotation_key !== undefined ? { quotation_key: i.quotation_key } : {}),
-      reason: i.reason,
-    })),
-    ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
-    generatedAt: new Date(),
-    ...comparisonInputFromRecord(rec, ctx.config),
-    version,
-    ...(rec.comparison?.awardCsv !== undefined ? { supersedes: rec.comparison.awardCsv } : {}),
-  };
+  const rfq = await listedRfq(ctx, store, rfqId, version);
+  const input = comparisonInputOf(ctx, rec, rfq, snap, quotations, version);
   const names = comparisonFileNames(rfq, version);
   const workbook = join(ctx.config.folders.comparisons, names.workbook);
   const csv = join(ctx.config.folders.awards, names.award);
@@ -84,25 +58,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   // The award file is for the ERP to act on: written only once the award is final; a draft stays in the workbook.
   const final = model.award.final;
   await writeComparisonOutputs(model, { workbook, ...(final ? { award: csv } : {}) });
-  const decisions = decisionsOf(quotations, snap.invalid?.length ?? 0);
-
-  const written: WrittenComparison = {
-    version,
-    writtenAt: Date.now(),
-    revisions: snap.revisions,
-    award: snap.award,
-    ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
-    workbook: names.workbook,
-    ...(final
-      ? { awardCsv: names.award }
-      : rec.comparison?.awardCsv !== undefined
-        ? { awardCsv: rec.comparison.awardCsv }
-        : {}),
-    ...(decisions !== undefined ? { decisions } : {}),
-    ...(model.priceBasisWarning ? { priceBasisWarning: model.priceBasisWarning.text } : {}),
-    // The overview's figures, from this very model: the same totals as the workbook, never recomputed.
-    summary: comparisonSummary(model),
-  };
+  const written = writtenComparison(rec, snap, quotations, model, names, version);
   await store.update(rfqId, (cur) =>
     cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined,
   );
@@ -143,6 +99,113 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
     ...(winnerName !== undefined ? { winnerName } : {}),
   };
+  if (await askForNextVersion(ctx, store, rfqId, version, written, usedSeq)) result.next = version + 1;
+  return result;
+}
+
+/**
+ * The stored snapshot of the RFQ's quotations, or a fresh pull when it is gone, too large for Redis or marked for a
+ * refetch; `usedSeq`: the sequence number of the stored one (0 when none), to tell later whether a newer pull landed.
+ */
+async function snapshotToCompare(
+  ctx: TrackingContext,
+  store: TrackingStore,
+  rec: TrackedRfq,
+  rfqId: number,
+): Promise<{ snap: Snapshot; usedSeq: number }> {
+  let snap: Snapshot | undefined = await loadSnapshot(store, rfqId);
+  const usedSeq = snap?.seq ?? 0;
+  if (!snap || snap.refetch || !snap.quotations) {
+    const award = snap?.award ?? rec.state === 'completed';
+    const pull = await pullQuotations(ctx.client, rfqId, award);
+    snap = { rfqId, seq: usedSeq, ...pull, revisions: revisionsOf(pull.quotations) };
+  }
+  return { snap, usedSeq };
+}
+
+/** The RFQ as its list shows it: stored, else found on the service (and stored); rfqNotListed when it is not. */
+async function listedRfq(
+  ctx: TrackingContext,
+  store: TrackingStore,
+  rfqId: number,
+  version: number,
+): Promise<ListedRfq> {
+  const stored = await store.getListed(rfqId);
+  if (stored) return stored;
+  const found = await findListedRfq(ctx.client, rfqId, ctx.dialects ? await ctx.dialects.get() : undefined);
+  if (!found) throw rfqNotListed(rfqId, version);
+  await store.putListed(found.rfq);
+  return found.rfq;
+}
+
+/** What the comparison is built from: the RFQ, its state, the snapshot's quotations and the tracked record's settings. */
+function comparisonInputOf(
+  ctx: TrackingContext,
+  rec: TrackedRfq,
+  rfq: ListedRfq,
+  snap: Snapshot,
+  quotations: Quotation[],
+  version: number,
+): ComparisonInput {
+  const state = rec.state === 'created' ? 'open' : rec.state;
+  return {
+    rfq,
+    state,
+    quotations,
+    invalidQuotations: (snap.invalid ?? []).map((i) => ({
+      ...(i.quotation_key !== undefined ? { quotation_key: i.quotation_key } : {}),
+      reason: i.reason,
+    })),
+    ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
+    generatedAt: new Date(),
+    ...comparisonInputFromRecord(rec, ctx.config),
+    version,
+    ...(rec.comparison?.awardCsv !== undefined ? { supersedes: rec.comparison.awardCsv } : {}),
+  };
+}
+
+/** The version as recorded on the tracked RFQ: what it reflected (revisions, award, decisions) and its files. */
+function writtenComparison(
+  rec: TrackedRfq,
+  snap: Snapshot,
+  quotations: Quotation[],
+  model: ComparisonModel,
+  names: { workbook: string; award: string },
+  version: number,
+): WrittenComparison {
+  const final = model.award.final;
+  const decisions = decisionsOf(quotations, snap.invalid?.length ?? 0);
+  return {
+    version,
+    writtenAt: Date.now(),
+    revisions: snap.revisions,
+    award: snap.award,
+    ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
+    workbook: names.workbook,
+    ...(final
+      ? { awardCsv: names.award }
+      : rec.comparison?.awardCsv !== undefined
+        ? { awardCsv: rec.comparison.awardCsv }
+        : {}),
+    ...(decisions !== undefined ? { decisions } : {}),
+    ...(model.priceBasisWarning ? { priceBasisWarning: model.priceBasisWarning.text } : {}),
+    // The overview's figures, from this very model: the same totals as the workbook, never recomputed.
+    summary: comparisonSummary(model),
+  };
+}
+
+/**
+ * When a newer pull landed while this version was written and it changes anything, asks for the next version (true);
+ * otherwise, after the award, drops the snapshot.
+ */
+async function askForNextVersion(
+  ctx: TrackingContext,
+  store: TrackingStore,
+  rfqId: number,
+  version: number,
+  written: WrittenComparison,
+  usedSeq: number,
+): Promise<boolean> {
   const latest = await loadSnapshot(store, rfqId);
   const latestDecisions = latest?.quotations ? decisionsOf(latest.quotations, latest.invalid?.length ?? 0) : undefined;
   if (
@@ -152,10 +215,11 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
       .needed
   ) {
     await enqueueComparison(ctx, { rfqId, version: version + 1 });
-    result.next = version + 1;
-  } else if (written.award && latest && latest.seq === usedSeq) {
+    return true;
+  }
+  if (written.award && latest && latest.seq === usedSeq) {
     // The award is the last version an RFQ normally gets: its snapshot need not hold Redis memory any longer.
     await store.redis.del(store.k.snapshot(rfqId));
   }
-  return result;
+  return false;
 }

@@ -1,0 +1,112 @@
+/**
+ * The award summary of the Comparison sheet, below the lines: whether the award is final, the split award total,
+ * the best single supplier, what splitting saves, the estimate, the winner or the award basis.
+ */
+import type { Row, Style, Worksheet } from 'exceljs';
+import type { Decimal } from 'decimal.js';
+import { basisLabel } from './award-sheet.ts';
+import { COMPARISON_COLS, top } from './comparison-layout.ts';
+import { draftText } from './model.ts';
+import { num, pctText, put, SHEETS, t } from './sheet-common.ts';
+import type { ComparisonModel } from './types.ts';
+import { stylesFor } from './styles.ts';
+
+/** Rows of the award summary below the lines, from its first row. */
+export const AWARD_SUMMARY_ROWS = {
+  title: 0,
+  status: 1,
+  split: 2,
+  bestSingle: 3,
+  splitSaving: 4,
+  estimate: 5,
+  winnerOrBasis: 6,
+} as const;
+
+/**
+ * The bottom line, below the lines (on the first page of a short RFQ): whether the award is final, what a split
+ * award costs and saves. Not beside the supplier header rows: those print beside every page's supplier groups.
+ */
+/** `detailWidth`: characters of the columns the details are merged over. */
+export function writeAwardSummary(ws: Worksheet, model: ComparisonModel, first: number, detailWidth: number): void {
+  const { S } = stylesFor(model.currency);
+  const { award, suppliers, lines } = model;
+  const A = AWARD_SUMMARY_ROWS;
+  const n = lines.length;
+  // Details are merged over the first page's remaining columns and wrapped: overflowing, they would print on the
+  // pages of supplier groups.
+  const lastCol = COMPARISON_COLS.quotes - 1;
+  const detailCell = (x: Row, text: string, style: Partial<Style>): void => {
+    put(x, 4, t(text), { ...style, alignment: { wrapText: true, vertical: 'top' } });
+    ws.mergeCells(x.number, 4, x.number, lastCol);
+    // ~0.8 characters of 11 pt text per width unit (bold and proportional text run wider than digits)
+    const lines = Math.max(1, Math.ceil(text.length / Math.max(10, Math.floor(detailWidth * 0.8))));
+    x.height = Math.min(409, lines * 15 + 2);
+  };
+  const row = (r: number, label: string, value: Decimal | undefined, detail: string): void => {
+    const x = ws.getRow(first + r);
+    put(x, 1, label, top(S.label));
+    put(x, 3, num(value), top(S.moneyBold));
+    detailCell(x, detail, S.text);
+  };
+  put(ws.getRow(first + A.title), 1, `Award summary (details on sheet "${SHEETS.award}")`, S.summaryTitle);
+  const status = ws.getRow(first + A.status);
+  put(status, 1, 'Award status', top(S.label));
+  if (award.final) {
+    put(status, 3, 'FINAL', top(S.winnerMark));
+    detailCell(
+      status,
+      award.finalBecause === 'winning-quotation'
+        ? 'the winning quotation of the completed RFQ'
+        : 'every quotation has a qualification decision',
+      S.text,
+    );
+  } else {
+    put(status, 3, 'DRAFT', top(S.draft));
+    detailCell(status, draftText(award.undecided, model.input.state), S.draft);
+  }
+  row(
+    A.split,
+    'Split award total',
+    award.splitTotal,
+    `${award.splitLinesCovered} of ${n} lines, each to its lowest qualified price`,
+  );
+  const single = award.bestSingle ? suppliers[award.bestSingle.supplier]! : undefined;
+  row(
+    A.bestSingle,
+    'Best single supplier',
+    award.bestSingle?.total,
+    single ? `${single.name || `key ${single.key}`} (all lines)` : 'none: no qualified supplier quoted every line',
+  );
+  row(
+    A.splitSaving,
+    'Splitting saves',
+    award.splitSaving,
+    award.splitSavingPct !== undefined ? `${pctText(award.splitSavingPct)} of the best single supplier's total` : '',
+  );
+  const vsEstimate =
+    award.estimatedTotal !== undefined && award.splitLinesCovered === n
+      ? award.estimatedTotal.sub(award.splitTotal)
+      : undefined;
+  row(
+    A.estimate,
+    'Estimated total',
+    award.estimatedTotal,
+    vsEstimate !== undefined && award.estimatedTotal && !award.estimatedTotal.isZero()
+      ? `split award is ${vsEstimate.isNegative() ? 'above' : 'below'} it by ${pctText(vsEstimate.abs().div(award.estimatedTotal))}`
+      : '',
+  );
+  if (award.winner) {
+    const w = suppliers[award.winner.supplier]!;
+    row(
+      A.winnerOrBasis,
+      'Winner (completed)',
+      award.winner.total,
+      `${w.name || `key ${w.key}`}: ${award.winner.linesQuoted} of ${n} lines`,
+    );
+  } else {
+    const x = ws.getRow(first + A.winnerOrBasis);
+    put(x, 1, 'Award basis', S.label);
+    put(x, 3, basisLabel(award.basis), S.text);
+  }
+  for (let r = A.title; r <= A.winnerOrBasis; r++) ws.getRow(first + r).commit();
+}
