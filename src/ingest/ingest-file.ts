@@ -7,11 +7,14 @@ import { FileRefusedError, RfqSyncError, SheetNotFoundError, type RowProblem } f
 import type { Requisition } from '../requisition.ts';
 import { readCsvRows, type Delimiter } from './csv-reader.ts';
 import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
-import { bindMapping, isBlankRow, type Cell } from './mapping-engine.ts';
+import { bindMapping, isBlankRow, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
-import { chooseProfile, HEADER_SEARCH_ROWS, type HeadRow } from './profile-selection.ts';
+import { chooseProfile, HEADER_SEARCH_ROWS, type HeadRow, type ProfileChoice } from './profile-selection.ts';
 import { RequisitionGrouper, type RowStatus } from './requisition-grouper.ts';
+import { MAX_REPORTED, RowReport } from './row-report.ts';
 import { readXlsxRows } from './xlsx-reader.ts';
+
+export { MAX_REPORTED };
 
 export interface IngestOptions {
   profiles: MappingProfile[];
@@ -42,8 +45,6 @@ export interface IngestSummary {
   truncated: boolean;
 }
 
-export const MAX_REPORTED = 10_000;
-
 /** The CSV parser's errors in words a person fixing the export understands (its own message follows in brackets). */
 const CSV_ERROR_TEXT: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'is not valid CSV: a quoted field is never closed (a " is missing, or the file was cut off)',
@@ -58,22 +59,31 @@ class CallbackFailure extends Error {
   }
 }
 
-/** Batches of rows from either reader, with the first rows peeked for profile choice. */
+/**
+ * Batches of rows from either reader, with the first rows peeked for profile choice. Opened again (on another sheet
+ * or with another delimiter) when the chosen profile says so; `close` ends the reader last opened.
+ */
 class Rows {
-  readonly head: HeadRow[] = [];
+  head: HeadRow[] = [];
   private rest: HeadRow[] = [];
-  private readonly src: AsyncGenerator<HeadRow[]>;
-  constructor(src: AsyncGenerator<HeadRow[]>) {
-    this.src = src;
+  private src: AsyncGenerator<HeadRow[]> | undefined;
+  private readonly path: string;
+  private readonly sniff: SniffResult;
+  constructor(path: string, sniff: SniffResult) {
+    this.path = path;
+    this.sniff = sniff;
   }
-  static open(path: string, sniff: SniffResult, sheet: string | undefined, delimiter: Delimiter | 'auto'): Rows {
-    return new Rows(
-      sniff.kind === 'csv' ? readCsvRows(path, sniff.encoding, sniff.bomBytes, delimiter) : readXlsxRows(path, sheet),
-    );
+  /** Start reading from the first row (close the previous reader first). */
+  open(sheet: string | undefined, delimiter: Delimiter | 'auto'): void {
+    const { path, sniff } = this;
+    this.src =
+      sniff.kind === 'csv' ? readCsvRows(path, sniff.encoding, sniff.bomBytes, delimiter) : readXlsxRows(path, sheet);
+    this.head = [];
+    this.rest = [];
   }
   async readHead(): Promise<HeadRow[]> {
     while (this.head.length < HEADER_SEARCH_ROWS) {
-      const n = await this.src.next();
+      const n = await this.src!.next();
       if (n.done) break;
       const room = HEADER_SEARCH_ROWS - this.head.length;
       this.head.push(...n.value.slice(0, room));
@@ -85,10 +95,10 @@ class Rows {
   async *after(): AsyncGenerator<HeadRow[]> {
     if (this.rest.length > 0) yield this.rest;
     this.rest = [];
-    for await (const b of this.src) yield b;
+    for await (const b of this.src!) yield b;
   }
   async close(): Promise<void> {
-    await this.src.return(undefined);
+    await this.src?.return(undefined);
   }
 }
 
@@ -106,146 +116,134 @@ export async function ingestFile(
   const file = opts.displayName ?? basename(path);
   const now = opts.now ?? new Date();
   const sniff = await sniffFile(path, file, opts.limits);
+  const rows = new Rows(path, sniff);
+  try {
+    const choice = await openAndChooseProfile(rows, file, sniff, opts);
+    opts.onProfile?.(choice.profile.name, choice.reason);
+    return await readRequisitions(rows, choice, file, now, onRequisition);
+  } catch (err) {
+    throw refusalFor(err, file, sniff);
+  } finally {
+    await rows.close();
+  }
+}
+
+/**
+ * Opens `rows` and chooses the profile on the first rows. Returns with `rows` open on the sheet / delimiter of the
+ * chosen profile and its head read, `headerAt` indexing that head.
+ */
+async function openAndChooseProfile(
+  rows: Rows,
+  file: string,
+  sniff: SniffResult,
+  opts: IngestOptions,
+): Promise<ProfileChoice> {
   const forced =
     opts.mappingName === undefined
       ? undefined
       : opts.profiles.find((p) => p.name.toLowerCase() === opts.mappingName!.toLowerCase());
-
-  let rows: Rows | undefined;
+  // An xlsx profile may name its sheet: try the sheet of the profile the file name points to first.
+  const byName = opts.profiles.find((p) => p.sheet !== undefined && p.filenamePatterns.some((re) => re.test(file)));
+  const firstSheet = sniff.kind === 'xlsx' ? (forced ? forced.sheet : byName?.sheet) : undefined;
+  rows.open(firstSheet, forced?.delimiter ?? 'auto');
+  let head: HeadRow[];
   try {
-    // An xlsx profile may name its sheet: try the sheet of the profile the file name points to first.
-    const byName = opts.profiles.find((p) => p.sheet !== undefined && p.filenamePatterns.some((re) => re.test(file)));
-    const firstSheet = sniff.kind === 'xlsx' ? (forced ? forced.sheet : byName?.sheet) : undefined;
-    rows = Rows.open(path, sniff, firstSheet, forced?.delimiter ?? 'auto');
-    let head: HeadRow[];
-    try {
-      head = await rows.readHead();
-    } catch (err) {
-      if (!(err instanceof SheetNotFoundError) || forced) throw err;
-      await rows.close();
-      rows = Rows.open(path, sniff, undefined, 'auto');
-      head = await rows.readHead();
-    }
-    if (head.every((h) => isBlankRow(h.cells))) throw new FileRefusedError(file, 'is empty (no rows)');
-    const choice = chooseProfile(opts.profiles, file, head, opts.mappingName);
-    const profile = choice.profile;
-    let headerAt = choice.headerAt;
-    // The chosen profile may read another sheet, or fix a CSV delimiter other than the one detected: read again.
-    const otherSheet =
-      sniff.kind === 'xlsx' &&
-      profile.sheet !== undefined &&
-      head[0]?.sheet?.toLowerCase() !== profile.sheet.toLowerCase();
-    const otherDelimiter = sniff.kind === 'csv' && profile !== forced && profile.delimiter !== 'auto';
-    if (otherSheet || otherDelimiter) {
-      await rows.close();
-      rows = Rows.open(path, sniff, profile.sheet, profile.delimiter);
-      headerAt = chooseProfile([profile], file, await rows.readHead(), profile.name).headerAt;
-    }
-    opts.onProfile?.(profile.name, choice.reason);
-    return await run(rows, headerAt, profile, choice.reason);
+    head = await rows.readHead();
   } catch (err) {
-    if (err instanceof CallbackFailure) throw err.cause;
-    if (err instanceof SheetNotFoundError) throw new FileRefusedError(file, err.message);
-    if (err instanceof RfqSyncError) throw err;
-    const what =
-      sniff.kind === 'xlsx'
-        ? 'is a corrupt xlsx workbook'
-        : (CSV_ERROR_TEXT[(err as { code?: string }).code ?? ''] ?? 'cannot be read');
-    throw new FileRefusedError(file, `${what} (${(err as Error).message})`, { cause: err });
-  } finally {
-    await rows?.close();
+    if (!(err instanceof SheetNotFoundError) || forced) throw err;
+    await rows.close();
+    rows.open(undefined, 'auto');
+    head = await rows.readHead();
   }
+  if (head.every((h) => isBlankRow(h.cells))) throw new FileRefusedError(file, 'is empty (no rows)');
+  const choice = chooseProfile(opts.profiles, file, head, opts.mappingName);
+  const profile = choice.profile;
+  // The chosen profile may read another sheet, or fix a CSV delimiter other than the one detected: read again.
+  const otherSheet =
+    sniff.kind === 'xlsx' &&
+    profile.sheet !== undefined &&
+    head[0]?.sheet?.toLowerCase() !== profile.sheet.toLowerCase();
+  const otherDelimiter = sniff.kind === 'csv' && profile !== forced && profile.delimiter !== 'auto';
+  if (!otherSheet && !otherDelimiter) return choice;
+  await rows.close();
+  rows.open(profile.sheet, profile.delimiter);
+  const headerAt = chooseProfile([profile], file, await rows.readHead(), profile.name).headerAt;
+  return { ...choice, headerAt };
+}
 
-  async function run(rows: Rows, headerAt: number, profile: MappingProfile, reason: string): Promise<IngestSummary> {
-    const summary: IngestSummary = {
-      file,
-      profile: profile.name,
-      profileReason: reason,
-      requisitions: 0,
-      lines: 0,
-      heldRequisitions: 0,
-      rejectedRows: 0,
-      warnings: 0,
-      problems: [],
-      rows: [],
-      truncated: false,
-    };
-    const header = rows.head[headerAt]!;
-    const m = bindMapping(profile, header.cells, header.row);
-    // Row statuses and problems are kept column-wise (numbers and strings) and become objects at the end: keeping
-    // the per-row objects themselves makes V8 promote (and pretenure) them, and a 1M-line run's heap balloons.
-    const rowNo: number[] = [];
-    const rowStatus: RowStatus['status'][] = [];
-    const rowReq: (string | undefined)[] = [];
-    const rowFirstProblem: number[] = [];
-    const rowEndProblem: number[] = [];
-    const pRow: number[] = [];
-    const pColumn: string[] = [];
-    const pValue: string[] = [];
-    const pReason: string[] = [];
-    const pWarning: boolean[] = [];
-    const grouper = new RequisitionGrouper(m, file, file, now, {
-      row(s) {
-        const first = pRow.length;
-        for (const p of s.problems) {
-          if (pRow.length >= MAX_REPORTED) {
-            summary.truncated = true;
-            break;
-          }
-          pRow.push(p.row);
-          pColumn.push(p.column);
-          pValue.push(p.value);
-          pReason.push(p.reason);
-          pWarning.push(p.severity === 'warning');
-        }
-        if (rowNo.length < MAX_REPORTED) {
-          rowNo.push(s.row);
-          rowStatus.push(s.status);
-          rowReq.push(s.requisition);
-          rowFirstProblem.push(first);
-          rowEndProblem.push(pRow.length);
-        } else summary.truncated = true;
-      },
-    });
-    const emit = async (r: Requisition): Promise<void> => {
-      try {
-        await onRequisition(r);
-      } catch (err) {
-        throw new CallbackFailure(err);
-      }
-    };
-    let above: Cell[] | undefined;
-    const feed = async (batch: readonly HeadRow[]): Promise<void> => {
-      for (const { cells, row } of batch) {
-        if (isBlankRow(cells)) continue;
-        const filled = m.fillFromAbove(cells, above);
-        above = filled;
-        const done = grouper.push(filled, row);
-        if (done) await emit(done);
-      }
-    };
-    await feed(rows.head.slice(headerAt + 1));
-    for await (const batch of rows.after()) await feed(batch);
-    const last = grouper.flush();
-    if (last) await emit(last);
-    Object.assign(summary, grouper.counts);
-    summary.problems = pRow.map((row, i) => ({
-      file,
-      row,
-      column: pColumn[i]!,
-      value: pValue[i]!,
-      reason: pReason[i]!,
-      severity: pWarning[i] ? 'warning' : 'error',
-    }));
-    summary.rows = rowNo.map((row, i) => {
-      const r: RowStatus = {
-        row,
-        status: rowStatus[i]!,
-        problems: summary.problems.slice(rowFirstProblem[i]!, rowEndProblem[i]!),
-      };
-      if (rowReq[i] !== undefined) r.requisition = rowReq[i];
-      return r;
-    });
-    return summary;
-  }
+/** What ingestFile throws for `err`: the caller's own failure as it was, anything unreadable as a refused file. */
+function refusalFor(err: unknown, file: string, sniff: SniffResult): unknown {
+  if (err instanceof CallbackFailure) return err.cause;
+  if (err instanceof SheetNotFoundError) return new FileRefusedError(file, err.message);
+  if (err instanceof RfqSyncError) return err;
+  const what =
+    sniff.kind === 'xlsx'
+      ? 'is a corrupt xlsx workbook'
+      : (CSV_ERROR_TEXT[(err as { code?: string }).code ?? ''] ?? 'cannot be read');
+  return new FileRefusedError(file, `${what} (${(err as Error).message})`, { cause: err });
+}
+
+/** The data rows below the header through mapping, validation and grouping; the summary of it all. */
+async function readRequisitions(
+  rows: Rows,
+  choice: ProfileChoice,
+  file: string,
+  now: Date,
+  onRequisition: (r: Requisition) => Promise<void>,
+): Promise<IngestSummary> {
+  const { profile, headerAt } = choice;
+  const summary: IngestSummary = {
+    file,
+    profile: profile.name,
+    profileReason: choice.reason,
+    requisitions: 0,
+    lines: 0,
+    heldRequisitions: 0,
+    rejectedRows: 0,
+    warnings: 0,
+    problems: [],
+    rows: [],
+    truncated: false,
+  };
+  const header = rows.head[headerAt]!;
+  const m = bindMapping(profile, header.cells, header.row);
+  const report = new RowReport();
+  const grouper = new RequisitionGrouper(m, file, file, now, report);
+  await feedRows(rows, headerAt, m, grouper, onRequisition);
+  Object.assign(summary, grouper.counts);
+  summary.truncated = report.truncated;
+  summary.problems = report.problems(file);
+  summary.rows = report.rows(summary.problems);
+  return summary;
+}
+
+/** Each non-blank data row (filled from the row above where the profile says) into the grouper, in file order. */
+async function feedRows(
+  rows: Rows,
+  headerAt: number,
+  m: BoundMapping,
+  grouper: RequisitionGrouper,
+  onRequisition: (r: Requisition) => Promise<void>,
+): Promise<void> {
+  const emit = async (r: Requisition): Promise<void> => {
+    try {
+      await onRequisition(r);
+    } catch (err) {
+      throw new CallbackFailure(err);
+    }
+  };
+  let above: Cell[] | undefined;
+  const feed = async (batch: readonly HeadRow[]): Promise<void> => {
+    for (const { cells, row } of batch) {
+      if (isBlankRow(cells)) continue;
+      const filled = m.fillFromAbove(cells, above);
+      above = filled;
+      const done = grouper.push(filled, row);
+      if (done) await emit(done);
+    }
+  };
+  await feed(rows.head.slice(headerAt + 1));
+  for await (const batch of rows.after()) await feed(batch);
+  const last = grouper.flush();
+  if (last) await emit(last);
 }

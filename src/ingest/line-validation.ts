@@ -133,107 +133,18 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
   const ctx: Ctx = { file, row, problems: [], m };
   const key = m.text('requisition', cells);
   if (key === '') problem(ctx, 'requisition', '', 'requisition key is empty: the row belongs to no requisition');
-  // An identity built from several columns must have all of them: "{PR}-{Item}" with Item blank is not an id.
-  const idGaps = m.emptyColumns('external_id', cells);
-  let external_id = m.text('external_id', cells);
-  if (key !== '' && (external_id === '' || idGaps.length > 0)) {
-    const column = idGaps[0] ?? m.label('external_id');
-    ctx.problems.push({
-      file,
-      row,
-      column,
-      value: '',
-      severity: 'error',
-      reason: `external_id is incomplete: column ${column} is empty`,
-    });
-    external_id = '';
-  }
   // Overlong text is dropped here (the row is rejected): nothing past this point holds it.
-  if (!fits(ctx, 'external_id', external_id)) external_id = '';
-  let product_name = required(ctx, cells, 'product_name');
-  if (!fits(ctx, 'product_name', product_name)) product_name = '';
-  let specification = optional(ctx, cells, 'specification');
-  if (!fits(ctx, 'specification', specification)) specification = undefined;
-  let uom = optional(ctx, cells, 'uom');
-  if (!fits(ctx, 'uom', uom)) uom = undefined;
-
-  let qty: number | undefined;
-  const rawQty = m.value('qty', cells);
-  if (typeof rawQty === 'string' && PLAIN_INT.test(rawQty)) {
-    // Plain whole numbers (the usual case) need no decimal arithmetic.
-    qty = Number(rawQty);
-    if (qty === 0) {
-      problem(ctx, 'qty', rawQty, 'qty must be a positive whole number');
-      qty = undefined;
-    }
-  } else {
-    const q = numberOf(ctx, cells, 'qty');
-    if (q === undefined) problem(ctx, 'qty', '', 'qty is required');
-    else if (q !== null) {
-      let qd = q;
-      if (!q.isInteger()) {
-        const rule = m.profile.qtyRounding;
-        if (rule === 'error')
-          problem(ctx, 'qty', q.toString(), 'qty must be a whole number (the profile names no qty_rounding rule)');
-        else {
-          qd =
-            rule === 'half_up'
-              ? roundHalfUp(q)
-              : rule === 'up'
-                ? q.toDecimalPlaces(0, Decimal.ROUND_CEIL)
-                : q.toDecimalPlaces(0, Decimal.ROUND_FLOOR);
-          problem(ctx, 'qty', q.toString(), `qty rounded to ${qd.toString()} (qty_rounding: ${rule})`, 'warning');
-        }
-      }
-      if (qd.isInteger()) {
-        if (qd.lte(0)) problem(ctx, 'qty', q.toString(), 'qty must be a positive whole number');
-        else if (qd.gt(Number.MAX_SAFE_INTEGER)) problem(ctx, 'qty', q.toString(), 'qty is too large');
-        else qty = qd.toNumber();
-      }
-    }
-  }
-
+  const external_id = lineExternalId(ctx, cells, key);
+  const product_name = requiredText(ctx, cells, 'product_name');
+  const specification = optionalText(ctx, cells, 'specification');
+  const uom = optionalText(ctx, cells, 'uom');
+  const qty = lineQty(ctx, cells);
   let estimated_price: number | undefined;
-  let erpPrice: { unit: string; per: string } | undefined;
-  if (m.has('estimated_price')) {
-    const raw = m.value('estimated_price', cells);
-    const fast = typeof raw === 'string' ? plainTotal(raw, m.profile.numbers.decimal) : undefined;
-    if (fast) {
-      estimated_price = fast.rounded;
-      if (fast.exact !== undefined) {
-        problem(
-          ctx,
-          'estimated_price',
-          raw as string,
-          `estimated_price: line total ${fast.exact} rounded half-up to ${fast.rounded} (the service takes whole numbers)`,
-          'warning',
-        );
-      }
-    } else {
-      const p = numberOf(ctx, cells, 'estimated_price');
-      if (p) estimated_price = money(ctx, 'estimated_price', cellText(raw), p, 'line total');
-    }
-  } else if (m.has('unit_price')) {
-    const unit = numberOf(ctx, cells, 'unit_price');
-    let per: Decimal | undefined | null = new Decimal(1);
-    if (m.has('price_unit')) {
-      per = numberOf(ctx, cells, 'price_unit') ?? new Decimal(1);
-      if (per && per.lte(0)) {
-        problem(ctx, 'price_unit', per.toString(), 'price_unit must be greater than zero');
-        per = null;
-      }
-    }
-    if (unit && per && qty !== undefined) {
-      erpPrice = { unit: unit.toFixed(), per: per.toFixed() };
-      const total = unit.times(qty).dividedBy(per);
-      estimated_price = money(
-        ctx,
-        'unit_price',
-        cellText(m.value('unit_price', cells)),
-        total,
-        `line total ${qty} x ${unit.toString()}${per.eq(1) ? '' : ` / ${per.toString()}`} =`,
-      );
-    }
+  let erpPrice: ErpPrice | undefined;
+  if (m.has('estimated_price')) estimated_price = totalFromEstimate(ctx, cells);
+  else if (m.has('unit_price')) {
+    erpPrice = totalFromUnitPrice(ctx, cells, qty);
+    estimated_price = erpPrice?.total;
   }
 
   if (ctx.problems.some((p) => p.severity === 'error')) return { key, problems: ctx.problems };
@@ -245,6 +156,145 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
     line.unit_price = erpPrice.unit;
     line.price_unit = erpPrice.per;
   }
+  return schemaChecked(ctx, key, line);
+}
+
+/**
+ * The line's external_id, or '' (with a row problem) when the requisition has a key but the id is incomplete or
+ * too long.
+ */
+function lineExternalId(ctx: Ctx, cells: readonly Cell[], key: string): string {
+  const m = ctx.m;
+  // An identity built from several columns must have all of them: "{PR}-{Item}" with Item blank is not an id.
+  const idGaps = m.emptyColumns('external_id', cells);
+  let external_id = m.text('external_id', cells);
+  if (key !== '' && (external_id === '' || idGaps.length > 0)) {
+    const column = idGaps[0] ?? m.label('external_id');
+    ctx.problems.push({
+      file: ctx.file,
+      row: ctx.row,
+      column,
+      value: '',
+      severity: 'error',
+      reason: `external_id is incomplete: column ${column} is empty`,
+    });
+    external_id = '';
+  }
+  if (!fits(ctx, 'external_id', external_id)) external_id = '';
+  return external_id;
+}
+
+/** A required text field, '' when missing or too long (both a row problem). */
+function requiredText(ctx: Ctx, cells: readonly Cell[], field: 'product_name'): string {
+  const v = required(ctx, cells, field);
+  return fits(ctx, field, v) ? v : '';
+}
+
+/** An optional text field, undefined when empty or too long (the latter a row problem). */
+function optionalText(ctx: Ctx, cells: readonly Cell[], field: 'specification' | 'uom'): string | undefined {
+  const v = optional(ctx, cells, field);
+  return fits(ctx, field, v) ? v : undefined;
+}
+
+/** qty as a positive whole number (rounded by the profile's qty_rounding rule), or undefined with a row problem. */
+function lineQty(ctx: Ctx, cells: readonly Cell[]): number | undefined {
+  const rawQty = ctx.m.value('qty', cells);
+  if (typeof rawQty === 'string' && PLAIN_INT.test(rawQty)) {
+    // Plain whole numbers (the usual case) need no decimal arithmetic.
+    const qty = Number(rawQty);
+    if (qty !== 0) return qty;
+    problem(ctx, 'qty', rawQty, 'qty must be a positive whole number');
+    return undefined;
+  }
+  const q = numberOf(ctx, cells, 'qty');
+  if (q === undefined) {
+    problem(ctx, 'qty', '', 'qty is required');
+    return undefined;
+  }
+  if (q === null) return undefined;
+  let qd = q;
+  if (!q.isInteger()) {
+    const rule = ctx.m.profile.qtyRounding;
+    if (rule === 'error')
+      problem(ctx, 'qty', q.toString(), 'qty must be a whole number (the profile names no qty_rounding rule)');
+    else {
+      qd =
+        rule === 'half_up'
+          ? roundHalfUp(q)
+          : rule === 'up'
+            ? q.toDecimalPlaces(0, Decimal.ROUND_CEIL)
+            : q.toDecimalPlaces(0, Decimal.ROUND_FLOOR);
+      problem(ctx, 'qty', q.toString(), `qty rounded to ${qd.toString()} (qty_rounding: ${rule})`, 'warning');
+    }
+  }
+  if (!qd.isInteger()) return undefined;
+  if (qd.lte(0)) {
+    problem(ctx, 'qty', q.toString(), 'qty must be a positive whole number');
+    return undefined;
+  }
+  if (qd.gt(Number.MAX_SAFE_INTEGER)) {
+    problem(ctx, 'qty', q.toString(), 'qty is too large');
+    return undefined;
+  }
+  return qd.toNumber();
+}
+
+/** The line total from the estimated_price column (whole after half-up rounding), or undefined. */
+function totalFromEstimate(ctx: Ctx, cells: readonly Cell[]): number | undefined {
+  const raw = ctx.m.value('estimated_price', cells);
+  const fast = typeof raw === 'string' ? plainTotal(raw, ctx.m.profile.numbers.decimal) : undefined;
+  if (fast) {
+    if (fast.exact !== undefined) {
+      problem(
+        ctx,
+        'estimated_price',
+        raw as string,
+        `estimated_price: line total ${fast.exact} rounded half-up to ${fast.rounded} (the service takes whole numbers)`,
+        'warning',
+      );
+    }
+    return fast.rounded;
+  }
+  const p = numberOf(ctx, cells, 'estimated_price');
+  return p ? money(ctx, 'estimated_price', cellText(raw), p, 'line total') : undefined;
+}
+
+/** The ERP's unit price as given, and the line total it makes (qty x unit / price_unit, whole after rounding). */
+interface ErpPrice {
+  unit: string;
+  per: string;
+  total: number | undefined;
+}
+
+/** Unit price and price unit -> ErpPrice; undefined when either (or qty) is missing or invalid. */
+function totalFromUnitPrice(ctx: Ctx, cells: readonly Cell[], qty: number | undefined): ErpPrice | undefined {
+  const m = ctx.m;
+  const unit = numberOf(ctx, cells, 'unit_price');
+  let per: Decimal | undefined | null = new Decimal(1);
+  if (m.has('price_unit')) {
+    per = numberOf(ctx, cells, 'price_unit') ?? new Decimal(1);
+    if (per && per.lte(0)) {
+      problem(ctx, 'price_unit', per.toString(), 'price_unit must be greater than zero');
+      per = null;
+    }
+  }
+  if (!unit || !per || qty === undefined) return undefined;
+  const total = unit.times(qty).dividedBy(per);
+  return {
+    unit: unit.toFixed(),
+    per: per.toFixed(),
+    total: money(
+      ctx,
+      'unit_price',
+      cellText(m.value('unit_price', cells)),
+      total,
+      `line total ${qty} x ${unit.toString()}${per.eq(1) ? '' : ` / ${per.toString()}`} =`,
+    ),
+  };
+}
+
+/** The final shape check (zod): the first issue becomes the row's problem and the line is dropped. */
+function schemaChecked(ctx: Ctx, key: string, line: RequisitionLine): LineResult {
   const checked = lineSchema.safeParse(line);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
