@@ -45,6 +45,23 @@ export interface IngestSummary {
   truncated: boolean;
 }
 
+/** A summary before any row is counted: the start of every file's, and the whole of a refused file's. */
+export function emptySummary(file: string, profile: string, profileReason: string): IngestSummary {
+  return {
+    file,
+    profile,
+    profileReason,
+    requisitions: 0,
+    lines: 0,
+    heldRequisitions: 0,
+    rejectedRows: 0,
+    warnings: 0,
+    problems: [],
+    rows: [],
+    truncated: false,
+  };
+}
+
 /** The CSV parser's errors in words a person fixing the export understands (its own message follows in brackets). */
 const CSV_ERROR_TEXT: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'is not valid CSV: a quoted field is never closed (a " is missing, or the file was cut off)',
@@ -192,19 +209,7 @@ async function readRequisitions(
   onRequisition: (r: Requisition) => Promise<void>,
 ): Promise<IngestSummary> {
   const { profile, headerAt } = choice;
-  const summary: IngestSummary = {
-    file,
-    profile: profile.name,
-    profileReason: choice.reason,
-    requisitions: 0,
-    lines: 0,
-    heldRequisitions: 0,
-    rejectedRows: 0,
-    warnings: 0,
-    problems: [],
-    rows: [],
-    truncated: false,
-  };
+  const summary = emptySummary(file, profile.name, choice.reason);
   const header = rows.head[headerAt]!;
   const m = bindMapping(profile, header.cells, header.row);
   const report = new RowReport();

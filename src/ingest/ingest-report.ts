@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
 import type { IngestSummary } from './ingest-file.ts';
-import { MAX_REPORTED } from './ingest-file.ts';
+import { emptySummary, MAX_REPORTED } from './ingest-file.ts';
 
 const STATUS_TEXT: Record<string, string> = {
   ok: 'ok',
@@ -19,19 +19,7 @@ const STATUS_TEXT: Record<string, string> = {
 
 /** A summary for a file that was refused whole, so it gets a report too (its reason as the one note). */
 export function refusedFileSummary(file: string, reason: string): IngestSummary {
-  return {
-    file,
-    profile: '(none)',
-    profileReason: `file refused: ${reason}`,
-    requisitions: 0,
-    lines: 0,
-    heldRequisitions: 0,
-    rejectedRows: 0,
-    warnings: 0,
-    problems: [],
-    rows: [],
-    truncated: false,
-  };
+  return emptySummary(file, '(none)', `file refused: ${reason}`);
 }
 
 /** A re-export's change to a requisition whose RFQ exists (src/creation/reexport-changes.ts, same shape). */
