@@ -18,7 +18,7 @@ import {
 import { ingestJobPayloadSchema } from '../../src/intake/inbox-intake.ts';
 import { startInboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
-import { genericCsv, tempDir, testConfig, testIntake, waitFor, type TestIntake } from './inbox-context.ts';
+import { genericCsv, tempDir, testConfig, testIntake, waitFor, type TestIntake } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);

@@ -11,7 +11,7 @@ import { processIngest } from '../../jobs/ingest.ts';
 import { ingestOneFile, recoverProcessing, type AdmitResult } from '../../src/intake/inbox-intake.ts';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { useRedis } from '../helpers/redis.ts';
-import { genericCsv, reportNotes, tempDir, testConfig, testIntake, type TestIntake } from './inbox-context.ts';
+import { genericCsv, reportNotes, tempDir, testConfig, testIntake, type TestIntake } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);

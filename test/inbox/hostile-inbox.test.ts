@@ -39,7 +39,7 @@ import {
   testIntake,
   waitFor,
   type TestIntake,
-} from './inbox-context.ts';
+} from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const sb = useSandbox();

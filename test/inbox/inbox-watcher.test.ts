@@ -11,7 +11,7 @@ import { newProcessingName } from '../../src/intake/file-mover.ts';
 import { ingestJobPayloadSchema } from '../../src/intake/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
-import { reportNotes, tempDir, testConfig, testIntake, waitFor, type TestIntake } from './inbox-context.ts';
+import { reportNotes, tempDir, testConfig, testIntake, waitFor, type TestIntake } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');

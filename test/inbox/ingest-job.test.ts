@@ -13,7 +13,7 @@ import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { spoolPathFor } from '../../src/intake/requisition-spool.ts';
 import { createLogger } from '../../src/logger.ts';
 import { useRedis } from '../helpers/redis.ts';
-import { genericCsv, reportNotes, tempDir, testConfig, testIntake, type TestIntake } from './inbox-context.ts';
+import { genericCsv, reportNotes, tempDir, testConfig, testIntake, type TestIntake } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);

@@ -14,8 +14,8 @@ import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { spawnCli } from '../ops/cli-helpers.ts';
-import { pipelineContext, waitFor } from '../pipeline/fixtures/pipeline-env.ts';
-import { GENERIC_HEADER, genericRows } from './inbox-context.ts';
+import { pipelineContext, waitFor } from '../helpers/pipeline.ts';
+import { GENERIC_HEADER, genericRows } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const sb = useSandbox();

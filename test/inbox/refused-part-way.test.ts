@@ -12,7 +12,7 @@ import { closeWorkerContext, createWorkerContext } from '../../src/pipeline/cont
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { genericCsv, reportNotes, tempDir, testConfig, waitFor } from './inbox-context.ts';
+import { genericCsv, reportNotes, tempDir, testConfig, waitFor } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const s = useSandbox();

@@ -10,7 +10,7 @@ import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { lastRetention, runRetention } from '../../src/intake/retention.ts';
 import { Redis } from 'ioredis';
 import { useRedis } from '../helpers/redis.ts';
-import { tempDir, testConfig } from './inbox-context.ts';
+import { tempDir, testConfig } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const tmp = tempDir();

@@ -14,7 +14,7 @@ import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { startInboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { genericCsv, genericRows, reportNotes, tempDir, testConfig, waitFor } from './inbox-context.ts';
+import { genericCsv, genericRows, reportNotes, tempDir, testConfig, waitFor } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const sandboxes = { friendly: useSandbox(), docs: useSandbox({ dialect: 'docs' }) };

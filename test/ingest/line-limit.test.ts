@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRfqRequestSchema } from '../../src/sourcing/schemas.ts';
 import { MAX_LINES_PER_RFQ } from '../../src/sourcing/limits.ts';
-import { genericCsv, genericRows } from '../inbox/inbox-context.ts';
+import { genericCsv, genericRows } from '../helpers/pipeline.ts';
 import { spawnCli } from '../ops/cli-helpers.ts';
 
 describe('the lines limit of one RFQ', () => {

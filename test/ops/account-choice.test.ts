@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { closeWorkerContext } from '../../src/pipeline/context.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { pipelineContext } from '../pipeline/fixtures/pipeline-env.ts';
+import { pipelineContext } from '../helpers/pipeline.ts';
 import { spawnCli } from './cli-helpers.ts';
 
 const redis = useRedis();

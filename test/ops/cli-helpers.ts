@@ -1,6 +1,7 @@
 /** Spawning the CLI as a user would (`node bin/rfq-sync.ts ...`), with a clean environment. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { waitFor } from '../helpers/wait.ts';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');
 
@@ -60,10 +61,7 @@ export function spawnCli(args: string[], env: Record<string, string>): Spawned {
   };
 }
 
+/** The harness's waitFor (test/helpers/pipeline.ts), in the argument order of the CLI tests. */
 export async function until(cond: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(what, cond, timeoutMs, 100);
 }

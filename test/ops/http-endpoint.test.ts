@@ -9,15 +9,11 @@ import { METRIC_NAMES, createMetrics } from '../../app/metrics.ts';
 import { redisReadiness } from '../../app/readiness.ts';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { freshPrefix } from '../helpers/redis.ts';
+import { waitFor as waitUntil } from '../helpers/wait.ts';
 
-async function waitFor(cond: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await cond()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-}
+/** True once `cond` holds, false when it did not within `timeoutMs`. */
+const waitFor = (cond: () => Promise<boolean>, timeoutMs: number): Promise<boolean> =>
+  waitUntil('the condition', cond, timeoutMs, 200).catch(() => false);
 
 describe('operations endpoint', () => {
   let redis: EmbeddedRedis;

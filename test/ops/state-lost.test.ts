@@ -15,6 +15,7 @@ import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from '../hardening/hostile-files.ts';
 import { spawnCli, type Spawned } from './cli-helpers.ts';
+import { waitFor as waitUntil } from '../helpers/wait.ts';
 
 let redis: EmbeddedRedis | undefined;
 let sandbox: Sandbox | undefined;
@@ -35,14 +36,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitFor(what: string, cond: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; worker said:\n${worker?.output().slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** The harness's waitFor, naming what the worker said when it times out. */
+const waitFor = (what: string, cond: () => Promise<boolean> | boolean, timeoutMs: number) =>
+  waitUntil(what, cond, timeoutMs, 100, async () => `worker said:\n${worker?.output().slice(-3000)}`);
 
 describe('Redis loses its state mid-run', () => {
   it(

@@ -21,13 +21,7 @@ import { checkRedis } from '../../src/redis/redis-checks.ts';
 import { tokenFingerprint } from '../../src/creation/token-source.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import {
-  checkExactlyOnce,
-  makeRequisitions,
-  pipelineContext,
-  waitFor,
-  type PipelineEnv,
-} from './fixtures/pipeline-env.ts';
+import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor, type PipelineEnv } from '../helpers/pipeline.ts';
 
 const redis = useRedis();
 const sb = useSandbox({ pageSize: 50 });

@@ -15,13 +15,7 @@ import { createReconcileCoordinator } from '../../src/creation/reconcile-coordin
 import { toCreateRfqRequest } from '../../src/creation/rfq-creator.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import {
-  checkExactlyOnce,
-  makeRequisitions,
-  pipelineConfig,
-  pipelineContext,
-  waitFor,
-} from './fixtures/pipeline-env.ts';
+import { checkExactlyOnce, makeRequisitions, pipelineConfig, pipelineContext, waitFor } from '../helpers/pipeline.ts';
 
 const redis = useRedis();
 const COMPANY = 'Sandbox Buyer Ltd';

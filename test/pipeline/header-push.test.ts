@@ -12,7 +12,7 @@ import type { CreateOutcome } from '../../src/creation/rfq-creator.ts';
 import type { Requisition } from '../../src/requisition.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { makeRequisitions, pipelineContext, waitFor } from './fixtures/pipeline-env.ts';
+import { makeRequisitions, pipelineContext, waitFor } from '../helpers/pipeline.ts';
 
 const redis = useRedis();
 

@@ -11,7 +11,7 @@ import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/conte
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from './fixtures/pipeline-env.ts';
+import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from '../helpers/pipeline.ts';
 
 const ACCOUNTS = { 'tok-502': 'Buyer 502', 'tok-drop': 'Buyer drop', 'tok-stall': 'Buyer stall' } as const;
 const redis = useRedis();

@@ -5,54 +5,44 @@
  * dialects of the service (friendly: external_id echoed, lower-case filter; docs: no echo, capitalised filter, detail
  * call).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
 import {
   checkExactlyOnce,
   makeRequisitions,
   pipelineContext,
   pipelineEnvVars,
+  useSandbox,
+  usePipeline,
   waitFor,
   type PipelineEnv,
-} from './fixtures/pipeline-env.ts';
+} from '../helpers/pipeline.ts';
 
-const WORKER = fileURLToPath(new URL('./fixtures/worker-process.ts', import.meta.url));
-const redis = useRedis();
+// Redis, a fresh data folder and REDIS_PREFIX per test, the worker children; a sandbox per dialect.
+const pipeline = usePipeline({ sandbox: false, tag: 'crash' });
 // 100 ms per call and 4 jobs at a time: the 300 creates take ~8 s of worker time, so the kills land mid-run.
 const sandboxes = {
   friendly: useSandbox({ pageSize: 100, faults: { latencyMs: 100 } }),
   docs: useSandbox({ pageSize: 100, faults: { latencyMs: 100 }, dialect: 'docs' }),
 };
 
-const children = new Set<ChildProcess>();
 let ctx: WorkerContext | undefined;
 afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
   if (ctx) await closeWorkerContext(ctx);
 });
 
-async function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [WORKER], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before ready: ${err}`)));
-  });
-  return child;
-}
+/**
+ * The shipped `rfq-sync worker` on the create-rfq queue only, with a short lock and stalled check so a killed
+ * worker's jobs come back quickly (and may come back any number of times).
+ */
+const WORKER_TUNING = {
+  WORKER_QUEUES: 'create-rfq',
+  JOB_LOCK_MS: '2000',
+  STALLED_CHECK_MS: '1000',
+  JOB_MAX_STALLED: '1000',
+};
 
 describe('proof 2: a worker killed with SIGKILL at random moments', () => {
   it.each(['friendly', 'docs'] as const)(
@@ -60,10 +50,11 @@ describe('proof 2: a worker killed with SIGKILL at random moments', () => {
     async (dialect) => {
       const sb = sandboxes[dialect];
       const e: PipelineEnv = {
-        redisUrl: redis.url,
+        redisUrl: pipeline.redisUrl,
         baseUrl: sb.url,
         token: sb.token,
-        prefix: freshPrefix(),
+        prefix: pipeline.prefix,
+        dir: pipeline.data.root,
         account: `crash-${dialect}`,
         extra: {
           CONCURRENCY_CREATE: '4',
@@ -78,20 +69,18 @@ describe('proof 2: a worker killed with SIGKILL at random moments', () => {
       const c = ctx;
       const reqs = makeRequisitions(300, `crash${dialect}`);
       for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
-      const env = { ...pipelineEnvVars(e), TEST_LOCK_MS: '2000', TEST_STALLED_MS: '1000' };
+      const env = { ...pipelineEnvVars(e), ...WORKER_TUNING };
 
       const kills: Array<{ afterMs: number; completedBefore: number }> = [];
-      let child = await spawnWorker(env);
+      let child = await pipeline.spawnWorker(env);
       const started = Date.now();
       for (let i = 0; i < 10; i++) {
         const afterMs = 200 + Math.floor(Math.random() * 1000);
         await new Promise((r) => setTimeout(r, afterMs));
         const completedBefore = await c.queues.createRfq.getCompletedCount();
-        const exited = once(child, 'exit');
-        child.kill('SIGKILL');
-        await exited;
+        await child.kill('SIGKILL');
         kills.push({ afterMs, completedBefore });
-        child = await spawnWorker(env);
+        child = await pipeline.spawnWorker(env);
       }
       const killPhaseMs = Date.now() - started;
       await waitFor(
@@ -100,9 +89,7 @@ describe('proof 2: a worker killed with SIGKILL at random moments', () => {
         40_000,
         250,
       );
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
+      await child.kill('SIGTERM');
 
       // the kills really hit a run in progress
       expect(kills.length).toBeGreaterThanOrEqual(10);

@@ -11,7 +11,7 @@ import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts'
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from './fixtures/pipeline-env.ts';
+import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from '../helpers/pipeline.ts';
 
 // 100 ms per call, 4 jobs at a time: the run lasts ~5 s, long enough to restart Redis twice in its middle.
 const sandboxes = {

@@ -10,8 +10,8 @@ import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { DEFAULT_SANDBOX_TOKEN } from '../../src/sandbox/server.ts';
-import { startSandboxChild, type SandboxChild } from './fixtures/sandbox-child.ts';
-import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from './fixtures/pipeline-env.ts';
+import { startSandboxChild, type SandboxChild } from '../helpers/sandbox-child.ts';
+import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from '../helpers/pipeline.ts';
 
 const LIMIT = 20;
 const redis = useRedis();

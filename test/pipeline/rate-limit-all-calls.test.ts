@@ -18,8 +18,8 @@ import type { Requisition } from '../../src/requisition.ts';
 import { createSourcingClient } from '../../src/sourcing/client.ts';
 import { pullQuotations } from '../../src/tracking/snapshot.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { makeRequisitions, pipelineConfig } from './fixtures/pipeline-env.ts';
-import { startSandboxChild, type SandboxChild } from './fixtures/sandbox-child.ts';
+import { makeRequisitions, pipelineConfig } from '../helpers/pipeline.ts';
+import { startSandboxChild, type SandboxChild } from '../helpers/sandbox-child.ts';
 
 const LIMIT = 5;
 const r = useRedis();

@@ -11,7 +11,7 @@ import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/conte
 import { findRfqsWithExternalIds } from '../../src/creation/rfq-creator.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from './fixtures/pipeline-env.ts';
+import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from '../helpers/pipeline.ts';
 
 const TOKEN = 'tok-churn';
 const COMPANY = 'Buyer churn';

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { pollingHarness, readAwardCsv, type PollingHarness } from './polling-context.ts';
+import { pollingHarness, readAwardCsv, type PollingHarness } from '../helpers/pipeline.ts';
 
 const srv = useRedis();
 const sb = useSandbox({ pageSize: 5 });

@@ -13,7 +13,7 @@ import { createLogger } from '../../src/logger.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
-import { pollingHarness, type PollingHarness } from './polling-context.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/pipeline.ts';
 
 const mnt = mkdtempSync(join(tmpdir(), 'rfq-diskfull-'));
 const canMount =

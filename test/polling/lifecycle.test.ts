@@ -11,7 +11,7 @@ import { runQuotations } from '../../src/tracking/quotations-runner.ts';
 import { trackingStatus, pendingWork, trackedRfq } from '../../src/tracking/status.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { pollingHarness, readAwardCsv, type PollingHarness } from './polling-context.ts';
+import { pollingHarness, readAwardCsv, type PollingHarness } from '../helpers/pipeline.ts';
 
 const srv = useRedis();
 const sb = useSandbox({ pageSize: 3 });

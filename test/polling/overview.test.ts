@@ -19,7 +19,7 @@ import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { pollingHarness, type PollingHarness } from './polling-context.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/pipeline.ts';
 
 const srv = useRedis();
 const sb = useSandbox({ pageSize: 5 });

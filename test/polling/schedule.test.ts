@@ -13,7 +13,7 @@ import { pollHistory } from '../../src/tracking/poll-runner.ts';
 import { trackingStatus, trackedRfq } from '../../src/tracking/status.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { pollingHarness, type PollingHarness } from './polling-context.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/pipeline.ts';
 
 const srv = useRedis();
 const sb = useSandbox({ accounts: { 'sandbox-token': 'Sandbox Buyer Ltd' } });

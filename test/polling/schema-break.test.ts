@@ -10,7 +10,7 @@ import { trackedRfq } from '../../src/tracking/status.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
-import { pollingHarness, type PollingHarness } from './polling-context.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/pipeline.ts';
 
 const srv = useRedis();
 const sb = useSandbox({ pageSize: 3 });

@@ -9,7 +9,7 @@ import { writeComparisonNow } from '../../src/tracking/compare-now.ts';
 import { runComparison } from '../../src/tracking/comparison-runner.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { pollingHarness, type PollingHarness } from './polling-context.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/pipeline.ts';
 
 const srv = useRedis();
 const sb = useSandbox();
