@@ -13,7 +13,7 @@ import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/conte
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { spawnCli } from '../ops/cli-helpers.ts';
+import { spawnCli } from '../app/cli-helpers.ts';
 import { pipelineContext, waitFor } from '../helpers/pipeline.ts';
 import { GENERIC_HEADER, genericRows } from '../helpers/pipeline.ts';
 

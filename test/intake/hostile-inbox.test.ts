@@ -29,7 +29,7 @@ import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-wat
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { BIN } from '../ops/cli-helpers.ts';
+import { BIN } from '../app/cli-helpers.ts';
 import {
   genericCsv,
   genericRows,

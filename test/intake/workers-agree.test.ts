@@ -13,7 +13,7 @@ import { createLogger } from '../../src/logger.ts';
 import { currentMappingSets, startMappingSetWatch } from '../../src/intake/mapping-sets.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { spawnCli } from '../ops/cli-helpers.ts';
+import { spawnCli } from '../app/cli-helpers.ts';
 
 const r = useRedis();
 const dir = mkdtempSync(join(tmpdir(), 'rfq-agree-'));
