@@ -8,23 +8,27 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeWorkerContext } from '../../src/pipeline/context.ts';
-import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
-import { pipelineContext } from '../helpers/pipeline.ts';
+import { freshPrefix } from '../helpers/redis.ts';
+import { pipelineContext, usePipeline } from '../helpers/pipeline.ts';
 import { spawnCli } from './cli-helpers.ts';
 
-const redis = useRedis();
-const sb = useSandbox();
+const pipeline = usePipeline();
 
 async function workerRanFor(prefix: string, account: string): Promise<void> {
-  const ctx = await pipelineContext({ redisUrl: redis.url, baseUrl: sb.url, token: sb.token, prefix, account });
+  const ctx = await pipelineContext({
+    redisUrl: pipeline.redisUrl,
+    baseUrl: pipeline.sandboxUrl,
+    token: pipeline.token,
+    prefix,
+    account,
+  });
   await closeWorkerContext(ctx);
 }
 
 describe('which account a Redis-only command acts on', () => {
   it('the only account in Redis is used and named; with two, --account is asked for and chooses', async () => {
     const prefix = freshPrefix();
-    const env = { REDIS_URL: redis.url, REDIS_PREFIX: prefix };
+    const env = { REDIS_URL: pipeline.redisUrl, REDIS_PREFIX: prefix };
     await workerRanFor(prefix, 'acme');
     const one = spawnCli(['status', '--json'], env);
     expect((await one.exited).code, one.output()).toBe(0);
@@ -41,7 +45,7 @@ describe('which account a Redis-only command acts on', () => {
 
   it('status needs no sourcing token, even with SOURCING_BASE_URL set', async () => {
     const run = spawnCli(['status', '--json'], {
-      REDIS_URL: redis.url,
+      REDIS_URL: pipeline.redisUrl,
       REDIS_PREFIX: freshPrefix(),
       SOURCING_BASE_URL: 'https://sourcing.example.com/esourcing',
     });
@@ -54,7 +58,7 @@ describe('which account a Redis-only command acts on', () => {
     const file = join(dir, 'generic-template.csv');
     copyFileSync(resolve(import.meta.dirname, '../../samples/generic-template.csv'), file);
     const run = spawnCli(['ingest', file], {
-      REDIS_URL: redis.url,
+      REDIS_URL: pipeline.redisUrl,
       REDIS_PREFIX: freshPrefix(),
       SOURCING_ACCOUNT: 'lonely',
       RFQ_SYNC_DIR: dir,

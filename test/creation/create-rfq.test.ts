@@ -19,12 +19,17 @@ import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts'
 import { jobId } from '../../src/redis/queues.ts';
 import { checkRedis } from '../../src/redis/redis-checks.ts';
 import { tokenFingerprint } from '../../src/creation/token-source.ts';
-import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
-import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor, type PipelineEnv } from '../helpers/pipeline.ts';
+import { freshPrefix } from '../helpers/redis.ts';
+import {
+  checkExactlyOnce,
+  makeRequisitions,
+  pipelineContext,
+  waitFor,
+  type PipelineEnv,
+  usePipeline,
+} from '../helpers/pipeline.ts';
 
-const redis = useRedis();
-const sb = useSandbox({ pageSize: 50 });
+const pipeline = usePipeline({ sandbox: { pageSize: 50 } });
 
 let ctx: WorkerContext | undefined;
 let worker: RunningWorker | undefined;
@@ -37,9 +42,9 @@ afterEach(async () => {
 
 function env(extra: Record<string, string> = {}): PipelineEnv {
   return {
-    redisUrl: redis.url,
-    baseUrl: sb.url,
-    token: sb.token,
+    redisUrl: pipeline.redisUrl,
+    baseUrl: pipeline.sandboxUrl,
+    token: pipeline.token,
     prefix: freshPrefix(),
     account: freshPrefix(),
     extra,
@@ -47,7 +52,7 @@ function env(extra: Record<string, string> = {}): PipelineEnv {
 }
 
 const rfqsOf = (tag: string) =>
-  sb.sandbox.control
+  pipeline.sandbox.control
     .listAll()
     .filter((r) => r.title.includes(` ${tag} `) || r.lines.some((l) => l.external_id?.startsWith(`${tag}-`)));
 
@@ -154,7 +159,7 @@ describe('create-rfq', () => {
     const c = ctx;
     const [r] = makeRequisitions(1, 'perm');
     const bad = { ...r!, lines: [{ ...r!.lines[0]!, product_name: 'x'.repeat(600) }] }; // the service takes 500 at most
-    sb.sandbox.resetStats();
+    pipeline.sandbox.resetStats();
     await enqueueCreateRfq(ctx.queues, bad);
     await waitFor('failed', async () => (await c.queues.createRfq.getFailedCount()) === 1, 10_000);
     const [failed] = await listFailed(ctx);
@@ -163,7 +168,7 @@ describe('create-rfq', () => {
     const rec = await createIdempotencyStore(ctx.redis, ctx.keys).get('generic/PR-perm-0');
     expect(rec?.state).toBe('rejected');
     expect(rec?.reason).toMatch(/product_name/);
-    expect(sb.sandbox.stats().calls.createRfq).toBeUndefined();
+    expect(pipeline.sandbox.stats().calls.createRfq).toBeUndefined();
   });
 
   it('pauses creation on a refused token, keeps the job, and resumes when the token file is replaced', async () => {
@@ -196,7 +201,7 @@ describe('create-rfq', () => {
     expect(errors).toHaveLength(1); // ONE clear line, however many jobs met the refusal
     expect(errors[0]!.msg).toMatch(/AUTH REFUSED.*paused.*SOURCING_TOKEN_FILE/);
     expect(JSON.stringify(logged)).not.toContain('wrong-token');
-    writeFileSync(tokenFile, sb.token);
+    writeFileSync(tokenFile, pipeline.token);
     await waitFor('resumed', async () => !(await c.authGate.status()).paused, 10_000);
     await waitFor('3 created', async () => (await c.queues.createRfq.getCompletedCount()) === 3, 30_000);
     expect(checkExactlyOnce(rfqsOf('auth'), reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 3 });
@@ -219,7 +224,7 @@ describe('create-rfq', () => {
     await ctx.redis.hset(ctx.keys.authPause, {
       reason: 'HTTP 401',
       since: String(Date.now()),
-      tokenFingerprint: tokenFingerprint(sb.token),
+      tokenFingerprint: tokenFingerprint(pipeline.token),
     });
     await ctx.authGate.check();
     expect(ctx.authGate.isPaused()).toBe(true);
@@ -227,7 +232,7 @@ describe('create-rfq', () => {
 
   it('closes within its time limit even while a create is hanging', async () => {
     ctx = await pipelineContext(env());
-    sb.sandbox.setFaults({ latencyMs: 10_000 });
+    pipeline.sandbox.setFaults({ latencyMs: 10_000 });
     try {
       worker = startWorker(ctx, { queues: ['createRfq'] });
       await enqueueCreateRfq(ctx.queues, makeRequisitions(1, 'hang')[0]!);
@@ -238,12 +243,12 @@ describe('create-rfq', () => {
       // The create hangs for 10 s: closing must not wait for it (margin for a loaded machine, far below 10 s).
       expect(Date.now() - t0).toBeLessThan(5_000);
     } finally {
-      sb.sandbox.setFaults({});
+      pipeline.sandbox.setFaults({});
     }
   });
 
   it('refuses an evicting Redis with a message that says how to fix it', async () => {
-    const r = new Redis(redis.url);
+    const r = new Redis(pipeline.redisUrl);
     try {
       await r.config('SET', 'maxmemory-policy', 'allkeys-lru');
       const err = await checkRedis(r, silentLogger).catch((e: unknown) => e);

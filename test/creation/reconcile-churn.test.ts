@@ -9,19 +9,17 @@ import { creatorDeps, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
 import { findRfqsWithExternalIds } from '../../src/creation/rfq-creator.ts';
-import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
-import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from '../helpers/pipeline.ts';
+import { freshPrefix } from '../helpers/redis.ts';
+import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor, usePipeline } from '../helpers/pipeline.ts';
 
 const TOKEN = 'tok-churn';
 const COMPANY = 'Buyer churn';
-const redis = useRedis();
-const sb = useSandbox({ accounts: { [TOKEN]: COMPANY }, pageSize: 5 });
+const pipeline = usePipeline({ sandbox: { accounts: { [TOKEN]: COMPANY }, pageSize: 5 } });
 
 let ctx: WorkerContext | undefined;
 let worker: RunningWorker | undefined;
 afterEach(async () => {
-  sb.sandbox.setFaults({});
+  pipeline.sandbox.setFaults({});
   await worker?.close(5_000);
   if (ctx) await closeWorkerContext(ctx);
   worker = undefined;
@@ -30,7 +28,7 @@ afterEach(async () => {
 
 /** Other RFQs of the account (not ours): posted straight to the service. */
 async function postOther(tag: string, i: number): Promise<number> {
-  return fetch(`${sb.url}/v1/rfqs`, {
+  return fetch(`${pipeline.sandboxUrl}/v1/rfqs`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({
@@ -52,16 +50,16 @@ describe('reconcile search while RFQs move between lists', () => {
     const tag = `churn${Date.now() % 100_000}`;
     for (let i = 0; i < 80; i++) expect(await postOther(`${tag}-bg`, i)).toBe(201);
     ctx = await pipelineContext({
-      redisUrl: redis.url,
-      baseUrl: sb.url,
+      redisUrl: pipeline.redisUrl,
+      baseUrl: pipeline.sandboxUrl,
       token: TOKEN,
       prefix: freshPrefix(),
       account: 'churn',
     });
     const reqs = makeRequisitions(60, tag);
     for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
-    sb.sandbox.resetStats();
-    sb.sandbox.setFaults({ commitThenFail: { rate: 0.5, mode: '502' } });
+    pipeline.sandbox.resetStats();
+    pipeline.sandbox.setFaults({ commitThenFail: { rate: 0.5, mode: '502' } });
 
     // Churn for 8 s: every 4 ms an RFQ of the account closes, completes or a new one arrives.
     let moves = 0;
@@ -69,18 +67,18 @@ describe('reconcile search while RFQs move between lists', () => {
     const churn = (async () => {
       const until = Date.now() + 8_000;
       for (let n = 0; Date.now() < until; n++) {
-        const mine = sb.sandbox.control.listAll().filter((r) => r.company === COMPANY);
+        const mine = pipeline.sandbox.control.listAll().filter((r) => r.company === COMPANY);
         const step = n % 3;
         if (step === 0) {
           const r = pick(mine.filter((x) => x.state === 'open'));
           if (r) {
-            sb.sandbox.control.advance(r._id, 'closed');
+            pipeline.sandbox.control.advance(r._id, 'closed');
             moves++;
           }
         } else if (step === 1) {
           const r = pick(mine.filter((x) => x.state === 'closed'));
           if (r) {
-            sb.sandbox.control.advance(r._id, 'completed');
+            pipeline.sandbox.control.advance(r._id, 'completed');
             moves++;
           }
         } else {
@@ -93,14 +91,14 @@ describe('reconcile search while RFQs move between lists', () => {
     worker = startWorker(ctx, { queues: ['createRfq'] });
     const c = ctx;
     await churn;
-    sb.sandbox.setFaults({});
+    pipeline.sandbox.setFaults({});
     await waitFor('60 jobs completed', async () => (await c.queues.createRfq.getCompletedCount()) === 60, 60_000, 200);
 
     expect(churning).toBe(false);
     expect(moves).toBeGreaterThan(300); // the lists did change all along
-    const stats = sb.sandbox.stats();
+    const stats = pipeline.sandbox.stats();
     expect(stats.commitThenFail).toBeGreaterThanOrEqual(10); // answers were lost, so reconciles did run
-    const ours = sb.sandbox.control
+    const ours = pipeline.sandbox.control
       .listAll()
       .filter(
         (r) =>
@@ -121,21 +119,21 @@ describe('reconcile search while RFQs move between lists', () => {
     const tag = `faulty${Date.now() % 100_000}`;
     for (let i = 0; i < 100; i++) expect(await postOther(tag, i)).toBe(201); // 20 pages of 5 in `open`
     ctx = await pipelineContext({
-      redisUrl: redis.url,
-      baseUrl: sb.url,
+      redisUrl: pipeline.redisUrl,
+      baseUrl: pipeline.sandboxUrl,
       token: TOKEN,
       prefix: freshPrefix(),
       account: 'faulty',
     });
     const deps = creatorDeps(ctx);
-    sb.sandbox.resetStats();
-    sb.sandbox.setFaults({ errorRate: 0.05, invalidJsonRate: 0.05 });
+    pipeline.sandbox.resetStats();
+    pipeline.sandbox.setFaults({ errorRate: 0.05, invalidJsonRate: 0.05 });
     for (let round = 0; round < 3; round++) {
       const found = await findRfqsWithExternalIds(deps, [`${tag}-97`]);
       expect(found.map((f) => f.rfq.lines[0]?.external_id)).toEqual([`${tag}-97`]);
       expect(await findRfqsWithExternalIds(deps, [`${tag}-absent`])).toEqual([]);
     }
-    const calls = sb.sandbox.stats().calls.listRfqs ?? {};
+    const calls = pipeline.sandbox.stats().calls.listRfqs ?? {};
     expect(Object.entries(calls).filter(([s]) => s.startsWith('5')).length).toBeGreaterThan(0); // 5xx were met
   }, 60_000);
 });

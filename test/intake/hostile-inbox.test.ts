@@ -27,8 +27,7 @@ import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { ingestOneFile, recoverProcessing } from '../../src/intake/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
-import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
+import { freshPrefix } from '../helpers/redis.ts';
 import { BIN } from '../app/cli-helpers.ts';
 import {
   genericCsv,
@@ -39,10 +38,10 @@ import {
   testIntake,
   waitFor,
   type TestIntake,
+  usePipeline,
 } from '../helpers/pipeline.ts';
 
-const r = useRedis();
-const sb = useSandbox();
+const pipeline = usePipeline();
 const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
 
@@ -52,7 +51,7 @@ afterEach(async () => {
   cleanups = [];
 });
 
-function setup(env: Record<string, string> = {}, redisUrl = r.url): TestIntake {
+function setup(env: Record<string, string> = {}, redisUrl = pipeline.redisUrl): TestIntake {
   const t = tempDir();
   const ctx = testIntake(redisUrl, testConfig(t.dir, { SWEEP_CRON: '0 0 1 1 *', ...env }));
   cleanups.push(t.remove, () => ctx.close());
@@ -207,10 +206,10 @@ describe('a file nobody may read, left in processing/', () => {
       ];
       const env = {
         PATH: process.env.PATH ?? '',
-        REDIS_URL: r.url,
+        REDIS_URL: pipeline.redisUrl,
         REDIS_PREFIX: freshPrefix(),
-        SOURCING_BASE_URL: sb.url,
-        SOURCING_TOKEN: sb.token,
+        SOURCING_BASE_URL: pipeline.sandboxUrl,
+        SOURCING_TOKEN: pipeline.token,
         RFQ_SYNC_DIR: t.dir,
         HTTP_PORT: '0',
         FILE_STABLE_MS: '200',
@@ -236,7 +235,7 @@ describe('a file nobody may read, left in processing/', () => {
       expect(notes.flat().join(' ')).toMatch(/cannot be read \(EACCES: permission denied\)/);
       await waitFor(
         'the good file created',
-        () => sb.sandbox.control.listAll().some((x) => x.lines.some((l) => l.external_id === 'PR-7302-1')),
+        () => pipeline.sandbox.control.listAll().some((x) => x.lines.some((l) => l.external_id === 'PR-7302-1')),
         20_000,
         100,
       );

@@ -11,14 +11,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
-import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
+import { freshPrefix } from '../helpers/redis.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
-import { pipelineContext, waitFor } from '../helpers/pipeline.ts';
+import { pipelineContext, waitFor, usePipeline } from '../helpers/pipeline.ts';
 import { GENERIC_HEADER, genericRows } from '../helpers/pipeline.ts';
 
-const r = useRedis();
-const sb = useSandbox();
+const pipeline = usePipeline();
 const dir = mkdtempSync(join(tmpdir(), 'rfq-reexport-'));
 let ctx: WorkerContext | undefined;
 let worker: RunningWorker | undefined;
@@ -32,9 +30,9 @@ describe('a re-export that changes an existing RFQ', () => {
   it('lists every changed line and header field in the file report and in status', { timeout: 60_000 }, async () => {
     const prefix = freshPrefix();
     ctx = await pipelineContext({
-      redisUrl: r.url,
-      baseUrl: sb.url,
-      token: sb.token,
+      redisUrl: pipeline.redisUrl,
+      baseUrl: pipeline.sandboxUrl,
+      token: pipeline.token,
       prefix,
       account: 'reexport',
       extra: { RFQ_SYNC_DIR: dir },
@@ -69,7 +67,9 @@ describe('a re-export that changes an existing RFQ', () => {
       .getSheetValues()
       .slice(2)
       .map((v) => (v as unknown[]).slice(1, 8));
-    const rfqId = sb.sandbox.control.listAll().find((x) => x.lines.some((l) => l.external_id === 'PR-8001-1'))!._id;
+    const rfqId = pipeline.sandbox.control
+      .listAll()
+      .find((x) => x.lines.some((l) => l.external_id === 'PR-8001-1'))!._id;
     expect(rows).toContainEqual([
       'generic/PR-8001',
       rfqId,
@@ -97,14 +97,18 @@ describe('a re-export that changes an existing RFQ', () => {
       /1 requisition\(s\) of this file already have their RFQ and changed since: see the Changes sheet/,
     );
 
-    const status = spawnCli(['status'], { REDIS_URL: r.url, REDIS_PREFIX: prefix, SOURCING_ACCOUNT: 'reexport' });
+    const status = spawnCli(['status'], {
+      REDIS_URL: pipeline.redisUrl,
+      REDIS_PREFIX: prefix,
+      SOURCING_ACCOUNT: 'reexport',
+    });
     expect((await status.exited).code, status.output()).toBe(0);
     expect(status.output()).toMatch(/Re-exports that changed an existing RFQ/);
     expect(status.output()).toMatch(
       new RegExp(`generic/PR-8001 \\(RFQ ${rfqId}\\): 1 line\\(s\\) changed \\(qty\\).*title not pushed`),
     );
     expect(
-      sb.sandbox.control.listAll().filter((x) => x.lines.some((l) => l.external_id?.startsWith('PR-8001'))),
+      pipeline.sandbox.control.listAll().filter((x) => x.lines.some((l) => l.external_id?.startsWith('PR-8001'))),
     ).toHaveLength(1);
   });
 });

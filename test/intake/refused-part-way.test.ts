@@ -10,12 +10,9 @@ import { startWorker } from '../../jobs/worker.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../../src/pipeline/context.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
-import { useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
-import { genericCsv, reportNotes, tempDir, testConfig, waitFor } from '../helpers/pipeline.ts';
+import { genericCsv, reportNotes, tempDir, testConfig, waitFor, usePipeline } from '../helpers/pipeline.ts';
 
-const r = useRedis();
-const s = useSandbox();
+const pipeline = usePipeline();
 const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -26,16 +23,16 @@ describe('a file refused part-way', () => {
     { timeout: 60_000 },
     async () => {
       const config = testConfig(tmp.dir, {
-        SOURCING_BASE_URL: s.url,
-        SOURCING_TOKEN: s.token,
+        SOURCING_BASE_URL: pipeline.sandboxUrl,
+        SOURCING_TOKEN: pipeline.token,
         RATE_LIMIT_PER_SECOND: '1000',
         JOB_BACKOFF_MS: '100',
       });
       const { processing, archive, failed, reports } = config.folders;
       const ctx = await createWorkerContext(config, silentLogger, {
-        redisUrl: r.url,
-        baseUrl: s.url,
-        token: () => s.token,
+        redisUrl: pipeline.redisUrl,
+        baseUrl: pipeline.sandboxUrl,
+        token: () => pipeline.token,
       });
       const worker = await startWorker(ctx);
       try {
@@ -75,7 +72,7 @@ describe('a file refused part-way', () => {
           completed: 0,
           failed: 0,
         });
-        expect(s.sandbox.control.listAll()).toEqual([]);
+        expect(pipeline.sandbox.control.listAll()).toEqual([]);
 
         const [report] = ls(reports);
         const notes = await reportNotes(join(reports, report!));

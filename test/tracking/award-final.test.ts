@@ -8,12 +8,9 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
-import { pollingHarness, readAwardCsv, type PollingHarness } from '../helpers/pipeline.ts';
+import { pollingHarness, readAwardCsv, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
 
-const srv = useRedis();
-const sb = useSandbox({ pageSize: 5 });
+const pipeline = usePipeline({ sandbox: { pageSize: 5 } });
 let h: PollingHarness | undefined;
 afterEach(async () => {
   await h?.close();
@@ -40,10 +37,10 @@ async function awardSheetText(path: string): Promise<string> {
 
 describe('award file only when the award is final', () => {
   it('closed with undecided quotations: a draft workbook and no award file; all decided: the lowest qualified; completed: the winner, superseding', async () => {
-    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox });
+    h = await pollingHarness({ redisUrl: pipeline.redisUrl, sandbox: pipeline.sandbox });
     const id = await h.createTrackedRfq('Final', 2);
-    const [l1, l2] = sb.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
-    const ctl = sb.sandbox.control;
+    const [l1, l2] = pipeline.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
+    const ctl = pipeline.sandbox.control;
     const cheap = ctl.submitQuotation(id, { sup_name: 'Cheap', prices: { [l1!]: '5', [l2!]: '6' } });
     const solid = ctl.submitQuotation(id, { sup_name: 'Solid', prices: { [l1!]: '7', [l2!]: '8' } });
     await h.pollAndSettle();
@@ -92,10 +89,10 @@ describe('award file only when the award is final', () => {
   });
 
   it('completed straight from undecided quotations: the award file follows the winning quotation exactly', async () => {
-    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox });
+    h = await pollingHarness({ redisUrl: pipeline.redisUrl, sandbox: pipeline.sandbox });
     const id = await h.createTrackedRfq('Straight', 3);
-    const [l1, l2, l3] = sb.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
-    const ctl = sb.sandbox.control;
+    const [l1, l2, l3] = pipeline.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
+    const ctl = pipeline.sandbox.control;
     ctl.submitQuotation(id, { sup_name: 'Low', prices: { [l1!]: '1.10', [l2!]: '2.20', [l3!]: '3.30' } });
     const win = ctl.submitQuotation(id, {
       sup_name: 'Winner & Co',
@@ -123,15 +120,19 @@ describe('award file only when the award is final', () => {
       ['line_total', 'lt'],
       ['unit', 'u'],
     ] as const) {
-      h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, env: { QUOTATION_PRICE_BASIS: basis } });
+      h = await pollingHarness({
+        redisUrl: pipeline.redisUrl,
+        sandbox: pipeline.sandbox,
+        env: { QUOTATION_PRICE_BASIS: basis },
+      });
       const id = await h.createTrackedRfq(`Basis-${dirName}`, 3);
-      const [l1, l2, l3] = sb.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
-      const q = sb.sandbox.control.submitQuotation(id, {
+      const [l1, l2, l3] = pipeline.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
+      const q = pipeline.sandbox.control.submitQuotation(id, {
         sup_name: 'Totals',
         prices: { [l1!]: '98', [l2!]: '205', [l3!]: '290.10' },
       });
-      sb.sandbox.control.decide(id, String(q.quotation_key), true);
-      sb.sandbox.control.advance(id, 'closed');
+      pipeline.sandbox.control.decide(id, String(q.quotation_key), true);
+      pipeline.sandbox.control.advance(id, 'closed');
       await h.pollAndSettle();
       const rec = await trackedRfq(h.ctx, id);
       const rows = readAwardCsv(join(h.ctx.config.folders.awards, rec!.comparison!.awardCsv!));
@@ -152,12 +153,16 @@ describe('award file only when the award is final', () => {
   });
 
   it('keeps the currency with the tracked RFQ (REQUISITION_CURRENCY when the profile names none) and writes it in the award file', async () => {
-    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, env: { REQUISITION_CURRENCY: 'EUR' } });
+    h = await pollingHarness({
+      redisUrl: pipeline.redisUrl,
+      sandbox: pipeline.sandbox,
+      env: { REQUISITION_CURRENCY: 'EUR' },
+    });
     const id = await h.createTrackedRfq('Euro', 1);
-    const [l1] = sb.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
-    const q = sb.sandbox.control.submitQuotation(id, { sup_name: 'Only', prices: { [l1!]: '12.5' } });
-    sb.sandbox.control.decide(id, String(q.quotation_key), true);
-    sb.sandbox.control.advance(id, 'closed');
+    const [l1] = pipeline.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
+    const q = pipeline.sandbox.control.submitQuotation(id, { sup_name: 'Only', prices: { [l1!]: '12.5' } });
+    pipeline.sandbox.control.decide(id, String(q.quotation_key), true);
+    pipeline.sandbox.control.advance(id, 'closed');
     await h.pollAndSettle();
     const rec = await trackedRfq(h.ctx, id);
     expect(rec?.requisition?.currency).toBe('EUR');

@@ -10,16 +10,13 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
-import { useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
 import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
-import { pollingHarness, type PollingHarness } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
 
 const mnt = mkdtempSync(join(tmpdir(), 'rfq-diskfull-'));
 const canMount =
   process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mnt]).status === 0;
-const srv = useRedis();
-const sb = useSandbox();
+const pipeline = usePipeline();
 let h: PollingHarness | undefined;
 afterAll(async () => {
   await h?.close();
@@ -45,18 +42,18 @@ describe.skipIf(!canMount)('a full disk under the outbox', () => {
         destination: new Writable({ write: (chunk, _e, cb) => (logs.push(String(chunk)), cb()) }),
       });
       h = await pollingHarness({
-        redisUrl: srv.url,
-        sandbox: sb.sandbox,
+        redisUrl: pipeline.redisUrl,
+        sandbox: pipeline.sandbox,
         logger,
         env: { OUTBOX_DIR: mnt, JOB_ATTEMPTS: '3', JOB_BACKOFF_MS: '100' },
       });
       const id = await h.createTrackedRfq('Valves');
-      const lines = sb.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
-      sb.sandbox.control.submitQuotation(id, {
+      const lines = pipeline.sandbox.control.getRfq(id)!.lines.map((l) => l.line_id);
+      pipeline.sandbox.control.submitQuotation(id, {
         sup_name: 'Acme',
         prices: Object.fromEntries(lines.map((l) => [l, '10'])),
       });
-      sb.sandbox.control.advance(id, 'closed');
+      pipeline.sandbox.control.advance(id, 'closed');
       await enqueuePollNow(h.ctx, Date.now());
 
       const c = h.ctx.queues.comparison;

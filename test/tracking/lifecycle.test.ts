@@ -9,12 +9,9 @@ import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runQuotations } from '../../src/tracking/quotations-runner.ts';
 import { trackingStatus, pendingWork, trackedRfq } from '../../src/tracking/status.ts';
-import { useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
-import { pollingHarness, readAwardCsv, type PollingHarness } from '../helpers/pipeline.ts';
+import { pollingHarness, readAwardCsv, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
 
-const srv = useRedis();
-const sb = useSandbox({ pageSize: 3 });
+const pipeline = usePipeline({ sandbox: { pageSize: 3 } });
 let h: PollingHarness | undefined;
 afterEach(async () => {
   await h?.close();
@@ -22,12 +19,12 @@ afterEach(async () => {
 });
 
 async function harness(env: Record<string, string> = {}): Promise<PollingHarness> {
-  h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, env });
+  h = await pollingHarness({ redisUrl: pipeline.redisUrl, sandbox: pipeline.sandbox, env });
   return h;
 }
 
 function lineIds(rfqId: number): string[] {
-  return sb.sandbox.control.getRfq(rfqId)!.lines.map((l) => l.line_id);
+  return pipeline.sandbox.control.getRfq(rfqId)!.lines.map((l) => l.line_id);
 }
 
 function comparisons(h: PollingHarness): string[] {
@@ -53,7 +50,7 @@ describe('polling: transitions of tracked RFQs', () => {
       });
     const id = await h.createTrackedRfq('Pumps');
     const [l1, l2, l3] = lineIds(id);
-    const ctl = sb.sandbox.control;
+    const ctl = pipeline.sandbox.control;
     const a = ctl.submitQuotation(id, { sup_name: 'Acme', prices: { [l1!]: '10.50', [l2!]: '20', [l3!]: '5' } });
     const b = ctl.submitQuotation(id, { sup_name: 'Bolt', prices: { [l1!]: '11', [l2!]: '19.99', [l3!]: '6' } });
 
@@ -123,7 +120,7 @@ describe('polling: transitions of tracked RFQs', () => {
     const h = await harness();
     const id = await h.createTrackedRfq('Valves');
     await h.pollAndSettle();
-    sb.sandbox.control.advance(id, 'cancelled');
+    pipeline.sandbox.control.advance(id, 'cancelled');
     await h.pollAndSettle();
     const rec = await trackedRfq(h.ctx, id);
     expect(rec?.state).toBe('cancelled');
@@ -167,7 +164,7 @@ describe('polling: transitions of tracked RFQs', () => {
     const h = await harness();
     const id = await h.createTrackedRfq('Cables', 2);
     const [l1, l2] = lineIds(id);
-    const ctl = sb.sandbox.control;
+    const ctl = pipeline.sandbox.control;
     const good1 = ctl.submitQuotation(id, { sup_name: 'Good One', prices: { [l1!]: '1', [l2!]: '2' } });
     const good2 = ctl.submitQuotation(id, { sup_name: 'Good Two', prices: { [l1!]: '1.5', [l2!]: '1.8' } });
     // A quotation_key longer than the schema allows: the client leaves this one out and says why.
@@ -198,9 +195,9 @@ describe('polling: transitions of tracked RFQs', () => {
     const h = await harness();
     const id = await h.createTrackedRfq('Bulky', 2);
     const [l1, l2] = lineIds(id);
-    const q = sb.sandbox.control.submitQuotation(id, { sup_name: 'Solo', prices: { [l1!]: '3', [l2!]: '4' } });
+    const q = pipeline.sandbox.control.submitQuotation(id, { sup_name: 'Solo', prices: { [l1!]: '3', [l2!]: '4' } });
     await h.pollAndSettle();
-    sb.sandbox.control.advance(id, 'closed');
+    pipeline.sandbox.control.advance(id, 'closed');
     const r = await runQuotations(h.ctx, { rfqId: id, reason: 'manual' }, { snapshotMaxBytes: 64 });
     expect(r.version).toBe(1);
     const snapJson = await h.ctx.redis.get(h.ctx.keys.key('trk', 'snap', id));
@@ -218,11 +215,11 @@ describe('polling: transitions of tracked RFQs', () => {
     const h = await harness({ MISSING_POLLS_BEFORE_FLAG: '1', JOB_ATTEMPTS: '1', SOURCING_GET_RETRIES: '0' });
     const id = await h.createTrackedRfq('Fragile');
     await h.pollAndSettle();
-    sb.sandbox.setFaults({ down: true });
+    pipeline.sandbox.setFaults({ down: true });
     try {
       await h.pollAndSettle();
     } finally {
-      sb.sandbox.setFaults({});
+      pipeline.sandbox.setFaults({});
     }
     const status = await trackingStatus(h.ctx);
     expect(status.lastPoll?.ok).toBe(false);
@@ -236,9 +233,9 @@ describe('polling: transitions of tracked RFQs', () => {
     const h = await harness();
     const id = await h.createTrackedRfq('OnDemand', 1);
     const line = lineIds(id)[0]!;
-    const q = sb.sandbox.control.submitQuotation(id, { sup_name: 'Now Ltd', prices: { [line]: '12' } });
-    sb.sandbox.control.pickWinner(id, String(q.quotation_key));
-    sb.sandbox.control.advance(id, 'completed');
+    const q = pipeline.sandbox.control.submitQuotation(id, { sup_name: 'Now Ltd', prices: { [line]: '12' } });
+    pipeline.sandbox.control.pickWinner(id, String(q.quotation_key));
+    pipeline.sandbox.control.advance(id, 'completed');
     const { writeComparisonNow } = await import('../../src/tracking/compare-now.ts');
     const out = join(h.dir, 'custom.xlsx');
     const r = await writeComparisonNow(h.ctx, id, { out });

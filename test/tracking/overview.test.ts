@@ -17,12 +17,9 @@ import { enqueueOverview } from '../../src/tracking/enqueue.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
-import { pollingHarness, type PollingHarness } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
 
-const srv = useRedis();
-const sb = useSandbox({ pageSize: 5 });
+const pipeline = usePipeline({ sandbox: { pageSize: 5 } });
 let h: PollingHarness | undefined;
 afterEach(async () => {
   await h?.close();
@@ -86,11 +83,11 @@ async function awardedTotal(path: string): Promise<number> {
 describe('overview.xlsx', () => {
   it('one row per tracked RFQ, by due date, filters on, with the figures of the latest comparison; rewritten after the next poll', async () => {
     h = await pollingHarness({
-      redisUrl: srv.url,
-      sandbox: sb.sandbox,
+      redisUrl: pipeline.redisUrl,
+      sandbox: pipeline.sandbox,
       env: { REQUISITION_CURRENCY: 'EUR', TIME_ZONE: TZ, QUOTATION_PRICE_BASIS: 'line_total' },
     });
-    const ctl = sb.sandbox.control;
+    const ctl = pipeline.sandbox.control;
     const dueOpen = Date.UTC(2031, 2, 1, 11, 0);
     const dueDraft = Date.UTC(2031, 0, 10, 9, 30);
     const dueFinal = Date.UTC(2031, 1, 1, 16, 0);
@@ -194,7 +191,7 @@ describe('overview.xlsx', () => {
   });
 
   it('a reader never sees a half-written overview, whoever rewrites it', async () => {
-    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, workers: false });
+    h = await pollingHarness({ redisUrl: pipeline.redisUrl, sandbox: pipeline.sandbox, workers: false });
     // Records alone (the overview reads nothing else): 300 RFQs without a round trip to the service each.
     for (let i = 0; i < 300; i++) {
       await trackRfq(h.ctx, {
@@ -241,7 +238,7 @@ describe('overview.xlsx', () => {
     const outbox = join(base, 'outbox');
     writeFileSync(outbox, 'a file where the outbox folder should be');
     try {
-      h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, env: { OUTBOX_DIR: outbox } });
+      h = await pollingHarness({ redisUrl: pipeline.redisUrl, sandbox: pipeline.sandbox, env: { OUTBOX_DIR: outbox } });
       const id = await tracked(h, 'PR-BLOCKED', Date.UTC(2031, 0, 1));
       await h.pollAndSettle();
       let last = await lastPoll(h.ctx);
@@ -263,8 +260,8 @@ describe('overview.xlsx', () => {
 
   it('comparisons ask for one rewrite per OVERVIEW_REFRESH_MS window, run at its end; 0 asks for none', async () => {
     h = await pollingHarness({
-      redisUrl: srv.url,
-      sandbox: sb.sandbox,
+      redisUrl: pipeline.redisUrl,
+      sandbox: pipeline.sandbox,
       workers: false,
       env: { OVERVIEW_REFRESH_MS: '60000' },
     });

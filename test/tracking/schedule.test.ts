@@ -11,19 +11,16 @@ import {
 } from '../../src/tracking/poll-schedule.ts';
 import { pollHistory } from '../../src/tracking/poll-runner.ts';
 import { trackingStatus, trackedRfq } from '../../src/tracking/status.ts';
-import { useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
-import { pollingHarness, type PollingHarness } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
 
-const srv = useRedis();
-const sb = useSandbox({ accounts: { 'sandbox-token': 'Sandbox Buyer Ltd' } });
+const pipeline = usePipeline({ sandbox: { accounts: { 'sandbox-token': 'Sandbox Buyer Ltd' } } });
 const open: Array<PollingHarness | PollSchedule> = [];
 afterEach(async () => {
   for (const x of open.splice(0).reverse()) await ('task' in x ? x.stop() : x.close());
 });
 
 async function harness(o: Partial<Parameters<typeof pollingHarness>[0]> = {}): Promise<PollingHarness> {
-  const h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, ...o });
+  const h = await pollingHarness({ redisUrl: pipeline.redisUrl, sandbox: pipeline.sandbox, ...o });
   open.push(h);
   return h;
 }
@@ -134,10 +131,10 @@ describe('poll schedule', () => {
     let token = 'sandbox-token';
     const h = await harness({ token: () => token });
     const id = await h.createTrackedRfq('AuthQ', 1);
-    const line = sb.sandbox.control.getRfq(id)!.lines[0]!.line_id;
-    sb.sandbox.control.submitQuotation(id, { sup_name: 'Only', prices: { [line]: '7' } });
+    const line = pipeline.sandbox.control.getRfq(id)!.lines[0]!.line_id;
+    pipeline.sandbox.control.submitQuotation(id, { sup_name: 'Only', prices: { [line]: '7' } });
     await h.pollAndSettle();
-    sb.sandbox.control.advance(id, 'closed');
+    pipeline.sandbox.control.advance(id, 'closed');
     token = 'revoked-token';
     const { enqueueQuotations } = await import('../../src/tracking/enqueue.ts');
     await enqueueQuotations(h.ctx, { rfqId: id, reason: 'manual' });

@@ -7,16 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { trackingFacts } from '../../app/commands.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
-import { pollingHarness, type PollingHarness } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
 
-const srv = useRedis();
-const sb = useSandbox({ pageSize: 3 });
+const pipeline = usePipeline({ sandbox: { pageSize: 3 } });
 let h: PollingHarness | undefined;
 afterEach(async () => {
-  sb.sandbox.setFaults({});
+  pipeline.sandbox.setFaults({});
   await h?.close();
   h = undefined;
 });
@@ -24,11 +21,11 @@ afterEach(async () => {
 describe('polling with listed RFQs that break the schema', () => {
   it('good and bad RFQs alike get their transitions; the bad field is in the logs and the poll result', async () => {
     const logs = captureLogs();
-    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, logger: logs.logger });
+    h = await pollingHarness({ redisUrl: pipeline.redisUrl, sandbox: pipeline.sandbox, logger: logs.logger });
     const ids: number[] = [];
     for (let i = 0; i < 8; i++) ids.push(await h.createTrackedRfq(`Schema ${i}`, 2));
 
-    sb.sandbox.setFaults({ schemaBreakRate: 0.5 });
+    pipeline.sandbox.setFaults({ schemaBreakRate: 0.5 });
     await h.pollAndSettle();
     const first = await lastPoll(h.ctx);
     expect(first?.ok).toBe(true);
@@ -54,8 +51,8 @@ describe('polling with listed RFQs that break the schema', () => {
 
     // Every record broken now: a cancellation is still seen, by _id, from the list it is in.
     const [gone] = ids;
-    sb.sandbox.control.advance(gone!, 'cancelled');
-    sb.sandbox.setFaults({ schemaBreakRate: 1 });
+    pipeline.sandbox.control.advance(gone!, 'cancelled');
+    pipeline.sandbox.setFaults({ schemaBreakRate: 1 });
     await h.pollAndSettle();
     const second = await lastPoll(h.ctx);
     expect(second).toMatchObject({ ok: true, missing: 0, found: ids.length, invalidCount: ids.length });
@@ -67,16 +64,16 @@ describe('polling with listed RFQs that break the schema', () => {
 
 describe('polling through broken list pages', () => {
   it('a page answered 200 with broken JSON is asked again: the poll succeeds and sees every transition', async () => {
-    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox });
+    h = await pollingHarness({ redisUrl: pipeline.redisUrl, sandbox: pipeline.sandbox });
     const ids: number[] = [];
     for (let i = 0; i < 8; i++) ids.push(await h.createTrackedRfq(`Broken page ${i}`, 1));
-    sb.sandbox.control.advance(ids[0]!, 'closed');
-    const listCalls = () => Object.values(sb.sandbox.stats().calls.listRfqs ?? {}).reduce((n, v) => n + v, 0);
+    pipeline.sandbox.control.advance(ids[0]!, 'closed');
+    const listCalls = () => Object.values(pipeline.sandbox.stats().calls.listRfqs ?? {}).reduce((n, v) => n + v, 0);
     const before = listCalls();
 
     // 3 pages of open RFQs (page size 3) and one page for each other list: 6 pages a poll. Without asking a
     // broken page again, a 30% rate fails 6 polls in 7.
-    sb.sandbox.setFaults({ invalidJsonRate: 0.3 });
+    pipeline.sandbox.setFaults({ invalidJsonRate: 0.3 });
     for (let round = 0; round < 3; round++) {
       await h.pollAndSettle();
       const poll = await lastPoll(h.ctx);

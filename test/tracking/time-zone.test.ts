@@ -7,12 +7,9 @@ import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeComparisonNow } from '../../src/tracking/compare-now.ts';
 import { runComparison } from '../../src/tracking/comparison-runner.ts';
-import { useRedis } from '../helpers/redis.ts';
-import { useSandbox } from '../helpers/sandbox.ts';
-import { pollingHarness, type PollingHarness } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
 
-const srv = useRedis();
-const sb = useSandbox();
+const pipeline = usePipeline();
 let h: PollingHarness | undefined;
 afterEach(async () => {
   await h?.close();
@@ -37,8 +34,8 @@ async function header(path: string): Promise<{ legend: string; value: (label: st
 describe('TIME_ZONE in comparison workbooks', () => {
   it('TIME_ZONE=Europe/Berlin: due date and generation time in Berlin wall-clock time, the zone named', async () => {
     h = await pollingHarness({
-      redisUrl: srv.url,
-      sandbox: sb.sandbox,
+      redisUrl: pipeline.redisUrl,
+      sandbox: pipeline.sandbox,
       env: { TIME_ZONE: 'Europe/Berlin' },
       workers: false,
     });
@@ -58,7 +55,7 @@ describe('TIME_ZONE in comparison workbooks', () => {
   });
 
   it('by default (UTC) the same RFQ shows UTC times', async () => {
-    h = await pollingHarness({ redisUrl: srv.url, sandbox: sb.sandbox, workers: false });
+    h = await pollingHarness({ redisUrl: pipeline.redisUrl, sandbox: pipeline.sandbox, workers: false });
     const id = await h.createTrackedRfq('Utc');
     const { workbook } = await writeComparisonNow(h.ctx, id, {
       out: join(h.dir, 'now.xlsx'),
