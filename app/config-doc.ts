@@ -1,6 +1,6 @@
 /**
  * The configuration table of the docs, generated from src/config.ts: the variable names and defaults from the zod
- * schema, the descriptions from the doc comment above each field. test/ops/config-doc.test.ts fails when
+ * schema, the descriptions from the doc comment above each field. test/app/config-doc.test.ts fails when
  * the README's configuration table is out of date; `node app/config-doc.ts --write` regenerates it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

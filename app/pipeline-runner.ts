@@ -74,6 +74,7 @@ export async function startPipeline(
     watcher = await startInboxWatcher(ctx, {
       watch: o.watch ?? true,
       schedule: o.schedule ?? true,
+      recoverAfterMs: config.INBOX_RECOVER_AFTER_MS,
       onAdmitted: (r) => {
         if (r.status === 'duplicate') o.metrics?.onFile('duplicate');
         o.onAdmitted?.(r);

@@ -16,6 +16,7 @@ import { authReadiness, pollReadiness, redisReadiness, serviceReadiness, stateRe
 import { trackingStore } from '../src/tracking/context.ts';
 import type { PollResult } from '../src/tracking/poll-runner.ts';
 import { resolveRuntime } from './runtime.ts';
+import { QUEUE_KEYS, QUEUE_NAMES } from '../src/redis/queues.ts';
 import { installShutdown, type ShutdownHandle, type ShutdownStep } from './shutdown.ts';
 
 /** The service: runs until SIGTERM/SIGINT, then shuts down gracefully. Resolves with the exit code. */
@@ -67,7 +68,10 @@ async function startWorkerService(
   onStop({ name: 'readiness connection', run: () => redisCheck.close() });
   ops?.setChecks({ startup: starting, redis: redisCheck.check, service: serviceReadiness(runtime.baseUrl, metrics) });
 
-  const pipeline = await startPipeline(config, logger, runtime, { metrics });
+  const pipeline = await startPipeline(config, logger, runtime, {
+    metrics,
+    worker: { queues: QUEUE_KEYS.filter((k) => config.WORKER_QUEUES.includes(QUEUE_NAMES[k])) },
+  });
   if (shutdown.stopping) {
     // A signal arrived while starting: the shutdown already ran the steps known then.
     await pipeline.stop(config.SHUTDOWN_TIMEOUT_MS);

@@ -38,11 +38,11 @@ export interface StartWorkerOptions {
   queues?: QueueKey[];
   /** Overrides of the per-queue concurrency from the config (CONCURRENCY_*). */
   concurrency?: Partial<Record<QueueKey, number>>;
-  /** BullMQ job lock, ms (default 30,000): how long a dead worker's job waits before another takes it. */
+  /** BullMQ job lock, ms (default JOB_LOCK_MS): how long a dead worker's job waits before another takes it. */
   lockDurationMs?: number;
-  /** How often stalled jobs are looked for, ms (default 30,000). */
+  /** How often stalled jobs are looked for, ms (default STALLED_CHECK_MS). */
   stalledIntervalMs?: number;
-  /** Times a job may be taken back from a dead worker before it fails (default 5; re-runs are safe). */
+  /** Times a job may be taken back from a dead worker before it fails (default JOB_MAX_STALLED; re-runs are safe). */
   maxStalledCount?: number;
   /** Rate limit of create-rfq jobs per second (default RATE_LIMIT_PER_SECOND). */
   ratePerSecond?: number;
@@ -85,9 +85,9 @@ export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): 
       connection: ctx.connection,
       prefix: ctx.bullPrefix,
       concurrency: opts.concurrency?.[key] ?? concurrencyFor(ctx, key),
-      lockDuration: opts.lockDurationMs ?? 30_000,
-      stalledInterval: opts.stalledIntervalMs ?? 30_000,
-      maxStalledCount: opts.maxStalledCount ?? 5,
+      lockDuration: opts.lockDurationMs ?? ctx.config.JOB_LOCK_MS,
+      stalledInterval: opts.stalledIntervalMs ?? ctx.config.STALLED_CHECK_MS,
+      maxStalledCount: opts.maxStalledCount ?? ctx.config.JOB_MAX_STALLED,
       drainDelay: opts.drainDelaySeconds ?? 5,
       // Jobs started per second; the calls themselves are held to the same rate by src/creation/rate-limiter.ts.
       ...(key === 'createRfq'

@@ -64,7 +64,7 @@ export interface WorkerContextOptions {
   onCall?: SourcingClientOptions['onCall'];
   /** Skip the start-up Redis checks (only for commands that do not write, e.g. `status`). Default false. */
   skipRedisChecks?: boolean;
-  /** How often the auth gate checks for a replaced token, ms. Default 5,000. */
+  /** How often the auth gate checks for a replaced token, ms. Default AUTH_CHECK_MS of the config. */
   authCheckMs?: number;
 }
 
@@ -186,7 +186,7 @@ export async function createWorkerContext(
       queues: [queues.createRfq, queues.poll],
       tokens,
       logger,
-      checkMs: opts.authCheckMs,
+      checkMs: opts.authCheckMs ?? config.AUTH_CHECK_MS,
     });
     const dialects = createDialectSource({ redis, keys, port: listingClient, settings: config, logger });
     const state = createStateEpoch({

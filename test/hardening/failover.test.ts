@@ -13,10 +13,9 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/redis/embedded-redis.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { spawnCli, type Spawned } from '../ops/cli-helpers.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
-import { sleep, waitUntil } from './harness.ts';
+import { sleep, spawnWorker, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
 
 const SECTION = 'failover';
 const REQUISITIONS = 300;
@@ -24,7 +23,7 @@ const CONCURRENCY = 8;
 
 const processes: ChildProcess[] = [];
 let sandbox: Sandbox | undefined;
-let worker: Spawned | undefined;
+let worker: WorkerChild | undefined;
 const dirs: string[] = [];
 afterAll(async () => {
   worker?.child.kill('SIGKILL');
@@ -112,7 +111,7 @@ describe('Redis Sentinel: the primary SIGKILLed mid-run', () => {
       const sentinels = [s1, s2, s3].map((p) => `127.0.0.1:${p}`).join(',');
       // the replica has synced and every sentinel knows it before the run starts
       const probe = new Redis({ port: rPort! });
-      await waitUntil(
+      await waitFor(
         'replica in sync',
         async () => (await probe.info('replication')).includes('master_link_status:up'),
         20_000,
@@ -120,7 +119,7 @@ describe('Redis Sentinel: the primary SIGKILLed mid-run', () => {
       );
       probe.disconnect();
       const sProbe = new Redis({ port: s1! });
-      await waitUntil(
+      await waitFor(
         'sentinels know the replica and each other',
         async () => {
           const m = (await sProbe.call('SENTINEL', 'MASTER', 'mymaster')) as string[];
@@ -152,17 +151,16 @@ describe('Redis Sentinel: the primary SIGKILLed mid-run', () => {
         JOB_BACKOFF_MS: '200',
         LOG_LEVEL: 'warn',
       };
-      worker = spawnCli(['worker'], { ...env, LOG_LEVEL: 'info' });
-      await worker.waitFor('rfq-sync worker started', 30_000);
+      worker = await spawnWorker({ ...env, LOG_LEVEL: 'info' }, { readyTimeoutMs: 30_000 });
       writeFileSync(join(dir, 'inbox', 'failover.csv'), csvOf(GENERIC_TEMPLATE, linesOf('FO', REQUISITIONS, 1)));
 
       const count = () => sandbox!.control.listAll().length;
-      await waitUntil('a third of the RFQs created', () => count() >= REQUISITIONS / 3, 90_000, 20);
+      await waitFor('a third of the RFQs created', () => count() >= REQUISITIONS / 3, 90_000, 20);
       const atKill = count();
       const killedAt = Date.now();
       primary.kill('SIGKILL');
       // resumed: more RFQs than could have been in flight at the kill
-      await waitUntil(
+      await waitFor(
         'work resumed after the failover',
         () => count() > atKill + CONCURRENCY,
         90_000,
@@ -172,7 +170,7 @@ describe('Redis Sentinel: the primary SIGKILLed mid-run', () => {
       const resumeMs = Date.now() - killedAt;
 
       const distinct = () => new Set(sandbox!.control.listAll().flatMap((r) => r.lines.map((l) => l.external_id))).size;
-      await waitUntil(
+      await waitFor(
         `${REQUISITIONS} requisitions created`,
         () => distinct() >= REQUISITIONS,
         120_000,

@@ -9,43 +9,45 @@ import { mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
-import { DEFAULT_SANDBOX_TOKEN, startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
+import { DEFAULT_SANDBOX_TOKEN, type Sandbox } from '../../src/sandbox/server.ts';
 import type { SandboxFaults } from '../../src/sandbox/faults.ts';
-import { freshPrefix } from '../helpers/redis.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
 import {
-  makeDataDir,
+  usePipeline,
   openQueues,
   serviceEnv,
   sleep,
-  startService,
   unfinished,
-  waitUntil,
+  waitFor,
   type DataDir,
-  type ServiceProcess,
-} from './harness.ts';
+  type WorkerChild,
+} from '../helpers/pipeline.ts';
 
 const SECTION = 'faults';
 
 describe('faults: the service, Redis and the worker fail; nothing is lost or doubled', () => {
+  // No autopilot here: RFQs changing lists under the reconcile search is the soak's part (soak.test.ts).
+  const pipeline = usePipeline({
+    scope: 'file',
+    appendonly: true,
+    sandbox: { seed: 11, pageSize: 100 },
+    tag: 'faults',
+  });
   let redis: EmbeddedRedis;
   let sandbox: Sandbox;
   let data: DataDir;
   let staging: string;
-  let service: ServiceProcess;
+  let service: WorkerChild;
   let env: Record<string, string>;
-  const prefix = freshPrefix();
+  let prefix: string;
   /** external_id -> requisition, for every requisition dropped so far. */
   const expected = new Map<string, string>();
   const outputs: string[] = [];
 
   beforeAll(async () => {
-    redis = await startEmbeddedRedis({ appendonly: true });
-    // No autopilot here: RFQs changing lists under the reconcile search is the soak's part (soak.test.ts).
-    sandbox = await startSandbox({ seed: 11, pageSize: 100 });
-    data = await makeDataDir('faults');
+    ({ redis, sandbox, data, prefix } = pipeline);
     staging = await mkdtemp(join(tmpdir(), 'rfq-sync-faults-staging-'));
     env = serviceEnv({
       redisUrl: redis.url,
@@ -53,15 +55,12 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
       token: DEFAULT_SANDBOX_TOKEN,
       prefix,
       data,
-      extra: { TEST_LOCK_MS: '3000', TEST_STALLED_MS: '1000', TEST_RECOVER_AFTER_MS: '5000', LOG_LEVEL: 'warn' },
+      extra: { JOB_LOCK_MS: '3000', STALLED_CHECK_MS: '1000', INBOX_RECOVER_AFTER_MS: '5000', LOG_LEVEL: 'warn' },
     });
-    service = await startService(env);
+    service = await pipeline.spawnWorker(env);
   });
   afterAll(async () => {
     await service?.kill('SIGTERM');
-    await sandbox?.stop();
-    await redis?.stop();
-    await data?.remove();
     await rm(staging, { recursive: true, force: true });
   });
 
@@ -90,8 +89,9 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
   /** Wait until every dropped requisition is at the service and the inbox and creation queues are idle. */
   async function settle(what: string, timeoutMs = 90_000): Promise<number> {
     const queues = openQueues(redis.url, prefix);
+    const t0 = Date.now();
     try {
-      return await waitUntil(
+      await waitFor(
         `${what}: every requisition created`,
         async () => {
           if (tally().lost > 0) return false;
@@ -103,6 +103,7 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
         async () =>
           `${JSON.stringify(tally())}, inbox ${JSON.stringify(await readdir(data.inbox))}, processing ${JSON.stringify(await readdir(data.processing))}, queues ${JSON.stringify(await queues.counts())}, worker: ${service.output().slice(-1500)}`,
       );
+      return Date.now() - t0;
     } finally {
       await queues.close();
     }
@@ -170,7 +171,7 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
     sandbox.setFaults({ latencyMs: 150 }); // creation is still under way when Redis dies
     const start = tally().created;
     await drop('REDIS', 150);
-    await waitUntil('the first RFQs of the phase', () => tally().created >= start + 10, 30_000, 20);
+    await waitFor('the first RFQs of the phase', () => tally().created >= start + 10, 30_000, 20);
     const before = tally().created - start;
     await redis.stop({ hard: true });
     await sleep(2_000);
@@ -208,7 +209,7 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
         await service.kill('SIGKILL');
         outputs.push(service.output());
         if (i === 3) await drop('KILL2', 100); // a file arrives while no worker runs
-        service = await startService(env);
+        service = await pipeline.spawnWorker(env);
       }
     } finally {
       await queues.close();

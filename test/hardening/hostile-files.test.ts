@@ -12,22 +12,20 @@ import { ingestFile } from '../../src/ingest/ingest-file.ts';
 import { loadProfiles, type MappingProfile } from '../../src/ingest/mapping-profile.ts';
 import { PACKAGE_ROOT } from '../../src/config.ts';
 import { parseProcessingName, type ProcessingName } from '../../src/intake/file-mover.ts';
-import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
+import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import type { Requisition } from '../../src/requisition.ts';
-import { DEFAULT_SANDBOX_TOKEN, startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { freshPrefix } from '../helpers/redis.ts';
+import { DEFAULT_SANDBOX_TOKEN, type Sandbox } from '../../src/sandbox/server.ts';
 import {
   listTree,
-  makeDataDir,
+  usePipeline,
   openQueues,
   serviceEnv,
   sleep,
-  startService,
   unfinished,
-  waitUntil,
+  waitFor,
   type DataDir,
-  type ServiceProcess,
-} from './harness.ts';
+  type WorkerChild,
+} from '../helpers/pipeline.ts';
 import { workbookText } from './outputs.ts';
 import { recordFigure } from './figures.ts';
 import { HOSTILE_LIMITS, hostileCases, type HostileCase } from './hostile-files.ts';
@@ -148,19 +146,18 @@ describe('hostile files straight through ingestFile', () => {
 });
 
 describe('hostile files through a worker process, the watched inbox, Redis and the sandbox', () => {
+  const pipeline = usePipeline({ scope: 'file', appendonly: false, sandbox: { seed: 6 }, tag: 'hostile-pipeline' });
   let redis: EmbeddedRedis;
   let sandbox: Sandbox;
   let data: DataDir;
   let staging: string;
-  let service: ServiceProcess;
-  const prefix = freshPrefix();
+  let service: WorkerChild;
+  let prefix: string;
 
   beforeAll(async () => {
-    redis = await startEmbeddedRedis({ appendonly: false });
-    sandbox = await startSandbox({ seed: 6 });
-    data = await makeDataDir('hostile-pipeline');
+    ({ redis, sandbox, data, prefix } = pipeline);
     staging = await mkdtemp(join(tmpdir(), 'rfq-sync-hostile-staging-'));
-    service = await startService(
+    service = await pipeline.spawnWorker(
       serviceEnv({
         redisUrl: redis.url,
         baseUrl: sandbox.url,
@@ -172,8 +169,8 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
           MAX_XLSX_UNCOMPRESSED_BYTES: String(HOSTILE_LIMITS.maxXlsxUncompressedBytes),
           MAX_XLSX_ENTRIES: String(HOSTILE_LIMITS.maxXlsxEntries),
           // Big hostile files keep an ingest job busy for seconds: a lock that outlives them.
-          TEST_LOCK_MS: '30000',
-          TEST_STALLED_MS: '5000',
+          JOB_LOCK_MS: '30000',
+          STALLED_CHECK_MS: '5000',
           LOG_LEVEL: 'warn',
         },
       }),
@@ -181,9 +178,6 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
   });
   afterAll(async () => {
     await service?.kill('SIGTERM');
-    await sandbox?.stop();
-    await redis?.stop();
-    await data?.remove();
     await rm(staging, { recursive: true, force: true });
   });
 
@@ -240,7 +234,7 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
     const ignored = cases.filter((c) => c.expect.ignoredByInbox);
     const queues = openQueues(redis.url, prefix);
     try {
-      await waitUntil(
+      await waitFor(
         'the inbox and processing/ to empty and the ingest and create-rfq queues to drain',
         async () =>
           (await readdir(data.inbox)).length === ignored.length &&
@@ -366,7 +360,8 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
 
     // Nothing was written outside the configured folders, whatever the file names and zip entries said.
     const outside = (await listTree(data.jail)).filter(
-      (f) => !/^data\/(inbox|processing|archive|failed|outbox)\//.test(f),
+      // besides the folders, only the worker's state-epoch marker (src/redis/state-epoch.ts), which the `worker` command writes
+      (f) => !/^data\/(inbox|processing|archive|failed|outbox)\/|^data\/\.rfq-sync\/epoch-hardening\.json$/.test(f),
     );
     expect(outside).toEqual([]);
     expect((await readdir(data.inbox)).sort()).toEqual(ignored.map((c) => c.fileName).sort());

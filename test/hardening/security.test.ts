@@ -19,24 +19,22 @@ import { PACKAGE_ROOT } from '../../src/config.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createMetrics } from '../../app/metrics.ts';
 import { startOpsServer } from '../../app/http-server.ts';
-import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
+import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { createSourcingClient } from '../../src/sourcing/client.ts';
-import { freshPrefix } from '../helpers/redis.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, type TemplateLine } from './hostile-files.ts';
 import {
   listTree,
-  makeDataDir,
+  usePipeline,
   openQueues,
   serviceEnv,
   sleep,
-  startService,
   unfinished,
-  waitUntil,
+  waitFor,
   type DataDir,
-  type ServiceProcess,
-} from './harness.ts';
+  type WorkerChild,
+} from '../helpers/pipeline.ts';
 import { csvFields, filesContaining, isFormulaLike, workbookText } from './outputs.ts';
 
 const run = promisify(execFile);
@@ -69,18 +67,18 @@ async function recorder(): Promise<{
 }
 
 describe('security', () => {
+  const pipeline = usePipeline({ scope: 'file', appendonly: false, sandbox: false, tag: 'security' });
   let redis: EmbeddedRedis;
   let sandbox: Sandbox;
   let foreign: Awaited<ReturnType<typeof recorder>>;
   let data: DataDir;
   let staging: string;
-  let service: ServiceProcess;
+  let service: WorkerChild;
   let env: Record<string, string>;
-  const prefix = freshPrefix();
+  let prefix: string;
 
   beforeAll(async () => {
     foreign = await recorder();
-    redis = await startEmbeddedRedis({ appendonly: false });
     // Pagination links name another origin: the client must ask the configured one, with the token, and only it.
     sandbox = await startSandbox({
       seed: 3,
@@ -89,7 +87,7 @@ describe('security', () => {
       linksOrigin: foreign.url,
       prefix: '/esourcing',
     });
-    data = await makeDataDir('security');
+    ({ redis, data, prefix } = pipeline);
     staging = await mkdtemp(join(tmpdir(), 'rfq-sync-security-staging-'));
     env = serviceEnv({
       redisUrl: redis.url,
@@ -99,14 +97,12 @@ describe('security', () => {
       data,
       extra: { LOG_LEVEL: 'debug' },
     });
-    service = await startService(env);
+    service = await pipeline.spawnWorker(env);
   });
   afterAll(async () => {
     await service?.kill('SIGTERM');
     await sandbox?.stop();
-    await redis?.stop();
     await new Promise((r) => foreign?.server.close(r));
-    await data?.remove();
     await rm(staging, { recursive: true, force: true });
   });
 
@@ -141,7 +137,7 @@ describe('security', () => {
     // Some answers lost, some calls 5xx: errors and retries get logged and kept.
     sandbox.setFaults({ errorRate: 0.2, commitThenFail: { rate: 0.3, mode: '502' } });
 
-    await waitUntil('5 RFQs created', () => sandbox.control.listAll().length >= 5, 60_000);
+    await waitFor('5 RFQs created', () => sandbox.control.listAll().length >= 5, 60_000);
     await sleep(1_000);
     sandbox.setFaults({});
     const rfqs = sandbox.control.listAll();
@@ -164,7 +160,7 @@ describe('security', () => {
       sandbox.control.decide(r._id, String(evil.quotation_key), true);
       sandbox.control.decide(r._id, String(plain.quotation_key), false);
     }
-    await waitUntil(
+    await waitFor(
       'a comparison workbook per RFQ',
       async () =>
         (await readdir(join(data.outbox, 'comparisons')).catch(() => [])).filter((n) => n.endsWith('.xlsx')).length >=
@@ -177,7 +173,7 @@ describe('security', () => {
       if (evilKey) sandbox.control.pickWinner(r._id, evilKey);
       sandbox.control.advance(r._id, 'completed');
     }
-    await waitUntil(
+    await waitFor(
       'an award CSV per RFQ',
       async () =>
         (await readdir(join(data.outbox, 'awards')).catch(() => [])).filter((n) => n.endsWith('.csv')).length >= 5,
@@ -186,7 +182,7 @@ describe('security', () => {
     );
     const queues = openQueues(redis.url, prefix);
     try {
-      await waitUntil(
+      await waitFor(
         'queues idle',
         async () => unfinished(await queues.counts(), ['ingest', 'createRfq', 'quotations', 'comparison']) === 0,
         60_000,
@@ -312,7 +308,8 @@ describe('security', () => {
     // 4. Paths: every output directly in its folder (the overview directly in the outbox), nothing written outside the data folder.
     const nested = outputs.filter((f) => f.split('/').length !== 2 && !isOverview(f));
     const outside = (await listTree(data.jail)).filter(
-      (f) => !/^data\/(inbox|processing|archive|failed|outbox)\//.test(f),
+      // besides the folders, only the worker's state-epoch marker (src/redis/state-epoch.ts), which the `worker` command writes
+      (f) => !/^data\/(inbox|processing|archive|failed|outbox)\/|^data\/\.rfq-sync\/epoch-hardening\.json$/.test(f),
     );
     recordFigure({
       section: SECTION,

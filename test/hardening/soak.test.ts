@@ -10,21 +10,19 @@ import { mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
-import { DEFAULT_SANDBOX_TOKEN, startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { freshPrefix } from '../helpers/redis.ts';
+import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
+import { DEFAULT_SANDBOX_TOKEN, type Sandbox } from '../../src/sandbox/server.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
 import {
-  makeDataDir,
+  usePipeline,
   openQueues,
   serviceEnv,
-  startService,
   unfinished,
-  waitUntil,
+  waitFor,
   type DataDir,
-  type ServiceProcess,
-} from './harness.ts';
+  type WorkerChild,
+} from '../helpers/pipeline.ts';
 
 const PER_FILE = 200;
 /** Files per dialect: the friendly dialect carries the full 2,000; the docs dialect half, as CI time allows. */
@@ -41,29 +39,30 @@ describe.each([
   ['docs', FILES.docs * PER_FILE],
 ] as const)(`soak (%s dialect): %i requisitions through the whole loop with faults on`, (dialect, REQUISITIONS) => {
   const SECTION = `soak (${dialect})`;
-  let redis: EmbeddedRedis;
-  let sandbox: Sandbox;
-  let data: DataDir;
-  let staging: string;
-  let service: ServiceProcess;
-  const prefix = freshPrefix();
-
-  beforeAll(async () => {
-    redis = await startEmbeddedRedis({ appendonly: true });
-    sandbox = await startSandbox({
+  const pipeline = usePipeline({
+    scope: 'file',
+    appendonly: true,
+    sandbox: {
       seed: 2026,
       dialect,
       pageSize: 100,
       autopilot: { closeAfterMs: 4_000, completeAfterMs: 8_000, suppliersPerRfq: 3, missingLineRate: 0.1 },
-    });
-    data = await makeDataDir(`soak-${dialect}`);
+    },
+    tag: `soak-${dialect}`,
+  });
+  let redis: EmbeddedRedis;
+  let sandbox: Sandbox;
+  let data: DataDir;
+  let staging: string;
+  let service: WorkerChild;
+  let prefix: string;
+
+  beforeAll(async () => {
+    ({ redis, sandbox, data, prefix } = pipeline);
     staging = await mkdtemp(join(tmpdir(), 'rfq-sync-soak-staging-'));
   });
   afterAll(async () => {
     await service?.kill('SIGTERM');
-    await sandbox?.stop();
-    await redis?.stop();
-    await data?.remove();
     await rm(staging, { recursive: true, force: true });
   });
 
@@ -75,8 +74,8 @@ describe.each([
       prefix,
       data,
       extra: {
-        TEST_LOCK_MS: '5000',
-        TEST_STALLED_MS: '2000',
+        JOB_LOCK_MS: '5000',
+        STALLED_CHECK_MS: '2000',
         LOG_LEVEL: 'warn',
         POLL_CRON: '*/3 * * * * *',
         CONCURRENCY_CREATE: '16',
@@ -84,7 +83,7 @@ describe.each([
         CONCURRENCY_COMPARISON: '2',
       },
     });
-    service = await startService(env);
+    service = await pipeline.spawnWorker(env);
     const t0 = Date.now();
     sandbox.setFaults(FAULTS);
     const expected = new Set<string>();
@@ -96,17 +95,17 @@ describe.each([
     }
 
     // A crash in the middle of it all.
-    await waitUntil('half the RFQs created', () => sandbox.control.listAll().length >= REQUISITIONS / 2, 180_000, 250);
+    await waitFor('half the RFQs created', () => sandbox.control.listAll().length >= REQUISITIONS / 2, 180_000, 250);
     await service.kill('SIGKILL');
     const killedOutput = service.output();
-    service = await startService(env);
+    service = await pipeline.spawnWorker(env);
 
     const ids = (names: string[]) => new Set(names.map((n) => /^RFQ-\d+-(\d+)/.exec(n)?.[1]).filter(Boolean));
     const queues = openQueues(redis.url, prefix);
     let counts: Awaited<ReturnType<typeof queues.counts>>;
     let settled: typeof counts | undefined;
     try {
-      await waitUntil(
+      await waitFor(
         'every RFQ completed, compared and awarded, queues idle',
         async () => {
           const all = sandbox.control.listAll();

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRfqRequestSchema } from '../../src/sourcing/schemas.ts';
 import { MAX_LINES_PER_RFQ } from '../../src/sourcing/limits.ts';
-import { genericCsv, genericRows } from '../inbox/inbox-context.ts';
-import { spawnCli } from '../ops/cli-helpers.ts';
+import { genericCsv, genericRows } from '../helpers/pipeline.ts';
+import { spawnCli } from '../app/cli-helpers.ts';
 
 describe('the lines limit of one RFQ', () => {
   it("is the request schema's own", () => {

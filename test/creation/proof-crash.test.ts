@@ -1,0 +1,117 @@
+/**
+ * Proof 2 (docs/architecture.md#proofs-the-tests-run): crashes. A worker process creating RFQs for 300 requisitions is
+ * killed with SIGKILL at random moments, at least 10 times, and restarted each time. Result: exactly 300 RFQs, every
+ * external_id once, no requisition lost, no job stuck (nothing waiting, active, delayed or failed at the end). In both
+ * dialects of the service (friendly: external_id echoed, lower-case filter; docs: no echo, capitalised filter, detail
+ * call).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
+import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
+import {
+  checkExactlyOnce,
+  makeRequisitions,
+  pipelineContext,
+  pipelineEnvVars,
+  useSandbox,
+  usePipeline,
+  waitFor,
+  type PipelineEnv,
+} from '../helpers/pipeline.ts';
+
+// Redis, a fresh data folder and REDIS_PREFIX per test, the worker children; a sandbox per dialect.
+const pipeline = usePipeline({ sandbox: false, tag: 'crash' });
+// 100 ms per call and 4 jobs at a time: the 300 creates take ~8 s of worker time, so the kills land mid-run.
+const sandboxes = {
+  friendly: useSandbox({ pageSize: 100, faults: { latencyMs: 100 } }),
+  docs: useSandbox({ pageSize: 100, faults: { latencyMs: 100 }, dialect: 'docs' }),
+};
+
+let ctx: WorkerContext | undefined;
+afterAll(async () => {
+  if (ctx) await closeWorkerContext(ctx);
+});
+
+/**
+ * The shipped `rfq-sync worker` on the create-rfq queue only, with a short lock and stalled check so a killed
+ * worker's jobs come back quickly (and may come back any number of times).
+ */
+const WORKER_TUNING = {
+  WORKER_QUEUES: 'create-rfq',
+  JOB_LOCK_MS: '2000',
+  STALLED_CHECK_MS: '1000',
+  JOB_MAX_STALLED: '1000',
+};
+
+describe('proof 2: a worker killed with SIGKILL at random moments', () => {
+  it.each(['friendly', 'docs'] as const)(
+    '%s dialect: creates exactly 300 RFQs for 300 requisitions across 10+ kills and restarts',
+    async (dialect) => {
+      const sb = sandboxes[dialect];
+      const e: PipelineEnv = {
+        redisUrl: pipeline.redisUrl,
+        baseUrl: sb.url,
+        token: sb.token,
+        prefix: pipeline.prefix,
+        dir: pipeline.data.root,
+        account: `crash-${dialect}`,
+        extra: {
+          CONCURRENCY_CREATE: '4',
+          SOURCING_CONNECT_TIMEOUT_MS: '500',
+          SOURCING_HEADERS_TIMEOUT_MS: '1000',
+          SOURCING_BODY_TIMEOUT_MS: '1000',
+          SOURCING_CALL_DEADLINE_MS: '2500',
+        },
+      };
+      if (ctx) await closeWorkerContext(ctx);
+      ctx = await pipelineContext(e);
+      const c = ctx;
+      const reqs = makeRequisitions(300, `crash${dialect}`);
+      for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
+      const env = { ...pipelineEnvVars(e), ...WORKER_TUNING };
+
+      const kills: Array<{ afterMs: number; completedBefore: number }> = [];
+      let child = await pipeline.spawnWorker(env);
+      const started = Date.now();
+      for (let i = 0; i < 10; i++) {
+        const afterMs = 200 + Math.floor(Math.random() * 1000);
+        await new Promise((r) => setTimeout(r, afterMs));
+        const completedBefore = await c.queues.createRfq.getCompletedCount();
+        await child.kill('SIGKILL');
+        kills.push({ afterMs, completedBefore });
+        child = await pipeline.spawnWorker(env);
+      }
+      const killPhaseMs = Date.now() - started;
+      await waitFor(
+        '300 jobs completed',
+        async () => (await c.queues.createRfq.getCompletedCount()) === 300,
+        40_000,
+        250,
+      );
+      await child.kill('SIGTERM');
+
+      // the kills really hit a run in progress
+      expect(kills.length).toBeGreaterThanOrEqual(10);
+      expect(kills.filter((k) => k.completedBefore < 300).length).toBeGreaterThanOrEqual(10);
+      const rfqs = sb.sandbox.control.listAll();
+      expect(checkExactlyOnce(rfqs, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 300 });
+      const counts = await ctx.queues.createRfq.getJobCounts(
+        'completed',
+        'failed',
+        'wait',
+        'active',
+        'delayed',
+        'prioritized',
+      );
+      expect(counts).toEqual({ completed: 300, failed: 0, wait: 0, active: 0, delayed: 0, prioritized: 0 });
+      const store = createIdempotencyStore(ctx.redis, ctx.keys);
+      const states = await Promise.all((await store.list(0, 1000)).map(async (id) => (await store.get(id))?.state));
+      expect(states.filter((s) => s === 'created')).toHaveLength(300);
+      const recs = await Promise.all((await store.list(0, 1000)).map((id) => store.get(id)));
+      console.log(
+        `proof 2 (${dialect}): kill phase ${killPhaseMs} ms, drain ${Date.now() - started - killPhaseMs} ms; kills ${JSON.stringify(kills.map((k) => `${k.afterMs}ms@${k.completedBefore}`))}, retried ${recs.filter((r) => (r?.attempts ?? 0) > 1).length}, adopted ${recs.filter((r) => r?.how === 'adopted').length}; calls ${JSON.stringify(sb.sandbox.stats().calls)}`,
+      );
+    },
+  );
+});

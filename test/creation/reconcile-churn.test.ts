@@ -1,0 +1,139 @@
+/**
+ * The reconcile search under churn and faults (the first two defects the hardening soak found, README
+ * "Reliability"): RFQs keep moving open -> closed -> completed and new ones keep arriving while requisitions whose
+ * create answers were lost are reconciled page by page (5 per page). A search that could have missed the RFQ must
+ * never lead to a second POST; a search through 5xx and broken JSON must still finish.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { creatorDeps, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
+import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
+import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { findRfqsWithExternalIds } from '../../src/creation/rfq-creator.ts';
+import { freshPrefix } from '../helpers/redis.ts';
+import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor, usePipeline } from '../helpers/pipeline.ts';
+
+const TOKEN = 'tok-churn';
+const COMPANY = 'Buyer churn';
+const pipeline = usePipeline({ sandbox: { accounts: { [TOKEN]: COMPANY }, pageSize: 5 } });
+
+let ctx: WorkerContext | undefined;
+let worker: RunningWorker | undefined;
+afterEach(async () => {
+  pipeline.sandbox.setFaults({});
+  await worker?.close(5_000);
+  if (ctx) await closeWorkerContext(ctx);
+  worker = undefined;
+  ctx = undefined;
+});
+
+/** Other RFQs of the account (not ours): posted straight to the service. */
+async function postOther(tag: string, i: number): Promise<number> {
+  return fetch(`${pipeline.sandboxUrl}/v1/rfqs`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      title: `other ${i}`,
+      due_date: String(Date.UTC(2030, 0, 1)),
+      rfq_type: 'Public',
+      lines: [{ product_name: 'x', qty: 1, external_id: `${tag}-${i}` }],
+    }),
+  }).then(
+    async (r) => (await r.arrayBuffer(), r.status),
+    () => 0,
+  );
+}
+
+const pick = <T>(xs: T[]): T | undefined => xs[Math.floor(Math.random() * xs.length)];
+
+describe('reconcile search while RFQs move between lists', () => {
+  it('lost create answers reconciled while RFQs keep closing, completing and arriving: exactly one RFQ per requisition', async () => {
+    const tag = `churn${Date.now() % 100_000}`;
+    for (let i = 0; i < 80; i++) expect(await postOther(`${tag}-bg`, i)).toBe(201);
+    ctx = await pipelineContext({
+      redisUrl: pipeline.redisUrl,
+      baseUrl: pipeline.sandboxUrl,
+      token: TOKEN,
+      prefix: freshPrefix(),
+      account: 'churn',
+    });
+    const reqs = makeRequisitions(60, tag);
+    for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
+    pipeline.sandbox.resetStats();
+    pipeline.sandbox.setFaults({ commitThenFail: { rate: 0.5, mode: '502' } });
+
+    // Churn for 8 s: every 4 ms an RFQ of the account closes, completes or a new one arrives.
+    let moves = 0;
+    let churning = true;
+    const churn = (async () => {
+      const until = Date.now() + 8_000;
+      for (let n = 0; Date.now() < until; n++) {
+        const mine = pipeline.sandbox.control.listAll().filter((r) => r.company === COMPANY);
+        const step = n % 3;
+        if (step === 0) {
+          const r = pick(mine.filter((x) => x.state === 'open'));
+          if (r) {
+            pipeline.sandbox.control.advance(r._id, 'closed');
+            moves++;
+          }
+        } else if (step === 1) {
+          const r = pick(mine.filter((x) => x.state === 'closed'));
+          if (r) {
+            pipeline.sandbox.control.advance(r._id, 'completed');
+            moves++;
+          }
+        } else {
+          void postOther(`${tag}-new`, n);
+        }
+        await new Promise((res) => setTimeout(res, 4));
+      }
+      churning = false;
+    })();
+    worker = startWorker(ctx, { queues: ['createRfq'] });
+    const c = ctx;
+    await churn;
+    pipeline.sandbox.setFaults({});
+    await waitFor('60 jobs completed', async () => (await c.queues.createRfq.getCompletedCount()) === 60, 60_000, 200);
+
+    expect(churning).toBe(false);
+    expect(moves).toBeGreaterThan(300); // the lists did change all along
+    const stats = pipeline.sandbox.stats();
+    expect(stats.commitThenFail).toBeGreaterThanOrEqual(10); // answers were lost, so reconciles did run
+    const ours = pipeline.sandbox.control
+      .listAll()
+      .filter(
+        (r) =>
+          r.company === COMPANY &&
+          r.lines.some(
+            (l) =>
+              l.external_id?.startsWith(`${tag}-`) &&
+              !l.external_id.startsWith(`${tag}-bg`) &&
+              !l.external_id.startsWith(`${tag}-new`),
+          ),
+      );
+    expect(checkExactlyOnce(ours, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 60 });
+    const counts = await ctx.queues.createRfq.getJobCounts('failed', 'wait', 'active', 'delayed');
+    expect(counts).toEqual({ failed: 0, wait: 0, active: 0, delayed: 0 });
+  }, 120_000);
+
+  it('a search through 5xx and broken JSON pages finishes: finds the RFQ that is there, and proves absent what is not', async () => {
+    const tag = `faulty${Date.now() % 100_000}`;
+    for (let i = 0; i < 100; i++) expect(await postOther(tag, i)).toBe(201); // 20 pages of 5 in `open`
+    ctx = await pipelineContext({
+      redisUrl: pipeline.redisUrl,
+      baseUrl: pipeline.sandboxUrl,
+      token: TOKEN,
+      prefix: freshPrefix(),
+      account: 'faulty',
+    });
+    const deps = creatorDeps(ctx);
+    pipeline.sandbox.resetStats();
+    pipeline.sandbox.setFaults({ errorRate: 0.05, invalidJsonRate: 0.05 });
+    for (let round = 0; round < 3; round++) {
+      const found = await findRfqsWithExternalIds(deps, [`${tag}-97`]);
+      expect(found.map((f) => f.rfq.lines[0]?.external_id)).toEqual([`${tag}-97`]);
+      expect(await findRfqsWithExternalIds(deps, [`${tag}-absent`])).toEqual([]);
+    }
+    const calls = pipeline.sandbox.stats().calls.listRfqs ?? {};
+    expect(Object.entries(calls).filter(([s]) => s.startsWith('5')).length).toBeGreaterThan(0); // 5xx were met
+  }, 60_000);
+});

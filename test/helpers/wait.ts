@@ -1,0 +1,26 @@
+/** Waiting in tests: one `waitFor` (a light module: no Redis, no queue code). */
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Poll `fn` every `everyMs` until it returns something truthy (returned), or throw after `timeoutMs`, naming `what`
+ * and, when given, `state()`.
+ */
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 15_000,
+  everyMs = 50,
+  state?: () => Promise<string>,
+): Promise<T> {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() - t0 > timeoutMs)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${state ? `; state: ${await state().catch((e: Error) => e.message)}` : ''}`,
+      );
+    await sleep(everyMs);
+  }
+}
