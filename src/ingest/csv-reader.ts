@@ -14,6 +14,13 @@ import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
 import type { TextEncoding } from './file-sniffer.ts';
 
+/**
+ * Longest row read, in characters (32 Mi). Far above any real export row; below it an overlong value is a rejected
+ * row with a report (text-length limits), above it the file is refused, naming the line. Without a bound one 50 MB
+ * cell, or a quote never closed in a large file, was gathered whole: a worker's peak memory rose by about 400 MB.
+ */
+export const MAX_CSV_RECORD_CHARS = 32 * 1024 * 1024;
+
 export type Delimiter = ',' | ';' | '\t' | '|';
 export const DELIMITERS: readonly Delimiter[] = [',', ';', '\t', '|'];
 
@@ -86,6 +93,7 @@ export async function* readCsvRows(
     encoding === 'utf8' ? file : file.pipe(iconv.decodeStream(encoding === 'windows1252' ? 'win1252' : encoding))
   ) as Readable;
   const parser = parse({
+    max_record_size: MAX_CSV_RECORD_CHARS,
     delimiter: delim,
     bom: true,
     relax_quotes: true,

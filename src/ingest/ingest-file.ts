@@ -5,7 +5,7 @@
 import { basename } from 'node:path';
 import { FileRefusedError, RfqSyncError, SheetNotFoundError, type RowProblem } from '../errors.ts';
 import type { Requisition } from '../requisition.ts';
-import { readCsvRows, type Delimiter } from './csv-reader.ts';
+import { MAX_CSV_RECORD_CHARS, readCsvRows, type Delimiter } from './csv-reader.ts';
 import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
 import { bindMapping, isBlankRow, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
@@ -67,6 +67,7 @@ const CSV_ERROR_TEXT: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'is not valid CSV: a quoted field is never closed (a " is missing, or the file was cut off)',
   CSV_INVALID_CLOSING_QUOTE: 'is not valid CSV: a " inside a quoted field is not doubled ("")',
   CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'is not valid CSV: text follows the closing " of a quoted field',
+  CSV_MAX_RECORD_SIZE: `has a row longer than ${MAX_CSV_RECORD_CHARS.toLocaleString('en')} characters (one huge cell, or a quote that is never closed)`,
 };
 
 /** The caller's own failure (e.g. its queue is down) passes through untouched, never as a refused file. */
