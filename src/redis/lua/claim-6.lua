@@ -15,6 +15,7 @@
 ]]
 --- @include "includes/clock"
 --- @include "includes/ratePermit"
+--- @include "includes/claimConflicts"
 local rec = KEYS[2]
 local state = redis.call('HGET', rec, 'state')
 if state == 'created' then return {'created', redis.call('HGET', rec, 'rfqId')} end
@@ -26,18 +27,8 @@ if state == 'creating' or state == 'pending' then
   local lease = tonumber(redis.call('HGET', rec, 'leaseUntil') or '0') or 0
   if lease > now and redis.call('HGET', rec, 'token') ~= ARGV[2] then return {'busy', tostring(lease - now)} end
 end
-local conflicts = {}
-for i = 14, #ARGV do
-  local holder = redis.call('HGET', KEYS[1], ARGV[i])
-  if holder and holder ~= ARGV[1] then
-    conflicts[#conflicts + 1] = ARGV[i]
-    conflicts[#conflicts + 1] = holder
-  end
-end
-if #conflicts > 0 then
-  table.insert(conflicts, 1, 'conflict')
-  return conflicts
-end
+local conflicts = claimConflicts(KEYS[1], ARGV[1], 14)
+if conflicts then return conflicts end
 local claimed = {}
 local seen = {}
 local old = redis.call('HGET', rec, 'claimed')

@@ -8,20 +8,11 @@
   Returns {'seeded'} | {'exists', state} | {'conflict', external_id, holder, ...}
 ]]
 --- @include "includes/clock"
+--- @include "includes/claimConflicts"
 local state = redis.call('HGET', KEYS[2], 'state')
 if state then return {'exists', state} end
-local conflicts = {}
-for i = 8, #ARGV do
-  local holder = redis.call('HGET', KEYS[1], ARGV[i])
-  if holder and holder ~= ARGV[1] then
-    conflicts[#conflicts + 1] = ARGV[i]
-    conflicts[#conflicts + 1] = holder
-  end
-end
-if #conflicts > 0 then
-  table.insert(conflicts, 1, 'conflict')
-  return conflicts
-end
+local conflicts = claimConflicts(KEYS[1], ARGV[1], 8)
+if conflicts then return conflicts end
 local claimed = {}
 for i = 8, #ARGV do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[1])
