@@ -3,25 +3,23 @@
  * create-rfq accepts it, the tracked RFQ keeps it with the instant sent, and the comparison shows the day as a date
  * (real Redis for the tracked record; the rendering itself is in buyer-view.test.ts).
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requisitionSchema } from '../../jobs/create-rfq.ts';
 import { writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
-import { ingestFile, loadProfiles, parseDateCell, parseDateText } from '../../src/ingest/index.ts';
+import { parseDateCell, parseDateText } from '../../src/ingest/index.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import type { Requisition } from '../../src/requisition.ts';
 import { comparisonInputFromRecord } from '../../src/tracking/comparison-input.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { demoInput } from './fixtures.ts';
+import { demoInput, ingestSample } from './fixtures.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const srv = useRedis();
 let dir: string;
 beforeAll(async () => {
@@ -50,20 +48,7 @@ describe('a date without a time of day', () => {
   });
 
   it('travels from the ME5A export to the tracked RFQ, and the comparison shows it as that day', async () => {
-    const sample = join(dir, 'ME5A_export_EN.csv');
-    await copyFile(join(ROOT, 'samples/ME5A_export_EN.csv'), sample);
-    const got: Requisition[] = [];
-    const limits = {
-      maxFileBytes: 50 * 1024 * 1024,
-      maxXlsxUncompressedBytes: 200 * 1024 * 1024,
-      maxXlsxEntries: 1000,
-    };
-    await ingestFile(
-      sample,
-      { profiles: await loadProfiles(join(ROOT, 'mappings')), limits, now: new Date('2026-11-22T10:00:00Z') },
-      async (r) => void got.push(r),
-    );
-    const req = got.find((r) => r.key === '10012345')!;
+    const req = (await ingestSample(dir, 'ME5A_export_EN.csv')).find((r) => r.key === '10012345')!;
     // Delivery Date 15.03.2027 is a day; the due date comes from the profile's rule at 17:00, so it is not one
     expect(req.erp_days).toEqual({ required_date: '2027-03-15' });
     const payload = requisitionSchema.parse(JSON.parse(JSON.stringify(req))) as Requisition;

@@ -4,22 +4,19 @@
  * quoting exactly the ERP's price would show a "saving". The export's unit price and price unit travel with the
  * requisition and the tracked RFQ, and the comparison's estimates use them.
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requisitionSchema } from '../../jobs/create-rfq.ts';
 import { buildComparison } from '../../src/comparison/index.ts';
-import { ingestFile, loadProfiles } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/requisition.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
+import { GENERATED_AT, ingestSample, makeRfq, quote } from './fixtures.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const srv = useRedis();
 let dir: string;
 beforeAll(async () => {
@@ -61,20 +58,7 @@ describe("the ERP's own unit price", () => {
   });
 
   it('ingestion keeps the unit price and price unit; create-rfq accepts them; the tracked RFQ keeps them', async () => {
-    const sample = join(dir, 'ME5A_export_EN.csv');
-    await copyFile(join(ROOT, 'samples/ME5A_export_EN.csv'), sample);
-    const got: Requisition[] = [];
-    const limits = {
-      maxFileBytes: 50 * 1024 * 1024,
-      maxXlsxUncompressedBytes: 200 * 1024 * 1024,
-      maxXlsxEntries: 1000,
-    };
-    await ingestFile(
-      sample,
-      { profiles: await loadProfiles(join(ROOT, 'mappings')), limits, now: new Date('2026-11-22T10:00:00Z') },
-      async (r) => void got.push(r),
-    );
-    const req = got.find((r) => r.key === '10012345')!;
+    const req = (await ingestSample(dir, 'ME5A_export_EN.csv')).find((r) => r.key === '10012345')!;
     expect(req.lines.map((l) => [l.external_id, l.qty, l.estimated_price, l.unit_price, l.price_unit])).toEqual([
       ['SAP-10012345-10', 500, 62, '12.35', '100'],
       ['SAP-10012345-20', 500, 21, '4.2', '100'],

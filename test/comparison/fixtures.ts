@@ -1,4 +1,9 @@
 /** RFQs and quotations shaped like the sourcing service's (after tolerant parsing) for the comparison tests. */
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ingestFile, loadProfiles } from '../../src/ingest/index.ts';
+import type { Requisition } from '../../src/requisition.ts';
 import type { ListedRfq, Quotation } from '../../src/sourcing/types.ts';
 import type { ComparisonInput } from '../../src/comparison/index.ts';
 
@@ -119,4 +124,20 @@ export function demoInput(over: Partial<ComparisonInput> = {}): ComparisonInput 
     version: 1,
     ...over,
   };
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The requisitions of a shipped sample, read through its shipped profile as the worker would (copied into `dir`). */
+export async function ingestSample(dir: string, sample: string): Promise<Requisition[]> {
+  const path = join(dir, sample);
+  await copyFile(join(ROOT, 'samples', sample), path);
+  const got: Requisition[] = [];
+  const limits = { maxFileBytes: 50 * 1024 * 1024, maxXlsxUncompressedBytes: 200 * 1024 * 1024, maxXlsxEntries: 1000 };
+  await ingestFile(
+    path,
+    { profiles: await loadProfiles(join(ROOT, 'mappings')), limits, now: new Date('2026-11-22T10:00:00Z') },
+    async (r) => void got.push(r),
+  );
+  return got;
 }
