@@ -1,0 +1,355 @@
+/**
+ * rfq-sync command line. Each command loads its modules lazily, so `--help` and small commands start fast.
+ * Exit codes: 0 done; 1 something failed and was reported; 2 bad configuration or usage.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { ConfigError } from '../src/errors.ts';
+import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, reportError, setup, type GlobalOptions } from './cli-support.ts';
+
+const program = new Command('rfq-sync')
+  .description(
+    'Turns ERP purchase-requisition exports into RFQs on a sourcing service, follows them, and writes Excel quote comparisons.',
+  )
+  .option(
+    '-c, --config <file>',
+    'configuration file (YAML or JSON, same keys as the environment variables); same as RFQ_SYNC_CONFIG',
+  )
+  .addOption(
+    new Option('--log-level <level>', 'log level (overrides LOG_LEVEL)').choices([
+      'fatal',
+      'error',
+      'warn',
+      'info',
+      'debug',
+      'trace',
+      'silent',
+    ]),
+  )
+  .option(
+    '--account <name>',
+    'the sourcing account to act on (same as SOURCING_ACCOUNT); status, failed and ingest find it in Redis when there is only one',
+  )
+  .version(packageVersion(), '-V, --version')
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+
+/** Run a command body; whatever it throws is printed once and becomes the exit code. */
+function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    let code: number;
+    try {
+      code = (await fn(...args)) ?? EXIT_OK;
+    } catch (err) {
+      code = reportError(err);
+    }
+    process.exitCode = code;
+  };
+}
+
+program
+  .command('worker')
+  .description(
+    'run the service: watch the inbox, create RFQs, poll, pull quotations, write comparisons (needs SOURCING_BASE_URL and REDIS_URL)',
+  )
+  .addHelpText(
+    'after',
+    '\nStops gracefully on SIGTERM/SIGINT (in-flight jobs finish or go back to the queue within SHUTDOWN_TIMEOUT_MS); a second signal exits at once.\nOperations endpoint: http://HTTP_HOST:HTTP_PORT/healthz /readyz /metrics /queues',
+  )
+  .action(
+    action(async () => {
+      const { config, logger } = setup(globals(), { requireProduction: true, service: true });
+      const { runWorkerCommand } = await import('./service.ts');
+      return runWorkerCommand(config, logger);
+    }),
+  );
+
+program
+  .command('once')
+  .description(
+    'one full pass: inbox, RFQ creation, one poll, quotations and comparisons; exits when the queues are drained',
+  )
+  .option('--max-wait <seconds>', 'give up waiting for the queues after this long', (v) => positiveNumber(v), 3600)
+  .option(
+    '--sandbox',
+    'run against the built-in sandbox (and a private redis-server when REDIS_URL is unset), to try it out',
+  )
+  .addHelpText(
+    'after',
+    '\nExit code: 0 all done, 1 something failed and was reported, 2 bad configuration.\nNeeds SOURCING_BASE_URL and REDIS_URL; only with --sandbox does it start the built-in sandbox (and a private redis-server).',
+  )
+  .action(
+    action(async (opts: { maxWait: number; sandbox?: boolean }) => {
+      const { config, logger } = setup(globals(), { service: true });
+      const { runOnceCommand } = await import('./service.ts');
+      return runOnceCommand(config, logger, { maxWaitMs: opts.maxWait * 1000, sandbox: opts.sandbox === true });
+    }),
+  );
+
+program
+  .command('check')
+  .description(
+    'dry run of one export: the mapping profile chosen and why, the requisitions it would create, every row problem (no side effects)',
+  )
+  .argument('<file>', 'CSV or XLSX export')
+  .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
+  .option(
+    '--suggest',
+    'draft a mapping profile from this file: the YAML on standard output, the evidence and the check with it on standard error (nothing written)',
+  )
+  .option('--name <name>', 'with --suggest: the profile name (default: from the file name)')
+  .addHelpText(
+    'after',
+    '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.\nDraft a profile: rfq-sync check --suggest FILE --name NAME > mappings/NAME.yaml, then review the "# REVIEW:" points.',
+  )
+  .action(
+    action(async (file: string, opts: { mapping?: string; suggest?: boolean; name?: string }) => {
+      const { config } = setup(globals());
+      const limits = {
+        maxFileBytes: config.MAX_FILE_BYTES,
+        maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES,
+        maxXlsxEntries: config.MAX_XLSX_ENTRIES,
+      };
+      if (opts.name !== undefined && !opts.suggest) throw new ConfigError(['--name: only with --suggest']);
+      if (opts.suggest) {
+        if (opts.mapping !== undefined)
+          throw new ConfigError(['--mapping: not with --suggest (it drafts a new profile)']);
+        if (opts.name !== undefined && !/^[A-Za-z0-9._-]+$/.test(opts.name))
+          throw new ConfigError(['--name: may hold only letters, digits, . _ -']);
+        const { runSuggest } = await import('../src/ingest/suggest-command.ts');
+        return runSuggest(
+          file,
+          { limits, name: opts.name },
+          (text) => process.stdout.write(text),
+          (line) => process.stderr.write(`${line}\n`),
+        );
+      }
+      const { loadProfiles, runCheck } = await import('../src/ingest/index.ts');
+      let profiles;
+      try {
+        profiles = await loadProfiles(config.folders.mappings);
+      } catch (err) {
+        process.stderr.write(`rfq-sync: ${(err as Error).message}\n`);
+        return EXIT_CONFIG;
+      }
+      return runCheck(file, { profiles, mappingName: opts.mapping, limits }, (line) =>
+        process.stdout.write(`${line}\n`),
+      );
+    }),
+  );
+
+program
+  .command('ingest')
+  .description('submit one file now, as if dropped in the inbox (a running worker reads it)')
+  .argument('<file>', 'CSV or XLSX export')
+  .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
+  .option('--move', 'move the file instead of copying it (same file system as processing/ only)')
+  .action(
+    action(async (file: string, opts: { mapping?: string; move?: boolean }) => {
+      const { config, logger } = setup(globals(), { redisOnly: true });
+      const { runIngestCommand } = await import('./commands.ts');
+      return runIngestCommand(config, logger, file, opts);
+    }),
+  );
+
+program
+  .command('poll')
+  .description('poll the status lists now and print what changed (quotation pulls it triggers are done by a worker)')
+  .option('--enqueue', 'only queue a poll for the running workers')
+  .action(
+    action(async (opts: { enqueue?: boolean }) => {
+      const { config, logger } = setup(globals());
+      const { runPollCommand } = await import('./commands.ts');
+      return runPollCommand(config, logger, opts);
+    }),
+  );
+
+program
+  .command('compare')
+  .description('write the quote comparison workbook of one RFQ now, from what the service says (prints its path)')
+  .argument('<rfq-id>', 'the RFQ _id on the sourcing service', (v) => positiveInteger(v))
+  .option('-o, --out <file>', 'write here instead of outbox/comparisons/')
+  .action(
+    action(async (rfqId: number, opts: { out?: string }) => {
+      const { config, logger } = setup(globals());
+      const { runCompareCommand } = await import('./commands.ts');
+      return runCompareCommand(config, logger, rfqId, opts);
+    }),
+  );
+
+program
+  .command('status')
+  .description('queue counts, RFQs tracked per state, last poll, recent failures with their reason, auth pause')
+  .option('--json', 'print one JSON document (for scripts and monitoring)')
+  .action(
+    action(async (opts: { json?: boolean }) => {
+      const { config, logger } = setup(globals(), { redisOnly: true });
+      const { runStatusCommand } = await import('./commands.ts');
+      return runStatusCommand(config, logger, opts);
+    }),
+  );
+
+program
+  .command('doctor')
+  .description("detect the sourcing service's dialect for this account now and print it with the evidence")
+  .option('--json', 'print JSON')
+  .action(
+    action(async (opts: { json?: boolean }) => {
+      const { config, logger } = setup(globals());
+      const { runDoctorCommand } = await import('./commands.ts');
+      return runDoctorCommand(config, logger, opts);
+    }),
+  );
+
+program
+  .command('recover')
+  .description(
+    'after Redis lost its state: reconcile every requisition of the files taken since WHEN before any post, then resume creation',
+  )
+  .requiredOption(
+    '--since <when>',
+    'when the loss may have begun: 2026-11-24 (UTC midnight) or 2026-11-24T08:00:00+01:00',
+  )
+  .action(
+    action(async (opts: { since: string }) => {
+      const { config, logger } = setup(globals(), { redisOnly: true });
+      const { parseSince, runRecoverCommand } = await import('./recover.ts');
+      return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, (l) =>
+        process.stdout.write(`${l}\n`),
+      );
+    }),
+  );
+
+program
+  .command('resolve')
+  .description('settle a requisition parked after an ambiguous reconcile: this RFQ is it (--rfq), or post it (--post)')
+  .argument('<requisition>', 'requisition id as `status` shows it (profile/key)')
+  .option('--rfq <id>', 'the RFQ that is this requisition', (v) => positiveInteger(v))
+  .option('--post', 'no RFQ is this requisition: post it again')
+  .action(
+    action(async (requisition: string, opts: { rfq?: number; post?: boolean }) => {
+      const { config, logger } = setup(globals());
+      const { runResolveCommand } = await import('./commands.ts');
+      return runResolveCommand(config, logger, requisition, opts);
+    }),
+  );
+
+const failed = program
+  .command('failed')
+  .description('jobs that failed after all their attempts: list them, run them again');
+failed
+  .command('list')
+  .description('every failed job with its reason')
+  .option('--json', 'print JSON')
+  .option('--limit <n>', 'at most this many per queue', (v) => positiveInteger(v), 1000)
+  .action(
+    action(async (opts: { json?: boolean; limit: number }) => {
+      const { config, logger } = setup(globals(), { redisOnly: true });
+      const { runFailedList } = await import('./commands.ts');
+      return runFailedList(config, logger, opts);
+    }),
+  );
+failed
+  .command('retry')
+  .description('run failed jobs again')
+  .argument('[ref]', 'job reference from `failed list` (queue:id, or a bare id)')
+  .option('--all', 'every failed job')
+  .action(
+    action(async (ref: string | undefined, opts: { all?: boolean }) => {
+      const { config, logger } = setup(globals(), { redisOnly: true });
+      const { runFailedRetry } = await import('./commands.ts');
+      return runFailedRetry(config, logger, ref, opts);
+    }),
+  );
+
+program
+  .command('sandbox')
+  .description('run the built-in sandbox of the sourcing service (for trying rfq-sync without the real service)')
+  .option('-p, --port <n>', 'port (default: a free port)', (v) => parsePort(v))
+  .option('--host <host>', 'address to bind', '127.0.0.1')
+  .option('--prefix <path>', 'path prefix before /v1, e.g. /esourcing', '')
+  .option('--state-file <file>', 'keep the sandbox state in this file across restarts')
+  .option('--autopilot', 'simulate suppliers: close RFQs, submit quotations, complete them')
+  .option('--close-after-ms <ms>', 'autopilot: close an RFQ this long after creation', (v) => Number(v), 20_000)
+  .option(
+    '--dialect <name>',
+    'friendly (lower-case filter, external_id echoed) or docs (the real service as documented)',
+    'friendly',
+  )
+  .option('--existing <n>', 'seed this many hand-made RFQs (no external_ids) per account', (v) => Number(v), 0)
+  .option('--page-size <n>', 'RFQs per list page', (v) => positiveInteger(v), 20)
+  .action(
+    action(
+      async (opts: {
+        port?: number;
+        host: string;
+        prefix: string;
+        stateFile?: string;
+        autopilot?: boolean;
+        closeAfterMs: number;
+        dialect: string;
+        existing: number;
+        pageSize: number;
+      }) => {
+        if (opts.dialect !== 'friendly' && opts.dialect !== 'docs')
+          throw new ConfigError([`--dialect: must be friendly or docs, not ${opts.dialect}`]);
+        const { runSandboxCommand } = await import('./sandbox-command.ts');
+        return runSandboxCommand(globals(), opts);
+      },
+    ),
+  );
+
+program
+  .command('demo')
+  .description(
+    'the whole loop on this machine with nothing configured: private redis-server, sandbox with simulated suppliers, the samples; prints the workbooks it wrote',
+  )
+  .option('--dir <dir>', 'parent folder of the run folder', 'rfq-sync-demo')
+  .option('--timeout <seconds>', 'stop waiting after this long', (v) => positiveNumber(v), 110)
+  .option('--stay', 'keep running at the end (dashboard stays up) until Ctrl-C')
+  .addHelpText(
+    'after',
+    '\nNeeds redis-server on PATH (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis).\nIgnores REDIS_URL and SOURCING_BASE_URL: a demo never touches a real installation.',
+  )
+  .action(
+    action(async (opts: { dir: string; timeout: number; stay?: boolean }) => {
+      const { runDemo } = await import('./demo.ts');
+      return runDemo({ dir: opts.dir, timeoutMs: opts.timeout * 1000, stay: opts.stay, logLevel: globals().logLevel });
+    }),
+  );
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+function positiveInteger(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive whole number');
+  return n;
+}
+
+function positiveNumber(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('must be a positive number');
+  return n;
+}
+
+function parsePort(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError('must be a port number 0-65535');
+  return n;
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // --help and --version end here with exitCode 0; usage errors were already printed by commander.
+    process.exitCode = err.exitCode === 0 ? EXIT_OK : err.code === 'commander.helpDisplayed' ? EXIT_OK : EXIT_CONFIG;
+  } else {
+    process.exitCode = reportError(err) || EXIT_FAILED;
+  }
+}
