@@ -12,7 +12,7 @@ import type { Logger } from '../src/logger.ts';
 import { createWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../src/pipeline/context.ts';
 import { createTokenSource } from '../src/creation/token-source.ts';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../src/redis/embedded-redis.ts';
-import { DEFAULT_SANDBOX_TOKEN, startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/server.ts';
+import type { Sandbox, SandboxOptions } from '../src/sandbox/server.ts';
 import type { OpsMetrics } from './metrics.ts';
 
 export interface Runtime {
@@ -74,6 +74,8 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
       const tokens = createTokenSource({ token: config.token, tokenFile: config.SOURCING_TOKEN_FILE });
       getToken = tokens.get;
     } else {
+      // loaded only here: a worker against the real service never carries the sandbox's modules
+      const { DEFAULT_SANDBOX_TOKEN, startSandbox } = await import('../src/sandbox/server.ts');
       sandbox = await startSandbox({ ...o.sandbox });
       baseUrl = sandbox.url;
       getToken = () => DEFAULT_SANDBOX_TOKEN;

@@ -1,5 +1,5 @@
 /** The Award sheet: the scenarios (split, best single supplier, winner, estimate), then one row per line. */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Row, Worksheet } from 'exceljs';
 import type { Decimal } from 'decimal.js';
 import { draftText, supplierLabel } from './model.ts';

@@ -5,7 +5,7 @@
  * breaks) and writes its parts in order: comparison-header.ts, comparison-supplier-rows.ts, comparison-line-rows.ts,
  * comparison-award-summary.ts; comparison-layout.ts says where each part is.
  */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Worksheet } from 'exceljs';
 import { writeAwardSummary } from './comparison-award-summary.ts';
 import { writeHeaderBlock } from './comparison-header.ts';

@@ -6,8 +6,9 @@
  * error instead, and resolves only once the file is closed (a Windows share refuses to rename an open file).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Worksheet } from 'exceljs';
+import { loadExcelJS } from '../exceljs-loader.ts';
 
 /** `broken()` tells a long renderer the file already failed, so it stops producing rows nobody will read. */
 export async function writeStreamedFile(
@@ -38,8 +39,9 @@ export async function writeStreamedFile(
  * A streaming workbook writer on `file`, as every rfq-sync workbook is written: styles, inline strings, our name and
  * time as author and dates, and the autofilter names LibreOffice needs.
  */
-export function workbookWriter(file: WriteStream, at: Date): ExcelJS.stream.xlsx.WorkbookWriter {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: file, useStyles: true, useSharedStrings: false });
+export async function workbookWriter(file: WriteStream, at: Date): Promise<ExcelJS.stream.xlsx.WorkbookWriter> {
+  const { stream } = await loadExcelJS();
+  const wb = new stream.xlsx.WorkbookWriter({ stream: file, useStyles: true, useSharedStrings: false });
   declareFilterRanges(wb);
   wb.creator = 'rfq-sync';
   wb.lastModifiedBy = 'rfq-sync';

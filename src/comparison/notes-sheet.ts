@@ -1,5 +1,5 @@
 /** The Notes sheet: every note of the comparison, one row each. */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Worksheet } from 'exceljs';
 import { put, rfqHeading, SHEETS, t, wrappedHeight } from './sheet-common.ts';
 import type { ComparisonModel } from './types.ts';

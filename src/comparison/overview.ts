@@ -183,7 +183,7 @@ async function render(
   const R = OVERVIEW_ROWS;
   const C = OVERVIEW_COLS;
   const { S } = stylesFor();
-  const wb = workbookWriter(file, opts.generatedAt);
+  const wb = await workbookWriter(file, opts.generatedAt);
   const lastCol = C.comparison;
   const ws = wb.addWorksheet(OVERVIEW_SHEET, {
     views: [{ state: 'frozen', xSplit: 2, ySplit: R.header, activeCell: `C${R.first}` }],

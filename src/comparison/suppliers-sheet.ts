@@ -1,5 +1,5 @@
 /** The Suppliers sheet: one row per quotation, in the column order of the Comparison sheet. */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Worksheet } from 'exceljs';
 import { excelDateInZone } from './dates.ts';
 import { clamp, decisionLabel, num, put, rfqHeading, SHEETS, t, textWidth, wrappedHeight } from './sheet-common.ts';

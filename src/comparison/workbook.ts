@@ -30,7 +30,7 @@ export async function writeComparisonModel(model: ComparisonModel, filePath: str
   }
   // A file stream watched from its first byte: exceljs alone would wait forever on one that fails early.
   await writeStreamedFile(filePath, async (file) => {
-    const wb = workbookWriter(file, model.input.generatedAt);
+    const wb = await workbookWriter(file, model.input.generatedAt);
     await writeComparisonSheet(wb, model);
     writeSuppliersSheet(wb, model);
     await writeAwardSheet(wb, model);

@@ -3,7 +3,7 @@
  * notes) and a rows sheet: per row its requisition and status, and for problems the column, value and reason.
  * Every text from the input goes through safeCellText (no formula injection); written atomically.
  */
-import ExcelJS from 'exceljs';
+import { loadExcelJS } from '../exceljs-loader.ts';
 import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
 import type { IngestSummary } from './ingest-file.ts';
@@ -38,7 +38,8 @@ export async function writeIngestReport(
   outPath: string,
   extra?: { notes?: string[]; changes?: readonly ReportedChange[] },
 ): Promise<void> {
-  const wb = new ExcelJS.Workbook();
+  const { Workbook } = await loadExcelJS();
+  const wb = new Workbook();
   wb.creator = 'rfq-sync';
   // Printed (or opened in LibreOffice's print view) on one page width: without fitToPage the long second column
   // lands on page 2 and page 1 shows only the labels.

@@ -12,7 +12,7 @@
  *     next bytes, which never come, so the read would hang for ever.
  */
 import { createReadStream } from 'node:fs';
-import ExcelJS from 'exceljs';
+import { loadExcelJS } from '../exceljs-loader.ts';
 import { SheetNotFoundError } from '../errors.ts';
 
 export type CellValue = string | number | boolean | Date | null;
@@ -43,6 +43,7 @@ function isEmptyRow(cells: CellValue[]): boolean {
 }
 
 export async function* readXlsxRows(path: string, sheetName?: string): AsyncGenerator<XlsxRow[]> {
+  const { stream } = await loadExcelJS(); // before the file opens: nothing of it is left unwatched meanwhile
   const input = createReadStream(path, { highWaterMark: 256 * 1024 });
   let fail: (err: unknown) => void = () => undefined;
   const failed = new Promise<never>((_, reject) => {
@@ -61,7 +62,7 @@ export async function* readXlsxRows(path: string, sheetName?: string): AsyncGene
     dest.on('error', onError);
     return pipe(dest, opts);
   };
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+  const reader = new stream.xlsx.WorkbookReader(input, {
     sharedStrings: 'cache',
     styles: 'cache',
     hyperlinks: 'ignore',

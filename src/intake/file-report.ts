@@ -3,7 +3,7 @@
  * (unreadable, no mapping fits). Same place and format as the ingest report (outbox/reports/, xlsx, written
  * atomically), one sheet saying what happened and why.
  */
-import ExcelJS from 'exceljs';
+import { loadExcelJS } from '../exceljs-loader.ts';
 import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
 
@@ -17,7 +17,8 @@ export interface FileNotice {
 }
 
 export async function writeFileNoticeReport(outPath: string, n: FileNotice): Promise<void> {
-  const wb = new ExcelJS.Workbook();
+  const { Workbook } = await loadExcelJS();
+  const wb = new Workbook();
   wb.creator = 'rfq-sync';
   // Laid out like the Summary sheet of the ingest report (src/ingest/ingest-report.ts): label, value.
   // One page wide when printed: without fitToPage the value column falls on page 2 and page 1 shows labels only.
