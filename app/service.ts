@@ -8,7 +8,7 @@ import type { Logger } from '../src/logger.ts';
 import { pendingWork } from '../src/tracking/status.ts';
 import { enqueuePollNow } from '../src/tracking/enqueue.ts';
 import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
-import { startOpsServer, type OpsServer } from './http-server.ts';
+import type { OpsServer } from './http-server.ts';
 import { createMetrics, type OpsMetrics } from './metrics.ts';
 import type { JobResults } from '../jobs/worker.ts';
 import { startPipeline, waitForDrain, type RunningPipeline } from './pipeline-runner.ts';
@@ -50,6 +50,8 @@ async function startWorkerService(
   // The endpoint comes first, so /healthz answers (and /readyz says why not ready) while the rest starts.
   let ops: OpsServer | undefined;
   if (config.HTTP_PORT !== 0) {
+    // express and Bull Board load only for an endpoint that is on (HTTP_PORT 0 turns it off)
+    const { startOpsServer } = await import('./http-server.ts');
     ops = await startOpsServer({
       host: config.HTTP_HOST,
       port: config.HTTP_PORT,
