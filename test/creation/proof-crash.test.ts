@@ -11,9 +11,11 @@ import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/conte
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import {
   checkExactlyOnce,
+  jobCounts,
   makeRequisitions,
   pipelineContext,
   pipelineEnvVars,
+  settled,
   useSandbox,
   usePipeline,
   waitFor,
@@ -96,15 +98,7 @@ describe('proof 2: a worker killed with SIGKILL at random moments', () => {
       expect(kills.filter((k) => k.completedBefore < 300).length).toBeGreaterThanOrEqual(10);
       const rfqs = sb.sandbox.control.listAll();
       expect(checkExactlyOnce(rfqs, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 300 });
-      const counts = await ctx.queues.createRfq.getJobCounts(
-        'completed',
-        'failed',
-        'wait',
-        'active',
-        'delayed',
-        'prioritized',
-      );
-      expect(counts).toEqual({ completed: 300, failed: 0, wait: 0, active: 0, delayed: 0, prioritized: 0 });
+      expect(await jobCounts(ctx.queues.createRfq)).toEqual(settled(300));
       const store = createIdempotencyStore(ctx.redis, ctx.keys);
       const states = await Promise.all((await store.list(0, 1000)).map(async (id) => (await store.get(id))?.state));
       expect(states.filter((s) => s === 'created')).toHaveLength(300);

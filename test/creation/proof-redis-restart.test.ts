@@ -11,7 +11,14 @@ import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts'
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from '../helpers/pipeline.ts';
+import {
+  checkExactlyOnce,
+  jobCounts,
+  makeRequisitions,
+  pipelineContext,
+  settled,
+  waitFor,
+} from '../helpers/pipeline.ts';
 
 // 100 ms per call, 4 jobs at a time: the run lasts ~5 s, long enough to restart Redis twice in its middle.
 const sandboxes = {
@@ -78,15 +85,7 @@ describe('proof 3: Redis restarted mid-run (AOF on)', () => {
       expect(restartsAt.every((n) => n < 200)).toBe(true); // both restarts hit a run in progress
       const rfqs = sb.sandbox.control.listAll();
       expect(checkExactlyOnce(rfqs, reqs)).toEqual({ duplicates: [], missing: [], rfqCount: 200 });
-      const counts = await ctx.queues.createRfq.getJobCounts(
-        'completed',
-        'failed',
-        'wait',
-        'active',
-        'delayed',
-        'prioritized',
-      );
-      expect(counts).toEqual({ completed: 200, failed: 0, wait: 0, active: 0, delayed: 0, prioritized: 0 });
+      expect(await jobCounts(ctx.queues.createRfq)).toEqual(settled(200));
       const store = createIdempotencyStore(ctx.redis, ctx.keys);
       const recs = await Promise.all((await store.list(0, 1000)).map((id) => store.get(id)));
       expect(recs.filter((x) => x?.state === 'created')).toHaveLength(200);

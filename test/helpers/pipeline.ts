@@ -356,6 +356,16 @@ export type JobCounts = Record<string, number>;
 /** States of a job not finished yet. */
 const UNFINISHED = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'] as const;
 
+/** A queue's jobs by state: every unfinished state, failed and completed. */
+export function jobCounts(q: Queue): Promise<JobCounts> {
+  return q.getJobCounts(...UNFINISHED, 'failed', 'completed');
+}
+
+/** What `jobCounts` says of a queue whose `completed` jobs all finished and none failed or is left. */
+export function settled(completed: number): JobCounts {
+  return { ...Object.fromEntries(UNFINISHED.map((s) => [s, 0])), failed: 0, completed };
+}
+
 /**
  * Wait until these queues' job counts (BullMQ getJobCounts) satisfy `until`; default: nothing waiting, active,
  * delayed or prioritized in any of them.
@@ -368,7 +378,7 @@ export async function waitForQueue(
 ): Promise<JobCounts[]> {
   const t0 = Date.now();
   for (;;) {
-    const counts = await Promise.all(queues.map((q) => q.getJobCounts(...UNFINISHED, 'failed', 'completed')));
+    const counts = await Promise.all(queues.map(jobCounts));
     if (until(counts)) return counts;
     if (Date.now() - t0 > timeoutMs) throw new Error(`queues did not settle: ${JSON.stringify(counts)}`);
     await sleep(everyMs);
@@ -389,7 +399,7 @@ export function openQueues(
   return {
     async counts() {
       const out = {} as Record<QueueKey, JobCounts>;
-      for (const [k, q] of queues) out[k] = await q.getJobCounts(...UNFINISHED, 'failed', 'completed');
+      for (const [k, q] of queues) out[k] = await jobCounts(q);
       return out;
     },
     async close() {

@@ -10,7 +10,16 @@ import { startWorker } from '../../jobs/worker.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../../src/pipeline/context.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
-import { genericCsv, reportNotes, tempDir, testConfig, waitFor, usePipeline } from '../helpers/pipeline.ts';
+import {
+  genericCsv,
+  jobCounts,
+  reportNotes,
+  settled,
+  tempDir,
+  testConfig,
+  waitFor,
+  usePipeline,
+} from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline();
 const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
@@ -62,16 +71,7 @@ describe('a file refused part-way', () => {
         expect(ls(failed)).toEqual([admitted.file.name]);
         expect(ls(archive)).toEqual([]);
         expect(ls(processing)).toEqual([]); // no spool left behind
-        expect(
-          await ctx.queues.createRfq.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'),
-        ).toEqual({
-          waiting: 0,
-          active: 0,
-          delayed: 0,
-          prioritized: 0,
-          completed: 0,
-          failed: 0,
-        });
+        expect(await jobCounts(ctx.queues.createRfq)).toEqual(settled(0));
         expect(pipeline.sandbox.control.listAll()).toEqual([]);
 
         const [report] = ls(reports);
