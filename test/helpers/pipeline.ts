@@ -5,7 +5,7 @@
  * that drive one piece, one `waitFor` and one `waitForQueue`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -188,6 +188,25 @@ export async function makeDataDir(tag: string): Promise<DataDir> {
 export function tempDir(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'rfq-inbox-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A folder's entries, sorted; none when it does not exist. */
+export function ls(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+/**
+ * Clean-ups run after each test, the last registered first (a context closes before its folder is removed), each
+ * once; what a test started part-way is cleaned up too.
+ */
+export function useCleanups(): { push(...fns: Array<() => Promise<unknown> | unknown>): void } {
+  let fns: Array<() => Promise<unknown> | unknown> = [];
+  afterEach(async () => {
+    const now = fns.reverse();
+    fns = [];
+    for (const fn of now) await fn();
+  });
+  return { push: (...more) => void fns.push(...more) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

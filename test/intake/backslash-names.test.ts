@@ -3,10 +3,10 @@
  * is taken and read like any other, under processing/archive names without a backslash, never leaves the data
  * folders, and its report names it as it was dropped. Before, the inbox never took it: it sat there forever.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Job } from 'bullmq';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processIngest } from '../../jobs/ingest.ts';
 import {
   isInboxCandidate,
@@ -18,17 +18,21 @@ import {
 import { ingestJobPayloadSchema } from '../../src/intake/inbox-intake.ts';
 import { startInboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
-import { genericCsv, tempDir, testConfig, testIntake, waitFor, type TestIntake } from '../helpers/pipeline.ts';
+import {
+  genericCsv,
+  ls,
+  tempDir,
+  testConfig,
+  testIntake,
+  type TestIntake,
+  useCleanups,
+  waitFor,
+} from '../helpers/pipeline.ts';
 
 const r = useRedis();
-const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 const NAME = 'x\\..\\..\\..\\windows-traversal.csv';
 
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
+const cleanups = useCleanups();
 
 describe('inbox names holding backslashes', () => {
   it('are taken under a processing name without backslash that reads back to the original name', () => {

@@ -3,25 +3,29 @@
  * is finished. Before, it was archived at once as a "duplicate" of a file that was then refused (empty.csv +
  * empty.xlsx): a file never read sat in archive/ with a report saying it had been.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Job } from 'bullmq';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processIngest } from '../../jobs/ingest.ts';
 import { ingestOneFile, recoverProcessing, type AdmitResult } from '../../src/intake/inbox-intake.ts';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { useRedis } from '../helpers/redis.ts';
-import { genericCsv, reportNotes, tempDir, testConfig, testIntake, type TestIntake } from '../helpers/pipeline.ts';
+import {
+  genericCsv,
+  ls,
+  reportNotes,
+  sleep,
+  tempDir,
+  testConfig,
+  testIntake,
+  type TestIntake,
+  useCleanups,
+} from '../helpers/pipeline.ts';
 
 const r = useRedis();
-const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
-const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
 
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
+const cleanups = useCleanups();
 
 function setup(): TestIntake {
   const t = tempDir();

@@ -8,7 +8,6 @@ import { spawn } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -19,7 +18,7 @@ import {
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Job } from 'bullmq';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processIngest } from '../../jobs/ingest.ts';
 import { createLogger } from '../../src/logger.ts';
 import { newProcessingName } from '../../src/intake/file-mover.ts';
@@ -32,24 +31,21 @@ import { BIN } from '../app/cli-helpers.ts';
 import {
   genericCsv,
   genericRows,
+  ls,
   reportNotes,
+  sleep,
   tempDir,
   testConfig,
   testIntake,
-  waitFor,
   type TestIntake,
+  useCleanups,
   usePipeline,
+  waitFor,
 } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline();
-const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
-const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
 
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
+const cleanups = useCleanups();
 
 function setup(env: Record<string, string> = {}, redisUrl = pipeline.redisUrl): TestIntake {
   const t = tempDir();

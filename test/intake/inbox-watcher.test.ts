@@ -3,25 +3,30 @@
  * (No ingest worker runs here: the tests look at the ingest jobs the watcher enqueues.)
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { newProcessingName } from '../../src/intake/file-mover.ts';
 import { ingestJobPayloadSchema } from '../../src/intake/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
-import { reportNotes, tempDir, testConfig, testIntake, waitFor, type TestIntake } from '../helpers/pipeline.ts';
+import {
+  ls,
+  reportNotes,
+  sleep,
+  tempDir,
+  testConfig,
+  testIntake,
+  type TestIntake,
+  useCleanups,
+  waitFor,
+} from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
-const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
 
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
+const cleanups = useCleanups();
 
 function setup(env: Record<string, string> = {}): TestIntake {
   const t = tempDir();
@@ -37,7 +42,6 @@ async function start(ctx: TestIntake, opts: Parameters<typeof startInboxWatcher>
   return w;
 }
 
-const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 async function ingestJobs(ctx: TestIntake) {
   const jobs = await ctx.queues.ingest.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
   return jobs.map((j) => ({ id: j.id, data: ingestJobPayloadSchema.parse(j.data) }));

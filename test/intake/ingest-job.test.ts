@@ -3,26 +3,30 @@
  * up, what its report says, and that a retry after a crash creates nothing twice.
  */
 import { PassThrough } from 'node:stream';
-import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Job } from 'bullmq';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processIngest } from '../../jobs/ingest.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { spoolPathFor } from '../../src/intake/requisition-spool.ts';
 import { createLogger } from '../../src/logger.ts';
 import { useRedis } from '../helpers/redis.ts';
-import { genericCsv, reportNotes, tempDir, testConfig, testIntake, type TestIntake } from '../helpers/pipeline.ts';
+import {
+  genericCsv,
+  ls,
+  reportNotes,
+  tempDir,
+  testConfig,
+  testIntake,
+  type TestIntake,
+  useCleanups,
+} from '../helpers/pipeline.ts';
 
 const r = useRedis();
-const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
+const cleanups = useCleanups();
 
 function setup(): TestIntake {
   const t = tempDir();

@@ -2,7 +2,7 @@
  * A file refused part-way creates nothing: its requisitions read before the break wait in a spool and are dropped
  * with the file. Real Redis, a full worker (ingest and create-rfq queues), the sandbox over HTTP.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Job } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,16 +13,16 @@ import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import {
   genericCsv,
   jobCounts,
+  ls,
   reportNotes,
   settled,
   tempDir,
   testConfig,
-  waitFor,
   usePipeline,
+  waitFor,
 } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline();
-const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 const tmp = tempDir();
 afterAll(() => tmp.remove());
 

@@ -4,7 +4,7 @@
  * the sandbox over HTTP. Result: exactly one RFQ per requisition, every external_id once, every dropped file archived
  * with a report, nothing left in processing/. In both dialects of the service.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../../jobs/worker.ts';
@@ -14,11 +14,10 @@ import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { startInboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { genericCsv, genericRows, reportNotes, tempDir, testConfig, waitFor } from '../helpers/pipeline.ts';
+import { genericCsv, genericRows, ls, reportNotes, tempDir, testConfig, waitFor } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const sandboxes = { friendly: useSandbox(), docs: useSandbox({ dialect: 'docs' }) };
-const ls = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 const tmp = tempDir();
 afterAll(() => tmp.remove());
 
