@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { loadConfig, PACKAGE_ROOT, type Config } from '../../src/config.ts';
 import type { IntakeContext } from '../../src/intake/inbox-intake.ts';
+import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { silentLogger, type Logger } from '../../src/logger.ts';
 import {
   closeWorkerContext,
@@ -507,6 +508,29 @@ export function testIntake(redisUrl: string, config: Config): TestIntake {
     async close() {
       await queues.close();
       await redis.quit();
+    },
+  };
+}
+
+/**
+ * Intake contexts and inbox watchers for the intake tests, closed (and their data folders removed) after each test,
+ * through `cleanups`, which the test may use for what it makes itself.
+ */
+export function useIntakes(redisUrl: () => string) {
+  const cleanups = useCleanups();
+  return {
+    cleanups,
+    /** An intake context over a fresh data folder; the inbox sweep is off unless `env` sets SWEEP_CRON. */
+    open(env: Record<string, string> = {}, url = redisUrl()): TestIntake {
+      const t = tempDir();
+      const ctx = testIntake(url, testConfig(t.dir, { SWEEP_CRON: '0 0 1 1 *', ...env }));
+      cleanups.push(t.remove, () => ctx.close());
+      return ctx;
+    },
+    async watch(ctx: TestIntake, opts: Parameters<typeof startInboxWatcher>[1] = {}): Promise<InboxWatcher> {
+      const w = await startInboxWatcher(ctx, opts);
+      cleanups.push(() => w.close());
+      return w;
     },
   };
 }

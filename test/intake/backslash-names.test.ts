@@ -16,23 +16,14 @@ import {
   reportFileName,
 } from '../../src/intake/file-mover.ts';
 import { ingestJobPayloadSchema } from '../../src/intake/inbox-intake.ts';
-import { startInboxWatcher } from '../../src/intake/inbox-watcher.ts';
+
 import { useRedis } from '../helpers/redis.ts';
-import {
-  genericCsv,
-  ls,
-  tempDir,
-  testConfig,
-  testIntake,
-  type TestIntake,
-  useCleanups,
-  waitFor,
-} from '../helpers/pipeline.ts';
+import { genericCsv, ls, useIntakes, waitFor } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const NAME = 'x\\..\\..\\..\\windows-traversal.csv';
 
-const cleanups = useCleanups();
+const intakes = useIntakes(() => r.url);
 
 describe('inbox names holding backslashes', () => {
   it('are taken under a processing name without backslash that reads back to the original name', () => {
@@ -61,14 +52,11 @@ describe('inbox names holding backslashes', () => {
     'a dropped file is taken, read and archived with a report naming it; nothing lands outside the data folders',
     { timeout: 30_000 },
     async () => {
-      const t = tempDir();
-      const ctx: TestIntake = testIntake(r.url, testConfig(t.dir, { SWEEP_CRON: '0 0 1 1 *' }));
-      cleanups.push(t.remove, () => ctx.close());
+      const ctx = intakes.open();
       const { inbox, processing, archive, failed, reports } = ctx.config.folders;
       mkdirSync(inbox, { recursive: true });
       writeFileSync(join(inbox, NAME), genericCsv(['PR-BS', 2]));
-      const w = await startInboxWatcher(ctx, { schedule: false });
-      cleanups.push(() => w.close());
+      await intakes.watch(ctx, { schedule: false });
 
       const job = await waitFor(
         'the ingest job',
@@ -86,7 +74,7 @@ describe('inbox names holding backslashes', () => {
       expect(ls(reports)).toHaveLength(1);
       expect(ls(reports)[0]).not.toMatch(/[/\\]/);
       expect(
-        ls(t.dir).filter(
+        ls(ctx.dir).filter(
           (n) => !['inbox', 'processing', 'archive', 'failed', 'outbox', 'reports', 'state'].includes(n),
         ),
       ).toEqual([]);

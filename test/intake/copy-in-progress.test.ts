@@ -11,27 +11,15 @@ import { processIngest } from '../../jobs/ingest.ts';
 import { ingestOneFile, recoverProcessing, type AdmitResult } from '../../src/intake/inbox-intake.ts';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { useRedis } from '../helpers/redis.ts';
-import {
-  genericCsv,
-  ls,
-  reportNotes,
-  sleep,
-  tempDir,
-  testConfig,
-  testIntake,
-  type TestIntake,
-  useCleanups,
-} from '../helpers/pipeline.ts';
+import { genericCsv, ls, reportNotes, sleep, type TestIntake, useIntakes } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 
-const cleanups = useCleanups();
+const intakes = useIntakes(() => r.url);
 
 function setup(): TestIntake {
-  const t = tempDir();
-  const ctx = testIntake(r.url, testConfig(t.dir));
-  cleanups.push(t.remove, () => ctx.close());
-  mkdirSync(join(t.dir, 'drop'), { recursive: true });
+  const ctx = intakes.open();
+  mkdirSync(join(ctx.dir, 'drop'), { recursive: true });
   return ctx;
 }
 

@@ -24,7 +24,7 @@ import { createLogger } from '../../src/logger.ts';
 import { newProcessingName } from '../../src/intake/file-mover.ts';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { ingestOneFile, recoverProcessing } from '../../src/intake/inbox-intake.ts';
-import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
+
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import { BIN } from '../app/cli-helpers.ts';
@@ -35,30 +35,17 @@ import {
   reportNotes,
   sleep,
   tempDir,
-  testConfig,
-  testIntake,
-  type TestIntake,
-  useCleanups,
+  useIntakes,
   usePipeline,
   waitFor,
 } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline();
 
-const cleanups = useCleanups();
+const intakes = useIntakes(() => pipeline.redisUrl);
+const { cleanups } = intakes;
 
-function setup(env: Record<string, string> = {}, redisUrl = pipeline.redisUrl): TestIntake {
-  const t = tempDir();
-  const ctx = testIntake(redisUrl, testConfig(t.dir, { SWEEP_CRON: '0 0 1 1 *', ...env }));
-  cleanups.push(t.remove, () => ctx.close());
-  return ctx;
-}
-
-async function watch(ctx: TestIntake, opts: Parameters<typeof startInboxWatcher>[1] = {}): Promise<InboxWatcher> {
-  const w = await startInboxWatcher(ctx, opts);
-  cleanups.push(() => w.close());
-  return w;
-}
+const { open: setup, watch } = intakes;
 
 describe('a hostile inbox', () => {
   it('a symbolic link to a file outside the data folders is never followed: the link goes to failed/ with a report', async () => {

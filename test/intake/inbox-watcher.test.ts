@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { newProcessingName } from '../../src/intake/file-mover.ts';
 import { ingestJobPayloadSchema } from '../../src/intake/inbox-intake.ts';
-import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
+
 import { useRedis } from '../helpers/redis.ts';
 import {
   ls,
@@ -17,30 +17,25 @@ import {
   sleep,
   tempDir,
   testConfig,
-  testIntake,
   type TestIntake,
-  useCleanups,
+  testIntake,
+  useIntakes,
   waitFor,
 } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 
-const cleanups = useCleanups();
+const intakes = useIntakes(() => r.url);
+const { cleanups } = intakes;
 
 function setup(env: Record<string, string> = {}): TestIntake {
-  const t = tempDir();
-  const ctx = testIntake(r.url, testConfig(t.dir, { SWEEP_CRON: '0 0 1 1 *', ...env }));
-  cleanups.push(t.remove, () => ctx.close());
+  const ctx = intakes.open(env);
   mkdirSync(ctx.config.folders.inbox, { recursive: true });
   return ctx;
 }
 
-async function start(ctx: TestIntake, opts: Parameters<typeof startInboxWatcher>[1] = {}): Promise<InboxWatcher> {
-  const w = await startInboxWatcher(ctx, opts);
-  cleanups.push(() => w.close());
-  return w;
-}
+const start = intakes.watch;
 
 async function ingestJobs(ctx: TestIntake) {
   const jobs = await ctx.queues.ingest.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized']);

@@ -13,26 +13,15 @@ import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { spoolPathFor } from '../../src/intake/requisition-spool.ts';
 import { createLogger } from '../../src/logger.ts';
 import { useRedis } from '../helpers/redis.ts';
-import {
-  genericCsv,
-  ls,
-  reportNotes,
-  tempDir,
-  testConfig,
-  testIntake,
-  type TestIntake,
-  useCleanups,
-} from '../helpers/pipeline.ts';
+import { genericCsv, ls, reportNotes, type TestIntake, useIntakes } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 
-const cleanups = useCleanups();
+const intakes = useIntakes(() => r.url);
 
 function setup(): TestIntake {
-  const t = tempDir();
-  const ctx = testIntake(r.url, testConfig(t.dir));
-  cleanups.push(t.remove, () => ctx.close());
-  mkdirSync(join(t.dir, 'drop'), { recursive: true });
+  const ctx = intakes.open();
+  mkdirSync(join(ctx.dir, 'drop'), { recursive: true });
   return ctx;
 }
 
