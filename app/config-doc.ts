@@ -1,9 +1,9 @@
 /**
  * The configuration table of the docs, generated from src/config.ts: the variable names and defaults from the zod
- * schema, the descriptions from the doc comment above each field. test/app/config-doc.test.ts fails when
+ * schema, the descriptions from the doc comment above each field in src/settings/. test/app/config-doc.test.ts fails when
  * the README's configuration table is out of date; `node app/config-doc.ts --write` regenerates it.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT, rawConfigSchema } from '../src/config.ts';
 import { UnexpectedError } from '../src/errors.ts';
@@ -12,10 +12,13 @@ export const DOC_PATH = join(PACKAGE_ROOT, 'README.md');
 export const BEGIN = '<!-- BEGIN GENERATED: configuration table (node app/config-doc.ts --write) -->';
 export const END = '<!-- END GENERATED -->';
 
-/** KEY -> the doc comment right above it in src/config.ts, as one line. */
+/** KEY -> the doc comment right above it in its src/settings/ file, as one line. */
 function descriptions(): Map<string, string> {
-  const src = readFileSync(join(PACKAGE_ROOT, 'src', 'config.ts'), 'utf8');
-  const body = src.slice(src.indexOf('rawConfigSchema = z.object({'));
+  const dir = join(PACKAGE_ROOT, 'src', 'settings');
+  const body = readdirSync(dir)
+    .filter((n) => n.endsWith('.ts'))
+    .map((n) => readFileSync(join(dir, n), 'utf8'))
+    .join('\n');
   const out = new Map<string, string>();
   const re = /\/\*\*([\s\S]*?)\*\/\s*\n\s*([A-Z][A-Z0-9_]*):/g;
   for (let m = re.exec(body); m; m = re.exec(body)) {

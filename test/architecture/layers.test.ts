@@ -13,6 +13,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Level of each folder, lowest first. */
 const LEVELS: Array<[folder: string, level: number]> = [
   ['src', 0], // the files at the top of src: config, errors, logger, requisition, atomic writes
+  ['src/settings', 0], // the configuration schema's fields, by concern
   ['src/sourcing', 1],
   ['src/sandbox', 1],
   ['src/ingest', 1],

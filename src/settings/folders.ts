@@ -1,0 +1,48 @@
+/**
+ * Settings: The data folders and the inbox: where files go, how they are watched, swept, kept and bounded.
+ * Part of the one configuration schema (src/config.ts); each default is documented above its field, and the README's
+ * table is generated from these comments (app/config-doc.ts).
+ */
+import { z } from 'zod';
+import { int, bool, cron } from './fields.ts';
+
+export const folderSettings = {
+  /** Root of inbox/ processing/ archive/ failed/ outbox/. Default `./rfq-sync-data`. */
+  RFQ_SYNC_DIR: z.string().min(1).default('./rfq-sync-data'),
+  /** Where ERP exports are dropped. Default `<RFQ_SYNC_DIR>/inbox`; must be on the same file system as PROCESSING_DIR. */
+  INBOX_DIR: z.string().min(1).optional(),
+  /** Files being read. Default `<RFQ_SYNC_DIR>/processing`. */
+  PROCESSING_DIR: z.string().min(1).optional(),
+  /** Files read (even with rejected rows). Default `<RFQ_SYNC_DIR>/archive`. */
+  ARCHIVE_DIR: z.string().min(1).optional(),
+  /** Files that could not be read at all. Default `<RFQ_SYNC_DIR>/failed`. */
+  FAILED_DIR: z.string().min(1).optional(),
+  /** comparisons/*.xlsx, awards/*.csv, reports/*. Default `<RFQ_SYNC_DIR>/outbox`. */
+  OUTBOX_DIR: z.string().min(1).optional(),
+  /** Mapping profiles. Default: the `mappings/` shipped with rfq-sync. */
+  MAPPINGS_DIR: z.string().min(1).optional(),
+
+  /** Watch the inbox by polling (SMB/NFS shares, where file events do not arrive). Default false. */
+  WATCH_POLLING: bool.default(false),
+  /** Polling interval of the watcher when WATCH_POLLING is on, ms. Default 2,000. */
+  WATCH_INTERVAL_MS: int(100, 3_600_000).default(2_000),
+  /** A file is taken only when its size and mtime have not changed for this long, ms. Default 2,000. */
+  FILE_STABLE_MS: int(0, 3_600_000).default(2_000),
+  /** Sweep of the inbox for files the watcher missed. Default every minute. */
+  SWEEP_CRON: cron.default('* * * * *'),
+  /**
+   * Days to keep files in archive/ and failed/, file reports and finished file-ledger entries; older ones are removed
+   * on RETENTION_CRON. Default 0: keep everything.
+   */
+  RETENTION_DAYS: int(0, 36_500).default(0),
+  /** Days to keep comparison workbooks and award files in the outbox. Default 0: keep them (procurement's files). */
+  OUTBOX_RETENTION_DAYS: int(0, 36_500).default(0),
+  /** When retention runs (on every worker; harmless twice). Default 03:30 daily. */
+  RETENTION_CRON: cron.default('30 3 * * *'),
+  /** Largest input file accepted, bytes. Default 256 MiB. */
+  MAX_FILE_BYTES: int(1, 64 * 1024 ** 3).default(256 * 1024 ** 2),
+  /** Largest total uncompressed size of an xlsx, bytes (zip bombs). Default 1 GiB. */
+  MAX_XLSX_UNCOMPRESSED_BYTES: int(1, 64 * 1024 ** 3).default(1024 ** 3),
+  /** Most entries in an xlsx zip. Default 10,000. */
+  MAX_XLSX_ENTRIES: int(1, 10_000_000).default(10_000),
+};
