@@ -118,7 +118,6 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
     deps = {
       store: createIdempotencyStore(ctx.redis, ctx.keys),
       client: ctx.client,
-      listingClient: ctx.listingClient,
       limiter: ctx.limiter,
       logger: ctx.logger,
       postLeaseMs,

@@ -10,18 +10,17 @@
  *     of one set of T RFQs, and reading T distinct valid _ids means reading all of it, which holds every RFQ that
  *     existed when page 1 was asked. A total that changes ends the walk at once (incomplete): no page is wasted on
  *     a window that cannot close. One request per page; nothing moves between lists.
- *   - otherwise the four status lists in a PROVEN filter form, in lifecycle order, with the proof written at
- *     findRfqsWithExternalIds (rfq-creator.ts): each list's window closed by a second page 1, no _id in two lists.
+ *   - otherwise the four status lists in a PROVEN filter form, in lifecycle order (docs/architecture.md#proof):
+ *     each list's window closed by a second page 1, no _id in two lists.
  * With neither (no unfiltered list, no proven filter), no walk is ever complete: nothing is posted again after a
  * lost answer, and the requisition waits for a person (`rfq-sync resolve`).
  */
-import { isRetryablePageError, ReconcileUnstableError } from '../errors.ts';
+import { isRetryablePageError } from '../errors.ts';
 import type { Dialect } from '../sourcing/dialect.ts';
 import type { SourcingPort } from '../sourcing/port.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 
 type ListingDeps = { listingClient: Pick<SourcingPort, 'listRfqPages'> };
-import type { Logger } from '../logger.ts';
 import type { FilterForm, RfqStatusFilter } from '../sourcing/types.ts';
 
 export interface WalkOutcome {
@@ -127,7 +126,7 @@ async function walkUnfiltered(
 /**
  * Order of the reconcile search: the lifecycle order (open -> closed -> cancelled -> completed; every transition
  * goes forward in it: open -> closed, open/closed -> cancelled, closed -> completed), so an RFQ changing state
- * during the search is met again in a later list instead of slipping between two. findRfqsWithExternalIds relies on it.
+ * during the search is met again in a later list instead of slipping between two. walkAccount relies on it.
  */
 export const RECONCILE_ORDER: readonly RfqStatusFilter[] = ['open', 'closed', 'cancelled', 'completed'];
 
@@ -239,72 +238,4 @@ export async function walkList(
     }
   }
   return { seen, read, unstable: lastProblem };
-}
-
-/**
- * Search the service's lists for RFQs carrying any of these external_ids. Since the claim table gives every
- * external_id to one requisition, an RFQ carrying one of them was created for that requisition.
- *
- * An RFQ found is found (whatever else happened during the search). "None" is only returned from a search that
- * could not have missed one; otherwise the search is repeated (bounded) and then ReconcileUnstableError is thrown
- * (the job waits and looks again): an unstable or incomplete search never leads to a POST.
- *
- * A search is conclusive when every list is complete (walkList: total at the start = total at the end = distinct
- * _ids read) and no _id was read in two lists. What that guarantees, assuming only that (a) a state change goes
- * forward in RECONCILE_ORDER, (b) RFQs are not deleted, (c) `meta.total` is the size of the list when that answer
- * was made and a page lists RFQs in that state at that moment; nothing about the order within a list, the page
- * size or where RFQs enter a list (creation, a state change) is assumed:
- *   1. Within one list's window: let Res be the RFQs in the list throughout it, D those there at its start that
- *      left, E those that entered and stayed. total(start) = |Res|+|D|, total(end) = |Res|+|E|. If no RFQ read
- *      left during the window, every one read is in Res or E, and reading |Res|+|E| distinct ones means reading
- *      all of Res. So an RFQ of the list that stayed throughout is missed only if some RFQ read there left during
- *      the window (enter+leave pairs that keep the total are covered: the leaver was read, or nothing was missed).
- *   2. An RFQ that exists at the start of the search is, for some list L, in L throughout L's window (its state
- *      only moves forward and the windows are walked in that order).
- *   3. From the last list back: the last list (completed) has nobody leaving it, so by 1 its walk holds every RFQ
- *      staying in it. For an earlier list, an RFQ read there that left during the window moved to a later list and
- *      stays in some later list throughout that list's window (2), where it is read again (by induction): an
- *      _id read in two lists, which makes the search inconclusive. Hence in a conclusive search, by 1 and 2 every
- *      RFQ that existed when the search began was read - in particular one posted by an earlier attempt whose
- *      answer was lost (that POST ended before this attempt got the claim; see the post lease).
- * Cost: each list one extra request of page 1 (not for a list that fits in one page); churn makes searches
- * inconclusive (then repeated after a back-off), never wrong.
- */
-export async function findRfqsWithExternalIds(
-  deps: ListingDeps & { reconcileLimits?: ReconcileLimits; logger?: Logger },
-  externalIds: readonly string[],
-): Promise<Array<{ rfq: ListedRfq; status: RfqStatusFilter }>> {
-  const limits = deps.reconcileLimits ?? RECONCILE_LIMITS;
-  const wanted = new Set(externalIds);
-  let why = '';
-  for (let walk = 0; walk < limits.walks; walk++) {
-    if (walk > 0) await sleep(backoff(limits, walk));
-    const found = new Map<number, { rfq: ListedRfq; status: RfqStatusFilter }>();
-    const listOf = new Map<number, RfqStatusFilter>();
-    const problems: string[] = [];
-    for (const status of RECONCILE_ORDER) {
-      // Each page takes its permit in the client (WorkerContext.limiter); a 429 holds everyone off there too.
-      const { seen, read, unstable } = await walkList(deps, status, limits);
-      if (unstable) problems.push(unstable);
-      let moved = 0;
-      for (const rfq of seen.values()) {
-        const before = listOf.get(rfq._id);
-        if (before !== undefined && before !== status) moved++;
-        else listOf.set(rfq._id, status);
-      }
-      for (const rfq of read.values()) {
-        if (!found.has(rfq._id) && rfq.lines.some((l) => l.external_id !== undefined && wanted.has(l.external_id)))
-          found.set(rfq._id, { rfq, status });
-      }
-      if (moved > 0) problems.push(`${moved} RFQ(s) read in two lists (moved during the search)`);
-    }
-    if (found.size > 0) return [...found.values()].sort((a, b) => a.rfq._id - b.rfq._id);
-    if (problems.length === 0) return [];
-    why = problems.join('; ');
-    deps.logger?.debug(
-      { event: 'reconcile.inconclusive', walk: walk + 1, of: limits.walks, why },
-      'reconcile search inconclusive; searching again',
-    );
-  }
-  throw new ReconcileUnstableError(why, limits.retryLaterMs);
 }

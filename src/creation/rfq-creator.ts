@@ -15,14 +15,11 @@ import {
   ClaimConflictError,
   PermanentHttpError,
   RateLimitError,
-  ReconcileUnstableError,
   RfqSyncError,
 } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import type { SourcingClient } from '../sourcing/client.ts';
-import type { ListedRfq } from '../sourcing/types.ts';
-import { findRfqsWithExternalIds, type ReconcileLimits } from './reconcile-walk.ts';
 import { hashOf, type ClaimResult, type IdempotencyStore, type LineChange } from './idempotency-store.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import type { PendingEntry, ReconcileCoordinator, ReconcileResult } from './reconcile-coordinator.ts';
@@ -34,13 +31,7 @@ import { lineChanges } from './reexport-changes.ts';
 import { toCreateRfqRequest } from './rfq-body.ts';
 
 export { toCreateRfqRequest } from './rfq-body.ts';
-export {
-  findRfqsWithExternalIds,
-  RECONCILE_LIMITS,
-  RECONCILE_ORDER,
-  walkList,
-  type ReconcileLimits,
-} from './reconcile-walk.ts';
+export { RECONCILE_LIMITS, RECONCILE_ORDER, type ReconcileLimits } from './reconcile-walk.ts';
 // in the catalogue (src/errors.ts); still exported here, where the create job imports them
 export { AttemptBusyError, ReconcileUnstableError } from '../errors.ts';
 
@@ -64,8 +55,6 @@ export interface CreateOutcome {
 export interface CreatorDeps {
   store: IdempotencyStore;
   client: Pick<SourcingClient, 'createRfq'>;
-  /** For the reconcile search, page by page through the limiter (see WorkerContext.listingClient). */
-  listingClient: Pick<SourcingClient, 'listRfqPages'>;
   limiter: RateLimiter;
   logger: Logger;
   /** Lease held while posting: longer than the longest a POST can take (client time-outs) plus a margin. */
@@ -74,13 +63,8 @@ export interface CreatorDeps {
   claimLeaseMs: number;
   /** Called after an RFQ is recorded (or found recorded): start tracking it. Idempotent. */
   track(rfqId: number, r: Requisition): Promise<unknown>;
-  /** Bounds of the reconcile search; default RECONCILE_LIMITS. */
-  reconcileLimits?: ReconcileLimits;
-  /**
-   * One walk for many lost answers, with fingerprint matching where lists do not echo external_id. Without it
-   * (unit tests of the older path), each attempt searches the four lower-case lists itself.
-   */
-  reconciler?: ReconcileCoordinator;
+  /** One walk of the account for many lost answers (reconcile-coordinator.ts): the only way to reconcile. */
+  reconciler: ReconcileCoordinator;
   /**
    * Resolves when the claim is on the Redis replicas (REDIS_WAIT_REPLICAS) so a failover cannot forget it once the
    * POST is out; throws a transient error otherwise (the job retries). Absent: no wait (a single Redis).
@@ -161,9 +145,7 @@ async function afterClaim(
   claim: Extract<ClaimResult, { status: 'claimed' }>,
 ): Promise<CreateOutcome> {
   if (claim.previous === 'creating') {
-    const settled = deps.reconciler
-      ? await reconcileByWalk(deps, deps.reconciler, a, claim.claimed)
-      : await reconcileBySearch(deps, a, claim.claimed);
+    const settled = await reconcileByWalk(deps, deps.reconciler, a, claim.claimed);
     if (settled) return settled;
   }
   await readyToPost(deps, a, claim.posting);
@@ -211,76 +193,12 @@ async function reconcileByWalk(
 }
 
 /**
- * The requisition was `creating` and there is no coordinator: this attempt searches the lists for its external_ids
- * itself. Found: adopted. Undefined when none is found (the attempt may post).
- */
-async function reconcileBySearch(deps: CreatorDeps, a: Attempt, claimed: string[]): Promise<CreateOutcome | undefined> {
-  const { id, log, token } = a;
-  // An earlier attempt may have posted and lost the answer: look before posting again.
-  let found: Awaited<ReturnType<typeof findRfqsWithExternalIds>>;
-  try {
-    found = await findRfqsWithExternalIds(deps, claimed);
-  } catch (err) {
-    if (err instanceof ReconcileUnstableError) {
-      log.info(
-        { event: 'reconcile.inconclusive', reason: err.reason, waitMs: err.waitMs },
-        `requisition ${id}: ${err.message}`,
-      );
-    }
-    throw err; // still `creating`: the next attempt searches again
-  }
-  if (found.length > 0) return adoptSearched(deps, a, claimed, found);
-  await deps.store.markReconciled(id, token);
-  return undefined;
-}
-
-/** Record the first RFQ the per-attempt search found (by external_id) as this requisition's. */
-async function adoptSearched(
-  deps: CreatorDeps,
-  a: Attempt,
-  claimed: string[],
-  found: Awaited<ReturnType<typeof findRfqsWithExternalIds>>,
-): Promise<CreateOutcome> {
-  const { id, r, log } = a;
-  const first = found[0]!;
-  if (found.length > 1) {
-    log.error(
-      { event: 'requisition.duplicates', rfqIds: found.map((f) => f.rfq._id) },
-      `requisition ${id} has ${found.length} RFQs at the service; adopting the first`,
-    );
-  }
-  const byExt = new Map(r.lines.map((l) => [l.external_id, l]));
-  const lines: Array<{ line: RequisitionLine; position: number }> = [];
-  for (const l of first.rfq.lines) {
-    const ours = l.external_id !== undefined ? byExt.get(l.external_id) : undefined;
-    // the RFQ as it is at the service is what we compare later re-exports against
-    lines.push({ line: ours ?? listedAsLine(l), position: l.position });
-  }
-  const inRfq = new Set(first.rfq.lines.map((l) => l.external_id));
-  const release = claimed.filter((e) => !inRfq.has(e));
-  const rec = await deps.store.record(
-    r,
-    first.rfq._id,
-    lines.filter((x) => x.line.external_id !== ''),
-    'adopted',
-    release,
-  );
-  const rfqId = rec.status === 'duplicate' ? rec.existingRfqId : first.rfq._id;
-  log.info(
-    { event: 'rfq.adopted', rfqId, listedAs: first.status },
-    `requisition ${id}: found RFQ ${rfqId} from an earlier attempt whose answer was lost; nothing posted`,
-  );
-  await deps.track(rfqId, r);
-  return settleExisting(deps, r, rfqId, 'adopted');
-}
-
-/**
  * Step 4 up to the POST: wait for a quiet list if a walk needs it, take a permit and begin the post unless the claim
  * did, and wait for the replicas. Throws when this attempt must not post now.
  */
 async function readyToPost(deps: CreatorDeps, a: Attempt, posting: boolean): Promise<void> {
   const { id, token } = a;
-  if (deps.reconciler && (await deps.reconciler.gateClosed())) {
+  if (await deps.reconciler.gateClosed()) {
     // a walk needs the lists quiet to prove absence for lost answers: hold new POSTs a moment (nothing posted yet)
     await deps.store.endAttempt(id, token, 'pending'); // only back to pending when nothing can exist (see END_ATTEMPT)
     throw new AttemptBusyError(id, 500 + Math.random() * 1_000);
@@ -379,18 +297,6 @@ async function adopt(
   );
   await deps.track(rfqId, r);
   return settleExisting(deps, r, rfqId, 'adopted');
-}
-
-function listedAsLine(l: ListedRfq['lines'][number]): RequisitionLine {
-  return {
-    external_id: l.external_id ?? '',
-    product_name: l.product_name ?? '',
-    specification: l.specification,
-    uom: l.uom,
-    qty: l.qty ?? 0,
-    estimated_price: l.estimated_price !== undefined ? Number(l.estimated_price) : undefined,
-    row: 0,
-  };
 }
 
 /**

@@ -8,12 +8,8 @@ import { creatorDeps } from '../../jobs/create-rfq.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../../src/pipeline/context.ts';
 import { ThrottledError } from '../../src/creation/rate-limiter.ts';
-import {
-  AttemptBusyError,
-  createRfqOnce,
-  findRfqsWithExternalIds,
-  type CreateOutcome,
-} from '../../src/creation/rfq-creator.ts';
+import { AttemptBusyError, createRfqOnce, type CreateOutcome } from '../../src/creation/rfq-creator.ts';
+import { RECONCILE_LIMITS, walkAccount } from '../../src/creation/reconcile-walk.ts';
 import type { Requisition } from '../../src/requisition.ts';
 import { createSourcingClient } from '../../src/sourcing/client.ts';
 import { pullQuotations } from '../../src/tracking/snapshot.ts';
@@ -79,12 +75,19 @@ describe('shared rate limit', () => {
         }
       };
       const creates = Promise.all(makeRequisitions(6, 'rl').map(createAsJob));
-      const search = findRfqsWithExternalIds(deps, ['seed-3']);
+      // a reconcile walk of the account, through the same limiter
+      const search = (async () => {
+        const found: number[] = [];
+        await walkAccount(ctx.listingClient, await ctx.dialects.get(), RECONCILE_LIMITS, (rfq) => {
+          if (rfq.lines.some((l) => l.external_id === 'seed-3')) found.push(rfq._id);
+        });
+        return found;
+      })();
       const pulls = Promise.all(seeded.slice(0, 3).map((id) => pullQuotations(ctx.client, id, false)));
       const [listed, created, found] = await Promise.all([poll(), creates, search, pulls]);
       expect(listed).toBeGreaterThanOrEqual(24);
       expect(created.every((c) => c.status === 'created')).toBe(true);
-      expect(found.map((f) => f.rfq._id)).toEqual([seeded[3]]);
+      expect(found).toEqual([seeded[3]]);
 
       const stats = await sandbox.stats();
       const times = stats.requestTimes.filter((t) => t >= since).sort((a, b) => a - b);
