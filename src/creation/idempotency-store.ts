@@ -1,6 +1,12 @@
 /**
  * Idempotency records in Redis: the claim / reconcile / record protocol of docs/architecture.md#exactly-once-creation.
- * Every state change is one Lua script, so a crash between two Redis calls cannot leave half a claim or half a record.
+ * Every state change is one Lua script, so a crash between two Redis calls cannot leave half a claim or half a record,
+ * and two workers cannot lose each other's write. Written otherwise, each one command (atomic in itself) of fields no
+ * script reads to decide anything:
+ *   header         saveHeader: one HSET of the RFQ's header as now at the service (after a POST or a pushed edit);
+ *                  the last writer wins, and both wrote what the service then held;
+ *   changes, headerChanges, changesAt   saveChanges / saveHeaderChanges: one MULTI with the `changed` index, the
+ *                  report of the latest re-export (the last writer's is the latest).
  *
  * Identity: a requisition is `${profile}/${key}` (requisitionId in redis-keys.ts): the mapping profile plus the
  * grouping key of the export (e.g. the PR number), not the file, so the same requisition in two files is one.
@@ -104,6 +110,8 @@ const END_ATTEMPT = loadScript('endAttempt-1.lua');
 const RECORD = loadScript('record-4.lua');
 const REJECT = loadScript('reject-2.lua');
 const MARK_RECONCILED = loadScript('markReconciled-1.lua');
+const ADD_SUPPLEMENT = loadScript('addSupplement-1.lua');
+const CLEAR_REJECTION = loadScript('clearRejection-1.lua');
 
 // ------------------------------------------------------------------------------------------------ store
 
@@ -178,6 +186,8 @@ interface StoreState {
     park: ScriptCaller;
     unparkToPost: ScriptCaller;
     seedForRecovery: ScriptCaller;
+    addSupplement: ScriptCaller;
+    clearRejection: ScriptCaller;
   };
 }
 
@@ -195,6 +205,8 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
       park: defineScript(redis, PARK),
       unparkToPost: defineScript(redis, UNPARK_TO_POST),
       seedForRecovery: defineScript(redis, SEED_FOR_RECOVERY),
+      addSupplement: defineScript(redis, ADD_SUPPLEMENT),
+      clearRejection: defineScript(redis, CLEAR_REJECTION),
     },
   };
   const recordKey = (id: string) => [keys.requisition(id)];
@@ -213,14 +225,18 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
     },
     record: async (r, rfqId, lines, how, release) => recordRfq(s, r, rfqId, lines, how, release),
     reject: async (r, token, reason, contentHash) => rejectRequisition(s, r, token, reason, contentHash),
-    clearRejection: async (id) => clearRejection(s, id),
+    clearRejection: async (id) => {
+      await s.scripts.clearRejection(recordKey(id), []);
+    },
     saveChanges: async (id, changes) => saveChangedField(s, id, 'changes', JSON.stringify(changes)),
     saveHeader: async (id, header) => {
       await redis.hset(keys.requisition(id), 'header', JSON.stringify(header));
     },
     saveHeaderChanges: async (id, outcome) => saveChangedField(s, id, 'headerChanges', JSON.stringify(outcome)),
     recentlyChanged: async (count) => recentlyChanged(s, count),
-    addSupplement: async (id, supplementId) => addSupplement(s, id, supplementId),
+    addSupplement: async (id, supplementId) => {
+      await s.scripts.addSupplement(recordKey(id), [supplementId]);
+    },
     holders: async (externalIds) => holders(s, externalIds),
     get: async (id) => recordOf(id, await redis.hgetall(keys.requisition(id))),
     list: async (offset = 0, count = 1000) => redis.zrange(keys.requisitions, offset, offset + count - 1),
@@ -369,13 +385,6 @@ async function rejectRequisition(
   return Number(res) === 1;
 }
 
-async function clearRejection(s: StoreState, id: string): Promise<void> {
-  // Only a rejected record: compare-and-set through WATCH would be overkill for an operator command; a record
-  // that is not rejected has no contentHash change here, so the claim decides as usual.
-  const rec = s.keys.requisition(id);
-  if ((await s.redis.hget(rec, 'state')) === 'rejected') await s.redis.hset(rec, 'contentHash', 'cleared-for-retry');
-}
-
 /** A re-export's changes (`changes` or `headerChanges`), stamped and indexed in keys.key('changed') for `status`. */
 async function saveChangedField(s: StoreState, id: string, field: string, json: string): Promise<void> {
   const now = Date.now();
@@ -391,12 +400,6 @@ async function recentlyChanged(s: StoreState, count: number): Promise<Array<{ id
   const out: Array<{ id: string; at: number }> = [];
   for (let i = 0; i + 1 < flat.length; i += 2) out.push({ id: flat[i]!, at: Number(flat[i + 1]) });
   return out;
-}
-
-async function addSupplement(s: StoreState, id: string, supplementId: string): Promise<void> {
-  const rec = s.keys.requisition(id);
-  const list = JSON.parse((await s.redis.hget(rec, 'supplements')) ?? '[]') as string[];
-  if (!list.includes(supplementId)) await s.redis.hset(rec, 'supplements', JSON.stringify([...list, supplementId]));
 }
 
 async function holders(s: StoreState, externalIds: readonly string[]): Promise<Array<string | undefined>> {
