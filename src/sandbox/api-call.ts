@@ -3,6 +3,7 @@
  * answered (authenticated, with answers that are counted under the call's operation).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServiceBehaviour } from './behaviour.ts';
 import type { CallStats } from './call-stats.ts';
 import type { Delays } from './delays.ts';
 import type { FaultInjector } from './faults.ts';
@@ -23,6 +24,8 @@ export interface ApiContext {
   /** Path prefix before /v1, without a trailing slash. */
   prefix: string;
   linksOrigin: string | undefined;
+  /** How lists and stored records behave now (behaviour.ts). */
+  behaviour(): ServiceBehaviour;
 }
 
 export interface ApiCall {

@@ -1,9 +1,11 @@
 /**
  * The sandbox's control API under `/_sandbox/` (loopback only): what the spec leaves to people (advance, quotations,
- * decisions, winner), the faults, the stats and an autopilot tick, for the demo and tests in another process.
+ * decisions, winner, hide, purge), the faults, the behaviour, the stats and an autopilot tick, for the demo and tests
+ * in another process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SandboxError } from '../errors.ts';
+import { behaviourSchema } from './behaviour.ts';
 import type { SandboxControl } from './control.ts';
 import type { FaultInjector } from './faults.ts';
 import { faultsSchema } from './faults-schema.ts';
@@ -66,6 +68,23 @@ async function route(
     const b = await body();
     if (b.quotation_key === undefined) throw new SandboxError(400, 'quotation_key is required');
     return sendJson(res, 200, control.pickWinner(id, String(b.quotation_key)));
+  }
+  if (parts[0] === 'rfqs' && parts[2] === 'hide' && method === 'POST') {
+    const b = await body();
+    return sendJson(res, 200, control.hide(id, b.hidden !== false));
+  }
+  if (parts[0] === 'rfqs' && parts[2] === 'purge' && method === 'POST') {
+    control.purge(id);
+    return sendJson(res, 200, { ok: true });
+  }
+  if (parts[0] === 'behaviour' && parts.length === 1 && method === 'GET')
+    return sendJson(res, 200, control.getBehaviour());
+  if (parts[0] === 'behaviour' && parts.length === 1 && (method === 'PUT' || method === 'POST')) {
+    const parsed = behaviourSchema.safeParse(await body());
+    if (!parsed.success)
+      throw new SandboxError(400, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    control.setBehaviour(parsed.data);
+    return sendJson(res, 200, control.getBehaviour());
   }
   if (parts[0] === 'faults' && parts.length === 1 && method === 'GET') return sendJson(res, 200, faults.get());
   if (parts[0] === 'faults' && parts.length === 1 && (method === 'PUT' || method === 'POST')) {

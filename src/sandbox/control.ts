@@ -2,6 +2,7 @@
  * The sandbox's control surface for tests and the control API: what the spec leaves to people (advance, quotations,
  * decisions, winner), the faults and the stats. Everything it hands out is a copy, so a caller cannot edit state.
  */
+import { behaviourSchema, type ServiceBehaviour } from './behaviour.ts';
 import type { CallStats, SandboxStats } from './call-stats.ts';
 import type { FaultInjector, SandboxFaults } from './faults.ts';
 import { faultsSchema } from './faults-schema.ts';
@@ -15,6 +16,13 @@ export interface SandboxControl {
   submitQuotation(id: number, q: QuotationInput): StoredQuotation;
   decide(id: number, quotationKey: string, qualified: boolean): StoredQuotation;
   pickWinner(id: number, quotationKey: string): StoredRfq;
+  /** Leaves an RFQ out of the lists (or shows it again); the detail call still has it. */
+  hide(id: number, hidden?: boolean): StoredRfq;
+  /** Deletes an RFQ for good. */
+  purge(id: number): void;
+  /** Replaces how the lists and stored records behave (behaviour.ts). */
+  setBehaviour(b: ServiceBehaviour): void;
+  getBehaviour(): ServiceBehaviour;
   setFaults(f: SandboxFaults): void;
   getFaults(): SandboxFaults;
   stats(): SandboxStats;
@@ -28,6 +36,7 @@ export function createControl(
   faults: FaultInjector,
   calls: CallStats,
   autopilot: { tick(): void } | undefined,
+  behaviour: { get(): ServiceBehaviour; set(b: ServiceBehaviour): void },
 ): SandboxControl {
   return {
     listAll: () => structuredClone(store.all()),
@@ -39,6 +48,10 @@ export function createControl(
     submitQuotation: (id, q) => structuredClone(store.submitQuotation(id, q)),
     decide: (id, key, qualified) => structuredClone(store.decide(id, key, qualified)),
     pickWinner: (id, key) => structuredClone(store.pickWinner(id, key)),
+    hide: (id, hidden = true) => structuredClone(store.hide(id, hidden)),
+    purge: (id) => store.purge(id),
+    setBehaviour: (b) => behaviour.set(behaviourSchema.parse(b)),
+    getBehaviour: () => structuredClone(behaviour.get()),
     setFaults: (f) => faults.set(faultsSchema.parse(f)),
     getFaults: () => faults.get(),
     stats: () => calls.snapshot(),

@@ -1,11 +1,14 @@
 /**
- * The sandbox's RFQ endpoints: create (POST /v1/rfqs, with the commit-then-fail fault), list (GET /v1/rfqs, filter
- * and links/meta pagination per dialect) and, in the docs dialect, detail and header edit (GET/PUT /v1/rfqs/{id}).
+ * The sandbox's RFQ endpoints: create (POST /v1/rfqs, with the commit-then-fail fault; stored as the service's
+ * behaviour rewrites it), list (GET /v1/rfqs, filter per dialect, links/meta pagination and what the lists show per
+ * behaviour: list-view.ts) and, in the docs dialect, detail and header edit (GET/PUT /v1/rfqs/{id}).
  */
 import { SandboxError } from '../errors.ts';
 import type { ApiCall, ApiContext } from './api-call.ts';
 import { readBody } from './http-io.ts';
+import { listPage, requestedOffset, withoutOmitted } from './list-view.ts';
 import { renderRfq, STATUS_TEXT_FILTER } from './render.ts';
+import { asStored } from './stored-form.ts';
 import { RFQ_STATES, type RfqState } from './store.ts';
 import { wireCreateRfqSchema, wireEditRfqSchema } from './wire-schemas.ts';
 
@@ -26,7 +29,7 @@ export async function createRfq(ctx: ApiContext, call: ApiCall): Promise<void> {
       issues: parsed.error.issues.slice(0, 50).map((i) => ({ path: i.path.join('.'), message: i.message })),
     });
   }
-  const rfq = ctx.store.create(call.company, parsed.data);
+  const rfq = ctx.store.create(call.company, asStored(parsed.data, ctx.behaviour()));
   ctx.calls.rfqCreated();
   const lost = ctx.faults.commitThenFail();
   if (lost) {
@@ -83,19 +86,21 @@ export function listRfqs(ctx: ApiContext, call: ApiCall): void {
   if (status !== null && !RFQ_STATES.includes(status as RfqState)) {
     return send(400, { error: 'bad_request', message: 'status must be one of open, closed, cancelled, completed' });
   }
-  const pageParam = url.searchParams.get('page');
-  if (pageParam !== null && !/^[1-9]\d{0,8}$/.test(pageParam))
-    return send(400, { error: 'bad_request', message: 'page must be a positive integer' });
-  const page = pageParam === null ? 1 : Number(pageParam);
+  const offset = requestedOffset(url, ctx.pageSize);
+  if (offset === undefined)
+    return send(400, { error: 'bad_request', message: 'page must be a positive integer (or cursor one we gave)' });
   const all =
     status === null ? ctx.store.listAllFor(call.company) : ctx.store.listFor(call.company, status as RfqState);
-  const last = Math.max(1, Math.ceil(all.length / ctx.pageSize));
-  const slice = all.slice((page - 1) * ctx.pageSize, page * ctx.pageSize);
-  const linkBase = `${ctx.linksOrigin ?? `http://${call.req.headers.host ?? 'localhost'}`}${ctx.prefix}/v1/rfqs?${asked === null ? '' : `status=${encodeURIComponent(asked)}&`}page=`;
+  const b = ctx.behaviour();
+  const page = listPage(all, b, Date.now(), offset, ctx.pageSize);
+  const linkBase = `${ctx.linksOrigin ?? `http://${call.req.headers.host ?? 'localhost'}`}${ctx.prefix}/v1/rfqs?${asked === null ? '' : `status=${encodeURIComponent(asked)}&`}`;
   if (ctx.faults.invalidJson()) return call.sendBroken();
   return send(200, {
-    rfqs: slice.map((r) => renderRfq(r, ctx.faults.schemaBreak(), !docs)),
-    links: { next: page < last ? `${linkBase}${page + 1}` : null, last: `${linkBase}${last}` },
-    meta: { total: all.length },
+    rfqs: page.items.map((r) => withoutOmitted(renderRfq(r, ctx.faults.schemaBreak(), !docs), b)),
+    links: {
+      next: page.next !== undefined ? `${linkBase}${page.next}` : null,
+      ...(page.last !== undefined ? { last: `${linkBase}${page.last}` } : {}),
+    },
+    meta: { total: page.total },
   });
 }

@@ -9,6 +9,7 @@ import { api } from './api.ts';
 import type { ApiContext } from './api-call.ts';
 import { startAutopilot, type AutopilotOptions } from './autopilot.ts';
 import { CallStats, type SandboxStats } from './call-stats.ts';
+import { behaviourSchema, type ServiceBehaviour } from './behaviour.ts';
 import { controlApi } from './control-api.ts';
 import { createControl, type SandboxControl } from './control.ts';
 import { Delays } from './delays.ts';
@@ -21,6 +22,7 @@ export type { AutopilotOptions } from './autopilot.ts';
 export type { QuotationInput, RfqState, StoredQuotation, StoredRfq } from './store.ts';
 export type { SandboxStats } from './call-stats.ts';
 export type { SandboxControl } from './control.ts';
+export type { ServiceBehaviour } from './behaviour.ts';
 
 export interface SandboxOptions {
   /** Default 0 (a free port). */
@@ -53,6 +55,8 @@ export interface SandboxOptions {
   dialect?: 'friendly' | 'docs';
   /** Hand-made RFQs (no external_ids) seeded per account at start. Default 0. */
   existing?: number;
+  /** How lists and stored records behave (behaviour.ts): list lag, order, hidden RFQs, cursors... Default: none of it. */
+  behaviour?: ServiceBehaviour;
 }
 
 export interface Sandbox {
@@ -84,7 +88,11 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const autopilot = o.autopilot ? startAutopilot(store, o.autopilot, random) : undefined;
 
   const calls = new CallStats(store);
-  const control = createControl(store, faults, calls, autopilot);
+  let behaviour = behaviourSchema.parse(o.behaviour ?? {});
+  const control = createControl(store, faults, calls, autopilot, {
+    get: () => behaviour,
+    set: (b) => void (behaviour = b),
+  });
   const delays = new Delays();
   const ctx: ApiContext = {
     store,
@@ -97,6 +105,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     pageSize,
     prefix,
     linksOrigin: o.linksOrigin,
+    behaviour: () => behaviour,
   };
   const host = o.host ?? '127.0.0.1';
   const listener = await listen({

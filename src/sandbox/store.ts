@@ -67,6 +67,8 @@ export interface StoredRfq {
   quotations: StoredQuotation[];
   /** quotation_key (as string) of the winning quotation. */
   winner?: string;
+  /** Left out of the lists (still there for the detail call and quotations): ServiceBehaviour, the `hide` control. */
+  hidden?: boolean;
 }
 
 export interface QuotationInput {
@@ -265,6 +267,23 @@ export class SandboxStore {
       this.changed();
     }
     return r;
+  }
+
+  /** Hides an RFQ from the lists, or shows it again. */
+  hide(id: number, hidden: boolean): StoredRfq {
+    const r = this.mustGet(id);
+    if (hidden) r.hidden = true;
+    else delete r.hidden;
+    this.changed();
+    return r;
+  }
+
+  /** Deletes an RFQ for good, as a service that purges old RFQs does. */
+  purge(id: number): void {
+    const r = this.mustGet(id);
+    this.data.rfqs = this.data.rfqs.filter((x) => x !== r);
+    this.byId.delete(id);
+    this.changed();
   }
 
   submitQuotation(id: number, q: QuotationInput): StoredQuotation {
