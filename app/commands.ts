@@ -7,12 +7,14 @@ import { Redis } from 'ioredis';
 import { displayRedisUrl, type Config } from '../src/config.ts';
 import { ConfigError, redisUnreachable } from '../src/errors.ts';
 import type { Logger } from '../src/logger.ts';
+import type { RequisitionLine } from '../src/requisition.ts';
 import type { AuthPauseStatus } from '../src/creation/auth-gate.ts';
 import { closeWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../src/pipeline/context.ts';
 import { bullPrefix, createQueues, jobId, type Queues, type RedisConnectionOptions } from '../src/redis/queues.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
-import { createReconcileCoordinator } from '../src/creation/reconcile-coordinator.ts';
+import type { ParkedEntry } from '../src/creation/reconcile-coordinator.ts';
 import { contentHashOf } from '../src/creation/rfq-creator.ts';
+import { reconcilerOf } from '../jobs/create-rfq.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
 import { accountsKey, redisKeys, type RedisKeys } from '../src/redis/redis-keys.ts';
 import { listFailed, retryFailed } from '../src/pipeline/failed-jobs.ts';
@@ -358,13 +360,7 @@ export async function runResolveCommand(
   if ((o.rfq === undefined) === !o.post) throw new ConfigError(['resolve: give exactly one of --rfq ID or --post']);
   return withContext(config, logger, 'resolve', async (ctx) => {
     const store = createIdempotencyStore(ctx.redis, ctx.keys);
-    const reconciler = createReconcileCoordinator({
-      redis: ctx.redis,
-      keys: ctx.keys,
-      listingClient: ctx.listingClient,
-      dialect: () => ctx.dialects.get(),
-      logger,
-    });
+    const reconciler = reconcilerOf(ctx);
     const entry = await reconciler.parked(requisition);
     const rec = await store.get(requisition);
     if (!entry || rec?.state !== 'undecided') {
@@ -372,16 +368,27 @@ export async function runResolveCommand(
       return EXIT_FAILED;
     }
     const r = entry.requisition;
+    // queued again: a worker compares what the export holds now with what exists (lines the RFQ lacks become a
+    // supplementary RFQ), or posts it once more
+    const again = () =>
+      ctx.queues.createRfq.add(
+        'create-rfq',
+        { requisition: r },
+        { jobId: jobId('create', r.profile, r.key, contentHashOf(r), 'resolved', Date.now()) },
+      );
     if (o.rfq !== undefined) {
+      const lines = resolvedLines(entry, o.rfq);
+      const kept = new Set(lines.map((l) => l.line.external_id));
       const res = await store.record(
         r,
         o.rfq,
-        r.lines.map((line, position) => ({ line, position })),
+        lines,
         'adopted',
-        [],
+        entry.externalIds.filter((e) => !kept.has(e)),
       );
       await trackRfq(ctx, { rfqId: o.rfq, requisition: r });
       await reconciler.unpark(requisition);
+      await again();
       out(
         res.status === 'duplicate'
           ? `${requisition}: already recorded as RFQ ${res.existingRfqId}`
@@ -391,12 +398,19 @@ export async function runResolveCommand(
     }
     await store.unparkToPost(requisition);
     await reconciler.unpark(requisition);
-    await ctx.queues.createRfq.add(
-      'create-rfq',
-      { requisition: r },
-      { jobId: jobId('create', r.profile, r.key, contentHashOf(r), 'resolved', Date.now()) },
-    );
+    await again();
     out(`${requisition}: will be posted again by a worker`);
     return EXIT_OK;
   });
+}
+
+/**
+ * The lines `resolve --rfq` records for that RFQ: those of the body posted that it matched (or the only body posted,
+ * or the last), at their positions: what was posted, never a later export.
+ */
+function resolvedLines(entry: ParkedEntry, rfqId: number): Array<{ line: RequisitionLine; position: number }> {
+  const fp = entry.bodies?.[rfqId];
+  const body = entry.posted.find((b) => b.fp === fp) ?? entry.posted[entry.posted.length - 1];
+  if (!body) return entry.requisition.lines.map((line, position) => ({ line, position }));
+  return body.lines.map((l, position) => ({ line: { ...l, row: 0 }, position }));
 }

@@ -15,7 +15,7 @@ import { ConfigError, RfqSyncError } from '../src/errors.ts';
 import { ingestFile, loadProfiles } from '../src/ingest/index.ts';
 import type { Logger } from '../src/logger.ts';
 import { parseProcessingName } from '../src/intake/file-mover.ts';
-import { postedFingerprint } from '../src/creation/fingerprint.ts';
+import { postedBodyOf } from '../src/creation/fingerprint.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
 import { jobId } from '../src/redis/queues.ts';
 import { contentHashOf, toCreateRfqRequest } from '../src/creation/rfq-creator.ts';
@@ -102,7 +102,7 @@ export async function runRecoverCommand(
       let recorded = 0;
       for (const r of requisitions) {
         const contentHash = contentHashOf(r);
-        const res = await store.seedForRecovery(r, contentHash, postedFingerprint(toCreateRfqRequest(r)));
+        const res = await store.seedForRecovery(r, contentHash, postedBodyOf(toCreateRfqRequest(r)));
         if (res.status === 'seeded') {
           seeded++;
           await ctx.queues.createRfq.add(

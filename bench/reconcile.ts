@@ -7,12 +7,11 @@
  * requisition at N = 400, and requests growing at most 2.2x per doubling of N. The floor: N creates plus one walk of
  * the account (every lost answer settled by one walk).
  */
-import { enqueueCreateRfq } from '../jobs/create-rfq.ts';
+import { enqueueCreateRfq, reconcilerOf } from '../jobs/create-rfq.ts';
 import { startWorker } from '../jobs/worker.ts';
 import { loadConfig } from '../src/config.ts';
 import { silentLogger } from '../src/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../src/pipeline/context.ts';
-import { createReconcileCoordinator } from '../src/creation/reconcile-coordinator.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import type { Requisition } from '../src/requisition.ts';
 import { startSandbox } from '../src/sandbox/server.ts';
@@ -86,13 +85,7 @@ async function run(dialect: 'friendly' | 'docs', n: number): Promise<Row> {
   const stats = sandbox.stats();
   const count = (op: string) => Object.values(stats.calls[op] ?? {}).reduce((a, b) => a + b, 0);
   const requests = Object.keys(stats.calls).reduce((sum, op) => sum + count(op), 0);
-  const walks = await createReconcileCoordinator({
-    redis: ctx.redis,
-    keys: ctx.keys,
-    listingClient: ctx.listingClient,
-    dialect: () => ctx.dialects.get(),
-    logger: silentLogger,
-  }).stats();
+  const walks = await reconcilerOf(ctx).stats();
   const ours = sandbox.control.listAll().filter((r) => r.lines.some((l) => l.external_id?.startsWith(account)));
   const ids = ours.flatMap((r) => r.lines.map((l) => l.external_id));
   const exact = ours.length === n && new Set(ids).size === ids.length;

@@ -31,7 +31,8 @@ import { replicationWait } from '../src/redis/replication.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
 import { jobId, type Queues } from '../src/redis/queues.ts';
 import { ThrottledError } from '../src/creation/rate-limiter.ts';
-import { createReconcileCoordinator } from '../src/creation/reconcile-coordinator.ts';
+import { createLagProbe } from '../src/creation/lag-probe.ts';
+import { createReconcileCoordinator, type ReconcileCoordinator } from '../src/creation/reconcile-coordinator.ts';
 import {
   AttemptBusyError,
   contentHashOf,
@@ -106,50 +107,69 @@ export async function enqueueCreateRfq(queues: Pick<Queues, 'createRfq'>, requis
 
 const depsByContext = new WeakMap<WorkerContext, CreatorDeps>();
 
+/** The account's reconcile coordinator for this context (src/creation/reconcile-coordinator.ts). */
+export function reconcilerOf(ctx: WorkerContext): ReconcileCoordinator {
+  const c = ctx.config;
+  return createReconcileCoordinator({
+    redis: ctx.redis,
+    keys: ctx.keys,
+    listingClient: ctx.listingClient,
+    dialect: () => ctx.dialects.get(),
+    learnEcho: (echo, evidence) => ctx.dialects.learn({ echo, evidence }),
+    lagSuspect: (evidence) =>
+      ctx.dialects.learn({ lagStale: true, evidence: `list lag: measured again (${evidence})` }),
+    logger: ctx.logger,
+    settleFloorMs: c.SOURCING_LIST_SETTLE_MS,
+    maxIncompleteWalks: c.RECONCILE_MAX_WALKS,
+  });
+}
+
 /** The protocol's dependencies for this context (built once). */
 export function creatorDeps(ctx: WorkerContext): CreatorDeps {
-  let deps = depsByContext.get(ctx);
-  if (!deps) {
-    const c = ctx.config;
-    // A POST cannot outlive the call deadline (request to the last byte of the answer, whatever trickles); the margin
-    // covers scheduling delays (the lease runs on Redis's clock, so host clocks do not matter).
-    const postLeaseMs = c.SOURCING_CALL_DEADLINE_MS + 2_000;
-    const replicas = c.REDIS_WAIT_REPLICAS ?? 0;
-    deps = {
-      store: createIdempotencyStore(ctx.redis, ctx.keys),
-      client: ctx.client,
-      limiter: ctx.limiter,
-      logger: ctx.logger,
-      postLeaseMs,
-      claimLeaseMs: postLeaseMs,
-      track: (rfqId, requisition) => trackRfq(ctx, { rfqId, requisition }),
-      replicated:
-        replicas > 0
-          ? replicationWait({
-              redis: ctx.redis,
-              markKey: ctx.keys.key('replication-mark'),
-              replicas,
-              timeoutMs: c.REDIS_WAIT_TIMEOUT_MS,
-            })
-          : undefined,
-      headerPusher: c.PUSH_HEADER_CHANGES
-        ? createHeaderPusher({
-            client: ctx.client,
-            dialect: () => ctx.dialects.get(),
-            learnEdit: (edit, evidence) => ctx.dialects.learn({ edit, evidence }),
+  const have = depsByContext.get(ctx);
+  if (have) return have;
+  const c = ctx.config;
+  const replicas = c.REDIS_WAIT_REPLICAS ?? 0;
+  // The lease covers the whole POST: its deadline (request to the last byte of the answer, whatever trickles), the
+  // replica wait between the lease and the request, and a margin for scheduling (the lease runs on Redis's clock,
+  // so host clocks do not matter); what is left of it when the request goes out bounds the POST (rfq-creator.ts).
+  const postLeaseMs = c.SOURCING_CALL_DEADLINE_MS + (replicas > 0 ? c.REDIS_WAIT_TIMEOUT_MS : 0) + 2_000;
+  const lagProbe = createLagProbe({
+    redis: ctx.redis,
+    keys: ctx.keys,
+    port: ctx.listingClient,
+    dialects: ctx.dialects,
+    logger: ctx.logger,
+  });
+  const deps: CreatorDeps = {
+    store: createIdempotencyStore(ctx.redis, ctx.keys),
+    client: ctx.client,
+    limiter: ctx.limiter,
+    logger: ctx.logger,
+    postDeadlineMs: c.SOURCING_CALL_DEADLINE_MS,
+    postLeaseMs,
+    claimLeaseMs: postLeaseMs,
+    track: (rfqId, requisition) => trackRfq(ctx, { rfqId, requisition }),
+    replicated:
+      replicas > 0
+        ? replicationWait({
+            redis: ctx.redis,
+            markKey: ctx.keys.key('replication-mark'),
+            replicas,
+            timeoutMs: c.REDIS_WAIT_TIMEOUT_MS,
           })
         : undefined,
-      reconciler: createReconcileCoordinator({
-        redis: ctx.redis,
-        keys: ctx.keys,
-        listingClient: ctx.listingClient,
-        dialect: () => ctx.dialects.get(),
-        learnEcho: (echo, evidence) => ctx.dialects.learn({ echo, evidence }),
-        logger: ctx.logger,
-      }),
-    };
-    depsByContext.set(ctx, deps);
-  }
+    headerPusher: c.PUSH_HEADER_CHANGES
+      ? createHeaderPusher({
+          client: ctx.client,
+          dialect: () => ctx.dialects.get(),
+          learnEdit: (edit, evidence) => ctx.dialects.learn({ edit, evidence }),
+        })
+      : undefined,
+    reconciler: reconcilerOf(ctx),
+    onPosted: (rfqId, answeredAt) => lagProbe.afterCreate(rfqId, answeredAt),
+  };
+  depsByContext.set(ctx, deps);
   return deps;
 }
 

@@ -21,6 +21,7 @@ import { pollingSettings } from './settings/polling.ts';
 import { jobSettings } from './settings/jobs.ts';
 import { outputSettings } from './settings/outputs.ts';
 import { operationsSettings } from './settings/operations.ts';
+import { reconcileSettings } from './settings/reconcile.ts';
 
 // Split out of this file to keep it short; importers keep reaching them here.
 export { displayRedisUrl, redisPassword, sentinelUrl } from './config-redis.ts';
@@ -40,6 +41,7 @@ export const rawConfigSchema = z.object({
   ...folderSettings,
   ...pollingSettings,
   ...jobSettings,
+  ...reconcileSettings,
   ...outputSettings,
   ...operationsSettings,
 });

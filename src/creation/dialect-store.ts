@@ -21,10 +21,15 @@ export interface DialectSource {
   refresh(): Promise<Dialect>;
   /** What is stored, without detecting (`status`). */
   stored(): Promise<Dialect | undefined>;
-  /** A worker saw the echo (or its absence) on our own RFQ, or used the edit call. */
+  /**
+   * A worker saw the echo (or its absence) on our own RFQ, used the edit call, or measured the list lag (`listLagMs`;
+   * `lagStale`: a walk missed our RFQ, so the lag is measured again on the next create).
+   */
   learn(fact: {
     echo?: Exclude<Tristate, 'unknown'>;
     edit?: Exclude<Tristate, 'unknown'>;
+    listLagMs?: number;
+    lagStale?: true;
     evidence: string;
   }): Promise<void>;
 }
@@ -51,6 +56,7 @@ export function createDialectSource(o: {
     const d = await detectDialect(o.port, o.settings, {
       echo: before?.echo === 'unknown' ? undefined : before?.echo,
       edit: before?.edit === 'unknown' ? undefined : before?.edit,
+      ...(before?.listLagMs !== undefined ? { listLagMs: before.listLagMs, listLagAt: before.listLagAt } : {}),
     });
     await o.redis.set(key, JSON.stringify(d));
     o.logger.info(
@@ -76,8 +82,11 @@ export function createDialectSource(o: {
 
   return {
     async get() {
-      if (cached && fresh(cached)) return cached;
-      const s = await stored();
+      // read each time (one GET): what another worker learned (the echo, the list lag) is in force at once
+      const s = await stored().catch((err: unknown) => {
+        if (cached && fresh(cached)) return cached;
+        throw err;
+      });
       if (s && fresh(s)) return (cached = s);
       // one detection per process at a time
       detecting ??= refresh().finally(() => (detecting = undefined));
@@ -86,17 +95,25 @@ export function createDialectSource(o: {
     refresh,
     stored,
     async learn(fact) {
-      const d = cached ?? (await stored());
+      // the stored one: another worker may have learned something since this one cached it
+      const d = (await stored()) ?? cached;
       if (!d) return;
+      const lag = fact.listLagMs !== undefined || fact.lagStale !== undefined;
       const changed =
-        (fact.echo !== undefined && d.echo !== fact.echo) || (fact.edit !== undefined && d.edit !== fact.edit);
+        (fact.echo !== undefined && d.echo !== fact.echo) ||
+        (fact.edit !== undefined && d.edit !== fact.edit) ||
+        (fact.listLagMs !== undefined && d.listLagMs !== fact.listLagMs) ||
+        (fact.lagStale !== undefined && d.listLagAt !== 0);
       if (!changed) return;
       if (fact.echo !== undefined && o.settings.SOURCING_EXTERNAL_ID_ECHO === 'auto') d.echo = fact.echo;
       if (fact.edit !== undefined && o.settings.SOURCING_EDIT_CALL === 'auto') d.edit = fact.edit;
-      d.evidence = [
-        ...d.evidence.filter((e) => !e.startsWith(fact.echo !== undefined ? 'external_id echo' : 'edit call')),
-        fact.evidence,
-      ];
+      if (fact.listLagMs !== undefined) {
+        d.listLagMs = fact.listLagMs;
+        d.listLagAt = Date.now();
+      }
+      if (fact.lagStale) d.listLagAt = 0; // kept in force until measured again
+      const topic = fact.echo !== undefined ? 'external_id echo' : lag ? 'list lag' : 'edit call';
+      d.evidence = [...d.evidence.filter((e) => !e.startsWith(topic)), fact.evidence];
       cached = d;
       await o.redis.set(key, JSON.stringify(d));
       o.logger.info({ event: 'dialect.learned', ...fact }, `sourcing dialect: ${fact.evidence}`);

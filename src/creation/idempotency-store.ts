@@ -21,7 +21,10 @@
  *                           the same content is never retried, a changed re-export is
  *                undecided - after a lost answer, the reconcile found an ambiguous match (reason): nothing is posted
  *                           or adopted until a person decides (`rfq-sync resolve`)
- *   postedFps    comma-separated fingerprints (fingerprint.ts) of every body posted for it; firstPostAt (ms)
+ *   posted       JSON array of every body posted for it (fingerprint.ts PostedBody, once per fingerprint); each is also
+ *                indexed by its title and line count in keys.key('posted', near) (a set of requisition ids: who may
+ *                own an RFQ of that shape); firstPostAt (ms); postUntil (ms): the lease of the last POST, which ends
+ *                before it (the reconcile proves absence only from lists read SOURCING_LIST_SETTLE_MS after it)
  *   token, leaseUntil   the attempt holding the requisition and until when (Redis clock, ms); another attempt
  *                       waits for the lease (it may still be posting) before it reconciles and posts
  *   claimed      JSON array, every external_id this requisition has claimed (the reconcile search set)
@@ -33,12 +36,12 @@
  *                headerChanges (JSON HeaderOutcome): a re-export's header changes, pushed or only reported
  * keys.externalIds: hash external_id -> requisition id (the claim table).
  */
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { UnexpectedError } from '../errors.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import type { HeaderOutcome, PostedHeader } from './header-push.ts';
 import { requisitionId, type RedisKeys } from '../redis/redis-keys.ts';
+import type { PostedBody } from './fingerprint.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import { defineScript, loadScript, type ScriptCaller } from '../redis/redis-scripts.ts';
 
@@ -51,9 +54,7 @@ export function lineFingerprint(l: RequisitionLine): LineFingerprint {
   return [l.product_name, l.specification ?? '', l.uom ?? '', l.qty, l.estimated_price ?? null];
 }
 
-export function hashOf(value: unknown, length = 16): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, length);
-}
+export { hashOf } from './hash.ts';
 
 export type ClaimResult =
   | { status: 'claimed'; previous: RequisitionState | undefined; claimed: string[]; posting: boolean }
@@ -80,10 +81,12 @@ export interface RequisitionRecord {
   reason?: string;
   changes?: LineChange[];
   supplements: string[];
-  /** Fingerprints of every body posted for it (fingerprint.ts). */
-  postedFps: string[];
+  /** Every body posted for it (fingerprint.ts). */
+  posted: PostedBody[];
   /** Redis ms of its first POST. */
   firstPostAt?: number;
+  /** Redis ms when the lease of its last POST ended (that POST ended before). */
+  postUntil?: number;
   /** The RFQ's header as posted (or last pushed); absent on records made before headers were kept. */
   header?: PostedHeader;
   /** The last re-export's header changes. */
@@ -101,13 +104,13 @@ export interface LineChange {
 // ------------------------------------------------------------------------------------------------ scripts
 
 // src/redis/lua/: each file opens with its KEYS, ARGV and what it returns.
-const CLAIM = loadScript('claim-6.lua');
-const BEGIN_POST = loadScript('beginPost-1.lua');
+const CLAIM = loadScript('claim-7.lua');
+const BEGIN_POST = loadScript('beginPost-2.lua');
 const PARK = loadScript('park-1.lua');
-const SEED_FOR_RECOVERY = loadScript('seedForRecovery-3.lua');
+const SEED_FOR_RECOVERY = loadScript('seedForRecovery-4.lua');
 const UNPARK_TO_POST = loadScript('unparkToPost-1.lua');
 const END_ATTEMPT = loadScript('endAttempt-1.lua');
-const RECORD = loadScript('record-4.lua');
+const RECORD = loadScript('record-5.lua');
 const REJECT = loadScript('reject-2.lua');
 const MARK_RECONCILED = loadScript('markReconciled-1.lua');
 const ADD_SUPPLEMENT = loadScript('addSupplement-1.lua');
@@ -126,12 +129,12 @@ export interface IdempotencyStore {
     contentHash: string,
     leaseMs: number,
     permit?: { limiter: RateLimiter; postLeaseMs: number },
-    fingerprint?: string,
+    posted?: PostedBody,
   ): Promise<ClaimResult>;
   /** After a reconcile that found nothing: a refusal of this attempt's post may now set `pending`. */
   markReconciled(id: string, token: string): Promise<boolean>;
   /** Returns false when the requisition is no longer this attempt's (do not post). */
-  beginPost(id: string, token: string, leaseMs: number, fingerprint: string): Promise<boolean>;
+  beginPost(id: string, token: string, leaseMs: number, posted: PostedBody): Promise<boolean>;
   /** The reconcile is ambiguous: `undecided` until a person resolves it. False when the attempt no longer holds it. */
   park(id: string, token: string, reason: string): Promise<boolean>;
   /** `resolve --post`: undecided -> pending (the next attempt posts). False when it was not undecided. */
@@ -140,7 +143,7 @@ export interface IdempotencyStore {
   seedForRecovery(
     r: Requisition,
     contentHash: string,
-    fingerprint: string,
+    posted: PostedBody,
   ): Promise<
     | { status: 'seeded' }
     | { status: 'exists'; state: string }
@@ -212,14 +215,19 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
   const recordKey = (id: string) => [keys.requisition(id)];
 
   return {
-    claim: async (r, token, contentHash, leaseMs, permit, fingerprint = '') =>
-      claimResultOf(await claimScript(s, r, token, contentHash, leaseMs, permit, fingerprint)),
+    claim: async (r, token, contentHash, leaseMs, permit, posted) =>
+      claimResultOf(await claimScript(s, r, token, contentHash, leaseMs, permit, posted)),
     markReconciled: async (id, token) => Number(await s.scripts.markReconciled(recordKey(id), [token])) === 1,
-    beginPost: async (id, token, leaseMs, fingerprint) =>
-      Number(await s.scripts.beginPost(recordKey(id), [token, leaseMs, fingerprint])) === 1,
+    beginPost: async (id, token, leaseMs, posted) =>
+      Number(
+        await s.scripts.beginPost(
+          [keys.requisition(id), keys.key('posted', posted.near)],
+          [token, leaseMs, posted.fp, JSON.stringify(posted), id],
+        ),
+      ) === 1,
     park: async (id, token, reason) => Number(await s.scripts.park(recordKey(id), [token, reason])) === 1,
     unparkToPost: async (id) => Number(await s.scripts.unparkToPost(recordKey(id), [])) === 1,
-    seedForRecovery: async (r, contentHash, fingerprint) => seedForRecovery(s, r, contentHash, fingerprint),
+    seedForRecovery: async (r, contentHash, posted) => seedForRecovery(s, r, contentHash, posted),
     endAttempt: async (id, token, outcome) => {
       await s.scripts.endAttempt(recordKey(id), [token, outcome]);
     },
@@ -255,7 +263,7 @@ async function claimScript(
   contentHash: string,
   leaseMs: number,
   permit: { limiter: RateLimiter; postLeaseMs: number } | undefined,
-  fingerprint: string,
+  posted: PostedBody | undefined,
 ): Promise<string[]> {
   const { keys } = s;
   const id = idOf(r);
@@ -268,6 +276,7 @@ async function claimScript(
       l?.keys.window ?? keys.key('rate', 'window'),
       l?.keys.hold ?? keys.key('rate', 'hold'),
       l?.keys.tat ?? keys.key('rate', 'tat'),
+      keys.key('posted', posted?.near ?? 'none'),
     ],
     [
       id,
@@ -279,7 +288,8 @@ async function claimScript(
       l ? l.windowMs : 0,
       l ? `${token}:claim` : '',
       permit?.postLeaseMs ?? 0,
-      fingerprint,
+      posted?.fp ?? '',
+      posted ? JSON.stringify(posted) : '',
       ...r.lines.map((x) => x.external_id),
     ],
   )) as string[];
@@ -322,13 +332,23 @@ async function seedForRecovery(
   s: StoreState,
   r: Requisition,
   contentHash: string,
-  fingerprint: string,
+  posted: PostedBody,
 ): ReturnType<IdempotencyStore['seedForRecovery']> {
   const { keys } = s;
   const id = requisitionId(r);
   const res = (await s.scripts.seedForRecovery(
-    [keys.externalIds, keys.requisition(id), keys.requisitions],
-    [id, contentHash, r.key, r.profile, r.sourceFile, r.title, fingerprint, ...r.lines.map((l) => l.external_id)],
+    [keys.externalIds, keys.requisition(id), keys.requisitions, keys.key('posted', posted.near)],
+    [
+      id,
+      contentHash,
+      r.key,
+      r.profile,
+      r.sourceFile,
+      r.title,
+      posted.fp,
+      JSON.stringify(posted),
+      ...r.lines.map((l) => l.external_id),
+    ],
   )) as string[];
   if (res[0] === 'seeded') return { status: 'seeded' };
   if (res[0] === 'exists') return { status: 'exists', state: res[1] ?? '' };
@@ -352,7 +372,7 @@ async function recordRfq(
     fps[line.external_id] = lineFingerprint(line);
   }
   const res = (await s.scripts.record(
-    [keys.externalIds, keys.requisition(id), keys.rfq(rfqId), keys.trackedRfqs],
+    [keys.externalIds, keys.requisition(id), keys.rfq(rfqId), keys.trackedRfqs, keys.key('recon', 'created')],
     [
       id,
       rfqId,
@@ -428,8 +448,9 @@ function recordOf(id: string, h: Record<string, string>): RequisitionRecord | un
     reason: h.reason,
     changes: h.changes ? (JSON.parse(h.changes) as LineChange[]) : undefined,
     supplements: JSON.parse(h.supplements ?? '[]') as string[],
-    postedFps: h.postedFps ? h.postedFps.split(',') : [],
+    posted: JSON.parse(h.posted ?? '[]') as PostedBody[],
     firstPostAt: h.firstPostAt ? Number(h.firstPostAt) : undefined,
+    postUntil: h.postUntil ? Number(h.postUntil) : undefined,
     header: h.header ? (JSON.parse(h.header) as PostedHeader) : undefined,
     headerChanges: h.headerChanges ? (JSON.parse(h.headerChanges) as HeaderOutcome) : undefined,
   };

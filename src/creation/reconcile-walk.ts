@@ -1,241 +1,226 @@
 /**
  * One walk of every RFQ of the account, for the reconcile (reconcile-coordinator.ts). It reports each valid RFQ
  * read as it comes (an RFQ found is found, whatever happens later) and says at the end whether the walk is
- * COMPLETE: whether it could not have missed an RFQ that existed when it began. Only a complete walk proves absence.
+ * COMPLETE: whether it could not have missed an RFQ that was in the lists throughout it. Only a complete walk
+ * proves absence (docs/architecture.md#proof).
  *
- * Two ways, by dialect:
- *   - the unfiltered list (GET /v1/rfqs, every RFQ of the account), when the service has it. Proof: RFQs are not
- *     deleted, so the list only grows; if every page's meta.total is the same T, the list did not change between
- *     the earliest and the latest answer (page 1 is answered before pages 2.. are asked), so every page is a view
- *     of one set of T RFQs, and reading T distinct valid _ids means reading all of it, which holds every RFQ that
- *     existed when page 1 was asked. A total that changes ends the walk at once (incomplete): no page is wasted on
- *     a window that cannot close. One request per page; nothing moves between lists.
- *   - otherwise the four status lists in a PROVEN filter form, in lifecycle order (docs/architecture.md#proof):
- *     each list's window closed by a second page 1, no _id in two lists.
- * With neither (no unfiltered list, no proven filter), no walk is ever complete: nothing is posted again after a
- * lost answer, and the requisition waits for a person (`rfq-sync resolve`).
+ * A list is read in passes (every page in order), until two passes in a row read the same: the same _ids in the
+ * same order on every page, the same meta.total on every page, the same number of pages. Only then is it trusted,
+ * and complete when it holds as many distinct valid RFQs as its meta.total says. A list of one page is one answer
+ * (a snapshot): one pass is enough. A list that differs between every two passes (it moves: RFQs arriving,
+ * leaving, re-sorted) is not trusted (churn); one that holds fewer RFQs than its total (hidden RFQs counted in the
+ * total, records that break the schema, pages not followed) is not complete.
+ *
+ * Two ways, by dialect: the unfiltered list (GET /v1/rfqs) when the service has it; otherwise the four status lists
+ * in a PROVEN filter form, in lifecycle order, and no _id in two of them. With neither, no walk is ever complete.
  */
 import { isRetryablePageError } from '../errors.ts';
 import type { Dialect } from '../sourcing/dialect.ts';
 import type { SourcingPort } from '../sourcing/port.ts';
-import type { ListedRfq } from '../sourcing/types.ts';
-
-type ListingDeps = { listingClient: Pick<SourcingPort, 'listRfqPages'> };
-import type { FilterForm, RfqStatusFilter } from '../sourcing/types.ts';
+import type { ListedRfq, ListFilter, RfqStatusFilter } from '../sourcing/types.ts';
 
 export interface WalkOutcome {
   complete: boolean;
   /** Why the walk is not complete. */
   reason?: string;
-  /** The list changed while read (our own or other POSTs landed): worth waiting for quiet before walking again. */
+  /** The lists changed while read (RFQs arriving, leaving, re-sorted): worth waiting for quiet before walking again. */
   churn?: boolean;
-  /** Distinct valid RFQs read. */
+  /** Distinct valid RFQs in the trusted read (the last pass of each list). */
   read: number;
 }
 
+type Lister = Pick<SourcingPort, 'listRfqPages'>;
+type OnRfq = (rfq: ListedRfq) => void | Promise<void>;
+
 export async function walkAccount(
-  port: Pick<SourcingPort, 'listRfqPages'>,
+  port: Lister,
   dialect: Pick<Dialect, 'unfiltered' | 'filter'>,
   limits: ReconcileLimits,
-  onRfq: (rfq: ListedRfq) => void | Promise<void>,
+  onRfq: OnRfq,
   onPage?: () => Promise<void>,
 ): Promise<WalkOutcome> {
-  if (dialect.unfiltered === 'yes') return walkUnfiltered(port, limits, onRfq, onPage);
+  if (dialect.unfiltered === 'yes') {
+    const l = await readStableList(port, null, limits, onRfq, onPage);
+    return l.complete
+      ? { complete: true, read: l.ids.size }
+      : { complete: false, reason: l.reason, churn: l.churn, read: l.ids.size };
+  }
   if (dialect.filter === 'none')
     return {
       complete: false,
       reason: 'no unfiltered list and no proven status filter: absence cannot be proven',
       read: 0,
     };
-  const listOf = new Map<number, string>();
+  const listOf = new Map<number, RfqStatusFilter>();
   const problems: string[] = [];
   let churn = false;
-  for (const status of RECONCILE_ORDER) {
-    const { seen, read, unstable } = await walkList({ listingClient: port }, status, limits, dialect.filter);
-    for (const rfq of read.values()) await onRfq(rfq);
-    if (unstable) {
-      problems.push(unstable);
-      churn = true;
+  for (const state of RECONCILE_ORDER) {
+    const l = await readStableList(port, { state, form: dialect.filter }, limits, onRfq, onPage);
+    if (!l.complete) {
+      problems.push(`${state}: ${l.reason}`);
+      churn ||= l.churn;
     }
     let moved = 0;
-    for (const id of seen.keys()) {
+    for (const id of l.ids) {
       const before = listOf.get(id);
-      if (before !== undefined && before !== status) moved++;
-      else listOf.set(id, status);
+      if (before !== undefined && before !== state) moved++;
+      else listOf.set(id, state);
     }
     if (moved > 0) {
       problems.push(`${moved} RFQ(s) read in two lists (moved during the walk)`);
       churn = true;
     }
-    await onPage?.();
   }
   return problems.length === 0
     ? { complete: true, read: listOf.size }
     : { complete: false, reason: problems.join('; '), churn, read: listOf.size };
 }
 
-async function walkUnfiltered(
-  port: Pick<SourcingPort, 'listRfqPages'>,
+/** What a list's passes ended with. */
+export interface ListRead {
+  complete: boolean;
+  churn: boolean;
+  reason?: string;
+  /** Valid _ids of the last pass. */
+  ids: Set<number>;
+  passes: number;
+}
+
+/** One pass: per page its _ids in order and meta.total; schema-breaking records counted. */
+interface Pass {
+  pages: Array<{ ids: number[]; total: number | undefined }>;
+  ids: Set<number>;
+  invalid: number;
+}
+
+/**
+ * A list read until two passes in a row read the same (or one page held it whole), within `limits.passesPerList`.
+ * A page that keeps failing past its retries costs a pass.
+ */
+export async function readStableList(
+  port: Lister,
+  list: ListFilter,
   limits: ReconcileLimits,
-  onRfq: (rfq: ListedRfq) => void | Promise<void>,
+  onRfq: OnRfq,
   onPage?: () => Promise<void>,
-): Promise<WalkOutcome> {
-  const seen = new Set<number>();
-  let total: number | undefined;
-  let broken = 0;
+): Promise<ListRead> {
+  let prev: Pass | undefined;
+  let failures = 0;
+  let lastProblem = 'no pass read';
+  for (let n = 1; n <= limits.passesPerList; n++) {
+    const pass = await readPass(port, list, limits, onRfq, onPage);
+    if ('failed' in pass) {
+      lastProblem = `a page kept failing: ${pass.failed}`;
+      prev = undefined;
+      await sleep(backoff(limits, failures++));
+      continue;
+    }
+    const onePage = pass.pages.length === 1 && prev === undefined;
+    if (onePage || (prev !== undefined && samePass(prev, pass))) return verdict(pass, n);
+    lastProblem = prev === undefined ? 'read once' : 'the list changed between two reads';
+    prev = pass;
+  }
+  return {
+    complete: false,
+    churn: lastProblem.startsWith('the list changed'),
+    reason: `${lastProblem} (${limits.passesPerList} reads)`,
+    ids: prev?.ids ?? new Set(),
+    passes: limits.passesPerList,
+  };
+}
+
+/** A stable pass: complete when it holds every RFQ its meta.total counts, each one readable. */
+function verdict(p: Pass, passes: number): ListRead {
+  const total = p.pages[0]?.total;
+  if (total === undefined)
+    return { complete: false, churn: false, reason: 'no meta.total: cannot tell it whole', ids: p.ids, passes };
+  if (p.pages.some((page) => page.total !== undefined && page.total !== total))
+    return { complete: false, churn: true, reason: 'meta.total changed during a read', ids: p.ids, passes };
+  if (p.invalid > 0)
+    return {
+      complete: false,
+      churn: false,
+      reason: `${p.invalid} record(s) break the schema: their lines cannot be read`,
+      ids: p.ids,
+      passes,
+    };
+  if (p.ids.size !== total)
+    return {
+      complete: false,
+      churn: false,
+      reason: `${p.ids.size} distinct RFQs listed of meta.total ${total} (hidden RFQs counted in the total, or pages not followed)`,
+      ids: p.ids,
+      passes,
+    };
+  return { complete: true, churn: false, ids: p.ids, passes };
+}
+
+function samePass(a: Pass, b: Pass): boolean {
+  if (a.pages.length !== b.pages.length || a.invalid !== b.invalid) return false;
+  return a.pages.every((pa, i) => {
+    const pb = b.pages[i]!;
+    return pa.total === pb.total && pa.ids.length === pb.ids.length && pa.ids.every((id, j) => pb.ids[j] === id);
+  });
+}
+
+async function readPass(
+  port: Lister,
+  list: ListFilter,
+  limits: ReconcileLimits,
+  onRfq: OnRfq,
+  onPage?: () => Promise<void>,
+): Promise<Pass | { failed: string }> {
+  const pass: Pass = { pages: [], ids: new Set(), invalid: 0 };
   const pageRetry = {
     attempts: limits.pageRetries,
     retryable: isRetryablePageError,
     backoffMs: (n: number) => backoff(limits, n - 1),
   };
   try {
-    for await (const page of port.listRfqPages(null, { onInvalid: () => void broken++, pageRetry })) {
-      const t = page.pageTotal ?? (page.page === 1 ? page.total : undefined);
-      if (t === undefined) return { complete: false, reason: `page ${page.page} without meta.total`, read: seen.size };
+    for await (const page of port.listRfqPages(list, { onInvalid: () => void pass.invalid++, pageRetry })) {
+      // an invalid record still holds its place in the order (its _id when readable)
+      const ids = [...page.rfqs.map((r) => r._id), ...(page.invalid ?? []).map((b) => b.rfqId ?? -1)];
+      const total = page.pageTotal ?? (page.page === 1 ? page.total : undefined);
+      pass.pages.push({ ids, total });
       for (const r of page.rfqs) {
-        seen.add(r._id);
+        pass.ids.add(r._id);
         await onRfq(r);
       }
-      if (total === undefined) total = t;
-      else if (t !== total)
-        return {
-          complete: false,
-          churn: true,
-          reason: `meta.total went from ${total} to ${t} during the walk`,
-          read: seen.size,
-        };
       await onPage?.();
+      // the list changed under this pass: the rest of it cannot agree with anything, read again
+      if (total !== undefined && pass.pages[0]!.total !== undefined && total !== pass.pages[0]!.total) break;
     }
   } catch (err) {
     if (!isRetryablePageError(err)) throw err;
-    return { complete: false, reason: `a page kept failing: ${(err as Error).message}`, read: seen.size };
+    return { failed: (err as Error).message };
   }
-  if (total === undefined) return { complete: false, reason: 'no page answered', read: 0 };
-  if (seen.size !== total) {
-    const why = broken > 0 ? ` (${broken} record(s) break the schema: their lines cannot be read)` : '';
-    return {
-      complete: false,
-      churn: broken === 0,
-      reason: `${seen.size} distinct RFQs read of meta.total ${total}${why}`,
-      read: seen.size,
-    };
-  }
-  return { complete: true, read: seen.size };
+  return pass;
 }
 
 /**
- * Order of the reconcile search: the lifecycle order (open -> closed -> cancelled -> completed; every transition
- * goes forward in it: open -> closed, open/closed -> cancelled, closed -> completed), so an RFQ changing state
- * during the search is met again in a later list instead of slipping between two. walkAccount relies on it.
+ * Order of the walk of the four lists: the lifecycle order (open -> closed -> cancelled -> completed; every
+ * transition goes forward in it), so an RFQ changing state during the walk is met again in a later list instead of
+ * slipping between two.
  */
 export const RECONCILE_ORDER: readonly RfqStatusFilter[] = ['open', 'closed', 'cancelled', 'completed'];
 
 export interface ReconcileLimits {
-  /** Whole searches (all four lists) before giving up for now (ReconcileUnstableError). */
-  walks: number;
-  /** Passes over one list per search (re-reads, the closing check, a page failing past its retries). */
+  /** Passes over one list per walk (re-reads until two agree, a page failing past its retries). */
   passesPerList: number;
   /** Retries of one failed page in place (5xx past the transport's retries, reset, time-out, broken JSON). */
   pageRetries: number;
-  /** First back-off step after a failed page or an unstable search, ms (doubled per step, jittered). */
+  /** First back-off step after a failed page or an incomplete walk, ms (doubled per step, jittered). */
   backoffMs: number;
   maxBackoffMs: number;
-  /** How long the job is set aside after `walks` inconclusive searches. */
-  retryLaterMs: number;
 }
 
 export const RECONCILE_LIMITS: ReconcileLimits = {
-  walks: 4,
-  passesPerList: 6,
+  passesPerList: 4,
   pageRetries: 6,
   backoffMs: 100,
   maxBackoffMs: 2_000,
-  retryLaterMs: 3_000,
 };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 export const backoff = (l: ReconcileLimits, step: number) =>
   l.backoffMs / 2 + Math.random() * Math.min(l.maxBackoffMs, l.backoffMs * 2 ** step);
-
-export interface ListWalk {
-  /** Valid RFQs read (each _id once); only these count as seen (an RFQ read broken hides its lines). */
-  seen: Map<number, ListedRfq>;
-  /** Every valid RFQ read, windows restarted included: what is read exists, whatever the window (for finding). */
-  read: Map<number, ListedRfq>;
-  /** Why the list could not be proven complete; undefined when it was. */
-  unstable?: string;
-}
-
-/**
- * One status list, read until it is proven complete or the passes run out. The window of the list runs from the
- * first page-1 answer to the last one; `meta.total` is read at both ends (the closing check is one more request of
- * page 1, unless the whole list fitted in that single first answer). Complete means total(start) = total(end) =
- * number of distinct valid _ids read in the window. A page that fails (5xx, reset, time-out, broken JSON or
- * envelope) is asked again in place (pageRetry, bounded, with back-off); one that keeps failing costs a new pass
- * (what was read stays counted, since the window goes on). A changed total restarts the window.
- */
-export async function walkList(
-  deps: ListingDeps,
-  status: RfqStatusFilter,
-  limits: ReconcileLimits,
-  form: FilterForm = 'lower',
-): Promise<ListWalk> {
-  let seen = new Map<number, ListedRfq>();
-  const read = new Map<number, ListedRfq>();
-  let windowTotal: number | undefined;
-  let fullPassDone = false; // a pass read every page with |seen| = total: the next page 1 closes the window
-  let failures = 0;
-  let lastProblem = 'no pass';
-  for (let pass = 1; pass <= limits.passesPerList; pass++) {
-    let windowStartedNow = false;
-    let pagesThisPass = 0;
-    try {
-      const pageRetry = {
-        attempts: limits.pageRetries,
-        retryable: isRetryablePageError,
-        backoffMs: (n: number) => backoff(limits, n - 1),
-      };
-      for await (const page of deps.listingClient.listRfqPages(
-        { state: status, form },
-        { onInvalid: () => undefined, pageRetry },
-      )) {
-        pagesThisPass++;
-        if (page.page === 1) {
-          const t = page.total;
-          if (t === undefined) return { seen, read, unstable: `${status}: no meta.total` };
-          if (windowTotal !== undefined && fullPassDone && t === windowTotal) {
-            for (const r of page.rfqs) {
-              seen.set(r._id, r);
-              read.set(r._id, r);
-            }
-            if (seen.size === t) return { seen, read };
-          }
-          if (windowTotal === undefined || t !== windowTotal || seen.size > t) {
-            // a first read, or the list changed: a new window, nothing before it counts
-            seen = new Map();
-            windowTotal = t;
-            windowStartedNow = true;
-          }
-          fullPassDone = false;
-        }
-        for (const r of page.rfqs) {
-          seen.set(r._id, r);
-          read.set(r._id, r);
-        }
-      }
-    } catch (err) {
-      if (!isRetryablePageError(err)) throw err;
-      lastProblem = `${status}: ${(err as Error).message}`;
-      await sleep(backoff(limits, failures++));
-      continue;
-    }
-    if (windowTotal !== undefined && seen.size === windowTotal) {
-      // the whole list in one answer (an atomic snapshot): nothing can have moved within it
-      if (windowStartedNow && pagesThisPass === 1) return { seen, read };
-      fullPassDone = true;
-    } else {
-      lastProblem = `${status}: ${seen.size} distinct RFQs read of meta.total ${windowTotal}`;
-    }
-  }
-  return { seen, read, unstable: lastProblem };
-}

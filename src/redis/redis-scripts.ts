@@ -30,7 +30,7 @@ export interface LuaScript {
 const COMMAND_FILE = /^([a-z][A-Za-z0-9]*)-(\d+)\.lua$/;
 const INCLUDE = /^--- @include "([^"]+)"[ \t]*$/gm;
 
-/** Reads `file` (e.g. `claim-6.lua`) from `dir` and resolves its includes. */
+/** Reads `file` (e.g. `claim-7.lua`) from `dir` and resolves its includes. */
 export function loadScript(file: string, dir = LUA_DIR): LuaScript {
   const m = COMMAND_FILE.exec(file);
   if (!m) throw new UnexpectedError(`Lua script ${file}: the name must be <name>-<number of keys>.lua`);

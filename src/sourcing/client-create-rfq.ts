@@ -10,7 +10,7 @@ import type { CreateRfqRequest } from './types.ts';
 export async function createRfq(
   c: ClientContext,
   body: CreateRfqRequest,
-  opts: { signal?: AbortSignal; permitHeld?: boolean } = {},
+  opts: { signal?: AbortSignal; permitHeld?: boolean; deadlineMs?: number } = {},
 ): Promise<{ _id: number }> {
   const normalised = { ...body, rfq_type: normaliseRfqType(body.rfq_type) };
   const checked = createRfqRequestSchema.safeParse(normalised);
@@ -25,6 +25,7 @@ export async function createRfq(
     body: checked.data,
     signal: opts.signal,
     permitHeld: opts.permitHeld,
+    deadlineMs: opts.deadlineMs,
   });
   const parsed = createRfqResponseSchema.safeParse(json);
   if (!parsed.success) throw invalidResponse('createRfq', parsed.error);

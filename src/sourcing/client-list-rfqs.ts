@@ -8,7 +8,7 @@ import { parseListedRfq } from './client-listed-rfq.ts';
 import type { InvalidListedRfq, ListRfqsOptions, RfqListPage } from './port.ts';
 import { rfqListEnvelopeSchema } from './schemas.ts';
 import { filterValue } from './status-labels.ts';
-import { paginate, type FetchedPage } from './transport.ts';
+import { paginate, pageFromLink, type FetchedPage } from './transport.ts';
 import { RFQ_STATUSES, type ListedRfq, type ListFilter, type RfqStatusFilter } from './types.ts';
 
 /** What one list page holds once read. */
@@ -24,6 +24,10 @@ export async function* listRfqPages(
   opts: ListRfqsOptions = {},
 ): AsyncGenerator<RfqListPage> {
   const filter = statusFilterValue(list);
+  if (opts.pages === 'edges') {
+    yield* edgePages(c, filter, opts);
+    return;
+  }
   let total: number | undefined;
   const pages = paginate<ListPageItems>({
     operation: 'listRfqs',
@@ -47,6 +51,23 @@ export async function* listRfqPages(
       pageTotal: items.pageTotal,
     };
   }
+}
+
+/** Page 1, and the last page when `links.last` names another one. */
+async function* edgePages(
+  c: ClientContext,
+  filter: string | undefined,
+  opts: ListRfqsOptions,
+): AsyncGenerator<RfqListPage> {
+  const first = await fetchPageWithRetry(c, filter, 1, opts);
+  reportInvalid(c, filter, 1, first.items.invalid, opts.onInvalid);
+  const total = first.items.pageTotal;
+  yield { page: 1, rfqs: first.items.rfqs, total, pageTotal: total };
+  const last = pageFromLink(first.last);
+  if (last === undefined || last <= 1 || last > c.maxPages) return;
+  const end = await fetchPageWithRetry(c, filter, last, opts);
+  reportInvalid(c, filter, last, end.items.invalid, opts.onInvalid);
+  yield { page: last, rfqs: end.items.rfqs, total, pageTotal: end.items.pageTotal };
 }
 
 export async function* listRfqs(

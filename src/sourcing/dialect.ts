@@ -28,6 +28,13 @@ export interface Dialect {
   echo: Tristate;
   detail: Tristate;
   edit: Tristate;
+  /**
+   * How long a new RFQ of ours took to show in the lists, ms (list-lag.ts: measured on our own creates, kept across
+   * detections like the echo); undefined until measured.
+   */
+  listLagMs?: number;
+  /** Unix ms of that measurement (measured again when older than a detection, or when a walk misses our RFQ). */
+  listLagAt?: number;
   /** Record labels met that the label mapping does not know (their RFQs' state stays unknown). */
   unknownLabels: string[];
   /** One line per observation behind the conclusions. */
@@ -78,7 +85,7 @@ const describe = (list: ListFilter): string =>
 export async function detectDialect(
   port: PageLister,
   settings: DialectSettings,
-  known: Partial<Pick<Dialect, 'echo' | 'edit'>> = {},
+  known: Partial<Pick<Dialect, 'echo' | 'edit' | 'listLagMs' | 'listLagAt'>> = {},
   now = Date.now(),
 ): Promise<Dialect> {
   const evidence: string[] = [];
@@ -96,6 +103,11 @@ export async function detectDialect(
   } = await probeFilter(probe, settings.SOURCING_STATUS_FILTER, total, unfiltered);
   const detail = await probeDetail(probe, settings.SOURCING_DETAIL_CALL, listed ?? filtered);
   const { echo, edit } = learnedCalls(settings, known, evidence);
+  evidence.push(
+    known.listLagMs !== undefined
+      ? `list lag: ${known.listLagMs} ms (measured on our own creates)`
+      : 'list lag: not measured yet (measured on our next create)',
+  );
   if (unknownLabels.size > 0)
     evidence.push(`unknown record labels (state not read from them): ${[...unknownLabels].join(', ')}`);
 
@@ -106,6 +118,7 @@ export async function detectDialect(
     echo,
     detail,
     edit,
+    ...(known.listLagMs !== undefined ? { listLagMs: known.listLagMs, listLagAt: known.listLagAt } : {}),
     unknownLabels: [...unknownLabels],
     evidence,
     detectedAt: now,

@@ -34,6 +34,11 @@ export interface ListRfqsOptions {
   pageRetry?: { attempts: number; retryable: (err: unknown) => boolean; backoffMs: (n: number) => number };
   /** Ends the listing (the poll's budget, POLL_MAX_MS). */
   signal?: AbortSignal;
+  /**
+   * `edges`: page 1 and the last page only (where a list sorted by creation shows a new RFQ): the list-lag probe.
+   * Default: every page.
+   */
+  pages?: 'all' | 'edges';
 }
 
 export interface RfqListPage {
@@ -48,8 +53,14 @@ export interface RfqListPage {
 }
 
 export interface SourcingPort {
-  /** `permitHeld`: the caller already took the rate permit for this call (no `beforeRequest`). */
-  createRfq(body: CreateRfqRequest, opts?: { signal?: AbortSignal; permitHeld?: boolean }): Promise<{ _id: number }>;
+  /**
+   * `permitHeld`: the caller already took the rate permit for this call (no `beforeRequest`). `deadlineMs`: the call
+   * ends by then if that is sooner than the call deadline (the exactly-once lease that remains).
+   */
+  createRfq(
+    body: CreateRfqRequest,
+    opts?: { signal?: AbortSignal; permitHeld?: boolean; deadlineMs?: number },
+  ): Promise<{ _id: number }>;
   /**
    * Every RFQ of the account in that state, all pages (each `_id` once). A page whose envelope is broken throws
    * InvalidResponseError; one bad RFQ of a page goes to `onInvalid` (or throws without it).

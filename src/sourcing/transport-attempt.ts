@@ -48,7 +48,8 @@ export async function attempt(
   const { path, headers, body } = buildRequest(c.prefix, r, token);
   const started = performance.now();
   let status: number | 'error' | 'invalid' = 'error';
-  const deadline = AbortSignal.timeout(c.callDeadlineMs);
+  const deadlineMs = Math.max(1, Math.min(c.callDeadlineMs, r.deadlineMs ?? Infinity));
+  const deadline = AbortSignal.timeout(deadlineMs);
   const signal = r.signal ? AbortSignal.any([r.signal, deadline]) : deadline;
   try {
     const res = await c.pool.request({ path, method: r.method, headers, body, signal, idempotent: r.method === 'GET' });
@@ -73,7 +74,7 @@ export async function attempt(
       // no whole answer in time (a trickling body, a stalled connection): the outcome of a POST is unknown
       throw new TransientHttpError({
         operation: r.operation,
-        reason: `no complete answer within ${c.callDeadlineMs} ms (SOURCING_CALL_DEADLINE_MS)`,
+        reason: `no complete answer within ${deadlineMs} ms (${deadlineMs < c.callDeadlineMs ? 'what remained of the lease' : 'SOURCING_CALL_DEADLINE_MS'})`,
       });
     }
     if (err instanceof RfqSyncError) throw err;

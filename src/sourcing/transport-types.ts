@@ -47,6 +47,8 @@ export interface TransportRequest {
   signal?: AbortSignal;
   /** The caller already took the permit for the first attempt (`beforeRequest` is skipped for it). */
   permitHeld?: boolean;
+  /** This call's deadline when sooner than callDeadlineMs (a POST ends before its exactly-once lease), ms. */
+  deadlineMs?: number;
 }
 
 export interface Transport {

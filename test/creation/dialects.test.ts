@@ -5,13 +5,12 @@
  * ambiguous cases of the docs dialect (no external_id echo): each parks the requisition, `resolve` settles it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
+import { enqueueCreateRfq, reconcilerOf } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { runResolveCommand } from '../../app/commands.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { createReconcileCoordinator } from '../../src/creation/reconcile-coordinator.ts';
 import { toCreateRfqRequest } from '../../src/creation/rfq-creator.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
@@ -77,13 +76,7 @@ describe('dialects: lost answers in an account full of hand-made RFQs', () => {
       expect(d.unfiltered).toBe('yes');
       expect(d.echo).toBe(echo);
       expect(d.detail).toBe(dialect === 'docs' ? 'yes' : 'no');
-      const walks = await createReconcileCoordinator({
-        redis: ctx.redis,
-        keys: ctx.keys,
-        listingClient: ctx.listingClient,
-        dialect: () => ctx!.dialects.get(),
-        logger: silentLogger,
-      }).stats();
+      const walks = await reconcilerOf(ctx).stats();
       const calls = Object.values(stats.calls).reduce(
         (n, byStatus) => n + Object.values(byStatus).reduce((a, b) => a + b, 0),
         0,

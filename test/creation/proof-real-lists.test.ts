@@ -31,7 +31,7 @@ const N = 60;
 
 describe('proof 6: exactly once against lists that lag, run newest first and show fields normalised', () => {
   it.each(['friendly', 'docs'] as const)(
-    '%s dialect: list lag 2.5 s, newest first, normalised units and names, 25%% of answers lost: one RFQ each, none parked or stuck',
+    '%s dialect: list lag 2.5 s, newest first, normalised units and names, a quarter of the answers lost: one RFQ each, none parked or stuck',
     { timeout: 120_000 },
     async (dialect) => {
       sandbox = await startSandbox({

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TransientHttpError } from '../../src/errors.ts';
+import { seededRandom } from '../../src/sandbox/faults.ts';
 import { walkAccount } from '../../src/creation/reconcile-walk.ts';
 import { RECONCILE_LIMITS } from '../../src/creation/rfq-creator.ts';
 import { detectDialect, type DialectSettings } from '../../src/sourcing/dialect.ts';
@@ -55,28 +56,46 @@ const pagesOf = (all: ListedRfq[], size: number, page: number) => ({
 const unfiltered = { unfiltered: 'yes' as const, filter: 'lower' as const };
 
 describe('walk of the unfiltered list', () => {
-  it('a stable list read whole is complete: every RFQ reported once', async () => {
+  it('a stable list is read twice, and complete when both reads agree: every RFQ reported', async () => {
     const all = Array.from({ length: 25 }, (_, i) => rfq(i + 1));
-    const seen: number[] = [];
-    const out = await walkAccount(
-      scripted((_l, p) => pagesOf(all, 10, p)),
-      unfiltered,
-      LIMITS,
-      (r) => void seen.push(r._id),
-    );
+    const seen = new Set<number>();
+    const port = scripted((_l, p) => pagesOf(all, 10, p));
+    const out = await walkAccount(port, unfiltered, LIMITS, (r) => void seen.add(r._id));
     expect(out).toEqual({ complete: true, read: 25 });
-    expect(seen).toEqual(all.map((r) => r._id));
+    expect([...seen]).toEqual(all.map((r) => r._id));
+    expect(port.calls).toEqual(['all#1', 'all#2', 'all#3', 'all#1', 'all#2', 'all#3']);
   });
 
-  it('a total that changes part-way ends the walk at once, incomplete (churn), but what was read is reported', async () => {
+  it('a list that fits in one answer is read once (one answer is a snapshot)', async () => {
+    const all = Array.from({ length: 7 }, (_, i) => rfq(i + 1));
+    const port = scripted((_l, p) => pagesOf(all, 10, p));
+    expect(await walkAccount(port, unfiltered, LIMITS, () => undefined)).toEqual({ complete: true, read: 7 });
+    expect(port.calls).toEqual(['all#1']);
+  });
+
+  it('a total that changes part-way ends that read at once and the list is read again', async () => {
     const all = Array.from({ length: 25 }, (_, i) => rfq(i + 1));
-    const port = scripted((_l, p) => (p === 2 ? { ...pagesOf(all, 10, p), total: 26 } : pagesOf(all, 10, p)));
+    // the first read sees 26 on page 2 (one arrived, then left): the next two reads agree
+    const port = scripted((_l, p, call) => (call === 1 ? { ...pagesOf(all, 10, p), total: 26 } : pagesOf(all, 10, p)));
     const seen: number[] = [];
     const out = await walkAccount(port, unfiltered, LIMITS, (r) => void seen.push(r._id));
-    expect(out.complete).toBe(false);
-    expect(out.churn).toBe(true);
-    expect(port.calls).toEqual(['all#1', 'all#2']); // page 3 never asked
-    expect(seen).toHaveLength(20);
+    expect(out).toEqual({ complete: true, read: 25 });
+    expect(port.calls.slice(0, 3)).toEqual(['all#1', 'all#2', 'all#1']); // page 3 of the broken read never asked
+  });
+
+  it('a list that changes between every two reads is never trusted (churn), but what was read is reported', async () => {
+    const all = Array.from({ length: 25 }, (_, i) => rfq(i + 1));
+    let grown = 0;
+    const port = scripted((_l, p) => {
+      if (p === 1) grown++;
+      const now = [...Array.from({ length: grown }, (_, i) => rfq(1000 + i)), ...all];
+      return pagesOf(now, 10, p);
+    });
+    const seen = new Set<number>();
+    const out = await walkAccount(port, unfiltered, LIMITS, (r) => void seen.add(r._id));
+    expect(out).toMatchObject({ complete: false, churn: true });
+    expect(out.reason).toMatch(/changed between two reads/);
+    for (const r of all) expect(seen.has(r._id)).toBe(true);
   });
 
   it('an RFQ shifted out of its page (fewer distinct than the total) is incomplete, never absent', async () => {
@@ -104,6 +123,61 @@ describe('walk of the unfiltered list', () => {
     const out = await walkAccount(port, { unfiltered: 'no', filter: 'none' }, LIMITS, () => undefined);
     expect(out.complete).toBe(false);
     expect(port.calls).toEqual([]);
+  });
+});
+
+describe('a moving list (sorted by anything, RFQs hidden, purged, arriving anywhere)', () => {
+  it('one RFQ leaving and one arriving between two pages shift ours onto a page already read: never complete without it', async () => {
+    // sorted by due date, pages of 10: ours (id 11) is 11th; after page 1 is read, RFQ 3 leaves (hidden, purged)
+    // and RFQ 99 arrives at the end: the total stays 25 and ours moves to page 1, already read
+    let list = Array.from({ length: 25 }, (_, i) => rfq(i + 1));
+    let moved = false;
+    const port = scripted((_l, p) => {
+      if (p === 2 && !moved) {
+        moved = true;
+        list = [...list.filter((r) => r._id !== 3), rfq(99)];
+      }
+      return pagesOf(list, 10, p);
+    });
+    const seen = new Set<number>();
+    const out = await walkAccount(port, unfiltered, LIMITS, (r) => void seen.add(r._id));
+    expect(out.complete && !seen.has(11)).toBe(false); // never "complete" with ours unread
+    expect(out.complete).toBe(true); // the list was read again once it held still
+    expect(seen.has(11)).toBe(true);
+  });
+
+  it('random arrivals and departures between pages: a walk that says complete read every RFQ listed throughout it', async () => {
+    const random = seededRandom(2028);
+    let complete = 0;
+    let churned = 0;
+    for (let trial = 0; trial < 300; trial++) {
+      let next = 1000;
+      const list = Array.from({ length: 5 + Math.floor(random() * 40) }, (_, i) => rfq(i + 1));
+      const departed = new Set<number>();
+      const initial = list.map((r) => r._id);
+      const rate = random() * 0.6;
+      const port = scripted((_l, p) => {
+        // before some page reads: one RFQ arrives at a random place, and/or one leaves from a random place
+        if (random() < rate) list.splice(Math.floor(random() * (list.length + 1)), 0, rfq(next++));
+        if (random() < rate && list.length > 0) {
+          const [gone] = list.splice(Math.floor(random() * list.length), 1);
+          departed.add(gone!._id);
+        }
+        return pagesOf(list, 4, p);
+      });
+      const seen = new Set<number>();
+      const out = await walkAccount(port, unfiltered, { ...LIMITS, passesPerList: 6 }, (r) => void seen.add(r._id));
+      if (!out.complete) {
+        churned++;
+        continue;
+      }
+      complete++;
+      const throughout = initial.filter((id) => !departed.has(id));
+      expect(throughout.filter((id) => !seen.has(id))).toEqual([]);
+    }
+    // both outcomes occur, so the property was really exercised
+    expect(complete).toBeGreaterThan(50);
+    expect(churned).toBeGreaterThan(10);
   });
 });
 

@@ -45,10 +45,10 @@ describe('the .lua files', () => {
   it('read the clock in one place: the include', () => {
     for (const f of commands) expect(readFileSync(join(LUA_DIR, f), 'utf8'), f).not.toContain("redis.call('TIME')");
     expect(readFileSync(join(LUA_DIR, 'includes', 'clock.lua'), 'utf8')).toContain("redis.call('TIME')");
-    const claim = loadScript('claim-6.lua');
+    const claim = loadScript('claim-7.lua');
     expect(claim.lua).not.toContain('@include');
     expect(claim.lua.match(/redis\.call\('TIME'\)/g)).toHaveLength(1);
-    expect(claim).toMatchObject({ name: 'rfqSyncClaim', numberOfKeys: 6 });
+    expect(claim).toMatchObject({ name: 'rfqSyncClaim', numberOfKeys: 7 });
   });
 
   it('a file named without its key count, or missing, is refused with the file named', () => {

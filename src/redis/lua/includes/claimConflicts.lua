@@ -1,7 +1,7 @@
 --[[
   External_ids already claimed by another requisition. claimConflicts(claimTable, requisitionId, firstArg) reads
   ARGV[firstArg..] and returns {'conflict', external_id, holder, ...}, or nil when none is held by another.
-  Shared by claim-6 and seedForRecovery-3: both must refuse the same ids for the same reason.
+  Shared by claim-7 and seedForRecovery-4: both must refuse the same ids for the same reason.
 ]]
 local function claimConflicts(claimTable, requisitionId, firstArg)
   local conflicts = {}

@@ -5,7 +5,7 @@
               `maxAhead` ms away);
     delay     the slot reserved is `delay` ms from now: sleep that long, then call.
   Keys: windowKey the slots sorted set (member -> slot ms), holdKey the hold-off key (PX = Retry-After), tatKey the
-  next free slot. Shared by rateAcquire-3 and claim-6, which reserves a slot (maxAhead 0: only one free now) in the
+  next free slot. Shared by rateAcquire-3 and claim-7, which reserves a slot (maxAhead 0: only one free now) in the
   same step as the claim, so the hot path costs one round trip.
 ]]
 local function ratePermit(now, windowKey, holdKey, tatKey, limitArg, windowArg, maxAheadArg, member)

@@ -1,6 +1,7 @@
 --[[
   Record the RFQ: one step for the requisition, its claim table entries and the tracking record.
   KEYS[1] claim table  KEYS[2] record  KEYS[3] RFQ tracking hash  KEYS[4] tracked RFQ set
+  KEYS[5] the RFQs posted lately (zset rfqId -> ms recorded; the walk's check that the lists show them, kept 10 min)
   ARGV[1] requisition id  ARGV[2] rfqId  ARGV[3] positions JSON  ARGV[4] lines JSON  ARGV[5] how
   ARGV[6] requisition key  ARGV[7] source file  ARGV[8] profile  ARGV[9] title
   ARGV[10..] external_ids to release (claimed by the requisition but not in an adopted RFQ)
@@ -34,4 +35,8 @@ redis.call('HSETNX', KEYS[3], 'profile', ARGV[8])
 redis.call('HSETNX', KEYS[3], 'title', ARGV[9])
 redis.call('HSETNX', KEYS[3], 'createdAt', tostring(now))
 redis.call('SADD', KEYS[4], ARGV[2])
+if ARGV[5] == 'posted' then
+  redis.call('ZADD', KEYS[5], now, ARGV[2])
+  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - 600000)
+end
 return {'recorded'}

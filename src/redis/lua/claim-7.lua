@@ -4,18 +4,21 @@
   KEYS[2] the requisition's record (hash)
   KEYS[3] requisition index (zset id -> first-seen ms)
   KEYS[4] rate-limit window, KEYS[5] Retry-After hold-off, KEYS[6] rate schedule (rate-limiter.ts)
+  KEYS[7] the claimant index of the body's title and line count (includes/notePosted)
   ARGV[1] requisition id      ARGV[2] attempt token     ARGV[3] lease ms         ARGV[4] content hash
   ARGV[5] key                 ARGV[6] profile           ARGV[7] source file      ARGV[8] title
   ARGV[9] calls per window ('' = take no permit)  ARGV[10] window ms  ARGV[11] permit member  ARGV[12] post lease ms
-  ARGV[13] fingerprint of the body to post   ARGV[14..] external_ids
+  ARGV[13] fingerprint of the body to post   ARGV[14] the body (PostedBody JSON)   ARGV[15..] external_ids
   When nothing needs reconciling and a permit is free, the same step takes the permit and marks the requisition
-  `creating` (as beginPost-1 does): the caller posts at once.
+  `creating` (as beginPost-2 does), the post lease running from now (postUntil: the POST ends before it): the caller
+  posts at once.
   Returns {'created', rfqId} | {'rejected', reason} | {'undecided', reason} | {'busy', waitMs} | {'conflict', id1, holder1, ...}
         | {'claimed', previousState, claimedJson, permitWaitMs} | {'posting', previousState, claimedJson}
 ]]
 --- @include "includes/clock"
 --- @include "includes/ratePermit"
 --- @include "includes/claimConflicts"
+--- @include "includes/notePosted"
 local rec = KEYS[2]
 local state = redis.call('HGET', rec, 'state')
 if state == 'created' then return {'created', redis.call('HGET', rec, 'rfqId')} end
@@ -27,7 +30,7 @@ if state == 'creating' or state == 'pending' then
   local lease = tonumber(redis.call('HGET', rec, 'leaseUntil') or '0') or 0
   if lease > now and redis.call('HGET', rec, 'token') ~= ARGV[2] then return {'busy', tostring(lease - now)} end
 end
-local conflicts = claimConflicts(KEYS[1], ARGV[1], 14)
+local conflicts = claimConflicts(KEYS[1], ARGV[1], 15)
 if conflicts then return conflicts end
 local claimed = {}
 local seen = {}
@@ -37,7 +40,7 @@ if old then
     if not seen[e] then seen[e] = true; claimed[#claimed + 1] = e end
   end
 end
-for i = 14, #ARGV do
+for i = 15, #ARGV do
   redis.call('HSET', KEYS[1], ARGV[i], ARGV[1])
   if not seen[ARGV[i]] then seen[ARGV[i]] = true; claimed[#claimed + 1] = ARGV[i] end
 end
@@ -52,13 +55,11 @@ redis.call('HSET', rec, 'state', (previous == 'creating') and 'creating' or 'pen
 redis.call('HDEL', rec, 'reason', 'rejectedAt')
 redis.call('HINCRBY', rec, 'attempts', 1)
 redis.call('ZADD', KEYS[3], 'NX', now, ARGV[1])
-if ARGV[9] == '' or previous == 'creating' then return {'claimed', previous or '', claimedJson, '0'} end
+if ARGV[9] == '' or ARGV[14] == '' or previous == 'creating' then return {'claimed', previous or '', claimedJson, '0'} end
 local wait = ratePermit(now, KEYS[4], KEYS[5], KEYS[6], ARGV[9], ARGV[10], '0', ARGV[11])
 if wait > 0 then return {'claimed', previous or '', claimedJson, tostring(wait)} end
-redis.call('HSET', rec, 'state', 'creating', 'reconciled', ARGV[2], 'leaseUntil', tostring(now + tonumber(ARGV[12])))
-local fps = redis.call('HGET', rec, 'postedFps') or ''
-if not string.find(',' .. fps .. ',', ',' .. ARGV[13] .. ',', 1, true) then
-  redis.call('HSET', rec, 'postedFps', (fps == '') and ARGV[13] or (fps .. ',' .. ARGV[13]))
-end
+local postUntil = tostring(now + tonumber(ARGV[12]))
+redis.call('HSET', rec, 'state', 'creating', 'reconciled', ARGV[2], 'leaseUntil', postUntil, 'postUntil', postUntil)
+notePosted(rec, KEYS[7], ARGV[1], ARGV[13], ARGV[14])
 redis.call('HSETNX', rec, 'firstPostAt', tostring(now))
 return {'posting', previous or '', claimedJson}

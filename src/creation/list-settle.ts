@@ -1,0 +1,21 @@
+/**
+ * How long after a lost POST's deadline its RFQ must be in the lists (docs/architecture.md#proof, assumption A1).
+ * Many services serve lists from a search index or a read replica that shows a new RFQ only some time after it was
+ * committed; the dialect measures that lag on our own creates (src/sourcing/list-lag.ts). A walk may conclude
+ * "absent" (or match by the body posted) only from lists read at least this long after the lease of the lost POST
+ * ended: twice the measured lag, never below SOURCING_LIST_SETTLE_MS; until the lag is measured, UNMEASURED_SETTLE_MS.
+ */
+import type { Dialect } from '../sourcing/dialect.ts';
+
+/** What a walk waits for while the account's list lag is not measured yet (no create of ours answered yet). */
+export const UNMEASURED_SETTLE_MS = 30_000;
+
+/** Settle time of the account's lists, ms. */
+export function listSettleMs(d: Pick<Dialect, 'listLagMs'>, floorMs: number): number {
+  return Math.max(floorMs, d.listLagMs !== undefined ? 2 * d.listLagMs : UNMEASURED_SETTLE_MS);
+}
+
+/** The earliest start of a walk that may decide for a pending requisition by what the lists do not hold. */
+export function settledFrom(p: { since: number; postUntil?: number }, settleMs: number): number {
+  return Math.max(p.since, p.postUntil ?? 0) + settleMs;
+}

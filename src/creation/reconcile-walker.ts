@@ -1,0 +1,266 @@
+/**
+ * One walk of the account for every pending requisition (reconcile-coordinator.ts holds the lock around it): read
+ * the lists (reconcile-walk.ts), settle by external_id what the walk shows, and, when the walk is complete and our
+ * own recent RFQs are all listed, decide by the body posted for every requisition whose lists have settled
+ * (reconcile-decision.ts), each candidate confirmed through the detail call where the service has one. An incomplete
+ * walk counts against every requisition it could have decided; at RECONCILE_MAX_WALKS it is parked with the reason.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from '../logger.ts';
+import type { RedisKeys } from '../redis/redis-keys.ts';
+import type { Dialect } from '../sourcing/dialect.ts';
+import type { SourcingPort } from '../sourcing/port.ts';
+import type { ListedRfq } from '../sourcing/types.ts';
+import { normText, type PostedBody } from './fingerprint.ts';
+import { listSettleMs, settledFrom } from './list-settle.ts';
+import {
+  byTitle,
+  candidatesOf,
+  decideByBody,
+  decideByExternalId,
+  tooManyIncomplete,
+  type KnownBodies,
+  type PendingEntry,
+  type ReconcileResult,
+} from './reconcile-decision.ts';
+import { walkAccount, type ReconcileLimits, type WalkOutcome } from './reconcile-walk.ts';
+
+/** The gate holds new POSTs at most this long (a walker that dies leaves it behind)... */
+const GATE_MS = 10_000;
+/** ...and, once it opened, cannot close again for this long: creation always moves on. */
+const GATE_REST_MS = 20_000;
+/** Walks broken by churn in a row before new POSTs are held for a quiet walk. */
+const CHURN_BEFORE_GATE = 2;
+/** How far back our own posted RFQs are checked to be listed (recon:created keeps 10 minutes). */
+const RECENT_MS = 10 * 60_000;
+
+export interface CoordinatorDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  listingClient: Pick<SourcingPort, 'listRfqPages' | 'getRfq'>;
+  dialect(): Promise<Pick<Dialect, 'unfiltered' | 'filter' | 'echo' | 'detail' | 'listLagMs'>>;
+  /** What workers learn on the way: whether our own RFQs show their external_ids in lists. */
+  learnEcho?(echo: 'yes' | 'no', evidence: string): Promise<void>;
+  /** Our own recent RFQ is not listed after the settle time: the list lag is measured again on the next create. */
+  lagSuspect?(evidence: string): Promise<void>;
+  logger: Logger;
+  reconcileLimits?: ReconcileLimits;
+  /** SOURCING_LIST_SETTLE_MS: the least settle time of the lists. */
+  settleFloorMs: number;
+  /** RECONCILE_MAX_WALKS: incomplete walks that could have decided a requisition before it is parked. */
+  maxIncompleteWalks: number;
+}
+
+export interface ReconKeys {
+  pending: string;
+  result: string;
+  lock: string;
+  gate: string;
+  gateRest: string;
+  churn: string;
+  walks: string;
+  parked: string;
+  incomplete: string;
+  created: string;
+}
+
+export interface WalkerState {
+  d: CoordinatorDeps;
+  k: ReconKeys;
+  limits: ReconcileLimits;
+}
+
+export async function redisNow(redis: Redis): Promise<number> {
+  const [s, us] = await redis.time();
+  return Number(s) * 1000 + Math.floor(Number(us) / 1000);
+}
+
+/** What one walk read. */
+interface AccountRead {
+  outcome: WalkOutcome;
+  pages: number;
+  /** Every valid RFQ read, any pass. */
+  all: Map<number, ListedRfq>;
+}
+
+/** One walk, serving every pending requisition (holding the lock `token`). Answers why it was incomplete, if it was. */
+export async function walkOnce(s: WalkerState, token: string): Promise<string | undefined> {
+  const { d, k } = s;
+  const started = await redisNow(d.redis);
+  const dialect = await d.dialect();
+  const settle = listSettleMs(dialect, d.settleFloorMs);
+  const pendings = Object.values(await d.redis.hgetall(k.pending)).map((v) => JSON.parse(v) as PendingEntry);
+  await d.redis.hincrby(k.walks, 'started', 1);
+  const read = await readAccount(s, dialect);
+  await d.redis.hincrby(k.walks, 'pages', read.pages);
+  const withExt = [...read.all.values()].filter(hasExternalIds);
+  await learnEcho(s, read.all);
+
+  const byExt = decideByExternalId(started, pendings, withExt);
+  for (const [id, res] of byExt) await d.redis.hset(k.result, id, JSON.stringify(res));
+  const eligible = pendings.filter((p) => p.since < started && !byExt.has(p.id) && started >= settledFrom(p, settle));
+
+  let outcome = read.outcome;
+  if (outcome.complete) {
+    const missing = await unlistedOwnRfqs(s, started, settle, read.all);
+    if (missing) outcome = { complete: false, reason: missing, read: outcome.read };
+  }
+  if (!outcome.complete) {
+    await incomplete(s, token, started, outcome, eligible, pendings.length);
+    return outcome.reason;
+  }
+  await d.redis.hincrby(k.walks, 'complete', 1);
+  await d.redis.del(k.churn);
+  if (eligible.length === 0) return undefined;
+  const results = await decideEligible(s, dialect, started, eligible, pendings, read.all);
+  for (const [id, res] of results) await d.redis.hset(k.result, id, JSON.stringify(res));
+  await d.redis.hdel(k.incomplete, ...eligible.map((p) => p.id));
+  d.logger.debug(
+    { event: 'reconcile.walk-complete', read: outcome.read, pending: pendings.length, decided: results.size },
+    'walk of the RFQ lists complete',
+  );
+  return undefined;
+}
+
+async function readAccount(
+  s: WalkerState,
+  dialect: Awaited<ReturnType<CoordinatorDeps['dialect']>>,
+): Promise<AccountRead> {
+  const all = new Map<number, ListedRfq>();
+  let pages = 0;
+  const outcome = await walkAccount(
+    s.d.listingClient,
+    dialect,
+    s.limits,
+    (rfq) => void all.set(rfq._id, rfq),
+    async () => void pages++,
+  );
+  return { outcome, pages, all };
+}
+
+const hasExternalIds = (r: ListedRfq) => r.lines.some((l) => l.external_id !== undefined && l.external_id !== '');
+
+/**
+ * Our own RFQs posted between RECENT_MS and the settle time before the walk must be in it: one that is not means
+ * the lists lag more than measured (or hide RFQs), and the walk proves nothing.
+ */
+async function unlistedOwnRfqs(
+  s: WalkerState,
+  started: number,
+  settle: number,
+  all: Map<number, ListedRfq>,
+): Promise<string | undefined> {
+  const recent = await s.d.redis.zrangebyscore(s.k.created, started - RECENT_MS, started - settle);
+  const missing = recent.map(Number).filter((id) => !all.has(id));
+  if (missing.length === 0) return undefined;
+  const why = `our RFQ(s) ${missing.slice(0, 5).join(', ')} posted more than ${settle} ms before the walk are not listed: the lists lag more than measured, or hide RFQs`;
+  await s.d.lagSuspect?.(why);
+  return why;
+}
+
+/** An incomplete walk: the gate after churn, and a count against every requisition it could have decided. */
+async function incomplete(
+  s: WalkerState,
+  token: string,
+  started: number,
+  outcome: WalkOutcome,
+  eligible: PendingEntry[],
+  pending: number,
+): Promise<void> {
+  const { d, k } = s;
+  const reason = outcome.reason ?? 'incomplete';
+  if (outcome.churn && (await d.redis.incr(k.churn)) >= CHURN_BEFORE_GATE && !(await d.redis.exists(k.gateRest))) {
+    const gate = { reason: `the RFQ lists kept changing while read (${reason})`, until: started + GATE_MS, token };
+    await d.redis
+      .multi()
+      .set(k.gate, JSON.stringify(gate), 'PX', GATE_MS)
+      .set(k.gateRest, '1', 'PX', GATE_MS + GATE_REST_MS)
+      .exec();
+  }
+  d.logger.info(
+    { event: 'reconcile.walk-incomplete', reason, pending, couldDecide: eligible.length },
+    `walk of the RFQ lists incomplete: ${reason}`,
+  );
+  for (const p of eligible) {
+    const n = await d.redis.hincrby(k.incomplete, p.id, 1);
+    if (n >= d.maxIncompleteWalks)
+      await d.redis.hset(k.result, p.id, JSON.stringify(tooManyIncomplete(started, n, reason)));
+  }
+}
+
+/** After a complete walk: every eligible requisition decided by the body posted. */
+async function decideEligible(
+  s: WalkerState,
+  dialect: Awaited<ReturnType<CoordinatorDeps['dialect']>>,
+  started: number,
+  eligible: PendingEntry[],
+  pendings: PendingEntry[],
+  all: Map<number, ListedRfq>,
+): Promise<Map<string, ReconcileResult>> {
+  const out = new Map<string, ReconcileResult>();
+  // where lists echo external_id, an RFQ listed without them is not ours: nothing to match by body
+  if (dialect.echo === 'yes') {
+    for (const p of eligible) out.set(p.id, { walkStartedAt: started, outcome: 'absent' });
+    return out;
+  }
+  const tracked = new Set((await s.d.redis.smembers(s.d.keys.trackedRfqs)).map(Number));
+  const titles = new Set(eligible.flatMap((p) => p.posted.map((b) => normText(b.title))));
+  let free = [...all.values()].filter(
+    (r) => !hasExternalIds(r) && !tracked.has(r._id) && r.title !== undefined && titles.has(normText(r.title)),
+  );
+  if (dialect.detail === 'yes') {
+    const confirmed = await confirmByDetail(s, free);
+    // the detail call may show the external_ids a list leaves out: by them, not by body
+    for (const [id, res] of decideByExternalId(started, eligible, confirmed.filter(hasExternalIds))) out.set(id, res);
+    free = confirmed.filter((r) => !hasExternalIds(r));
+  }
+  const known = await knownBodies(s, eligible, pendings);
+  const titled = byTitle(free);
+  for (const p of eligible) if (!out.has(p.id)) out.set(p.id, decideByBody(started, p, candidatesOf(p, titled, known)));
+  return out;
+}
+
+/** Each candidate as the detail call shows it (lines, dates in full); as listed where the call has nothing. */
+async function confirmByDetail(s: WalkerState, rfqs: ListedRfq[]): Promise<ListedRfq[]> {
+  const out: ListedRfq[] = [];
+  for (const r of rfqs) {
+    const got = await s.d.listingClient.getRfq(r._id);
+    out.push(got ? { ...got, rfq_date: got.rfq_date ?? r.rfq_date } : r);
+  }
+  return out;
+}
+
+/** Every known requisition's posted bodies under the index keys of the eligible ones' bodies (recon index sets). */
+async function knownBodies(s: WalkerState, eligible: PendingEntry[], pendings: PendingEntry[]): Promise<KnownBodies> {
+  const { redis, keys } = s.d;
+  const pendingById = new Map(pendings.map((p) => [p.id, p]));
+  const byNear = new Map<string, Array<{ id: string; posted: PostedBody[] }>>();
+  for (const near of new Set(eligible.flatMap((p) => p.posted.map((b) => b.near)))) {
+    const ids = await redis.smembers(keys.key('posted', near));
+    const list: Array<{ id: string; posted: PostedBody[] }> = [];
+    for (const id of ids) {
+      const p = pendingById.get(id);
+      const posted = p
+        ? p.posted
+        : (JSON.parse((await redis.hget(keys.requisition(id), 'posted')) ?? '[]') as PostedBody[]);
+      list.push({ id, posted });
+    }
+    byNear.set(near, list);
+  }
+  return (near) => byNear.get(near) ?? [];
+}
+
+/** What workers learn on the way: whether our own RFQs (the last 50 tracked) show their external_ids in lists. */
+async function learnEcho(s: WalkerState, all: Map<number, ListedRfq>): Promise<void> {
+  const { d } = s;
+  if (!d.learnEcho) return;
+  const tracked = (await d.redis.smembers(d.keys.trackedRfqs)).slice(-50).map(Number);
+  for (const id of tracked) {
+    const r = all.get(id);
+    if (r && hasExternalIds(r))
+      return d.learnEcho('yes', `external_id echo: yes (our RFQ ${id} lists its lines' external_ids)`);
+  }
+  const ours = tracked.map((id) => all.get(id)).find((r) => r !== undefined && r.lines.length > 0);
+  if (ours)
+    await d.learnEcho('no', `external_id echo: no (our RFQ ${ours._id} is listed without its lines' external_ids)`);
+}
