@@ -13,6 +13,7 @@ import {
 import { rfqNotFound } from '../errors.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
+import { withErpIds } from './erp-ids.ts';
 import { findListedRfq } from './find-rfq.ts';
 import { pullQuotations } from './snapshot.ts';
 
@@ -26,7 +27,7 @@ export async function writeComparisonNow(
   const pull = await pullQuotations(ctx.client, rfqId, found.state === 'completed');
   const rec = await trackingStore(ctx).get(rfqId);
   const input: ComparisonInput = {
-    rfq: found.rfq,
+    rfq: rec ? await withErpIds(ctx, rec, found.rfq) : found.rfq,
     state: found.state,
     quotations: pull.quotations,
     invalidQuotations: pull.invalid.map((i) => ({

@@ -19,6 +19,7 @@ import type { ListedRfq, Quotation } from '../sourcing/types.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, enqueueOverview, type ComparisonJobData } from './enqueue.ts';
+import { withErpIds } from './erp-ids.ts';
 import { findListedRfq } from './find-rfq.ts';
 import { decideNewVersion, decisionsOf, revisionsOf } from './revisions.ts';
 import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
@@ -49,7 +50,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
 
   const { snap, usedSeq } = await snapshotToCompare(ctx, store, rec, rfqId);
   const quotations = snap.quotations ?? [];
-  const rfq = await listedRfq(ctx, store, rfqId, version);
+  const rfq = await withErpIds(ctx, rec, await listedRfq(ctx, store, rfqId, version));
   const input = comparisonInputOf(ctx, rec, rfq, snap, quotations, version);
   const names = comparisonFileNames(rfq, version);
   const workbook = join(ctx.config.folders.comparisons, names.workbook);
