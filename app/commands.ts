@@ -12,7 +12,7 @@ import type { AuthPauseStatus } from '../src/creation/auth-gate.ts';
 import { closeWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../src/pipeline/context.ts';
 import { bullPrefix, createQueues, jobId, type Queues, type RedisConnectionOptions } from '../src/redis/queues.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
-import type { ParkedEntry } from '../src/creation/reconcile-coordinator.ts';
+import { reconKeys, type ParkedEntry } from '../src/creation/reconcile-coordinator.ts';
 import { contentHashOf } from '../src/creation/rfq-creator.ts';
 import { reconcilerOf } from '../jobs/create-rfq.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
@@ -169,9 +169,12 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
       p.skipped ??
       `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${overview}`;
   }
-  const [dialectRaw, parkedRaw, lost, retention] = await Promise.all([
+  const recon = reconKeys(ctx.keys);
+  const [dialectRaw, parkedRaw, pending, gateRaw, lost, retention] = await Promise.all([
     ctx.redis.get(ctx.keys.key('dialect')),
-    ctx.redis.hgetall(ctx.keys.key('recon', 'parked')),
+    ctx.redis.hgetall(recon.parked),
+    ctx.redis.hlen(recon.pending),
+    ctx.redis.get(recon.gate),
     readLostState(ctx.redis, ctx.keys),
     lastRetention(ctx.redis, ctx.keys),
   ]);
@@ -203,6 +206,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     ...(t.flagged.length ? { flagged: t.flagged } : {}),
     dialect: dialectRaw ? JSON.parse(dialectRaw) : null,
     undecided,
+    reconcile: { pending, gate: gateOf(gateRaw) },
     stateLost: lost ? { detectedAt: new Date(lost.detectedAt).toISOString(), reason: lost.reason } : null,
     retention,
     mappingSets,
@@ -413,4 +417,11 @@ function resolvedLines(entry: ParkedEntry, rfqId: number): Array<{ line: Requisi
   const body = entry.posted.find((b) => b.fp === fp) ?? entry.posted[entry.posted.length - 1];
   if (!body) return entry.requisition.lines.map((line, position) => ({ line, position }));
   return body.lines.map((l, position) => ({ line: { ...l, row: 0 }, position }));
+}
+
+/** The reconcile gate as `status` shows it (the stored JSON: reason, until in ms). */
+function gateOf(raw: string | null): { reason: string; until: string } | null {
+  if (!raw) return null;
+  const g = JSON.parse(raw) as { reason: string; until: number };
+  return { reason: g.reason, until: new Date(g.until).toISOString() };
 }

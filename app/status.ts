@@ -5,6 +5,7 @@
  *     rfqs: { <state>: n }, lastPoll: { at, ok, detail } | null, flagged: [rfqId], failures: [{ queue, jobId, name, reason, at,
  *     attempts }], files: [{ file, outcome, reason, report, at }], paused: { paused, reason?, since? },
  *     dialect: Dialect | null (src/sourcing/dialect.ts), undecided: [{ requisition, reason, rfqIds }],
+ *     reconcile: { pending, gate: { reason, until } | null } (src/creation/reconcile-coordinator.ts),
  *     stateLost: { detectedAt, reason } | null (src/redis/state-epoch.ts),
  *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/intake/retention.ts),
  *     mappingSets: [[{ worker, files, hash, at }]] (one group per distinct set; more than one: they differ),
@@ -65,6 +66,11 @@ export interface StatusReport {
   dialect: Dialect | null;
   /** Requisitions parked after an ambiguous reconcile: nothing posted until `rfq-sync resolve`. */
   undecided: Array<{ requisition: string; reason: string; rfqIds: number[] }>;
+  /**
+   * Lost create answers waiting for a walk of the lists, and the gate: while it is closed, new POSTs of the account
+   * wait (at most until `until`) so a walk can read the lists still, and why.
+   */
+  reconcile: ReconcileStatus;
   /** Redis lost its state (src/redis/state-epoch.ts): creation is paused until `rfq-sync recover`. */
   stateLost: { detectedAt: string; reason: string } | null;
   /** The last retention run (src/intake/retention.ts), or null before the first (or with retention off). */
@@ -83,6 +89,11 @@ export interface StatusChange {
   header: { fields: string[]; pushed: boolean; reason?: string } | null;
 }
 
+export interface ReconcileStatus {
+  pending: number;
+  gate: { reason: string; until: string } | null;
+}
+
 /** Tracking facts come from the tracking module when it is wired in (see bin/rfq-sync.ts). */
 export interface TrackingFacts {
   rfqs: Record<string, number>;
@@ -90,6 +101,7 @@ export interface TrackingFacts {
   flagged?: number[];
   dialect?: Dialect | null;
   undecided?: StatusReport['undecided'];
+  reconcile?: ReconcileStatus;
   stateLost?: StatusReport['stateLost'];
   retention?: RetentionResult | null;
   mappingSets?: MappingSet[][];
@@ -186,6 +198,7 @@ export async function collectStatus(
     files,
     dialect: facts.dialect ?? null,
     undecided: facts.undecided ?? [],
+    reconcile: facts.reconcile ?? { pending: 0, gate: null },
     stateLost: facts.stateLost ?? null,
     retention: facts.retention ?? null,
     mappingSets: facts.mappingSets ?? [],
@@ -276,9 +289,14 @@ function trackingLines(r: StatusReport): string[] {
   if (r.dialect) {
     const d = r.dialect;
     lines.push(
-      `Sourcing dialect: status filter ${d.filter} (${d.filterBasis}), unfiltered list ${d.unfiltered}, external_id echo ${d.echo}, detail call ${d.detail}, edit call ${d.edit} (\`rfq-sync doctor\` for the evidence)`,
+      `Sourcing dialect: status filter ${d.filter} (${d.filterBasis}), unfiltered list ${d.unfiltered}, external_id echo ${d.echo}, detail call ${d.detail}, edit call ${d.edit}, list lag ${d.listLagMs !== undefined ? `${d.listLagMs} ms` : 'not measured yet'} (\`rfq-sync doctor\` for the evidence)`,
     );
   }
+  if (r.reconcile.pending > 0) lines.push(`Lost create answers being reconciled: ${r.reconcile.pending}`);
+  if (r.reconcile.gate)
+    lines.push(
+      `NEW POSTS HELD until ${r.reconcile.gate.until} so the lists can be read still: ${r.reconcile.gate.reason}`,
+    );
   if (r.undecided.length > 0) {
     lines.push(
       `NEEDS A DECISION (${r.undecided.length}; nothing posted; \`rfq-sync resolve REQUISITION --rfq ID | --post\`):`,

@@ -25,10 +25,11 @@ import {
 } from './reconcile-decision.ts';
 import { walkAccount, type ReconcileLimits, type WalkOutcome } from './reconcile-walk.ts';
 
-/** The gate holds new POSTs at most this long (a walker that dies leaves it behind)... */
-const GATE_MS = 10_000;
-/** ...and, once it opened, cannot close again for this long: creation always moves on. */
-const GATE_REST_MS = 20_000;
+/**
+ * The gate holds new POSTs at most this long (a walker that dies leaves it behind), and once it opened cannot close
+ * again for the rest time: creation always moves on, whatever the lists do.
+ */
+const GATE = { holdMs: 10_000, restMs: 20_000 };
 /** Walks broken by churn in a row before new POSTs are held for a quiet walk. */
 const CHURN_BEFORE_GATE = 2;
 /** How far back our own posted RFQs are checked to be listed (recon:created keeps 10 minutes). */
@@ -49,6 +50,8 @@ export interface CoordinatorDeps {
   settleFloorMs: number;
   /** RECONCILE_MAX_WALKS: incomplete walks that could have decided a requisition before it is parked. */
   maxIncompleteWalks: number;
+  /** How long the gate holds new POSTs, and how long after that it cannot close again (tests); default 10 s, 20 s. */
+  gate?: { holdMs: number; restMs: number };
 }
 
 export interface ReconKeys {
@@ -170,11 +173,12 @@ async function incomplete(
   const { d, k } = s;
   const reason = outcome.reason ?? 'incomplete';
   if (outcome.churn && (await d.redis.incr(k.churn)) >= CHURN_BEFORE_GATE && !(await d.redis.exists(k.gateRest))) {
-    const gate = { reason: `the RFQ lists kept changing while read (${reason})`, until: started + GATE_MS, token };
+    const { holdMs, restMs } = d.gate ?? GATE;
+    const gate = { reason: `the RFQ lists kept changing while read (${reason})`, until: started + holdMs, token };
     await d.redis
       .multi()
-      .set(k.gate, JSON.stringify(gate), 'PX', GATE_MS)
-      .set(k.gateRest, '1', 'PX', GATE_MS + GATE_REST_MS)
+      .set(k.gate, JSON.stringify(gate), 'PX', holdMs)
+      .set(k.gateRest, '1', 'PX', holdMs + restMs)
       .exec();
   }
   d.logger.info(

@@ -1,0 +1,198 @@
+/**
+ * No silent endless wait (docs/architecture.md#reconcile-after-a-lost-answer). Lists whose meta.total counts an RFQ
+ * they hide can never be proven complete: a lost answer is parked after RECONCILE_MAX_WALKS walks, with the reason,
+ * logged at warn, shown by `status`, and `resolve` settles it. Lists that keep changing close the account's gate
+ * (new POSTs wait for a still walk) only for a while, and `status` says why and until when.
+ */
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
+import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
+import { runResolveCommand } from '../../app/commands.ts';
+import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
+import { createReconcileCoordinator } from '../../src/creation/reconcile-coordinator.ts';
+import { ReconcileUnstableError } from '../../src/errors.ts';
+import { createLogger, silentLogger } from '../../src/logger.ts';
+import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import type { RfqListPage, SourcingPort } from '../../src/sourcing/port.ts';
+import type { ListedRfq } from '../../src/sourcing/types.ts';
+import { spawnCli } from '../app/cli-helpers.ts';
+import {
+  freshPrefix,
+  pipelineConfig,
+  pipelineContext,
+  pipelineEnvVars,
+  sleep,
+  useRedis,
+  waitFor,
+} from '../helpers/pipeline.ts';
+import { realisticRequisitions } from './real-lists.ts';
+
+const redis = useRedis();
+let sandbox: Sandbox | undefined;
+let ctx: WorkerContext | undefined;
+let worker: RunningWorker | undefined;
+afterEach(async () => {
+  await worker?.close(5_000);
+  if (ctx) await closeWorkerContext(ctx);
+  await sandbox?.stop();
+  worker = ctx = sandbox = undefined;
+});
+
+/** Log lines at warn and above, as JSON. */
+function warnings(): { logger: ReturnType<typeof createLogger>; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      for (const l of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(l) as Record<string, unknown>);
+      cb();
+    },
+  });
+  return { logger: createLogger({ level: 'warn', destination: sink, pretty: false }), lines };
+}
+
+async function statusJson(env: Record<string, string>): Promise<Record<string, unknown>> {
+  const p = spawnCli(['status', '--json'], env);
+  const { code } = await p.exited;
+  expect(code, p.output()).toBe(0);
+  return JSON.parse(p.output().slice(p.output().indexOf('{'))) as Record<string, unknown>;
+}
+
+describe('lists that can never be proven complete', () => {
+  it.each(['friendly', 'docs'] as const)(
+    '%s dialect: meta.total counts a hidden RFQ: each lost answer parked after 3 walks, warned, in status, and resolve settles it',
+    { timeout: 90_000 },
+    async (dialect) => {
+      sandbox = await startSandbox({ seed: 3, dialect, existing: 6, pageSize: 4, behaviour: { hiddenInTotal: true } });
+      sandbox.control.hide(sandbox.control.listAll()[2]!._id); // a hand-made RFQ the lists leave out but count
+      const e = {
+        redisUrl: redis.url,
+        baseUrl: sandbox.url,
+        token: 'sandbox-token',
+        prefix: freshPrefix(),
+        account: `endless-${dialect}`,
+        extra: { RECONCILE_MAX_WALKS: '3', SOURCING_LIST_SETTLE_MS: '100', SOURCING_CALL_DEADLINE_MS: '2000' },
+      };
+      const w = warnings();
+      ctx = await pipelineContext(e, w.logger);
+      const c = ctx;
+      worker = startWorker(ctx, { queues: ['createRfq'] });
+      // a first create: the list lag is measured on it
+      const [warm, ...reqs] = realisticRequisitions(4, `endless${dialect}`);
+      await enqueueCreateRfq(ctx.queues, warm!);
+      await waitFor('list lag measured', async () => (await c.dialects.stored())?.listLagMs !== undefined, 20_000);
+      sandbox.setFaults({ commitThenFail: { rate: 1, mode: '502' } });
+      // where lists echo external_id, a committed RFQ is found even by an incomplete walk: there, these creates
+      // never commit (each RFQ is gone at once, as when the service failed before storing it)
+      let purging = dialect === 'friendly';
+      const sb = sandbox;
+      const purge = (async () => {
+        const ours = new Set(reqs.flatMap((r) => r.lines.map((l) => l.external_id)));
+        while (purging) {
+          for (const x of sb.control.listAll())
+            if (x.lines.some((l) => ours.has(l.external_id ?? ''))) sb.control.purge(x._id);
+          await sleep(5);
+        }
+      })();
+      for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
+      await waitFor('4 jobs completed', async () => (await c.queues.createRfq.getCompletedCount()) === 4, 60_000, 200);
+      purging = false;
+      await purge;
+      sandbox.setFaults({});
+
+      const store = createIdempotencyStore(ctx.redis, ctx.keys);
+      const id = (r: (typeof reqs)[number]) => `generic/${r.key}`;
+      const recs = await Promise.all(reqs.map((r) => store.get(id(r))));
+      const why = /3 walks of the RFQ lists could not prove them complete \(last: .*meta\.total.*\); nothing posted/;
+      for (const rec of recs) expect(rec).toMatchObject({ state: 'undecided', reason: expect.stringMatching(why) });
+      expect(sandbox.stats().rfqsCreated).toBe(4); // nothing posted again
+      const warned = w.lines.filter((l) => l.event === 'requisition.undecided');
+      expect(warned.map((l) => l.requisition).sort()).toEqual(reqs.map(id).sort());
+      expect(warned.every((l) => l.level === 40)).toBe(true);
+      const status = await statusJson(pipelineEnvVars(e));
+      expect(
+        (status.undecided as Array<{ requisition: string; reason: string }>).map((u) => u.requisition).sort(),
+      ).toEqual(reqs.map(id).sort());
+      expect(JSON.stringify(status.undecided)).toMatch(/could not prove them complete/);
+
+      // a person settles each: the RFQ it finds at the service is it, or (none there) post once more
+      const config = pipelineConfig(e);
+      const atService = (r: (typeof reqs)[number]) =>
+        sandbox!.control.listAll().find((x) => x.lines.some((l) => l.external_id === r.lines[0]!.external_id));
+      for (const r of reqs) {
+        const found = atService(r);
+        const decision = found ? { rfq: found._id } : { post: true };
+        expect(await runResolveCommand(config, silentLogger, id(r), decision)).toBe(0);
+      }
+      await waitFor(
+        'all created',
+        async () => (await Promise.all(reqs.map((r) => store.get(id(r))))).every((x) => x?.state === 'created'),
+        30_000,
+        200,
+      );
+      for (const r of reqs)
+        expect(
+          sandbox.control.listAll().filter((x) => x.lines.some((l) => l.external_id === r.lines[0]!.external_id)),
+        ).toHaveLength(1);
+    },
+  );
+});
+
+describe('the account gate', () => {
+  it('closes after two walks broken by churn, says why and until when in status, opens by its deadline and rests', async () => {
+    const e = {
+      redisUrl: redis.url,
+      baseUrl: 'http://127.0.0.1:9',
+      token: 'unused',
+      prefix: freshPrefix(),
+      account: 'gate',
+    };
+    ctx = await pipelineContext(e);
+    // a list that changes between every two reads: one more RFQ in front each time page 1 is read
+    let n = 0;
+    const rfq = (id: number): ListedRfq => ({ _id: id, title: `other ${id}`, lines: [] });
+    const port: Pick<SourcingPort, 'listRfqPages' | 'getRfq'> = {
+      async *listRfqPages(): AsyncGenerator<RfqListPage> {
+        n++;
+        const all = Array.from({ length: 6 + n }, (_, i) => rfq(1000 - i - n));
+        yield { page: 1, rfqs: all.slice(0, 3), total: all.length, pageTotal: all.length };
+        yield { page: 2, rfqs: all.slice(3, 6), total: all.length, pageTotal: all.length };
+        yield { page: 3, rfqs: all.slice(6), total: all.length, pageTotal: all.length };
+      },
+      getRfq: async () => undefined,
+    };
+    const coordinator = createReconcileCoordinator({
+      redis: ctx.redis,
+      keys: ctx.keys,
+      listingClient: port,
+      dialect: async () => ({ unfiltered: 'yes', filter: 'lower', echo: 'no', detail: 'no', listLagMs: 0 }),
+      logger: silentLogger,
+      settleFloorMs: 0,
+      maxIncompleteWalks: 1_000,
+      gate: { holdMs: 3_000, restMs: 1_500 },
+      reconcileLimits: { passesPerList: 2, pageRetries: 0, backoffMs: 1, maxBackoffMs: 1 },
+    });
+    const [r] = realisticRequisitions(1, 'gate');
+    const entry = { id: 'generic/PR-gate-0', externalIds: ['gate-0-0'], posted: [], requisition: r! };
+    const walk = async () => expect(coordinator.reconcile(entry)).rejects.toBeInstanceOf(ReconcileUnstableError);
+    await walk();
+    expect(await coordinator.gateClosed()).toBe(false);
+    await walk();
+    const gate = await coordinator.gate();
+    expect(gate?.reason).toMatch(/the RFQ lists kept changing while read/);
+    const status = await statusJson(pipelineEnvVars(e));
+    expect(status.reconcile).toMatchObject({
+      pending: 1,
+      gate: { reason: gate!.reason, until: new Date(gate!.until).toISOString() },
+    });
+    // open by its deadline, and not closed again for the rest time however the walks go
+    await waitFor('the gate open', async () => !(await coordinator.gateClosed()), 4_000, 20);
+    for (let i = 0; i < 3; i++) await walk();
+    expect(await coordinator.gateClosed()).toBe(false);
+    await sleep(1_500);
+    await walk();
+    expect(await coordinator.gateClosed()).toBe(true);
+  });
+});
