@@ -47,7 +47,7 @@ function anchorsOf(markdown: string): Set<string> {
   const counts = new Map<string, number>();
   let fenced = false;
   for (const line of markdown.split('\n')) {
-    if (line.startsWith('```')) fenced = !fenced;
+    if (/^\s*```/.test(line)) fenced = !fenced;
     const m = !fenced && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!m) continue;
     const base = m[1]!
@@ -101,7 +101,7 @@ function linksOf(markdown: string): Array<{ line: number; target: string }> {
   const out: Array<{ line: number; target: string }> = [];
   let fenced = false;
   markdown.split('\n').forEach((text, i) => {
-    if (text.startsWith('```')) fenced = !fenced;
+    if (/^\s*```/.test(text)) fenced = !fenced;
     if (fenced) return;
     for (const m of text.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) out.push({ line: i + 1, target: m[1]! });
   });
