@@ -139,7 +139,7 @@ export interface IdempotencyStore {
   park(id: string, token: string, reason: string): Promise<boolean>;
   /** `resolve --post`: undecided -> pending (the next attempt posts). False when it was not undecided. */
   unparkToPost(id: string): Promise<boolean>;
-  /** `rfq-sync recover`: a requisition whose RFQ may exist, seeded to reconcile before any post (seedForRecovery-3.lua). */
+  /** `rfq-sync recover`: a requisition whose RFQ may exist, seeded to reconcile before any post (seedForRecovery-4.lua). */
   seedForRecovery(
     r: Requisition,
     contentHash: string,
@@ -255,7 +255,7 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
 const idOf = (r: Requisition) => `${r.profile}/${r.key}`;
 const meta = (r: Requisition) => [r.key, r.profile, r.sourceFile, r.title];
 
-/** Runs claim-6.lua; with a permit, the script may also take a rate-limit permit and begin the post. */
+/** Runs claim-7.lua; with a permit, the script may also take a rate-limit permit and begin the post. */
 async function claimScript(
   s: StoreState,
   r: Requisition,
