@@ -53,7 +53,15 @@ export function createLagProbe(o: {
     const renew = setInterval(() => void renewLock([lock], [token, LOCK_MS]).catch(() => undefined), LOCK_MS / 3);
     let m: Awaited<ReturnType<typeof measureListLag>>;
     try {
-      m = await measureListLag(o.port, list, rfqId, answeredAt, { maxMs: LAG_PROBE_MAX_MS, wholeListPages: 20 });
+      const created = o.keys.key('recon', 'created'); // our RFQs posted lately, by the time recorded (record-5.lua)
+      const from = await o.redis.zscore(created, String(rfqId));
+      const later = async () =>
+        new Set(from === null ? [] : (await o.redis.zrangebyscore(created, `(${from}`, '+inf')).map(Number));
+      m = await measureListLag(o.port, list, rfqId, answeredAt, {
+        maxMs: LAG_PROBE_MAX_MS,
+        wholeListPages: 20,
+        later,
+      });
     } finally {
       clearInterval(renew);
     }

@@ -3,7 +3,9 @@
  * answered, takes to show in the lists. Many services serve lists from a search index or a read replica; the reconcile
  * proves an RFQ absent only from lists read well after that (src/creation/list-settle.ts). Measured on our own
  * creates, since detection must not create anything: the list is read (page 1 and the last page, where a list
- * sorted by creation shows a new RFQ; the whole list when it is short) at growing intervals until the RFQ shows.
+ * sorted by creation shows a new RFQ; the whole list when it is short) at growing intervals until the RFQ shows, or
+ * one of ours created after it does (lists show RFQs in the order they were committed: a later one listed means this
+ * one is; while we create more, ours may already have been pushed off the last page by them).
  * The figure is an upper bound (the time of the answer that first showed it), which errs on the safe side.
  */
 import type { SourcingPort } from './port.ts';
@@ -30,28 +32,34 @@ const defaultSleep = (ms: number) =>
     setTimeout(resolve, ms).unref();
   });
 
-/** Reads `list` until RFQ `rfqId` (whose create was answered at `answeredAt`, this host's ms) shows. */
+/**
+ * Reads `list` until RFQ `rfqId` (whose create was answered at `answeredAt`, this host's ms) shows, or one of
+ * `later()` (our RFQs created after it) does.
+ */
 export async function measureListLag(
   port: Pick<SourcingPort, 'listRfqPages'>,
   list: ListFilter,
   rfqId: number,
   answeredAt: number,
-  o: LagProbeOptions,
+  o: LagProbeOptions & { later?: () => Promise<ReadonlySet<number>> },
 ): Promise<LagMeasurement> {
   const now = o.now ?? Date.now;
   const sleep = o.sleep ?? defaultSleep;
   let requests = 0;
-  const shows = async (pages: 'edges' | 'all', cap: number): Promise<boolean> => {
-    let read = 0;
+  let later: ReadonlySet<number> = new Set();
+  let short = false; // the whole list fits in wholeListPages pages (from page 1's total and size)
+  const shows = async (pages: 'edges' | 'all'): Promise<boolean> => {
     for await (const page of port.listRfqPages(list, { pages, onInvalid: () => undefined })) {
       requests++;
-      if (page.rfqs.some((r) => r._id === rfqId)) return true;
-      if (++read >= cap) return false;
+      if (page.page === 1 && page.total !== undefined)
+        short = page.total <= Math.max(1, page.rfqs.length) * o.wholeListPages;
+      if (page.rfqs.some((r) => r._id === rfqId || later.has(r._id))) return true;
     }
     return false;
   };
   for (let step = 100; ; step = Math.min(2_000, Math.round(step * 1.5))) {
-    const seen = (await shows('edges', 2)) || (await shows('all', o.wholeListPages));
+    later = (await o.later?.()) ?? later;
+    const seen = (await shows('edges')) || (short && (await shows('all')));
     const t = now();
     const lag = Math.max(0, t - answeredAt);
     if (seen)

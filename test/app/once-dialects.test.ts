@@ -62,6 +62,9 @@ describe('rfq-sync once against both dialects, a quarter of the create answers l
         HTTP_PORT: '0',
         FILE_STABLE_MS: '100',
         SOURCING_CONNECT_TIMEOUT_MS: '1000',
+        // a lost answer is proven absent only once the lists settled after its POST's deadline: short ones here
+        SOURCING_CALL_DEADLINE_MS: '5000',
+        SOURCING_LIST_SETTLE_MS: '200',
         JOB_BACKOFF_MS: '200',
         RATE_LIMIT_PER_SECOND: '200',
       };

@@ -113,11 +113,13 @@ describe('status and failed jobs', () => {
       'mappingSets',
       'paused',
       'queues',
+      'reconcile',
       'retention',
       'rfqs',
       'stateLost',
       'undecided',
     ]);
+    expect(r.reconcile).toEqual({ pending: 0, gate: null });
     const files = (r as unknown as { files: Array<Record<string, unknown>> }).files;
     expect(files.map((f) => [f.file, f.outcome]).sort()).toEqual([
       ['broken.xlsx', 'refused'],

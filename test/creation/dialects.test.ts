@@ -5,13 +5,13 @@
  * ambiguous cases of the docs dialect (no external_id echo): each parks the requisition, `resolve` settles it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { enqueueCreateRfq, reconcilerOf } from '../../jobs/create-rfq.ts';
+import { creatorDeps, enqueueCreateRfq, reconcilerOf } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { runResolveCommand } from '../../app/commands.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { toCreateRfqRequest } from '../../src/creation/rfq-creator.ts';
+import { createRfqOnce, toCreateRfqRequest } from '../../src/creation/rfq-creator.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { checkExactlyOnce, makeRequisitions, pipelineConfig, pipelineContext, waitFor } from '../helpers/pipeline.ts';
@@ -91,6 +91,12 @@ describe('dialects: lost answers in an account full of hand-made RFQs', () => {
   );
 });
 
+/** A first create of the account, answered: the list lag is measured on it (until then lost answers wait 30 s). */
+async function warmUp(c: WorkerContext): Promise<void> {
+  await createRfqOnce(creatorDeps(c), makeRequisitions(1, `warm${Date.now()}`)[0]!);
+  await waitFor('list lag measured', async () => (await c.dialects.stored())?.listLagMs !== undefined, 20_000);
+}
+
 describe('ambiguous matches park the requisition; resolve settles it', () => {
   it('a hand-made twin of what was posted: parked, nothing posted; resolve --rfq records it, resolve --post posts once', async () => {
     sandbox = await startSandbox({ seed: 9, dialect: 'docs', existing: 20, pageSize: 10 });
@@ -102,6 +108,7 @@ describe('ambiguous matches park the requisition; resolve settles it', () => {
       account: 'amb',
     };
     ctx = await pipelineContext(env);
+    await warmUp(ctx);
     const [a, b, c2] = makeRequisitions(3, 'twin');
     // hand-made twins: the same content made in the web UI before our POST (no external_ids)
     for (const r of [a!, b!]) {
@@ -128,7 +135,7 @@ describe('ambiguous matches park the requisition; resolve settles it', () => {
     expect((await store.get(idOf(c2)))?.state).toBe('created');
     expect((await store.get(idOf(a)))?.reason).toMatch(/2 RFQs match/);
     const posted = sandbox.stats().rfqsCreated;
-    expect(posted).toBe(5); // 2 twins + 3 POSTs, nothing posted again
+    expect(posted).toBe(6); // the warm-up, 2 twins, 3 POSTs: nothing posted again
 
     const ourA = sandbox.control
       .listAll()
@@ -139,7 +146,7 @@ describe('ambiguous matches park the requisition; resolve settles it', () => {
     // b: the operator says neither is it (e.g. both were deleted by hand): post once more
     expect(await runResolveCommand(config, silentLogger, idOf(b), { post: true })).toBe(0);
     await waitFor('b created', async () => (await store.get(idOf(b)))?.state === 'created', 30_000, 200);
-    expect(sandbox.stats().rfqsCreated).toBe(6);
+    expect(sandbox.stats().rfqsCreated).toBe(7);
     expect(await runResolveCommand(config, silentLogger, idOf(c2), { post: true })).toBe(1); // not waiting for a decision
   });
 
@@ -153,6 +160,7 @@ describe('ambiguous matches park the requisition; resolve settles it', () => {
       account: 'amb2',
     };
     ctx = await pipelineContext(env);
+    await warmUp(ctx);
     const [x] = makeRequisitions(1, 'same');
     const y = {
       ...x!,
@@ -171,6 +179,6 @@ describe('ambiguous matches park the requisition; resolve settles it', () => {
     // whichever walk saw both pending parks them; one that saw one adopts it, and the other then finds its own
     for (const r of [rx, ry]) expect(['undecided', 'created']).toContain(r?.state);
     if (rx?.state === 'created' && ry?.state === 'created') expect(rx.rfqId).not.toBe(ry.rfqId);
-    expect(sandbox.stats().rfqsCreated).toBe(2);
+    expect(sandbox.stats().rfqsCreated).toBe(3);
   });
 });

@@ -8,7 +8,8 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { runResolveCommand } from '../../app/commands.ts';
+import { runResolveCommand, trackingFacts } from '../../app/commands.ts';
+import { collectStatus, formatStatus } from '../../app/status.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { createReconcileCoordinator } from '../../src/creation/reconcile-coordinator.ts';
 import { ReconcileUnstableError } from '../../src/errors.ts';
@@ -171,7 +172,7 @@ describe('the account gate', () => {
       logger: silentLogger,
       settleFloorMs: 0,
       maxIncompleteWalks: 1_000,
-      gate: { holdMs: 3_000, restMs: 1_500 },
+      gate: { holdMs: 3_000, restMs: 4_000 },
       reconcileLimits: { passesPerList: 2, pageRetries: 0, backoffMs: 1, maxBackoffMs: 1 },
     });
     const [r] = realisticRequisitions(1, 'gate');
@@ -182,7 +183,9 @@ describe('the account gate', () => {
     await walk();
     const gate = await coordinator.gate();
     expect(gate?.reason).toMatch(/the RFQ lists kept changing while read/);
-    const status = await statusJson(pipelineEnvVars(e));
+    // what `status` shows (collected in-process: the gate holds only seconds here)
+    const status = await collectStatus(ctx, () => trackingFacts(ctx!));
+    expect(formatStatus(status)).toContain(`NEW POSTS HELD until ${new Date(gate!.until).toISOString()}`);
     expect(status.reconcile).toMatchObject({
       pending: 1,
       gate: { reason: gate!.reason, until: new Date(gate!.until).toISOString() },
@@ -191,8 +194,15 @@ describe('the account gate', () => {
     await waitFor('the gate open', async () => !(await coordinator.gateClosed()), 4_000, 20);
     for (let i = 0; i < 3; i++) await walk();
     expect(await coordinator.gateClosed()).toBe(false);
-    await sleep(1_500);
-    await walk();
-    expect(await coordinator.gateClosed()).toBe(true);
+    // after the rest, churn closes it again
+    await waitFor(
+      'the gate closed again',
+      async () => {
+        await walk();
+        return coordinator.gateClosed();
+      },
+      10_000,
+      200,
+    );
   });
 });

@@ -238,6 +238,8 @@ export function pipelineEnvVars(e: PipelineEnv): Record<string, string> {
     SOURCING_CALL_DEADLINE_MS: '4000',
     SOURCING_GET_RETRIES: '2',
     SOURCING_PAGE_CONCURRENCY: '1',
+    // the sandbox lists a new RFQ at once unless told to lag: the lists settle as soon as the lag measured allows
+    SOURCING_LIST_SETTLE_MS: '200',
     RATE_LIMIT_PER_SECOND: '1000',
     CONCURRENCY_CREATE: '8',
     JOB_ATTEMPTS: '50',
@@ -285,6 +287,7 @@ export function serviceEnv(e: ServiceEnv): Record<string, string> {
     SOURCING_BODY_TIMEOUT_MS: '2000',
     SOURCING_CALL_DEADLINE_MS: '5000',
     SOURCING_GET_RETRIES: '2',
+    SOURCING_LIST_SETTLE_MS: '200',
     RATE_LIMIT_PER_SECOND: '500',
     CONCURRENCY_CREATE: '8',
     JOB_ATTEMPTS: '1000',
