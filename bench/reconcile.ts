@@ -69,6 +69,8 @@ async function run(dialect: 'friendly' | 'docs', n: number): Promise<Row> {
     CONCURRENCY_CREATE: '8',
     JOB_ATTEMPTS: '50',
     JOB_BACKOFF_MS: '100',
+    // a lost answer is proven absent once the lists settled after its POST's deadline: a short one here
+    SOURCING_CALL_DEADLINE_MS: '5000',
     LOG_LEVEL: 'silent',
   } as NodeJS.ProcessEnv);
   const ctx = await createWorkerContext(config, silentLogger, { redisUrl: redisServer.url, baseUrl: sandbox.url });
