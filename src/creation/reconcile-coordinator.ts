@@ -41,6 +41,8 @@ export { CLOCK_SKEW_MS, type PendingEntry, type ReconcileResult } from './reconc
 const LOCK_MS = 5_000;
 /** A requisition waiting for its lists to settle looks again at least this often (the lag may get measured). */
 const SETTLE_RECHECK_MS = 2_000;
+/** A settled requisition waits at most this long for others about to settle, so one walk serves them all. */
+const BATCH_MS = 1_500;
 
 export type ParkedEntry = PendingEntry & { reason: string; rfqIds: number[]; bodies?: Record<number, string> };
 
@@ -158,12 +160,18 @@ async function reconcile(
   };
   const have = await ready();
   if (have) return have;
-  const wait = settledFrom(held, listSettleMs(await d.dialect(), d.settleFloorMs)) - (await redisNow(d.redis));
+  const settle = listSettleMs(await d.dialect(), d.settleFloorMs);
+  const now = await redisNow(d.redis);
+  const wait = settledFrom(held, settle) - now;
   if (wait > 0)
     throw new ReconcileUnstableError(
       `waiting ${wait} ms more for the lists to settle (a lost answer's RFQ may not be listed yet)`,
       Math.min(wait, SETTLE_RECHECK_MS) + jitter(s.limits),
     );
+  // one walk for many: if other lost answers settle in a moment, walk for them too (waiting at most BATCH_MS)
+  const soon = await settlingSoon(s, settle, now);
+  if (soon > 0 && -wait < BATCH_MS)
+    throw new ReconcileUnstableError(`waiting ${soon} ms to walk for more lost answers at once`, soon);
   const token = randomUUID();
   if ((await d.redis.set(k.lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK')
     throw new ReconcileUnstableError('waiting for the walk another worker is making', jitter(s.limits));
@@ -181,6 +189,17 @@ async function reconcile(
     why ? `the walk could not prove the lists complete: ${why}` : 'the walk decided nothing for it yet',
     jitter(s.limits),
   );
+}
+
+/** How long until the last pending requisition that settles within BATCH_MS settles (0: none does). */
+async function settlingSoon(s: WalkerState, settle: number, now: number): Promise<number> {
+  const pendings = Object.values(await s.d.redis.hgetall(s.k.pending)).map((v) => JSON.parse(v) as PendingEntry);
+  let soon = 0;
+  for (const p of pendings) {
+    const left = settledFrom(p, settle) - now;
+    if (left > 0 && left <= BATCH_MS) soon = Math.max(soon, left);
+  }
+  return soon;
 }
 
 /** Puts the entry in recon:pending and answers it as held (its `since` is the first registration's). */

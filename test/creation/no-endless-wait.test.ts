@@ -206,3 +206,58 @@ describe('the account gate', () => {
     );
   });
 });
+
+describe('a walk that misses one of our own recent RFQs', () => {
+  it('proves nothing (the lists lag more than measured, or hide ours): the lost answer is parked, never posted again', async () => {
+    const e = {
+      redisUrl: redis.url,
+      baseUrl: 'http://127.0.0.1:9',
+      token: 'unused',
+      prefix: freshPrefix(),
+      account: 'own',
+    };
+    ctx = await pipelineContext(e);
+    const c = ctx;
+    // RFQ 7 was posted by us 5 s ago (recon:created, as record-5.lua keeps it); the lists never show it
+    const now = Date.now();
+    await c.redis.zadd(c.keys.key('recon', 'created'), now - 5_000, '7');
+    const listed = [1, 2, 3].map((id): ListedRfq => ({ _id: id, title: `other ${id}`, lines: [] }));
+    const port: Pick<SourcingPort, 'listRfqPages' | 'getRfq'> = {
+      async *listRfqPages(): AsyncGenerator<RfqListPage> {
+        yield { page: 1, rfqs: listed, total: listed.length, pageTotal: listed.length };
+      },
+      getRfq: async () => undefined,
+    };
+    const suspected: string[] = [];
+    const coordinator = createReconcileCoordinator({
+      redis: c.redis,
+      keys: c.keys,
+      listingClient: port,
+      dialect: async () => ({ unfiltered: 'yes', filter: 'lower', echo: 'no', detail: 'no', listLagMs: 100 }),
+      lagSuspect: async (why) => void suspected.push(why),
+      logger: silentLogger,
+      settleFloorMs: 0,
+      maxIncompleteWalks: 2,
+      reconcileLimits: { passesPerList: 2, pageRetries: 0, backoffMs: 1, maxBackoffMs: 1 },
+    });
+    const [r] = realisticRequisitions(1, 'own');
+    const entry = { id: 'generic/PR-own-0', externalIds: ['own-0-0'], posted: [], requisition: r! };
+    // as the job does: waits out the settle time, then the walk
+    const attempt = async () => {
+      for (;;) {
+        try {
+          return await coordinator.reconcile(entry);
+        } catch (err) {
+          if (!(err instanceof ReconcileUnstableError) || !/to settle|more lost answers/.test(err.message)) throw err;
+          await sleep(err.waitMs);
+        }
+      }
+    };
+    await expect(attempt()).rejects.toThrow(/our RFQ\(s\) 7 posted more than 200 ms before the walk are not listed/);
+    expect(await attempt()).toMatchObject({
+      outcome: 'ambiguous',
+      reason: expect.stringMatching(/2 walks .* our RFQ\(s\) 7/),
+    });
+    expect(suspected.length).toBeGreaterThan(0); // the lag is measured again on the next create
+  });
+});
