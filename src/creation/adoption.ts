@@ -16,17 +16,8 @@ export interface AdoptedLine {
   position: number;
 }
 
-function asLine(l: PostedLine): RequisitionLine {
-  return {
-    external_id: l.external_id,
-    product_name: l.product_name,
-    ...(l.specification !== undefined ? { specification: l.specification } : {}),
-    ...(l.uom !== undefined ? { uom: l.uom } : {}),
-    qty: l.qty,
-    ...(l.estimated_price !== undefined ? { estimated_price: l.estimated_price } : {}),
-    row: 0,
-  };
-}
+/** A posted line as the record keeps a line (its row in an export is not known here). */
+const asLine = (l: PostedLine): RequisitionLine => ({ ...l, row: 0 });
 
 /**
  * The RFQ's lines that are ours, with their positions. `posted`: every body posted for the requisition, latest last;

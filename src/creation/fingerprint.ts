@@ -13,17 +13,14 @@
  *   none  - another title, or another number of lines.
  */
 import { Decimal } from 'decimal.js';
+import type { RequisitionLine } from '../requisition.ts';
 import type { CreateRfqRequest, ListedRfq } from '../sourcing/types.ts';
 import { hashOf } from './hash.ts';
 
-export interface PostedLine {
-  external_id: string;
-  product_name: string;
-  specification?: string;
-  uom?: string;
-  qty: number;
-  estimated_price?: number;
-}
+export type PostedLine = Pick<
+  RequisitionLine,
+  'external_id' | 'product_name' | 'specification' | 'uom' | 'qty' | 'estimated_price'
+>;
 
 /** A body as posted (the fields a list can show), with its fingerprint and its index key. */
 export interface PostedBody {
@@ -66,13 +63,14 @@ export function nearKeyOf(title: string | undefined, lineCount: number): string 
 }
 
 export function postedBodyOf(b: CreateRfqRequest): PostedBody {
+  // fields left undefined are not kept (JSON drops them)
   const lines: PostedLine[] = b.lines.map((l) => ({
     external_id: l.external_id,
     product_name: l.product_name,
-    ...(l.specification !== undefined ? { specification: l.specification } : {}),
-    ...(l.uom !== undefined ? { uom: l.uom } : {}),
+    specification: l.specification,
+    uom: l.uom,
     qty: l.qty,
-    ...(l.estimated_price !== undefined ? { estimated_price: l.estimated_price } : {}),
+    estimated_price: l.estimated_price,
   }));
   const canon = [
     normText(b.title),
@@ -90,16 +88,17 @@ export function postedBodyOf(b: CreateRfqRequest): PostedBody {
       normNum(l.estimated_price),
     ]),
   ];
+  const { title, due_date, required_date, description, rfq_type, rfq_category, rfq_location } = b;
   return {
     fp: hashOf(canon, 24),
-    near: nearKeyOf(b.title, lines.length),
-    title: b.title,
-    due_date: b.due_date,
-    ...(b.required_date !== undefined ? { required_date: b.required_date } : {}),
-    ...(b.description !== undefined ? { description: b.description } : {}),
-    rfq_type: b.rfq_type,
-    ...(b.rfq_category !== undefined ? { rfq_category: b.rfq_category } : {}),
-    ...(b.rfq_location !== undefined ? { rfq_location: b.rfq_location } : {}),
+    near: nearKeyOf(title, lines.length),
+    title,
+    due_date,
+    required_date,
+    description,
+    rfq_type,
+    rfq_category,
+    rfq_location,
     lines,
   };
 }

@@ -10,17 +10,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
 import { runResolveCommand } from '../../app/commands.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { ThrottledError } from '../../src/creation/rate-limiter.ts';
-import {
-  AttemptBusyError,
-  createRfqOnce,
-  type CreateOutcome,
-  type CreatorDeps,
-} from '../../src/creation/rfq-creator.ts';
+import { createRfqOnce, type CreatorDeps } from '../../src/creation/rfq-creator.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
 import type { Requisition } from '../../src/requisition.ts';
-import { freshPrefix, pipelineConfig, pipelineContext, useRedis, useSandbox, waitFor } from '../helpers/pipeline.ts';
+import {
+  freshPrefix,
+  pipelineConfig,
+  pipelineContext,
+  useRedis,
+  useSandbox,
+  waitFor,
+  createAsJob,
+} from '../helpers/pipeline.ts';
 import { realisticRequisitions } from './real-lists.ts';
 
 const redis = useRedis();
@@ -31,17 +33,6 @@ afterEach(async () => {
   if (ctx) await closeWorkerContext(ctx);
   ctx = undefined;
 });
-
-async function asJob(deps: CreatorDeps, r: Requisition): Promise<CreateOutcome> {
-  for (;;) {
-    try {
-      return await createRfqOnce(deps, r);
-    } catch (err) {
-      if (!(err instanceof AttemptBusyError || err instanceof ThrottledError)) throw err;
-      await new Promise((res) => setTimeout(res, err.waitMs));
-    }
-  }
-}
 
 /** X and Y: the same title and lines; Y's specification differs unless `same`. */
 function pair(tag: string, same: boolean): [Requisition, Requisition] {
@@ -70,7 +61,7 @@ async function setUp(account: string): Promise<{ deps: CreatorDeps; env: Paramet
   ctx = await pipelineContext(env);
   const c = ctx;
   const deps = creatorDeps(ctx);
-  await asJob(deps, realisticRequisitions(1, `${account}warm`)[0]!); // the list lag is measured on it
+  await createAsJob(deps, realisticRequisitions(1, `${account}warm`)[0]!); // the list lag is measured on it
   await waitFor('list lag measured', async () => (await c.dialects.stored())?.listLagMs !== undefined, 20_000);
   return { deps, env };
 }
@@ -92,8 +83,8 @@ describe('an RFQ that another requisition may own is never adopted', () => {
     const { deps } = await setUp('claim1');
     const [x, y] = pair('claim1', false);
     await loseBoth(deps, x, y);
-    expect(await asJob(deps, x)).toMatchObject({ status: 'created' }); // Y's RFQ is not X's
-    expect(await asJob(deps, y)).toMatchObject({ status: 'adopted' });
+    expect(await createAsJob(deps, x)).toMatchObject({ status: 'created' }); // Y's RFQ is not X's
+    expect(await createAsJob(deps, y)).toMatchObject({ status: 'adopted' });
     for (const l of [...x.lines, ...y.lines]) expect(carrying(l.external_id)).toHaveLength(1);
     const store = createIdempotencyStore(ctx!.redis, ctx!.keys);
     const [rx, ry] = [await store.get(`generic/${x.key}`), await store.get(`generic/${y.key}`)];
@@ -106,21 +97,21 @@ describe('an RFQ that another requisition may own is never adopted', () => {
     const [x, y] = pair('claim2', true);
     await loseBoth(deps, x, y);
     const created = sb.sandbox.stats().rfqsCreated;
-    expect(await asJob(deps, x)).toMatchObject({
+    expect(await createAsJob(deps, x)).toMatchObject({
       status: 'undecided',
       reason: expect.stringMatching(
         /for generic\/PR-claim2-0, generic\/PR-claim2-0-Y|for generic\/PR-claim2-0-Y, generic\/PR-claim2-0/,
       ),
     });
-    expect(await asJob(deps, y)).toMatchObject({ status: 'undecided' });
+    expect(await createAsJob(deps, y)).toMatchObject({ status: 'undecided' });
     expect(sb.sandbox.stats().rfqsCreated).toBe(created);
     const config = pipelineConfig(env);
     const ys = carrying(y.lines[0]!.external_id)[0]!;
     expect(await runResolveCommand(config, silentLogger, `generic/${y.key}`, { rfq: ys._id })).toBe(0);
     expect(await runResolveCommand(config, silentLogger, `generic/${x.key}`, { post: true })).toBe(0);
     // the queued attempts (run here as the worker would)
-    expect(await asJob(deps, x)).toMatchObject({ status: 'created' });
-    expect(await asJob(deps, y)).toMatchObject({ status: 'existing', rfqId: ys._id });
+    expect(await createAsJob(deps, x)).toMatchObject({ status: 'created' });
+    expect(await createAsJob(deps, y)).toMatchObject({ status: 'existing', rfqId: ys._id });
     for (const l of [...x.lines, ...y.lines]) expect(carrying(l.external_id)).toHaveLength(1);
   });
 });

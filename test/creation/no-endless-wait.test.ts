@@ -5,41 +5,30 @@
  * (new POSTs wait for a still walk) only for a while, and `status` says why and until when.
  */
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
-import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { runResolveCommand, trackingFacts } from '../../app/commands.ts';
 import { collectStatus, formatStatus } from '../../app/status.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { createReconcileCoordinator } from '../../src/creation/reconcile-coordinator.ts';
 import { ReconcileUnstableError } from '../../src/errors.ts';
 import { createLogger, silentLogger } from '../../src/logger.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import type { RfqListPage, SourcingPort } from '../../src/sourcing/port.ts';
 import type { ListedRfq } from '../../src/sourcing/types.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
 import {
   freshPrefix,
   pipelineConfig,
-  pipelineContext,
   pipelineEnvVars,
   sleep,
   useRedis,
   waitFor,
+  useOwnParts,
 } from '../helpers/pipeline.ts';
 import { realisticRequisitions } from './real-lists.ts';
 
 const redis = useRedis();
-let sandbox: Sandbox | undefined;
-let ctx: WorkerContext | undefined;
-let worker: RunningWorker | undefined;
-afterEach(async () => {
-  await worker?.close(5_000);
-  if (ctx) await closeWorkerContext(ctx);
-  await sandbox?.stop();
-  worker = ctx = sandbox = undefined;
-});
+const parts = useOwnParts();
 
 /** Log lines at warn and above, as JSON. */
 function warnings(): { logger: ReturnType<typeof createLogger>; lines: Array<Record<string, unknown>> } {
@@ -66,7 +55,13 @@ describe('lists that can never be proven complete', () => {
     '%s dialect: meta.total counts a hidden RFQ: each lost answer parked after 3 walks, warned, in status, and resolve settles it',
     { timeout: 90_000 },
     async (dialect) => {
-      sandbox = await startSandbox({ seed: 3, dialect, existing: 6, pageSize: 4, behaviour: { hiddenInTotal: true } });
+      const sandbox = await parts.sandbox({
+        seed: 3,
+        dialect,
+        existing: 6,
+        pageSize: 4,
+        behaviour: { hiddenInTotal: true },
+      });
       sandbox.control.hide(sandbox.control.listAll()[2]!._id); // a hand-made RFQ the lists leave out but count
       const e = {
         redisUrl: redis.url,
@@ -77,9 +72,9 @@ describe('lists that can never be proven complete', () => {
         extra: { RECONCILE_MAX_WALKS: '3', SOURCING_LIST_SETTLE_MS: '100', SOURCING_CALL_DEADLINE_MS: '2000' },
       };
       const w = warnings();
-      ctx = await pipelineContext(e, w.logger);
+      const ctx = await parts.context(e, w.logger);
       const c = ctx;
-      worker = startWorker(ctx, { queues: ['createRfq'] });
+      parts.worker(ctx, ['createRfq']);
       // a first create: the list lag is measured on it
       const [warm, ...reqs] = realisticRequisitions(4, `endless${dialect}`);
       await enqueueCreateRfq(ctx.queues, warm!);
@@ -150,7 +145,7 @@ describe('the account gate', () => {
       prefix: freshPrefix(),
       account: 'gate',
     };
-    ctx = await pipelineContext(e);
+    const ctx = await parts.context(e);
     // a list that changes between every two reads: one more RFQ in front each time page 1 is read
     let n = 0;
     const rfq = (id: number): ListedRfq => ({ _id: id, title: `other ${id}`, lines: [] });
@@ -216,7 +211,7 @@ describe('a walk that misses one of our own recent RFQs', () => {
       prefix: freshPrefix(),
       account: 'own',
     };
-    ctx = await pipelineContext(e);
+    const ctx = await parts.context(e);
     const c = ctx;
     // RFQ 7 was posted by us 5 s ago (recon:created, as record-5.lua keeps it); the lists never show it
     const now = Date.now();

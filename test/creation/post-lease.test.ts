@@ -7,17 +7,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import {
-  AttemptBusyError,
-  createRfqOnce,
-  type CreateOutcome,
-  type CreatorDeps,
-} from '../../src/creation/rfq-creator.ts';
+import { AttemptBusyError, createRfqOnce } from '../../src/creation/rfq-creator.ts';
 import { TransientHttpError } from '../../src/errors.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import type { Requisition } from '../../src/requisition.ts';
-import { freshPrefix, makeRequisitions, pipelineContext, sleep, useRedis, waitFor } from '../helpers/pipeline.ts';
+import {
+  freshPrefix,
+  makeRequisitions,
+  pipelineContext,
+  sleep,
+  useRedis,
+  waitFor,
+  createAsJob,
+} from '../helpers/pipeline.ts';
 
 const redis = useRedis();
 let sandbox: Sandbox | undefined;
@@ -45,18 +47,6 @@ async function setUp(deadlineMs: number): Promise<WorkerContext> {
   return ctx;
 }
 
-/** As the create job runs an attempt: set aside (here: slept) while busy, until it says what happened. */
-async function asJob(deps: CreatorDeps, r: Requisition): Promise<CreateOutcome> {
-  for (;;) {
-    try {
-      return await createRfqOnce(deps, r);
-    } catch (err) {
-      if (!(err instanceof AttemptBusyError)) throw err;
-      await sleep(err.waitMs);
-    }
-  }
-}
-
 describe('the post lease', () => {
   it('a pause longer than the lease between the lease and the POST: nothing sent; the attempt that took over posts once', async () => {
     const c = await setUp(1_000);
@@ -80,7 +70,7 @@ describe('the post lease', () => {
     await pausing;
     await sleep(deps.postLeaseMs + 50);
     // meanwhile the lease ran out: another attempt takes the requisition (reconciles: the first may have posted)
-    const other = await asJob(deps, r!);
+    const other = await createAsJob(deps, r!);
     expect(other).toMatchObject({ status: 'created' });
     expect(await stalled).toBeInstanceOf(AttemptBusyError);
     expect(sandbox!.stats().rfqsCreated).toBe(2); // the warm-up, and r once

@@ -3,30 +3,19 @@
  * The sandbox shows a new RFQ in its lists only 2.5 s after storing it, lists newest first, stores units upper-cased
  * and names with their spaces collapsed (where lists echo external_id, the external_ids upper-cased; where they do
  * not, product names upper-cased, a required date filled in and estimated_price left out of the lists), and loses a
- * quarter of the create answers after committing. The lag is measured on the first creates. In both dialects: every requisition is exactly one RFQ, none
- * is posted twice, none is stuck, none is parked (nothing here is ambiguous).
+ * quarter of the create answers after committing. The lag is measured on the first creates. In both dialects: every
+ * requisition is exactly one RFQ, none is posted twice, none is stuck, none is parked (nothing here is ambiguous).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
-import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
 import type { Requisition } from '../../src/requisition.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { jobCounts, pipelineContext, settled, waitFor } from '../helpers/pipeline.ts';
+import { jobCounts, settled, waitFor, useOwnParts } from '../helpers/pipeline.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { exactlyOnceBy, realisticRequisitions } from './real-lists.ts';
 
 const redis = useRedis();
-let sandbox: Sandbox | undefined;
-let ctx: WorkerContext | undefined;
-let worker: RunningWorker | undefined;
-afterEach(async () => {
-  await worker?.close(5_000);
-  if (ctx) await closeWorkerContext(ctx);
-  await sandbox?.stop();
-  worker = ctx = sandbox = undefined;
-});
+const parts = useOwnParts();
 
 const N = 60;
 
@@ -35,7 +24,7 @@ describe('proof 6: exactly once against lists that lag, run newest first and sho
     '%s dialect: list lag 2.5 s, newest first, normalised units and names, a quarter of the answers lost: one RFQ each, none parked or stuck',
     { timeout: 120_000 },
     async (dialect) => {
-      sandbox = await startSandbox({
+      const sandbox = await parts.sandbox({
         seed: 28,
         dialect,
         existing: 30,
@@ -48,7 +37,7 @@ describe('proof 6: exactly once against lists that lag, run newest first and sho
             : { stores: ['uom-case', 'spaces', 'name-case', 'required-date'], listOmits: ['estimated_price'] }),
         },
       });
-      ctx = await pipelineContext({
+      const ctx = await parts.context({
         redisUrl: redis.url,
         baseUrl: sandbox.url,
         token: 'sandbox-token',
@@ -60,7 +49,7 @@ describe('proof 6: exactly once against lists that lag, run newest first and sho
       for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
       sandbox.resetStats();
       sandbox.setFaults({ commitThenFail: { rate: 0.25, mode: '502' } });
-      worker = startWorker(ctx, { queues: ['createRfq'] });
+      parts.worker(ctx, ['createRfq']);
       const c = ctx;
       const done = await waitFor(
         `${N} create jobs finished`,

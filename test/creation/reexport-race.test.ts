@@ -9,13 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { ThrottledError } from '../../src/creation/rate-limiter.ts';
-import {
-  AttemptBusyError,
-  createRfqOnce,
-  type CreateOutcome,
-  type CreatorDeps,
-} from '../../src/creation/rfq-creator.ts';
+import { createRfqOnce } from '../../src/creation/rfq-creator.ts';
 import type { Requisition } from '../../src/requisition.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import {
@@ -25,6 +19,7 @@ import {
   useSandbox,
   waitFor,
   type PollingHarness,
+  createAsJob,
 } from '../helpers/pipeline.ts';
 import { exactlyOnceBy, realisticRequisitions } from './real-lists.ts';
 
@@ -40,18 +35,6 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-/** As the create job runs an attempt: set aside (here: slept) while busy or throttled, until it says what happened. */
-async function asJob(deps: CreatorDeps, r: Requisition): Promise<CreateOutcome> {
-  for (;;) {
-    try {
-      return await createRfqOnce(deps, r);
-    } catch (err) {
-      if (!(err instanceof AttemptBusyError || err instanceof ThrottledError)) throw err;
-      await new Promise((res) => setTimeout(res, err.waitMs));
-    }
-  }
-}
 
 describe('a re-export racing a lost answer', () => {
   it.each(['friendly', 'docs'] as const)(
@@ -72,7 +55,7 @@ describe('a re-export racing a lost answer', () => {
       const deps = creatorDeps(h.ctx);
       const c = h.ctx;
       // a first create of the account: the list lag gets measured on it
-      await asJob(deps, realisticRequisitions(1, `warm${dialect}`)[0]!);
+      await createAsJob(deps, realisticRequisitions(1, `warm${dialect}`)[0]!);
       await waitFor('list lag measured', async () => (await c.dialects.stored())?.listLagMs !== undefined, 20_000);
 
       const [r] = realisticRequisitions(1, `race${dialect}`);
@@ -84,10 +67,10 @@ describe('a re-export racing a lost answer', () => {
       sb.setFaults({ commitThenFail: { rate: 1, mode: '502' } });
       await expect(createRfqOnce(deps, ab)).rejects.toThrow(/502/);
       sb.setFaults({});
-      const raced = await asJob(deps, cab);
+      const raced = await createAsJob(deps, cab);
       expect(raced).toMatchObject({ status: 'adopted' });
       expect(raced.supplements?.map((s) => s.status)).toEqual(['created']);
-      expect(await asJob(deps, ab)).toMatchObject({ status: 'existing' });
+      expect(await createAsJob(deps, ab)).toMatchObject({ status: 'existing' });
 
       // at the service: every line once, none dropped; the RFQ holds a and b as posted, the supplement c
       const ours = sb.control

@@ -6,28 +6,17 @@
  * also leave the lines out (the detail call confirms each candidate). Both dialects: every requisition exactly one
  * RFQ, none parked, none stuck.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueCreateRfq, reconcilerOf } from '../../jobs/create-rfq.ts';
-import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { exactlyOnceBy, realisticRequisitions } from '../creation/real-lists.ts';
-import { freshPrefix, jobCounts, pipelineContext, settled, sleep, useRedis, waitFor } from '../helpers/pipeline.ts';
+import { freshPrefix, jobCounts, settled, sleep, useRedis, waitFor, useOwnParts } from '../helpers/pipeline.ts';
 import { recordFigure } from './figures.ts';
 
 const SECTION = 'Exactly once against moving lists';
 const N = 100;
 const redis = useRedis();
-let sandbox: Sandbox | undefined;
-let ctx: WorkerContext | undefined;
-let worker: RunningWorker | undefined;
-afterEach(async () => {
-  await worker?.close(5_000);
-  if (ctx) await closeWorkerContext(ctx);
-  await sandbox?.stop();
-  worker = ctx = sandbox = undefined;
-});
+const parts = useOwnParts();
 
 /** Other users' RFQs, posted straight to the service with due dates all over the order. */
 async function postOther(url: string, i: number): Promise<void> {
@@ -47,7 +36,7 @@ describe('exactly once while the lists move', () => {
   it.each(['friendly', 'docs'] as const)(
     '%s dialect: 100 requisitions, lists by due date lagging 1.5 s and moving in bursts, a quarter of the answers lost',
     async (dialect) => {
-      sandbox = await startSandbox({
+      const sandbox = await parts.sandbox({
         seed: 41,
         dialect,
         existing: 40,
@@ -60,7 +49,7 @@ describe('exactly once while the lists move', () => {
         },
       });
       const sb = sandbox;
-      ctx = await pipelineContext({
+      const ctx = await parts.context({
         redisUrl: redis.url,
         baseUrl: sb.url,
         token: 'sandbox-token',
@@ -74,7 +63,7 @@ describe('exactly once while the lists move', () => {
       sb.resetStats();
       sb.setFaults({ commitThenFail: { rate: 0.25, mode: '502' } });
       const t0 = Date.now();
-      worker = startWorker(c, { queues: ['createRfq'] });
+      parts.worker(c, ['createRfq']);
 
       // every second, a burst: another user's RFQ arrives somewhere in the order, one is hidden, one purged
       let moving = true;

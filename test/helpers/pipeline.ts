@@ -33,8 +33,16 @@ import {
   type RedisConnectionOptions,
 } from '../../src/redis/queues.ts';
 import { redisKeys, type RedisKeys } from '../../src/redis/redis-keys.ts';
+import { ThrottledError } from '../../src/creation/rate-limiter.ts';
+import {
+  AttemptBusyError,
+  createRfqOnce,
+  type CreateOutcome,
+  type CreatorDeps,
+} from '../../src/creation/rfq-creator.ts';
 import type { Requisition } from '../../src/requisition.ts';
-import type { Sandbox, SandboxOptions } from '../../src/sandbox/server.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
+import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import type { StoredRfq } from '../../src/sandbox/store.ts';
 import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
@@ -147,6 +155,35 @@ export function usePipeline(o: UsePipelineOptions = {}): Pipeline {
       const ctx = await pipelineContext(e, logger);
       contexts.add(ctx);
       return ctx;
+    },
+  };
+}
+
+/**
+ * A sandbox, worker contexts and in-process workers a test starts itself (its own sandbox options, say), each stopped
+ * after the test, the last started first (a worker before its context, a context before the sandbox).
+ */
+export function useOwnParts(): {
+  sandbox(o: SandboxOptions): Promise<Sandbox>;
+  context(e: PipelineEnv, logger?: Logger): Promise<WorkerContext>;
+  worker(ctx: WorkerContext, queues: QueueKey[]): RunningWorker;
+} {
+  const cleanups = useCleanups();
+  return {
+    async sandbox(o) {
+      const sb = await startSandbox({ seed: 42, ...o });
+      cleanups.push(() => sb.stop());
+      return sb;
+    },
+    async context(e, logger) {
+      const ctx = await pipelineContext(e, logger);
+      cleanups.push(() => closeWorkerContext(ctx));
+      return ctx;
+    },
+    worker(ctx, queues) {
+      const w = startWorker(ctx, { queues });
+      cleanups.push(() => w.close(5_000));
+      return w;
     },
   };
 }
@@ -463,6 +500,22 @@ export function makeRequisitions(n: number, tag: string): Requisition[] {
       row: 2 + j,
     })),
   }));
+}
+
+/**
+ * One requisition through the creation protocol as its create-rfq job runs it, in-process: an attempt that must wait
+ * (another attempt holds it, calls are throttled, the lists must settle or be walked) sleeps the time it names and
+ * tries again, until the protocol says what happened.
+ */
+export async function createAsJob(deps: CreatorDeps, r: Requisition): Promise<CreateOutcome> {
+  for (;;) {
+    try {
+      return await createRfqOnce(deps, r);
+    } catch (err) {
+      if (!(err instanceof AttemptBusyError || err instanceof ThrottledError)) throw err;
+      await sleep(err.waitMs);
+    }
+  }
 }
 
 /** Every external_id of these requisitions appears in exactly one RFQ at the sandbox, and nothing else does. */
