@@ -66,6 +66,8 @@ export interface AuthGateOptions {
   keys: RedisKeys;
   /** Queues paused while the token is refused: create-rfq and poll. */
   queues: Queue[];
+  /** Queues whose delayed jobs run at once when the pause lifts (those that wait out a refusal). Default `queues`. */
+  promote?: Queue[];
   tokens: TokenSource;
   logger: Logger;
   /** One cheap authenticated call with the current token (throws AuthError when refused). */
@@ -108,7 +110,7 @@ export async function createAuthGate(o: AuthGateOptions): Promise<AuthGate> {
     await Promise.all(o.queues.map((q) => q.resume()));
     // Jobs set aside while paused wait as delayed: run them now (a job delayed for another reason looks again
     // and is delayed again, which is harmless).
-    await Promise.all(o.queues.map((q) => q.promoteJobs().catch(() => undefined)));
+    await Promise.all((o.promote ?? o.queues).map((q) => q.promoteJobs().catch(() => undefined)));
     if (paused || removed > 0)
       o.logger.info(
         { event: 'auth.resumed', why },

@@ -189,6 +189,7 @@ export async function createWorkerContext(
       redis,
       keys,
       queues: [queues.createRfq, queues.poll],
+      promote: [queues.createRfq, queues.poll, queues.quotations],
       tokens,
       logger,
       probe: () => firstPageProbe(listingClient),

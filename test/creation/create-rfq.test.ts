@@ -208,7 +208,7 @@ describe('create-rfq', () => {
     expect(await ctx.queues.createRfq.getFailedCount()).toBe(0);
   });
 
-  it('resumes at start when the token that was refused has been replaced, and stays paused with the same token', async () => {
+  it('resumes at start when the token that was refused has been replaced; with the same token, stays paused while the service refuses it', async () => {
     const e = env();
     const setup = await pipelineContext(e);
     await setup.redis.hset(setup.keys.authPause, {
@@ -226,8 +226,14 @@ describe('create-rfq', () => {
       since: String(Date.now()),
       tokenFingerprint: tokenFingerprint(pipeline.token),
     });
-    await ctx.authGate.check();
-    expect(ctx.authGate.isPaused()).toBe(true);
+    pipeline.sandbox.setFaults({ refuseTokens: true });
+    try {
+      await ctx.authGate.check();
+      expect(ctx.authGate.isPaused()).toBe(true);
+      expect((await ctx.authGate.status()).lastCheck?.result).toBe('still refused (HTTP 401)');
+    } finally {
+      pipeline.sandbox.setFaults({});
+    }
   });
 
   it('closes within its time limit even while a create is hanging', async () => {
