@@ -12,7 +12,8 @@ import { processIngest } from '../../jobs/ingest.ts';
 import { loadConfig } from '../../src/config.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
-import { ingestOneFile, recoverProcessing } from '../../src/intake/inbox-intake.ts';
+import { fileFolders, ingestOneFile, recoverProcessing } from '../../src/intake/inbox-intake.ts';
+import { ensureFolders } from '../../src/intake/file-mover.ts';
 import { claimIntake, readIntakeFolder } from '../../src/intake/intake-folder.ts';
 import { listFailed } from '../../src/pipeline/failed-jobs.ts';
 import { recentFailures } from '../../app/status.ts';
@@ -62,7 +63,8 @@ describe('one intake per data folder', () => {
   it("an ingest job whose file is not in this worker's processing/ fails for good, in failed list and status; never done", async () => {
     const [a, b] = twoFolders();
     const admitted = await submit(a, 'weekly.csv', genericCsv(['PR-X1', 2], ['PR-X2', 1]));
-    // The worker of folder B takes A's job, as any worker of the account may.
+    // The worker of folder B (its folders made, as its inbox watcher makes them) takes A's job, as any worker may.
+    await ensureFolders(fileFolders(b.config));
     const worker = new Worker('ingest', (job: Job) => processIngest(b, job), {
       connection: { ...b.queues.ingest.opts.connection },
       prefix: b.queues.ingest.opts.prefix,
