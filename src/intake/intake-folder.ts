@@ -10,8 +10,8 @@
  *     INTAKE=off runs a worker without intake (no inbox, no ingest jobs) on a host without the share;
  *   - `rfq-sync intake --take-over` moves intake to this folder for good (a host replaced, the share moved).
  * The marker is in the data folder, not in processing/ (whose emptiness IT reads as "nothing stuck"): hosts that share
- * intake share RFQ_SYNC_DIR, as the README says (folders overridden one by one onto a share, with RFQ_SYNC_DIR left
- * local, are refused: loudly, never silently).
+ * intake share RFQ_SYNC_DIR (docs/operations.md#several-workers-several-hosts); folders put on a share one by one,
+ * with RFQ_SYNC_DIR left local, are refused: loudly, never silently.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -80,7 +80,7 @@ export const describeFolder = (f: IntakeFolder): string => `${f.path} on host ${
 export const WORKER_WAYS_OUT =
   'Mount the same data folder here (RFQ_SYNC_DIR on the share), or set INTAKE=off on this worker (it then creates ' +
   'RFQs, polls and writes outputs only), or move intake to this folder for good with `rfq-sync intake --take-over` ' +
-  '(README: Several workers, several hosts).';
+  '(docs/operations.md#several-workers-several-hosts).';
 
 /** The refusal of a worker (or `rfq-sync ingest`) whose folder is not the intake folder: both folders, the ways out. */
 export function notTheIntakeFolder(
