@@ -13,9 +13,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { createLogger } from '../../src/logger.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext } from '../../src/pipeline/context.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
-import { freshPrefix } from '../helpers/redis.ts';
 import {
   checkExactlyOnce,
   makeRequisitions,
@@ -31,28 +30,17 @@ import { collectStatus } from '../../app/status.ts';
 // A token whose halves appear nowhere else (paths, URLs), so a leak of either is seen.
 const pipeline = usePipeline({ sandbox: { pageSize: 50, accounts: { 'tok-Zq7pW3xK9mV2nB4': 'Outage Buyer Ltd' } } });
 
-let ctx: WorkerContext | undefined;
+// Contexts from pipeline.context() are closed by the harness, after the worker (this hook runs first).
 let worker: RunningWorker | undefined;
 const dirs: string[] = [];
 afterEach(async () => {
   pipeline.sandbox.setFaults({});
   await worker?.close(5_000);
-  if (ctx) await closeWorkerContext(ctx);
   worker = undefined;
-  ctx = undefined;
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function env(extra: Record<string, string> = {}): PipelineEnv {
-  return {
-    redisUrl: pipeline.redisUrl,
-    baseUrl: pipeline.sandboxUrl,
-    token: pipeline.token,
-    prefix: freshPrefix(),
-    account: freshPrefix(),
-    extra,
-  };
-}
+const env = (extra: Record<string, string> = {}): PipelineEnv => pipeline.freshEnv(extra);
 
 /** A logger whose JSON lines land in `lines`. */
 function capture(): { logger: ReturnType<typeof createLogger>; lines: Array<Record<string, unknown>> } {
@@ -79,12 +67,11 @@ async function cli(args: string[], e: PipelineEnv): Promise<{ code: number | nul
 describe('an auth pause that lifts itself', () => {
   it('the service refuses every token for a while, then accepts the same one: the worker resumes by itself within the back-off and creates everything once', async () => {
     const { logger, lines } = capture();
-    ctx = await pipelineContext(env(), logger); // AUTH_CHECK_MS 200 here: checks after 0.2, 0.6, 1.4, 3.0 s...
-    const c = ctx;
-    worker = startWorker(ctx, { queues: ['createRfq'] });
+    const c = await pipeline.context(env(), logger); // AUTH_CHECK_MS 200 here: checks after 0.2, 0.6, 1.4, 3.0 s...
+    worker = startWorker(c, { queues: ['createRfq'] });
     pipeline.sandbox.setFaults({ refuseTokens: true });
     const reqs = makeRequisitions(6, 'outage');
-    for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
+    for (const r of reqs) await enqueueCreateRfq(c.queues, r);
     await waitFor('paused', async () => (await c.authGate.status()).paused, 10_000);
     // The same token is checked again while refused: each check is kept for `status` and said in the log.
     await waitFor('two checks of the same token', async () => ((await c.authGate.status()).checks ?? 0) >= 2, 10_000);
@@ -164,8 +151,7 @@ describe('an auth pause that lifts itself', () => {
     writeFileSync(tokenFile, pipeline.token);
     const { logger, lines } = capture();
     const e = env({ SOURCING_TOKEN_FILE: tokenFile });
-    ctx = await pipelineContext(e, logger);
-    const c = ctx;
+    const c = await pipeline.context(e, logger);
     // rotated with a tab inside, after the 7th character
     const bad = `${pipeline.token.slice(0, 7)}\t${pipeline.token.slice(7)}`;
     writeFileSync(tokenFile, `${bad}\n`);

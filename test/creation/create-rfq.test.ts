@@ -19,7 +19,6 @@ import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts'
 import { jobId } from '../../src/redis/queues.ts';
 import { checkRedis } from '../../src/redis/redis-checks.ts';
 import { tokenFingerprint } from '../../src/creation/token-source.ts';
-import { freshPrefix } from '../helpers/redis.ts';
 import {
   checkExactlyOnce,
   makeRequisitions,
@@ -40,16 +39,7 @@ afterEach(async () => {
   ctx = undefined;
 });
 
-function env(extra: Record<string, string> = {}): PipelineEnv {
-  return {
-    redisUrl: pipeline.redisUrl,
-    baseUrl: pipeline.sandboxUrl,
-    token: pipeline.token,
-    prefix: freshPrefix(),
-    account: freshPrefix(),
-    extra,
-  };
-}
+const env = (extra: Record<string, string> = {}): PipelineEnv => pipeline.freshEnv(extra);
 
 const rfqsOf = (tag: string) =>
   pipeline.sandbox.control
