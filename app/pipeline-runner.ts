@@ -129,7 +129,8 @@ export async function startPipeline(
 
 /**
  * A pause found at start is said at once (a restart must not look like a fresh start), and the same token is checked
- * now: a restart is someone asking whether it works again.
+ * now: a restart is someone asking whether it works again. The check is not waited for: a service that does not
+ * answer must not hold the start (its outcome is logged).
  */
 async function announceAuthPause(ctx: WorkerContext): Promise<void> {
   const s = await ctx.authGate.status();
@@ -142,7 +143,11 @@ async function announceAuthPause(ctx: WorkerContext): Promise<void> {
     `AUTH PAUSE in force since ${s.since ? new Date(s.since).toISOString() : '?'}: ${s.reason ?? ''}. RFQ creation and ` +
       `polling are paused, jobs are kept (${last}). Checking the same token now.`,
   );
-  await ctx.authGate.checkNow();
+  void ctx.authGate
+    .checkNow()
+    .catch((err: unknown) =>
+      ctx.logger.warn({ err }, `auth pause: the check at start failed: ${(err as Error).message}`),
+    );
 }
 
 /** A Redis that lost its state must not see one claim (the built-in sandbox and a private Redis are throwaway). */
