@@ -39,7 +39,7 @@ import {
   type ProcessingName,
 } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
-import { thisFolder } from './intake-folder.ts';
+import { folderId } from './intake-folder.ts';
 import { jobId, type Queues } from '../redis/queues.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 
@@ -231,7 +231,8 @@ async function enqueueIngest(
     ...(mapping ? { mapping } : {}),
     size: taken.size,
     mtimeMs: taken.mtimeMs,
-    origin: { host: hostname(), folder: (await thisFolder(ctx.config.folders.root)).id },
+    // the folder's identity as an intake worker made it (intake-folder.ts); 'none' before one did
+    origin: { host: hostname(), folder: (await folderId(ctx.config.folders.root)) ?? 'none' },
   };
   await ctx.queues.ingest.add('ingest', payload, { jobId: id });
   return id;

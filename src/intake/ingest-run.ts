@@ -279,8 +279,9 @@ async function settleMissing(run: Run): Promise<IngestResult> {
     return { status: 'already-finished', file: file.original, where: 'archive' };
   if (entry && entry.owner !== payload.processingName)
     return { status: 'already-finished', file: file.original, where: 'missing' };
-  const origin = payload.origin
-    ? ` It was taken on host ${payload.origin.host} (data folder ${payload.origin.folder.slice(0, 8)}); this worker runs on ${hostname()}.`
+  const o = payload.origin;
+  const origin = o
+    ? ` It was taken on host ${o.host}${o.folder === 'none' ? '' : ` (data folder ${o.folder.slice(0, 8)})`}; this worker runs on ${hostname()}.`
     : '';
   throw new FileNotHereError(
     `file ${file.original} (${payload.processingName}) is not in this worker's processing folder ${folders.processing}, ` +

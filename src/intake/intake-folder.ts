@@ -39,18 +39,21 @@ export interface IntakeFolder {
 
 const intakeKey = (keys: RedisKeys): string => keys.key('intake', 'folder');
 
+/** The identity in a data folder's marker; undefined when it has none yet. */
+export async function folderId(dataDir: string): Promise<string | undefined> {
+  try {
+    const id = (JSON.parse(await readFile(join(dataDir, FOLDER_MARKER), 'utf8')) as { id?: unknown }).id;
+    return typeof id === 'string' && id.length > 0 ? id : undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
 /** This host's data folder: the identity in its marker, made now when the folder has none. */
 export async function thisFolder(dataDir: string): Promise<IntakeFolder> {
   const file = join(dataDir, FOLDER_MARKER);
-  const read = async (): Promise<string | undefined> => {
-    try {
-      const id = (JSON.parse(await readFile(file, 'utf8')) as { id?: unknown }).id;
-      return typeof id === 'string' && id.length > 0 ? id : undefined;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-  };
+  const read = () => folderId(dataDir);
   let id = await read();
   if (!id) {
     await mkdir(dirname(file), { recursive: true });
