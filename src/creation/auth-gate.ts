@@ -200,7 +200,7 @@ function logPaused(logger: Logger, reason: string, tokenFingerprint: string, che
   logger.error(
     { event: 'auth.paused', tokenFingerprint },
     `AUTH REFUSED: ${reason}. RFQ creation and polling are paused, jobs are kept. The same token is checked ` +
-      `again after ${Math.round(checkMs / 1000)} s, then less and less often (at most every 15 minutes): work ` +
+      `again after ${checkMs < 1_000 ? `${checkMs} ms` : `${Math.round(checkMs / 1000)} s`}, then less and less often (at most every 15 minutes): work ` +
       'resumes by itself once the service accepts it. Replace the token (SOURCING_TOKEN_FILE is re-read every ' +
       'few seconds, or restart with a new SOURCING_TOKEN), or run `rfq-sync resume` to check now.',
   );

@@ -34,7 +34,9 @@ export interface AuthRecheck {
   record(result: string): Promise<void>;
 }
 
-export function authRecheck(redis: Redis, key: string, baseMs: number, maxMs = AUTH_CHECK_MAX_MS): AuthRecheck {
+export function authRecheck(redis: Redis, key: string, baseMs: number, longestMs = AUTH_CHECK_MAX_MS): AuthRecheck {
+  // an AUTH_CHECK_MS above 15 minutes is the longest wait itself
+  const maxMs = Math.max(baseMs, longestMs);
   const pause: ScriptCaller = defineScript(redis, PAUSE);
   const claim: ScriptCaller = defineScript(redis, CLAIM);
   const record: ScriptCaller = defineScript(redis, RECORD);

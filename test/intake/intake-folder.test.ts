@@ -17,6 +17,8 @@ import { ensureFolders } from '../../src/intake/file-mover.ts';
 import { claimIntake, readIntakeFolder } from '../../src/intake/intake-folder.ts';
 import { listFailed } from '../../src/pipeline/failed-jobs.ts';
 import { recentFailures } from '../../app/status.ts';
+import { runIntakeCommand } from '../../app/intake.ts';
+import { runIngestCommand } from '../../app/commands.ts';
 import { useRedis, freshPrefix } from '../helpers/redis.ts';
 import { genericCsv, ls, type TestIntake, useIntakes } from '../helpers/pipeline.ts';
 
@@ -58,6 +60,36 @@ describe('one intake per data folder', () => {
     expect((await claimIntake(alsoA)).id).toBe(claimed.id);
     expect(loadConfig({ INTAKE: 'off' }).INTAKE).toBe(false);
     expect(loadConfig({}).INTAKE).toBe(true);
+  });
+
+  it('`rfq-sync intake` says which folder does intake; `--take-over` moves it here, and the old folder is refused then', async () => {
+    const [a, b] = twoFolders();
+    await claimIntake(a);
+    const run = async (ctx: TestIntake, takeOver = false) => {
+      const lines: string[] = [];
+      const config = { ...ctx.config, REDIS_URL: r.url, accountGiven: true };
+      expect(await runIntakeCommand(config, ctx.logger, { takeOver }, (l) => lines.push(l))).toBe(0);
+      return lines.join('\n');
+    };
+    const seen = await run(b);
+    expect(seen).toContain(`intake for account acct: ${a.config.folders.root} on host`);
+    expect(seen).toContain(`this host: ${b.config.folders.root} on host`);
+    expect(seen).toContain('NOT the intake folder');
+    // `rfq-sync ingest FILE` on B would put the file where no intake worker reads: refused, nothing copied.
+    writeFileSync(join(b.dir, 'late.csv'), genericCsv(['PR-L1', 1]));
+    const ingest = runIngestCommand(
+      { ...b.config, REDIS_URL: r.url, accountGiven: true },
+      b.logger,
+      join(b.dir, 'late.csv'),
+      {},
+    );
+    await expect(ingest).rejects.toThrow(/Run `rfq-sync ingest` on a host of the intake folder/);
+    expect(ls(b.config.folders.processing)).toEqual([]);
+    const moved = await run(b, true);
+    expect(moved).toContain(`intake for account acct: ${b.config.folders.root} on host`);
+    expect(moved).toContain(`before: ${a.config.folders.root} on host`);
+    await expect(claimIntake(a)).rejects.toBeInstanceOf(ConfigError);
+    expect((await claimIntake(b)).path).toBe(b.config.folders.root);
   });
 
   it("an ingest job whose file is not in this worker's processing/ fails for good, in failed list and status; never done", async () => {
