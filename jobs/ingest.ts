@@ -31,7 +31,7 @@ import { enqueueCreateRfq } from './create-rfq.ts';
 export type IngestJobResult = IngestResult;
 
 export async function processIngest(
-  ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'>,
+  ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'> & Partial<Pick<WorkerContext, 'notify'>>,
   job: Job,
 ): Promise<IngestJobResult> {
   const parsed = ingestJobPayloadSchema.safeParse(job.data);

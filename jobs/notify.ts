@@ -30,7 +30,9 @@ export async function processNotify(ctx: Pick<WorkerContext, 'notify' | 'logger'
     if (attempts >= (job.opts.attempts ?? 1))
       await ctx.notify
         .undelivered(data.data, `${job.queueName}:${String(job.id)}`, attempts, err as Error)
-        .catch((e: unknown) => ctx.logger.warn({ err: e }, 'notify: could not tell the other routes of a failed message'));
+        .catch((e: unknown) =>
+          ctx.logger.warn({ err: e }, 'notify: could not tell the other routes of a failed message'),
+        );
     throw err;
   }
 }

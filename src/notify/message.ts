@@ -57,14 +57,16 @@ export function buildMessage(events: readonly NotifyEvent[], o: BuildOptions): O
     const kind = o.kinds.get(e.kind);
     if (!kind) continue; // a kind this version does not know (written by a newer worker): left out
     const data = kind.data.parse(e.data);
-    const details = kind.details(data).map(([label, v]): [string, string] => [
-      label,
-      scrubSecrets(
-        typeof v === 'string'
-          ? v
-          : `${o.showPath(v.path)}${o.attached?.has(e.id) && kind.attachment?.(data)?.path === v.path ? ' (attached)' : ''}`,
-      ),
-    ]);
+    const details = kind
+      .details(data)
+      .map(([label, v]): [string, string] => [
+        label,
+        scrubSecrets(
+          typeof v === 'string'
+            ? v
+            : `${o.showPath(v.path)}${o.attached?.has(e.id) && kind.attachment?.(data)?.path === v.path ? ' (attached)' : ''}`,
+        ),
+      ]);
     let g = groups.get(kind.name);
     if (!g) groups.set(kind.name, (g = { kind: kind.name, heading: '', items: [] }));
     g.items.push({ kind: kind.name, id: e.id, at: e.at, title: scrubSecrets(kind.title(data)), details, data: e.data });
@@ -147,7 +149,8 @@ export function messageHtml(m: OutgoingMessage, perGroup = Number.POSITIVE_INFIN
   for (const g of m.groups) {
     parts.push(`<h2 style="font-size:16px;margin:16px 0 8px">${h(m.total > 1 ? g.heading : g.items[0]!.title)}</h2>`);
     for (const item of g.items.slice(0, perGroup)) {
-      if (m.total > 1) parts.push(`<p style="margin:8px 0 2px"><b>${h(item.title)}</b> <small>${h(when(item.at))}</small></p>`);
+      if (m.total > 1)
+        parts.push(`<p style="margin:8px 0 2px"><b>${h(item.title)}</b> <small>${h(when(item.at))}</small></p>`);
       const rows = [...item.details, ...(m.total === 1 ? [['At', when(item.at)] as [string, string]] : [])];
       parts.push(
         '<table style="border-collapse:collapse;margin:0 0 8px 12px">',

@@ -15,14 +15,11 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { UnexpectedError } from '../errors.ts';
-import { scrubSecrets, type Logger } from '../logger.ts';
+import type { Logger } from '../logger.ts';
 import { jobId } from '../redis/queues.ts';
-import type { Channel } from './channel.ts';
-import { composeMessage } from './compose.ts';
+import { deliverMessage, notifierCore, undeliveredNotice, type DeliveryResult } from './delivery.ts';
 import type { NotifyEvent } from './event-kind.ts';
-import { channelFailing } from './events/index.ts';
-import { createMessageStore } from './message-store.ts';
-import { resolveNotifySettings, type NotifySettings, type ResolvedRoute } from './notify-settings.ts';
+import type { NotifySettings, ResolvedRoute } from './notify-settings.ts';
 import { routesFor } from './routing.ts';
 import { dailyMessage, ownMessage, windowMessage, type Slot } from './windows.ts';
 
@@ -30,14 +27,7 @@ import { dailyMessage, ownMessage, windowMessage, type Slot } from './windows.ts
 export const notifyJobSchema = z.object({ route: z.string().min(1), message: z.string().min(1) });
 export type NotifyJobData = z.infer<typeof notifyJobSchema>;
 
-export interface DeliveryResult {
-  route: string;
-  message: string;
-  status: 'sent' | 'already-sent' | 'empty' | 'route-gone';
-  events: number;
-  /** Sent once more after a crash interrupted an earlier send. */
-  repeated?: boolean;
-}
+export type { DeliveryResult } from './delivery.ts';
 
 export interface Notifier {
   /** False when no route is configured: emit does nothing. */
@@ -64,33 +54,8 @@ export interface NotifierDeps {
 
 /** Throws ConfigError when the notification settings are wrong. */
 export function createNotifier(d: NotifierDeps): Notifier {
-  const { config } = d;
-  const settings = resolveNotifySettings(config);
-  const store = createMessageStore(d.redis, d.keyOf);
-  const log = d.logger.child({ component: 'notify' });
-  const open = new Map<string, Channel>();
-  const channelOf = (name: string): Channel => {
-    let ch = open.get(name);
-    if (!ch) {
-      const c = settings.channels.get(name);
-      if (!c) throw new UnexpectedError(`notify: channel ${name} is not configured`);
-      open.set(name, (ch = c.kind.create(c.options, { name, logger: log })));
-    }
-    return ch;
-  };
-  const compose = (route: ResolvedRoute, events: NotifyEvent[], message: string) =>
-    composeMessage(events, {
-      id: `${route.name}~${message}`,
-      route: route.name,
-      account: config.account,
-      outbox: config.folders.outbox,
-      shownAs: config.NOTIFY_OUTBOX_SHOWN_AS,
-      attachMaxBytes: (() => {
-        const c = settings.channels.get(route.channel)!;
-        return c.kind.attachMaxBytes(c.options);
-      })(),
-    });
-
+  const core = notifierCore(d);
+  const { config, settings, store } = core;
   const addJob = (route: string, slot: Slot, now: number) =>
     d.queue.add('notify', { route, message: slot.message } satisfies NotifyJobData, {
       jobId: jobId('notify', route, slot.message),
@@ -127,63 +92,17 @@ export function createNotifier(d: NotifierDeps): Notifier {
     async emit(event, o = {}) {
       for (const route of routesFor(settings, event, o)) await enqueue(route, event);
     },
-    async deliver(job) {
-      const route = settings.routes.get(job.route);
-      const base = { route: job.route, message: job.message };
-      if (!route) {
-        log.warn(base, `notify: route ${job.route} is no longer configured: its message is dropped`);
-        return { ...base, status: 'route-gone', events: 0 };
-      }
-      const events = await store.take(route.name, job.message);
-      if (events.length === 0) return { ...base, status: 'empty', events: 0 };
-      const rec = await store.record(route.name, job.message);
-      if (rec.state === 'sent') return { ...base, status: 'already-sent', events: events.length };
-      const repeated = rec.state === 'sending';
-      if (repeated)
-        log.warn(
-          { ...base, event: 'notify.repeat' },
-          `notify: route ${route.name}: an earlier send of message ${job.message} was interrupted; sending it again (it may arrive twice)`,
-        );
-      const message = await compose(route, events, job.message);
-      const attempt = rec.attempts + 1;
-      await store.mark(route.name, job.message, 'sending', attempt);
-      try {
-        await channelOf(route.channel).send(message, route.to);
-      } catch (err) {
-        await store.mark(route.name, job.message, 'failed', attempt).catch(() => undefined);
-        throw err;
-      }
-      await store.mark(route.name, job.message, 'sent', attempt);
-      log.info(
-        { ...base, event: 'notify.sent', channel: route.channel, events: events.length },
-        `notify: route ${route.name}: sent "${message.subject}" through ${route.channel}`,
-      );
-      return { ...base, status: 'sent', events: events.length, ...(repeated ? { repeated } : {}) };
-    },
+    deliver: (job) => deliverMessage(core, job),
     async undelivered(job, ref, attempts, err) {
-      const route = settings.routes.get(job.route);
-      if (!route) return;
-      const events = await store.take(route.name, job.message);
-      if (events.some((e) => e.kind === channelFailing.name)) return; // never a notice about a notice
-      const notice = channelFailing.event({
-        channel: route.channel,
-        route: route.name,
-        job: ref,
-        attempts,
-        events: events.length,
-        error: scrubSecrets(err.message).slice(0, 500),
-      });
-      await notifier.emit(notice, { exceptChannel: route.channel });
+      const notice = await undeliveredNotice(core, job, ref, attempts, err);
+      if (notice) await notifier.emit(notice.event, { exceptChannel: notice.channel });
     },
     async sendNow(name, events) {
       const route = settings.routes.get(name);
       if (!route) throw new UnexpectedError(`notify: no route ${name}`);
-      await channelOf(route.channel).send(await compose(route, events, `now-${Date.now()}`), route.to);
+      await core.channelOf(route.channel).send(await core.compose(route, events, `now-${Date.now()}`), route.to);
     },
-    async close() {
-      await Promise.allSettled([...open.values()].map((c) => c.close()));
-      open.clear();
-    },
+    close: () => core.close(),
   };
   return notifier;
 }

@@ -54,7 +54,9 @@ export function resolveNotifySettings(config: Pick<Config, 'NOTIFY_CHANNELS' | '
     const { type, ...rest } = entry;
     const kind = CHANNEL_KINDS.get(type);
     if (!kind) {
-      problems.push(`NOTIFY_CHANNELS.${name}.type: ${type} is not a channel kind (${[...CHANNEL_KINDS.keys()].join(', ')})`);
+      problems.push(
+        `NOTIFY_CHANNELS.${name}.type: ${type} is not a channel kind (${[...CHANNEL_KINDS.keys()].join(', ')})`,
+      );
       continue;
     }
     const parsed = kind.options.safeParse(rest);

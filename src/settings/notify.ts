@@ -36,7 +36,9 @@ const route = z.strictObject({
   /** The events it picks (docs/notifications.md#events), or `procurement`, `it`, `all`. */
   events: list,
   /** E-mail recipients (e-mail channels only). */
-  to: z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.email('is not an e-mail address')).min(1)).optional(),
+  to: z
+    .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.email('is not an e-mail address')).min(1))
+    .optional(),
   /** Only events of these mapping profiles. */
   profiles: list.optional(),
   /** Only events of these plants or locations (the RFQ's rfq_location). */

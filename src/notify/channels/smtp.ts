@@ -45,7 +45,8 @@ const options = z
       c.addIssue({
         code: 'custom',
         path: ['security'],
-        message: 'none would send the password unencrypted: use starttls or tls (none only without AUTH or on loopback)',
+        message:
+          'none would send the password unencrypted: use starttls or tls (none only without AUTH or on loopback)',
       });
     let ca: Buffer | undefined;
     if (o.ca_file !== undefined) {

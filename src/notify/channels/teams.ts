@@ -30,7 +30,12 @@ function card(m: OutgoingMessage, limit: number): unknown {
     attachments: [
       {
         contentType: 'application/vnd.microsoft.card.adaptive',
-        content: { $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', type: 'AdaptiveCard', version: '1.4', body },
+        content: {
+          $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+          type: 'AdaptiveCard',
+          version: '1.4',
+          body,
+        },
       },
     ],
   };
@@ -43,7 +48,12 @@ export default defineChannelKind({
   create(o, { name }) {
     return {
       async send(m) {
-        await postJson(name, o.url, fittedBody((limit) => card(m, limit), o.max_bytes), { timeoutMs: o.timeout_ms });
+        await postJson(
+          name,
+          o.url,
+          fittedBody((limit) => card(m, limit), o.max_bytes),
+          { timeoutMs: o.timeout_ms },
+        );
       },
       close: async () => undefined,
     };

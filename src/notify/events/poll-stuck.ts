@@ -9,7 +9,8 @@ export default defineEventKind({
   id: (d) => String(d.lastPollAt ?? 'never'),
   scope: () => ({}),
   count: (n) => plural(n, 'stuck poll', 'stuck polls'),
-  title: (d) => `no poll has finished for ${Math.round(d.stuckMs / 60_000)} min: RFQ states, quotations and comparisons wait`,
+  title: (d) =>
+    `no poll has finished for ${Math.round(d.stuckMs / 60_000)} min: RFQ states, quotations and comparisons wait`,
   details: (d) => [
     ['Last poll finished', d.lastPollAt !== undefined ? new Date(d.lastPollAt).toISOString() : 'never'],
     ['Look at', 'rfq-sync status (the poll queue, WORKER_QUEUES of the workers, POLL_CRON)'],

@@ -12,16 +12,14 @@ export default defineEventKind({
     reason: z.string(),
     candidates: z.array(z.number().int()),
   }),
-  id: (d) => `${d.requisition}~${shortHash(`${d.reason}|${d.candidates.join(',')}`)}`,
+  // the reason, not the candidates: a re-run of a parked requisition knows the reason only
+  id: (d) => `${d.requisition}~${shortHash(d.reason)}`,
   scope: (d) => ({ profile: d.profile }),
   count: (n) => `${n.toLocaleString('en')} ${n === 1 ? 'requisition needs' : 'requisitions need'} a decision`,
   title: (d) => `requisition ${d.requisition} needs a decision: ${d.reason}`,
   details: (d) => [
     ['From file', d.sourceFile],
     ['Candidate RFQs', d.candidates.length ? d.candidates.join(', ') : 'none'],
-    [
-      'Decide with',
-      `rfq-sync resolve ${d.requisition} --rfq <id> (this RFQ is it) or --post (post it once more)`,
-    ],
+    ['Decide with', `rfq-sync resolve ${d.requisition} --rfq <id> (this RFQ is it) or --post (post it once more)`],
   ],
 });

@@ -13,8 +13,8 @@ export const rfqFields = {
   location: z.string().optional(),
   category: z.string().optional(),
 };
-const rfqObject = z.object(rfqFields);
-type RfqFields = z.infer<typeof rfqObject>;
+const _rfqObject = z.object(rfqFields);
+type RfqFields = z.infer<typeof _rfqObject>;
 
 export function rfqScope(d: RfqFields): EventScope {
   return {
