@@ -16,7 +16,9 @@ export default defineEventKind({
   id: (d) => d.take,
   scope: () => ({}),
   count: (n) => plural(n, 'file refused', 'files refused'),
-  title: (d) => `${d.file} refused: ${d.reason}`,
+  // the reason often opens with the file's name already
+  title: (d) =>
+    `${d.file} refused: ${d.reason.startsWith(`${d.file}: `) ? d.reason.slice(d.file.length + 2) : d.reason}`,
   details: (d) => [
     ['Moved to', { path: d.failed }],
     ['Report', { path: d.report }],
