@@ -38,8 +38,6 @@ export interface Notifier {
   deliver(job: NotifyJobData): Promise<DeliveryResult>;
   /** The message's last attempt failed: the other routes are told (channel-failing), unless it was such a notice. */
   undelivered(job: NotifyJobData, ref: string, attempts: number, err: Error): Promise<void>;
-  /** Sends these events through a route's channel now, without Redis (`rfq-sync notify test`). */
-  sendNow(route: string, events: NotifyEvent[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -96,11 +94,6 @@ export function createNotifier(d: NotifierDeps): Notifier {
     async undelivered(job, ref, attempts, err) {
       const notice = await undeliveredNotice(core, job, ref, attempts, err);
       if (notice) await notifier.emit(notice.event, { exceptChannel: notice.channel });
-    },
-    async sendNow(name, events) {
-      const route = settings.routes.get(name);
-      if (!route) throw new UnexpectedError(`notify: no route ${name}`);
-      await core.channelOf(route.channel).send(await core.compose(route, events, `now-${Date.now()}`), route.to);
     },
     close: () => core.close(),
   };

@@ -30,7 +30,8 @@ export function rfqName(d: RfqFields): string {
 }
 
 export function rfqDetails(d: RfqFields): Detail[] {
-  const out: Detail[] = [['RFQ', `${d.rfqNo !== undefined ? `${d.rfqNo} ` : ''}(id ${d.rfqId})`]];
+  const no = d.rfqNo !== undefined && d.rfqNo !== String(d.rfqId) ? `${d.rfqNo} (id ${d.rfqId})` : String(d.rfqId);
+  const out: Detail[] = [['RFQ', no]];
   if (d.requisition) out.push(['Requisition', `${d.requisition}${d.sourceFile ? ` from ${d.sourceFile}` : ''}`]);
   if (d.location) out.push(['Location', d.location]);
   if (d.category) out.push(['Category', d.category]);
