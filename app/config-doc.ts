@@ -20,7 +20,8 @@ function descriptions(): Map<string, string> {
     .map((n) => readFileSync(join(dir, n), 'utf8'))
     .join('\n');
   const out = new Map<string, string>();
-  const re = /\/\*\*([\s\S]*?)\*\/\s*\n\s*([A-Z][A-Z0-9_]*):/g;
+  // a comment that ends right above its key (never one spanning from an earlier comment, e.g. the file's header)
+  const re = /\/\*\*((?:(?!\*\/)[\s\S])*?)\*\/\s*\n\s*([A-Z][A-Z0-9_]*):/g;
   for (let m = re.exec(body); m; m = re.exec(body)) {
     const text = m[1]!
       .split('\n')

@@ -13,4 +13,10 @@ describe('README configuration table', () => {
       expect(table).toMatch(new RegExp(`^\\| \`${key}\` \\| .+ \\| .+ \\|$`, 'm'));
     expect(table).toContain('| `POLL_CRON` | `*/5 * * * *` |');
   });
+
+  it("each setting's text is the comment right above it, never its file's header nor code between", () => {
+    const rows = configurationTable().split('\n').slice(2);
+    for (const row of rows) expect(row).not.toMatch(/Settings: |\bimport \{/);
+    expect(rows.find((r) => r.startsWith('| `RFQ_SYNC_DIR` '))).toContain('| Root of inbox/ processing/ archive/');
+  });
 });
