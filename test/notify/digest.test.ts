@@ -5,7 +5,11 @@
  * in the hardening suite (test/hardening/notify-burst.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { usePipeline } from '../helpers/pipeline.ts';
+import { startWorker } from '../../jobs/worker.ts';
+import { comparisonReady } from '../../src/notify/events/index.ts';
+import { nextWallClock } from '../../src/notify/windows.ts';
+import { jobCounts, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { startHttpReceiver } from '../helpers/notify.ts';
 import { refusedBurst } from './refused-burst.ts';
 
 const pipeline = usePipeline({ sandbox: false, tag: 'digest' });
@@ -29,5 +33,52 @@ describe('digests', () => {
     expect(body.total).toBe(20);
     expect(body.events).toHaveLength(20);
     expect(new Set(body.events.map((e) => e.kind))).toEqual(new Set(['file-refused']));
+  });
+
+  it('a daily digest: comparisons of the day in one message at NOTIFY_DAILY_AT in TIME_ZONE, each RFQ once', async () => {
+    const hook = await startHttpReceiver();
+    try {
+      const ctx = await pipeline.context({
+        redisUrl: pipeline.redisUrl,
+        baseUrl: 'http://127.0.0.1:9',
+        token: 'unused',
+        prefix: pipeline.prefix,
+        dir: pipeline.data.root,
+        extra: {
+          TIME_ZONE: 'Europe/Vienna',
+          NOTIFY_DAILY_AT: '06:30',
+          NOTIFY_CHANNELS: JSON.stringify({ hook: { type: 'webhook', url: `${hook.url}/daily` } }),
+          NOTIFY_ROUTES: JSON.stringify({ daily: { channel: 'hook', events: ['comparison-ready'], digest: 'daily' } }),
+        },
+      });
+      const ready = (rfqId: number) =>
+        comparisonReady.event({
+          rfqId,
+          version: 1,
+          state: 'closed',
+          quotations: 2,
+          workbook: `/x/${rfqId}.xlsx`,
+          final: false,
+        });
+      const t0 = Date.now();
+      for (const id of [1, 2, 3, 2]) await ctx.notify.emit(ready(id)); // RFQ 2 emitted twice (a retried job)
+      const [job, ...more] = await ctx.queues.notify.getDelayed();
+      expect(more).toEqual([]);
+      const due = job!.timestamp + (job!.opts.delay ?? 0);
+      expect(Math.abs(due - nextWallClock(t0, '06:30', 'Europe/Vienna'))).toBeLessThan(2_000);
+      const w = startWorker(ctx, { queues: ['notify'], drainDelaySeconds: 1 });
+      try {
+        await job!.promote();
+        await hook.waitFor(1);
+        await waitFor('sent', async () => (await jobCounts(ctx.queues.notify)).completed === 1);
+      } finally {
+        await w.close(2_000);
+      }
+      const body = hook.requests[0]!.json as { subject: string; events: Array<{ data: { rfqId: number } }> };
+      expect(body.subject).toBe('[rfq-sync] 3 comparisons ready');
+      expect(body.events.map((e) => e.data.rfqId)).toEqual([1, 2, 3]);
+    } finally {
+      await hook.close();
+    }
   });
 });

@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { NotifyError } from '../../errors.ts';
 import { scrubSecrets } from '../../logger.ts';
-import { fitted } from '../message.ts';
-import { MIB, secretOption, whole } from '../channel.ts';
+import { fitted, type OutgoingMessage } from '../message.ts';
+import { defineChannelKind, MIB, secretOption, whole, type ChannelKind } from '../channel.ts';
 
 /** The options every webhook kind takes; `maxBytes` is its default size cap. */
 export function webhookShape(maxBytes: number) {
@@ -97,4 +97,35 @@ export function fittedBody(render: (perGroup: number) => unknown, maxBytes: numb
     (s) => Buffer.byteLength(s),
     maxBytes,
   );
+}
+
+interface WebhookOptions {
+  url: string;
+  timeout_ms: number;
+  max_bytes: number;
+}
+
+/**
+ * A webhook kind: its options and the JSON body of a message with at most `perGroup` events per group (the most that
+ * fits `max_bytes` is sent), plus any headers of its own.
+ */
+export function defineWebhookKind<O extends WebhookOptions>(k: {
+  options: z.ZodType<O>;
+  body(m: OutgoingMessage, perGroup: number): unknown;
+  headers?(m: OutgoingMessage, o: O): Record<string, string>;
+}): ChannelKind<O> {
+  return defineChannelKind({
+    options: k.options,
+    needsRecipients: false,
+    attachMaxBytes: () => 0,
+    create(o, { name }) {
+      return {
+        async send(m) {
+          const body = fittedBody((limit) => k.body(m, limit), o.max_bytes);
+          await postJson(name, o.url, body, { timeoutMs: o.timeout_ms, headers: k.headers?.(m, o) ?? {} });
+        },
+        close: async () => undefined,
+      };
+    },
+  });
 }

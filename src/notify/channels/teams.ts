@@ -3,10 +3,9 @@
  * sent an Adaptive Card: the subject as its title, then per group its heading and one block per event. Teams refuses
  * messages above about 28 KB: the default cap keeps below it.
  */
-import { defineChannelKind } from '../channel.ts';
 import type { OutgoingMessage } from '../message.ts';
 import { footer } from '../message.ts';
-import { fittedBody, postJson, webhookOptions } from './http-post.ts';
+import { defineWebhookKind, webhookOptions } from './http-post.ts';
 
 type Block = Record<string, unknown>;
 
@@ -41,21 +40,4 @@ function card(m: OutgoingMessage, limit: number): unknown {
   };
 }
 
-export default defineChannelKind({
-  options: webhookOptions(25_000),
-  needsRecipients: false,
-  attachMaxBytes: () => 0,
-  create(o, { name }) {
-    return {
-      async send(m) {
-        await postJson(
-          name,
-          o.url,
-          fittedBody((limit) => card(m, limit), o.max_bytes),
-          { timeoutMs: o.timeout_ms },
-        );
-      },
-      close: async () => undefined,
-    };
-  },
-});
+export default defineWebhookKind({ options: webhookOptions(25_000), body: card });

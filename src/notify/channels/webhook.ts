@@ -4,9 +4,9 @@
  * repeat after a crash, so a receiver can drop the second. An `authorization` header value may come from a file.
  */
 import { z } from 'zod';
-import { defineChannelKind, secretOption } from '../channel.ts';
+import { secretOption } from '../channel.ts';
 import { messageText } from '../message.ts';
-import { fittedBody, postJson, webhookShape, webhookUrl } from './http-post.ts';
+import { defineWebhookKind, webhookShape, webhookUrl } from './http-post.ts';
 
 const options = z
   .strictObject({
@@ -25,42 +25,27 @@ const options = z
     };
   });
 
-export default defineChannelKind({
+export default defineWebhookKind({
   options,
-  needsRecipients: false,
-  attachMaxBytes: () => 0,
-  create(o, { name }) {
-    return {
-      async send(m) {
-        const body = fittedBody(
-          (limit) => ({
-            id: m.id,
-            source: 'rfq-sync',
-            account: m.account,
-            route: m.route,
-            subject: m.subject,
-            text: messageText(m, limit),
-            total: m.total,
-            events: m.groups.flatMap((g) =>
-              g.items.slice(0, limit).map((i) => ({
-                kind: i.kind,
-                id: i.id,
-                at: new Date(i.at).toISOString(),
-                title: i.title,
-                details: Object.fromEntries(i.details),
-                data: i.data,
-              })),
-            ),
-            omitted: m.groups.reduce((n, g) => n + Math.max(0, g.items.length - limit), 0),
-          }),
-          o.max_bytes,
-        );
-        await postJson(name, o.url, body, {
-          timeoutMs: o.timeout_ms,
-          headers: { 'idempotency-key': m.id, ...(o.authorization ? { authorization: o.authorization } : {}) },
-        });
-      },
-      close: async () => undefined,
-    };
-  },
+  body: (m, limit) => ({
+    id: m.id,
+    source: 'rfq-sync',
+    account: m.account,
+    route: m.route,
+    subject: m.subject,
+    text: messageText(m, limit),
+    total: m.total,
+    events: m.groups.flatMap((g) =>
+      g.items.slice(0, limit).map((i) => ({
+        kind: i.kind,
+        id: i.id,
+        at: new Date(i.at).toISOString(),
+        title: i.title,
+        details: Object.fromEntries(i.details),
+        data: i.data,
+      })),
+    ),
+    omitted: m.groups.reduce((n, g) => n + Math.max(0, g.items.length - limit), 0),
+  }),
+  headers: (m, o) => ({ 'idempotency-key': m.id, ...(o.authorization ? { authorization: o.authorization } : {}) }),
 });
