@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type { WorkerContext } from '../../src/pipeline/context.ts';
+import type { Pipeline } from './pipeline.ts';
 import { sleep } from './wait.ts';
 
 export interface TlsFixture {
@@ -223,4 +225,20 @@ export function secretFile(dir: string, name: string, value: string): string {
   const p = join(dir, name);
   writeFileSync(p, `${value}\n`);
   return p;
+}
+
+/**
+ * A worker context of this test's data folder and prefix with these settings (the notification ones): against the
+ * pipeline's sandbox, or, with `sandbox: false`, a service that is never called (intake and notifications only).
+ */
+export function notifyContext(
+  p: Pipeline,
+  extra: Record<string, string>,
+  o: { sandbox?: boolean } = {},
+): Promise<WorkerContext> {
+  const service =
+    o.sandbox === false
+      ? { baseUrl: 'http://127.0.0.1:9', token: 'unused' }
+      : { baseUrl: p.sandboxUrl, token: p.token };
+  return p.context({ redisUrl: p.redisUrl, prefix: p.prefix, dir: p.data.root, ...service, extra });
 }

@@ -9,7 +9,7 @@ import { startWorker } from '../../jobs/worker.ts';
 import { comparisonReady } from '../../src/notify/events/index.ts';
 import { nextWallClock } from '../../src/notify/windows.ts';
 import { jobCounts, usePipeline, waitFor } from '../helpers/pipeline.ts';
-import { startHttpReceiver } from '../helpers/notify.ts';
+import { notifyContext, startHttpReceiver } from '../helpers/notify.ts';
 import { refusedBurst } from './refused-burst.ts';
 
 const pipeline = usePipeline({ sandbox: false, tag: 'digest' });
@@ -38,19 +38,16 @@ describe('digests', () => {
   it('a daily digest: comparisons of the day in one message at NOTIFY_DAILY_AT in TIME_ZONE, each RFQ once', async () => {
     const hook = await startHttpReceiver();
     try {
-      const ctx = await pipeline.context({
-        redisUrl: pipeline.redisUrl,
-        baseUrl: 'http://127.0.0.1:9',
-        token: 'unused',
-        prefix: pipeline.prefix,
-        dir: pipeline.data.root,
-        extra: {
+      const ctx = await notifyContext(
+        pipeline,
+        {
           TIME_ZONE: 'Europe/Vienna',
           NOTIFY_DAILY_AT: '06:30',
           NOTIFY_CHANNELS: JSON.stringify({ hook: { type: 'webhook', url: `${hook.url}/daily` } }),
           NOTIFY_ROUTES: JSON.stringify({ daily: { channel: 'hook', events: ['comparison-ready'], digest: 'daily' } }),
         },
-      });
+        { sandbox: false },
+      );
       const ready = (rfqId: number) =>
         comparisonReady.event({
           rfqId,

@@ -18,7 +18,7 @@ import { trackingStore } from '../../src/tracking/context.ts';
 import { recordPoll } from '../../src/tracking/poll-history.ts';
 import { emptyPollResult } from '../../src/tracking/poll-result.ts';
 import { GENERIC_HEADER, genericRows, makeRequisitions, usePipeline } from '../helpers/pipeline.ts';
-import { startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
+import { notifyContext, startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
 
 const pipeline = usePipeline({ tag: 'it-events' });
 let hook: HttpReceiver | undefined;
@@ -34,18 +34,11 @@ type Told = { events: Array<{ kind: string; title: string; data: Record<string, 
 describe('IT events', () => {
   it('held requisitions, a decision needed, the token refused, Redis state lost, polls failing and stuck: one message each', async () => {
     hook = await startHttpReceiver();
-    const ctx = await pipeline.context({
-      redisUrl: pipeline.redisUrl,
-      baseUrl: pipeline.sandboxUrl,
-      token: pipeline.token,
-      prefix: pipeline.prefix,
-      dir: pipeline.data.root,
-      extra: {
-        NOTIFY_UNREACHABLE_MS: '2000',
-        NOTIFY_POLL_STUCK_MS: '60000',
-        NOTIFY_CHANNELS: JSON.stringify({ hook: { type: 'webhook', url: `${hook.url}/it` } }),
-        NOTIFY_ROUTES: JSON.stringify({ it: { channel: 'hook', events: ['it'], digest: 'immediate' } }),
-      },
+    const ctx = await notifyContext(pipeline, {
+      NOTIFY_UNREACHABLE_MS: '2000',
+      NOTIFY_POLL_STUCK_MS: '60000',
+      NOTIFY_CHANNELS: JSON.stringify({ hook: { type: 'webhook', url: `${hook.url}/it` } }),
+      NOTIFY_ROUTES: JSON.stringify({ it: { channel: 'hook', events: ['it'], digest: 'immediate' } }),
     });
     worker = startWorker(ctx, { queues: ['ingest', 'createRfq', 'notify'], drainDelaySeconds: 1 });
     const told = async (n: number) => (await hook!.waitFor(n)).map((r) => (r.json as Told).events[0]!);

@@ -10,7 +10,13 @@ import type { Job } from 'bullmq';
 import { startWorker } from '../../jobs/worker.ts';
 import { startInboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { jobCounts, waitFor, type Pipeline } from '../helpers/pipeline.ts';
-import { startHttpReceiver, startSmtpCatcher, type CaughtMail, type ReceivedRequest } from '../helpers/notify.ts';
+import {
+  notifyContext,
+  startHttpReceiver,
+  startSmtpCatcher,
+  type CaughtMail,
+  type ReceivedRequest,
+} from '../helpers/notify.ts';
 
 export interface Burst {
   /** Route of each digest that waited when the burst was over. */
@@ -29,13 +35,9 @@ export async function refusedBurst(
   const smtp = await startSmtpCatcher();
   const hook = await startHttpReceiver();
   try {
-    const ctx = await pipeline.context({
-      redisUrl: pipeline.redisUrl,
-      baseUrl: 'http://127.0.0.1:9',
-      token: 'unused',
-      prefix: pipeline.prefix,
-      dir: pipeline.data.root,
-      extra: {
+    const ctx = await notifyContext(
+      pipeline,
+      {
         CONCURRENCY_INGEST: '8',
         FILE_STABLE_MS: '100',
         NOTIFY_DIGEST_MS: String(o.windowMs),
@@ -49,7 +51,8 @@ export async function refusedBurst(
           buyers: { channel: 'mail', to: 'buyer@example.com', events: ['procurement'] },
         }),
       },
-    });
+      { sandbox: false },
+    );
     const t0 = Date.now();
     for (let i = 0; i < o.files; i++)
       writeFileSync(join(pipeline.data.inbox, `export-${i}.csv`), `Nothing,We,Know\n${i},b,c\n`);
