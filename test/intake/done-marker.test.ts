@@ -1,5 +1,5 @@
 /**
- * Done-file pickup (INBOX_DONE_SUFFIX, README "Done files"): an export is taken only once its marker
+ * Done-file pickup (INBOX_DONE_SUFFIX, docs/notifications.md#done-file-pickup): an export is taken only once its marker
  * `<name><suffix>` exists, whatever its size does; the marker goes with it; a marker alone is ignored. A marker as new
  * as its file vouches for it (taken at once, even with a long FILE_STABLE_MS); one that came before its file does
  * not (the stability check decides). Without the setting, today's stability check is all (test/intake/

@@ -1,7 +1,7 @@
 /**
  * One message per event per route across crashes (docs/notifications.md#delivery): the send is recorded before and
  * after. A worker (the shipped `rfq-sync worker`) killed while its mail server has the whole message but has not
- * answered sends that message once more after the restart, as the README says, with the same Message-ID; a message
+ * answered sends that message once more after the restart, as docs/operations.md and docs/notifications.md#delivery say, with the same Message-ID; a message
  * recorded as sent before the crash is not sent again. A real SMTP server in the test holds its answer.
  */
 import { writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Done files for the ERP (OUTBOX_DONE_FILES, README "Done files"): `marker` puts an empty `<award file>.done` beside
+ * Done files for the ERP (OUTBOX_DONE_FILES, docs/notifications.md#done-files-for-the-erp): `marker` puts an empty `<award file>.done` beside
  * each award file, only once it is final and complete; `manifest` writes per RFQ version one JSON manifest naming its
  * workbook, its award file and the overview with their sha256 and size, after the files it names, under their final
  * names (no temporary file left). Real Redis, the sandbox, the project's poll, quotations and comparison jobs.
