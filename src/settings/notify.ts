@@ -2,8 +2,9 @@
  * Settings: Notifications: the channels (e-mail, Teams, Slack, a generic webhook), the routes that send events to the
  * people who act on them, digests, retries and the thresholds of the IT events (docs/notifications.md).
  * Part of the one configuration schema (src/config.ts); each default is documented above its field, and the table
- * of docs/operations.md is generated from these comments (app/config-doc.ts). The options of each channel kind, and the event names a
- * route may pick, are checked against their registries when the worker starts (src/notify/notify-settings.ts).
+ * of docs/operations.md is generated from these comments (app/config-doc.ts). The options of each channel kind, and
+ * the event names a route may pick, are checked against their registries when the worker starts
+ * (src/notify/notify-settings.ts).
  */
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
