@@ -277,7 +277,6 @@ function demoNotifications(port: number): Record<string, string> {
         channel: 'demo-mail',
         to: 'procurement@demo.invalid',
         events: ['procurement'],
-        digest: 'immediate',
       },
       it: { channel: 'demo-mail', to: 'it@demo.invalid', events: ['it'] },
     }),
