@@ -16,6 +16,7 @@ import { claimIntake } from '../src/intake/intake-folder.ts';
 import { QUEUE_KEYS } from '../src/redis/queues.ts';
 import { startRetentionSchedule } from '../src/intake/retention.ts';
 import { startMappingSetWatch } from '../src/intake/mapping-sets.ts';
+import { startNotifyWatch } from './notify-watch.ts';
 import { removeStaleTemps } from '../src/atomic-write.ts';
 import type { OpsMetrics } from './metrics.ts';
 import type { Runtime } from './runtime.ts';
@@ -62,6 +63,7 @@ export async function startPipeline(
   let poll: PollSchedule | undefined;
   let retention: { stop(): Promise<void> } | undefined;
   let mappingSets: { stop(): void } | undefined;
+  let notifyWatch: { stop(): void } | undefined;
   try {
     if (o.metrics) wireMetrics(ctx, o.metrics);
     await startStateCheck(ctx, config, runtime);
@@ -97,6 +99,7 @@ export async function startPipeline(
     if (o.schedule ?? true) {
       poll = startPollSchedule(ctx);
       retention = startRetentionSchedule(ctx);
+      notifyWatch = startNotifyWatch(ctx);
     }
   } catch (err) {
     await watcher?.close().catch(() => undefined);
@@ -118,6 +121,7 @@ export async function startPipeline(
         await wt?.close().catch((err: unknown) => logger.warn({ err }, 'inbox watcher did not close cleanly'));
         await poll?.stop().catch(() => undefined);
         await retention?.stop().catch(() => undefined);
+        notifyWatch?.stop();
         mappingSets?.stop();
         await w.close(timeoutMs);
         await closeWorkerContext(ctx);

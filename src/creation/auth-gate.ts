@@ -76,6 +76,8 @@ export interface AuthGateOptions {
   checkMs?: number;
   /** The longest wait between two checks of the same token, ms. Default 15 minutes. */
   maxCheckMs?: number;
+  /** Told once per pause, by the worker that paused (a notification). */
+  onPaused?: (reason: string, since: number) => Promise<void>;
 }
 
 /** The pause as Redis holds it (also for commands that open no gate). */
@@ -170,11 +172,13 @@ export async function createAuthGate(o: AuthGateOptions): Promise<AuthGate> {
     async pause(reason, tokenFingerprint) {
       const fp = tokenFingerprint ?? o.tokens.fingerprint();
       // The script decides which worker pauses (and logs) first; the others join silently.
-      const first = await recheck.pause(reason, fp);
+      const since = await recheck.pause(reason, fp);
       paused = true;
       await Promise.all(o.queues.map((q) => q.pause()));
-      if (first) logPaused(o.logger, reason, fp, checkMs);
-      return first;
+      if (since === undefined) return false;
+      logPaused(o.logger, reason, fp, checkMs);
+      await o.onPaused?.(reason, since);
+      return true;
     },
     resume,
     isPaused: () => paused,

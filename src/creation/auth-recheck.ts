@@ -26,8 +26,8 @@ export interface CheckClaim {
 }
 
 export interface AuthRecheck {
-  /** Record a refusal; true when this call paused (the first of all workers), false when it joined a pause. */
-  pause(reason: string, tokenFingerprint: string): Promise<boolean>;
+  /** Record a refusal: when this call paused (the first of all workers; Unix ms), undefined when it joined a pause. */
+  pause(reason: string, tokenFingerprint: string): Promise<number | undefined>;
   /** Claim the next check: due by the back-off, or at once when `now` (a person asked, a worker started). */
   claim(now: boolean): Promise<CheckClaim>;
   /** Keep what a check got, while the pause lasts. */
@@ -42,7 +42,8 @@ export function authRecheck(redis: Redis, key: string, baseMs: number, longestMs
   const record: ScriptCaller = defineScript(redis, RECORD);
   return {
     async pause(reason, tokenFingerprint) {
-      return Number(await pause([key], [reason, tokenFingerprint, baseMs])) === 1;
+      const since = Number(await pause([key], [reason, tokenFingerprint, baseMs]));
+      return since > 0 ? since : undefined;
     },
     async claim(now) {
       const [n, next] = (await claim([key], [baseMs, maxMs, now ? '1' : '0'])) as [number, number];

@@ -33,6 +33,7 @@ function subjectOf(job: Job): string {
   for (const k of ['file', 'fileName', 'path', 'name', 'processingName'])
     if (typeof d?.[k] === 'string') return String(d[k]);
   if (typeof d?.rfqId === 'number' || typeof d?.rfqId === 'string') return `RFQ ${String(d.rfqId)}`;
+  if (typeof d?.route === 'string') return `notification of route ${d.route}`;
   return '';
 }
 
