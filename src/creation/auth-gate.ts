@@ -15,7 +15,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
 import type { Queue } from 'bullmq';
 import type { RedisKeys } from '../redis/redis-keys.ts';
-import { AUTH_CHECK_MAX_MS, authRecheck, checkFailure, type CheckClaim } from './auth-recheck.ts';
+import { AUTH_CHECK_MAX_MS, authRecheck, checkFailure, type AuthRecheck, type CheckClaim } from './auth-recheck.ts';
 import type { TokenSource } from './token-source.ts';
 import { readTokenProblems, tokenProblemReporter, type TokenProblem } from './token-problems.ts';
 
@@ -170,15 +170,8 @@ export async function createAuthGate(o: AuthGateOptions): Promise<AuthGate> {
 
   const gate: AuthGate = {
     async pause(reason, tokenFingerprint) {
-      const fp = tokenFingerprint ?? o.tokens.fingerprint();
-      // The script decides which worker pauses (and logs) first; the others join silently.
-      const since = await recheck.pause(reason, fp);
       paused = true;
-      await Promise.all(o.queues.map((q) => q.pause()));
-      if (since === undefined) return false;
-      logPaused(o.logger, reason, fp, checkMs);
-      await o.onPaused?.(reason, since);
-      return true;
+      return recordPause(o, recheck, reason, tokenFingerprint ?? o.tokens.fingerprint(), checkMs);
     },
     resume,
     isPaused: () => paused,
@@ -197,6 +190,25 @@ export async function createAuthGate(o: AuthGateOptions): Promise<AuthGate> {
   }, checkMs);
   timer.unref();
   return gate;
+}
+
+/**
+ * A refusal recorded and the queues paused; the script decides which worker pauses first: that one logs the one error
+ * line and notifies, the others join silently. True for the first.
+ */
+async function recordPause(
+  o: AuthGateOptions,
+  recheck: AuthRecheck,
+  reason: string,
+  tokenFingerprint: string,
+  checkMs: number,
+): Promise<boolean> {
+  const since = await recheck.pause(reason, tokenFingerprint);
+  await Promise.all(o.queues.map((q) => q.pause()));
+  if (since === undefined) return false;
+  logPaused(o.logger, reason, tokenFingerprint, checkMs);
+  await o.onPaused?.(reason, since);
+  return true;
 }
 
 /** The one error line of a pause, by the worker that paused first. */
