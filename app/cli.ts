@@ -223,6 +223,38 @@ program
   );
 
 program
+  .command('resume')
+  .description(
+    'the service refused the token and calls are paused: check the same token now and resume when it is accepted',
+  )
+  .addHelpText(
+    'after',
+    '\nWorkers check the same token by themselves on a back-off (AUTH_CHECK_MS, doubling up to 15 min); this checks now.\nExit code: 0 not paused or resumed, 1 still refused.',
+  )
+  .action(
+    action(async () => {
+      const { config, logger } = setup(globals());
+      const { runResumeCommand } = await import('./resume.ts');
+      return runResumeCommand(config, logger, (l) => process.stdout.write(`${l}\n`));
+    }),
+  );
+
+program
+  .command('intake')
+  .description("which data folder does intake (takes the inbox files) for the account, and whether this host's is it")
+  .option(
+    '--take-over',
+    "make this host's data folder the intake folder from now on (a host replaced, the share moved)",
+  )
+  .action(
+    action(async (opts: { takeOver?: boolean }) => {
+      const { config, logger } = setup(globals(), { redisOnly: true });
+      const { runIntakeCommand } = await import('./intake.ts');
+      return runIntakeCommand(config, logger, opts, (l) => process.stdout.write(`${l}\n`));
+    }),
+  );
+
+program
   .command('resolve')
   .description('settle a requisition parked after an ambiguous reconcile: this RFQ is it (--rfq), or post it (--post)')
   .argument('<requisition>', 'requisition id as `status` shows it (profile/key)')
@@ -261,6 +293,26 @@ failed
       const { config, logger } = setup(globals(), { redisOnly: true });
       const { runFailedRetry } = await import('./commands.ts');
       return runFailedRetry(config, logger, ref, opts);
+    }),
+  );
+
+const notify = program.command('notify').description('notifications (NOTIFY_CHANNELS, NOTIFY_ROUTES)');
+notify
+  .command('test')
+  .description("send a test message through a route's channel now (no Redis, no queue): does it reach its people?")
+  .argument('<route>', 'a route of NOTIFY_ROUTES')
+  .addHelpText(
+    'after',
+    '\nExit code: 0 sent, 1 the channel refused or failed (the error says why), 2 no such route or bad settings.',
+  )
+  .action(
+    action(async (route: string) => {
+      const { config, logger } = setup(globals(), { redisOnly: true });
+      const { sendTestMessage } = await import('../src/notify/test-message.ts');
+      const sent = await sendTestMessage(config, logger, route);
+      process.stdout.write(
+        `sent a test message through route ${route} (${sent.type} channel ${sent.channel})${sent.to ? ` to ${sent.to.join(', ')}` : ''}\n`,
+      );
     }),
   );
 

@@ -22,6 +22,7 @@ import { jobSettings } from './settings/jobs.ts';
 import { outputSettings } from './settings/outputs.ts';
 import { operationsSettings } from './settings/operations.ts';
 import { reconcileSettings } from './settings/reconcile.ts';
+import { notifySettings } from './settings/notify.ts';
 
 // Split out of this file to keep it short; importers keep reaching them here.
 export { displayRedisUrl, redisPassword, sentinelUrl } from './config-redis.ts';
@@ -44,6 +45,7 @@ export const rawConfigSchema = z.object({
   ...reconcileSettings,
   ...outputSettings,
   ...operationsSettings,
+  ...notifySettings,
 });
 
 export type RawConfig = z.infer<typeof rawConfigSchema>;
@@ -113,8 +115,11 @@ export function loadConfig(
   }
 
   completeRedisSettings(raw, problems);
-  const token = sourcingToken(raw.SOURCING_TOKEN, raw.SOURCING_TOKEN_FILE, problems);
-  // Commands that only read or steer Redis (status, failed, ingest, recover) never need the token.
+  // Commands that only read or steer Redis (status, failed, ingest, recover) never need the token: a token file that
+  // cannot be used must not keep `status` from saying so.
+  const tokenProblems: string[] = [];
+  const token = sourcingToken(raw.SOURCING_TOKEN, raw.SOURCING_TOKEN_FILE, tokenProblems);
+  if (opts.requireToken !== false) problems.push(...tokenProblems);
   if (opts.requireToken !== false && raw.SOURCING_BASE_URL && !token && !raw.SOURCING_TOKEN_FILE)
     problems.push('SOURCING_TOKEN: required when SOURCING_BASE_URL is set (or set SOURCING_TOKEN_FILE)');
   if (opts.requireProduction) {

@@ -6,10 +6,11 @@
  * the break; a file that changed while it was read is not used and goes back to the inbox.
  */
 import { lstat, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import { RfqSyncError, formatRowProblem } from '../errors.ts';
+import { FileNotHereError, RfqSyncError, formatRowProblem } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Requisition } from '../requisition.ts';
 import { createIdempotencyStore } from '../creation/idempotency-store.ts';
@@ -29,6 +30,8 @@ import {
 import { writeFileNoticeReport } from './file-report.ts';
 import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './requisition-spool.ts';
+import { fileRefused, requisitionHeld } from '../notify/events/index.ts';
+import type { Notifier } from '../notify/notifier.ts';
 
 /** At most this many changes of re-exported requisitions are listed in a file's report. */
 const MAX_REPORTED_CHANGES = 2_000;
@@ -60,6 +63,8 @@ export interface IngestRunContext {
   keys: RedisKeys;
   /** Queues one requisition for creation (the create-rfq job's own enqueue, with its deterministic id). */
   enqueue: (r: Requisition) => Promise<unknown>;
+  /** Tells IT of a refused file or held requisitions (before the file moves: a retry tells again, harmlessly). */
+  notify?: Pick<Notifier, 'emit'>;
 }
 
 /** One run of a file, its names and where its parts go. */
@@ -99,6 +104,7 @@ export async function runIngest(
     await settleLedger(run, earlier);
     return { status: 'already-finished', file: file.original, where: earlier };
   }
+  if (!(await exists(run.source))) return settleMissing(run);
   const spool = await openRequisitionSpool(spoolPath);
   let summary: IngestSummary;
   try {
@@ -141,8 +147,9 @@ async function settleRefusal(run: Run, err: unknown, discarded: number): Promise
   const { file, folders, payload } = run;
   if (!(await exists(run.source))) {
     // A stalled copy of this job (lost lock) finished the file on another worker while we were reading it.
-    const where = (await locateFinished(folders, payload.processingName)) ?? 'missing';
-    if (where !== 'missing') await settleLedger(run, where);
+    const where = await locateFinished(folders, payload.processingName);
+    if (!where) return settleMissing(run);
+    await settleLedger(run, where);
     return { status: 'already-finished', file: file.original, where };
   }
   if (!(err instanceof RfqSyncError) || err.kind !== 'data') throw err;
@@ -159,6 +166,10 @@ async function settleRefusal(run: Run, err: unknown, discarded: number): Promise
         : `Moved to failed/${payload.processingName}; nothing was created from it: the ${discarded} requisition(s) complete before the point of failure were discarded with the file.`,
     ],
   });
+  const where = { take: payload.processingName, report: join(folders.reports, run.report) };
+  await run.ctx.notify?.emit(
+    fileRefused.event({ file: file.original, reason, failed: join(folders.failed, where.take), ...where }),
+  );
   await finishFile(folders, payload.processingName, 'failed');
   await run.ledger.release(payload.sha256, payload.processingName);
   run.log.warn({ reason }, 'ingest: file refused, moved to failed/');
@@ -214,6 +225,7 @@ async function finishRead(
     ],
     changes: changes.list,
   });
+  if (summary.heldRequisitions > 0) await run.ctx.notify?.emit(heldEvent(run, summary));
   await finishFile(folders, payload.processingName, 'archive');
   await run.ledger.markDone(payload.sha256, payload.processingName, { doneAt: Date.now(), report });
   const counts = {
@@ -264,6 +276,30 @@ async function putBack(run: Run): Promise<IngestResult> {
   return { status: 'changed', file: run.file.original, inboxName };
 }
 
+/**
+ * The file is in none of this worker's folders. Finished when the ledger says so (archived, since removed by
+ * retention) or its bytes went to another file (this one was removed by hand, the same bytes read since); otherwise
+ * its work would be lost: the job fails for good, naming the file and where it was looked for.
+ */
+async function settleMissing(run: Run): Promise<IngestResult> {
+  const { file, folders, payload } = run;
+  const entry = await run.ledger.get(payload.sha256);
+  if (entry?.owner === payload.processingName && entry.state === 'done')
+    return { status: 'already-finished', file: file.original, where: 'archive' };
+  if (entry && entry.owner !== payload.processingName)
+    return { status: 'already-finished', file: file.original, where: 'missing' };
+  const o = payload.origin;
+  const origin = o
+    ? ` It was taken on host ${o.host}${o.folder === 'none' ? '' : ` (data folder ${o.folder.slice(0, 8)})`}; this worker runs on ${hostname()}.`
+    : '';
+  throw new FileNotHereError(
+    `file ${file.original} (${payload.processingName}) is not in this worker's processing folder ${folders.processing}, ` +
+      `nor in archive/ or failed/: nothing was read from it, and its requisitions are not created.${origin} A file ` +
+      'taken in another data folder (each host with its own RFQ_SYNC_DIR) or removed by hand: put it into the inbox ' +
+      'again, and give every worker doing intake the same data folder (or INTAKE=off).',
+  );
+}
+
 async function settleLedger(run: Run, where: 'archive' | 'failed'): Promise<void> {
   if (where === 'archive')
     await run.ledger.markDone(run.payload.sha256, run.payload.processingName, {
@@ -271,4 +307,18 @@ async function settleLedger(run: Run, where: 'archive' | 'failed'): Promise<void
       report: run.report,
     });
   else await run.ledger.release(run.payload.sha256, run.payload.processingName);
+}
+
+function heldEvent(run: Run, summary: IngestSummary) {
+  const firstError = summary.problems.find((p) => p.severity === 'error');
+  return requisitionHeld.event({
+    file: run.file.original,
+    take: run.payload.processingName,
+    profile: summary.profile,
+    held: summary.heldRequisitions,
+    rejectedRows: summary.rejectedRows,
+    queued: summary.requisitions,
+    ...(firstError ? { firstProblem: formatRowProblem(firstError) } : {}),
+    report: join(run.folders.reports, run.report),
+  });
 }

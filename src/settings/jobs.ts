@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { int } from './fields.ts';
 
 /** The queues a worker can work on (WORKER_QUEUES), by their BullMQ names (src/redis/queues.ts QUEUE_NAMES). */
-export const WORKER_QUEUE_NAMES = ['ingest', 'create-rfq', 'poll', 'quotations', 'comparison'] as const;
+export const WORKER_QUEUE_NAMES = ['ingest', 'create-rfq', 'poll', 'quotations', 'comparison', 'notify'] as const;
 export type WorkerQueueName = (typeof WORKER_QUEUE_NAMES)[number];
 
 export const jobSettings = {
@@ -36,8 +36,8 @@ export const jobSettings = {
    */
   JOB_MAX_STALLED: int(0, 1_000_000).default(5),
   /**
-   * Queues the `worker` command works on, comma-separated: ingest, create-rfq, poll, quotations, comparison (the inbox
-   * watcher and the schedules run anyway). Default: all five.
+   * Queues the `worker` command works on, comma-separated: ingest, create-rfq, poll, quotations, comparison, notify
+   * (the inbox watcher and the schedules run anyway). Default: all six.
    */
   WORKER_QUEUES: z
     .string()
@@ -60,8 +60,9 @@ export const jobSettings = {
    */
   INBOX_RECOVER_AFTER_MS: int(1_000, 86_400_000).default(600_000),
   /**
-   * How often a worker checks whether the sourcing token was replaced (SOURCING_TOKEN_FILE) while creation and
-   * polling are paused by a refused token, ms. Default 5,000.
+   * How often a worker re-reads the token file (SOURCING_TOKEN_FILE: a replaced token resumes a pause at once), and
+   * the first wait before the same refused token is tried again: then twice as long after each try, at most every
+   * 15 minutes, so a pause lifts itself once the service accepts the token again. ms. Default 5,000.
    */
   AUTH_CHECK_MS: int(100, 3_600_000).default(5_000),
 };
