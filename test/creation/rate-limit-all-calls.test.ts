@@ -77,11 +77,11 @@ describe('shared rate limit', () => {
       const creates = Promise.all(makeRequisitions(6, 'rl').map(createAsJob));
       // a reconcile walk of the account, through the same limiter
       const search = (async () => {
-        const found: number[] = [];
+        const found = new Set<number>(); // each list is read twice
         await walkAccount(ctx.listingClient, await ctx.dialects.get(), RECONCILE_LIMITS, (rfq) => {
-          if (rfq.lines.some((l) => l.external_id === 'seed-3')) found.push(rfq._id);
+          if (rfq.lines.some((l) => l.external_id === 'seed-3')) found.add(rfq._id);
         });
-        return found;
+        return [...found];
       })();
       const pulls = Promise.all(seeded.slice(0, 3).map((id) => pullQuotations(ctx.client, id, false)));
       const [listed, created, found] = await Promise.all([poll(), creates, search, pulls]);
