@@ -284,7 +284,8 @@ export function pipelineEnvVars(e: PipelineEnv): Record<string, string> {
     SOURCING_CONNECT_TIMEOUT_MS: '1000',
     SOURCING_HEADERS_TIMEOUT_MS: '1500',
     SOURCING_BODY_TIMEOUT_MS: '1500',
-    SOURCING_CALL_DEADLINE_MS: '4000',
+    // a lost answer is proven absent only from lists read after its POST's deadline (plus the settle time): short
+    SOURCING_CALL_DEADLINE_MS: '2500',
     SOURCING_GET_RETRIES: '2',
     SOURCING_PAGE_CONCURRENCY: '1',
     // the sandbox lists a new RFQ at once unless told to lag: the lists settle as soon as the lag measured allows
