@@ -280,6 +280,7 @@ program
   )
   .option('--existing <n>', 'seed this many hand-made RFQs (no external_ids) per account', (v) => Number(v), 0)
   .option('--page-size <n>', 'RFQs per list page', (v) => positiveInteger(v), 20)
+  .option('--no-vendors', 'serve no vendor directory (404, as a service without one)')
   .action(
     action(
       async (opts: {
@@ -292,6 +293,7 @@ program
         dialect: string;
         existing: number;
         pageSize: number;
+        vendors: boolean;
       }) => {
         if (opts.dialect !== 'friendly' && opts.dialect !== 'docs')
           throw new ConfigError([`--dialect: must be friendly or docs, not ${opts.dialect}`]);

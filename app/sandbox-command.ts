@@ -14,6 +14,8 @@ export interface SandboxCommandOptions {
   dialect?: 'friendly' | 'docs' | string;
   existing?: number;
   pageSize?: number;
+  /** false: no vendor directory (`--no-vendors`). */
+  vendors?: boolean;
 }
 
 export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommandOptions): Promise<number> {
@@ -27,6 +29,7 @@ export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommand
     dialect: o.dialect === 'docs' ? 'docs' : 'friendly',
     existing: o.existing,
     pageSize: o.pageSize,
+    vendors: o.vendors !== false,
     autopilot: o.autopilot
       ? { closeAfterMs: o.closeAfterMs, completeAfterMs: o.closeAfterMs, suppliersPerRfq: 3 }
       : null,

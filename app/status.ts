@@ -9,7 +9,8 @@
  *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/intake/retention.ts),
  *     mappingSets: [[{ worker, files, hash, at }]] (one group per distinct set; more than one: they differ),
  *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }], generatedAt }
- * `files` lists the input files of the last day that were refused whole or had rows rejected: their ingest job
+ * `files` lists the input files of the last day that were refused whole, had rows rejected (a requisition held by
+ * CATEGORY_CHECK=hold among them) or sent requisitions whose category no vendor follows (CATEGORY_CHECK=warn): their ingest job
  * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
  */
 import type { AuthPauseStatus } from '../src/creation/auth-gate.ts';
@@ -43,7 +44,7 @@ export interface StatusFailure {
 export interface StatusFileProblem {
   /** The file's name as dropped in the inbox. */
   file: string;
-  outcome: 'refused' | 'rows rejected';
+  outcome: 'refused' | 'rows rejected' | 'category not followed';
   /** Why it was refused, or how many rows were rejected (and the first problem when known). */
   reason: string;
   /** File name in outbox/reports/ with every detail. */
@@ -141,6 +142,8 @@ export async function recentFileProblems(ctx: QueuesCtx, limit = 10): Promise<St
           rejectedRows?: number;
           heldRequisitions?: number;
           firstProblem?: string;
+          categoryWarnings?: number;
+          firstCategoryWarning?: string;
         }
       | undefined;
     if (!j || !v || typeof v.file !== 'string') continue;
@@ -157,6 +160,15 @@ export async function recentFileProblems(ctx: QueuesCtx, limit = 10): Promise<St
         file: v.file,
         outcome: 'rows rejected',
         reason: firstLine(v.firstProblem ? `${counts}; first: ${v.firstProblem}` : counts),
+        report: v.report ?? '',
+        at,
+      });
+    } else if (v.status === 'done' && (v.categoryWarnings ?? 0) > 0) {
+      // sent, but their RFQs may reach nobody: IT and procurement should know (CATEGORY_CHECK=warn)
+      out.push({
+        file: v.file,
+        outcome: 'category not followed',
+        reason: firstLine(`${v.categoryWarnings} requisition(s) sent with a category no vendor follows; first: ${v.firstCategoryWarning ?? ''}`),
         report: v.report ?? '',
         at,
       });

@@ -21,6 +21,7 @@ import { pollingSettings } from './settings/polling.ts';
 import { jobSettings } from './settings/jobs.ts';
 import { outputSettings } from './settings/outputs.ts';
 import { operationsSettings } from './settings/operations.ts';
+import { vendorSettings } from './settings/vendors.ts';
 
 // Split out of this file to keep it short; importers keep reaching them here.
 export { displayRedisUrl, redisPassword, sentinelUrl } from './config-redis.ts';
@@ -41,6 +42,7 @@ export const rawConfigSchema = z.object({
   ...pollingSettings,
   ...jobSettings,
   ...outputSettings,
+  ...vendorSettings,
   ...operationsSettings,
 });
 

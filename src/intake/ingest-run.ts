@@ -16,6 +16,7 @@ import { createIdempotencyStore } from '../creation/idempotency-store.ts';
 import { previewChanges, type ReexportChange } from '../creation/reexport-changes.ts';
 import { ingestFile, loadProfiles, writeIngestReport, type IngestSummary } from '../ingest/index.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
+import type { VendorPort } from '../vendors/vendor-store.ts';
 import { replicationWait } from '../redis/replication.ts';
 import {
   exists,
@@ -27,6 +28,7 @@ import {
   type ProcessingName,
 } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
+import { categoryCheckRun, type CategoryCheckRun } from './ingest-category-check.ts';
 import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './requisition-spool.ts';
 
@@ -42,6 +44,9 @@ export type IngestResult =
       rejectedRows: number;
       report: string;
       firstProblem?: string;
+      /** Requisitions sent although no vendor follows their category (CATEGORY_CHECK=warn), and the first. */
+      categoryWarnings?: number;
+      firstCategoryWarning?: string;
     }
   /** `discardedRequisitions`: complete requisitions read before the point of failure; none was enqueued. */
   | { status: 'refused'; file: string; reason: string; report: string; discardedRequisitions: number }
@@ -60,6 +65,8 @@ export interface IngestRunContext {
   keys: RedisKeys;
   /** Queues one requisition for creation (the create-rfq job's own enqueue, with its deterministic id). */
   enqueue: (r: Requisition) => Promise<unknown>;
+  /** Reads the vendor directory when none is stored yet (CATEGORY_CHECK); without it only a stored one is used. */
+  vendorPort?: VendorPort;
 }
 
 /** One run of a file, its names and where its parts go. */
@@ -100,9 +107,10 @@ export async function runIngest(
     return { status: 'already-finished', file: file.original, where: earlier };
   }
   const spool = await openRequisitionSpool(spoolPath);
+  const categories = await categoryCheckRun(ctx);
   let summary: IngestSummary;
   try {
-    summary = await readToSpool(run, spool);
+    summary = await readToSpool(run, spool, categories);
   } catch (err) {
     await spool.remove();
     return settleRefusal(run, err, spool.count);
@@ -113,10 +121,10 @@ export async function runIngest(
     return putBack(run);
   }
   const changes = await enqueueSpooled(run, spool);
-  return finishRead(run, summary, changes);
+  return finishRead(run, summary, changes, categories);
 }
 
-async function readToSpool(run: Run, spool: RequisitionSpool): Promise<IngestSummary> {
+async function readToSpool(run: Run, spool: RequisitionSpool, categories: CategoryCheckRun): Promise<IngestSummary> {
   const { config } = run.ctx;
   return ingestFile(
     run.source,
@@ -131,6 +139,7 @@ async function readToSpool(run: Run, spool: RequisitionSpool): Promise<IngestSum
       // The take time, not the clock: a retry computes the same default due dates.
       now: new Date(run.file.takenAt),
       displayName: run.file.original,
+      ...(categories.check ? { checkRequisition: categories.check } : {}),
     },
     (r) => spool.add(r),
   );
@@ -201,11 +210,13 @@ async function finishRead(
   run: Run,
   summary: IngestSummary,
   changes: { list: ReexportChange[]; requisitions: number },
+  categories: CategoryCheckRun,
 ): Promise<IngestResult> {
   const { file, folders, payload, report, log } = run;
   await writeIngestReport(summary, join(folders.reports, report), {
     notes: [
       `sha256 ${payload.sha256}; moved to archive/${payload.processingName}.`,
+      ...categories.notes(),
       ...(changes.requisitions > 0
         ? [
             `${changes.requisitions} requisition(s) of this file already have their RFQ and changed since: see the Changes sheet${changes.list.length >= MAX_REPORTED_CHANGES ? ` (the first ${MAX_REPORTED_CHANGES} changes)` : ''}.`,
@@ -235,6 +246,7 @@ async function finishRead(
   } else {
     log.info(counts, 'ingest: file read, requisitions queued for creation, file archived');
   }
+  categories.log(log);
   return {
     status: 'done',
     file: file.original,
@@ -243,6 +255,7 @@ async function finishRead(
     rejectedRows: summary.rejectedRows,
     report,
     ...(firstProblem !== undefined ? { firstProblem } : {}),
+    ...(categories.warned > 0 ? { categoryWarnings: categories.warned, firstCategoryWarning: categories.firstWarning } : {}),
   };
 }
 

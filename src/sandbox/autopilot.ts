@@ -1,11 +1,13 @@
 /**
  * Autopilot of the sandbox: simulated suppliers and buyer, so a demo shows the whole cycle without people.
- * An open RFQ older than `closeAfterMs` receives quotations from `suppliersPerRfq` suppliers and closes; a closed
+ * An open RFQ older than `closeAfterMs` receives quotations from `suppliersPerRfq` suppliers and closes (suppliers
+ * following its category in the vendor directory where some do, so not all of them quote; else a fixed pool); a closed
  * RFQ older than `completeAfterMs` gets its decisions (a supplier that priced every line is qualified), the lowest
  * qualified total as winner, and completes.
  */
 import { Decimal } from 'decimal.js';
 import type { SandboxStore, StoredRfq } from './store.ts';
+import { followersOf, type SandboxVendor } from './vendors.ts';
 
 export interface AutopilotOptions {
   closeAfterMs: number;
@@ -31,12 +33,13 @@ export function startAutopilot(
   o: AutopilotOptions,
   random: () => number,
   now: () => number = Date.now,
+  vendors?: readonly SandboxVendor[],
 ): { stop(): void; tick(): void } {
   const tick = () => {
     const t = now();
     for (const r of store.all()) {
       if (r.state === 'open' && t - r.stateChangedAt >= o.closeAfterMs) {
-        quoteAndClose(store, r, o, random);
+        quoteAndClose(store, r, o, random, vendors ?? []);
       } else if (r.state === 'closed' && t - r.stateChangedAt >= o.completeAfterMs) {
         decideAndComplete(store, r);
       }
@@ -48,11 +51,19 @@ export function startAutopilot(
   return { stop: () => clearInterval(timer), tick };
 }
 
-function quoteAndClose(store: SandboxStore, r: StoredRfq, o: AutopilotOptions, random: () => number): void {
-  const n = Math.max(0, Math.min(SUPPLIERS.length, o.suppliersPerRfq));
-  const offset = r._id % SUPPLIERS.length;
+function quoteAndClose(
+  store: SandboxStore,
+  r: StoredRfq,
+  o: AutopilotOptions,
+  random: () => number,
+  vendors: readonly SandboxVendor[],
+): void {
+  const following = followersOf(vendors, r.rfq_category).map((v) => v.sup_name);
+  const pool = following.length > 0 ? following : SUPPLIERS;
+  const n = Math.max(0, Math.min(pool.length, o.suppliersPerRfq));
+  const offset = r._id % pool.length;
   for (let s = 0; s < n; s++) {
-    const supplier = SUPPLIERS[(offset + s) % SUPPLIERS.length]!;
+    const supplier = pool[(offset + s) % pool.length]!;
     const prices: Array<string | null> = r.lines.map((line) => {
       if (random() < (o.missingLineRate ?? 0)) return null;
       // Unit price around estimated_price/qty (±20 %), two decimals.

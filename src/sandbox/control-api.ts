@@ -67,6 +67,12 @@ async function route(
     if (b.quotation_key === undefined) throw new SandboxError(400, 'quotation_key is required');
     return sendJson(res, 200, control.pickWinner(id, String(b.quotation_key)));
   }
+  if (parts[0] === 'rfqs' && parts[2] === 'listed-lines' && method === 'POST') {
+    const mode = (await body()).mode ?? null;
+    if (mode !== null && mode !== 'reorder' && mode !== 'drop')
+      throw new SandboxError(400, 'give {"mode": "reorder" | "drop" | null}');
+    return sendJson(res, 200, control.setListedLines(id, mode));
+  }
   if (parts[0] === 'faults' && parts.length === 1 && method === 'GET') return sendJson(res, 200, faults.get());
   if (parts[0] === 'faults' && parts.length === 1 && (method === 'PUT' || method === 'POST')) {
     const parsed = faultsSchema.safeParse(await body());

@@ -5,7 +5,14 @@
 import type { CallStats, SandboxStats } from './call-stats.ts';
 import type { FaultInjector, SandboxFaults } from './faults.ts';
 import { faultsSchema } from './faults-schema.ts';
-import type { QuotationInput, RfqState, SandboxStore, StoredQuotation, StoredRfq } from './store.ts';
+import type {
+  ListedLinesMode,
+  QuotationInput,
+  RfqState,
+  SandboxStore,
+  StoredQuotation,
+  StoredRfq,
+} from './store.ts';
 
 export interface SandboxControl {
   /** Every RFQ of every account (copies). */
@@ -15,6 +22,8 @@ export interface SandboxControl {
   submitQuotation(id: number, q: QuotationInput): StoredQuotation;
   decide(id: number, quotationKey: string, qualified: boolean): StoredQuotation;
   pickWinner(id: number, quotationKey: string): StoredRfq;
+  /** The RFQ's lines listed reversed (`reorder`) or without the first (`drop`); `null`: as posted. */
+  setListedLines(id: number, mode: ListedLinesMode | null): StoredRfq;
   setFaults(f: SandboxFaults): void;
   getFaults(): SandboxFaults;
   stats(): SandboxStats;
@@ -39,6 +48,7 @@ export function createControl(
     submitQuotation: (id, q) => structuredClone(store.submitQuotation(id, q)),
     decide: (id, key, qualified) => structuredClone(store.decide(id, key, qualified)),
     pickWinner: (id, key) => structuredClone(store.pickWinner(id, key)),
+    setListedLines: (id, mode) => structuredClone(store.setListedLines(id, mode)),
     setFaults: (f) => faults.set(faultsSchema.parse(f)),
     getFaults: () => faults.get(),
     stats: () => calls.snapshot(),

@@ -20,6 +20,7 @@ const LEVELS: Array<[folder: string, level: number]> = [
   ['src/comparison', 1],
   ['src/redis', 1],
   ['src/creation', 2],
+  ['src/vendors', 2], // the account's vendor directory: its store in Redis and the category check
   ['src/intake', 3],
   ['src/pipeline', 4],
   ['src/tracking', 5],
