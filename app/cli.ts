@@ -193,7 +193,9 @@ program
 
 program
   .command('doctor')
-  .description("detect the sourcing service's dialect for this account now and print it with the evidence")
+  .description(
+    "detect the sourcing service's dialect for this account now and read its vendor directory; print both with the evidence",
+  )
   .option('--json', 'print JSON')
   .action(
     action(async (opts: { json?: boolean }) => {

@@ -27,6 +27,10 @@ import { trackingStatus } from '../src/tracking/status.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { openContext, resolveRuntime } from './runtime.ts';
 import { collectStatus, formatStatus, type StatusChange, type TrackingFacts } from './status.ts';
+import { vendorDirectoryJson, vendorDirectoryLines } from './doctor-vendors.ts';
+import { vendorStore } from '../src/vendors/vendor-store.ts';
+import { withheldAwards } from '../src/tracking/withheld-awards.ts';
+import { statusVendorDirectory, statusWithheld } from './status-vendors.ts';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -167,11 +171,13 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
       p.skipped ??
       `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${overview}`;
   }
-  const [dialectRaw, parkedRaw, lost, retention] = await Promise.all([
+  const [dialectRaw, parkedRaw, lost, retention, withheld, vendors] = await Promise.all([
     ctx.redis.get(ctx.keys.key('dialect')),
     ctx.redis.hgetall(ctx.keys.key('recon', 'parked')),
     readLostState(ctx.redis, ctx.keys),
     lastRetention(ctx.redis, ctx.keys),
+    withheldAwards(ctx),
+    vendorStore(ctx).stored(),
   ]);
   const mappingSets = await currentMappingSets(ctx.redis, ctx.keys);
   const store = createIdempotencyStore(ctx.redis, ctx.keys);
@@ -205,6 +211,8 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     retention,
     mappingSets,
     changes,
+    awardsWithheld: statusWithheld(withheld),
+    vendorDirectory: statusVendorDirectory(vendors),
   };
 }
 
@@ -323,10 +331,18 @@ export async function runCompareCommand(
   return EXIT_OK;
 }
 
-/** `rfq-sync doctor`: detect the account's dialect now (about 10 requests), store it, and print it with its evidence. */
+/**
+ * `rfq-sync doctor`: detect the account's dialect now (about 10 requests) and read its vendor directory, store both,
+ * and print them with their evidence (the categories with the number of vendors following each).
+ */
 export async function runDoctorCommand(config: Config, logger: Logger, o: { json?: boolean }): Promise<number> {
-  const d = await withContext(config, logger, 'doctor', (ctx) => ctx.dialects.refresh());
-  if (o.json) out(JSON.stringify(d, null, 2));
+  const [d, vendors] = await withContext(
+    config,
+    logger,
+    'doctor',
+    async (ctx) => [await ctx.dialects.refresh(), await vendorStore(ctx).refresh(ctx.client)] as const,
+  );
+  if (o.json) out(JSON.stringify({ ...d, vendorDirectory: vendorDirectoryJson(vendors) }, null, 2));
   else {
     out(
       [
@@ -338,6 +354,7 @@ export async function runDoctorCommand(config: Config, logger: Logger, o: { json
         ...(d.unknownLabels.length ? [`unknown labels:     ${d.unknownLabels.join(', ')}`] : []),
         'evidence:',
         ...d.evidence.map((e) => `  - ${e}`),
+        ...vendorDirectoryLines(vendors, config.CATEGORY_CHECK),
       ].join('\n'),
     );
   }

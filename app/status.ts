@@ -8,7 +8,9 @@
  *     stateLost: { detectedAt, reason } | null (src/redis/state-epoch.ts),
  *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/intake/retention.ts),
  *     mappingSets: [[{ worker, files, hash, at }]] (one group per distinct set; more than one: they differ),
- *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }], generatedAt }
+ *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }],
+ *     awardsWithheld: [{ rfqId, version, reason, at }], vendorDirectory: { outcome, path?, vendors, readAt?, detail? } | null,
+ *     generatedAt }
  * `files` lists the input files of the last day that were refused whole, had rows rejected (a requisition held by
  * CATEGORY_CHECK=hold among them) or sent requisitions whose category no vendor follows (CATEGORY_CHECK=warn): their ingest job
  * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
@@ -18,6 +20,7 @@ import type { Dialect } from '../src/sourcing/dialect.ts';
 import type { Queues } from '../src/redis/queues.ts';
 import type { MappingSet } from '../src/intake/mapping-sets.ts';
 import type { RetentionResult } from '../src/intake/retention.ts';
+import { vendorStatusLines, type StatusVendorDirectory, type StatusWithheldAward } from './status-vendors.ts';
 
 type QueuesCtx = { queues: Pick<Queues, 'all'> };
 
@@ -74,6 +77,10 @@ export interface StatusReport {
   mappingSets: MappingSet[][];
   /** Re-exports that changed a requisition after its RFQ existed, latest first (at most 20). */
   changes: StatusChange[];
+  /** RFQs whose award file was withheld: their listed lines no longer match what was posted (latest first). */
+  awardsWithheld: StatusWithheldAward[];
+  /** The account's vendor directory as last read; null before the first read. */
+  vendorDirectory: StatusVendorDirectory | null;
 }
 
 export interface StatusChange {
@@ -95,6 +102,8 @@ export interface TrackingFacts {
   retention?: RetentionResult | null;
   mappingSets?: MappingSet[][];
   changes?: StatusChange[];
+  awardsWithheld?: StatusWithheldAward[];
+  vendorDirectory?: StatusVendorDirectory | null;
 }
 
 export async function queueCounts(ctx: QueuesCtx): Promise<Record<string, Record<string, number>>> {
@@ -168,7 +177,9 @@ export async function recentFileProblems(ctx: QueuesCtx, limit = 10): Promise<St
       out.push({
         file: v.file,
         outcome: 'category not followed',
-        reason: firstLine(`${v.categoryWarnings} requisition(s) sent with a category no vendor follows; first: ${v.firstCategoryWarning ?? ''}`),
+        reason: firstLine(
+          `${v.categoryWarnings} requisition(s) sent with a category no vendor follows; first: ${v.firstCategoryWarning ?? ''}`,
+        ),
         report: v.report ?? '',
         at,
       });
@@ -202,6 +213,8 @@ export async function collectStatus(
     retention: facts.retention ?? null,
     mappingSets: facts.mappingSets ?? [],
     changes: facts.changes ?? [],
+    awardsWithheld: facts.awardsWithheld ?? [],
+    vendorDirectory: facts.vendorDirectory ?? null,
     paused: {
       paused: auth.paused,
       ...(auth.reason ? { reason: auth.reason } : {}),
@@ -223,6 +236,7 @@ export function formatStatus(r: StatusReport): string {
     ...queueLines(r.queues),
     '',
     ...trackingLines(r),
+    ...vendorStatusLines(r),
     ...changeLines(r.changes),
     '',
     ...failureLines(r.failures),

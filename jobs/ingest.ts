@@ -42,7 +42,11 @@ export async function processIngest(
     );
   try {
     const vendors = ctx.client ? { vendorPort: ctx.client } : {};
-    return await runIngest({ ...ctx, ...vendors, enqueue: (r) => enqueueCreateRfq(ctx.queues, r) }, parsed.data, job.id);
+    return await runIngest(
+      { ...ctx, ...vendors, enqueue: (r) => enqueueCreateRfq(ctx.queues, r) },
+      parsed.data,
+      job.id,
+    );
   } catch (err) {
     // a full disk under the reports: wait for space (never fails for good); every step is idempotent
     if (err instanceof DiskFullError) return delayForDiskFull(job, err, ctx.config.JOB_BACKOFF_MS, ctx.logger);

@@ -19,6 +19,7 @@ import { mapCategory } from './category-map.ts';
 import { missingReason, type RequiredField } from './required-fields.ts';
 
 const PLAIN_INT = /^\d{1,15}$/;
+const DAY_MS = 86_400_000;
 const PLAIN_POINT_PARTS = /^(\d{1,15})(?:\.(\d{1,20}))?$/;
 const PLAIN_COMMA_PARTS = /^(\d{1,15})(?:,(\d{1,20}))?$/;
 
@@ -426,8 +427,11 @@ export function mapRequisitionHeader(
       `due_date ${new Date(due).toISOString()} is not in the future`,
     );
   }
-  const required_date = dateOf(ctx, cells, 'required_date', days);
-  if (required_date === undefined) missing(ctx, 'required_date');
+  let required_date = dateOf(ctx, cells, 'required_date', days);
+  const after = m.profile.requiredDateRule?.daysAfterDue;
+  if (required_date === undefined && after !== undefined && typeof due === 'number')
+    required_date = due + after * DAY_MS;
+  if (required_date === undefined && after === undefined) missing(ctx, 'required_date');
   if (typeof due === 'number' && typeof required_date === 'number' && due >= required_date) {
     problem(
       ctx,

@@ -102,6 +102,8 @@ const profileSchema = z.strictObject({
     .string()
     .regex(/^[A-Z]{3}$/, 'is an ISO 4217 code: three capital letters, e.g. EUR')
     .optional(),
+  /** The required date where the export has none: this many days (of 24 hours) after the due date. */
+  required_date_rule: z.strictObject({ days_after_due: z.number().int().min(1).max(3650) }).optional(),
   /** ERP value -> the service's category (quote codes with leading zeros in YAML: "001": ...). */
   category_map: z
     .record(z.string().trim().min(1), z.union([z.string(), z.number().transform((n) => String(n))]))
@@ -150,6 +152,8 @@ export interface MappingProfile {
   continuationColumns: string[];
   qtyRounding: 'error' | 'half_up' | 'up' | 'down';
   dueDateRule?: { daysAfterIngest: number; at: string };
+  /** Required date = due date + this many days, where the export gives none. */
+  requiredDateRule?: { daysAfterDue: number };
   /** ISO 4217 code of the requisitions' amounts, when the profile names it. */
   currency?: string;
   /** ERP values of rfq_category -> the service's categories (`category_map:`). */
@@ -245,6 +249,7 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
     continuationColumns,
     qtyRounding: p.qty_rounding,
     dueDateRule: p.due_date_rule && { daysAfterIngest: p.due_date_rule.days_after_ingest, at: p.due_date_rule.at },
+    ...(p.required_date_rule ? { requiredDateRule: { daysAfterDue: p.required_date_rule.days_after_due } } : {}),
     ...(p.currency ? { currency: p.currency } : {}),
     ...(p.category_map ? { categoryMap: compileCategoryMap(p.category_map) } : {}),
     fields,

@@ -22,6 +22,7 @@ export type RequiredField =
 /** The profile settings that can fill a required field, as a person edits them. */
 const SETTINGS: Partial<Record<RequiredField, string>> = {
   due_date: 'fields.due_date (a column), or add a due_date_rule (days after ingest)',
+  required_date: 'fields.required_date (a column), or add a required_date_rule (days after the due date)',
   estimated_price: 'fields.estimated_price (the line total) or fields.unit_price (total = qty x unit price)',
   rfq_type: 'fields.rfq_type (a column, or the constant Public or Private)',
 };
@@ -33,12 +34,12 @@ function mappedBy(profile: MappingProfile, field: RequiredField): FieldName | un
   return profile.fields[field] ? field : undefined;
 }
 
-/** `<field> is required by the sourcing service: ...`, naming what to fill in which profile. */
+/** `<field> is required by the sourcing service ...`, naming what to fill in which profile. */
 export function missingReason(profile: MappingProfile, field: RequiredField): string {
-  const where = `mapping profile "${profile.name}" (${basename(profile.file)})`;
+  const where = `mapping profile "${profile.name}" (${basename(profile.file)}`;
   const setting = SETTINGS[field] ?? `fields.${field} (a column, or a constant)`;
   const by = mappedBy(profile, field);
-  const head = `${field} is required by the sourcing service`;
-  if (by === undefined) return `${head}: ${where} does not fill it: set ${setting}`;
-  return `${head}: fields.${by} of ${where} ("${profile.fields[by]!.source}") is empty here: fill it in the export or change ${setting}`;
+  if (by === undefined)
+    return `${field} is required by the sourcing service and ${where}) does not fill it: set ${setting}`;
+  return `${field} is required by the sourcing service and is empty here: fill it in the export, or change ${setting} in ${where}; now fields.${by}: "${profile.fields[by]!.source}")`;
 }

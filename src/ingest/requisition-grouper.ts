@@ -209,7 +209,14 @@ export class RequisitionGrouper {
     const verdict = r && this.check?.(r);
     if (verdict) {
       const { field, value, severity, reason } = verdict;
-      g.rows[0]!.problems.push({ file: this.file, row: g.firstRow, column: this.m.label(field), value, severity, reason });
+      g.rows[0]!.problems.push({
+        file: this.file,
+        row: g.firstRow,
+        column: this.m.label(field),
+        value,
+        severity,
+        reason,
+      });
     }
     if (!r || verdict?.severity === 'error') {
       this.counts.heldRequisitions++;

@@ -255,7 +255,9 @@ async function finishRead(
     rejectedRows: summary.rejectedRows,
     report,
     ...(firstProblem !== undefined ? { firstProblem } : {}),
-    ...(categories.warned > 0 ? { categoryWarnings: categories.warned, firstCategoryWarning: categories.firstWarning } : {}),
+    ...(categories.warned > 0
+      ? { categoryWarnings: categories.warned, firstCategoryWarning: categories.firstWarning }
+      : {}),
   };
 }
 

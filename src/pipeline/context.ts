@@ -113,8 +113,7 @@ const LISTINGS = new Set(['listRfqs', 'listVendors']);
 /** Every HTTP attempt of a client takes one permit of the shared limiter; every Retry-After holds everyone off. */
 export function rateLimitHooks(limiter: RateLimiter): Pick<SourcingClientOptions, 'beforeRequest' | 'onRetryAfter'> {
   return {
-    beforeRequest: (operation) =>
-      limiter.acquire(LISTINGS.has(operation) ? { maxWaitMs: LISTING_PERMIT_WAIT_MS } : {}),
+    beforeRequest: (operation) => limiter.acquire(LISTINGS.has(operation) ? { maxWaitMs: LISTING_PERMIT_WAIT_MS } : {}),
     onRetryAfter: (ms) => limiter.holdOff(ms),
   };
 }

@@ -73,10 +73,10 @@ function operationOf(method: string, path: string, docsDetail: boolean): string 
       : vendorPath(path)
         ? 'listVendors'
         : docsDetail
-        ? method === 'PUT'
-          ? 'editRfq'
-          : 'getRfq'
-        : 'other';
+          ? method === 'PUT'
+            ? 'editRfq'
+            : 'getRfq'
+          : 'other';
 }
 
 /** The caller's company; undefined once refused (401 unknown token, 403 suspended account). */

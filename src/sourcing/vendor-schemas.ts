@@ -35,7 +35,13 @@ const categoriesSchema = z
   });
 
 export const vendorSchema = z.looseObject({
-  _id: z.union([z.number().int().transform((n) => String(n)), z.string().trim().min(1)]),
+  _id: z.union([
+    z
+      .number()
+      .int()
+      .transform((n) => String(n)),
+    z.string().trim().min(1),
+  ]),
   sup_name: text,
   sup_type: text,
   contact_person: text,

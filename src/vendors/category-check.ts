@@ -28,7 +28,8 @@ export function categoryChecker(
   const vendors = dir.vendors;
   const known = categoryCounts(vendors).map((c) => c.category);
   const named = known.slice(0, NAMED).map((c) => `"${c}"`);
-  const listed = known.length === 0 ? 'none' : `${named.join(', ')}${known.length > NAMED ? `, ... (${known.length} in all)` : ''}`;
+  const listed =
+    known.length === 0 ? 'none' : `${named.join(', ')}${known.length > NAMED ? `, ... (${known.length} in all)` : ''}`;
   const asOf = new Date(dir.readAt).toISOString().slice(0, 16).replace('T', ' ');
   return (category) => {
     if (category === undefined || category.trim() === '') return undefined;
@@ -36,9 +37,14 @@ export function categoryChecker(
     const variant = caseVariantOf(vendors, category);
     const what =
       `no vendor of the account follows rfq_category "${category}" (vendor directory of ${asOf} UTC), so its RFQ would reach no supplier` +
-      (variant ? `; the directory has "${variant}" (only the letter case differs)` : `; categories followed: ${listed}`);
+      (variant
+        ? `; the directory has "${variant}" (only the letter case differs)`
+        : `; categories followed: ${listed}`);
     return mode === 'hold'
-      ? { severity: 'error', reason: `${what}. Held (CATEGORY_CHECK=hold): map it to a followed category (category_map in the profile) or fix it in the ERP` }
+      ? {
+          severity: 'error',
+          reason: `${what}. Held (CATEGORY_CHECK=hold): map it to a followed category (category_map in the profile) or fix it in the ERP`,
+        }
       : { severity: 'warning', reason: `${what}. Sent anyway (CATEGORY_CHECK=warn)` };
   };
 }

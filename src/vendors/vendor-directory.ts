@@ -46,6 +46,7 @@ export function followersOf(vendors: readonly Vendor[], category: string): Vendo
 /** A category of the directory spelt like `category` but for the letter case (a likely typo), if any. */
 export function caseVariantOf(vendors: readonly Vendor[], category: string): string | undefined {
   const want = category.trim().toLowerCase();
-  for (const v of vendors) for (const c of v.categories) if (c.toLowerCase() === want && c !== category.trim()) return c;
+  for (const v of vendors)
+    for (const c of v.categories) if (c.toLowerCase() === want && c !== category.trim()) return c;
   return undefined;
 }

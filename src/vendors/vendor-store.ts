@@ -88,7 +88,14 @@ async function readNow(port: VendorPort, before: VendorDirectory | undefined): P
         invalid: 0,
         detail: got.tried.map((t) => `GET ${t.path}: ${t.status}`).join(', '),
       };
-    return { fetchedAt: now, outcome: 'ok', path: got.path, vendors: got.vendors, readAt: now, invalid: got.invalid.length };
+    return {
+      fetchedAt: now,
+      outcome: 'ok',
+      path: got.path,
+      vendors: got.vendors,
+      readAt: now,
+      invalid: got.invalid.length,
+    };
   } catch (err) {
     // what was read before stays in use: a directory that cannot be read now is no reason to stop anything
     return {
