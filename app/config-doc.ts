@@ -20,7 +20,8 @@ function descriptions(): Map<string, string> {
     .map((n) => readFileSync(join(dir, n), 'utf8'))
     .join('\n');
   const out = new Map<string, string>();
-  const re = /\/\*\*([\s\S]*?)\*\/\s*\n\s*([A-Z][A-Z0-9_]*):/g;
+  // a doc comment ends at its first `*/`: the file's own header comment is no part of the first field's
+  const re = /\/\*\*((?:(?!\*\/)[\s\S])*?)\*\/\s*\n\s*([A-Z][A-Z0-9_]*):/g;
   for (let m = re.exec(body); m; m = re.exec(body)) {
     const text = m[1]!
       .split('\n')
