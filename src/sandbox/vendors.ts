@@ -76,7 +76,7 @@ export function seedVendors(): SandboxVendor[] {
       .normalize('NFKD')
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '')}.example`,
-    sup_phone: `+49 30 555 ${String(100 + i).padStart(4, '0')}`,
+    sup_phone: `030 555 ${String(100 + i).padStart(4, '0')}`,
     categories: [],
     comp_srl: '1',
   }));
