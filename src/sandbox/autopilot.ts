@@ -7,7 +7,7 @@
  */
 import { Decimal } from 'decimal.js';
 import type { SandboxStore, StoredRfq } from './store.ts';
-import { followersOf, type SandboxVendor } from './vendors.ts';
+import { followersOf, SUPPLIER_NAMES, type SandboxVendor } from './vendors.ts';
 
 export interface AutopilotOptions {
   closeAfterMs: number;
@@ -17,16 +17,7 @@ export interface AutopilotOptions {
   missingLineRate?: number;
 }
 
-const SUPPLIERS = [
-  'Acme Industrial Supply',
-  'Nordic Parts AB',
-  'Global Components Ltd',
-  'Müller & Söhne GmbH',
-  'Pacific Trading Co',
-  'Atlas Office Solutions',
-  'Brightline Electrical',
-  'Summit Safety Gear',
-];
+const SUPPLIERS = SUPPLIER_NAMES.slice(0, 8);
 
 export function startAutopilot(
   store: SandboxStore,

@@ -37,7 +37,8 @@ export const SANDBOX_CATEGORIES = [
   'Services',
 ] as const;
 
-const NAMES = [
+/** The account's suppliers; the first eight are the autopilot's own pool for categories nobody follows. */
+export const SUPPLIER_NAMES = [
   'Acme Industrial Supply',
   'Nordic Parts AB',
   'Global Components Ltd',
@@ -66,7 +67,7 @@ const CONTACTS = ['Alvin', 'Adam', 'Berit', 'Chen', 'Dana', 'Emil', 'Fatma', 'Go
 const perCategory = (i: number): number => 4 + (i % 3);
 
 export function seedVendors(): SandboxVendor[] {
-  const vendors: SandboxVendor[] = NAMES.map((sup_name, i) => ({
+  const vendors: SandboxVendor[] = SUPPLIER_NAMES.map((sup_name, i) => ({
     _id: i + 1,
     sup_name,
     sup_type: i % 3 === 0 ? 'PT' : i % 3 === 1 ? 'GmbH' : 'Ltd',

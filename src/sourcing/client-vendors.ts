@@ -6,9 +6,9 @@
  * (`absent`), which is not an error; anything else (401, 5xx after the retries, a broken envelope) throws.
  */
 import { PermanentHttpError } from '../errors.ts';
-import { invalidResponse, type ClientContext } from './client-context.ts';
+import { invalidResponse, pagesOf, type ClientContext } from './client-context.ts';
 import { firstIssue } from './schemas.ts';
-import { paginate, type FetchedPage } from './transport.ts';
+import type { FetchedPage } from './transport.ts';
 import { toVendor, vendorListEnvelopeSchema, vendorSchema } from './vendor-schemas.ts';
 import type { InvalidVendor, Vendor, VendorListing } from './vendor-types.ts';
 
@@ -39,16 +39,12 @@ interface VendorPage {
 }
 
 async function readAllPages(c: ClientContext, path: string, signal: AbortSignal | undefined): Promise<VendorListing> {
-  const pages = paginate<VendorPage>({
-    operation: 'listVendors',
-    origin: c.transport.origin,
-    maxPages: c.maxPages,
-    concurrency: c.pageConcurrency,
-    logger: c.logger,
-    isEmpty: (p) => p.vendors.length === 0 && p.invalid.length === 0,
-    originWarning: c.originWarning,
-    fetchPage: (page) => fetchVendorPage(c, path, page, signal),
-  });
+  const pages = pagesOf<VendorPage>(
+    c,
+    'listVendors',
+    (p) => p.vendors.length === 0 && p.invalid.length === 0,
+    (page) => fetchVendorPage(c, path, page, signal),
+  );
   const byId = new Map<string, Vendor>();
   const invalid: InvalidVendor[] = [];
   let count = 0;
