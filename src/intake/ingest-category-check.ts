@@ -1,5 +1,6 @@
 /**
- * CATEGORY_CHECK for one ingest: the account's vendor directory (stored, or read once when none is stored yet),
+ * CATEGORY_CHECK for one ingest: the account's vendor directory as stored (never waited for: with none stored yet,
+ * a read starts in the background and this file is not checked),
  * the check each requisition of the file goes through, and what the file's report, log and result say of it.
  * Never blocking: without a readable directory nothing is checked (a `hold` says so in the report).
  */
@@ -51,9 +52,10 @@ export async function categoryCheckRun(ctx: {
         }
       : undefined,
     notes() {
-      if (mode === 'hold' && !checker)
+      // a service without a directory is said for `hold` only: with `warn` it would be every file's note
+      if (mode !== 'off' && !checker && (mode === 'hold' || dir === undefined))
         return [
-          `CATEGORY_CHECK=hold: categories were not checked: ${dir?.outcome === 'absent' ? 'the sourcing service has no vendor directory' : 'the vendor directory could not be read yet'}.`,
+          `CATEGORY_CHECK=${mode}: categories were not checked: ${dir?.outcome === 'absent' ? 'the sourcing service has no vendor directory' : dir === undefined ? 'the vendor directory has not been read yet (it is being read now; the poll reads it too)' : 'the vendor directory could not be read yet'}.`,
         ];
       if (run.warned > 0)
         return [

@@ -1,7 +1,8 @@
 /**
  * The account's vendor directory in Redis (key `vendors`, one JSON VendorDirectory), shared by every worker:
- * read at most hourly by the poll (refreshIfStale), once by an ingest that finds none stored (forIngest), and on
- * demand by `rfq-sync doctor` (refresh). Reading it never blocks anything: a failure keeps the vendors last read
+ * read at most hourly by the poll (refreshIfStale), in the background when an ingest finds none stored (forIngest:
+ * the ingest itself never waits for the service), and on demand by `rfq-sync doctor` (refresh). Reading it never
+ * blocks anything: a failure keeps the vendors last read
  * (and is tried again after FAILED_RETRY_MS), a service without a directory (404/405 on both documented paths) is
  * said once in the log and by `doctor`, and the checks that use it step aside.
  */
@@ -27,8 +28,13 @@ export interface VendorStore {
   refresh(port: VendorPort): Promise<VendorDirectory>;
   /** With the poll: read again when the stored one is older than VENDOR_REFRESH_MS (or failed); never throws. */
   refreshIfStale(port: VendorPort, now?: number): Promise<VendorDirectory | undefined>;
-  /** For an ingest: what is stored, or (nothing stored yet) read once now; never throws. */
+  /**
+   * For an ingest: what is stored, without waiting for the service. With nothing stored yet, a read starts in the
+   * background (for the next file; the poll reads it too); never throws.
+   */
   forIngest(port: VendorPort | undefined): Promise<VendorDirectory | undefined>;
+  /** The background read forIngest started last, if any (tests). */
+  reading: Promise<unknown> | undefined;
 }
 
 export function vendorStore(o: { redis: Redis; keys: RedisKeys; logger: Logger }): VendorStore {
@@ -59,7 +65,8 @@ export function vendorStore(o: { redis: Redis; keys: RedisKeys; logger: Logger }
       return undefined;
     }
   };
-  return {
+  const store: VendorStore = {
+    reading: undefined,
     stored,
     refresh,
     async refreshIfStale(port, now = Date.now()) {
@@ -70,10 +77,11 @@ export function vendorStore(o: { redis: Redis; keys: RedisKeys; logger: Logger }
     },
     async forIngest(port) {
       const cur = await stored().catch(() => undefined);
-      if (cur || !port) return cur;
-      return quietly(port);
+      if (!cur && port) store.reading = quietly(port);
+      return cur;
     },
   };
+  return store;
 }
 
 async function readNow(port: VendorPort, before: VendorDirectory | undefined): Promise<VendorDirectory> {

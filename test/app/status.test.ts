@@ -103,6 +103,7 @@ describe('status and failed jobs', () => {
       paused: Record<string, unknown>;
     };
     expect(Object.keys(r).sort()).toEqual([
+      'awardsWithheld',
       'changes',
       'dialect',
       'failures',
@@ -117,6 +118,7 @@ describe('status and failed jobs', () => {
       'rfqs',
       'stateLost',
       'undecided',
+      'vendorDirectory',
     ]);
     const files = (r as unknown as { files: Array<Record<string, unknown>> }).files;
     expect(files.map((f) => [f.file, f.outcome]).sort()).toEqual([

@@ -2,8 +2,8 @@
  * CATEGORY_CHECK end to end: a file with one requisition in a category the account's vendors follow and one in a
  * category nobody follows, ingested by a worker against the sandbox's vendor directory. `hold` keeps the second back
  * (its reason in the file report and `status`), `warn` sends it and says so (report, log, `status`); a service
- * without a directory blocks nothing. The directory is read in the sandbox's docs dialect too ("0"-keyed categories
- * at /v1/vendor/).
+ * without a directory blocks nothing, and an ingest never waits for the directory (before the first read, nothing is
+ * checked). The directory is read by a poll, in the sandbox's docs dialect too ("0"-keyed categories at /v1/vendor/).
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { trackingFacts } from '../../app/commands.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import type { WorkerContext } from '../../src/pipeline/context.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { runPoll } from '../../src/tracking/poll-runner.ts';
 import { GENERIC_HEADER, reportNotes, usePipeline, waitFor } from '../helpers/pipeline.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 
@@ -35,8 +36,9 @@ CAT-2,1,Widget,,pc,4,400,Widgets,Test,2031-01-15,2031-02-15,Public,Widgets nobod
 async function run(
   mode: 'hold' | 'warn',
   sandboxOptions: Parameters<typeof startSandbox>[0],
+  o: { poll?: boolean; file?: string } = {},
 ): Promise<{ ctx: WorkerContext; report: string; logs: ReturnType<typeof captureLogs>; created: string[] }> {
-  sandbox = await startSandbox({ seed: 5, ...sandboxOptions });
+  sandbox ??= await startSandbox({ seed: 5, ...sandboxOptions });
   const logs = captureLogs();
   const ctx = await pipeline.context(
     {
@@ -49,13 +51,16 @@ async function run(
     },
     logs.logger,
   );
+  // the poll reads the account's vendor directory (at most hourly)
+  if (o.poll !== false) await runPoll(ctx, { slot: `now~${Date.now()}`, scheduledAt: Date.now() });
   worker = startWorker(ctx, { queues: ['ingest', 'createRfq'] });
-  const path = join(pipeline.data.jail, `categories-${mode}.csv`);
+  const name = o.file ?? `categories-${mode}`;
+  const path = join(pipeline.data.jail, `${name}.csv`);
   writeFileSync(path, FILE);
   await ingestOneFile(ctx, path);
-  const expected = mode === 'hold' && sandboxOptions?.vendors !== false ? 1 : 2;
+  const expected = mode === 'hold' && sandboxOptions?.vendors !== false && o.poll !== false ? 1 : 2;
   await waitFor(`${expected} RFQ(s)`, async () => sandbox!.control.listAll().length === expected, 20_000, 50);
-  const report = () => readdirSync(pipeline.data.reports).find((f) => f.startsWith(`categories-${mode}`));
+  const report = () => readdirSync(pipeline.data.reports).find((f) => f.startsWith(name));
   await waitFor('the report', async () => report() !== undefined, 20_000, 50);
   const created = sandbox.control.listAll().map((r) => r.title);
   return { ctx, report: join(pipeline.data.reports, report()!), logs, created };
@@ -118,6 +123,21 @@ describe('CATEGORY_CHECK', () => {
         reason: expect.stringContaining('requisition CAT-2'),
       }),
     ]);
+  });
+
+  it('before the directory was ever read, an ingest does not wait for it: nothing checked, the report says so', async () => {
+    const { ctx, report, created } = await run('hold', {}, { poll: false, file: 'categories-first' });
+    expect(created.sort()).toEqual(['Paper', 'Widgets']);
+    expect(await reportNotes(report)).toContain(
+      'CATEGORY_CHECK=hold: categories were not checked: the vendor directory has not been read yet (it is being read now; the poll reads it too).',
+    );
+    // the read it started in the background lands for the next file
+    await waitFor(
+      'the vendor directory',
+      async () => (await ctx.redis.get(ctx.keys.key('vendors'))) !== null,
+      10_000,
+      50,
+    );
   });
 
   it('a service without a directory blocks nothing, even with hold (the report says the check was not made)', async () => {

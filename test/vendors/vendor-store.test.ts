@@ -1,7 +1,7 @@
 /**
  * The vendor directory kept in Redis (real redis-server, scripted service answers): read at most hourly with the
  * poll, a failed read keeps the vendors read before and is tried again sooner, a service without a directory is said
- * once in the log, an ingest reads it only when none is stored.
+ * once in the log, an ingest never waits for the service (with none stored, a read starts in the background).
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { redisKeys } from '../../src/redis/redis-keys.ts';
 import type { VendorListing } from '../../src/sourcing/vendor-types.ts';
 import { FAILED_RETRY_MS, VENDOR_REFRESH_MS, vendorStore, type VendorPort } from '../../src/vendors/vendor-store.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 
 const redisServer = useRedis();
@@ -64,14 +65,26 @@ describe('vendor store', () => {
     expect(svc.reads).toBe(3);
   });
 
-  it('a service without a directory is said once; an ingest reads it only when nothing is stored', async () => {
+  it('a service without a directory is said once; an ingest never waits for it, and starts a read only when none is stored', async () => {
     const logs = captureLogs();
     const store = vendorStore({ redis, keys: redisKeys(freshPrefix(), 'acct'), logger: logs.logger });
-    const svc = port(absent);
+    let answer: (v: VendorListing) => void = () => undefined;
+    const slow: VendorPort & { reads: number } = {
+      reads: 0,
+      listVendors: () => {
+        slow.reads++;
+        return new Promise<VendorListing>((resolve) => (answer = resolve));
+      },
+    };
     expect(await store.forIngest(undefined)).toBeUndefined(); // no client: nothing read
-    expect((await store.forIngest(svc))!.outcome).toBe('absent');
-    expect((await store.forIngest(svc))!.outcome).toBe('absent');
-    expect(svc.reads).toBe(1);
+    // the service has not answered: the ingest goes on without a directory, the read goes on in the background
+    expect(await store.forIngest(slow)).toBeUndefined();
+    await waitFor('the background read', async () => slow.reads === 1, 5_000, 5);
+    answer(absent);
+    await store.reading;
+    expect((await store.forIngest(slow))!.outcome).toBe('absent');
+    expect(slow.reads).toBe(1);
+    const svc = port(absent);
     await store.refresh(svc);
     await store.refresh(svc);
     expect(logs.lines().filter((l) => l.event === 'vendors.absent')).toHaveLength(1);
