@@ -225,6 +225,38 @@ program
   );
 
 program
+  .command('resume')
+  .description(
+    'the service refused the token and calls are paused: check the same token now and resume when it is accepted',
+  )
+  .addHelpText(
+    'after',
+    '\nWorkers check the same token by themselves on a back-off (AUTH_CHECK_MS, doubling up to 15 min); this checks now.\nExit code: 0 not paused or resumed, 1 still refused.',
+  )
+  .action(
+    action(async () => {
+      const { config, logger } = setup(globals());
+      const { runResumeCommand } = await import('./resume.ts');
+      return runResumeCommand(config, logger, (l) => process.stdout.write(`${l}\n`));
+    }),
+  );
+
+program
+  .command('intake')
+  .description("which data folder does intake (takes the inbox files) for the account, and whether this host's is it")
+  .option(
+    '--take-over',
+    "make this host's data folder the intake folder from now on (a host replaced, the share moved)",
+  )
+  .action(
+    action(async (opts: { takeOver?: boolean }) => {
+      const { config, logger } = setup(globals(), { redisOnly: true });
+      const { runIntakeCommand } = await import('./intake.ts');
+      return runIntakeCommand(config, logger, opts, (l) => process.stdout.write(`${l}\n`));
+    }),
+  );
+
+program
   .command('resolve')
   .description('settle a requisition parked after an ambiguous reconcile: this RFQ is it (--rfq), or post it (--post)')
   .argument('<requisition>', 'requisition id as `status` shows it (profile/key)')

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { displayRedisUrl, type Config } from '../src/config.ts';
 import { ConfigError, redisUnreachable } from '../src/errors.ts';
 import type { Logger } from '../src/logger.ts';
-import type { AuthPauseStatus } from '../src/creation/auth-gate.ts';
+import { readAuthPause, type AuthPauseStatus } from '../src/creation/auth-gate.ts';
 import { closeWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../src/pipeline/context.ts';
 import { bullPrefix, createQueues, jobId, type Queues, type RedisConnectionOptions } from '../src/redis/queues.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
@@ -20,6 +20,7 @@ import { currentMappingSets } from '../src/intake/mapping-sets.ts';
 import { lastRetention } from '../src/intake/retention.ts';
 import { readLostState } from '../src/redis/state-epoch.ts';
 import { ingestOneFile } from '../src/intake/inbox-intake.ts';
+import { assertIntakeFolder, readIntakeFolder } from '../src/intake/intake-folder.ts';
 import { writeComparisonNow } from '../src/tracking/compare-now.ts';
 import { enqueuePollNow } from '../src/tracking/enqueue.ts';
 import { runPoll, type PollResult } from '../src/tracking/poll-runner.ts';
@@ -31,6 +32,9 @@ import { vendorDirectoryJson, vendorDirectoryLines } from './doctor-vendors.ts';
 import { vendorStore } from '../src/vendors/vendor-store.ts';
 import { withheldAwards } from '../src/tracking/withheld-awards.ts';
 import { statusVendorDirectory, statusWithheld } from './status-vendors.ts';
+
+const INGEST_WAYS_OUT =
+  "Run `rfq-sync ingest` on a host of the intake folder, or copy the file into that folder's inbox.";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -86,14 +90,7 @@ export async function withReadContext<T>(
     attempts: config.JOB_ATTEMPTS,
     backoffMs: config.JOB_BACKOFF_MS,
   });
-  const authGate = {
-    async status(): Promise<AuthPauseStatus> {
-      const h = await redis.hgetall(keys.authPause);
-      return h.reason
-        ? { paused: true, reason: h.reason, since: Number(h.since), tokenFingerprint: h.tokenFingerprint }
-        : { paused: false };
-    },
-  };
+  const authGate = { status: () => readAuthPause(redis, keys) };
   try {
     return await fn({ config, logger, redis, keys, queues, authGate });
   } finally {
@@ -169,7 +166,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     detail =
       p.error ??
       p.skipped ??
-      `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${overview}`;
+      `${p.tracked} tracked, ${p.transitionCount ?? p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${overview}`;
   }
   const [dialectRaw, parkedRaw, lost, retention, withheld, vendors] = await Promise.all([
     ctx.redis.get(ctx.keys.key('dialect')),
@@ -179,7 +176,10 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     withheldAwards(ctx),
     vendorStore(ctx).stored(),
   ]);
-  const mappingSets = await currentMappingSets(ctx.redis, ctx.keys);
+  const [mappingSets, intake] = await Promise.all([
+    currentMappingSets(ctx.redis, ctx.keys),
+    readIntakeFolder(ctx.redis, ctx.keys),
+  ]);
   const store = createIdempotencyStore(ctx.redis, ctx.keys);
   const changes: StatusChange[] = [];
   for (const { id, at } of await store.recentlyChanged(20)) {
@@ -213,6 +213,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     changes,
     awardsWithheld: statusWithheld(withheld),
     vendorDirectory: statusVendorDirectory(vendors),
+    intake: intake ?? null,
   };
 }
 
@@ -269,7 +270,10 @@ export async function runIngestCommand(
   o: { mapping?: string; move?: boolean },
 ): Promise<number> {
   const { r, workers, account } = await withReadContext(config, logger, 'ingest', async (ctx) => ({
-    r: await ingestOneFile(ctx, file, { mapping: o.mapping, move: o.move }),
+    // a file put into a processing/ folder no intake worker reads would never be read
+    r: await assertIntakeFolder(ctx, INGEST_WAYS_OUT).then(() =>
+      ingestOneFile(ctx, file, { mapping: o.mapping, move: o.move }),
+    ),
     workers: await ctx.queues.ingest.getWorkersCount(),
     account: ctx.config.account,
   }));

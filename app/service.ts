@@ -105,12 +105,12 @@ async function startWorkerService(
       redis: displayRedisUrl(runtime.redisUrl),
       service: runtime.baseUrl,
       account: config.account,
-      inbox: config.folders.inbox,
+      inbox: config.INTAKE ? config.folders.inbox : 'off (INTAKE=off)',
       outbox: config.folders.outbox,
       pollCron: config.POLL_CRON,
       ops: ops?.url,
     },
-    `rfq-sync worker started: watching ${config.folders.inbox}, polling on "${config.POLL_CRON}"`,
+    `rfq-sync worker started: ${config.INTAKE ? `watching ${config.folders.inbox}` : 'no intake (INTAKE=off)'}, polling on "${config.POLL_CRON}"`,
   );
   return shutdown.done;
 }
@@ -170,7 +170,7 @@ export async function runOnceCommand(config: Config, logger: Logger, o: OnceOpti
       },
     });
     const ctx = pipeline.ctx;
-    await pipeline.watcher.sweep();
+    await pipeline.watcher?.sweep();
     let outcome = await waitForDrain(ctx, { queues: ['ingest', 'create-rfq'], deadline });
     // Poll until nothing reachable is left: a poll finds closed/completed RFQs, their quotations and comparisons follow.
     for (let round = 0; outcome === 'drained' && round < 3; round++) {

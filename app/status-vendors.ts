@@ -44,7 +44,7 @@ export function vendorStatusLines(r: {
   const lines: string[] = [];
   if (r.awardsWithheld.length > 0) {
     lines.push(
-      `AWARD FILES WITHHELD (${r.awardsWithheld.length}; the RFQ's lines at the service no longer match what was posted, so their ERP ids are not certain):`,
+      `AWARD FILES WITHHELD (${r.awardsWithheld.length}${r.awardsWithheld.length > 20 ? ', showing 20' : ''}; the RFQ's lines at the service no longer match what was posted, so their ERP ids are not certain):`,
     );
     for (const w of r.awardsWithheld.slice(0, 20))
       lines.push(`  ${w.at}  RFQ ${w.rfqId} (comparison v${w.version}): ${w.reason}`);

@@ -18,7 +18,10 @@ export interface PollResult {
   tracked: number;
   found: number;
   missing: number;
+  /** The transitions (as kept in Redis: the first MAX_RESULT_TRANSITIONS; `transitionCount` is all of them). */
   transitions: Array<Transition & { rfqId: number }>;
+  /** How many transitions the poll found (results stored before it existed lack it: their list was whole). */
+  transitionCount?: number;
   newlyFlagged: number[];
   reappeared: number[];
   enqueued: { quotations: number; award: number; checks: number };
