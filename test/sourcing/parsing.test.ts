@@ -105,20 +105,34 @@ describe('listed RFQs', () => {
     expect(b).not.toHaveProperty('unknown_extra');
   });
 
-  it('a bad RFQ names the field and the RFQ', async () => {
+  it('a bad field is left out of its RFQ and named; a bad identity names the field and the RFQ', async () => {
     answers.set('/prefix/v1/rfqs?status=closed', {
       rfqs: [
         { _id: 21, lines: { '0': { line_id: 'a', qty: '5' } } },
         { _id: 22, lines: { '0': { line_id: 'a', qty: '5' }, '1': { line_id: 'b', qty: 'five' } } },
+        { _id: 23, lines: { '0': { line_id: 'a', qty: '5' }, '1': { qty: '6' } } },
       ],
       links: {},
-      meta: { total: 2 },
+      meta: { total: 3 },
     });
+    const bad: Array<{ rfqId?: number; field: string }> = [];
+    const read = await all(client.listRfqs('closed', { onInvalid: (b) => bad.push(b) }));
+    expect(read.map((r) => r._id)).toEqual([21, 22]);
+    expect(read[1]!.lines.map((l) => [l.line_id, l.qty])).toEqual([
+      ['a', 5],
+      ['b', undefined],
+    ]);
+    expect(read[1]!.unreadable).toEqual([
+      { field: 'lines.1.qty', reason: expect.stringMatching(/integer.*\(was "five"\)$/) },
+    ]);
+    expect(read[0]!.unreadable).toBeUndefined();
+    expect(bad.map((b) => [b.rfqId, b.field])).toEqual([[23, 'lines.1.line_id']]);
+    // without onInvalid, the record that cannot be read throws, naming the field and the RFQ
     const err = await all(client.listRfqs('closed')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidResponseError);
-    expect((err as InvalidResponseError).rfqId).toBe(22);
-    expect((err as InvalidResponseError).field).toBe('lines.1.qty');
-    expect((err as Error).message).toContain('field lines.1.qty of RFQ 22');
+    expect((err as InvalidResponseError).rfqId).toBe(23);
+    expect((err as InvalidResponseError).field).toBe('lines.1.line_id');
+    expect((err as Error).message).toContain('field lines.1.line_id of RFQ 23');
   });
 
   it('an RFQ without a usable _id is named by its place in the list', async () => {
@@ -141,7 +155,7 @@ describe('listed RFQs: one bad RFQ among good ones', () => {
   const page1 = {
     rfqs: [
       { _id: 41, title: 'good', lines: { '0': { line_id: 'a', qty: '5' } } },
-      { _id: '42', title: 'bad qty', lines: { '0': { line_id: 'a', qty: 'lots' } } },
+      { _id: '42', title: 'bad line', lines: { '0': { line_id: ['a'], qty: '5' } } },
       { title: 'no id at all', lines: [] },
       { _id: 43, title: 'good too', lines: [{ line_id: 'b', qty: 1 }] },
     ],
@@ -157,11 +171,11 @@ describe('listed RFQs: one bad RFQ among good ones', () => {
     const good = await all(client.listRfqs('open', { onInvalid: (b) => bad.push(b) }));
     expect(good.map((r) => r._id)).toEqual([41, 43, 44]);
     expect(bad.map((b) => [b.rfqId, b.field, b.page, b.index])).toEqual([
-      [42, 'lines.0.qty', 1, 1],
+      [42, 'lines.0.line_id', 1, 1],
       [undefined, 'rfqs[2] (page 1)._id', 1, 2],
     ]);
     expect(bad[0]!.error).toBeInstanceOf(InvalidResponseError);
-    expect(bad[0]!.error.message).toContain('field lines.0.qty of RFQ 42');
+    expect(bad[0]!.error.message).toContain('field lines.0.line_id of RFQ 42');
   });
 
   it('listRfqPages keeps the invalid RFQs of each page beside the valid ones', async () => {
@@ -198,7 +212,7 @@ describe('listed RFQs: one bad RFQ among good ones', () => {
 });
 
 describe('quotations', () => {
-  it('quotation_detail as a map and as an array; keys int or comp_<n>; one bad quotation set apart', async () => {
+  it('quotation_detail as a map and as an array; keys int or comp_<n>; a bad field left out, a bad key set apart', async () => {
     answers.set('/prefix/v1/quotations/31', {
       rfq: { id: 31 },
       quotations: [
@@ -227,8 +241,8 @@ describe('quotations', () => {
       ],
     });
     const list = await client.listQuotations(31);
-    expect(list.quotations.map((q) => q.quotation_key)).toEqual(['5', 'comp_9']);
-    const [acme, nordic] = list.quotations;
+    expect(list.quotations.map((q) => q.quotation_key)).toEqual(['5', 'comp_9', 'comp_10']);
+    const [acme, nordic, broken] = list.quotations;
     expect(acme).toMatchObject({
       sup_name: 'Acme',
       revision_no: 2,
@@ -244,10 +258,13 @@ describe('quotations', () => {
       { line_id: 'a', price: '1.1', docs: [] },
       { line_id: 'b', price: null, docs: [] },
     ]);
-    expect(list.invalid).toEqual([
-      { index: 2, quotation_key: 'comp_10', reason: expect.stringContaining('quotation_detail.a.price') },
-      { index: 3, quotation_key: undefined, reason: expect.stringContaining('quotation_key') },
+    // The price that cannot be read is left out and named; the quotation is still compared.
+    expect(broken).toMatchObject({ sup_name: 'Broken', detail: [{ line_id: 'a', price: null, docs: [] }] });
+    expect(broken!.unreadable).toEqual([
+      { field: 'quotation_detail.a.price', reason: expect.stringContaining('(was "cheap")') },
     ]);
+    expect(acme!.unreadable).toBeUndefined();
+    expect(list.invalid).toEqual([{ index: 3, quotation_key: undefined, reason: expect.stringContaining('quotation_key') }]);
   });
 
   it('one quotation by key, whatever envelope the service uses for it', async () => {
