@@ -10,6 +10,10 @@
  *     pending requisition and made no earlier than our first POST (less CLOCK_SKEW_MS): adopted. None: absent.
  *     Anything else (two candidates, one RFQ for two requisitions, a candidate older than our first POST - made by
  *     hand?) is AMBIGUOUS: nothing adopted, nothing posted; the requisition is parked for `rfq-sync resolve`.
+ * A listed record that cannot be read decides nothing either way: one whose identity is unreadable keeps the walk
+ * from completing; one made since our first POST whose fingerprint fields are unreadable could be ours. Either
+ * holds the decision for UNREADABLE_WALKS walks in a row (the service may be mid-write), then the requisitions it
+ * holds are parked with the reason: a record that will not change never keeps a job waiting for good.
  *
  * Redis keys (all under the account's namespace):
  *   recon:pending  hash requisition id -> JSON PendingEntry
@@ -17,6 +21,7 @@
  *   recon:lock     the walker's token (PX, renewed while it walks): one walk in flight per account
  *   recon:gate     set after walks broken by churn (PX): new POSTs of the account wait for it
  *   recon:churn    walks in a row broken by a changing list
+ *   recon:unreadable walks in a row that could not decide because of records that cannot be read
  * Counters for the bench and `status`: recon:walks (hash: started, complete, pages).
  */
 import { randomUUID } from 'node:crypto';
@@ -44,6 +49,8 @@ const LOCK_MS = 5_000;
 const GATE_MS = 10_000;
 /** Walks broken by churn in a row before new POSTs are held for a quiet walk. */
 const CHURN_BEFORE_GATE = 2;
+/** Walks in a row held up by records that cannot be read before the requisitions they hold are parked. */
+export const UNREADABLE_WALKS = 3;
 
 export interface PendingEntry {
   id: string;
@@ -100,6 +107,7 @@ interface ReconKeys {
   churn: string;
   walks: string;
   parked: string;
+  unreadable: string;
 }
 
 /** What the coordinator's steps below share: its deps, keys, lock scripts and search bounds. */
@@ -120,6 +128,7 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
     churn: d.keys.key('recon', 'churn'),
     walks: d.keys.key('recon', 'walks'),
     parked: d.keys.key('recon', 'parked'),
+    unreadable: d.keys.key('recon', 'unreadable'),
   };
   const s: CoordinatorState = {
     d,
@@ -237,6 +246,10 @@ async function walk(s: CoordinatorState, token: string): Promise<void> {
   if (!read.outcome.complete) {
     const churned = read.outcome.churn ? await d.redis.incr(k.churn) : 0;
     if (churned >= CHURN_BEFORE_GATE) await d.redis.set(k.gate, token, 'PX', GATE_MS);
+    if (read.outcome.broken && !read.outcome.churn) {
+      const held = pendings.filter((p) => p.since < started && !read.settledNow.has(p.id));
+      await holdForUnreadable(s, started, held, [], `${read.outcome.reason}`);
+    }
     d.logger.debug(
       {
         event: 'reconcile.walk-incomplete',
@@ -251,12 +264,26 @@ async function walk(s: CoordinatorState, token: string): Promise<void> {
   await d.redis.hincrby(k.walks, 'complete', 1);
   await d.redis.del(k.churn, k.gate);
   const decided = await decideByFingerprint(s, dialect.echo, started, pendings, read);
+  if (decided.held.length === 0) await d.redis.del(k.unreadable);
+  else {
+    const ids = [...new Set(decided.held.flatMap((h) => h.rfqs.map((r) => r._id)))];
+    const fields = [
+      ...new Set(decided.held.flatMap((h) => h.rfqs.flatMap((r) => (r.unreadable ?? []).map((u) => u.field)))),
+    ];
+    await holdForUnreadable(
+      s,
+      started,
+      decided.held.map((h) => h.p),
+      ids,
+      `RFQ(s) ${ids.slice(0, 5).join(', ')} made since the first POST cannot be read (${fields.slice(0, 3).join(', ')}): whether one of them is this requisition's cannot be told`,
+    );
+  }
   d.logger.debug(
     {
       event: 'reconcile.walk-complete',
       read: read.outcome.read,
       pending: pendings.length,
-      decided: decided + read.settledNow.size,
+      decided: decided.count + read.settledNow.size,
       pages: read.pages,
     },
     'walk of the RFQ lists complete',
@@ -303,7 +330,8 @@ async function readAccount(
 
 /**
  * After a complete walk: every pending requisition registered before it began and not settled by external_id is
- * decided by the fingerprints of what it posted. Answers how many were decided.
+ * decided by the fingerprints of what it posted. Answers how many were decided, and those held by RFQs made since
+ * their first POST whose fingerprint cannot be read (no result for them from this walk).
  */
 async function decideByFingerprint(
   s: CoordinatorState,
@@ -311,19 +339,26 @@ async function decideByFingerprint(
   started: number,
   pendings: PendingEntry[],
   read: AccountRead,
-): Promise<number> {
+): Promise<{ count: number; held: Array<{ p: PendingEntry; rfqs: ListedRfq[] }> }> {
   const { d, k } = s;
   const tracked = new Set((await d.redis.smembers(d.keys.trackedRfqs)).map(Number));
   const eligible = pendings.filter((p) => p.since < started && !read.settledNow.has(p.id));
   // fingerprint -> candidate RFQs (no external_id, not recorded for any requisition)
   const byFp = new Map<string, ListedRfq[]>();
+  const unknown: ListedRfq[] = [];
   if (echo !== 'yes') {
     for (const r of read.noExt) {
       if (tracked.has(r._id)) continue;
       const fp = listedFingerprint(r);
       if (fp !== undefined) byFp.set(fp, [...(byFp.get(fp) ?? []), r]);
+      else unknown.push(r);
     }
   }
+  // An RFQ made before our first POST (less the clock skew) cannot be ours, readable or not.
+  const couldBeOurs = (p: PendingEntry) =>
+    unknown.filter(
+      (r) => r.rfq_date === undefined || p.firstPostAt === undefined || r.rfq_date >= p.firstPostAt - CLOCK_SKEW_MS,
+    );
   const candidatesOf = (p: PendingEntry) => {
     const m = new Map<number, ListedRfq>();
     for (const fp of p.fingerprints) for (const r of byFp.get(fp) ?? []) m.set(r._id, r);
@@ -332,11 +367,47 @@ async function decideByFingerprint(
   const claimants = new Map<number, string[]>();
   for (const p of pendings)
     for (const r of candidatesOf(p)) claimants.set(r._id, [...(claimants.get(r._id) ?? []), p.id]);
+  const held: Array<{ p: PendingEntry; rfqs: ListedRfq[] }> = [];
   for (const p of eligible) {
+    const unreadable = couldBeOurs(p);
+    if (unreadable.length > 0) {
+      held.push({ p, rfqs: unreadable });
+      continue;
+    }
     const res = fingerprintVerdict(started, p, candidatesOf(p), claimants);
     await d.redis.hset(k.result, p.id, JSON.stringify(res));
   }
-  return eligible.length;
+  return { count: eligible.length - held.length, held };
+}
+
+/**
+ * Requisitions this walk could not decide because of records that cannot be read: they wait for another walk,
+ * unless UNREADABLE_WALKS walks in a row were held up so: then they are parked (ambiguous, with the reason).
+ */
+async function holdForUnreadable(
+  s: CoordinatorState,
+  started: number,
+  held: PendingEntry[],
+  rfqIds: number[],
+  why: string,
+): Promise<void> {
+  const { d, k } = s;
+  if (held.length === 0) return;
+  const walks = await d.redis.incr(k.unreadable);
+  if (walks < UNREADABLE_WALKS) return;
+  d.logger.warn(
+    { event: 'reconcile.unreadable', walks, requisitions: held.map((p) => p.id), rfqIds, why },
+    `${held.length} lost answer(s) cannot be settled after ${walks} walks of the RFQ lists (${why}): parked for a person (rfq-sync resolve)`,
+  );
+  for (const p of held) {
+    const res: ReconcileResult = {
+      walkStartedAt: started,
+      outcome: 'ambiguous',
+      reason: `records of the RFQ lists cannot be read (${why})`,
+      rfqIds,
+    };
+    await d.redis.hset(k.result, p.id, JSON.stringify(res));
+  }
 }
 
 /** One pending requisition's result from its candidates (`claimants`: RFQ id -> the pending requisitions it matches). */
