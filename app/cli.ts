@@ -316,7 +316,11 @@ program
   .option('--dir <dir>', 'parent folder of the run folder', 'rfq-sync-demo')
   .option('--timeout <seconds>', 'stop waiting after this long', (v) => positiveNumber(v), 110)
   .option('--stay', 'keep running at the end (dashboard stays up) until Ctrl-C')
-  .option('--shapes <name>', "the sandbox's record shapes: current or legacy (see `rfq-sync sandbox --help`)", 'current')
+  .option(
+    '--shapes <name>',
+    "the sandbox's record shapes: current or legacy (see `rfq-sync sandbox --help`)",
+    'current',
+  )
   .addHelpText(
     'after',
     '\nNeeds redis-server on PATH (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis).\nIgnores REDIS_URL and SOURCING_BASE_URL: a demo never touches a real installation.',

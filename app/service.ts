@@ -178,7 +178,7 @@ export async function runOnceCommand(config: Config, logger: Logger, o: OnceOpti
       ? 'they end with the private redis-server of this run'
       : 'they stay queued in Redis: run `once` again or start a worker';
     process.stderr.write(
-      `rfq-sync: once interrupted by ${interrupted.signal}; pending: ${interrupted.pending ?? 'unknown'} (${kept})\n`,
+      `rfq-sync: once interrupted by ${interrupted.signal}; pending: ${interrupted.pending ?? 'unknown'}; ${kept}\n`,
     );
     return EXIT_FAILED;
   }
@@ -233,16 +233,18 @@ function noteProblems(
   }
 }
 
-/** Unfinished jobs per queue, said in a few words (`create-rfq 3, quotations 1`), read within 2 s. */
+/** Unfinished jobs per queue, said in a few words (`4 job(s) (create-rfq 3, quotations 1)`), read within 2 s. */
 async function pendingJobs(pipeline: RunningPipeline | undefined): Promise<string> {
   if (!pipeline) return 'nothing started yet';
   const read = (async () => {
     const parts: string[] = [];
+    let total = 0;
     for (const [name, c] of Object.entries(await queueCounts(pipeline.ctx))) {
       const n = unfinishedIn(c);
+      total += n;
       if (n > 0) parts.push(`${name} ${n}`);
     }
-    return parts.length > 0 ? `${parts.join(', ')} job(s)` : 'no jobs';
+    return total > 0 ? `${total} job(s) (${parts.join(', ')})` : 'no jobs';
   })();
   const late = new Promise<string>((r) => setTimeout(() => r('unknown (Redis did not answer in time)'), 2_000).unref());
   return Promise.race([read.catch((err: unknown) => `unknown (${(err as Error).message})`), late]);

@@ -59,7 +59,10 @@ export function isValidTimeZone(tz: string): boolean {
 }
 
 /** Why the recommendation is a draft: no award file is written for it. */
-export function draftText(award: Pick<AwardSummary, 'undecided' | 'blockedBy'>, state: ComparisonInput['state']): string {
+export function draftText(
+  award: Pick<AwardSummary, 'undecided' | 'blockedBy'>,
+  state: ComparisonInput['state'],
+): string {
   const { undecided, blockedBy = [] } = award;
   const unread = `${blockedBy.slice(0, 3).join('; ')}${blockedBy.length > 3 ? ` and ${blockedBy.length - 3} more` : ''}`;
   const why =

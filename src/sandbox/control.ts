@@ -5,14 +5,7 @@
 import type { CallStats, SandboxStats } from './call-stats.ts';
 import type { FaultInjector, SandboxFaults } from './faults.ts';
 import { faultsSchema } from './faults-schema.ts';
-import type {
-  QuotationInput,
-  RfqState,
-  SandboxStore,
-  StoredInvitation,
-  StoredQuotation,
-  StoredRfq,
-} from './store.ts';
+import type { QuotationInput, RfqState, SandboxStore, StoredInvitation, StoredQuotation, StoredRfq } from './store.ts';
 
 export interface SandboxControl {
   /** Every RFQ of every account (copies). */

@@ -8,8 +8,7 @@ import type { z } from 'zod';
 import type { UnreadableField } from './types.ts';
 
 export type TolerantResult<T> =
-  | { ok: true; data: T; unreadable: UnreadableField[] }
-  | { ok: false; field: string; reason: string };
+  { ok: true; data: T; unreadable: UnreadableField[] } | { ok: false; field: string; reason: string };
 
 /** Passes at most: each pass drops every field that broke (nested shapes may show more after a drop). */
 const MAX_PASSES = 6;
@@ -75,7 +74,11 @@ function leafIssues(issues: readonly z.core.$ZodIssue[], prefix: Path): Leaf[] {
       if (best && depth > path.length) out.push(...best);
       else out.push({ path, message: best?.[0]?.message ?? issue.message, generic: best?.[0]?.generic ?? true });
     } else
-      out.push({ path, message: issue.message, generic: issue.code === 'invalid_type' || issue.code === 'invalid_value' });
+      out.push({
+        path,
+        message: issue.message,
+        generic: issue.code === 'invalid_type' || issue.code === 'invalid_value',
+      });
   }
   return out;
 }

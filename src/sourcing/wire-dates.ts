@@ -60,7 +60,8 @@ function fromJsText(s: string): Read | undefined {
     Number(ss) > 59
   )
     return { error: `date text ${JSON.stringify(s)} names no real time` };
-  if (DAYS[check.getUTCDay()] !== dow) return { error: `date text ${JSON.stringify(s)}: ${mon} ${dd} ${yyyy} is no ${dow}` };
+  if (DAYS[check.getUTCDay()] !== dow)
+    return { error: `date text ${JSON.stringify(s)}: ${mon} ${dd} ${yyyy} is no ${dow}` };
   const offsetMs = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60_000;
   return ok(wall - offsetMs);
 }

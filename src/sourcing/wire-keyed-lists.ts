@@ -11,11 +11,7 @@ const POSITION = /^\d+$/;
 /** An array, or an object keyed by positions "0","1",... of `item`, as an array in position order. */
 export function keyedList<T extends z.ZodType>(item: T) {
   return z
-    .union([
-      z.array(item),
-      z.record(z.string().regex(POSITION, 'keys must be positions "0","1",...'), item),
-      z.null(),
-    ])
+    .union([z.array(item), z.record(z.string().regex(POSITION, 'keys must be positions "0","1",...'), item), z.null()])
     .transform((v): Array<z.output<T>> => {
       if (v === null) return [];
       if (Array.isArray(v)) return v;
@@ -38,14 +34,12 @@ const text = z
 /** One supplier invited to an RFQ, as the older list example shows it. */
 const invitationSchema = z
   .looseObject({ sup_name: text, contact: text, sup_email: text, sup_id: text, status: text })
-  .transform(
-    (i): Invitation => ({
-      ...(i.sup_name !== undefined ? { sup_name: i.sup_name } : {}),
-      ...(i.contact !== undefined ? { contact: i.contact } : {}),
-      ...(i.sup_email !== undefined ? { sup_email: i.sup_email } : {}),
-      ...(i.sup_id !== undefined ? { sup_id: i.sup_id } : {}),
-      ...(i.status !== undefined ? { status: i.status } : {}),
-    }),
-  );
+  .transform((i): Invitation => ({
+    ...(i.sup_name !== undefined ? { sup_name: i.sup_name } : {}),
+    ...(i.contact !== undefined ? { contact: i.contact } : {}),
+    ...(i.sup_email !== undefined ? { sup_email: i.sup_email } : {}),
+    ...(i.sup_id !== undefined ? { sup_id: i.sup_id } : {}),
+    ...(i.status !== undefined ? { status: i.status } : {}),
+  }));
 
 export const invitationList = keyedList(invitationSchema);

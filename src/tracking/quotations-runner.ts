@@ -87,7 +87,12 @@ async function sayUnreadable(store: TrackingStore, log: Logger, rfqId: number, p
     for (const u of q.unreadable ?? [])
       said.push({
         key: `${rfqId}|quotation ${q.quotation_key}|${u.field}`,
-        fields: { event: 'quotation.unreadable-field', quotation_key: q.quotation_key, field: u.field, reason: u.reason },
+        fields: {
+          event: 'quotation.unreadable-field',
+          quotation_key: q.quotation_key,
+          field: u.field,
+          reason: u.reason,
+        },
         msg: `RFQ ${rfqId}: field ${u.field} of quotation ${q.quotation_key} cannot be read (${u.reason}); left out and reported in the workbook notes`,
       });
   await sayOnce(store, log, said);

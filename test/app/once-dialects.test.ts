@@ -7,28 +7,14 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ingestFile, loadProfiles } from '../../src/ingest/index.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { sampleExternalIds } from '../helpers/samples.ts';
 import { spawnCli } from './cli-helpers.ts';
 
 const redis = useRedis();
 const SAMPLES = ['generic-template.csv', 'ME5A_export_EN.csv', 'EBS_requisition_lines.csv'];
 const COMPANY = 'Sandbox Buyer Ltd';
-const LIMITS = { maxFileBytes: 10 * 1024 * 1024, maxXlsxUncompressedBytes: 50 * 1024 * 1024, maxXlsxEntries: 1000 };
-
-/** Every external_id the three exports hold, read as `check` reads them. */
-async function expectedExternalIds(): Promise<string[]> {
-  const profiles = await loadProfiles(resolve(import.meta.dirname, '../../mappings'));
-  const ids: string[] = [];
-  for (const f of SAMPLES)
-    await ingestFile(
-      resolve(import.meta.dirname, '../../samples', f),
-      { profiles, limits: LIMITS },
-      async (r) => void ids.push(...r.lines.map((l) => l.external_id)),
-    );
-  return ids.sort();
-}
 
 let sandbox: Sandbox | undefined;
 let dir: string | undefined;
@@ -77,7 +63,7 @@ describe('rfq-sync once against both dialects, a quarter of the create answers l
         .slice(handMade);
       const extIds = ours.flatMap((r) => r.lines.map((l) => l.external_id ?? ''));
       // every line of every requisition once: none lost, none in two RFQs
-      expect(extIds.sort()).toEqual(await expectedExternalIds());
+      expect(extIds.sort()).toEqual(await sampleExternalIds(SAMPLES));
       const stats = sandbox.stats();
       expect(stats.commitThenFail).toBeGreaterThan(0);
       expect(stats.rfqsCreated).toBe(ours.length); // nothing posted twice

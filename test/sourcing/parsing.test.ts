@@ -264,7 +264,9 @@ describe('quotations', () => {
       { field: 'quotation_detail.a.price', reason: expect.stringContaining('(was "cheap")') },
     ]);
     expect(acme!.unreadable).toBeUndefined();
-    expect(list.invalid).toEqual([{ index: 3, quotation_key: undefined, reason: expect.stringContaining('quotation_key') }]);
+    expect(list.invalid).toEqual([
+      { index: 3, quotation_key: undefined, reason: expect.stringContaining('quotation_key') },
+    ]);
   });
 
   it('one quotation by key, whatever envelope the service uses for it', async () => {
