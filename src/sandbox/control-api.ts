@@ -1,6 +1,7 @@
 /**
  * The sandbox's control API under `/_sandbox/` (loopback only): what the spec leaves to people (advance, quotations,
- * decisions, winner), the faults, the stats and an autopilot tick, for the demo and tests in another process.
+ * decisions, winner, invitations), one field of a record rendered broken (`/rfqs/<id>/break`), the faults, the stats
+ * and an autopilot tick, for the demo and tests in another process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SandboxError } from '../errors.ts';

@@ -222,7 +222,8 @@ export const quotationDetailSchema = z.union([
 
 /**
  * Quotation statuses: the interface's `qualified` / `not qualified`, and the older `success` / `unsuccess` read as
- * qualified / not qualified (the reading and why: README "Quotation statuses"). An empty status is no decision yet.
+ * qualified / not qualified (the reading and why: README.md#older-shapes-of-the-services-records). An empty status is
+ * no decision yet.
  */
 const QUOTATION_STATUS: Readonly<Record<string, Pick<Quotation, 'status' | 'statusWord'>>> = {
   qualified: { status: 'qualified' },

@@ -8,28 +8,18 @@
  *   - every closed or completed RFQ gets its workbook;
  *   - an award file appears only when the award is final, and a completed RFQ's follows its winner.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox, type StoredRfq } from '../../src/sandbox/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox, StoredRfq } from '../../src/sandbox/server.ts';
 import { readAwardCsv } from '../helpers/pipeline.ts';
-import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { SAMPLES_DIR, sampleExternalIds } from '../helpers/samples.ts';
-import { spawnCli } from './cli-helpers.ts';
+import { useRedis } from '../helpers/redis.ts';
+import { createdFromSamples, samplesInbox } from '../helpers/samples.ts';
+import { spawnCli, useOnceRun } from './cli-helpers.ts';
 
 const redis = useRedis();
-const SAMPLES = ['generic-template.csv', 'ME5A_export_EN.csv', 'EBS_requisition_lines.csv'];
-const COMPANY = 'Sandbox Buyer Ltd';
-
-let sandbox: Sandbox | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await sandbox?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  sandbox = dir = undefined;
-});
+const run = useOnceRun(() => redis.url);
 
 type Scenario = 'all-decided' | 'completed' | 'undecided' | 'open';
 const SCENARIOS: Scenario[] = ['all-decided', 'completed', 'undecided', 'open'];
@@ -77,35 +67,19 @@ describe('rfq-sync once against a service answering in the legacy shapes', () =>
   ] as const)(
     '%s: one RFQ per requisition, a workbook per closed RFQ, awards only when final',
     async (_what, dialect, lost) => {
-      sandbox = await startSandbox({ seed: 17, dialect, shapes: 'legacy', existing: 30, pageSize: 10 });
+      const { sandbox, dir } = await run.start(
+        { seed: 17, dialect, shapes: 'legacy', existing: 30, pageSize: 10 },
+        samplesInbox(),
+      );
       const handMade = sandbox.control.listAll().length;
       if (lost > 0) sandbox.setFaults({ commitThenFail: { rate: lost, mode: '502' } });
-      dir = mkdtempSync(join(tmpdir(), 'rfq-once-legacy-'));
-      mkdirSync(join(dir, 'inbox'));
-      for (const f of SAMPLES) copyFileSync(join(SAMPLES_DIR, f), join(dir, 'inbox', f));
-      const env = {
-        RFQ_SYNC_DIR: dir,
-        REDIS_URL: redis.url,
-        REDIS_PREFIX: freshPrefix(),
-        SOURCING_BASE_URL: sandbox.url,
-        SOURCING_TOKEN: 'sandbox-token',
-        HTTP_PORT: '0',
-        FILE_STABLE_MS: '100',
-        SOURCING_CONNECT_TIMEOUT_MS: '1000',
-        JOB_BACKOFF_MS: '200',
-        RATE_LIMIT_PER_SECOND: '200',
-        OVERVIEW_REFRESH_MS: '200',
-        LOG_LEVEL: 'warn',
-      };
+      const env = run.env({ OVERVIEW_REFRESH_MS: '200', LOG_LEVEL: 'warn' });
       const first = spawnCli(['once'], env);
       expect((await first.exited).code, first.output().slice(-3000)).toBe(0);
 
-      const ours = sandbox.control
-        .listAll()
-        .filter((r) => r.company === COMPANY)
-        .slice(handMade);
-      const extIds = ours.flatMap((r) => r.lines.map((l) => l.external_id ?? ''));
-      expect(extIds.sort()).toEqual(await sampleExternalIds(SAMPLES));
+      const { rfqs: ours, externalIds, expected } = await createdFromSamples(sandbox, handMade);
+      // every line of every requisition once: none lost, none in two RFQs
+      expect(externalIds).toEqual(expected);
       expect(sandbox.stats().rfqsCreated).toBe(ours.length); // nothing posted twice
       if (lost > 0) expect(sandbox.stats().commitThenFail).toBeGreaterThan(0);
       sandbox.setFaults({});

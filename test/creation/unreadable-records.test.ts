@@ -7,40 +7,29 @@
  *   - an RFQ made since our first POST whose fingerprint fields cannot be read could be ours: the requisitions it
  *     could belong to are held, then parked naming it, never posted again.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
-import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import type { Sandbox } from '../../src/sandbox/server.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
-import { makeRequisitions, pipelineContext, waitFor } from '../helpers/pipeline.ts';
-import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { makeRequisitions, waitFor } from '../helpers/pipeline.ts';
+import { useRedis } from '../helpers/redis.ts';
+import { useWorkerRun } from '../helpers/worker-run.ts';
 
 const redis = useRedis();
-let ctx: WorkerContext | undefined;
-let worker: RunningWorker | undefined;
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await worker?.close(5_000);
-  if (ctx) await closeWorkerContext(ctx);
-  await sandbox?.stop();
-  worker = ctx = sandbox = undefined;
-});
+const worker = useWorkerRun(() => redis.url);
 
 async function run(account: string, prepare: (s: Sandbox) => Promise<void> | void, n: number) {
-  sandbox = await startSandbox({ seed: 31, dialect: 'docs', existing: 6, pageSize: 4 });
-  await prepare(sandbox);
   const logs = captureLogs();
-  ctx = await pipelineContext(
-    { redisUrl: redis.url, baseUrl: sandbox.url, token: 'sandbox-token', prefix: freshPrefix(), account },
-    logs.logger,
+  // the worker takes no job before they are queued: the sandbox is prepared first
+  const { sandbox, ctx: c } = await worker.start(
+    { seed: 31, dialect: 'docs', existing: 6, pageSize: 4 },
+    { account, queues: ['createRfq'], logger: logs.logger },
   );
+  await prepare(sandbox);
   const reqs = makeRequisitions(n, account);
   sandbox.setFaults({ commitThenFail: { rate: 1, mode: '502' } });
-  for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
-  worker = startWorker(ctx, { queues: ['createRfq'] });
-  const c = ctx;
+  for (const r of reqs) await enqueueCreateRfq(c.queues, r);
   await waitFor(`${n} jobs completed`, async () => (await c.queues.createRfq.getCompletedCount()) === n, 60_000, 100);
   const store = createIdempotencyStore(c.redis, c.keys);
   const records = await Promise.all(reqs.map((r) => store.get(`generic/${r.key}`)));

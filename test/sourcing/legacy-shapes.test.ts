@@ -3,26 +3,11 @@
  * revisions), each read as a dialect of the same field, from the documentation's own examples over HTTP; and the
  * date forms one by one, with those refused because they would need a time zone guessed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSourcingClient, type SourcingClient } from '../../src/sourcing/client.ts';
+import { describe, expect, it } from 'vitest';
 import { readWireDate } from '../../src/sourcing/wire-dates.ts';
-import { json, startFakeService, type FakeService } from './fake-service.ts';
+import { useScriptedService } from './fake-service.ts';
 
-const answers = new Map<string, unknown>();
-let svc: FakeService;
-let client: SourcingClient;
-beforeAll(async () => {
-  svc = await startFakeService((_req, url, res) => {
-    const key = `${url.pathname}${url.search}`;
-    if (!answers.has(key)) return json(res, 404, { error: 'not found', key });
-    json(res, 200, answers.get(key));
-  });
-  client = createSourcingClient({ baseUrl: svc.url, getToken: () => 'tok-legacy-1234', getRetries: 0 });
-});
-afterAll(async () => {
-  await client.close();
-  await svc.stop();
-});
+const { answers, client } = useScriptedService();
 
 async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -111,7 +96,7 @@ describe('the older list example (rfq.rst)', () => {
       links: { next: null, last: null },
       meta: { total: 1 },
     });
-    const [r] = await all(client.listRfqs(null));
+    const [r] = await all(client().listRfqs(null));
     expect(r).toMatchObject({
       _id: 14,
       due_date: 1492668000613,
@@ -183,7 +168,7 @@ describe('the older quotation example (quotation.rst)', () => {
 
   it('keyed by quotation key (the key, never sup_id), text dates, "0"-keyed documents, success/unsuccess', async () => {
     answers.set('/v1/quotations/90', older);
-    const list = await client.listQuotations(90);
+    const list = await client().listQuotations(90);
     expect(list.invalid).toEqual([]);
     const [angkasa, bernard] = list.quotations;
     expect(angkasa).toMatchObject({
@@ -217,7 +202,7 @@ describe('the older quotation example (quotation.rst)', () => {
         comp_8: { sup_name: 'Eight', quotation_key: 'comp_9' },
       },
     });
-    const list = await client.listQuotations(91);
+    const list = await client().listQuotations(91);
     expect(list.quotations.map((q) => [q.quotation_key, q.sup_name])).toEqual([['7', 'Seven']]);
     expect(list.invalid).toEqual([
       { index: 1, quotation_key: 'comp_8', reason: expect.stringContaining('filed under key comp_8') },
@@ -226,7 +211,7 @@ describe('the older quotation example (quotation.rst)', () => {
 
   it('an array of records with sup_id and no quotation_key: their key is not guessed from sup_id', async () => {
     answers.set('/v1/quotations/92', { rfq: { id: 92 }, quotations: [{ sup_id: '38', sup_name: 'Bernard Ltd' }] });
-    const list = await client.listQuotations(92);
+    const list = await client().listQuotations(92);
     expect(list.quotations).toEqual([]);
     expect(list.invalid).toEqual([
       { index: 0, quotation_key: undefined, reason: expect.stringContaining('quotation_key') },
@@ -235,7 +220,7 @@ describe('the older quotation example (quotation.rst)', () => {
 
   it('an unknown status word is left out and named: the quotation counts as undecided', async () => {
     answers.set('/v1/quotations/93', { rfq: { id: 93 }, quotations: [{ quotation_key: 1, status: 'shortlisted' }] });
-    const [q] = (await client.listQuotations(93)).quotations;
+    const [q] = (await client().listQuotations(93)).quotations;
     expect(q!.status).toBeUndefined();
     expect(q!.unreadable).toEqual([
       { field: 'status', reason: expect.stringContaining('expected qualified, not qualified, success or unsuccess') },

@@ -4,26 +4,11 @@
  * lines as map or array, numbers as strings or numbers, quotation_key int or comp_<n>, quotation_detail as map
  * or array; strict where the spec is strict, with the field and the RFQ named.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidResponseError } from '../../src/errors.ts';
-import { createSourcingClient, type SourcingClient } from '../../src/sourcing/client.ts';
-import { json, startFakeService, type FakeService } from './fake-service.ts';
+import { useScriptedService } from './fake-service.ts';
 
-const answers = new Map<string, unknown>();
-let svc: FakeService;
-let client: SourcingClient;
-beforeAll(async () => {
-  svc = await startFakeService((_req, url, res) => {
-    const key = `${url.pathname}${url.search}`;
-    if (!answers.has(key)) return json(res, 404, { error: 'not found', key });
-    json(res, 200, answers.get(key));
-  });
-  client = createSourcingClient({ baseUrl: `${svc.url}/prefix`, getToken: () => 'tok-parse-1234', getRetries: 0 });
-});
-afterAll(async () => {
-  await client.close();
-  await svc.stop();
-});
+const { answers, client } = useScriptedService('/prefix');
 
 async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -89,7 +74,7 @@ describe('listed RFQs', () => {
       links: { next: null, last: null },
       meta: { total: 2 },
     });
-    const [a, b] = await all(client.listRfqs('open'));
+    const [a, b] = await all(client().listRfqs('open'));
     expect(a).toMatchObject({ _id: 11, rfq_no: 3, version: 2, rfq_date: 1767225600000, due_date: 1893456000000 });
     expect(a!.lines.map((l) => [l.position, l.line_id, l.qty, l.estimated_price, l.each_price, l.external_id])).toEqual(
       [
@@ -116,7 +101,7 @@ describe('listed RFQs', () => {
       meta: { total: 3 },
     });
     const bad: Array<{ rfqId?: number; field: string }> = [];
-    const read = await all(client.listRfqs('closed', { onInvalid: (b) => bad.push(b) }));
+    const read = await all(client().listRfqs('closed', { onInvalid: (b) => bad.push(b) }));
     expect(read.map((r) => r._id)).toEqual([21, 22]);
     expect(read[1]!.lines.map((l) => [l.line_id, l.qty])).toEqual([
       ['a', 5],
@@ -128,7 +113,7 @@ describe('listed RFQs', () => {
     expect(read[0]!.unreadable).toBeUndefined();
     expect(bad.map((b) => [b.rfqId, b.field])).toEqual([[23, 'lines.1.line_id']]);
     // without onInvalid, the record that cannot be read throws, naming the field and the RFQ
-    const err = await all(client.listRfqs('closed')).catch((e: unknown) => e);
+    const err = await all(client().listRfqs('closed')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidResponseError);
     expect((err as InvalidResponseError).rfqId).toBe(23);
     expect((err as InvalidResponseError).field).toBe('lines.1.line_id');
@@ -137,14 +122,14 @@ describe('listed RFQs', () => {
 
   it('an RFQ without a usable _id is named by its place in the list', async () => {
     answers.set('/prefix/v1/rfqs?status=cancelled', { rfqs: [{ title: 'no id', lines: [] }], links: {} });
-    const err = (await all(client.listRfqs('cancelled')).catch((e: unknown) => e)) as InvalidResponseError;
+    const err = (await all(client().listRfqs('cancelled')).catch((e: unknown) => e)) as InvalidResponseError;
     expect(err).toBeInstanceOf(InvalidResponseError);
     expect(err.field).toBe('rfqs[0] (page 1)._id');
   });
 
   it('a list without rfqs is an invalid response', async () => {
     answers.set('/prefix/v1/rfqs?status=completed', { data: [] });
-    const err = (await all(client.listRfqs('completed')).catch((e: unknown) => e)) as InvalidResponseError;
+    const err = (await all(client().listRfqs('completed')).catch((e: unknown) => e)) as InvalidResponseError;
     expect(err).toBeInstanceOf(InvalidResponseError);
     expect(err.field).toBe('rfqs');
   });
@@ -168,7 +153,7 @@ describe('listed RFQs: one bad RFQ among good ones', () => {
     answers.set('/prefix/v1/rfqs?status=open', page1);
     answers.set('/prefix/v1/rfqs?status=open&page=2', page2);
     const bad: Array<{ rfqId?: number; field: string; page: number; index: number; error: InvalidResponseError }> = [];
-    const good = await all(client.listRfqs('open', { onInvalid: (b) => bad.push(b) }));
+    const good = await all(client().listRfqs('open', { onInvalid: (b) => bad.push(b) }));
     expect(good.map((r) => r._id)).toEqual([41, 43, 44]);
     expect(bad.map((b) => [b.rfqId, b.field, b.page, b.index])).toEqual([
       [42, 'lines.0.line_id', 1, 1],
@@ -181,7 +166,7 @@ describe('listed RFQs: one bad RFQ among good ones', () => {
   it('listRfqPages keeps the invalid RFQs of each page beside the valid ones', async () => {
     answers.set('/prefix/v1/rfqs?status=open', page1);
     answers.set('/prefix/v1/rfqs?status=open&page=2', page2);
-    const pages = await all(client.listRfqPages('open', { onInvalid: () => undefined }));
+    const pages = await all(client().listRfqPages('open', { onInvalid: () => undefined }));
     expect(pages.map((p) => [p.page, p.rfqs.map((r) => r._id), (p.invalid ?? []).map((b) => b.rfqId ?? null)])).toEqual(
       [
         [1, [41, 43], [42, null]],
@@ -193,17 +178,17 @@ describe('listed RFQs: one bad RFQ among good ones', () => {
   it('a broken envelope still throws with onInvalid given', async () => {
     const onInvalid = () => undefined;
     answers.set('/prefix/v1/rfqs?status=closed', { rfqs: { '0': { _id: 1 } }, links: {} });
-    const notArray = (await all(client.listRfqs('closed', { onInvalid })).catch(
+    const notArray = (await all(client().listRfqs('closed', { onInvalid })).catch(
       (e: unknown) => e,
     )) as InvalidResponseError;
     expect(notArray).toBeInstanceOf(InvalidResponseError);
     expect(notArray.field).toBe('rfqs');
     answers.set('/prefix/v1/rfqs?status=cancelled', ['not', 'an', 'object']);
-    expect(await all(client.listRfqs('cancelled', { onInvalid })).catch((e: unknown) => e)).toBeInstanceOf(
+    expect(await all(client().listRfqs('cancelled', { onInvalid })).catch((e: unknown) => e)).toBeInstanceOf(
       InvalidResponseError,
     );
     answers.set('/prefix/v1/rfqs?status=completed', { rfqs: [], links: { next: 42 } });
-    const links = (await all(client.listRfqs('completed', { onInvalid })).catch(
+    const links = (await all(client().listRfqs('completed', { onInvalid })).catch(
       (e: unknown) => e,
     )) as InvalidResponseError;
     expect(links).toBeInstanceOf(InvalidResponseError);
@@ -240,7 +225,7 @@ describe('quotations', () => {
         { sup_name: 'No key' },
       ],
     });
-    const list = await client.listQuotations(31);
+    const list = await client().listQuotations(31);
     expect(list.quotations.map((q) => q.quotation_key)).toEqual(['5', 'comp_9', 'comp_10']);
     const [acme, nordic, broken] = list.quotations;
     expect(acme).toMatchObject({
@@ -275,14 +260,16 @@ describe('quotations', () => {
     answers.set('/prefix/v1/quotations/33/comp_9', { rfq: { id: 33 }, quotation: q });
     answers.set('/prefix/v1/quotations/34/comp_9', q);
     for (const id of [32, 33, 34]) {
-      const list = await client.listQuotations(id, { quotationKey: 'comp_9' });
+      const list = await client().listQuotations(id, { quotationKey: 'comp_9' });
       expect(list.quotations.map((x) => x.sup_name)).toEqual(['Nordic']);
     }
   });
 
   it('an answer about another RFQ is refused', async () => {
     answers.set('/prefix/v1/quotations/35', { rfq: { id: 36 }, quotations: [] });
-    const err = (await client.listQuotations(35).catch((e: unknown) => e)) as InvalidResponseError;
+    const err = (await client()
+      .listQuotations(35)
+      .catch((e: unknown) => e)) as InvalidResponseError;
     expect(err).toBeInstanceOf(InvalidResponseError);
     expect(err.field).toBe('rfq.id');
   });
@@ -292,7 +279,7 @@ describe('quotations', () => {
       rfq: { id: 37 },
       quotations: [{ quotation_key: 1, sup_name: 'W' }],
     });
-    const list = await client.listQuotations(37, { status: 'success', fields: ['sup_name', 'quotation_detail'] });
+    const list = await client().listQuotations(37, { status: 'success', fields: ['sup_name', 'quotation_detail'] });
     expect(list.quotations).toEqual([{ quotation_key: '1', sup_name: 'W', detail: [], attachments: [] }]);
   });
 });

@@ -13,42 +13,22 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { trackingFacts } from '../../app/commands.ts';
 import { collectStatus } from '../../app/status.ts';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
-import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import type { WorkerContext } from '../../src/pipeline/context.ts';
 import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
-import {
-  checkExactlyOnce,
-  makeDataDir,
-  makeRequisitions,
-  pipelineContext,
-  waitFor,
-  waitForQueue,
-  type DataDir,
-} from '../helpers/pipeline.ts';
-import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { checkExactlyOnce, makeRequisitions, waitFor, waitForQueue } from '../helpers/pipeline.ts';
+import { useRedis } from '../helpers/redis.ts';
+import { useWorkerRun } from '../helpers/worker-run.ts';
 
 const redis = useRedis();
+const run = useWorkerRun(() => redis.url);
 const COMPANY = 'Sandbox Buyer Ltd';
-
-let ctx: WorkerContext | undefined;
-let worker: RunningWorker | undefined;
-let sandbox: Sandbox | undefined;
-let data: DataDir | undefined;
-afterEach(async () => {
-  await worker?.close(5_000);
-  if (ctx) await closeWorkerContext(ctx);
-  await sandbox?.stop();
-  await data?.remove();
-  worker = ctx = sandbox = data = undefined;
-});
 
 async function notesOf(path: string): Promise<string[]> {
   const wb = new ExcelJS.Workbook();
@@ -67,21 +47,18 @@ async function pollAndSettle(c: WorkerContext): Promise<void> {
 }
 
 async function start(account: string, extra: Record<string, string> = {}) {
-  sandbox = await startSandbox({ seed: 27, dialect: 'docs', shapes: 'legacy', existing: 12, pageSize: 5 });
-  data = await makeDataDir('broken-field');
   const logs = captureLogs();
-  const env = {
-    redisUrl: redis.url,
-    baseUrl: sandbox.url,
-    token: 'sandbox-token',
-    prefix: freshPrefix(),
-    account,
-    dir: data.root,
-    extra: { OVERVIEW_REFRESH_MS: '200', ...extra },
-  };
-  ctx = await pipelineContext(env, logs.logger);
-  worker = startWorker(ctx, { queues: ['createRfq', 'poll', 'quotations', 'comparison'] });
-  return { sandbox, ctx, logs };
+  const started = await run.start(
+    { seed: 27, dialect: 'docs', shapes: 'legacy', existing: 12, pageSize: 5 },
+    {
+      account,
+      queues: ['createRfq', 'poll', 'quotations', 'comparison'],
+      logger: logs.logger,
+      extra: { OVERVIEW_REFRESH_MS: '200', ...extra },
+      data: true,
+    },
+  );
+  return { ...started, logs };
 }
 
 /** Create these requisitions through the create-rfq jobs and wait until all are done. */
