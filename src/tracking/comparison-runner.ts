@@ -23,7 +23,7 @@ import { findListedRfq } from './find-rfq.ts';
 import { decideNewVersion, decisionsOf, revisionsOf } from './revisions.ts';
 import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
 import type { TrackingStore } from './store.ts';
-import type { TrackedRfq, WrittenComparison } from './transitions.ts';
+import { unreadableOf, type TrackedRfq, type WrittenComparison } from './transitions.ts';
 
 export interface ComparisonResult {
   rfqId: number;
@@ -58,7 +58,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   // The award file is for the ERP to act on: written only once the award is final; a draft stays in the workbook.
   const final = model.award.final;
   await writeComparisonOutputs(model, { workbook, ...(final ? { award: csv } : {}) });
-  const written = writtenComparison(rec, snap, quotations, model, names, version);
+  const written = writtenComparison(rec, snap, quotations, model, names, version, unreadableOf(rfq));
   await store.update(rfqId, (cur) =>
     cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined,
   );
@@ -172,6 +172,7 @@ function writtenComparison(
   model: ComparisonModel,
   names: { workbook: string; award: string },
   version: number,
+  listedUnreadable: string,
 ): WrittenComparison {
   const final = model.award.final;
   const decisions = decisionsOf(quotations, snap.invalid?.length ?? 0);
@@ -191,6 +192,7 @@ function writtenComparison(
     ...(model.priceBasisWarning ? { priceBasisWarning: model.priceBasisWarning.text } : {}),
     // The overview's figures, from this very model: the same totals as the workbook, never recomputed.
     summary: comparisonSummary(model),
+    ...(listedUnreadable ? { listedUnreadable } : {}),
   };
 }
 

@@ -46,6 +46,7 @@ export async function runQuotations(
   const decision = decideNewVersion(rec.comparison, {
     revisions,
     award,
+    listedUnreadable: rec.listedUnreadable ?? '',
     ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}),
     ...(decisions !== undefined ? { decisions } : {}),
   });

@@ -7,7 +7,8 @@
  *   - the poll sees every other RFQ; the broken one is read without the field and placed in its list;
  *   - its workbook is written with a note naming the field, and its award stays a DRAFT (a quantity could change
  *     it), while a broken field that cannot change the award (a due date) leaves that RFQ's award final;
- *   - the field is reported once over several polls, and `status` shows it.
+ *   - the field is reported once over several polls, and `status` shows it;
+ *   - once the service answers it readably again, a new version is written with the award final.
  * A second case: an RFQ whose identity cannot be read fails its comparison job after its retries with the reason.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -136,6 +137,16 @@ describe('one listed RFQ with one broken field', () => {
     expect(String(said[0]!.msg)).toContain('field lines.0.qty cannot be read');
     const facts = await trackingFacts(c);
     expect(facts.lastPoll?.detail).toMatch(/field\(s\) of listed RFQs cannot be read and are left out, e\.g\. RFQ \d+/);
+
+    // The service answers the quantity readably again: a new version, its award final.
+    ctl.breakField(broken!._id, 'lines.0.qty', undefined);
+    await pollAndSettle(c);
+    await pollAndSettle(c);
+    const healed = await trackedRfq(c, broken!._id);
+    expect(healed?.comparison?.version).toBe(rec!.comparison!.version + 1);
+    expect(healed?.comparison?.awardCsv).toBeDefined();
+    const healedNotes = (await notesOf(join(c.config.folders.comparisons, healed!.comparison!.workbook))).join('\n');
+    expect(healedNotes).not.toContain('could not be read');
   });
 
   it('an RFQ whose identity cannot be read: its comparison job fails after its retries with the reason, in status', async () => {
