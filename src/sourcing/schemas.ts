@@ -222,7 +222,7 @@ export const quotationDetailSchema = z.union([
 
 /**
  * Quotation statuses: the interface's `qualified` / `not qualified`, and the older `success` / `unsuccess` read as
- * qualified / not qualified (the reading and why: README.md#older-shapes-of-the-services-records). An empty status is
+ * qualified / not qualified (the reading and why: docs/operations.md#older-shapes-of-the-services-records). An empty status is
  * no decision yet.
  */
 const QUOTATION_STATUS: Readonly<Record<string, Pick<Quotation, 'status' | 'statusWord'>>> = {
