@@ -10,10 +10,7 @@
  *     pending requisition and made no earlier than our first POST (less CLOCK_SKEW_MS): adopted. None: absent.
  *     Anything else (two candidates, one RFQ for two requisitions, a candidate older than our first POST - made by
  *     hand?) is AMBIGUOUS: nothing adopted, nothing posted; the requisition is parked for `rfq-sync resolve`.
- * A listed record that cannot be read decides nothing either way: one whose identity is unreadable keeps the walk
- * from completing; one made since our first POST whose fingerprint fields are unreadable could be ours. Either
- * holds the decision for UNREADABLE_WALKS walks in a row (the service may be mid-write), then the requisitions it
- * holds are parked with the reason: a record that will not change never keeps a job waiting for good.
+ * A listed record that cannot be read decides nothing either way, then parks what it holds (reconcile-unreadable.ts).
  *
  * Redis keys (all under the account's namespace):
  *   recon:pending  hash requisition id -> JSON PendingEntry
@@ -35,6 +32,7 @@ import { listedFingerprint } from './fingerprint.ts';
 import { ReconcileUnstableError } from '../errors.ts';
 import { RECONCILE_LIMITS, type ReconcileLimits } from './reconcile-walk.ts';
 import { walkAccount, type WalkOutcome } from './reconcile-walk.ts';
+import { couldBeOurs, heldBecause, holdForUnreadable, type UnreadableDeps } from './reconcile-unreadable.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { defineScript, loadScript, type ScriptCaller } from '../redis/redis-scripts.ts';
 
@@ -49,8 +47,6 @@ const LOCK_MS = 5_000;
 const GATE_MS = 10_000;
 /** Walks broken by churn in a row before new POSTs are held for a quiet walk. */
 const CHURN_BEFORE_GATE = 2;
-/** Walks in a row held up by records that cannot be read before the requisitions they hold are parked. */
-export const UNREADABLE_WALKS = 3;
 
 export interface PendingEntry {
   id: string;
@@ -247,8 +243,8 @@ async function walk(s: CoordinatorState, token: string): Promise<void> {
     const churned = read.outcome.churn ? await d.redis.incr(k.churn) : 0;
     if (churned >= CHURN_BEFORE_GATE) await d.redis.set(k.gate, token, 'PX', GATE_MS);
     if (read.outcome.broken && !read.outcome.churn) {
-      const held = pendings.filter((p) => p.since < started && !read.settledNow.has(p.id));
-      await holdForUnreadable(s, started, held, [], `${read.outcome.reason}`);
+      const held = pendings.filter((p) => p.since < started && !read.settledNow.has(p.id)).map((p) => p.id);
+      await holdForUnreadable(unreadableDeps(s), started, held, [], read.outcome.reason ?? 'records break the schema');
     }
     d.logger.debug(
       {
@@ -266,17 +262,9 @@ async function walk(s: CoordinatorState, token: string): Promise<void> {
   const decided = await decideByFingerprint(s, dialect.echo, started, pendings, read);
   if (decided.held.length === 0) await d.redis.del(k.unreadable);
   else {
-    const ids = [...new Set(decided.held.flatMap((h) => h.rfqs.map((r) => r._id)))];
-    const fields = [
-      ...new Set(decided.held.flatMap((h) => h.rfqs.flatMap((r) => (r.unreadable ?? []).map((u) => u.field)))),
-    ];
-    await holdForUnreadable(
-      s,
-      started,
-      decided.held.map((h) => h.p),
-      ids,
-      `RFQ(s) ${ids.slice(0, 5).join(', ')} made since the first POST cannot be read (${fields.slice(0, 3).join(', ')}): whether one of them is this requisition's cannot be told`,
-    );
+    const { rfqIds, why } = heldBecause(decided.held);
+    const ids = decided.held.map((h) => h.p.id);
+    await holdForUnreadable(unreadableDeps(s), started, ids, rfqIds, why);
   }
   d.logger.debug(
     {
@@ -354,11 +342,6 @@ async function decideByFingerprint(
       else unknown.push(r);
     }
   }
-  // An RFQ made before our first POST (less the clock skew) cannot be ours, readable or not.
-  const couldBeOurs = (p: PendingEntry) =>
-    unknown.filter(
-      (r) => r.rfq_date === undefined || p.firstPostAt === undefined || r.rfq_date >= p.firstPostAt - CLOCK_SKEW_MS,
-    );
   const candidatesOf = (p: PendingEntry) => {
     const m = new Map<number, ListedRfq>();
     for (const fp of p.fingerprints) for (const r of byFp.get(fp) ?? []) m.set(r._id, r);
@@ -369,7 +352,7 @@ async function decideByFingerprint(
     for (const r of candidatesOf(p)) claimants.set(r._id, [...(claimants.get(r._id) ?? []), p.id]);
   const held: Array<{ p: PendingEntry; rfqs: ListedRfq[] }> = [];
   for (const p of eligible) {
-    const unreadable = couldBeOurs(p);
+    const unreadable = couldBeOurs(unknown, p.firstPostAt, CLOCK_SKEW_MS);
     if (unreadable.length > 0) {
       held.push({ p, rfqs: unreadable });
       continue;
@@ -380,34 +363,8 @@ async function decideByFingerprint(
   return { count: eligible.length - held.length, held };
 }
 
-/**
- * Requisitions this walk could not decide because of records that cannot be read: they wait for another walk,
- * unless UNREADABLE_WALKS walks in a row were held up so: then they are parked (ambiguous, with the reason).
- */
-async function holdForUnreadable(
-  s: CoordinatorState,
-  started: number,
-  held: PendingEntry[],
-  rfqIds: number[],
-  why: string,
-): Promise<void> {
-  const { d, k } = s;
-  if (held.length === 0) return;
-  const walks = await d.redis.incr(k.unreadable);
-  if (walks < UNREADABLE_WALKS) return;
-  d.logger.warn(
-    { event: 'reconcile.unreadable', walks, requisitions: held.map((p) => p.id), rfqIds, why },
-    `${held.length} lost answer(s) cannot be settled after ${walks} walks of the RFQ lists (${why}): parked for a person (rfq-sync resolve)`,
-  );
-  for (const p of held) {
-    const res: ReconcileResult = {
-      walkStartedAt: started,
-      outcome: 'ambiguous',
-      reason: `records of the RFQ lists cannot be read (${why})`,
-      rfqIds,
-    };
-    await d.redis.hset(k.result, p.id, JSON.stringify(res));
-  }
+function unreadableDeps({ d, k }: CoordinatorState): UnreadableDeps {
+  return { redis: d.redis, logger: d.logger, counterKey: k.unreadable, resultKey: k.result };
 }
 
 /** One pending requisition's result from its candidates (`claimants`: RFQ id -> the pending requisitions it matches). */
