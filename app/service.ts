@@ -19,6 +19,10 @@ import type { PollResult } from '../src/tracking/poll-runner.ts';
 import { resolveRuntime } from './runtime.ts';
 import { QUEUE_KEYS, QUEUE_NAMES } from '../src/redis/queues.ts';
 import { installShutdown, type ShutdownHandle, type ShutdownStep } from './shutdown.ts';
+import { sendOpenDigestsNow } from '../src/notify/flush.ts';
+
+/** The pipeline's queues: `once` waits for these; notifications only briefly at the end (a mail server may be down). */
+const PIPELINE_QUEUES = Object.values(QUEUE_NAMES).filter((q) => q !== QUEUE_NAMES.notify);
 
 /** The service: runs until SIGTERM/SIGINT, then shuts down gracefully. Resolves with the exit code. */
 export async function runWorkerCommand(config: Config, logger: Logger): Promise<number> {
@@ -157,6 +161,7 @@ export async function runOnceCommand(config: Config, logger: Logger, o: OnceOpti
       { name: 'runtime', run: () => runtime.stop() },
     ],
   });
+  const deadline = Date.now() + o.maxWaitMs;
   try {
     pipeline = await startPipeline(config, logger, runtime, {
       watch: false,
@@ -165,7 +170,7 @@ export async function runOnceCommand(config: Config, logger: Logger, o: OnceOpti
     });
     // A signal during start-up may have run the shutdown before there was a pipeline to stop (stop is idempotent).
     if (interrupted) await pipeline.stop(config.SHUTDOWN_TIMEOUT_MS);
-    else await runOnePass(pipeline, o, problems, () => interrupted !== undefined);
+    else await runOnePass(pipeline, { ...o, deadline }, problems, () => interrupted !== undefined);
   } catch (err) {
     // Stopping closed Redis under whatever was waiting on it: that is the interruption, not an error.
     if (!interrupted) throw err;
@@ -193,20 +198,22 @@ export async function runOnceCommand(config: Config, logger: Logger, o: OnceOpti
 /** The pass itself: the inbox swept, creation drained, then polls until nothing reachable is left. */
 async function runOnePass(
   pipeline: RunningPipeline,
-  o: OnceOptions,
+  o: OnceOptions & { deadline: number },
   problems: string[],
   stopped: () => boolean,
 ): Promise<void> {
-  const ctx = pipeline.ctx;
-  const deadline = Date.now() + o.maxWaitMs;
+  const { ctx } = pipeline;
+  const { deadline } = o;
   await pipeline.watcher.sweep();
   let outcome = await waitForDrain(ctx, { queues: ['ingest', 'create-rfq'], deadline, stopped });
   // Poll until nothing reachable is left: a poll finds closed/completed RFQs, their quotations and comparisons follow.
   for (let round = 0; outcome === 'drained' && round < 3; round++) {
     await enqueuePollNow(ctx);
-    outcome = await waitForDrain(ctx, { deadline, stopped });
+    outcome = await waitForDrain(ctx, { queues: PIPELINE_QUEUES, deadline, stopped });
     if (outcome !== 'drained' || (await pendingWork(ctx)).done) break;
   }
+  if (ctx.notify.enabled && !stopped())
+    await sendOpenDigestsNow(ctx.queues.notify, Math.min(60_000, Math.max(0, deadline - Date.now())));
   if (outcome === 'paused')
     problems.push('the sourcing service refused the token: creation and polling are paused, jobs are kept');
   if (outcome === 'timeout')
