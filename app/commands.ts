@@ -162,11 +162,15 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     const bad = p.invalidCount
       ? `; ${p.invalidCount} listed RFQ(s) break the schema, e.g. ${describeInvalid(p.invalid[0])}`
       : '';
+    const u = p.unreadable?.[0];
+    const unreadable = u
+      ? `; ${p.unreadableCount ?? 1} field(s) of listed RFQs cannot be read and are left out, e.g. RFQ ${u.rfqId} field ${u.field}`
+      : '';
     const overview = p.overview && 'error' in p.overview ? `; overview.xlsx NOT written: ${p.overview.error}` : '';
     detail =
       p.error ??
       p.skipped ??
-      `${p.tracked} tracked, ${p.transitionCount ?? p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${overview}`;
+      `${p.tracked} tracked, ${p.transitionCount ?? p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${unreadable}${overview}`;
   }
   const [dialectRaw, parkedRaw, lost, retention, withheld, vendors] = await Promise.all([
     ctx.redis.get(ctx.keys.key('dialect')),

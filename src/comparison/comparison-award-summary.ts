@@ -64,7 +64,7 @@ export function writeAwardSummary(ws: Worksheet, model: ComparisonModel, first: 
     );
   } else {
     put(status, 3, award.withheld !== undefined ? 'WITHHELD' : 'DRAFT', top(S.draft));
-    detailCell(status, draftText(award.undecided, model.input.state, award.withheld), S.draft);
+    detailCell(status, draftText(award, model.input.state), S.draft);
   }
   row(
     A.split,

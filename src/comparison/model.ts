@@ -12,6 +12,7 @@
  *   without a decision yet count as eligible.
  */
 import { chooseAwardRule, decideAward } from './award-rule.ts';
+import { leftOutParts, serviceWordNotes } from './left-out.ts';
 import { NoteList, supplierLabel } from './notes.ts';
 import { responseRate, responseText } from './responses.ts';
 import {
@@ -59,16 +60,27 @@ export function isValidTimeZone(tz: string): boolean {
 }
 
 /** Why the recommendation is a draft: no award file is written for it. */
-export function draftText(undecided: number, state: ComparisonInput['state'], withheld?: string): string {
-  if (withheld !== undefined)
-    return `WITHHELD: no award file is written, because the ERP's ids of the lines are not certain: ${withheld}. It is written once the RFQ's lines at the service match what was posted (or the service shows each line's external_id).`;
+export function draftText(
+  award: Pick<AwardSummary, 'undecided' | 'blockedBy' | 'withheld'>,
+  state: ComparisonInput['state'],
+): string {
+  if (award.withheld !== undefined)
+    return `WITHHELD: no award file is written, because the ERP's ids of the lines are not certain: ${award.withheld}. It is written once the RFQ's lines at the service match what was posted (or the service shows each line's external_id).`;
+  const { undecided, blockedBy = [] } = award;
+  const unread = `${blockedBy.slice(0, 3).join('; ')}${blockedBy.length > 3 ? ` and ${blockedBy.length - 3} more` : ''}`;
   const why =
     state === 'open'
       ? 'the RFQ is still open'
       : state === 'cancelled'
         ? 'the RFQ was cancelled'
-        : `${undecided} quotation${undecided === 1 ? ' has' : 's have'} no qualification decision yet`;
-  return `DRAFT: ${why}. The award recommendation is not final and no award file is written; it becomes final when every quotation is decided or the RFQ is completed with its winning quotation.`;
+        : blockedBy.length > 0
+          ? `part of what the service answered could not be read and could change the award (${unread}; see Notes)`
+          : `${undecided} quotation${undecided === 1 ? ' has' : 's have'} no qualification decision yet`;
+  const until =
+    blockedBy.length > 0 && state !== 'open' && state !== 'cancelled'
+      ? 'it becomes final once the service answers those parts in a readable shape'
+      : 'it becomes final when every quotation is decided or the RFQ is completed with its winning quotation';
+  return `DRAFT: ${why}. The award recommendation is not final and no award file is written; ${until}.`;
 }
 
 /** Pure: all decimal maths, ranks, ties and the award recommendation. */
@@ -87,6 +99,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   const stats = lineStatistics(rfq, lines, suppliers, priceBasis, input.erpPrices);
   const priceBasisWarning = checkPriceBasis(lines, suppliers, priceBasis);
   const rule = chooseAwardRule(winnerIndex);
+  const leftOut = leftOutParts(input, stats.ties.count > 0);
   const { award, notes: awardNotes } = decideAward(rule, {
     input,
     priceBasis,
@@ -95,6 +108,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     ranked,
     stats,
     winnerIndex,
+    blockedBy: leftOut.couldChangeAward,
   });
 
   const responses = responseRate(input.vendors, suppliers);
@@ -107,7 +121,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     suppliers,
     winnerIndex,
     award,
-    awardNotes,
+    awardNotes: [leftOut.notes, ...serviceWordNotes(input), ...awardNotes],
     stats,
     quotations,
     linesStage,
@@ -208,10 +222,9 @@ function comparisonNotes(from: NotesFrom): ComparisonNote[] {
       text: `The winning quotation key ${input.winnerKey} is not among the quotations received; the award shows the lowest qualified price per line instead.`,
     });
   }
-  if (award.withheld !== undefined)
-    notes.unshift({ topic: 'ERP ids WARNING', text: draftText(0, input.state, award.withheld) });
+  if (award.withheld !== undefined) notes.unshift({ topic: 'ERP ids WARNING', text: draftText(award, input.state) });
   else if (!award.final && suppliers.length > 0) {
-    notes.push({ topic: 'Award', text: draftText(award.undecided, input.state) });
+    notes.push({ topic: 'Award', text: draftText(award, input.state) });
   }
   if (input.erpIdsBy && input.erpIdsBy.byPosition > 0 && award.withheld === undefined) {
     notes.push({

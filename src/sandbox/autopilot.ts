@@ -1,7 +1,8 @@
 /**
  * Autopilot of the sandbox: simulated suppliers and buyer, so a demo shows the whole cycle without people.
- * An open RFQ older than `closeAfterMs` receives quotations from `suppliersPerRfq` suppliers and closes (suppliers
- * following its category in the vendor directory where some do, so not all of them quote; else a fixed pool); a closed
+ * An open RFQ gets its suppliers invited (one more than will quote, so an invitation goes unanswered); one older
+ * than `closeAfterMs` receives quotations from `suppliersPerRfq` suppliers and closes; its suppliers are vendors
+ * following its category in the vendor directory where some do (so not all of them quote), else a fixed pool; a closed
  * RFQ older than `completeAfterMs` gets its decisions (a supplier that priced every line is qualified), the lowest
  * qualified total as winner, and completes.
  */
@@ -29,6 +30,7 @@ export function startAutopilot(
   const tick = () => {
     const t = now();
     for (const r of store.all()) {
+      if (r.state === 'open' && !r.invitations) invite(store, r, o, vendors ?? []);
       if (r.state === 'open' && t - r.stateChangedAt >= o.closeAfterMs) {
         quoteAndClose(store, r, o, random, vendors ?? []);
       } else if (r.state === 'closed' && t - r.stateChangedAt >= o.completeAfterMs) {
@@ -42,6 +44,26 @@ export function startAutopilot(
   return { stop: () => clearInterval(timer), tick };
 }
 
+function invite(store: SandboxStore, r: StoredRfq, o: AutopilotOptions, vendors: readonly SandboxVendor[]): void {
+  const pool = poolOf(r, vendors);
+  const n = Math.max(0, Math.min(pool.length, o.suppliersPerRfq + 1));
+  const offset = r._id % pool.length;
+  for (let s = 0; s < n; s++) {
+    const sup_name = pool[(offset + s) % pool.length]!;
+    const email = vendors.find((v) => v.sup_name === sup_name)?.sup_email;
+    store.invite(r._id, {
+      sup_name,
+      sup_email: email ?? `sales@${sup_name.toLowerCase().replace(/[^a-z]+/g, '')}.invalid`,
+    });
+  }
+}
+
+/** The suppliers of an RFQ: the vendors following its category where some do, else the fixed pool. */
+function poolOf(r: StoredRfq, vendors: readonly SandboxVendor[]): readonly string[] {
+  const following = followersOf(vendors, r.rfq_category).map((v) => v.sup_name);
+  return following.length > 0 ? following : SUPPLIERS;
+}
+
 function quoteAndClose(
   store: SandboxStore,
   r: StoredRfq,
@@ -49,8 +71,7 @@ function quoteAndClose(
   random: () => number,
   vendors: readonly SandboxVendor[],
 ): void {
-  const following = followersOf(vendors, r.rfq_category).map((v) => v.sup_name);
-  const pool = following.length > 0 ? following : SUPPLIERS;
+  const pool = poolOf(r, vendors);
   const n = Math.max(0, Math.min(pool.length, o.suppliersPerRfq));
   const offset = r._id % pool.length;
   for (let s = 0; s < n; s++) {

@@ -30,7 +30,7 @@ import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
 import { tellComparisonWritten } from './comparison-notices.ts';
 import { overviewPath } from './overview.ts';
 import type { TrackingStore } from './store.ts';
-import type { TrackedRfq, WrittenComparison } from './transitions.ts';
+import { unreadableOf, type TrackedRfq, type WrittenComparison } from './transitions.ts';
 import { noteWithheld } from './withheld-awards.ts';
 
 export interface ComparisonResult {
@@ -77,7 +77,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     overview: overviewPath(ctx.config),
   });
   await tellComparisonWritten(ctx, { rec, rfq, model, version, workbook, ...(final ? { award: csv } : {}) });
-  const written = writtenComparison(rec, snap, quotations, model, names, version);
+  const written = writtenComparison(rec, snap, quotations, model, names, version, unreadableOf(rfq));
   await store.update(rfqId, (cur) =>
     cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined,
   );
@@ -197,6 +197,7 @@ function writtenComparison(
   model: ComparisonModel,
   names: { workbook: string; award: string },
   version: number,
+  listedUnreadable: string,
 ): WrittenComparison {
   const final = model.award.final;
   const decisions = decisionsOf(quotations, snap.invalid?.length ?? 0);
@@ -216,6 +217,7 @@ function writtenComparison(
     ...(model.priceBasisWarning ? { priceBasisWarning: model.priceBasisWarning.text } : {}),
     // The overview's figures, from this very model: the same totals as the workbook, never recomputed.
     summary: comparisonSummary(model),
+    ...(listedUnreadable ? { listedUnreadable } : {}),
   };
 }
 
