@@ -193,7 +193,9 @@ program
 
 program
   .command('doctor')
-  .description("detect the sourcing service's dialect for this account now and print it with the evidence")
+  .description(
+    "detect the sourcing service's dialect for this account now and read its vendor directory; print both with the evidence",
+  )
   .option('--json', 'print JSON')
   .action(
     action(async (opts: { json?: boolean }) => {
@@ -330,8 +332,14 @@ program
     'friendly (lower-case filter, external_id echoed) or docs (the real service as documented)',
     'friendly',
   )
+  .option(
+    '--shapes <name>',
+    'current (records as the interface shows them) or legacy (as older revisions of the real service document them: extended-JSON dates, invitation map, success/unsuccess, "0"-keyed documents)',
+    'current',
+  )
   .option('--existing <n>', 'seed this many hand-made RFQs (no external_ids) per account', (v) => Number(v), 0)
   .option('--page-size <n>', 'RFQs per list page', (v) => positiveInteger(v), 20)
+  .option('--no-vendors', 'serve no vendor directory (404, as a service without one)')
   .action(
     action(
       async (opts: {
@@ -342,11 +350,14 @@ program
         autopilot?: boolean;
         closeAfterMs: number;
         dialect: string;
+        shapes: string;
         existing: number;
         pageSize: number;
+        vendors: boolean;
       }) => {
         if (opts.dialect !== 'friendly' && opts.dialect !== 'docs')
           throw new ConfigError([`--dialect: must be friendly or docs, not ${opts.dialect}`]);
+        checkShapes(opts.shapes);
         const { runSandboxCommand } = await import('./sandbox-command.ts');
         return runSandboxCommand(globals(), opts);
       },
@@ -361,16 +372,33 @@ program
   .option('--dir <dir>', 'parent folder of the run folder', 'rfq-sync-demo')
   .option('--timeout <seconds>', 'stop waiting after this long', (v) => positiveNumber(v), 110)
   .option('--stay', 'keep running at the end (dashboard stays up) until Ctrl-C')
+  .option(
+    '--shapes <name>',
+    "the sandbox's record shapes: current or legacy (see `rfq-sync sandbox --help`)",
+    'current',
+  )
   .addHelpText(
     'after',
     '\nNeeds redis-server on PATH (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis).\nIgnores REDIS_URL and SOURCING_BASE_URL: a demo never touches a real installation.',
   )
   .action(
-    action(async (opts: { dir: string; timeout: number; stay?: boolean }) => {
+    action(async (opts: { dir: string; timeout: number; stay?: boolean; shapes: string }) => {
+      const shapes = checkShapes(opts.shapes);
       const { runDemo } = await import('./demo.ts');
-      return runDemo({ dir: opts.dir, timeoutMs: opts.timeout * 1000, stay: opts.stay, logLevel: globals().logLevel });
+      return runDemo({
+        dir: opts.dir,
+        timeoutMs: opts.timeout * 1000,
+        stay: opts.stay,
+        logLevel: globals().logLevel,
+        shapes,
+      });
     }),
   );
+
+function checkShapes(v: string): 'current' | 'legacy' {
+  if (v !== 'current' && v !== 'legacy') throw new ConfigError([`--shapes: must be current or legacy, not ${v}`]);
+  return v;
+}
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };

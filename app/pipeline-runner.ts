@@ -262,18 +262,27 @@ export async function unfinishedJobs(
   let n = 0;
   for (const [name, c] of Object.entries(counts)) {
     if (queueNames && !queueNames.includes(name)) continue;
-    n += (c.waiting ?? 0) + (c.active ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0);
+    n += unfinishedIn(c);
   }
   return n;
 }
 
-/** Resolves when the queues have had no unfinished job on two checks in a row; false when `deadline` passed first. */
+/** Jobs of one queue's counts not yet finished (waiting, active, delayed, prioritized, waiting for children). */
+export function unfinishedIn(c: Record<string, number>): number {
+  return (c.waiting ?? 0) + (c.active ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0);
+}
+
+/**
+ * Resolves when the queues have had no unfinished job on two checks in a row; `timeout` when `deadline` passed
+ * first, `paused` when the token was refused, `stopped` once `stopped()` says so (a signal: stop asking Redis).
+ */
 export async function waitForDrain(
   ctx: Pick<WorkerContext, 'queues' | 'authGate'>,
-  o: { queues?: readonly string[]; deadline?: number; intervalMs?: number; isPaused?: () => boolean } = {},
-): Promise<'drained' | 'timeout' | 'paused'> {
+  o: { queues?: readonly string[]; deadline?: number; intervalMs?: number; stopped?: () => boolean } = {},
+): Promise<'drained' | 'timeout' | 'paused' | 'stopped'> {
   let emptyChecks = 0;
   for (;;) {
+    if (o.stopped?.()) return 'stopped';
     if (ctx.authGate.isPaused()) return 'paused';
     const n = await unfinishedJobs(ctx, o.queues);
     emptyChecks = n === 0 ? emptyChecks + 1 : 0;

@@ -12,8 +12,11 @@ export interface SandboxCommandOptions {
   autopilot?: boolean;
   closeAfterMs: number;
   dialect?: 'friendly' | 'docs' | string;
+  shapes?: 'current' | 'legacy' | string;
   existing?: number;
   pageSize?: number;
+  /** false: no vendor directory (`--no-vendors`). */
+  vendors?: boolean;
 }
 
 export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommandOptions): Promise<number> {
@@ -25,14 +28,16 @@ export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommand
     prefix: o.prefix,
     stateFile: o.stateFile,
     dialect: o.dialect === 'docs' ? 'docs' : 'friendly',
+    shapes: o.shapes === 'legacy' ? 'legacy' : 'current',
     existing: o.existing,
     pageSize: o.pageSize,
+    vendors: o.vendors !== false,
     autopilot: o.autopilot
       ? { closeAfterMs: o.closeAfterMs, completeAfterMs: o.closeAfterMs, suppliersPerRfq: 3 }
       : null,
   });
   process.stdout.write(
-    `sandbox listening on ${sandbox.url} (dialect ${sandbox.dialect})\n` +
+    `sandbox listening on ${sandbox.url} (dialect ${sandbox.dialect}, shapes ${sandbox.shapes})\n` +
       `  SOURCING_BASE_URL=${sandbox.url}\n  SOURCING_TOKEN=${DEFAULT_SANDBOX_TOKEN}\n` +
       `  control API: ${sandbox.url}/_sandbox/ ; Ctrl-C to stop\n`,
   );

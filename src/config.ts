@@ -22,6 +22,7 @@ import { jobSettings } from './settings/jobs.ts';
 import { outputSettings } from './settings/outputs.ts';
 import { operationsSettings } from './settings/operations.ts';
 import { reconcileSettings } from './settings/reconcile.ts';
+import { vendorSettings } from './settings/vendors.ts';
 import { notifySettings } from './settings/notify.ts';
 
 // Split out of this file to keep it short; importers keep reaching them here.
@@ -44,6 +45,7 @@ export const rawConfigSchema = z.object({
   ...jobSettings,
   ...reconcileSettings,
   ...outputSettings,
+  ...vendorSettings,
   ...operationsSettings,
   ...notifySettings,
 });

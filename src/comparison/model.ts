@@ -12,7 +12,9 @@
  *   without a decision yet count as eligible.
  */
 import { chooseAwardRule, decideAward } from './award-rule.ts';
+import { leftOutParts, serviceWordNotes } from './left-out.ts';
 import { NoteList, supplierLabel } from './notes.ts';
+import { responseRate, responseText } from './responses.ts';
 import {
   checkPriceBasis,
   DERIVED_UNIT_PLACES,
@@ -58,14 +60,27 @@ export function isValidTimeZone(tz: string): boolean {
 }
 
 /** Why the recommendation is a draft: no award file is written for it. */
-export function draftText(undecided: number, state: ComparisonInput['state']): string {
+export function draftText(
+  award: Pick<AwardSummary, 'undecided' | 'blockedBy' | 'withheld'>,
+  state: ComparisonInput['state'],
+): string {
+  if (award.withheld !== undefined)
+    return `WITHHELD: no award file is written, because the ERP's ids of the lines are not certain: ${award.withheld}. It is written once the RFQ's lines at the service match what was posted (or the service shows each line's external_id).`;
+  const { undecided, blockedBy = [] } = award;
+  const unread = `${blockedBy.slice(0, 3).join('; ')}${blockedBy.length > 3 ? ` and ${blockedBy.length - 3} more` : ''}`;
   const why =
     state === 'open'
       ? 'the RFQ is still open'
       : state === 'cancelled'
         ? 'the RFQ was cancelled'
-        : `${undecided} quotation${undecided === 1 ? ' has' : 's have'} no qualification decision yet`;
-  return `DRAFT: ${why}. The award recommendation is not final and no award file is written; it becomes final when every quotation is decided or the RFQ is completed with its winning quotation.`;
+        : blockedBy.length > 0
+          ? `part of what the service answered could not be read and could change the award (${unread}; see Notes)`
+          : `${undecided} quotation${undecided === 1 ? ' has' : 's have'} no qualification decision yet`;
+  const until =
+    blockedBy.length > 0 && state !== 'open' && state !== 'cancelled'
+      ? 'it becomes final once the service answers those parts in a readable shape'
+      : 'it becomes final when every quotation is decided or the RFQ is completed with its winning quotation';
+  return `DRAFT: ${why}. The award recommendation is not final and no award file is written; ${until}.`;
 }
 
 /** Pure: all decimal maths, ranks, ties and the award recommendation. */
@@ -84,6 +99,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   const stats = lineStatistics(rfq, lines, suppliers, priceBasis, input.erpPrices);
   const priceBasisWarning = checkPriceBasis(lines, suppliers, priceBasis);
   const rule = chooseAwardRule(winnerIndex);
+  const leftOut = leftOutParts(input, stats.ties.count > 0);
   const { award, notes: awardNotes } = decideAward(rule, {
     input,
     priceBasis,
@@ -92,8 +108,10 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     ranked,
     stats,
     winnerIndex,
+    blockedBy: leftOut.couldChangeAward,
   });
 
+  const responses = responseRate(input.vendors, suppliers);
   const notes = comparisonNotes({
     input,
     timeZone,
@@ -103,11 +121,12 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     suppliers,
     winnerIndex,
     award,
-    awardNotes,
+    awardNotes: [leftOut.notes, ...serviceWordNotes(input), ...awardNotes],
     stats,
     quotations,
     linesStage,
   });
+  if (responses) notes.push({ topic: 'Vendors', text: vendorsNote(responses) });
 
   return {
     input,
@@ -120,6 +139,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     winnerIndex: winnerIndex >= 0 ? winnerIndex : undefined,
     award,
     notes,
+    ...(responses ? { responses } : {}),
     counts: {
       ties: stats.ties.count,
       linesWithoutQuote: stats.noQuote.count,
@@ -202,8 +222,15 @@ function comparisonNotes(from: NotesFrom): ComparisonNote[] {
       text: `The winning quotation key ${input.winnerKey} is not among the quotations received; the award shows the lowest qualified price per line instead.`,
     });
   }
-  if (!award.final && suppliers.length > 0) {
-    notes.push({ topic: 'Award', text: draftText(award.undecided, input.state) });
+  if (award.withheld !== undefined) notes.unshift({ topic: 'ERP ids WARNING', text: draftText(award, input.state) });
+  else if (!award.final && suppliers.length > 0) {
+    notes.push({ topic: 'Award', text: draftText(award, input.state) });
+  }
+  if (input.erpIdsBy && input.erpIdsBy.byPosition > 0 && award.withheld === undefined) {
+    notes.push({
+      topic: 'ERP ids',
+      text: `The service's lists do not show external_id on ${input.erpIdsBy.byPosition} line(s): each one's ERP id is the one posted at its position, checked against the product and quantity posted there.`,
+    });
   }
   if (input.quotations.length === 0)
     notes.push({ topic: 'Quotations', text: 'No quotations were received for this RFQ.' });
@@ -226,4 +253,17 @@ function comparisonNotes(from: NotesFrom): ComparisonNote[] {
   linesStage.noQty.flush(notes);
 
   return notes;
+}
+
+/** The Notes sheet's line on who was asked and who answered. */
+function vendorsNote(r: NonNullable<ComparisonModel['responses']>): string {
+  const asOf =
+    r.asOf !== undefined
+      ? ` (vendor directory of ${new Date(r.asOf).toISOString().slice(0, 16).replace('T', ' ')} UTC)`
+      : '';
+  const chase =
+    r.notQuoted.length > 0
+      ? ` The ${r.notQuoted.length} who did not quote are listed on sheet "Suppliers" with their contact.`
+      : '';
+  return `${responseText(r)}${asOf}${chase} Suppliers see the RFQs of the categories they follow; a quotation is a vendor's when its key is the vendor's id or its supplier name is the vendor's.`;
 }

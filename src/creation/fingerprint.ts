@@ -15,6 +15,7 @@
 import { Decimal } from 'decimal.js';
 import type { RequisitionLine } from '../requisition.ts';
 import type { CreateRfqRequest, ListedRfq } from '../sourcing/types.ts';
+import { foldText } from '../fold-text.ts';
 import { hashOf } from './hash.ts';
 
 export type PostedLine = Pick<
@@ -40,10 +41,8 @@ export interface PostedBody {
 
 export type Match = 'exact' | 'near' | 'none';
 
-/** Text as services store it: Unicode-compatible form, runs of white space as one, trimmed, lower case. */
-export function normText(v: string | undefined | null): string {
-  return (v ?? '').normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
-}
+/** Text as services store it (src/fold-text.ts). */
+export const normText = foldText;
 
 /** An external_id as a service may echo it (trimmed, upper-cased): compared in this form. */
 export const normExternalId = normText;

@@ -15,6 +15,8 @@
  *   recon:gate        JSON {reason, until} (PX) after walks broken by churn: new POSTs of the account wait for it;
  *                     recon:gate-rest (PX) keeps it from closing again at once, so creation always moves on
  *   recon:churn       walks in a row broken by a changing list
+ *   recon:unreadable  walks in a row that could not decide because of records that cannot be read
+ *                     (reconcile-unreadable.ts: the requisitions they hold are parked after 3)
  *   recon:incomplete  hash requisition id -> incomplete walks that could have decided it
  *   recon:parked      hash requisition id -> JSON PendingEntry & {reason, rfqIds, bodies} (for `resolve`, `status`)
  *   recon:created     zset rfqId -> ms: RFQs posted in the last 10 minutes (record-5.lua; the walker's check that the
@@ -82,6 +84,7 @@ export function reconKeys(keys: RedisKeys): ReconKeys {
     parked: k('parked'),
     incomplete: k('incomplete'),
     created: k('created'),
+    unreadable: k('unreadable'),
   };
 }
 

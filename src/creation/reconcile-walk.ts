@@ -27,6 +27,8 @@ export interface WalkOutcome {
   churn?: boolean;
   /** Distinct valid RFQs in the trusted read (the last pass of each list). */
   read: number;
+  /** Listed records whose identity (`_id`, lines) could not be read: the walk cannot count them. */
+  broken?: number;
 }
 
 type Lister = Pick<SourcingPort, 'listRfqPages'>;
@@ -43,7 +45,13 @@ export async function walkAccount(
     const l = await readStableList(port, null, limits, onRfq, onPage);
     return l.complete
       ? { complete: true, read: l.ids.size }
-      : { complete: false, reason: l.reason, churn: l.churn, read: l.ids.size };
+      : {
+          complete: false,
+          reason: l.reason,
+          churn: l.churn,
+          read: l.ids.size,
+          ...(l.broken ? { broken: l.broken } : {}),
+        };
   }
   if (dialect.filter === 'none')
     return {
@@ -54,11 +62,13 @@ export async function walkAccount(
   const listOf = new Map<number, RfqStatusFilter>();
   const problems: string[] = [];
   let churn = false;
+  let broken = 0;
   for (const state of RECONCILE_ORDER) {
     const l = await readStableList(port, { state, form: dialect.filter }, limits, onRfq, onPage);
     if (!l.complete) {
       problems.push(`${state}: ${l.reason}`);
       churn ||= l.churn;
+      broken += l.broken ?? 0;
     }
     let moved = 0;
     for (const id of l.ids) {
@@ -73,7 +83,7 @@ export async function walkAccount(
   }
   return problems.length === 0
     ? { complete: true, read: listOf.size }
-    : { complete: false, reason: problems.join('; '), churn, read: listOf.size };
+    : { complete: false, reason: problems.join('; '), churn, read: listOf.size, ...(broken ? { broken } : {}) };
 }
 
 /** What a list's passes ended with. */
@@ -84,6 +94,8 @@ export interface ListRead {
   /** Valid _ids of the last pass. */
   ids: Set<number>;
   passes: number;
+  /** Records of the trusted pass whose identity could not be read. */
+  broken?: number;
 }
 
 /** One pass: per page its _ids in order and meta.total; schema-breaking records counted. */
@@ -143,6 +155,7 @@ function verdict(p: Pass, passes: number): ListRead {
       reason: `${p.invalid} record(s) break the schema: their lines cannot be read`,
       ids: p.ids,
       passes,
+      broken: p.invalid,
     };
   if (p.ids.size !== total)
     return {

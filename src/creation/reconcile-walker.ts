@@ -16,6 +16,7 @@ import { listSettleMs, settledFrom } from './list-settle.ts';
 import {
   byTitle,
   candidatesOf,
+  CLOCK_SKEW_MS,
   decideByBody,
   decideByExternalId,
   tooManyIncomplete,
@@ -24,6 +25,14 @@ import {
   type ReconcileResult,
 } from './reconcile-decision.ts';
 import { walkAccount, type ReconcileLimits, type WalkOutcome } from './reconcile-walk.ts';
+import {
+  comparesUnreadable,
+  couldBeOurs,
+  heldBecause,
+  holdForUnreadable,
+  notRuledOut,
+  type UnreadableDeps,
+} from './reconcile-unreadable.ts';
 
 /**
  * The gate holds new POSTs at most this long (a walker that dies leaves it behind), and once it opened cannot close
@@ -55,6 +64,8 @@ export interface CoordinatorDeps {
 }
 
 export interface ReconKeys {
+  /** Walks in a row held up by records that cannot be read (reconcile-unreadable.ts). */
+  unreadable: string;
   pending: string;
   result: string;
   lock: string;
@@ -190,6 +201,19 @@ async function incomplete(
     if (n >= d.maxIncompleteWalks)
       await d.redis.hset(k.result, p.id, JSON.stringify(tooManyIncomplete(started, n, reason)));
   }
+  // records whose identity cannot be read will not change by waiting long: parked sooner (reconcile-unreadable.ts)
+  if (outcome.broken && !outcome.churn)
+    await holdForUnreadable(
+      unreadableDeps(s),
+      started,
+      eligible.map((p) => p.id),
+      [],
+      reason,
+    );
+}
+
+function unreadableDeps({ d, k }: WalkerState): UnreadableDeps {
+  return { redis: d.redis, logger: d.logger, counterKey: k.unreadable, resultKey: k.result };
 }
 
 /** After a complete walk: every eligible requisition decided by the body posted. */
@@ -218,9 +242,27 @@ async function decideEligible(
     for (const [id, res] of decideByExternalId(started, eligible, confirmed.filter(hasExternalIds))) out.set(id, res);
     free = confirmed.filter((r) => !hasExternalIds(r));
   }
+  // an RFQ with a compared field that cannot be read, made since a requisition's first POST and not ruled out by
+  // what can be read of it, could be that requisition's: its decision is held (reconcile-unreadable.ts)
+  const seenAs = new Map(free.map((r) => [r._id, r])); // as the detail call showed it, where it did
+  const unknown = [...all.values()]
+    .map((r) => seenAs.get(r._id) ?? r)
+    .filter((r) => !hasExternalIds(r) && !tracked.has(r._id) && comparesUnreadable(r));
   const known = await knownBodies(s, eligible, pendings);
-  const titled = byTitle(free);
-  for (const p of eligible) if (!out.has(p.id)) out.set(p.id, decideByBody(started, p, candidatesOf(p, titled, known)));
+  const titled = byTitle(free.filter((r) => !comparesUnreadable(r)));
+  const held: Array<{ p: PendingEntry; rfqs: ListedRfq[] }> = [];
+  for (const p of eligible) {
+    if (out.has(p.id)) continue;
+    const could = couldBeOurs(unknown, p.firstPostAt, CLOCK_SKEW_MS).filter((r) => notRuledOut(r, p.posted));
+    if (could.length > 0) held.push({ p, rfqs: could });
+    else out.set(p.id, decideByBody(started, p, candidatesOf(p, titled, known)));
+  }
+  if (held.length === 0) await s.d.redis.del(s.k.unreadable);
+  else {
+    const { rfqIds, why } = heldBecause(held);
+    const ids = held.map((h) => h.p.id);
+    await holdForUnreadable(unreadableDeps(s), started, ids, rfqIds, why);
+  }
   return out;
 }
 

@@ -31,6 +31,7 @@ import { readSample, type FileSample } from './suggest-sample.ts';
 import { describeSource, sayNumbers } from './suggest-source.ts';
 import { pickItemFields, pickRfqFields, pickTitleAndDescription } from './suggest-text-fields.ts';
 import { orderFields, renderYaml } from './suggest-yaml.ts';
+import { fillRequired } from './suggest-required.ts';
 
 export type { Confidence, Evidence, ReviewPoint } from './suggest-evidence.ts';
 
@@ -118,6 +119,7 @@ export function suggestFromSample(
   raw.dates = { formats: dates.formats, time_zone: 'UTC', default_time: '12:00' };
   if (continuation) raw.continuation = true;
   if (dates.dueRule) raw.due_date_rule = dates.dueRule;
+  fillRequired(fields, raw, notes);
   raw.fields = orderFields(fields);
   const yaml = renderYaml(raw, notes.reviews, opts.displayName, sample);
   const profile = compileProfile(raw, `${name}.yaml (suggested)`);

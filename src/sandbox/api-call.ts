@@ -8,6 +8,7 @@ import type { CallStats } from './call-stats.ts';
 import type { Delays } from './delays.ts';
 import type { FaultInjector } from './faults.ts';
 import type { SandboxStore } from './store.ts';
+import type { SandboxVendor } from './vendors.ts';
 
 export interface ApiContext {
   store: SandboxStore;
@@ -20,12 +21,16 @@ export interface ApiContext {
   disabled: Set<string>;
   /** The docs dialect (else the friendly one). */
   docs: boolean;
+  /** How records are written: the interface's shapes, or the older documentation's (legacy-shapes.ts). */
+  shapes: 'current' | 'legacy';
   pageSize: number;
   /** Path prefix before /v1, without a trailing slash. */
   prefix: string;
   linksOrigin: string | undefined;
   /** How lists and stored records behave now (behaviour.ts). */
   behaviour(): ServiceBehaviour;
+  /** The account's vendor directory (vendor-routes.ts); undefined: the service has none (404). */
+  vendors: SandboxVendor[] | undefined;
 }
 
 export interface ApiCall {

@@ -1,7 +1,7 @@
 /**
  * The sandbox's control API under `/_sandbox/` (loopback only): what the spec leaves to people (advance, quotations,
- * decisions, winner, hide, purge), the faults, the behaviour, the stats and an autopilot tick, for the demo and tests
- * in another process.
+ * decisions, winner, invitations, hide, purge), one field of a record rendered broken (`/rfqs/<id>/break`), the
+ * faults, the behaviour, the stats and an autopilot tick, for the demo and tests in another process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SandboxError } from '../errors.ts';
@@ -85,6 +85,21 @@ async function route(
       throw new SandboxError(400, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     control.setBehaviour(parsed.data);
     return sendJson(res, 200, control.getBehaviour());
+  }
+  if (parts[0] === 'rfqs' && parts[2] === 'listed-lines' && method === 'POST') {
+    const mode = (await body()).mode ?? null;
+    if (mode !== null && mode !== 'reorder' && mode !== 'drop')
+      throw new SandboxError(400, 'give {"mode": "reorder" | "drop" | null}');
+    return sendJson(res, 200, control.setListedLines(id, mode));
+  }
+  if (parts[0] === 'rfqs' && parts[2] === 'invite' && method === 'POST') {
+    const b = await body();
+    return sendJson(res, 201, control.invite(id, b as { sup_name: string; sup_email?: string; contact?: string }));
+  }
+  if (parts[0] === 'rfqs' && parts[2] === 'break' && method === 'POST') {
+    const b = await body();
+    if (typeof b.field !== 'string') throw new SandboxError(400, 'give {"field": "lines.0.qty", "value": ...}');
+    return sendJson(res, 200, control.breakField(id, b.field, b.value));
   }
   if (parts[0] === 'faults' && parts.length === 1 && method === 'GET') return sendJson(res, 200, faults.get());
   if (parts[0] === 'faults' && parts.length === 1 && (method === 'PUT' || method === 'POST')) {

@@ -6,7 +6,15 @@ import { behaviourSchema, type ServiceBehaviour } from './behaviour.ts';
 import type { CallStats, SandboxStats } from './call-stats.ts';
 import type { FaultInjector, SandboxFaults } from './faults.ts';
 import { faultsSchema } from './faults-schema.ts';
-import type { QuotationInput, RfqState, SandboxStore, StoredQuotation, StoredRfq } from './store.ts';
+import type {
+  ListedLinesMode,
+  QuotationInput,
+  RfqState,
+  SandboxStore,
+  StoredInvitation,
+  StoredQuotation,
+  StoredRfq,
+} from './store.ts';
 
 export interface SandboxControl {
   /** Every RFQ of every account (copies). */
@@ -23,6 +31,11 @@ export interface SandboxControl {
   /** Replaces how the lists and stored records behave (behaviour.ts). */
   setBehaviour(b: ServiceBehaviour): void;
   getBehaviour(): ServiceBehaviour;
+  /** The RFQ's lines listed reversed (`reorder`) or without the first (`drop`); `null`: as posted. */
+  setListedLines(id: number, mode: ListedLinesMode | null): StoredRfq;
+  invite(id: number, who: { sup_name: string; sup_email?: string; contact?: string }): StoredInvitation;
+  /** Render a field of the RFQ (`lines.0.qty`) or of a quotation (`quotations.<key>.<field>`) as `value`; undefined: as stored. */
+  breakField(id: number, path: string, value: unknown): StoredRfq;
   setFaults(f: SandboxFaults): void;
   getFaults(): SandboxFaults;
   stats(): SandboxStats;
@@ -52,6 +65,9 @@ export function createControl(
     purge: (id) => store.purge(id),
     setBehaviour: (b) => behaviour.set(behaviourSchema.parse(b)),
     getBehaviour: () => structuredClone(behaviour.get()),
+    setListedLines: (id, mode) => structuredClone(store.setListedLines(id, mode)),
+    invite: (id, who) => structuredClone(store.invite(id, who)),
+    breakField: (id, path, value) => structuredClone(store.breakField(id, path, value)),
     setFaults: (f) => faults.set(faultsSchema.parse(f)),
     getFaults: () => faults.get(),
     stats: () => calls.snapshot(),

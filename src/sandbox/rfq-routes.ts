@@ -5,11 +5,13 @@
  */
 import { SandboxError } from '../errors.ts';
 import type { ApiCall, ApiContext } from './api-call.ts';
+import { withBrokenRfqFields } from './broken-fields.ts';
 import { readBody } from './http-io.ts';
+import { renderRfqLegacy } from './legacy-shapes.ts';
 import { listPage, requestedOffset, withoutOmitted } from './list-view.ts';
 import { renderRfq, STATUS_TEXT_FILTER } from './render.ts';
 import { asStored } from './stored-form.ts';
-import { RFQ_STATES, type RfqState } from './store.ts';
+import { RFQ_STATES, type RfqState, type StoredRfq } from './store.ts';
 import { wireCreateRfqSchema, wireEditRfqSchema } from './wire-schemas.ts';
 
 export async function createRfq(ctx: ApiContext, call: ApiCall): Promise<void> {
@@ -52,8 +54,14 @@ export async function rfqDetail(ctx: ApiContext, call: ApiCall, rawId: string): 
   if (method === 'PUT') return editRfq(ctx, call, id);
   if (method !== 'GET') return send(405, { error: 'method_not_allowed', message: `${method} ${call.path}` });
   if (ctx.faults.invalidJson()) return call.sendBroken();
-  const rendered = renderRfq(found, false, false);
-  return send(200, { rfq: { ...rendered, status: found.state } });
+  const rendered = renderListed(ctx, found, false, false);
+  return send(200, { rfq: withBrokenRfqFields(found, { ...rendered, status: found.state }) });
+}
+
+/** An RFQ in the sandbox's shapes (the interface's, or the older documentation's), with its broken fields. */
+function renderListed(ctx: ApiContext, r: StoredRfq, breakSchema: boolean, echo: boolean): Record<string, unknown> {
+  const rendered = ctx.shapes === 'legacy' ? renderRfqLegacy(r, breakSchema, echo) : renderRfq(r, breakSchema, echo);
+  return withBrokenRfqFields(r, rendered);
 }
 
 async function editRfq(ctx: ApiContext, call: ApiCall, id: number): Promise<void> {
@@ -96,7 +104,7 @@ export function listRfqs(ctx: ApiContext, call: ApiCall): void {
   const linkBase = `${ctx.linksOrigin ?? `http://${call.req.headers.host ?? 'localhost'}`}${ctx.prefix}/v1/rfqs?${asked === null ? '' : `status=${encodeURIComponent(asked)}&`}`;
   if (ctx.faults.invalidJson()) return call.sendBroken();
   return send(200, {
-    rfqs: page.items.map((r) => withoutOmitted(renderRfq(r, ctx.faults.schemaBreak(), !docs), b)),
+    rfqs: page.items.map((r) => withoutOmitted(renderListed(ctx, r, ctx.faults.schemaBreak(), !docs), b)),
     links: {
       next: page.next !== undefined ? `${linkBase}${page.next}` : null,
       ...(page.last !== undefined ? { last: `${linkBase}${page.last}` } : {}),

@@ -16,6 +16,7 @@ import { Delays } from './delays.ts';
 import { FaultInjector, seededRandom, type SandboxFaults } from './faults.ts';
 import { listen } from './http-listener.ts';
 import { SandboxStore } from './store.ts';
+import { seedVendors } from './vendors.ts';
 
 export type { SandboxFaults } from './faults.ts';
 export type { AutopilotOptions } from './autopilot.ts';
@@ -53,16 +54,28 @@ export interface SandboxOptions {
    * a filter. See docs/architecture.md#the-sandboxs-dialects.
    */
   dialect?: 'friendly' | 'docs';
+  /**
+   * How records are written: `current` (default) as the interface shows them; `legacy` as older revisions of the
+   * real service's documentation do (src/sandbox/legacy-shapes.ts: extended-JSON and text dates, an `invitation`
+   * map, quotations keyed by key with `sup_id`, "0"-keyed documents, statuses success / unsuccess).
+   */
+  shapes?: 'current' | 'legacy';
   /** Hand-made RFQs (no external_ids) seeded per account at start. Default 0. */
   existing?: number;
   /** How lists and stored records behave (behaviour.ts): list lag, order, hidden RFQs, cursors... Default: none of it. */
   behaviour?: ServiceBehaviour;
+  /**
+   * The account's vendor directory (src/sandbox/vendors.ts: vendors seeded per category, served in the dialect's
+   * shape, followed by the autopilot's suppliers). Default true; false: no directory (404, as a service without one).
+   */
+  vendors?: boolean;
 }
 
 export interface Sandbox {
   /** Base URL including the prefix, e.g. http://127.0.0.1:PORT/esourcing. */
   url: string;
   dialect: 'friendly' | 'docs';
+  shapes: 'current' | 'legacy';
   port: number;
   setFaults(f: SandboxFaults): void;
   stats(): SandboxStats;
@@ -85,7 +98,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const dialect = o.dialect ?? 'friendly';
   const docs = dialect === 'docs';
   for (const company of new Set(Object.values(accounts))) store.seedHandMade(company, o.existing ?? 0, random);
-  const autopilot = o.autopilot ? startAutopilot(store, o.autopilot, random) : undefined;
+  const vendors = o.vendors === false ? undefined : seedVendors();
+  const autopilot = o.autopilot ? startAutopilot(store, o.autopilot, random, Date.now, vendors) : undefined;
 
   const calls = new CallStats(store);
   let behaviour = behaviourSchema.parse(o.behaviour ?? {});
@@ -102,10 +116,12 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     accounts,
     disabled,
     docs,
+    shapes: o.shapes ?? 'current',
     pageSize,
     prefix,
     linksOrigin: o.linksOrigin,
     behaviour: () => behaviour,
+    vendors,
   };
   const host = o.host ?? '127.0.0.1';
   const listener = await listen({
@@ -121,6 +137,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   return {
     url: `http://${urlHost}:${port}${prefix}`,
     dialect,
+    shapes: o.shapes ?? 'current',
     port,
     setFaults: control.setFaults,
     stats: control.stats,

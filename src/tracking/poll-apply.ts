@@ -7,7 +7,8 @@ import type { TrackingContext } from './context.ts';
 import { enqueueQuotations } from './enqueue.ts';
 import type { PollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
-import { observe, type Observation, type TrackedRfq } from './transitions.ts';
+import { observe, unreadableOf, type Observation, type TrackedRfq } from './transitions.ts';
+import { retryWithheld } from './withheld-awards.ts';
 
 const BATCH = 500;
 
@@ -37,11 +38,15 @@ async function applyToRecord(s: PollState, id: number, first: TrackedRfq | undef
     if (!found) obs.record.missingSlot = slot;
     const rec = obs.record;
     // A record that broke the schema tells no version: the last one read stays.
+    const unread = found?.rfq ? unreadableOf(found.rfq) : '';
     if (
       found?.rfq &&
-      (obs.transition || rec.listedVersion !== (found.rfq.version ?? -1) || rec.dueDate !== found.rfq.due_date)
+      (obs.transition ||
+        rec.listedVersion !== (found.rfq.version ?? -1) ||
+        rec.dueDate !== found.rfq.due_date ||
+        (rec.listedUnreadable ?? '') !== unread)
     ) {
-      const { dueDate: _old, ...rest } = rec;
+      const { dueDate: _old, listedUnreadable: _was, ...rest } = rec;
       const due = found.rfq.due_date;
       obs = {
         ...obs,
@@ -49,6 +54,7 @@ async function applyToRecord(s: PollState, id: number, first: TrackedRfq | undef
           ...rest,
           listedVersion: found.rfq.version ?? -1,
           ...(due !== undefined ? { dueDate: due } : {}),
+          ...(unread ? { listedUnreadable: unread } : {}),
         },
         changed: true,
       };
@@ -60,6 +66,9 @@ async function applyToRecord(s: PollState, id: number, first: TrackedRfq | undef
     // The RFQ as listed (header and lines for the workbook), refreshed whenever the record changes.
     if (found?.rfq) await store.putListed(found.rfq);
     if (!(await store.compareAndSet(first, quick))) await store.update(id, decide);
+    // a new version of the record may hold the lines as posted again: a withheld award file gets another chance
+    if (found?.rfq && first?.comparison && first.listedVersion !== (found.rfq.version ?? -1))
+      await retryWithheld(s.ctx, id, first.comparison.version);
   }
   if (!obs) return;
   if (!found) result.missing++;

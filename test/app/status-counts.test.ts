@@ -77,6 +77,8 @@ describe('status counts', () => {
       retention: null,
       mappingSets: [],
       changes: [],
+      awardsWithheld: [],
+      vendorDirectory: null,
     };
     const text = formatStatus(report);
     expect(text).toContain('Flagged (missing from every list; 25, showing 20): 100, 101,');

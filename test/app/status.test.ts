@@ -107,6 +107,7 @@ describe('status and failed jobs', () => {
       paused: Record<string, unknown>;
     };
     expect(Object.keys(r).sort()).toEqual([
+      'awardsWithheld',
       'changes',
       'dialect',
       'failures',
@@ -124,6 +125,7 @@ describe('status and failed jobs', () => {
       'stateLost',
       'tokenProblems',
       'undecided',
+      'vendorDirectory',
     ]);
     expect(r.reconcile).toEqual({ pending: 0, gate: null });
     const files = (r as unknown as { files: Array<Record<string, unknown>> }).files;
