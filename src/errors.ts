@@ -184,6 +184,16 @@ export class SheetNotFoundError extends RfqSyncError {
   }
 }
 
+/**
+ * A workbook's package is not what xl/workbook.xml and its relationships say (a part missing, a description part far
+ * too big) (xlsx-package.ts); ingest turns it into a FileRefusedError naming the file.
+ */
+export class WorkbookPartError extends RfqSyncError {
+  constructor(message: string) {
+    super('E_WORKBOOK_PART', 'data', message);
+  }
+}
+
 /** One bad value in one row: the unit of the per-file report. */
 export interface RowProblem {
   file: string;

@@ -3,7 +3,7 @@
  * mapping, validation and grouping; valid requisitions go to `onRequisition` as soon as they are complete.
  */
 import { basename } from 'node:path';
-import { FileRefusedError, RfqSyncError, SheetNotFoundError, type RowProblem } from '../errors.ts';
+import { FileRefusedError, RfqSyncError, SheetNotFoundError, WorkbookPartError, type RowProblem } from '../errors.ts';
 import type { Requisition } from '../requisition.ts';
 import { MAX_CSV_RECORD_CHARS, readCsvRows, type Delimiter } from './csv-reader.ts';
 import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
@@ -174,7 +174,15 @@ async function openAndChooseProfile(
     head = await rows.readHead();
   }
   if (head.every((h) => isBlankRow(h.cells))) throw new FileRefusedError(file, 'is empty (no rows)');
-  const choice = chooseProfile(opts.profiles, file, head, opts.mappingName);
+  let choice: ProfileChoice;
+  try {
+    choice = chooseProfile(opts.profiles, file, head, opts.mappingName);
+  } catch (err) {
+    const onNamed =
+      sniff.kind === 'xlsx' && !forced ? await chooseOnNamedSheets(rows, file, opts.profiles, head) : undefined;
+    if (!onNamed) throw err;
+    return onNamed;
+  }
   const profile = choice.profile;
   // The chosen profile may read another sheet, or fix a CSV delimiter other than the one detected: read again.
   const otherSheet =
@@ -189,10 +197,39 @@ async function openAndChooseProfile(
   return { ...choice, headerAt };
 }
 
+/**
+ * No profile fits the sheet read first (a cover sheet before the data, as D365 writes): the sheets the profiles name,
+ * each with the profiles naming it. Returns with `rows` open on the sheet that fits, or undefined (none does).
+ */
+async function chooseOnNamedSheets(
+  rows: Rows,
+  file: string,
+  profiles: readonly MappingProfile[],
+  head: readonly HeadRow[],
+): Promise<ProfileChoice | undefined> {
+  const read = head[0]?.sheet?.toLowerCase();
+  const sheets = [...new Set(profiles.flatMap((p) => (p.sheet ? [p.sheet.toLowerCase()] : [])))].filter(
+    (s) => s !== read,
+  );
+  for (const sheet of sheets) {
+    await rows.close();
+    rows.open(sheet, 'auto');
+    try {
+      const naming = profiles.filter((p) => p.sheet?.toLowerCase() === sheet);
+      return chooseProfile(naming, file, await rows.readHead());
+    } catch (err) {
+      if (!(err instanceof SheetNotFoundError || err instanceof FileRefusedError)) throw err;
+    }
+  }
+  return undefined;
+}
+
 /** What ingestFile throws for `err`: the caller's own failure as it was, anything unreadable as a refused file. */
 function refusalFor(err: unknown, file: string, sniff: SniffResult): unknown {
   if (err instanceof CallbackFailure) return err.cause;
   if (err instanceof SheetNotFoundError) return new FileRefusedError(file, err.message);
+  if (err instanceof WorkbookPartError)
+    return new FileRefusedError(file, `is a corrupt xlsx workbook (${err.message})`);
   if (err instanceof RfqSyncError) return err;
   const what =
     sniff.kind === 'xlsx'

@@ -156,7 +156,7 @@ describe('refused files', () => {
           'xl/workbook.xml': strToU8('<<<not xml'),
           'xl/worksheets/sheet1.xml': strToU8('<worksheet><sheetData></sheetData></worksheet>'),
         }),
-      'FileRefusedError: garbage-xml.xlsx: is a corrupt xlsx workbook (1:2: disallowed character in tag name)',
+      'FileRefusedError: garbage-xml.xlsx: is a corrupt xlsx workbook (its workbook part xl/workbook.xml holds no <workbook> element)',
     ],
     [
       'binary-sheet.xlsx',
