@@ -44,9 +44,11 @@ export async function runCheck(path: string, opts: IngestOptions, out: (line: st
   if (shown > MAX_SHOWN) out(`... and ${shown - MAX_SHOWN} more requisitions`);
   for (const p of summary.problems) out(`${p.severity === 'error' ? 'error' : 'warning'}: ${formatRowProblem(p)}`);
   if (summary.truncated) out('... more problems not shown');
+  for (const r of summary.rows) if (r.status === 'skipped') out(`row ${r.row}: ${r.note ?? 'skipped'}`);
   out(
     `would create ${summary.requisitions} requisition(s) with ${summary.lines} line(s); ` +
-      `${summary.heldRequisitions} requisition(s) held back, ${summary.rejectedRows} row(s) rejected, ${summary.warnings} warning(s)`,
+      `${summary.heldRequisitions} requisition(s) held back, ${summary.rejectedRows} row(s) rejected, ${summary.warnings} warning(s)` +
+      (summary.skippedRows > 0 ? `, ${summary.skippedRows} row(s) skipped` : ''),
   );
   return summary.rejectedRows > 0 || summary.heldRequisitions > 0 ? 1 : 0;
 }

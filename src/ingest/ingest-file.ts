@@ -37,6 +37,8 @@ export interface IngestSummary {
   heldRequisitions: number;
   rejectedRows: number;
   warnings: number;
+  /** Rows left out by the profile's skip_rows (totals rows), each among `rows` with its note. */
+  skippedRows: number;
   /** The first MAX_REPORTED problems (errors and warnings), in the order found. */
   problems: RowProblem[];
   /** Status of the first MAX_REPORTED data rows. */
@@ -56,6 +58,7 @@ export function emptySummary(file: string, profile: string, profileReason: strin
     heldRequisitions: 0,
     rejectedRows: 0,
     warnings: 0,
+    skippedRows: 0,
     problems: [],
     rows: [],
     truncated: false,
@@ -279,6 +282,11 @@ async function feedRows(
   const feed = async (batch: readonly HeadRow[]): Promise<void> => {
     for (const { cells, row } of batch) {
       if (isBlankRow(cells)) continue;
+      const skip = m.skipReason(cells);
+      if (skip !== undefined) {
+        grouper.skip(row, skip);
+        continue;
+      }
       const filled = m.fillFromAbove(cells, above);
       above = filled;
       const done = grouper.push(filled, row);

@@ -96,14 +96,29 @@ const profileSchema = z.strictObject({
     .default({ formats: ['iso', 'excel_serial'], time_zone: 'UTC', default_time: '12:00' }),
   continuation: z.union([z.boolean(), z.strictObject({ columns: z.array(z.string().min(1)).min(1) })]).default(false),
   qty_rounding: z.enum(['error', 'half_up', 'up', 'down']).default('error'),
-  /** ISO 4217 currency of the export's amounts (its EUR/USD column is not read): kept with each tracked RFQ. */
+  /**
+   * ISO 4217 currency of the export's amounts, kept with each tracked RFQ: a code (`EUR`), or a template naming the
+   * export's currency column (`"{Currency}"`), read from each requisition's first row.
+   */
   currency: z
     .string()
-    .regex(/^[A-Z]{3}$/, 'is an ISO 4217 code: three capital letters, e.g. EUR')
+    .regex(
+      /^(?:[A-Z]{3}|.*\{[^}]+\}.*)$/,
+      'is an ISO 4217 code (three capital letters, e.g. EUR) or a column ("{Currency}")',
+    )
     .optional(),
   due_date_rule: z
     .strictObject({ days_after_ingest: z.number().int().min(0).max(3650), at: hhmm.default('17:00') })
     .optional(),
+  /** Rows that are not requisition lines (a totals row): left out, each reported as skipped with the rule. */
+  skip_rows: z
+    .array(
+      z.union([
+        z.strictObject({ column: z.string().min(1), equals: z.array(z.string().min(1)).min(1) }),
+        z.strictObject({ column: z.string().min(1), blank: z.literal(true) }),
+      ]),
+    )
+    .default([]),
   fields: z.strictObject({
     requisition: template,
     external_id: template,
@@ -144,11 +159,23 @@ export interface MappingProfile {
   continuationColumns: string[];
   qtyRounding: 'error' | 'half_up' | 'up' | 'down';
   dueDateRule?: { daysAfterIngest: number; at: string };
-  /** ISO 4217 code of the requisitions' amounts, when the profile names it. */
+  /** ISO 4217 code of the requisitions' amounts, when the profile names one. */
   currency?: string;
+  /** The column template the currency is read from, per requisition (`currency: "{Currency}"`). */
+  currencyTemplate?: Template;
+  /** Rows left out (skip_rows): a row is skipped when any rule holds. */
+  skipRows: SkipRule[];
   fields: Partial<Record<FieldName, Template>>;
   /** Every column named by a template: all must be in the header. */
   columns: string[];
+}
+
+/** One skip_rows rule: the column's text equals one of `equals` (any case), or the column is blank. */
+export interface SkipRule {
+  column: string;
+  /** Lower case, trimmed. */
+  equals?: string[];
+  blank?: true;
 }
 
 /** Header-level fields: taken from a requisition's first row (they describe the requisition, not the line). */
@@ -209,16 +236,35 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
   if (rfqType && rfqType.parts.every((x) => 'text' in x) && !/^(public|private)$/i.test(rfqType.source.trim())) {
     fail('fields.rfq_type', `"${rfqType.source}" must be Public or Private`);
   }
-  const columns = [...new Set(Object.values(fields).flatMap(templateColumns))];
+  let currencyTemplate: Template | undefined;
+  if (p.currency?.includes('{'))
+    try {
+      currencyTemplate = parseTemplate(p.currency);
+    } catch (err) {
+      fail('currency', (err as Error).message);
+    }
+  const columns = [...new Set([...Object.values(fields), currencyTemplate].flatMap(templateColumns))];
   const keys = new Set(columns.map(normalizeHeader));
   let continuationColumns: string[] = [];
   if (p.continuation === true) {
-    continuationColumns = [...new Set(REQUISITION_FIELDS.flatMap((f) => templateColumns(fields[f])))];
+    continuationColumns = [
+      ...new Set([...REQUISITION_FIELDS.map((f) => fields[f]), currencyTemplate].flatMap(templateColumns)),
+    ];
   } else if (typeof p.continuation === 'object') {
     continuationColumns = p.continuation.columns;
     for (const c of continuationColumns)
       if (!keys.has(normalizeHeader(c))) fail('continuation.columns', `"${c}" is not a column used by any field`);
   }
+  const skipRows: SkipRule[] = p.skip_rows.map((r, i) => {
+    if ('blank' in r && continuationColumns.some((c) => normalizeHeader(c) === normalizeHeader(r.column)))
+      fail(
+        `skip_rows.${i}.blank`,
+        `"${r.column}" is copied down by continuation: its blank rows continue a requisition`,
+      );
+    return 'blank' in r
+      ? { column: r.column, blank: true }
+      : { column: r.column, equals: r.equals.map((v) => v.trim().toLowerCase()) };
+  });
   const globs =
     p.match.filename === undefined ? [] : Array.isArray(p.match.filename) ? p.match.filename : [p.match.filename];
   return {
@@ -236,7 +282,8 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
     continuationColumns,
     qtyRounding: p.qty_rounding,
     dueDateRule: p.due_date_rule && { daysAfterIngest: p.due_date_rule.days_after_ingest, at: p.due_date_rule.at },
-    ...(p.currency ? { currency: p.currency } : {}),
+    ...(currencyTemplate ? { currencyTemplate } : p.currency ? { currency: p.currency } : {}),
+    skipRows,
     fields,
     columns,
   };

@@ -29,6 +29,8 @@ import { pickAmounts } from './suggest-price.ts';
 import type { Runs } from './suggest-runs.ts';
 import { readSample, type FileSample } from './suggest-sample.ts';
 import { describeSource, sayNumbers } from './suggest-source.ts';
+import { findSummaryRows } from './suggest-summary-rows.ts';
+import { pickCurrency } from './suggest-currency.ts';
 import { pickItemFields, pickRfqFields, pickTitleAndDescription } from './suggest-text-fields.ts';
 import { orderFields, renderYaml } from './suggest-yaml.ts';
 
@@ -74,20 +76,24 @@ export function suggestFromSample(
       `has a header row (row ${sample.headerRow}) but no data rows below it: a profile is drafted from sample lines`,
     );
   const source = describeSource(sample, notes);
+  // Totals lines out first: every choice below reasons on requisition lines only.
+  const summary = findSummaryRows(sample, notes);
+  const data = summary.sample;
 
   // What each column holds: numbers in the file's style, then dates.
-  const columns = readColumns(sample);
-  const style = columnNumberStyle(sample, columns);
+  const columns = readColumns(data);
+  const style = columnNumberStyle(data, columns);
   sayNumbers(style, notes);
   readColumnNumbers(columns, style.format);
   const usd = amountsInUsd(columns, style);
   readColumnDates(columns, usd);
 
   // The fields, each choice taking its columns from the pool in this order.
-  const pool = new ColumnPool(columns, sample, refuse);
+  const pool = new ColumnPool(columns, data, refuse);
   const { reqCol, reqRuns } = pickRequisition(pool, notes);
   const externalId = pickExternalId(pool, notes, reqCol, reqRuns);
-  const amounts = pickAmounts(pool, notes);
+  const amounts = pickAmounts(pool, notes, reqRuns);
+  const currency = pickCurrency(pool, notes, style);
   const itemFields = pickItemFields(pool, notes, reqRuns);
   const headerFields = pickTitleAndDescription(pool, notes, reqCol, reqRuns);
   const dates = pickDateFields(pool, notes, reqRuns, now, usd);
@@ -117,9 +123,11 @@ export function suggestFromSample(
   raw.numbers = { decimal: style.format.decimal, thousands: style.format.thousands };
   raw.dates = { formats: dates.formats, time_zone: 'UTC', default_time: '12:00' };
   if (continuation) raw.continuation = true;
+  if (currency) raw.currency = currency;
   if (dates.dueRule) raw.due_date_rule = dates.dueRule;
+  if (summary.rules.length > 0) raw.skip_rows = summary.rules;
   raw.fields = orderFields(fields);
-  const yaml = renderYaml(raw, notes.reviews, opts.displayName, sample);
+  const yaml = renderYaml(raw, notes.reviews, opts.displayName, sample, notes.comments);
   const profile = compileProfile(raw, `${name}.yaml (suggested)`);
   return { name, yaml, raw, profile, evidence: notes.evidence, reviews: notes.reviews, sample };
 }

@@ -19,6 +19,8 @@ export interface RowStatus {
   requisition?: string;
   status: RowStatusKind;
   problems: RowProblem[];
+  /** Why a skipped row was left out. */
+  note?: string;
 }
 
 export interface GrouperSink {
@@ -31,6 +33,8 @@ export interface GrouperCounts {
   heldRequisitions: number;
   rejectedRows: number;
   warnings: number;
+  /** Rows left out by the profile's skip_rows (totals rows). */
+  skippedRows: number;
 }
 
 interface PendingRow {
@@ -43,6 +47,8 @@ interface Group {
   ordinal: number;
   firstRow: number;
   header?: RequisitionHeader;
+  /** From the profile's currency column, on the requisition's first row. */
+  currency?: string;
   failed: boolean;
   lines: RequisitionLine[];
   rows: PendingRow[];
@@ -50,7 +56,14 @@ interface Group {
 }
 
 export class RequisitionGrouper {
-  readonly counts: GrouperCounts = { requisitions: 0, lines: 0, heldRequisitions: 0, rejectedRows: 0, warnings: 0 };
+  readonly counts: GrouperCounts = {
+    requisitions: 0,
+    lines: 0,
+    heldRequisitions: 0,
+    rejectedRows: 0,
+    warnings: 0,
+    skippedRows: 0,
+  };
   readonly ids = new ExternalIdIndex(4096);
   /** Key -> last row of a finished requisition (to name it when the key reappears). */
   private readonly finished = new Map<string, number>();
@@ -99,11 +112,13 @@ export class RequisitionGrouper {
       const ordinal = this.keyByOrdinal.length;
       this.keyByOrdinal.push(r.key);
       const h = mapRequisitionHeader(this.m, cells, row, this.file, r.key, this.now);
+      const currency = this.currencyOf(cells, row, r.problems);
       this.group = {
         key: r.key,
         ordinal,
         firstRow: row,
         header: h.header,
+        ...(currency ? { currency } : {}),
         failed: !h.header,
         lines: [],
         rows: [],
@@ -157,6 +172,32 @@ export class RequisitionGrouper {
     return done;
   }
 
+  /**
+   * The currency a requisition's first row names in the profile's currency column: an ISO 4217 code, else a problem
+   * (none when the cell is empty: the requisition then names none, or REQUISITION_CURRENCY).
+   */
+  private currencyOf(cells: readonly Cell[], row: number, problems: RowProblem[]): string | undefined {
+    if (!this.m.has('currency')) return undefined;
+    const text = this.m.text('currency', cells);
+    const code = text.toUpperCase();
+    if (text === '' || /^[A-Z]{3}$/.test(code)) return code || undefined;
+    problems.push({
+      file: this.file,
+      row,
+      column: this.m.label('currency'),
+      value: text,
+      severity: 'error',
+      reason: 'is not an ISO 4217 currency code (three letters, e.g. EUR): the requisition is held',
+    });
+    return undefined;
+  }
+
+  /** A row the profile leaves out (skip_rows): reported, not a line of any requisition. */
+  skip(row: number, note: string): void {
+    this.counts.skippedRows++;
+    this.sink.row({ row, status: 'skipped', problems: [], note });
+  }
+
   private idProblem(row: number, value: string, reason: string): RowProblem {
     return { file: this.file, row, column: this.m.label('external_id'), value, reason, severity: 'error' };
   }
@@ -184,7 +225,7 @@ export class RequisitionGrouper {
     for (const r of g.rows) this.settle(r, g.key, r.problems.length > 0 ? 'warning' : 'ok');
     this.counts.requisitions++;
     this.counts.lines += g.lines.length;
-    const currency = this.m.profile.currency;
+    const currency = g.currency ?? this.m.profile.currency;
     return {
       key: g.key,
       sourceFile: this.sourceFile,

@@ -72,6 +72,12 @@ function checkSample(s: Suggestion, now: Date, err: (line: string) => void): 0 |
   });
   let above: Cell[] | undefined;
   for (const r of s.sample.rows) {
+    const skip = m.skipReason(r.cells);
+    if (skip !== undefined) {
+      grouper.skip(r.row, skip);
+      err(`row ${r.row}: ${skip}`);
+      continue;
+    }
     const filled = m.fillFromAbove(r.cells, above);
     above = filled;
     grouper.push(filled, r.row);

@@ -66,16 +66,14 @@ export function pickItemFields(pool: ColumnPool, notes: SuggestNotes, reqRuns: R
     );
   }
   const uom = pool.best('uom', (c) => textual(c) && c.avgLen <= 12)[0];
-  if (uom) {
-    pool.use(uom);
-    fields.uom = ref(uom);
-    notes.say(
-      'fields.uom',
-      ref(uom),
-      'high',
-      `named like a unit of measure; short codes (${[...new Set(uom.texts.filter(Boolean))].slice(0, 4).join(', ')})`,
-    );
-  }
+  fields.uom = columnOrConstant(
+    pool,
+    notes,
+    'uom',
+    uom,
+    `named like a unit of measure; short codes (${[...new Set(uom?.texts.filter(Boolean))].slice(0, 4).join(', ')})`,
+    'write the unit the quantities count, or name the column that holds it',
+  );
   return fields;
 }
 
@@ -120,12 +118,22 @@ export function pickTitleAndDescription(pool: ColumnPool, notes: SuggestNotes, r
   return fields;
 }
 
-/** rfq_type (Private unless a column says), rfq_category and rfq_location. */
+/** A constant the file cannot give, taken with a review point naming why. */
+const CONSTANTS = {
+  rfq_category: 'General',
+  rfq_location: 'Head office',
+  uom: 'pc',
+};
+
+/**
+ * rfq_type, rfq_category and rfq_location: the service requires all three. From columns named like them (a material
+ * group, commodity or category; a plant, site or location), else constants marked for review.
+ */
 export function pickRfqFields(pool: ColumnPool, notes: SuggestNotes): Fields {
   const fields: Fields = {};
-  const typeCol = pool.columns.find(
-    (c) => pool.free(c) && textual(c) && c.texts.every((t) => t === '' || /^(public|private)$/i.test(t)),
-  );
+  const publicPrivate = (c: Column): boolean =>
+    textual(c) && c.texts.every((t) => t === '' || /^(public|private)$/i.test(t));
+  const typeCol = pool.best('rfqType', publicPrivate)[0] ?? pool.columns.find((c) => pool.free(c) && publicPrivate(c));
   if (typeCol) {
     pool.use(typeCol);
     fields.rfq_type = ref(typeCol);
@@ -139,16 +147,52 @@ export function pickRfqFields(pool: ColumnPool, notes: SuggestNotes): Fields {
     );
   }
   const category = pool.best('category', textual)[0] ?? pool.best('category', (c) => !!c.numbers && c.nonEmpty > 0)[0];
-  if (category) {
-    pool.use(category);
-    fields.rfq_category = ref(category);
-    notes.say('fields.rfq_category', ref(category), 'medium', `named like a category`);
-  }
+  fields.rfq_category = columnOrConstant(
+    pool,
+    notes,
+    'rfq_category',
+    category,
+    'named like a category (material group, commodity)',
+    'suppliers see an RFQ by its category: write the category procurement uses, or name the column that holds it',
+  );
   const location = pool.best('location', (c) => c.nonEmpty > 0 && !c.dates)[0];
-  if (location) {
-    pool.use(location);
-    fields.rfq_location = ref(location);
-    notes.say('fields.rfq_location', ref(location), 'medium', `named like a site or plant`);
-  }
+  fields.rfq_location = columnOrConstant(
+    pool,
+    notes,
+    'rfq_location',
+    location,
+    'named like a site, plant or location',
+    'write where the goods go (a plant, a site), or name the column that holds it',
+  );
   return fields;
+}
+
+/**
+ * A required field from a column (said empty where it is: those requisitions would miss it), or a constant marked
+ * for review.
+ */
+export function columnOrConstant(
+  pool: ColumnPool,
+  notes: SuggestNotes,
+  field: keyof typeof CONSTANTS,
+  col: Column | undefined,
+  named: string,
+  ask: string,
+): string {
+  const path = `fields.${field}`;
+  if (!col) {
+    const value = CONSTANTS[field];
+    notes.say(path, value, 'low', 'no column names it: a constant');
+    notes.review(path, `no column names the ${field}: every line or RFQ gets "${value}"; ${ask}`);
+    return value;
+  }
+  pool.use(col);
+  const empty = pool.n - col.nonEmpty;
+  notes.say(path, ref(col), empty === 0 ? 'high' : 'medium', `${named}; filled on ${col.nonEmpty} of ${pool.n} rows`);
+  if (empty > 0)
+    notes.review(
+      path,
+      `${q(col)} is empty on ${empty} of ${pool.n} sampled rows: a requisition whose first row leaves it empty has no ${field}`,
+    );
+  return ref(col);
 }

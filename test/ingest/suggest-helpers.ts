@@ -31,10 +31,10 @@ export async function ingestWith(
   path: string,
   profiles: MappingProfile[],
   mappingName?: string,
-): Promise<{ reqs: Requisition[]; rejected: number; held: number }> {
+): Promise<{ reqs: Requisition[]; rejected: number; held: number; skipped: number }> {
   const reqs: Requisition[] = [];
   const s = await ingestFile(path, { profiles, mappingName, limits: LIMITS, now: NOW }, async (r) => void reqs.push(r));
-  return { reqs, rejected: s.rejectedRows, held: s.heldRequisitions };
+  return { reqs, rejected: s.rejectedRows, held: s.heldRequisitions, skipped: s.skippedRows };
 }
 
 /** Review paths listed in the YAML's head comment ("#   - fields.qty: ..."): what a user sees. */
@@ -65,4 +65,19 @@ export function differences(got: Requisition[], want: Requisition[]): Set<Aspect
     if (o.estimated_price !== l.estimated_price) d.add('estimated_price');
   }
   return d;
+}
+
+/**
+ * The fields of a requisition the service requires (design.md: title, both dates, rfq_type, rfq_category,
+ * rfq_location; per line product_name, uom, qty, estimated_price) that it lacks, as `field` or `line N: field`.
+ */
+export function missingRequired(r: Requisition): string[] {
+  const out: string[] = [];
+  const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+  for (const f of ['title', 'due_date', 'required_date', 'rfq_type', 'rfq_category', 'rfq_location'] as const)
+    if (blank(r[f])) out.push(f);
+  for (const l of r.lines)
+    for (const f of ['product_name', 'uom', 'qty', 'estimated_price'] as const)
+      if (blank(l[f])) out.push(`row ${l.row}: ${f}`);
+  return out;
 }
