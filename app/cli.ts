@@ -137,15 +137,18 @@ program
             (line) => process.stderr.write(`${line}\n`),
           );
         }
-        const { loadProfiles, runCheck } = await import('../src/ingest/index.ts');
-        let profiles;
+        const { loadProfileCatalog, runCheck } = await import('../src/ingest/index.ts');
+        let catalog;
         try {
-          profiles = await loadProfiles(config.folders.mappings);
+          catalog = await loadProfileCatalog(config.folders.mappings);
         } catch (err) {
           process.stderr.write(`rfq-sync: ${(err as Error).message}\n`);
           return EXIT_CONFIG;
         }
-        return runCheck(file, { profiles, mappingName: opts.mapping, limits }, (line) =>
+        // One broken profile never stops the others: said, skipped; a file only it could take is held for it.
+        for (const b of catalog.broken) process.stderr.write(`rfq-sync: broken mapping profile skipped: ${b.reason}\n`);
+        const { profiles, broken } = catalog;
+        return runCheck(file, { profiles, broken, mappingName: opts.mapping, limits }, (line) =>
           process.stdout.write(`${line}\n`),
         );
       },

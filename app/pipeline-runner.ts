@@ -13,7 +13,7 @@ import type { AdmitResult } from '../src/intake/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../src/intake/inbox-watcher.ts';
 import { startPollSchedule, type PollSchedule } from '../src/tracking/poll-schedule.ts';
 import { startRetentionSchedule } from '../src/intake/retention.ts';
-import { startMappingSetWatch } from '../src/intake/mapping-sets.ts';
+import { startMappingSetWatch, type MappingWatch } from '../src/intake/mapping-sets.ts';
 import { removeStaleTemps } from '../src/atomic-write.ts';
 import type { OpsMetrics } from './metrics.ts';
 import type { Runtime } from './runtime.ts';
@@ -42,6 +42,8 @@ export interface PipelineOptions {
 export interface RunningPipeline {
   ctx: WorkerContext;
   watcher: InboxWatcher;
+  /** The mapping profiles as last loaded: which are broken (readiness). */
+  mappings: MappingWatch;
   worker: RunningWorker;
   poll: PollSchedule | undefined;
   stop(timeoutMs: number): Promise<void>;
@@ -58,7 +60,7 @@ export async function startPipeline(
   let watcher: InboxWatcher | undefined;
   let poll: PollSchedule | undefined;
   let retention: { stop(): Promise<void> } | undefined;
-  let mappingSets: { stop(): void } | undefined;
+  let mappingSets: MappingWatch | undefined;
   try {
     if (o.metrics) wireMetrics(ctx, o.metrics);
     await startStateCheck(ctx, config, runtime);
@@ -68,6 +70,9 @@ export async function startPipeline(
       keys: ctx.keys,
       dir: config.folders.mappings,
       logger,
+      checkMs: config.MAPPINGS_CHECK_MS,
+      // a reload may have fixed the profile a held file waits for
+      onChange: () => void watcher?.sweep().catch(() => undefined),
     });
     worker = startWorker(ctx, o.worker);
     reportJobOutcomes(worker, logger, o);
@@ -93,10 +98,12 @@ export async function startPipeline(
   }
   const w = worker;
   const wt = watcher;
+  const ms = mappingSets;
   let stopping: Promise<void> | undefined;
   return {
     ctx,
     watcher: wt,
+    mappings: ms,
     worker: w,
     poll,
     stop(timeoutMs) {

@@ -7,7 +7,9 @@
  *     dialect: Dialect | null (src/sourcing/dialect.ts), undecided: [{ requisition, reason, rfqIds }],
  *     stateLost: { detectedAt, reason } | null (src/redis/state-epoch.ts),
  *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/intake/retention.ts),
- *     mappingSets: [[{ worker, files, hash, at }]] (one group per distinct set; more than one: they differ),
+ *     mappingSets: [[{ worker, files, hash, at, broken }]] (one group per distinct set; more than one: they differ),
+ *     brokenProfiles: [{ name, file, reason, workers }] (skipped; the others work),
+ *     heldFiles: [{ inboxName, file, profiles: [{ name, file, reason }], at, report }] (held for a broken profile),
  *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }], generatedAt }
  * `files` lists the input files of the last day that were refused whole or had rows rejected: their ingest job
  * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
@@ -15,6 +17,7 @@
 import type { AuthPauseStatus } from '../src/creation/auth-gate.ts';
 import type { Dialect } from '../src/sourcing/dialect.ts';
 import type { Queues } from '../src/redis/queues.ts';
+import type { HeldFile } from '../src/intake/held-files.ts';
 import type { MappingSet } from '../src/intake/mapping-sets.ts';
 import type { RetentionResult } from '../src/intake/retention.ts';
 
@@ -73,6 +76,17 @@ export interface StatusReport {
   mappingSets: MappingSet[][];
   /** Re-exports that changed a requisition after its RFQ existed, latest first (at most 20). */
   changes: StatusChange[];
+  /** Mapping profiles that do not load, as the workers seen lately report them: skipped, the others work. */
+  brokenProfiles: BrokenProfileStatus[];
+  /** Files held in the inbox until a broken profile is fixed (src/intake/held-files.ts). */
+  heldFiles: Array<Pick<HeldFile, 'inboxName' | 'file' | 'profiles' | 'report'> & { at: string }>;
+}
+
+export interface BrokenProfileStatus {
+  name: string;
+  file: string;
+  reason: string;
+  workers: string[];
 }
 
 export interface StatusChange {
@@ -94,6 +108,7 @@ export interface TrackingFacts {
   retention?: RetentionResult | null;
   mappingSets?: MappingSet[][];
   changes?: StatusChange[];
+  heldFiles?: StatusReport['heldFiles'];
 }
 
 export async function queueCounts(ctx: QueuesCtx): Promise<Record<string, Record<string, number>>> {
@@ -190,12 +205,27 @@ export async function collectStatus(
     retention: facts.retention ?? null,
     mappingSets: facts.mappingSets ?? [],
     changes: facts.changes ?? [],
+    brokenProfiles: brokenProfiles(facts.mappingSets ?? []),
+    heldFiles: facts.heldFiles ?? [],
     paused: {
       paused: auth.paused,
       ...(auth.reason ? { reason: auth.reason } : {}),
       ...(auth.since ? { since: new Date(auth.since).toISOString() } : {}),
     },
   };
+}
+
+/** The broken profiles the workers reported, each once with the workers that skip it. */
+function brokenProfiles(groups: MappingSet[][]): BrokenProfileStatus[] {
+  const byKey = new Map<string, BrokenProfileStatus>();
+  for (const set of groups.flat())
+    for (const b of set.broken ?? []) {
+      const k = `${b.file}\0${b.reason}`;
+      const known = byKey.get(k) ?? { ...b, workers: [] };
+      known.workers.push(set.worker);
+      byKey.set(k, known);
+    }
+  return [...byKey.values()];
 }
 
 function firstLine(s: string): string {
@@ -237,6 +267,7 @@ function alertLines(r: StatusReport): string[] {
     for (const g of r.mappingSets)
       lines.push(`  ${g.map((m) => m.worker).join(', ')}: ${g[0]!.files.join(' ')} (${g[0]!.hash})`);
   }
+  lines.push(...mappingAlertLines(r));
   if (r.paused.paused) {
     lines.push(
       `PAUSED: the sourcing service refused the token${r.paused.since ? ` since ${r.paused.since}` : ''}: ${r.paused.reason ?? ''}`.trimEnd(),
@@ -246,6 +277,23 @@ function alertLines(r: StatusReport): string[] {
     );
   } else {
     lines.push('Sourcing calls: running (not paused for auth)');
+  }
+  return lines;
+}
+
+/** Broken mapping profiles (skipped, the others work) and the files held in the inbox for them. */
+function mappingAlertLines(r: StatusReport): string[] {
+  const lines: string[] = [];
+  if (r.brokenProfiles.length > 0) {
+    lines.push(`MAPPING PROFILES BROKEN (skipped; every other profile works; fix them and they are reloaded):`);
+    for (const b of r.brokenProfiles) lines.push(`  ${b.name}: ${firstLine(b.reason)}`);
+  }
+  if (r.heldFiles.length > 0) {
+    lines.push(`HELD IN THE INBOX until their broken profile is fixed (read then, nothing lost):`);
+    for (const h of r.heldFiles)
+      lines.push(
+        `  ${h.at}  ${h.inboxName}: for ${h.profiles.map((p) => `"${p.name}"`).join(', ')}  [report ${h.report}]`,
+      );
   }
   return lines;
 }

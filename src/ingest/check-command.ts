@@ -3,7 +3,7 @@
  * the requisitions and lines it would create, and every row problem. Exit code: 0 clean (warnings allowed), 1 some
  * rows rejected, 2 the file (or the mapping) cannot be read. `check --suggest` drafts a profile instead (suggest-command.ts).
  */
-import { formatRowProblem, RfqSyncError } from '../errors.ts';
+import { formatRowProblem, ProfileBrokenError, RfqSyncError } from '../errors.ts';
 import type { Requisition } from '../requisition.ts';
 import { ingestFile, type IngestOptions } from './ingest-file.ts';
 
@@ -36,7 +36,7 @@ export async function runCheck(path: string, opts: IngestOptions, out: (line: st
     );
   } catch (err) {
     if (err instanceof RfqSyncError && err.kind === 'data') {
-      out(`cannot read: ${err.message}`);
+      out(`${err instanceof ProfileBrokenError ? 'held' : 'cannot read'}: ${err.message}`);
       return 2;
     }
     throw err;

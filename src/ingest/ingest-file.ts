@@ -3,7 +3,16 @@
  * mapping, validation and grouping; valid requisitions go to `onRequisition` as soon as they are complete.
  */
 import { basename } from 'node:path';
-import { FileRefusedError, RfqSyncError, SheetNotFoundError, WorkbookPartError, type RowProblem } from '../errors.ts';
+import {
+  FileRefusedError,
+  ProfileBrokenError,
+  RfqSyncError,
+  SheetNotFoundError,
+  WorkbookPartError,
+  type RowProblem,
+} from '../errors.ts';
+import { heldFor } from './broken-profiles.ts';
+import type { BrokenProfile } from './profile-catalog.ts';
 import type { Requisition } from '../requisition.ts';
 import { MAX_CSV_RECORD_CHARS, readCsvRows, type Delimiter } from './csv-reader.ts';
 import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
@@ -18,6 +27,8 @@ export { MAX_REPORTED };
 
 export interface IngestOptions {
   profiles: MappingProfile[];
+  /** Profiles of the folder that do not load (profile-catalog.ts): a file only they could take is held for them. */
+  broken?: readonly BrokenProfile[];
   mappingName?: string;
   limits: IngestLimits;
   /** For due_date defaults and the "in the future" check. */
@@ -177,6 +188,8 @@ async function openAndChooseProfile(
     head = await rows.readHead();
   }
   if (head.every((h) => isBlankRow(h.cells))) throw new FileRefusedError(file, 'is empty (no rows)');
+  const held = heldFor(opts.broken ?? [], opts.profiles, file, head, opts.mappingName);
+  if (held) throw new ProfileBrokenError(file, held);
   let choice: ProfileChoice;
   try {
     choice = chooseProfile(opts.profiles, file, head, opts.mappingName);

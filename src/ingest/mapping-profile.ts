@@ -4,9 +4,7 @@
  * as `"PR {PR_NO} - {PLANT}"`), and how that export writes numbers and dates. Header names are compared after
  * normalisation (case, spaces and punctuation do not matter), so `Qty.`, `QTY` and `q t y` are one column.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import { MappingError } from '../errors.ts';
 import { isValidTimeZone, type DateFormat } from './date-format.ts';
@@ -192,7 +190,7 @@ export const REQUISITION_FIELDS: readonly FieldName[] = [
 
 const DATE_TOKEN_CHECK = /^(iso|excel_serial|[yMdHms.\-/ :,T']+)$/;
 
-function globToRegExp(glob: string): RegExp {
+export function globToRegExp(glob: string): RegExp {
   const src = glob
     .replace(/[.+^${}()|[\]\\]/g, '\\$&')
     .replace(/\*/g, '.*')
@@ -287,35 +285,4 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
     fields,
     columns,
   };
-}
-
-/** Load every `*.yaml`/`*.yml` in `dir`, sorted by file name. Throws MappingError naming the file and field. */
-export async function loadProfiles(dir: string): Promise<MappingProfile[]> {
-  let names: string[];
-  try {
-    names = (await readdir(dir)).filter((n) => /\.ya?ml$/i.test(n) && !n.startsWith('.')).sort();
-  } catch (err) {
-    throw new MappingError(`mapping folder ${dir} cannot be read: ${(err as Error).message}`, { cause: err });
-  }
-  const profiles: MappingProfile[] = [];
-  const seen = new Map<string, string>();
-  for (const n of names) {
-    const file = join(dir, n);
-    let raw: unknown;
-    try {
-      raw = parseYaml(await readFile(file, 'utf8'));
-    } catch (err) {
-      throw new MappingError(`mapping profile ${file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`, {
-        cause: err,
-      });
-    }
-    const profile = compileProfile(raw, file);
-    const other = seen.get(profile.name.toLowerCase());
-    if (other)
-      throw new MappingError(`mapping profile ${file}: field name: "${profile.name}" is already the name of ${other}`);
-    seen.set(profile.name.toLowerCase(), file);
-    profiles.push(profile);
-  }
-  if (profiles.length === 0) throw new MappingError(`mapping folder ${dir} holds no *.yaml profile`);
-  return profiles;
 }

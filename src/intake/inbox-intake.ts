@@ -61,7 +61,7 @@ export interface IntakeContext {
   config: Config;
   logger: Logger;
   redis: Redis;
-  keys: Pick<RedisKeys, 'fileLedger'>;
+  keys: Pick<RedisKeys, 'fileLedger' | 'key'>;
   queues: Pick<Queues, 'ingest'>;
 }
 

@@ -6,6 +6,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isInboxCandidate, takeInboxFile } from './file-mover.ts';
 import { admitTaken } from './inbox-admission.ts';
+import { stillHeld } from './held-files.ts';
 import type { InboxWatcherState, Tracker } from './inbox-state.ts';
 
 /** A file the writer still holds open (Windows shares refuse the rename) is tried again this often, this many times. */
@@ -68,6 +69,7 @@ async function checkInboxFile(s: InboxWatcherState, name: string, t: Tracker): P
   }
   const needed = st.size === 0 && st.isFile() ? s.emptyMs : stableMs;
   if (now - t.since < needed) return scheduleCheck(s, name, t, needed - (now - t.since));
+  if (await stillHeld(s.ctx, name, st)) return settleInboxFile(s, name); // waits for its broken profile
   t.taking = true;
   const took = await takeInboxFile(s.folders, name);
   if (!took.taken) {

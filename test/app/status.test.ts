@@ -103,12 +103,14 @@ describe('status and failed jobs', () => {
       paused: Record<string, unknown>;
     };
     expect(Object.keys(r).sort()).toEqual([
+      'brokenProfiles',
       'changes',
       'dialect',
       'failures',
       'files',
       'flagged',
       'generatedAt',
+      'heldFiles',
       'lastPoll',
       'mappingSets',
       'paused',
