@@ -19,7 +19,7 @@ import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.t
 import { bindMapping, isBlankRow, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
 import { chooseProfile, HEADER_SEARCH_ROWS, type HeadRow, type ProfileChoice } from './profile-selection.ts';
-import { RequisitionGrouper, type RowStatus } from './requisition-grouper.ts';
+import { noCounts, RequisitionGrouper, type RowStatus } from './requisition-grouper.ts';
 import { MAX_REPORTED, RowReport } from './row-report.ts';
 import { readXlsxRows } from './xlsx-reader.ts';
 
@@ -64,12 +64,7 @@ export function emptySummary(file: string, profile: string, profileReason: strin
     file,
     profile,
     profileReason,
-    requisitions: 0,
-    lines: 0,
-    heldRequisitions: 0,
-    rejectedRows: 0,
-    warnings: 0,
-    skippedRows: 0,
+    ...noCounts(),
     problems: [],
     rows: [],
     truncated: false,

@@ -55,15 +55,13 @@ interface Group {
   ids: Map<string, number>;
 }
 
+/** Counts before any row. */
+export function noCounts(): GrouperCounts {
+  return { requisitions: 0, lines: 0, heldRequisitions: 0, rejectedRows: 0, warnings: 0, skippedRows: 0 };
+}
+
 export class RequisitionGrouper {
-  readonly counts: GrouperCounts = {
-    requisitions: 0,
-    lines: 0,
-    heldRequisitions: 0,
-    rejectedRows: 0,
-    warnings: 0,
-    skippedRows: 0,
-  };
+  readonly counts: GrouperCounts = noCounts();
   readonly ids = new ExternalIdIndex(4096);
   /** Key -> last row of a finished requisition (to name it when the key reappears). */
   private readonly finished = new Map<string, number>();

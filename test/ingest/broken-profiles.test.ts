@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileRefusedError, ProfileBrokenError } from '../../src/errors.ts';
 import { ingestFile, loadProfileCatalog, loadProfiles, type ProfileCatalog } from '../../src/ingest/index.ts';
+import { LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
 import { LIMITS, NOW } from './suggest-helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -19,18 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), 'rfq-broken-profiles-'));
 mkdirSync(join(dir, 'data'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const LEGACY = `name: legacy
-match:
-  filename: ["legacy-*"]
-due_date_rule:
-  days_after_ingest: 14
-fields:
-  requisition: "{PR}"
-  product_name: "{Item}"
-  qty: "{Qty}"
-  uom: "{Unit}"
-  rfq_category: "{Group}"
-`; // no external_id: the schema requires one
+const LEGACY = LEGACY_PROFILE_BROKEN;
 
 function folder(files: Record<string, string>): string {
   const d = mkdtempSync(join(dir, 'maps-'));

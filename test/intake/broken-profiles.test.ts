@@ -6,39 +6,15 @@
  * says as a reload. A file no profile fits, while a profile cannot be read at all, is held for that one.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/config.ts';
 import { genericCsv, ls, reportNotes, serviceEnv, usePipeline, waitFor } from '../helpers/pipeline.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
+import { freePort } from '../helpers/wait.ts';
+import { LEGACY_PROFILE, LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
 
 const pipeline = usePipeline({ tag: 'broken-profiles' });
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-const LEGACY_FIXED = `name: legacy
-match:
-  filename: ["legacy-*"]
-due_date_rule:
-  days_after_ingest: 14
-fields:
-  requisition: "{PR}"
-  external_id: "LEG-{PR}-{Pos}"
-  product_name: "{Item}"
-  qty: "{Qty}"
-  uom: "{Unit}"
-  rfq_category: Spare parts
-  rfq_location: Plant 2
-`;
-// the schema says external_id is required: the one field left out
-const LEGACY_BROKEN = LEGACY_FIXED.replace('  external_id: "LEG-{PR}-{Pos}"\n', '');
 
 describe('a broken mapping profile next to good ones', () => {
   it(
@@ -50,7 +26,7 @@ describe('a broken mapping profile next to good ones', () => {
       mkdirSync(mappings);
       cpSync(join(PACKAGE_ROOT, 'mappings', 'generic.yaml'), join(mappings, 'generic.yaml'));
       writeFileSync(join(mappings, 'acme.yaml'), 'name: acme\nfields: [\n  requisition: "{PR}"\n'); // not YAML
-      writeFileSync(join(mappings, 'legacy.yaml'), LEGACY_BROKEN); // fails the schema
+      writeFileSync(join(mappings, 'legacy.yaml'), LEGACY_PROFILE_BROKEN); // fails the schema
       const port = await freePort();
       const env = serviceEnv({
         redisUrl: pipeline.redisUrl,
@@ -88,7 +64,7 @@ describe('a broken mapping profile next to good ones', () => {
       // only the broken "legacy" could take this one
       writeFileSync(
         join(data.inbox, 'legacy-2027.csv'),
-        'PR,Pos,Item,Qty,Unit\nL-7,1,Bearing 6205,4,pc\nL-7,2,Seal kit,2,set\n',
+        'PR,Pos,Item,Qty,Unit,Group\nL-7,1,Bearing 6205,4,pc,Spare parts\nL-7,2,Seal kit,2,set,Spare parts\n',
       );
       // nothing fits this one, and "acme" could not be read at all: it might have
       writeFileSync(join(data.inbox, 'mystery.csv'), 'Foo;Bar\n1;2\n');
@@ -135,7 +111,7 @@ describe('a broken mapping profile next to good ones', () => {
       expect(ls(data.reports).length).toBe(reportsBefore);
 
       // the profile is fixed: a reload, and the held file is read
-      writeFileSync(join(mappings, 'legacy.yaml'), LEGACY_FIXED);
+      writeFileSync(join(mappings, 'legacy.yaml'), LEGACY_PROFILE);
       await waitFor(
         'the reload',
         () => /"event":"mappings.reloaded".*fixed: \\?"legacy/.test(said()),
