@@ -19,7 +19,9 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { compileProfile } from '../../src/ingest/index.ts';
+import { runSuggest } from '../../src/ingest/suggest-command.ts';
 import { SAMPLE_ROWS } from '../../src/ingest/suggest-sample.ts';
+import { LIMITS } from './suggest-helpers.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');
 const SAMPLES = resolve(import.meta.dirname, '../../samples');
@@ -87,7 +89,7 @@ describe('check --suggest', () => {
     );
   });
 
-  it('--out writes the draft whole, only when one was drafted; never replaces a file without --force', () => {
+  it('--out writes the draft whole, only when one was drafted; never replaces a file without --force', async () => {
     const mappings = join(dir, 'out-mappings');
     const target = join(mappings, 'banf.yaml');
     const banf = join(SAMPLES, 'BANF_Liste_Einkauf.csv');
@@ -99,36 +101,38 @@ describe('check --suggest', () => {
     const written = readFileSync(target, 'utf8');
     expect(compileProfile(parseYaml(written), 'banf.yaml').name).toBe('banf');
     expect(readdirSync(mappings)).toEqual(['banf.yaml']); // no temporary file left beside it
-    const check = cli(['check', banf], { MAPPINGS_DIR: mappings });
-    expect(check.code, check.out + check.err).toBe(0);
 
-    // an existing file is refused before anything is drafted, and left as it was
-    writeFileSync(target, '# hand-edited\n' + written);
-    const again = cli(['check', '--suggest', banf, '--name', 'banf', '--out', target]);
-    expect(again.code).toBe(2);
-    expect(again.out).toBe('');
-    expect(again.err).toContain(`${target} exists: nothing drafted or written (--force replaces it)`);
-    expect(readFileSync(target, 'utf8')).toBe('# hand-edited\n' + written);
-    const forced = cli(['check', '--suggest', banf, '--name', 'banf', '--out', target, '--force']);
-    expect(forced.code, forced.err).toBe(0);
-    expect(readFileSync(target, 'utf8')).toBe(written);
-
-    // a file it cannot draft from: exit 2, no file at all (a shell redirect would have left an empty one)
+    // a file it cannot draft from: exit 2, nothing on standard output, no file at all (a shell redirect would have
+    // left an empty one in mappings/)
     const header = join(dir, 'only-header.csv');
     writeFileSync(header, 'Requisition,Line,Item,Qty\n');
     const none = join(mappings, 'nothing.yaml');
     const failed = cli(['check', '--suggest', header, '--out', none]);
-    expect(failed.code).toBe(2);
-    expect(failed.out).toBe('');
-    expect(existsSync(none)).toBe(false);
+    expect([failed.code, failed.out, existsSync(none)]).toEqual([2, '', false]);
+    // --out and --force belong to --suggest
+    expect(cli(['check', banf, '--out', none, '--force']).code).toBe(2);
+
+    // the same command in-process, for the refusals
+    const suggest = async (out: string, force = false) => {
+      const err: string[] = [];
+      const code = await runSuggest(banf, { limits: LIMITS, name: 'banf', outFile: out, force }, expect.fail, (l) =>
+        err.push(l),
+      );
+      return { code, err: err.join('\n') };
+    };
+    // an existing file is refused before anything is drafted, and left as it was; --force replaces it whole
+    writeFileSync(target, '# hand-edited\n' + written);
+    const again = await suggest(target);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain(`${target} exists: nothing drafted or written (--force replaces it)`);
+    expect(readFileSync(target, 'utf8')).toBe('# hand-edited\n' + written);
+    expect((await suggest(target, true)).code).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe(written);
     // a place it cannot write to: exit 2, nothing written, no temporary file
-    const blocked = cli(['check', '--suggest', banf, '--out', join(target, 'under-a-file.yaml')]);
+    const blocked = await suggest(join(target, 'under-a-file.yaml'));
     expect(blocked.code).toBe(2);
     expect(blocked.err).toMatch(/cannot write .*under-a-file\.yaml/);
     expect(readdirSync(mappings)).toEqual(['banf.yaml']);
-    // --out and --force belong to --suggest
-    expect(cli(['check', banf, '--out', none]).code).toBe(2);
-    expect(cli(['check', '--suggest', banf, '--force']).code).toBe(2);
   });
 
   it('reads a bounded sample: a long file whose end is broken is drafted from its first rows, where a full check refuses it', () => {
