@@ -1,14 +1,14 @@
 /**
  * The configuration table of the docs, generated from src/config.ts: the variable names and defaults from the zod
  * schema, the descriptions from the doc comment above each field in src/settings/. test/app/config-doc.test.ts fails when
- * the README's configuration table is out of date; `node app/config-doc.ts --write` regenerates it.
+ * the table of docs/operations.md ("All settings") is out of date; `node app/config-doc.ts --write` regenerates it.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT, rawConfigSchema } from '../src/config.ts';
 import { UnexpectedError } from '../src/errors.ts';
 
-export const DOC_PATH = join(PACKAGE_ROOT, 'README.md');
+export const DOC_PATH = join(PACKAGE_ROOT, 'docs', 'operations.md');
 export const BEGIN = '<!-- BEGIN GENERATED: configuration table (node app/config-doc.ts --write) -->';
 export const END = '<!-- END GENERATED -->';
 
@@ -20,7 +20,8 @@ function descriptions(): Map<string, string> {
     .map((n) => readFileSync(join(dir, n), 'utf8'))
     .join('\n');
   const out = new Map<string, string>();
-  const re = /\/\*\*([\s\S]*?)\*\/\s*\n\s*([A-Z][A-Z0-9_]*):/g;
+  // The comment body may not contain `*/`: else a file's header comment would run on to its first field.
+  const re = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*\n\s*([A-Z][A-Z0-9_]*):/g;
   for (let m = re.exec(body); m; m = re.exec(body)) {
     const text = m[1]!
       .split('\n')

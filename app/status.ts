@@ -257,7 +257,8 @@ function alertLines(r: StatusReport): string[] {
       `STATE LOST: Redis lost its state (seen ${r.stateLost.detectedAt}: ${r.stateLost.reason}); creation is paused.`,
     );
     lines.push(
-      '  Recover: rfq-sync recover --since <when the loss may have begun> (reconciles before any post), see the README.',
+      '  Recover: rfq-sync recover --since <when the loss may have begun> (reconciles before any post);',
+      '  see docs/operations.md#when-redis-loses-its-state.',
     );
   }
   if (r.mappingSets.length > 1) {

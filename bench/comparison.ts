@@ -2,7 +2,7 @@
  * `npm run bench:comparison`: one comparison workbook for 5,000 lines x 50 suppliers (1,000,000 supplier cells:
  * unit price, line total, % of mean, rank), with ~5 % missing prices, a few not-qualified suppliers and ties.
  * The measured run happens in a child process so its peak RSS (maxRSS) belongs to this workload alone.
- * Targets (README.md#comparison-workbook-npm-run-benchcomparison): under 8 s and under 400 MB on a 2-core machine, and under 0.5x the time of the same grid written by
+ * Targets (docs/development.md#comparison-workbook-npm-run-benchcomparison): under 8 s and under 400 MB on a 2-core machine, and under 0.5x the time of the same grid written by
  * openpyxl in write-only mode (bench/comparison-peer.py, run in the same session when python3 has openpyxl; Debian:
  * apt-get install python3-openpyxl).
  *

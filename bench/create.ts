@@ -9,7 +9,7 @@
  * window, and the CPU time per RFQ of this process (worker, BullMQ, claim/record scripts' client side, HTTP client)
  * measured with process.cpuUsage; redis-server's CPU is printed apart (INFO). The sandbox runs in a child process
  * so its CPU is not counted.
- * Targets (README.md#rfq-creation-npm-run-benchcreate): at concurrency 32 >= 80% of the 1,600/s that 20 ms allows; with
+ * Targets (docs/development.md#rfq-creation-npm-run-benchcreate): at concurrency 32 >= 80% of the 1,600/s that 20 ms allows; with
  * the limit >= 95% of 50/s and never above it.
  */
 import { fork, type ChildProcess } from 'node:child_process';

@@ -3,7 +3,7 @@
  * hand-made RFQs: 300 existing RFQs, pages of 10, 25% of creates committed then answered 502, N = 100, 200, 400
  * requisitions, in both sandbox dialects (friendly: external_id echoed; docs: no echo, capitalised filter).
  * Counts every request the sandbox saw (creates, list pages of the walks, the dialect detection) and the walks of
- * the account. Targets (README.md#reconcile-after-lost-answers-npm-run-benchreconcile): at most 2.7 requests per
+ * the account. Targets (docs/development.md#reconcile-after-lost-answers-npm-run-benchreconcile): at most 2.7 requests per
  * requisition at N = 400, and requests growing at most 2.2x per doubling of N. The floor: N creates plus one walk of
  * the account (every lost answer settled by one walk).
  */

@@ -2,7 +2,7 @@
  * npm run bench:suggest — `check --suggest` reads a bounded sample, not the file.
  * Generates (in a temp folder) a 1,000,000-line CSV in the generic template, then runs the real CLI twice, each in
  * its own process, output discarded: `rfq-sync check --suggest FILE` and a full `rfq-sync check FILE`.
- * Target (README.md#profile-suggestion-npm-run-benchsuggest): suggest < 0.1 x the full check. Options: --lines N,
+ * Target (docs/development.md#profile-suggestion-npm-run-benchsuggest): suggest < 0.1 x the full check. Options: --lines N,
  * --keep (leave the file).
  */
 import { spawnSync } from 'node:child_process';

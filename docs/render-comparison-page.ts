@@ -1,5 +1,5 @@
 /**
- * `npm run docs:picture`: renders the first page of a demo comparison (8 lines, 3 suppliers) as the README shows
+ * `npm run docs:picture`: renders the first page of a demo comparison (8 lines, 3 suppliers) as docs/comparison.md shows
  * it, to docs/comparison-page1.png: the workbook as rfq-sync writes it, printed to PDF by LibreOffice, page 1 as a
  * PNG at 100 dpi. Needs soffice, pdftoppm and Carlito (Debian: libreoffice-calc-nogui poppler-utils
  * fonts-crosextra-carlito).

@@ -32,7 +32,7 @@ export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 
 /**
  * The raw, flat schema: keys are the environment variable names. Its fields live by concern in src/settings/, in the
- * order of the README's table; a new concern adds one file there and one line here.
+ * order of the table in docs/operations.md; a new concern adds one file there and one line here.
  */
 export const rawConfigSchema = z.object({
   ...serviceSettings,

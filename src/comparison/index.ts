@@ -1,4 +1,4 @@
-/** The quote comparison workbook and the ERP award file: README.md#the-quote-comparison-workbook-and-the-award-file. */
+/** The quote comparison workbook and the ERP award file: docs/comparison.md#the-quote-comparison-workbook-and-the-award-file. */
 export { buildComparison } from './model.ts';
 export type {
   AwardBasis,

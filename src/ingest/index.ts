@@ -1,4 +1,4 @@
-/** Requisition ingestion: the public API (see the README's mapping guide for profiles). */
+/** Requisition ingestion: the public API (profiles: docs/mapping.md). */
 export { ingestFile, MAX_REPORTED, type IngestOptions, type IngestSummary } from './ingest-file.ts';
 export { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
 export { compileProfile, normalizeHeader, type MappingProfile } from './mapping-profile.ts';

@@ -1,5 +1,5 @@
 /**
- * Currency (README.md#rules-and-assumptions): a profile (`currency:`) or REQUISITION_CURRENCY names the currency of its
+ * Currency (docs/comparison.md#rules-and-assumptions): a profile (`currency:`) or REQUISITION_CURRENCY names the currency of its
  * requisitions; it travels with the requisition, is kept with the tracked RFQ, and every amount names it (header,
  * number formats, award file column). One RFQ, one currency: no figure mixes two.
  */

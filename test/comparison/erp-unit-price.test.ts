@@ -1,5 +1,5 @@
 /**
- * The ERP's own unit price (README.md#rules-and-assumptions): SAP prices per price unit (12.35 per 100). The service
+ * The ERP's own unit price (docs/comparison.md#rules-and-assumptions): SAP prices per price unit (12.35 per 100). The service
  * only takes a whole-number estimated line total, so its estimate of 500 x 12.35 / 100 = 61.75 is 62, and a supplier
  * quoting exactly the ERP's price would show a "saving". The export's unit price and price unit travel with the
  * requisition and the tracked RFQ, and the comparison's estimates use them.

@@ -1,5 +1,5 @@
 /**
- * QUOTATION_PRICE_BASIS (README.md#rules-and-assumptions): quotes that are line totals give exact unit prices, totals
+ * QUOTATION_PRICE_BASIS (docs/comparison.md#rules-and-assumptions): quotes that are line totals give exact unit prices, totals
  * and award rows with `line_total`; the wrong setting on such quotes (or unit prices read as line totals) raises the
  * warning in the Notes sheet and the header. Files are written and read back with exceljs.
  */

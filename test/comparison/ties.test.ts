@@ -1,5 +1,5 @@
 /**
- * Ties (README.md#rules-and-assumptions): when splitting the award saves nothing against the best single supplier, the
+ * Ties (docs/comparison.md#rules-and-assumptions): when splitting the award saves nothing against the best single supplier, the
  * single supplier gets every line (one order instead of two); the tie rule names the lower key when quotation dates are
  * equal.
  */

@@ -1,6 +1,6 @@
 /**
- * The reconcile search under churn and faults (the first two defects the hardening soak found, README
- * "Reliability"): RFQs keep moving open -> closed -> completed and new ones keep arriving while requisitions whose
+ * The reconcile search under churn and faults (the first two defects the hardening soak found,
+ * docs/reliability.md#defects-the-suite-found-all-fixed-in-the-code): RFQs keep moving open -> closed -> completed and new ones keep arriving while requisitions whose
  * create answers were lost are reconciled page by page (5 per page). A search that could have missed the RFQ must
  * never lead to a second POST; a search through 5xx and broken JSON must still finish.
  */

@@ -1,6 +1,6 @@
 /**
  * Figures of the hardening suite: each test file records what it measured (one JSON line per figure, appended to
- * the file globalSetup names), and the global teardown prints them as one table (the table of the README's "Reliability").
+ * the file globalSetup names), and the global teardown prints them as one table (the table of docs/reliability.md#figures).
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * An award file is something the ERP may act on (README.md#the-quote-comparison-workbook-and-the-award-file): it exists
+ * An award file is something the ERP may act on (docs/comparison.md#the-quote-comparison-workbook-and-the-award-file): it exists
  * only once the award is final (every quotation decided, or the RFQ completed with its winner). Before that the
  * workbook carries a draft. Real Redis, the sandbox over HTTP, the project's poll, quotations and comparison jobs.
  */
