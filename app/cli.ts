@@ -279,6 +279,26 @@ failed
     }),
   );
 
+const notify = program.command('notify').description('notifications (NOTIFY_CHANNELS, NOTIFY_ROUTES)');
+notify
+  .command('test')
+  .description("send a test message through a route's channel now (no Redis, no queue): does it reach its people?")
+  .argument('<route>', 'a route of NOTIFY_ROUTES')
+  .addHelpText(
+    'after',
+    '\nExit code: 0 sent, 1 the channel refused or failed (the error says why), 2 no such route or bad settings.',
+  )
+  .action(
+    action(async (route: string) => {
+      const { config, logger } = setup(globals(), { redisOnly: true });
+      const { sendTestMessage } = await import('../src/notify/test-message.ts');
+      const sent = await sendTestMessage(config, logger, route);
+      process.stdout.write(
+        `sent a test message through route ${route} (${sent.type} channel ${sent.channel})${sent.to ? ` to ${sent.to.join(', ')}` : ''}\n`,
+      );
+    }),
+  );
+
 program
   .command('sandbox')
   .description('run the built-in sandbox of the sourcing service (for trying rfq-sync without the real service)')

@@ -21,6 +21,8 @@ import { createMetrics } from './metrics.ts';
 import { startPipeline, unfinishedJobs, type RunningPipeline } from './pipeline-runner.ts';
 import { resolveRuntime, type Runtime } from './runtime.ts';
 import { installShutdown } from './shutdown.ts';
+import { startMailCatcher, type MailCatcher } from './mail-catcher.ts';
+import { sendOpenDigestsNow } from '../src/notify/flush.ts';
 
 export interface DemoOptions {
   /** Parent folder of the run folder. Default ./rfq-sync-demo */
@@ -42,7 +44,10 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   const runDir = resolve(o.dir, `run-${stamp}`);
   const rel = (p: string) => relative(process.cwd(), p) || '.';
 
+  // The notifications go to a mail catcher of the demo's own: each message a .eml file under the run folder.
+  const mail = await startMailCatcher(join(runDir, 'mail'));
   const config = loadConfig({
+    ...demoNotifications(mail.port),
     RFQ_SYNC_DIR: runDir,
     POLL_CRON: '*/2 * * * * *',
     SWEEP_CRON: '*/5 * * * * *',
@@ -65,6 +70,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
       { name: 'pipeline', run: async () => pipeline?.stop(10_000) },
       { name: 'dashboard', run: async () => ops?.close() },
       { name: 'runtime', run: async () => runtime?.stop() },
+      { name: 'mail catcher', run: () => mail.close() },
     ],
   });
   try {
@@ -107,6 +113,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
       { write, rel },
       { finished, t0, timeoutMs: o.timeoutMs, runDir },
     );
+    await tellMails(ctx, mail, write, rel);
     if (o.stay) {
       write(`Dashboard stays up at ${ops.url}/queues; Ctrl-C to stop.`);
       return await shutdown.done;
@@ -250,4 +257,41 @@ async function listFiles(dir: string, ext: string): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/** Procurement and IT each get a digest (every 5 s) of what concerns them, by e-mail to the catcher. */
+function demoNotifications(port: number): Record<string, string> {
+  return {
+    NOTIFY_DIGEST_MS: '5000',
+    NOTIFY_CHANNELS: JSON.stringify({
+      'demo-mail': {
+        type: 'smtp',
+        host: '127.0.0.1',
+        port,
+        security: 'none',
+        from: 'rfq-sync demo <rfq-sync@demo.invalid>',
+      },
+    }),
+    NOTIFY_ROUTES: JSON.stringify({
+      procurement: {
+        channel: 'demo-mail',
+        to: 'procurement@demo.invalid',
+        events: ['procurement'],
+      },
+      it: { channel: 'demo-mail', to: 'it@demo.invalid', events: ['it'] },
+    }),
+  };
+}
+
+/** The digests still open are sent now; then where the demo's mails are. */
+async function tellMails(
+  ctx: WorkerContext,
+  mail: MailCatcher,
+  write: (line: string) => void,
+  rel: (p: string) => string,
+): Promise<void> {
+  await sendOpenDigestsNow(ctx.queues.notify, 10_000);
+  write(
+    `Notifications: ${mail.count()} e-mail(s) caught by the demo's own SMTP server (nothing was sent out), one .eml file each (open with any mail client): ${rel(mail.dir)}`,
+  );
 }

@@ -14,6 +14,7 @@ import { startInboxWatcher, type InboxWatcher } from '../src/intake/inbox-watche
 import { startPollSchedule, type PollSchedule } from '../src/tracking/poll-schedule.ts';
 import { startRetentionSchedule } from '../src/intake/retention.ts';
 import { startMappingSetWatch, type MappingWatch } from '../src/intake/mapping-sets.ts';
+import { startNotifyWatch } from './notify-watch.ts';
 import { removeStaleTemps } from '../src/atomic-write.ts';
 import type { OpsMetrics } from './metrics.ts';
 import type { Runtime } from './runtime.ts';
@@ -61,6 +62,7 @@ export async function startPipeline(
   let poll: PollSchedule | undefined;
   let retention: { stop(): Promise<void> } | undefined;
   let mappingSets: MappingWatch | undefined;
+  let notifyWatch: { stop(): void } | undefined;
   try {
     if (o.metrics) wireMetrics(ctx, o.metrics);
     await startStateCheck(ctx, config, runtime);
@@ -88,6 +90,7 @@ export async function startPipeline(
     if (o.schedule ?? true) {
       poll = startPollSchedule(ctx);
       retention = startRetentionSchedule(ctx);
+      notifyWatch = startNotifyWatch(ctx);
     }
   } catch (err) {
     await watcher?.close().catch(() => undefined);
@@ -111,6 +114,7 @@ export async function startPipeline(
         await wt.close().catch((err: unknown) => logger.warn({ err }, 'inbox watcher did not close cleanly'));
         await poll?.stop().catch(() => undefined);
         await retention?.stop().catch(() => undefined);
+        notifyWatch?.stop();
         mappingSets?.stop();
         await w.close(timeoutMs);
         await closeWorkerContext(ctx);

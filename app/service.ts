@@ -25,6 +25,10 @@ import type { PollResult } from '../src/tracking/poll-runner.ts';
 import { resolveRuntime } from './runtime.ts';
 import { QUEUE_KEYS, QUEUE_NAMES } from '../src/redis/queues.ts';
 import { installShutdown, type ShutdownHandle, type ShutdownStep } from './shutdown.ts';
+import { sendOpenDigestsNow } from '../src/notify/flush.ts';
+
+/** The pipeline's queues: `once` waits for these; notifications only briefly at the end (a mail server may be down). */
+const PIPELINE_QUEUES = Object.values(QUEUE_NAMES).filter((q) => q !== QUEUE_NAMES.notify);
 
 /** The service: runs until SIGTERM/SIGINT, then shuts down gracefully. Resolves with the exit code. */
 export async function runWorkerCommand(config: Config, logger: Logger): Promise<number> {
@@ -180,9 +184,11 @@ export async function runOnceCommand(config: Config, logger: Logger, o: OnceOpti
     // Poll until nothing reachable is left: a poll finds closed/completed RFQs, their quotations and comparisons follow.
     for (let round = 0; outcome === 'drained' && round < 3; round++) {
       await enqueuePollNow(ctx);
-      outcome = await waitForDrain(ctx, { deadline });
+      outcome = await waitForDrain(ctx, { queues: PIPELINE_QUEUES, deadline });
       if (outcome !== 'drained' || (await pendingWork(ctx)).done) break;
     }
+    if (ctx.notify.enabled)
+      await sendOpenDigestsNow(ctx.queues.notify, Math.min(60_000, Math.max(0, deadline - Date.now())));
     if (outcome === 'paused')
       problems.push('the sourcing service refused the token: creation and polling are paused, jobs are kept');
     if (outcome === 'timeout')

@@ -41,6 +41,7 @@ import {
 } from '../src/creation/rfq-creator.ts';
 import type { Requisition } from '../src/requisition.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
+import { requisitionDecision } from '../src/notify/events/index.ts';
 
 export const requisitionLineSchema = z.object({
   external_id: z.string().min(1),
@@ -180,10 +181,22 @@ export async function processCreateRfq(ctx: WorkerContext, job: Job): Promise<Cr
     throw err;
   }
   if (outcome.status === 'rejected') throw new UnrecoverableError(outcome.reason ?? 'rejected by the sourcing service');
+  if (outcome.status === 'undecided') await ctx.notify.emit(decisionEvent(requisition, outcome));
   return outcome;
 }
 
 async function delay(job: Job, ms: number): Promise<never> {
   await job.moveToDelayed(Date.now() + Math.max(1, Math.ceil(ms)), job.token);
   throw new DelayedError();
+}
+
+/** IT is told that a requisition waits for `rfq-sync resolve`. */
+function decisionEvent(r: Requisition, o: CreateOutcome) {
+  return requisitionDecision.event({
+    requisition: o.requisitionId,
+    sourceFile: r.sourceFile,
+    profile: r.profile,
+    reason: o.reason ?? 'the match is ambiguous',
+    candidates: o.rfqIds ?? [],
+  });
 }

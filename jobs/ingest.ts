@@ -25,13 +25,14 @@ import { delayForDiskFull } from '../src/intake/disk-full.ts';
 import { ingestJobPayloadSchema } from '../src/intake/inbox-intake.ts';
 import { runIngest, type IngestResult } from '../src/intake/ingest-run.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
+import type { Notifier } from '../src/notify/notifier.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type IngestJobResult = IngestResult;
 
 export async function processIngest(
-  ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'>,
+  ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'> & { notify?: Pick<Notifier, 'emit'> },
   job: Job,
 ): Promise<IngestJobResult> {
   const parsed = ingestJobPayloadSchema.safeParse(job.data);

@@ -19,6 +19,7 @@ export interface JobResults {
   poll: import('./poll.ts').PollJobResult;
   quotations: import('./quotations.ts').QuotationsJobResult;
   comparison: import('./comparison.ts').ComparisonJobResult;
+  notify: import('./notify.ts').NotifyJobResult;
 }
 
 /**
@@ -31,10 +32,11 @@ export const PROCESSORS: Record<QueueKey, () => Promise<Processor>> = {
   poll: async () => (await import('./poll.ts')).processPoll,
   quotations: async () => (await import('./quotations.ts')).processQuotations,
   comparison: async () => (await import('./comparison.ts')).processComparison,
+  notify: async () => (await import('./notify.ts')).processNotify,
 };
 
 export interface StartWorkerOptions {
-  /** Queues this process works on. Default: all five. */
+  /** Queues this process works on. Default: all six. */
   queues?: QueueKey[];
   /** Overrides of the per-queue concurrency from the config (CONCURRENCY_*). */
   concurrency?: Partial<Record<QueueKey, number>>;
@@ -69,6 +71,8 @@ export function concurrencyFor(ctx: WorkerContext, key: QueueKey): number {
       return c.CONCURRENCY_QUOTATIONS;
     case 'comparison':
       return c.CONCURRENCY_COMPARISON;
+    case 'notify':
+      return c.NOTIFY_CONCURRENCY;
   }
 }
 

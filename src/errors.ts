@@ -372,6 +372,20 @@ export class ReplicationLagError extends RfqSyncError {
   }
 }
 
+// ---------------------------------------------------------------- notifications (src/notify)
+
+/**
+ * A message could not be delivered through a channel (SMTP refused, webhook time-out or non-2xx answer): the notify
+ * job retries with back-off and, after NOTIFY_ATTEMPTS, is kept as failed. The text never holds a channel's secret.
+ */
+export class NotifyError extends RfqSyncError {
+  readonly channel: string;
+  constructor(channel: string, message: string, options?: { cause?: unknown }) {
+    super('E_NOTIFY', 'transient', `channel ${channel}: ${message}`, options);
+    this.channel = channel;
+  }
+}
+
 /** The sandbox (src/sandbox) refuses a request; `status` is the HTTP status it answers with. */
 export class SandboxError extends RfqSyncError {
   readonly status: number;

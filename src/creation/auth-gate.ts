@@ -49,6 +49,8 @@ export interface AuthGateOptions {
   tokens: TokenSource;
   logger: Logger;
   checkMs?: number;
+  /** Told once per pause, by the worker that paused (a notification). */
+  onPaused?: (reason: string, since: number) => Promise<void>;
 }
 
 export async function createAuthGate(o: AuthGateOptions): Promise<AuthGate> {
@@ -86,11 +88,12 @@ export async function createAuthGate(o: AuthGateOptions): Promise<AuthGate> {
   const gate: AuthGate = {
     async pause(reason, tokenFingerprint) {
       const fp = tokenFingerprint ?? o.tokens.fingerprint();
+      const since = Date.now();
       // HSETNX on `reason` decides which worker pauses (and logs) first; the others join silently.
       const [[, first]] = (await o.redis
         .multi()
         .hsetnx(o.keys.authPause, 'reason', reason)
-        .hsetnx(o.keys.authPause, 'since', String(Date.now()))
+        .hsetnx(o.keys.authPause, 'since', String(since))
         .hsetnx(o.keys.authPause, 'tokenFingerprint', fp)
         .exec()) as [[Error | null, number]];
       paused = true;
@@ -101,6 +104,7 @@ export async function createAuthGate(o: AuthGateOptions): Promise<AuthGate> {
           `AUTH REFUSED: ${reason}. RFQ creation and polling are paused, jobs are kept. Replace the token ` +
             '(SOURCING_TOKEN_FILE is re-read every few seconds, or restart with a new SOURCING_TOKEN) to resume.',
         );
+        await o.onPaused?.(reason, since);
       }
       return first === 1;
     },

@@ -39,6 +39,8 @@ import {
 import { writeFileNoticeReport } from './file-report.ts';
 import { jobId, type Queues } from '../redis/queues.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
+import { fileRefused } from '../notify/events/index.ts';
+import type { Notifier } from '../notify/notifier.ts';
 
 /** The ingest job's payload (jobs/ingest.ts). The original name and take time are read back from the name. */
 export const ingestJobPayloadSchema = z.object({
@@ -63,6 +65,8 @@ export interface IntakeContext {
   redis: Redis;
   keys: Pick<RedisKeys, 'fileLedger' | 'key'>;
   queues: Pick<Queues, 'ingest'>;
+  /** Tells IT of a file refused at the door (a symbolic link, unreadable). */
+  notify?: Pick<Notifier, 'emit'>;
 }
 
 export function fileFolders(config: Config): FileFolders {
@@ -253,6 +257,8 @@ async function refuse(
     sha256: '(not read)',
     notes: [`The file was not read: ${reason}.`, `Moved to failed/${file.name}; nothing was created from it.`],
   });
+  const at = { failed: join(folders.failed, file.name), report: join(folders.reports, report) };
+  await ctx.notify?.emit(fileRefused.event({ file: file.original, take: file.name, reason, ...at }));
   await finishFile(folders, file.name, 'failed');
   ctx.logger.warn(
     { file: file.original, processing: file.name, reason, report },

@@ -8,13 +8,15 @@ import { isInboxCandidate, takeInboxFile } from './file-mover.ts';
 import { admitTaken } from './inbox-admission.ts';
 import { stillHeld } from './held-files.ts';
 import type { InboxWatcherState, Tracker } from './inbox-state.ts';
+import { doneMarkerGate, markedFile, removeDoneMarker } from './inbox-done-marker.ts';
 
 /** A file the writer still holds open (Windows shares refuse the rename) is tried again this often, this many times. */
 const BUSY_RETRY_MS = 1_000;
 const BUSY_TRIES = 30;
 
 /** Start (or join) the stability check of one inbox file; resolves when the file is settled. */
-export function observeInboxFile(s: InboxWatcherState, name: string): Promise<void> {
+export function observeInboxFile(s: InboxWatcherState, seen: string): Promise<void> {
+  const name = markedFile(s, seen) ?? seen; // a done marker: its export is looked at
   if (s.closed || !isInboxCandidate(name)) return Promise.resolve();
   let t = s.trackers.get(name);
   if (t?.taking) t.again = true;
@@ -54,21 +56,13 @@ function scheduleCheck(s: InboxWatcherState, name: string, t: Tracker, delayMs: 
 }
 
 async function checkInboxFile(s: InboxWatcherState, name: string, t: Tracker): Promise<void> {
-  const { stableMs } = s;
   if (s.closed) return settleInboxFile(s, name);
   // lstat: a symbolic link is taken as the link (and refused by admission), never followed
   const st = await lstat(join(s.inbox, name)).catch(() => undefined);
   if (!st || !(st.isFile() || st.isSymbolicLink())) return settleInboxFile(s, name);
-  const now = Date.now();
-  if (st.size !== t.size || st.mtimeMs !== t.mtimeMs) {
-    t.size = st.size;
-    t.mtimeMs = st.mtimeMs;
-    t.since = now;
-    // A little jitter: workers on several hosts then do not all stat and rename the same file in lockstep.
-    return scheduleCheck(s, name, t, stableMs + Math.floor(Math.random() * Math.min(250, stableMs / 4)));
-  }
-  const needed = st.size === 0 && st.isFile() ? s.emptyMs : stableMs;
-  if (now - t.since < needed) return scheduleCheck(s, name, t, needed - (now - t.since));
+  const gate = await doneMarkerGate(s, name, st);
+  if (gate === 'wait') return settleInboxFile(s, name);
+  if (gate === 'stable' && stillSettling(s, name, t, st)) return;
   if (await stillHeld(s.ctx, name, st)) return settleInboxFile(s, name); // waits for its broken profile
   t.taking = true;
   const took = await takeInboxFile(s.folders, name);
@@ -84,14 +78,38 @@ async function checkInboxFile(s: InboxWatcherState, name: string, t: Tracker): P
         return settleInboxFile(s, name);
       }
       t.since = Date.now();
-      return scheduleCheck(s, name, t, Math.max(stableMs, BUSY_RETRY_MS));
+      return scheduleCheck(s, name, t, Math.max(s.stableMs, BUSY_RETRY_MS));
     }
     return settleInboxFile(s, name); // another worker won the rename
   }
   s.ctx.logger.info({ file: name, processing: took.file.name }, 'inbox: file taken');
+  await removeDoneMarker(s, name);
   try {
     await admitTaken(s, took.file);
   } finally {
     settleInboxFile(s, name);
   }
+}
+
+/** Size or mtime changed, or have not stayed still for FILE_STABLE_MS yet: the next check is scheduled (true). */
+function stillSettling(
+  s: InboxWatcherState,
+  name: string,
+  t: Tracker,
+  st: { size: number; mtimeMs: number; isFile(): boolean },
+): boolean {
+  const { stableMs } = s;
+  const now = Date.now();
+  if (st.size !== t.size || st.mtimeMs !== t.mtimeMs) {
+    t.size = st.size;
+    t.mtimeMs = st.mtimeMs;
+    t.since = now;
+    // A little jitter: workers on several hosts then do not all stat and rename the same file in lockstep.
+    scheduleCheck(s, name, t, stableMs + Math.floor(Math.random() * Math.min(250, stableMs / 4)));
+    return true;
+  }
+  const needed = st.size === 0 && st.isFile() ? s.emptyMs : stableMs;
+  if (now - t.since >= needed) return false;
+  scheduleCheck(s, name, t, needed - (now - t.since));
+  return true;
 }

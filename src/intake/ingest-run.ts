@@ -30,6 +30,8 @@ import { writeFileNoticeReport } from './file-report.ts';
 import { holdInInbox } from './held-files.ts';
 import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './requisition-spool.ts';
+import { fileHeld, fileRefused, requisitionHeld } from '../notify/events/index.ts';
+import type { Notifier } from '../notify/notifier.ts';
 
 /** At most this many changes of re-exported requisitions are listed in a file's report. */
 const MAX_REPORTED_CHANGES = 2_000;
@@ -66,6 +68,8 @@ export interface IngestRunContext {
   keys: RedisKeys;
   /** Queues one requisition for creation (the create-rfq job's own enqueue, with its deterministic id). */
   enqueue: (r: Requisition) => Promise<unknown>;
+  /** Tells IT of a refused file or held requisitions (before the file moves: a retry tells again, harmlessly). */
+  notify?: Pick<Notifier, 'emit'>;
 }
 
 /** One run of a file, its names and where its parts go. */
@@ -171,6 +175,10 @@ async function settleRefusal(run: Run, err: unknown, discarded: number): Promise
         : `Moved to failed/${payload.processingName}; nothing was created from it: the ${discarded} requisition(s) complete before the point of failure were discarded with the file.`,
     ],
   });
+  const where = { take: payload.processingName, report: join(folders.reports, run.report) };
+  await run.ctx.notify?.emit(
+    fileRefused.event({ file: file.original, reason, failed: join(folders.failed, where.take), ...where }),
+  );
   await finishFile(folders, payload.processingName, 'failed');
   await run.ledger.release(payload.sha256, payload.processingName);
   run.log.warn({ reason }, 'ingest: file refused, moved to failed/');
@@ -191,6 +199,15 @@ async function holdForBrokenProfile(run: Run, err: ProfileBrokenError): Promise<
     err,
     mappingsHash: run.mappingsHash ?? '',
   });
+  await ctx.notify?.emit(
+    fileHeld.event({
+      file: file.original,
+      take: payload.processingName,
+      profiles: held.profiles.map((p) => `${p.name}: ${p.reason}`),
+      inbox: join(run.folders.inbox, held.inboxName),
+      report: join(run.folders.reports, run.report),
+    }),
+  );
   const profiles = held.profiles.map((p) => p.name);
   return {
     status: 'held',
@@ -251,6 +268,7 @@ async function finishRead(
     ],
     changes: changes.list,
   });
+  if (summary.heldRequisitions > 0) await run.ctx.notify?.emit(heldEvent(run, summary));
   await finishFile(folders, payload.processingName, 'archive');
   await run.ledger.markDone(payload.sha256, payload.processingName, { doneAt: Date.now(), report });
   const counts = {
@@ -308,4 +326,18 @@ async function settleLedger(run: Run, where: 'archive' | 'failed'): Promise<void
       report: run.report,
     });
   else await run.ledger.release(run.payload.sha256, run.payload.processingName);
+}
+
+function heldEvent(run: Run, summary: IngestSummary) {
+  const firstError = summary.problems.find((p) => p.severity === 'error');
+  return requisitionHeld.event({
+    file: run.file.original,
+    take: run.payload.processingName,
+    profile: summary.profile,
+    held: summary.heldRequisitions,
+    rejectedRows: summary.rejectedRows,
+    queued: summary.requisitions,
+    ...(firstError ? { firstProblem: formatRowProblem(firstError) } : {}),
+    report: join(run.folders.reports, run.report),
+  });
 }

@@ -23,6 +23,8 @@ import { createRateLimiter, type RateLimiter } from '../creation/rate-limiter.ts
 import { checkRedis } from '../redis/redis-checks.ts';
 import { accountsKey, redisKeys, type RedisKeys } from '../redis/redis-keys.ts';
 import { createTokenSource, tokenFingerprint, type TokenSource } from '../creation/token-source.ts';
+import { createNotifier, type Notifier } from '../notify/notifier.ts';
+import { redisStateLost, tokenRefused } from '../notify/events/index.ts';
 
 export interface WorkerContext {
   config: Config;
@@ -53,6 +55,8 @@ export interface WorkerContext {
   baseUrl: string;
   tokens: TokenSource;
   bullPrefix: string;
+  /** Tells people (NOTIFY_ROUTES): events go on the notify queue, never waiting for a mail server. */
+  notify: Notifier;
 }
 
 export interface WorkerContextOptions {
@@ -164,6 +168,10 @@ export async function createWorkerContext(
       backoffMs: config.JOB_BACKOFF_MS,
     });
     cleanup.push(() => queues.close());
+    const notify = createNotifier({ config, redis, keyOf: keys.key, queue: queues.notify, logger });
+    cleanup.push(() => notify.close());
+    // A notice that cannot be queued (Redis down) must not break the pause it tells of: logged instead.
+    const tell = (what: string) => (err: unknown) => logger.warn({ err }, `notify: could not queue the ${what} notice`);
     const given = opts.token;
     const tokens: TokenSource = given
       ? { get: given, refresh: given, fingerprint: () => tokenFingerprint(given()) }
@@ -187,6 +195,7 @@ export async function createWorkerContext(
       tokens,
       logger,
       checkMs: opts.authCheckMs ?? config.AUTH_CHECK_MS,
+      onPaused: (reason, since) => notify.emit(tokenRefused.event({ reason, since })).catch(tell('token refused')),
     });
     const dialects = createDialectSource({ redis, keys, port: listingClient, settings: config, logger });
     const state = createStateEpoch({
@@ -195,7 +204,11 @@ export async function createWorkerContext(
       dataDir: config.folders.root,
       account: config.account,
       logger,
-      pauseCreation: () => queues.createRfq.pause(),
+      pauseCreation: async () => {
+        await queues.createRfq.pause();
+        const lost = state.lost();
+        if (lost) await notify.emit(redisStateLost.event(lost)).catch(tell('Redis state lost'));
+      },
       resumeCreation: () => queues.createRfq.resume(),
     });
     return {
@@ -213,6 +226,7 @@ export async function createWorkerContext(
       state,
       tokens,
       bullPrefix,
+      notify,
       baseUrl: opts.baseUrl,
     };
   } catch (err) {
@@ -224,6 +238,6 @@ export async function createWorkerContext(
 export async function closeWorkerContext(ctx: WorkerContext): Promise<void> {
   ctx.authGate.close();
   ctx.state.stop();
-  await Promise.allSettled([ctx.queues.close(), ctx.client.close(), ctx.listingClient.close()]);
+  await Promise.allSettled([ctx.queues.close(), ctx.client.close(), ctx.listingClient.close(), ctx.notify.close()]);
   await ctx.redis.quit().catch(() => ctx.redis.disconnect());
 }

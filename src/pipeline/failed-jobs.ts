@@ -32,6 +32,7 @@ function subjectOf(job: Job): string {
   if (r?.key) return `requisition ${r.profile}/${r.key}${r.sourceFile ? ` (${r.sourceFile})` : ''}`;
   for (const k of ['file', 'fileName', 'path', 'name']) if (typeof d?.[k] === 'string') return String(d[k]);
   if (typeof d?.rfqId === 'number' || typeof d?.rfqId === 'string') return `RFQ ${String(d.rfqId)}`;
+  if (typeof d?.route === 'string') return `notification of route ${d.route}`;
   return '';
 }
 

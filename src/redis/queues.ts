@@ -1,5 +1,6 @@
 /**
- * The five BullMQ queues of the pipeline, and deterministic job ids.
+ * The BullMQ queues: the five of the pipeline and `notify` (messages to people, src/notify/), and deterministic job
+ * ids.
  *
  * Retention and dedupe are chosen together (BullMQ re-adding the id of a job it still keeps is silently ignored):
  *   - ids are deterministic (`jobId(kind, ...)`), so the same work enqueued twice while its job exists is one job;
@@ -21,6 +22,7 @@ export const QUEUE_NAMES = {
   poll: 'poll',
   quotations: 'quotations',
   comparison: 'comparison',
+  notify: 'notify',
 } as const;
 export type QueueKey = keyof typeof QUEUE_NAMES;
 export type QueueName = (typeof QUEUE_NAMES)[QueueKey];
@@ -37,6 +39,7 @@ export interface Queues {
   poll: Queue;
   quotations: Queue;
   comparison: Queue;
+  notify: Queue;
   all: Queue[];
   /** By BullMQ queue name ('create-rfq', ...). */
   byName(name: string): Queue | undefined;
@@ -73,8 +76,9 @@ export function createQueues(
     poll: new Queue(QUEUE_NAMES.poll, opts),
     quotations: new Queue(QUEUE_NAMES.quotations, opts),
     comparison: new Queue(QUEUE_NAMES.comparison, opts),
+    notify: new Queue(QUEUE_NAMES.notify, opts),
   };
-  const all = [q.ingest, q.createRfq, q.poll, q.quotations, q.comparison];
+  const all = [q.ingest, q.createRfq, q.poll, q.quotations, q.comparison, q.notify];
   for (const queue of all) queue.on('error', () => undefined); // connection errors surface on the calls themselves
   return {
     ...q,

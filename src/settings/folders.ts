@@ -33,6 +33,19 @@ export const folderSettings = {
   WATCH_INTERVAL_MS: int(100, 3_600_000).default(2_000),
   /** A file is taken only when its size and mtime have not changed for this long, ms. Default 2,000. */
   FILE_STABLE_MS: int(0, 3_600_000).default(2_000),
+  /**
+   * Suffix of the marker file an ERP writes when an export is complete (e.g. `.done`, `.ok`, `.ready`): with it set,
+   * `<name>` is taken only once `<name><suffix>` exists (FILE_STABLE_MS still applies when the marker is older than
+   * the file), and the marker is removed with the file; a marker alone is ignored. Default: unset, files are taken
+   * once their size and mtime stayed still for FILE_STABLE_MS.
+   */
+  INBOX_DONE_SUFFIX: z
+    .string()
+    .regex(/^\.[A-Za-z0-9][A-Za-z0-9_-]{0,15}$/, 'must be a dot and up to 16 letters, digits, _ or -, e.g. .done')
+    .refine((s) => !['.tmp', '.part', '.partial', '.filepart', '.crdownload'].includes(s.toLowerCase()), {
+      message: 'names files the inbox always ignores (temporary and partial downloads)',
+    })
+    .optional(),
   /** Sweep of the inbox for files the watcher missed. Default every minute. */
   SWEEP_CRON: cron.default('* * * * *'),
   /**
@@ -40,6 +53,12 @@ export const folderSettings = {
    * on RETENTION_CRON. Default 0: keep everything.
    */
   RETENTION_DAYS: int(0, 36_500).default(0),
+  /**
+   * Done files for the ERP: `marker` writes an empty `<award file>.done` after each award file; `manifest` writes,
+   * per RFQ version, `awards/<RFQ-...-vN>.manifest.json` listing its workbook, award file and the overview with
+   * sha256 and size; each after the files it names, atomically. Default `off`.
+   */
+  OUTBOX_DONE_FILES: z.enum(['marker', 'manifest', 'off']).default('off'),
   /** Days to keep comparison workbooks and award files in the outbox. Default 0: keep them (procurement's files). */
   OUTBOX_RETENTION_DAYS: int(0, 36_500).default(0),
   /** When retention runs (on every worker; harmless twice). Default 03:30 daily. */

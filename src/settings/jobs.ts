@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { int } from './fields.ts';
 
 /** The queues a worker can work on (WORKER_QUEUES), by their BullMQ names (src/redis/queues.ts QUEUE_NAMES). */
-export const WORKER_QUEUE_NAMES = ['ingest', 'create-rfq', 'poll', 'quotations', 'comparison'] as const;
+export const WORKER_QUEUE_NAMES = ['ingest', 'create-rfq', 'poll', 'quotations', 'comparison', 'notify'] as const;
 export type WorkerQueueName = (typeof WORKER_QUEUE_NAMES)[number];
 
 export const jobSettings = {
@@ -36,8 +36,8 @@ export const jobSettings = {
    */
   JOB_MAX_STALLED: int(0, 1_000_000).default(5),
   /**
-   * Queues the `worker` command works on, comma-separated: ingest, create-rfq, poll, quotations, comparison (the inbox
-   * watcher and the schedules run anyway). Default: all five.
+   * Queues the `worker` command works on, comma-separated: ingest, create-rfq, poll, quotations, comparison, notify
+   * (the inbox watcher and the schedules run anyway). Default: all six.
    */
   WORKER_QUEUES: z
     .string()

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { buildComparison, comparisonFileNames, writeComparisonOutputs } from '../comparison/index.ts';
 import type { ComparisonInput, ComparisonModel } from '../comparison/index.ts';
 import { comparisonSummary } from '../comparison/overview.ts';
+import { writeDoneFiles } from '../comparison/done-files.ts';
 import { rfqNotListed } from '../errors.ts';
 import type { ListedRfq, Quotation } from '../sourcing/types.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
@@ -22,6 +23,8 @@ import { enqueueComparison, enqueueOverview, type ComparisonJobData } from './en
 import { findListedRfq } from './find-rfq.ts';
 import { decideNewVersion, decisionsOf, revisionsOf } from './revisions.ts';
 import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
+import { tellComparisonWritten } from './comparison-notices.ts';
+import { overviewPath } from './overview.ts';
 import type { TrackingStore } from './store.ts';
 import type { TrackedRfq, WrittenComparison } from './transitions.ts';
 
@@ -58,6 +61,15 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   // The award file is for the ERP to act on: written only once the award is final; a draft stays in the workbook.
   const final = model.award.final;
   await writeComparisonOutputs(model, { workbook, ...(final ? { award: csv } : {}) });
+  await writeDoneFiles(ctx.config, {
+    rfqId,
+    version,
+    workbook,
+    award: csv,
+    awardWritten: final,
+    overview: overviewPath(ctx.config),
+  });
+  await tellComparisonWritten(ctx, { rec, rfq, model, version, workbook, ...(final ? { award: csv } : {}) });
   const written = writtenComparison(rec, snap, quotations, model, names, version);
   await store.update(rfqId, (cur) =>
     cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined,

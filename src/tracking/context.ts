@@ -2,12 +2,15 @@
 import type { WorkerContext } from '../pipeline/context.ts';
 import { TrackingStore } from './store.ts';
 
-/** `dialects` is optional: without it (tests of the tracking alone) the lists are read with the lower-case filter. */
+/**
+ * `dialects` is optional: without it (tests of the tracking alone) the lists are read with the lower-case filter;
+ * `notify` too: without it nobody is told.
+ */
 export type TrackingContext = Pick<
   WorkerContext,
   'config' | 'logger' | 'redis' | 'keys' | 'queues' | 'client' | 'authGate'
 > &
-  Partial<Pick<WorkerContext, 'dialects'>>;
+  Partial<Pick<WorkerContext, 'dialects' | 'notify'>>;
 
 const stores = new WeakMap<object, TrackingStore>();
 

@@ -1,11 +1,13 @@
 /**
  * `npm run demo` as a new user runs it: nothing configured (a hostile REDIS_URL / SOURCING_BASE_URL in the
- * environment is ignored), it ends with exit 0 and prints paths of comparison workbooks and award files that exist.
+ * environment is ignored), it ends with exit 0 and prints paths of comparison workbooks and award files that exist,
+ * and where the notification e-mails its own SMTP catcher took are.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
+import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { BIN } from './cli-helpers.ts';
 
@@ -54,6 +56,15 @@ describe('demo', () => {
     expect(overview, 'the overview line').not.toBeNull();
     expect(Number(overview![1])).toBe(workbooks.length);
     expect(readFileSync(resolve(cwd, overview![2]!)).subarray(0, 2).toString()).toBe('PK');
+    // the notifications went to the demo's own SMTP catcher, one .eml file each, where the demo says
+    const caught = /Notifications: (\d+) e-mail\(s\) caught by the demo's own SMTP server .*: (\S+)$/m.exec(out);
+    expect(caught, 'the notifications line').not.toBeNull();
+    const mails = readdirSync(resolve(cwd, caught![2]!)).filter((f) => f.endsWith('.eml'));
+    expect(mails.length).toBe(Number(caught![1]));
+    expect(mails.length).toBeGreaterThan(0);
+    const first = await simpleParser(readFileSync(resolve(cwd, caught![2]!, mails[0]!)));
+    expect(first.subject).toMatch(/^\[rfq-sync\] /);
+    expect(first.text).toMatch(/comparison v\d ready|award final/);
   }, 150_000);
 
   it('names the package to install when redis-server is missing', async () => {

@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startHttpReceiver } from '../helpers/notify.ts';
 import { spawnCli } from './cli-helpers.ts';
 
 function inboxWith(files: Record<string, string | { copy: string }>): string {
@@ -37,13 +38,29 @@ describe('rfq-sync once', () => {
     expect(readdirSync(join(dir, 'outbox', 'reports'))).toHaveLength(1);
   });
 
-  it('exits 1 and says why when a file could not be read', async () => {
+  it('exits 1 and says why when a file could not be read; IT is told before it exits, the digest window open or not', async () => {
     const dir = inboxWith({ 'mystery-export.csv': 'foo;bar;baz\n1;2;3\n' });
-    const run = spawnCli(['once', '--sandbox'], { RFQ_SYNC_DIR: dir, HTTP_PORT: '0', FILE_STABLE_MS: '100' });
-    const { code } = await run.exited;
-    expect(code, run.output().slice(-2000)).toBe(1);
-    expect(run.output()).toMatch(/file mystery-export\.csv refused/);
-    expect(readdirSync(join(dir, 'failed'))).toHaveLength(1);
+    const hook = await startHttpReceiver();
+    try {
+      const run = spawnCli(['once', '--sandbox'], {
+        RFQ_SYNC_DIR: dir,
+        HTTP_PORT: '0',
+        FILE_STABLE_MS: '100',
+        NOTIFY_DIGEST_MS: '600000',
+        NOTIFY_CHANNELS: JSON.stringify({ hook: { type: 'webhook', url: `${hook.url}/it` } }),
+        NOTIFY_ROUTES: JSON.stringify({ it: { channel: 'hook', events: ['it'] } }),
+      });
+      const { code } = await run.exited;
+      expect(code, run.output().slice(-2000)).toBe(1);
+      expect(run.output()).toMatch(/file mystery-export\.csv refused/);
+      expect(readdirSync(join(dir, 'failed'))).toHaveLength(1);
+      expect(hook.requests).toHaveLength(1);
+      expect((hook.requests[0]!.json as { subject: string }).subject).toMatch(
+        /^\[rfq-sync\] mystery-export\.csv refused: /,
+      );
+    } finally {
+      await hook.close();
+    }
   });
 
   it.each([

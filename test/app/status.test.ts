@@ -130,7 +130,7 @@ describe('status and failed jobs', () => {
         '1 row(s) rejected, 1 requisition(s) held back; first: weekly.csv row 3, column Qty ("2.5"): qty must be a whole number',
       report: 'weekly.1234abcd.r2.xlsx',
     });
-    expect(Object.keys(r.queues)).toEqual(['ingest', 'create-rfq', 'poll', 'quotations', 'comparison']);
+    expect(Object.keys(r.queues)).toEqual(['ingest', 'create-rfq', 'poll', 'quotations', 'comparison', 'notify']);
     for (const counts of Object.values(r.queues)) {
       expect(Object.keys(counts).sort()).toEqual([
         'active',

@@ -19,6 +19,7 @@ const LEVELS: Array<[folder: string, level: number]> = [
   ['src/ingest', 1],
   ['src/comparison', 1],
   ['src/redis', 1],
+  ['src/notify', 1], // messages to people: channels, event kinds, routes, the notify queue's messages
   ['src/creation', 2],
   ['src/intake', 3],
   ['src/pipeline', 4],

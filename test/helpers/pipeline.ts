@@ -405,7 +405,7 @@ export async function waitForQueue(
   }
 }
 
-/** Read-only handles on the five queues of an account, to count jobs by state. */
+/** Read-only handles on the queues of an account, to count jobs by state. */
 export function openQueues(
   redisUrl: string,
   prefix: string,

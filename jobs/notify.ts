@@ -1,0 +1,38 @@
+/**
+ * notify: send one message of a notification route (src/notify/notifier.ts deliver; docs/notifications.md).
+ *
+ * Payload:  notifyJobSchema { route, message } (src/notify/notifier.ts). Job id `notify~<route>~<message>`: one job
+ *           per message; a digest's job is added, delayed to the end of its window, by the route's first event.
+ * Reads:    the message's events and its send record in Redis; the files it attaches (comparison workbooks).
+ * Writes:   the message through the route's channel (SMTP, Teams, Slack, webhook); the send record, `sending` before
+ *           and `sent` after: a message recorded `sent` is never sent again, one left `sending` by a crash is sent
+ *           once more.
+ * Errors:   a channel that fails (NotifyError: refused, time-out, non-2xx) is retried with back-off, NOTIFY_ATTEMPTS
+ *           times in all, then kept as failed (`rfq-sync failed list`, `failed retry`); on that last failure the
+ *           other routes are told (channel-failing). Nothing of the pipeline waits for this queue. A bad payload is
+ *           unrecoverable.
+ */
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { WorkerContext } from '../src/pipeline/context.ts';
+import { notifyJobSchema, type DeliveryResult } from '../src/notify/notifier.ts';
+
+/** What this job returns: BullMQ keeps it as the job's return value. */
+export type NotifyJobResult = DeliveryResult;
+
+export async function processNotify(ctx: Pick<WorkerContext, 'notify' | 'logger'>, job: Job): Promise<NotifyJobResult> {
+  const data = notifyJobSchema.safeParse(job.data);
+  if (!data.success)
+    throw new UnrecoverableError(`notify job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
+  try {
+    return await ctx.notify.deliver(data.data);
+  } catch (err) {
+    const attempts = job.attemptsMade + 1;
+    if (attempts >= (job.opts.attempts ?? 1))
+      await ctx.notify
+        .undelivered(data.data, `${job.queueName}:${String(job.id)}`, attempts, err as Error)
+        .catch((e: unknown) =>
+          ctx.logger.warn({ err: e }, 'notify: could not tell the other routes of a failed message'),
+        );
+    throw err;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Done files for the ERP (OUTBOX_DONE_FILES), so the next system knows a file is complete before it reads it:
+ *   - `marker`: an empty `<award file>.done` beside each award file;
+ *   - `manifest`: per RFQ version, `awards/<award name>.manifest.json` listing its workbook, its award file (when the
+ *     award is final) and the overview as it stands, each with its sha256 and size.
+ * Each is written after the files it names, to a temporary name then renamed. The comparison job writes them before
+ * it records the version: a crash in between writes the files and their done files again, under the same names.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, join, relative, sep } from 'node:path';
+import { writeFileAtomically } from '../atomic-write.ts';
+import type { Config } from '../config.ts';
+
+export interface VersionFiles {
+  rfqId: number;
+  version: number;
+  workbook: string;
+  /** The award file's path: written when `awardWritten`, else only its name is used (the manifest's). */
+  award: string;
+  awardWritten: boolean;
+  /** The account's overview, listed when it exists. */
+  overview: string;
+}
+
+export const DONE_SUFFIX = '.done';
+
+/** The done files written (none with `off`). */
+export async function writeDoneFiles(
+  config: Pick<Config, 'OUTBOX_DONE_FILES' | 'folders'>,
+  f: VersionFiles,
+): Promise<string[]> {
+  if (config.OUTBOX_DONE_FILES === 'marker') {
+    if (!f.awardWritten) return [];
+    const marker = `${f.award}${DONE_SUFFIX}`;
+    await writeFileAtomically(marker, '');
+    return [marker];
+  }
+  if (config.OUTBOX_DONE_FILES !== 'manifest') return [];
+  const outbox = config.folders.outbox;
+  const listed: Array<[role: string, path: string]> = [['workbook', f.workbook]];
+  if (f.awardWritten) listed.push(['award', f.award]);
+  if (await stat(f.overview).catch(() => undefined)) listed.push(['overview', f.overview]);
+  const files = [];
+  for (const [role, path] of listed) {
+    const { sha256, size } = await digest(path);
+    files.push({ role, path: relative(outbox, path).split(sep).join('/'), sha256, size });
+  }
+  const manifest = join(config.folders.awards, `${basename(f.award).replace(/\.csv$/i, '')}.manifest.json`);
+  const body = {
+    rfq_id: f.rfqId,
+    version: f.version,
+    written_at: new Date().toISOString(),
+    files,
+    // the overview is the account's, rewritten after every poll: its entry is the file as this version found it
+    ...(listed.some(([role]) => role === 'overview')
+      ? { overview_note: 'as it stood when this manifest was written' }
+      : {}),
+  };
+  await writeFileAtomically(manifest, `${JSON.stringify(body, null, 2)}\n`);
+  return [manifest];
+}
+
+async function digest(path: string): Promise<{ sha256: string; size: number }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), size };
+}

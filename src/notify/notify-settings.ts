@@ -1,0 +1,104 @@
+/**
+ * The notification settings, checked against the registries of channel kinds and event kinds: each channel's
+ * options by its kind (secrets read from their files), each route's channel, recipients and event names. Every
+ * problem is one line naming the setting (`NOTIFY_CHANNELS.it-mail.port: ...`); the worker refuses to start with
+ * them (ConfigError), like any other bad setting.
+ */
+import type { Config } from '../config.ts';
+import { ConfigError } from '../errors.ts';
+import type { RouteSetting } from '../settings/notify.ts';
+import type { ChannelKind } from './channel.ts';
+import * as channelKinds from './channels/index.ts';
+import type { Audience, EventKind } from './event-kind.ts';
+import * as eventKinds from './events/index.ts';
+
+/** By `type`. */
+export const CHANNEL_KINDS: ReadonlyMap<string, ChannelKind<unknown>> = new Map(
+  Object.entries(channelKinds as Record<string, ChannelKind<unknown>>),
+);
+/** By name. */
+export const EVENT_KINDS: ReadonlyMap<string, EventKind> = new Map(
+  Object.values(eventKinds as Record<string, EventKind>).map((k) => [k.name, k]),
+);
+
+export interface ResolvedChannel {
+  name: string;
+  type: string;
+  kind: ChannelKind<unknown>;
+  options: unknown;
+}
+
+export interface ResolvedRoute {
+  name: string;
+  channel: string;
+  events: ReadonlySet<string>;
+  to?: string[];
+  profiles?: ReadonlySet<string>;
+  locations?: ReadonlySet<string>;
+  categories?: ReadonlySet<string>;
+  digest: RouteSetting['digest'];
+}
+
+export interface NotifySettings {
+  channels: ReadonlyMap<string, ResolvedChannel>;
+  routes: ReadonlyMap<string, ResolvedRoute>;
+}
+
+const GROUPS: Record<string, Audience[]> = { procurement: ['procurement'], it: ['it'], all: ['procurement', 'it'] };
+
+/** The channels and routes of the configuration; throws ConfigError listing every problem. */
+export function resolveNotifySettings(config: Pick<Config, 'NOTIFY_CHANNELS' | 'NOTIFY_ROUTES'>): NotifySettings {
+  const problems: string[] = [];
+  const channels = new Map<string, ResolvedChannel>();
+  for (const [name, entry] of Object.entries(config.NOTIFY_CHANNELS ?? {})) {
+    const { type, ...rest } = entry;
+    const kind = CHANNEL_KINDS.get(type);
+    if (!kind) {
+      problems.push(
+        `NOTIFY_CHANNELS.${name}.type: ${type} is not a channel kind (${[...CHANNEL_KINDS.keys()].join(', ')})`,
+      );
+      continue;
+    }
+    const parsed = kind.options.safeParse(rest);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        problems.push(`NOTIFY_CHANNELS.${name}${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`);
+      continue;
+    }
+    channels.set(name, { name, type, kind, options: parsed.data });
+  }
+  const routes = new Map<string, ResolvedRoute>();
+  for (const [name, r] of Object.entries(config.NOTIFY_ROUTES ?? {})) {
+    const at = `NOTIFY_ROUTES.${name}`;
+    const channel = channels.get(r.channel);
+    if (!channel && !(config.NOTIFY_CHANNELS && r.channel in config.NOTIFY_CHANNELS))
+      problems.push(`${at}.channel: ${r.channel} is not a channel of NOTIFY_CHANNELS`);
+    if (channel?.kind.needsRecipients && !r.to?.length)
+      problems.push(`${at}.to: required: the e-mail addresses this route sends to`);
+    if (channel && !channel.kind.needsRecipients && r.to?.length)
+      problems.push(`${at}.to: only for e-mail channels (${r.channel} is a ${channel.type} channel)`);
+    const events = new Set<string>();
+    for (const e of r.events) {
+      const group = GROUPS[e];
+      if (group) for (const k of EVENT_KINDS.values()) if (group.includes(k.audience)) events.add(k.name);
+      if (group) continue;
+      if (EVENT_KINDS.get(e)?.audience !== 'test' && EVENT_KINDS.has(e)) events.add(e);
+      else
+        problems.push(
+          `${at}.events: ${e} is not an event (${[...Object.keys(GROUPS), ...[...EVENT_KINDS.values()].filter((k) => k.audience !== 'test').map((k) => k.name)].join(', ')})`,
+        );
+    }
+    routes.set(name, {
+      name,
+      channel: r.channel,
+      events,
+      ...(r.to ? { to: r.to } : {}),
+      ...(r.profiles ? { profiles: new Set(r.profiles) } : {}),
+      ...(r.locations ? { locations: new Set(r.locations) } : {}),
+      ...(r.categories ? { categories: new Set(r.categories) } : {}),
+      digest: r.digest,
+    });
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { channels, routes };
+}
