@@ -56,6 +56,7 @@ const SUMMARY_WORDS = new Set([
 
 /** A cell's text as a summary label, when it is one. */
 function isSummaryLabel(text: string): boolean {
+  if (text.length > 32 || /^[\s\d]/.test(text)) return false; // labels are short words
   const t = text
     .toLowerCase()
     .replace(/\s+/g, ' ')
@@ -142,16 +143,17 @@ function labelAndNumberRows(sample: FileSample): Found[] {
  */
 function trailingSumRows(sample: FileSample, already: Set<number>): Found[] {
   const rows = sample.rows;
-  const fmt = styleOf(sample);
+  let fmt: NumberFormat | undefined; // read only for a row that passes the cheap tests (most samples have none)
   const out: Found[] = [];
   for (let at = rows.length - 1; at >= 2; at--) {
     if (already.has(at)) continue;
     const r = rows[at]!;
-    const above = rows.slice(0, at).filter((_, i) => !already.has(i));
     const texts = r.cells.flatMap((c, i) => (isText(c) ? [i] : []));
+    if (texts.length > 1) break; // a line of the export: it names things
+    const above = rows.slice(0, at).filter((_, i) => !already.has(i));
     const blankOnlyHere = r.cells.some((c, i) => cellText(c) === '' && above.every((a) => cellText(a.cells[i]) !== ''));
-    const sums =
-      texts.length <= 1 && blankOnlyHere && r.cells.some((c, i) => isNumberLike(c) && sumsAbove(c, i, above, fmt));
+    fmt ??= styleOf(sample);
+    const sums = blankOnlyHere && r.cells.some((c, i) => isNumberLike(c) && sumsAbove(c, i, above, fmt!));
     if (!sums) break; // only the trailing rows: a sum-like line in the middle is a line
     const label = texts.length === 1 ? `"${cellText(r.cells[texts[0]!])}" with ` : '';
     out.push({ at, ...(label ? { labelAt: texts[0]! } : {}), why: `${label}the sums of the lines above` });
