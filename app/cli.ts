@@ -238,6 +238,38 @@ program
   );
 
 program
+  .command('resume')
+  .description(
+    'the service refused the token and calls are paused: check the same token now and resume when it is accepted',
+  )
+  .addHelpText(
+    'after',
+    '\nWorkers check the same token by themselves on a back-off (AUTH_CHECK_MS, doubling up to 15 min); this checks now.\nExit code: 0 not paused or resumed, 1 still refused.',
+  )
+  .action(
+    action(async () => {
+      const { config, logger } = setup(globals());
+      const { runResumeCommand } = await import('./resume.ts');
+      return runResumeCommand(config, logger, (l) => process.stdout.write(`${l}\n`));
+    }),
+  );
+
+program
+  .command('intake')
+  .description("which data folder does intake (takes the inbox files) for the account, and whether this host's is it")
+  .option(
+    '--take-over',
+    "make this host's data folder the intake folder from now on (a host replaced, the share moved)",
+  )
+  .action(
+    action(async (opts: { takeOver?: boolean }) => {
+      const { config, logger } = setup(globals(), { redisOnly: true });
+      const { runIntakeCommand } = await import('./intake.ts');
+      return runIntakeCommand(config, logger, opts, (l) => process.stdout.write(`${l}\n`));
+    }),
+  );
+
+program
   .command('resolve')
   .description('settle a requisition parked after an ambiguous reconcile: this RFQ is it (--rfq), or post it (--post)')
   .argument('<requisition>', 'requisition id as `status` shows it (profile/key)')
@@ -313,6 +345,11 @@ program
     'friendly (lower-case filter, external_id echoed) or docs (the real service as documented)',
     'friendly',
   )
+  .option(
+    '--shapes <name>',
+    'current (records as the interface shows them) or legacy (as older revisions of the real service document them: extended-JSON dates, invitation map, success/unsuccess, "0"-keyed documents)',
+    'current',
+  )
   .option('--existing <n>', 'seed this many hand-made RFQs (no external_ids) per account', (v) => Number(v), 0)
   .option('--page-size <n>', 'RFQs per list page', (v) => positiveInteger(v), 20)
   .action(
@@ -325,11 +362,13 @@ program
         autopilot?: boolean;
         closeAfterMs: number;
         dialect: string;
+        shapes: string;
         existing: number;
         pageSize: number;
       }) => {
         if (opts.dialect !== 'friendly' && opts.dialect !== 'docs')
           throw new ConfigError([`--dialect: must be friendly or docs, not ${opts.dialect}`]);
+        checkShapes(opts.shapes);
         const { runSandboxCommand } = await import('./sandbox-command.ts');
         return runSandboxCommand(globals(), opts);
       },
@@ -344,16 +383,33 @@ program
   .option('--dir <dir>', 'parent folder of the run folder', 'rfq-sync-demo')
   .option('--timeout <seconds>', 'stop waiting after this long', (v) => positiveNumber(v), 110)
   .option('--stay', 'keep running at the end (dashboard stays up) until Ctrl-C')
+  .option(
+    '--shapes <name>',
+    "the sandbox's record shapes: current or legacy (see `rfq-sync sandbox --help`)",
+    'current',
+  )
   .addHelpText(
     'after',
     '\nNeeds redis-server on PATH (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis).\nIgnores REDIS_URL and SOURCING_BASE_URL: a demo never touches a real installation.',
   )
   .action(
-    action(async (opts: { dir: string; timeout: number; stay?: boolean }) => {
+    action(async (opts: { dir: string; timeout: number; stay?: boolean; shapes: string }) => {
+      const shapes = checkShapes(opts.shapes);
       const { runDemo } = await import('./demo.ts');
-      return runDemo({ dir: opts.dir, timeoutMs: opts.timeout * 1000, stay: opts.stay, logLevel: globals().logLevel });
+      return runDemo({
+        dir: opts.dir,
+        timeoutMs: opts.timeout * 1000,
+        stay: opts.stay,
+        logLevel: globals().logLevel,
+        shapes,
+      });
     }),
   );
+
+function checkShapes(v: string): 'current' | 'legacy' {
+  if (v !== 'current' && v !== 'legacy') throw new ConfigError([`--shapes: must be current or legacy, not ${v}`]);
+  return v;
+}
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { displayRedisUrl, type Config } from '../src/config.ts';
 import { ConfigError, redisUnreachable } from '../src/errors.ts';
 import type { Logger } from '../src/logger.ts';
-import type { AuthPauseStatus } from '../src/creation/auth-gate.ts';
+import { readAuthPause, type AuthPauseStatus } from '../src/creation/auth-gate.ts';
 import { closeWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../src/pipeline/context.ts';
 import { bullPrefix, createQueues, jobId, type Queues, type RedisConnectionOptions } from '../src/redis/queues.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
@@ -21,6 +21,7 @@ import { currentMappingSets } from '../src/intake/mapping-sets.ts';
 import { lastRetention } from '../src/intake/retention.ts';
 import { readLostState } from '../src/redis/state-epoch.ts';
 import { ingestOneFile } from '../src/intake/inbox-intake.ts';
+import { assertIntakeFolder, readIntakeFolder } from '../src/intake/intake-folder.ts';
 import { writeComparisonNow } from '../src/tracking/compare-now.ts';
 import { enqueuePollNow } from '../src/tracking/enqueue.ts';
 import { runPoll, type PollResult } from '../src/tracking/poll-runner.ts';
@@ -28,6 +29,9 @@ import { trackingStatus } from '../src/tracking/status.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { openContext, resolveRuntime } from './runtime.ts';
 import { collectStatus, formatStatus, type StatusChange, type TrackingFacts } from './status.ts';
+
+const INGEST_WAYS_OUT =
+  "Run `rfq-sync ingest` on a host of the intake folder, or copy the file into that folder's inbox.";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -83,14 +87,7 @@ export async function withReadContext<T>(
     attempts: config.JOB_ATTEMPTS,
     backoffMs: config.JOB_BACKOFF_MS,
   });
-  const authGate = {
-    async status(): Promise<AuthPauseStatus> {
-      const h = await redis.hgetall(keys.authPause);
-      return h.reason
-        ? { paused: true, reason: h.reason, since: Number(h.since), tokenFingerprint: h.tokenFingerprint }
-        : { paused: false };
-    },
-  };
+  const authGate = { status: () => readAuthPause(redis, keys) };
   try {
     return await fn({ config, logger, redis, keys, queues, authGate });
   } finally {
@@ -162,11 +159,15 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     const bad = p.invalidCount
       ? `; ${p.invalidCount} listed RFQ(s) break the schema, e.g. ${describeInvalid(p.invalid[0])}`
       : '';
+    const u = p.unreadable?.[0];
+    const unreadable = u
+      ? `; ${p.unreadableCount ?? 1} field(s) of listed RFQs cannot be read and are left out, e.g. RFQ ${u.rfqId} field ${u.field}`
+      : '';
     const overview = p.overview && 'error' in p.overview ? `; overview.xlsx NOT written: ${p.overview.error}` : '';
     detail =
       p.error ??
       p.skipped ??
-      `${p.tracked} tracked, ${p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${overview}`;
+      `${p.tracked} tracked, ${p.transitionCount ?? p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${unreadable}${overview}`;
   }
   const [dialectRaw, parkedRaw, lost, retention] = await Promise.all([
     ctx.redis.get(ctx.keys.key('dialect')),
@@ -174,7 +175,10 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     readLostState(ctx.redis, ctx.keys),
     lastRetention(ctx.redis, ctx.keys),
   ]);
-  const mappingSets = await currentMappingSets(ctx.redis, ctx.keys);
+  const [mappingSets, intake] = await Promise.all([
+    currentMappingSets(ctx.redis, ctx.keys),
+    readIntakeFolder(ctx.redis, ctx.keys),
+  ]);
   const heldFiles = (await listHeldFiles(ctx.redis, ctx.keys, ctx.config.folders.inbox)).map((h) => ({
     inboxName: h.inboxName,
     file: h.file,
@@ -214,6 +218,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     mappingSets,
     changes,
     heldFiles,
+    intake: intake ?? null,
   };
 }
 
@@ -270,7 +275,10 @@ export async function runIngestCommand(
   o: { mapping?: string; move?: boolean },
 ): Promise<number> {
   const { r, workers, account } = await withReadContext(config, logger, 'ingest', async (ctx) => ({
-    r: await ingestOneFile(ctx, file, { mapping: o.mapping, move: o.move }),
+    // a file put into a processing/ folder no intake worker reads would never be read
+    r: await assertIntakeFolder(ctx, INGEST_WAYS_OUT).then(() =>
+      ingestOneFile(ctx, file, { mapping: o.mapping, move: o.move }),
+    ),
     workers: await ctx.queues.ingest.getWorkersCount(),
     account: ctx.config.account,
   }));

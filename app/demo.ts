@@ -34,6 +34,8 @@ export interface DemoOptions {
   logLevel?: string;
   /** Where progress lines go (tests). */
   write?: (line: string) => void;
+  /** The sandbox's record shapes (`legacy`: as older revisions of the real service's documentation show them). */
+  shapes?: 'current' | 'legacy';
 }
 
 export async function runDemo(o: DemoOptions): Promise<number> {
@@ -80,6 +82,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
       sandbox: {
         autopilot: { closeAfterMs: 4_000, completeAfterMs: 4_000, suppliersPerRfq: 3, missingLineRate: 0.1 },
         seed: 42,
+        shapes: o.shapes ?? 'current',
       },
     });
     say(`redis ${runtime.redisUrl}, sandbox ${runtime.baseUrl}`);

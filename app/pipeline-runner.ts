@@ -12,6 +12,8 @@ import { closeWorkerContext, type WorkerContext } from '../src/pipeline/context.
 import type { AdmitResult } from '../src/intake/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../src/intake/inbox-watcher.ts';
 import { startPollSchedule, type PollSchedule } from '../src/tracking/poll-schedule.ts';
+import { claimIntake } from '../src/intake/intake-folder.ts';
+import { QUEUE_KEYS } from '../src/redis/queues.ts';
 import { startRetentionSchedule } from '../src/intake/retention.ts';
 import { startMappingSetWatch, type MappingWatch } from '../src/intake/mapping-sets.ts';
 import { startNotifyWatch } from './notify-watch.ts';
@@ -42,9 +44,10 @@ export interface PipelineOptions {
 
 export interface RunningPipeline {
   ctx: WorkerContext;
-  watcher: InboxWatcher;
-  /** The mapping profiles as last loaded: which are broken (readiness). */
-  mappings: MappingWatch;
+  /** The inbox watcher; none with INTAKE=off. */
+  watcher: InboxWatcher | undefined;
+  /** The mapping profiles as last loaded: which are broken (readiness); none with INTAKE=off. */
+  mappings: MappingWatch | undefined;
   worker: RunningWorker;
   poll: PollSchedule | undefined;
   stop(timeoutMs: number): Promise<void>;
@@ -66,27 +69,38 @@ export async function startPipeline(
   try {
     if (o.metrics) wireMetrics(ctx, o.metrics);
     await startStateCheck(ctx, config, runtime);
+    // before any job is taken: a worker whose data folder is not the intake folder exits 2 here
+    if (config.INTAKE) await claimIntake(ctx);
+    await announceAuthPause(ctx);
     await removeCrashTemps(config, logger);
-    mappingSets = await startMappingSetWatch({
-      redis: ctx.redis,
-      keys: ctx.keys,
-      dir: config.folders.mappings,
-      logger,
-      checkMs: config.MAPPINGS_CHECK_MS,
-      // a reload may have fixed the profile a held file waits for
-      onChange: () => void watcher?.sweep().catch(() => undefined),
-    });
-    worker = startWorker(ctx, o.worker);
+    if (config.INTAKE)
+      mappingSets = await startMappingSetWatch({
+        redis: ctx.redis,
+        keys: ctx.keys,
+        dir: config.folders.mappings,
+        logger,
+        checkMs: config.MAPPINGS_CHECK_MS,
+        // a reload may have fixed the profile a held file waits for
+        onChange: () => void watcher?.sweep().catch(() => undefined),
+      });
+    const queues = (o.worker?.queues ?? QUEUE_KEYS).filter((k) => config.INTAKE || k !== 'ingest');
+    worker = startWorker(ctx, { ...o.worker, queues });
     reportJobOutcomes(worker, logger, o);
-    watcher = await startInboxWatcher(ctx, {
-      watch: o.watch ?? true,
-      schedule: o.schedule ?? true,
-      recoverAfterMs: config.INBOX_RECOVER_AFTER_MS,
-      onAdmitted: (r) => {
-        if (r.status === 'duplicate') o.metrics?.onFile('duplicate');
-        o.onAdmitted?.(r);
-      },
-    });
+    if (config.INTAKE)
+      watcher = await startInboxWatcher(ctx, {
+        watch: o.watch ?? true,
+        schedule: o.schedule ?? true,
+        recoverAfterMs: config.INBOX_RECOVER_AFTER_MS,
+        onAdmitted: (r) => {
+          if (r.status === 'duplicate') o.metrics?.onFile('duplicate');
+          o.onAdmitted?.(r);
+        },
+      });
+    else
+      logger.info(
+        { event: 'intake.off' },
+        'INTAKE=off: this worker takes no files (no inbox, no ingest jobs); it creates RFQs, polls and writes outputs',
+      );
     if (o.schedule ?? true) {
       poll = startPollSchedule(ctx);
       retention = startRetentionSchedule(ctx);
@@ -111,7 +125,7 @@ export async function startPipeline(
     poll,
     stop(timeoutMs) {
       stopping ??= (async () => {
-        await wt.close().catch((err: unknown) => logger.warn({ err }, 'inbox watcher did not close cleanly'));
+        await wt?.close().catch((err: unknown) => logger.warn({ err }, 'inbox watcher did not close cleanly'));
         await poll?.stop().catch(() => undefined);
         await retention?.stop().catch(() => undefined);
         notifyWatch?.stop();
@@ -122,6 +136,29 @@ export async function startPipeline(
       return stopping;
     },
   };
+}
+
+/**
+ * A pause found at start is said at once (a restart must not look like a fresh start), and the same token is checked
+ * now: a restart is someone asking whether it works again. The check is not waited for: a service that does not
+ * answer must not hold the start (its outcome is logged).
+ */
+async function announceAuthPause(ctx: WorkerContext): Promise<void> {
+  const s = await ctx.authGate.status();
+  if (!s.paused) return;
+  const last = s.lastCheck
+    ? `last check ${new Date(s.lastCheck.at).toISOString()}: ${s.lastCheck.result}`
+    : 'not checked again yet';
+  ctx.logger.error(
+    { event: 'auth.paused-at-start', reason: s.reason, since: s.since, checks: s.checks, lastCheck: s.lastCheck },
+    `AUTH PAUSE in force since ${s.since ? new Date(s.since).toISOString() : '?'}: ${s.reason ?? ''}. RFQ creation and ` +
+      `polling are paused, jobs are kept (${last}). Checking the same token now.`,
+  );
+  void ctx.authGate
+    .checkNow()
+    .catch((err: unknown) =>
+      ctx.logger.warn({ err }, `auth pause: the check at start failed: ${(err as Error).message}`),
+    );
 }
 
 /** A Redis that lost its state must not see one claim (the built-in sandbox and a private Redis are throwaway). */
@@ -232,18 +269,27 @@ export async function unfinishedJobs(
   let n = 0;
   for (const [name, c] of Object.entries(counts)) {
     if (queueNames && !queueNames.includes(name)) continue;
-    n += (c.waiting ?? 0) + (c.active ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0);
+    n += unfinishedIn(c);
   }
   return n;
 }
 
-/** Resolves when the queues have had no unfinished job on two checks in a row; false when `deadline` passed first. */
+/** Jobs of one queue's counts not yet finished (waiting, active, delayed, prioritized, waiting for children). */
+export function unfinishedIn(c: Record<string, number>): number {
+  return (c.waiting ?? 0) + (c.active ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0);
+}
+
+/**
+ * Resolves when the queues have had no unfinished job on two checks in a row; `timeout` when `deadline` passed
+ * first, `paused` when the token was refused, `stopped` once `stopped()` says so (a signal: stop asking Redis).
+ */
 export async function waitForDrain(
   ctx: Pick<WorkerContext, 'queues' | 'authGate'>,
-  o: { queues?: readonly string[]; deadline?: number; intervalMs?: number; isPaused?: () => boolean } = {},
-): Promise<'drained' | 'timeout' | 'paused'> {
+  o: { queues?: readonly string[]; deadline?: number; intervalMs?: number; stopped?: () => boolean } = {},
+): Promise<'drained' | 'timeout' | 'paused' | 'stopped'> {
   let emptyChecks = 0;
   for (;;) {
+    if (o.stopped?.()) return 'stopped';
     if (ctx.authGate.isPaused()) return 'paused';
     const n = await unfinishedJobs(ctx, o.queues);
     emptyChecks = n === 0 ? emptyChecks + 1 : 0;

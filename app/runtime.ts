@@ -10,7 +10,7 @@ import { delimiter, join } from 'node:path';
 import { ConfigError, noRedisServer, redisUnreachable } from '../src/errors.ts';
 import type { Logger } from '../src/logger.ts';
 import { createWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../src/pipeline/context.ts';
-import { createTokenSource } from '../src/creation/token-source.ts';
+import { createTokenSource, type TokenSource } from '../src/creation/token-source.ts';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import type { Sandbox, SandboxOptions } from '../src/sandbox/server.ts';
 import type { OpsMetrics } from './metrics.ts';
@@ -20,6 +20,8 @@ export interface Runtime {
   baseUrl: string;
   /** Current bearer token (file re-read when it changes). */
   getToken: () => string;
+  /** Where the token comes from (SOURCING_TOKEN or SOURCING_TOKEN_FILE); none for the built-in sandbox. */
+  tokens?: TokenSource;
   embeddedRedis?: EmbeddedRedis;
   sandbox?: Sandbox;
   /** Stop what this runtime started (the sandbox, then the private redis-server). */
@@ -70,8 +72,9 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
     }
     let baseUrl = config.SOURCING_BASE_URL;
     let getToken: () => string;
+    let tokens: TokenSource | undefined;
     if (baseUrl) {
-      const tokens = createTokenSource({ token: config.token, tokenFile: config.SOURCING_TOKEN_FILE });
+      tokens = createTokenSource({ token: config.token, tokenFile: config.SOURCING_TOKEN_FILE });
       getToken = tokens.get;
     } else {
       // loaded only here: a worker against the real service never carries the sandbox's modules
@@ -84,7 +87,7 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
         `SOURCING_BASE_URL is not set: started the built-in sandbox on ${baseUrl} (local use only)`,
       );
     }
-    return { redisUrl, baseUrl, getToken, embeddedRedis, sandbox, stop };
+    return { redisUrl, baseUrl, getToken, ...(tokens ? { tokens } : {}), embeddedRedis, sandbox, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -140,6 +143,7 @@ export async function openContext(
     redisUrl: runtime.redisUrl,
     baseUrl: runtime.baseUrl,
     token: runtime.getToken,
+    ...(runtime.tokens ? { tokens: runtime.tokens } : {}),
     onCall: metrics ? (c) => metrics.onApiCall(c) : undefined,
     skipRedisChecks: opts.skipRedisChecks,
   });

@@ -12,6 +12,7 @@ export interface SandboxCommandOptions {
   autopilot?: boolean;
   closeAfterMs: number;
   dialect?: 'friendly' | 'docs' | string;
+  shapes?: 'current' | 'legacy' | string;
   existing?: number;
   pageSize?: number;
 }
@@ -25,6 +26,7 @@ export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommand
     prefix: o.prefix,
     stateFile: o.stateFile,
     dialect: o.dialect === 'docs' ? 'docs' : 'friendly',
+    shapes: o.shapes === 'legacy' ? 'legacy' : 'current',
     existing: o.existing,
     pageSize: o.pageSize,
     autopilot: o.autopilot
@@ -32,7 +34,7 @@ export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommand
       : null,
   });
   process.stdout.write(
-    `sandbox listening on ${sandbox.url} (dialect ${sandbox.dialect})\n` +
+    `sandbox listening on ${sandbox.url} (dialect ${sandbox.dialect}, shapes ${sandbox.shapes})\n` +
       `  SOURCING_BASE_URL=${sandbox.url}\n  SOURCING_TOKEN=${DEFAULT_SANDBOX_TOKEN}\n` +
       `  control API: ${sandbox.url}/_sandbox/ ; Ctrl-C to stop\n`,
   );

@@ -11,7 +11,8 @@ import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import type { OpsServer } from './http-server.ts';
 import { createMetrics, type OpsMetrics } from './metrics.ts';
 import type { JobResults } from '../jobs/worker.ts';
-import { startPipeline, waitForDrain, type RunningPipeline } from './pipeline-runner.ts';
+import { startPipeline, unfinishedIn, waitForDrain, type RunningPipeline } from './pipeline-runner.ts';
+import { queueCounts } from './status.ts';
 import {
   authReadiness,
   mappingsReadiness,
@@ -98,7 +99,7 @@ async function startWorkerService(
     service: serviceReadiness(runtime.baseUrl, metrics),
     auth: authReadiness(() => pipeline.ctx.authGate.status()),
     state: stateReadiness(() => pipeline.ctx.state.lost()),
-    mappings: mappingsReadiness(() => pipeline.mappings.broken()),
+    mappings: mappingsReadiness(() => pipeline.mappings?.broken() ?? []),
     poll: pollReadiness(async () =>
       (await pipeline.ctx.redis.lrange(trackingStore(pipeline.ctx).k.polls, 0, 9)).map(
         (j) => JSON.parse(j) as PollResult,
@@ -113,12 +114,12 @@ async function startWorkerService(
       redis: displayRedisUrl(runtime.redisUrl),
       service: runtime.baseUrl,
       account: config.account,
-      inbox: config.folders.inbox,
+      inbox: config.INTAKE ? config.folders.inbox : 'off (INTAKE=off)',
       outbox: config.folders.outbox,
       pollCron: config.POLL_CRON,
       ops: ops?.url,
     },
-    `rfq-sync worker started: watching ${config.folders.inbox}, polling on "${config.POLL_CRON}"`,
+    `rfq-sync worker started: ${config.INTAKE ? `watching ${config.folders.inbox}` : 'no intake (INTAKE=off)'}, polling on "${config.POLL_CRON}"`,
   );
   return shutdown.done;
 }
@@ -149,10 +150,21 @@ export async function runOnceCommand(config: Config, logger: Logger, o: OnceOpti
   const runtime = await resolveRuntime(config, logger, { allowEmbedded: o.sandbox === true, command: 'once' });
   const problems: string[] = [];
   let pipeline: RunningPipeline | undefined;
+  // A signal while `once` runs: what is still pending is counted while Redis is up, then everything stops.
+  let interrupted: { signal: NodeJS.Signals; pending?: string } | undefined;
   const shutdown = installShutdown({
     logger,
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    onSignal: (signal) => {
+      interrupted = { signal };
+    },
     steps: () => [
+      {
+        name: 'pending work',
+        run: async () => {
+          if (interrupted) interrupted.pending = await pendingJobs(pipeline);
+        },
+      },
       { name: 'pipeline', run: async () => pipeline?.stop(config.SHUTDOWN_TIMEOUT_MS) },
       { name: 'runtime', run: () => runtime.stop() },
     ],
@@ -162,42 +174,26 @@ export async function runOnceCommand(config: Config, logger: Logger, o: OnceOpti
     pipeline = await startPipeline(config, logger, runtime, {
       watch: false,
       schedule: false,
-      onJob: (queue, job, result, value) => {
-        if (result === 'failed') problems.push(`${queue} job ${job.id} failed: ${(value as Error).message}`);
-        const v = value as JobResults['ingest'] | undefined;
-        if (queue === 'ingest' && v?.status === 'refused') problems.push(`file ${v.file} refused: ${v.reason}`);
-        if (queue === 'ingest' && v?.status === 'held') problems.push(`file ${v.file} held in the inbox: ${v.reason}`);
-        if (
-          queue === 'ingest' &&
-          v?.status === 'done' &&
-          ((v.rejectedRows ?? 0) > 0 || (v.heldRequisitions ?? 0) > 0)
-        ) {
-          problems.push(
-            `file ${v.file}: ${v.rejectedRows ?? 0} row(s) rejected, ${v.heldRequisitions ?? 0} requisition(s) held back (see its report)`,
-          );
-        }
-      },
+      onJob: (queue, job, result, value) => noteProblems(problems, queue, job.id, result, value),
     });
-    const ctx = pipeline.ctx;
-    await pipeline.watcher.sweep();
-    let outcome = await waitForDrain(ctx, { queues: ['ingest', 'create-rfq'], deadline });
-    // Poll until nothing reachable is left: a poll finds closed/completed RFQs, their quotations and comparisons follow.
-    for (let round = 0; outcome === 'drained' && round < 3; round++) {
-      await enqueuePollNow(ctx);
-      outcome = await waitForDrain(ctx, { queues: PIPELINE_QUEUES, deadline });
-      if (outcome !== 'drained' || (await pendingWork(ctx)).done) break;
-    }
-    if (ctx.notify.enabled)
-      await sendOpenDigestsNow(ctx.queues.notify, Math.min(60_000, Math.max(0, deadline - Date.now())));
-    if (outcome === 'paused')
-      problems.push('the sourcing service refused the token: creation and polling are paused, jobs are kept');
-    if (outcome === 'timeout')
-      problems.push(
-        `the queues were not drained within ${Math.round(o.maxWaitMs / 1000)} s (jobs are kept; run again or start a worker)`,
-      );
+    // A signal during start-up may have run the shutdown before there was a pipeline to stop (stop is idempotent).
+    if (interrupted) await pipeline.stop(config.SHUTDOWN_TIMEOUT_MS);
+    else await runOnePass(pipeline, { ...o, deadline }, problems, () => interrupted !== undefined);
+  } catch (err) {
+    // Stopping closed Redis under whatever was waiting on it: that is the interruption, not an error.
+    if (!interrupted) throw err;
   } finally {
     await shutdown.trigger('once finished');
     shutdown.dispose();
+  }
+  if (interrupted) {
+    const kept = runtime.embeddedRedis
+      ? 'they end with the private redis-server of this run'
+      : 'they stay queued in Redis: run `once` again or start a worker';
+    process.stderr.write(
+      `rfq-sync: once interrupted by ${interrupted.signal}; pending: ${interrupted.pending ?? 'unknown'}; ${kept}\n`,
+    );
+    return EXIT_FAILED;
   }
   for (const p of problems) logger.error({ event: 'once.problem' }, p);
   logger.info(
@@ -205,4 +201,67 @@ export async function runOnceCommand(config: Config, logger: Logger, o: OnceOpti
     problems.length ? `once: finished with ${problems.length} problem(s)` : 'once: all done',
   );
   return problems.length ? EXIT_FAILED : EXIT_OK;
+}
+
+/** The pass itself: the inbox swept, creation drained, then polls until nothing reachable is left. */
+async function runOnePass(
+  pipeline: RunningPipeline,
+  o: OnceOptions & { deadline: number },
+  problems: string[],
+  stopped: () => boolean,
+): Promise<void> {
+  const { ctx } = pipeline;
+  const { deadline } = o;
+  await pipeline.watcher?.sweep();
+  let outcome = await waitForDrain(ctx, { queues: ['ingest', 'create-rfq'], deadline, stopped });
+  // Poll until nothing reachable is left: a poll finds closed/completed RFQs, their quotations and comparisons follow.
+  for (let round = 0; outcome === 'drained' && round < 3; round++) {
+    await enqueuePollNow(ctx);
+    outcome = await waitForDrain(ctx, { queues: PIPELINE_QUEUES, deadline, stopped });
+    if (outcome !== 'drained' || (await pendingWork(ctx)).done) break;
+  }
+  if (ctx.notify.enabled && !stopped())
+    await sendOpenDigestsNow(ctx.queues.notify, Math.min(60_000, Math.max(0, deadline - Date.now())));
+  if (outcome === 'paused')
+    problems.push('the sourcing service refused the token: creation and polling are paused, jobs are kept');
+  if (outcome === 'timeout')
+    problems.push(
+      `the queues were not drained within ${Math.round(o.maxWaitMs / 1000)} s (jobs are kept; run again or start a worker)`,
+    );
+}
+
+/** What a finished job says that `once` must report (failed jobs, refused files, rejected rows). */
+function noteProblems(
+  problems: string[],
+  queue: string,
+  jobId: string | undefined,
+  result: 'completed' | 'failed',
+  value: unknown,
+): void {
+  if (result === 'failed') problems.push(`${queue} job ${jobId} failed: ${(value as Error).message}`);
+  const v = value as JobResults['ingest'] | undefined;
+  if (queue === 'ingest' && v?.status === 'refused') problems.push(`file ${v.file} refused: ${v.reason}`);
+  if (queue === 'ingest' && v?.status === 'held') problems.push(`file ${v.file} held in the inbox: ${v.reason}`);
+  if (queue === 'ingest' && v?.status === 'done' && ((v.rejectedRows ?? 0) > 0 || (v.heldRequisitions ?? 0) > 0)) {
+    problems.push(
+      `file ${v.file}: ${v.rejectedRows ?? 0} row(s) rejected, ${v.heldRequisitions ?? 0} requisition(s) held back (see its report)`,
+    );
+  }
+}
+
+/** Unfinished jobs per queue, said in a few words (`4 job(s) (create-rfq 3, quotations 1)`), read within 2 s. */
+async function pendingJobs(pipeline: RunningPipeline | undefined): Promise<string> {
+  if (!pipeline) return 'nothing started yet';
+  const read = (async () => {
+    const parts: string[] = [];
+    let total = 0;
+    for (const [name, c] of Object.entries(await queueCounts(pipeline.ctx))) {
+      const n = unfinishedIn(c);
+      total += n;
+      if (n > 0) parts.push(`${name} ${n}`);
+    }
+    return total > 0 ? `${total} job(s) (${parts.join(', ')})` : 'no jobs';
+  })();
+  const late = new Promise<string>((r) => setTimeout(() => r('unknown (Redis did not answer in time)'), 2_000).unref());
+  return Promise.race([read.catch((err: unknown) => `unknown (${(err as Error).message})`), late]);
 }

@@ -20,6 +20,8 @@ export interface ShutdownOptions {
   steps: () => readonly ShutdownStep[];
   signals?: readonly NodeJS.Signals[];
   exit?: (code: number) => void;
+  /** Told of the first signal before the steps run (`once` notes it was interrupted). */
+  onSignal?: (signal: NodeJS.Signals) => void;
 }
 
 export interface ShutdownHandle {
@@ -85,6 +87,7 @@ export function installShutdown(o: ShutdownOptions): ShutdownHandle {
       exit(signal === 'SIGINT' ? 130 : 143);
       return;
     }
+    o.onSignal?.(signal);
     void run(signal, 0);
   };
   for (const s of signals) process.on(s, onSignal);

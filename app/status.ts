@@ -3,7 +3,9 @@
  * shows the shared state of every worker. The JSON shape (`--json`) is a promise to scripts and monitoring:
  *   { queues: { <queue>: { waiting, active, delayed, prioritized, waiting-children, failed, completed } },
  *     rfqs: { <state>: n }, lastPoll: { at, ok, detail } | null, flagged: [rfqId], failures: [{ queue, jobId, name, reason, at,
- *     attempts }], files: [{ file, outcome, reason, report, at }], paused: { paused, reason?, since? },
+ *     attempts }], files: [{ file, outcome, reason, report, at }],
+ *     paused: { paused, reason?, since?, lastCheck?: { at, result }, nextCheckAt?, checks? } (app/status-auth.ts),
+ *     tokenProblems: [{ host, file, problem, at }], intake: { id, host, path, since } | null,
  *     dialect: Dialect | null (src/sourcing/dialect.ts), undecided: [{ requisition, reason, rfqIds }],
  *     stateLost: { detectedAt, reason } | null (src/redis/state-epoch.ts),
  *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/intake/retention.ts),
@@ -15,6 +17,14 @@
  * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
  */
 import type { AuthPauseStatus } from '../src/creation/auth-gate.ts';
+import { describeFolder, type IntakeFolder } from '../src/intake/intake-folder.ts';
+import {
+  authLines,
+  pauseReport,
+  tokenProblemsReport,
+  type StatusPause,
+  type StatusTokenProblem,
+} from './status-auth.ts';
 import type { Dialect } from '../src/sourcing/dialect.ts';
 import type { Queues } from '../src/redis/queues.ts';
 import type { HeldFile } from '../src/intake/held-files.ts';
@@ -63,7 +73,11 @@ export interface StatusReport {
   flagged: number[];
   failures: StatusFailure[];
   files: StatusFileProblem[];
-  paused: { paused: boolean; reason?: string; since?: string };
+  paused: StatusPause;
+  /** Token files a worker could not use (the bad character's position, never the token). */
+  tokenProblems: StatusTokenProblem[];
+  /** Which data folder does intake for the account (src/intake/intake-folder.ts); null before the first worker. */
+  intake: IntakeFolder | null;
   /** The account's sourcing dialect as last detected (src/sourcing/dialect.ts), with its evidence; null before. */
   dialect: Dialect | null;
   /** Requisitions parked after an ambiguous reconcile: nothing posted until `rfq-sync resolve`. */
@@ -109,6 +123,7 @@ export interface TrackingFacts {
   mappingSets?: MappingSet[][];
   changes?: StatusChange[];
   heldFiles?: StatusReport['heldFiles'];
+  intake?: IntakeFolder | null;
 }
 
 export async function queueCounts(ctx: QueuesCtx): Promise<Record<string, Record<string, number>>> {
@@ -141,6 +156,8 @@ export async function recentFailures(ctx: QueuesCtx, limit = 10): Promise<Status
 
 /** How many of the latest completed ingest jobs are looked at for refused files and rejected rows. */
 const FILE_JOBS_SCANNED = 200;
+/** Files shown by the human view (`--json` has every one found). */
+const FILES_SHOWN = 10;
 
 export async function recentFileProblems(ctx: QueuesCtx, limit = 10): Promise<StatusFileProblem[]> {
   const ingest = ctx.queues.all.find((q) => q.name === 'ingest');
@@ -187,7 +204,7 @@ export async function collectStatus(
   const [queues, failures, files, auth, facts] = await Promise.all([
     queueCounts(ctx),
     recentFailures(ctx),
-    recentFileProblems(ctx),
+    recentFileProblems(ctx, FILE_JOBS_SCANNED),
     ctx.authGate.status(),
     tracking ? tracking() : Promise.resolve<TrackingFacts>({ rfqs: {}, lastPoll: null }),
   ]);
@@ -207,11 +224,9 @@ export async function collectStatus(
     changes: facts.changes ?? [],
     brokenProfiles: brokenProfiles(facts.mappingSets ?? []),
     heldFiles: facts.heldFiles ?? [],
-    paused: {
-      paused: auth.paused,
-      ...(auth.reason ? { reason: auth.reason } : {}),
-      ...(auth.since ? { since: new Date(auth.since).toISOString() } : {}),
-    },
+    paused: pauseReport(auth),
+    tokenProblems: tokenProblemsReport(auth),
+    intake: facts.intake ?? null,
   };
 }
 
@@ -243,7 +258,7 @@ export function formatStatus(r: StatusReport): string {
     ...trackingLines(r),
     ...changeLines(r.changes),
     '',
-    ...failureLines(r.failures),
+    ...failureLines(r.failures, failedJobs(r.queues)),
     '',
     ...fileProblemLines(r.files),
   ].join('\n');
@@ -269,17 +284,14 @@ function alertLines(r: StatusReport): string[] {
       lines.push(`  ${g.map((m) => m.worker).join(', ')}: ${g[0]!.files.join(' ')} (${g[0]!.hash})`);
   }
   lines.push(...mappingAlertLines(r));
-  if (r.paused.paused) {
-    lines.push(
-      `PAUSED: the sourcing service refused the token${r.paused.since ? ` since ${r.paused.since}` : ''}: ${r.paused.reason ?? ''}`.trimEnd(),
-    );
-    lines.push(
-      '  Replace the token (SOURCING_TOKEN_FILE is re-read) or restart with a new SOURCING_TOKEN; jobs are kept.',
-    );
-  } else {
-    lines.push('Sourcing calls: running (not paused for auth)');
-  }
+  lines.push(...authLines(r.paused, r.tokenProblems), ...intakeLines(r.intake));
   return lines;
+}
+
+function intakeLines(intake: IntakeFolder | null): string[] {
+  if (!intake) return ['Intake: no data folder recorded yet (the first worker with INTAKE on records its own)'];
+  const since = intake.since ? ` since ${new Date(intake.since).toISOString()}` : '';
+  return [`Intake: ${describeFolder(intake)}${since} (\`rfq-sync intake\`)`];
 }
 
 /** Broken mapping profiles (skipped, the others work) and the files held in the inbox for them. */
@@ -317,7 +329,7 @@ function trackingLines(r: StatusReport): string[] {
   lines.push(`RFQs tracked: ${states.length === 0 ? 'none' : states.map(([s, n]) => `${s} ${n}`).join(', ')}`);
   if (r.flagged.length)
     lines.push(
-      `Flagged (missing from every list): ${r.flagged.slice(0, 20).join(', ')}${r.flagged.length > 20 ? ' ...' : ''}`,
+      `Flagged (missing from every list; ${shown(r.flagged.length, 20)}): ${r.flagged.slice(0, 20).join(', ')}`,
     );
   lines.push(
     `Last poll: ${r.lastPoll ? `${r.lastPoll.at} ${r.lastPoll.ok ? 'ok' : 'FAILED'}${r.lastPoll.detail ? ` (${r.lastPoll.detail})` : ''}` : 'never'}`,
@@ -330,7 +342,7 @@ function trackingLines(r: StatusReport): string[] {
   }
   if (r.undecided.length > 0) {
     lines.push(
-      `NEEDS A DECISION (${r.undecided.length}; nothing posted; \`rfq-sync resolve REQUISITION --rfq ID | --post\`):`,
+      `NEEDS A DECISION (${shown(r.undecided.length, 20)}; nothing posted; \`rfq-sync resolve REQUISITION --rfq ID | --post\`):`,
     );
     for (const u of r.undecided.slice(0, 20)) lines.push(`  ${u.requisition}: ${u.reason}`);
   }
@@ -365,10 +377,19 @@ function changeLines(changes: StatusChange[]): string[] {
   return lines;
 }
 
-function failureLines(failures: StatusFailure[]): string[] {
+/** "N", or "N, showing M" when a list of N shows only its first M. */
+function shown(total: number, max: number): string {
+  return total > max ? `${total}, showing ${max}` : String(total);
+}
+
+const failedJobs = (queues: StatusReport['queues']): number =>
+  Object.values(queues).reduce((n, c) => n + (c.failed ?? 0), 0);
+
+function failureLines(failures: StatusFailure[], failedInAll: number): string[] {
   if (failures.length === 0) return ['Recent failures: none'];
+  const total = Math.max(failedInAll, failures.length);
   return [
-    `Recent failures (${failures.length}; \`rfq-sync failed list\` for all, \`rfq-sync failed retry ID|--all\` to re-run):`,
+    `Recent failures (${shown(total, failures.length)}; \`rfq-sync failed list\` for all, \`rfq-sync failed retry ID|--all\` to re-run):`,
     ...failures.map((f) => `  ${f.at ?? '?'}  ${f.queue}  ${f.jobId}: ${f.reason}`),
   ];
 }
@@ -376,10 +397,12 @@ function failureLines(failures: StatusFailure[]): string[] {
 function fileProblemLines(files: StatusFileProblem[]): string[] {
   if (files.length === 0) return ['Files refused or with rejected rows (last day): none'];
   return [
-    `Files refused or with rejected rows (last day, latest first; details in outbox/reports/):`,
-    ...files.map(
-      (f) =>
-        `  ${f.at ?? '?'}  ${f.file}: ${f.outcome === 'refused' ? 'REFUSED, ' : ''}${f.reason}  [report ${f.report}]`,
-    ),
+    `Files refused or with rejected rows (last day, latest first; ${shown(files.length, FILES_SHOWN)}; details in outbox/reports/):`,
+    ...files
+      .slice(0, FILES_SHOWN)
+      .map(
+        (f) =>
+          `  ${f.at ?? '?'}  ${f.file}: ${f.outcome === 'refused' ? 'REFUSED, ' : ''}${f.reason}  [report ${f.report}]`,
+      ),
   ];
 }

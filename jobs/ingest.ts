@@ -1,7 +1,7 @@
 /**
  * Queue `ingest`: one job per file taken from the inbox (enqueued by src/intake/inbox-intake.ts).
  *
- * Payload: ingestJobPayloadSchema { sha256, processingName, mapping?, size?, mtimeMs? }. The file is
+ * Payload: ingestJobPayloadSchema { sha256, processingName, mapping?, size?, mtimeMs?, origin? }. The file is
  *   processing/<processingName>; its original name and when it was taken are part of that name
  *   (src/intake/file-mover.ts); size and mtime are as hashed: a file that differs at the end of the read changed
  *   while being read, is not used, and goes back to the inbox (result `changed`).
@@ -17,10 +17,12 @@
  *         Anything else (Redis down, a broken profile directory) throws and BullMQ retries with back-off. Every step
  *         is idempotent, in this order: enqueue, report, move, ledger (src/intake/ingest-run.ts); a retry after a
  *         crash anywhere finishes the work and creates nothing twice. A file refused part-way (corrupt at the end,
- *         unreadable mid-way) creates nothing, not even the requisitions read before the break.
+ *         unreadable mid-way) creates nothing, not even the requisitions read before the break. A file in none of
+ *         this worker's folders (taken in another data folder: `origin` names the host) fails the job for good
+ *         (FileNotHereError): never settled as done, so its requisitions are not lost silently.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
-import { DiskFullError } from '../src/errors.ts';
+import { DiskFullError, FileNotHereError } from '../src/errors.ts';
 import { delayForDiskFull } from '../src/intake/disk-full.ts';
 import { ingestJobPayloadSchema } from '../src/intake/inbox-intake.ts';
 import { runIngest, type IngestResult } from '../src/intake/ingest-run.ts';
@@ -45,6 +47,8 @@ export async function processIngest(
   } catch (err) {
     // a full disk under the reports: wait for space (never fails for good); every step is idempotent
     if (err instanceof DiskFullError) return delayForDiskFull(job, err, ctx.config.JOB_BACKOFF_MS, ctx.logger);
+    // the file is not here: retrying will not bring it; failed for good, so `failed list` and `status` show it
+    if (err instanceof FileNotHereError) throw new UnrecoverableError(err.message);
     throw err;
   }
 }

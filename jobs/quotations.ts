@@ -7,8 +7,10 @@
  * Writes:   a snapshot of the quotations in Redis (size-capped; else the comparison job pulls again); enqueues the
  *           comparison job `comparison~<rfq>~v<n>` when the RFQ closed, completed, a revision_no rose, or every
  *           quotation got its qualification decision (the award becomes final).
- * Errors:   malformed quotations are passed on to the workbook's notes, never blocking the others; 401/403 pause
- *           through the auth gate and delay the job; 429 holds every worker off and delays it; transient errors
+ * Errors:   a quotation whose key cannot be read, and a field that cannot be read, are passed on to the workbook's
+ *           notes (said once per RFQ, quotation and field), never blocking the others; an answer whose envelope
+ *           cannot be read fails the job after 3 attempts with the reason (src/tracking/service-errors.ts); 401/403
+ *           pause through the auth gate and delay the job; 429 holds every worker off and delays it; transient errors
  *           are retried with back-off; a bad payload is unrecoverable.
  */
 import { UnrecoverableError, type Job } from 'bullmq';

@@ -113,8 +113,11 @@ export function loadConfig(
   }
 
   completeRedisSettings(raw, problems);
-  const token = sourcingToken(raw.SOURCING_TOKEN, raw.SOURCING_TOKEN_FILE, problems);
-  // Commands that only read or steer Redis (status, failed, ingest, recover) never need the token.
+  // Commands that only read or steer Redis (status, failed, ingest, recover) never need the token: a token file that
+  // cannot be used must not keep `status` from saying so.
+  const tokenProblems: string[] = [];
+  const token = sourcingToken(raw.SOURCING_TOKEN, raw.SOURCING_TOKEN_FILE, tokenProblems);
+  if (opts.requireToken !== false) problems.push(...tokenProblems);
   if (opts.requireToken !== false && raw.SOURCING_BASE_URL && !token && !raw.SOURCING_TOKEN_FILE)
     problems.push('SOURCING_TOKEN: required when SOURCING_BASE_URL is set (or set SOURCING_TOKEN_FILE)');
   if (opts.requireProduction) {

@@ -306,6 +306,17 @@ export class CrossDeviceError extends RfqSyncError {
   }
 }
 
+/**
+ * An ingest job whose file is in none of this worker's folders (processing/, archive/, failed/): taken in another
+ * data folder (two hosts with their own folders), or removed by hand. Never settled as done: the job fails for good
+ * (`failed list`, `status`) so the file's requisitions are not lost silently (src/intake/ingest-run.ts).
+ */
+export class FileNotHereError extends RfqSyncError {
+  constructor(message: string) {
+    super('E_FILE_NOT_HERE', 'data', message);
+  }
+}
+
 /** `redis-server` is not on the PATH, and no REDIS_URL names a Redis to use instead. */
 export function noRedisServer(orRedisUrl = true): RfqSyncError {
   return new RfqSyncError(

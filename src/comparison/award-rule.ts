@@ -22,6 +22,8 @@ export interface AwardContext {
   ranked: OrderStage['ranked'];
   stats: LineStatsStage;
   winnerIndex: number;
+  /** Parts of the RFQ or of a quotation left out unread that could change the award (left-out.ts). */
+  blockedBy?: string[];
 }
 
 export interface AwardRule {
@@ -108,17 +110,21 @@ export function decideAward(rule: AwardRule, ctx: AwardContext): { award: AwardS
   const undecided =
     suppliers.filter((s) => s.decision === 'undecided').length + (ctx.input.invalidQuotations?.length ?? 0);
   const state = ctx.input.state;
+  const blockedBy = ctx.blockedBy ?? [];
   const finalBecause =
-    rule.basis === 'winning-quotation' && state === 'completed'
-      ? 'winning-quotation'
-      : (state === 'closed' || state === 'completed') && suppliers.length > 0 && undecided === 0
-        ? 'all-decided'
-        : undefined;
+    blockedBy.length > 0
+      ? undefined
+      : rule.basis === 'winning-quotation' && state === 'completed'
+        ? 'winning-quotation'
+        : (state === 'closed' || state === 'completed') && suppliers.length > 0 && undecided === 0
+          ? 'all-decided'
+          : undefined;
   const award: AwardSummary = {
     basis: rule.basis,
     final: finalBecause !== undefined,
     ...(finalBecause !== undefined ? { finalBecause } : {}),
     undecided,
+    ...(blockedBy.length > 0 ? { blockedBy } : {}),
     splitTotal: stats.splitTotal,
     splitLinesCovered: stats.splitLinesCovered,
     bestSingle: bestSingleSupplier

@@ -106,7 +106,7 @@ function writeTitle(ws: Worksheet, model: ComparisonModel, { S }: Styles): void 
     t(`${award.final ? 'Award (final)' : 'DRAFT award recommendation'} · ${rfqHeading(model)}`),
     S.title,
   );
-  if (!award.final) put(ws.getRow(3), 1, draftText(award.undecided, model.input.state), S.draft);
+  if (!award.final) put(ws.getRow(3), 1, draftText(award, model.input.state), S.draft);
   put(
     ws.getRow(2),
     1,

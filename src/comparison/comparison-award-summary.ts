@@ -62,7 +62,7 @@ export function writeAwardSummary(ws: Worksheet, model: ComparisonModel, first: 
     );
   } else {
     put(status, 3, 'DRAFT', top(S.draft));
-    detailCell(status, draftText(award.undecided, model.input.state), S.draft);
+    detailCell(status, draftText(award, model.input.state), S.draft);
   }
   row(
     A.split,

@@ -12,6 +12,7 @@
  *   without a decision yet count as eligible.
  */
 import { chooseAwardRule, decideAward } from './award-rule.ts';
+import { leftOutParts, serviceWordNotes } from './left-out.ts';
 import { NoteList, supplierLabel } from './notes.ts';
 import {
   checkPriceBasis,
@@ -58,14 +59,25 @@ export function isValidTimeZone(tz: string): boolean {
 }
 
 /** Why the recommendation is a draft: no award file is written for it. */
-export function draftText(undecided: number, state: ComparisonInput['state']): string {
+export function draftText(
+  award: Pick<AwardSummary, 'undecided' | 'blockedBy'>,
+  state: ComparisonInput['state'],
+): string {
+  const { undecided, blockedBy = [] } = award;
+  const unread = `${blockedBy.slice(0, 3).join('; ')}${blockedBy.length > 3 ? ` and ${blockedBy.length - 3} more` : ''}`;
   const why =
     state === 'open'
       ? 'the RFQ is still open'
       : state === 'cancelled'
         ? 'the RFQ was cancelled'
-        : `${undecided} quotation${undecided === 1 ? ' has' : 's have'} no qualification decision yet`;
-  return `DRAFT: ${why}. The award recommendation is not final and no award file is written; it becomes final when every quotation is decided or the RFQ is completed with its winning quotation.`;
+        : blockedBy.length > 0
+          ? `part of what the service answered could not be read and could change the award (${unread}; see Notes)`
+          : `${undecided} quotation${undecided === 1 ? ' has' : 's have'} no qualification decision yet`;
+  const until =
+    blockedBy.length > 0 && state !== 'open' && state !== 'cancelled'
+      ? 'it becomes final once the service answers those parts in a readable shape'
+      : 'it becomes final when every quotation is decided or the RFQ is completed with its winning quotation';
+  return `DRAFT: ${why}. The award recommendation is not final and no award file is written; ${until}.`;
 }
 
 /** Pure: all decimal maths, ranks, ties and the award recommendation. */
@@ -84,6 +96,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   const stats = lineStatistics(rfq, lines, suppliers, priceBasis, input.erpPrices);
   const priceBasisWarning = checkPriceBasis(lines, suppliers, priceBasis);
   const rule = chooseAwardRule(winnerIndex);
+  const leftOut = leftOutParts(input, stats.ties.count > 0);
   const { award, notes: awardNotes } = decideAward(rule, {
     input,
     priceBasis,
@@ -92,6 +105,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     ranked,
     stats,
     winnerIndex,
+    blockedBy: leftOut.couldChangeAward,
   });
 
   const notes = comparisonNotes({
@@ -103,7 +117,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     suppliers,
     winnerIndex,
     award,
-    awardNotes,
+    awardNotes: [leftOut.notes, ...serviceWordNotes(input), ...awardNotes],
     stats,
     quotations,
     linesStage,
@@ -203,7 +217,7 @@ function comparisonNotes(from: NotesFrom): ComparisonNote[] {
     });
   }
   if (!award.final && suppliers.length > 0) {
-    notes.push({ topic: 'Award', text: draftText(award.undecided, input.state) });
+    notes.push({ topic: 'Award', text: draftText(award, input.state) });
   }
   if (input.quotations.length === 0)
     notes.push({ topic: 'Quotations', text: 'No quotations were received for this RFQ.' });

@@ -8,7 +8,9 @@ export function countDocs(docs: unknown): number {
 
 /**
  * The names of attached documents, for the buyer to read beside the prices. The interface does not show the fields
- * of a document entry: the usual name fields are tried, then the last part of a URL, then a number.
+ * of a document entry: the usual name fields are tried (the name shown before the stored file's name: the older
+ * documentation's `{file_name: "<hash>.jpg", doc_name: "Arm_Astalos.jpg"}`), then the last part of a URL, then a
+ * number.
  */
 export function documentNames(docs: unknown): string[] {
   const entries: unknown[] = Array.isArray(docs) ? docs : docs && typeof docs === 'object' ? Object.values(docs) : [];
@@ -16,7 +18,7 @@ export function documentNames(docs: unknown): string[] {
     if (typeof d === 'string' && d.trim() !== '') return d.trim();
     if (d && typeof d === 'object') {
       const o = d as Record<string, unknown>;
-      for (const k of ['name', 'file_name', 'filename', 'original_name', 'title', 'doc_name']) {
+      for (const k of ['name', 'doc_name', 'original_name', 'title', 'file_name', 'filename']) {
         const v = o[k];
         if (typeof v === 'string' && v.trim() !== '') return v.trim();
       }

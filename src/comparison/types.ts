@@ -133,6 +133,8 @@ export interface AwardSummary {
   finalBecause?: 'winning-quotation' | 'all-decided';
   /** Readable quotations without a qualification decision, plus those that could not be read. */
   undecided: number;
+  /** Parts of the RFQ or of a quotation left out unread that could change the award: it stays a draft. */
+  blockedBy?: string[];
   /** Each line to its lowest eligible price. */
   splitTotal: Decimal;
   splitLinesCovered: number;

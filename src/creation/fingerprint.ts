@@ -28,8 +28,12 @@ export function postedFingerprint(b: CreateRfqRequest): string {
   ]);
 }
 
+/** The listed fields a fingerprint is made of: one of them left out unread leaves the RFQ without a fingerprint. */
+const FINGERPRINT_FIELD = /^(title|due_date|required_date|lines\.\d+\.(product_name|qty|estimated_price|uom))$/;
+
 /** Fingerprint of an RFQ as a list shows it (undefined when a field it needs is unreadable). */
 export function listedFingerprint(r: ListedRfq): string | undefined {
+  if (r.unreadable?.some((u) => FINGERPRINT_FIELD.test(u.field))) return undefined;
   try {
     return hashCanon([
       text(r.title),

@@ -10,6 +10,7 @@
  *     pending requisition and made no earlier than our first POST (less CLOCK_SKEW_MS): adopted. None: absent.
  *     Anything else (two candidates, one RFQ for two requisitions, a candidate older than our first POST - made by
  *     hand?) is AMBIGUOUS: nothing adopted, nothing posted; the requisition is parked for `rfq-sync resolve`.
+ * A listed record that cannot be read decides nothing either way, then parks what it holds (reconcile-unreadable.ts).
  *
  * Redis keys (all under the account's namespace):
  *   recon:pending  hash requisition id -> JSON PendingEntry
@@ -17,6 +18,7 @@
  *   recon:lock     the walker's token (PX, renewed while it walks): one walk in flight per account
  *   recon:gate     set after walks broken by churn (PX): new POSTs of the account wait for it
  *   recon:churn    walks in a row broken by a changing list
+ *   recon:unreadable walks in a row that could not decide because of records that cannot be read
  * Counters for the bench and `status`: recon:walks (hash: started, complete, pages).
  */
 import { randomUUID } from 'node:crypto';
@@ -30,6 +32,7 @@ import { listedFingerprint } from './fingerprint.ts';
 import { ReconcileUnstableError } from '../errors.ts';
 import { RECONCILE_LIMITS, type ReconcileLimits } from './reconcile-walk.ts';
 import { walkAccount, type WalkOutcome } from './reconcile-walk.ts';
+import { couldBeOurs, heldBecause, holdForUnreadable, type UnreadableDeps } from './reconcile-unreadable.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { defineScript, loadScript, type ScriptCaller } from '../redis/redis-scripts.ts';
 
@@ -100,6 +103,7 @@ interface ReconKeys {
   churn: string;
   walks: string;
   parked: string;
+  unreadable: string;
 }
 
 /** What the coordinator's steps below share: its deps, keys, lock scripts and search bounds. */
@@ -120,6 +124,7 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
     churn: d.keys.key('recon', 'churn'),
     walks: d.keys.key('recon', 'walks'),
     parked: d.keys.key('recon', 'parked'),
+    unreadable: d.keys.key('recon', 'unreadable'),
   };
   const s: CoordinatorState = {
     d,
@@ -237,6 +242,10 @@ async function walk(s: CoordinatorState, token: string): Promise<void> {
   if (!read.outcome.complete) {
     const churned = read.outcome.churn ? await d.redis.incr(k.churn) : 0;
     if (churned >= CHURN_BEFORE_GATE) await d.redis.set(k.gate, token, 'PX', GATE_MS);
+    if (read.outcome.broken && !read.outcome.churn) {
+      const held = pendings.filter((p) => p.since < started && !read.settledNow.has(p.id)).map((p) => p.id);
+      await holdForUnreadable(unreadableDeps(s), started, held, [], read.outcome.reason ?? 'records break the schema');
+    }
     d.logger.debug(
       {
         event: 'reconcile.walk-incomplete',
@@ -251,12 +260,18 @@ async function walk(s: CoordinatorState, token: string): Promise<void> {
   await d.redis.hincrby(k.walks, 'complete', 1);
   await d.redis.del(k.churn, k.gate);
   const decided = await decideByFingerprint(s, dialect.echo, started, pendings, read);
+  if (decided.held.length === 0) await d.redis.del(k.unreadable);
+  else {
+    const { rfqIds, why } = heldBecause(decided.held);
+    const ids = decided.held.map((h) => h.p.id);
+    await holdForUnreadable(unreadableDeps(s), started, ids, rfqIds, why);
+  }
   d.logger.debug(
     {
       event: 'reconcile.walk-complete',
       read: read.outcome.read,
       pending: pendings.length,
-      decided: decided + read.settledNow.size,
+      decided: decided.count + read.settledNow.size,
       pages: read.pages,
     },
     'walk of the RFQ lists complete',
@@ -303,7 +318,8 @@ async function readAccount(
 
 /**
  * After a complete walk: every pending requisition registered before it began and not settled by external_id is
- * decided by the fingerprints of what it posted. Answers how many were decided.
+ * decided by the fingerprints of what it posted. Answers how many were decided, and those held by RFQs made since
+ * their first POST whose fingerprint cannot be read (no result for them from this walk).
  */
 async function decideByFingerprint(
   s: CoordinatorState,
@@ -311,17 +327,19 @@ async function decideByFingerprint(
   started: number,
   pendings: PendingEntry[],
   read: AccountRead,
-): Promise<number> {
+): Promise<{ count: number; held: Array<{ p: PendingEntry; rfqs: ListedRfq[] }> }> {
   const { d, k } = s;
   const tracked = new Set((await d.redis.smembers(d.keys.trackedRfqs)).map(Number));
   const eligible = pendings.filter((p) => p.since < started && !read.settledNow.has(p.id));
   // fingerprint -> candidate RFQs (no external_id, not recorded for any requisition)
   const byFp = new Map<string, ListedRfq[]>();
+  const unknown: ListedRfq[] = [];
   if (echo !== 'yes') {
     for (const r of read.noExt) {
       if (tracked.has(r._id)) continue;
       const fp = listedFingerprint(r);
       if (fp !== undefined) byFp.set(fp, [...(byFp.get(fp) ?? []), r]);
+      else unknown.push(r);
     }
   }
   const candidatesOf = (p: PendingEntry) => {
@@ -332,11 +350,21 @@ async function decideByFingerprint(
   const claimants = new Map<number, string[]>();
   for (const p of pendings)
     for (const r of candidatesOf(p)) claimants.set(r._id, [...(claimants.get(r._id) ?? []), p.id]);
+  const held: Array<{ p: PendingEntry; rfqs: ListedRfq[] }> = [];
   for (const p of eligible) {
+    const unreadable = couldBeOurs(unknown, p.firstPostAt, CLOCK_SKEW_MS);
+    if (unreadable.length > 0) {
+      held.push({ p, rfqs: unreadable });
+      continue;
+    }
     const res = fingerprintVerdict(started, p, candidatesOf(p), claimants);
     await d.redis.hset(k.result, p.id, JSON.stringify(res));
   }
-  return eligible.length;
+  return { count: eligible.length - held.length, held };
+}
+
+function unreadableDeps({ d, k }: CoordinatorState): UnreadableDeps {
+  return { redis: d.redis, logger: d.logger, counterKey: k.unreadable, resultKey: k.result };
 }
 
 /** One pending requisition's result from its candidates (`claimants`: RFQ id -> the pending requisitions it matches). */

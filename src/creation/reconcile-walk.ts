@@ -32,6 +32,8 @@ export interface WalkOutcome {
   churn?: boolean;
   /** Distinct valid RFQs read. */
   read: number;
+  /** Listed records whose identity (`_id`, lines) could not be read: the walk cannot count them. */
+  broken?: number;
 }
 
 export async function walkAccount(
@@ -51,12 +53,16 @@ export async function walkAccount(
   const listOf = new Map<number, string>();
   const problems: string[] = [];
   let churn = false;
+  let broken = 0;
   for (const status of RECONCILE_ORDER) {
-    const { seen, read, unstable } = await walkList({ listingClient: port }, status, limits, dialect.filter);
+    const walked = await walkList({ listingClient: port }, status, limits, dialect.filter);
+    const { seen, read, unstable } = walked;
     for (const rfq of read.values()) await onRfq(rfq);
     if (unstable) {
       problems.push(unstable);
-      churn = true;
+      // unreadable records keep a list from adding up whatever the wait: not churn
+      if (walked.broken) broken += walked.broken;
+      else churn = true;
     }
     let moved = 0;
     for (const id of seen.keys()) {
@@ -72,7 +78,7 @@ export async function walkAccount(
   }
   return problems.length === 0
     ? { complete: true, read: listOf.size }
-    : { complete: false, reason: problems.join('; '), churn, read: listOf.size };
+    : { complete: false, reason: problems.join('; '), churn, read: listOf.size, ...(broken ? { broken } : {}) };
 }
 
 async function walkUnfiltered(
@@ -119,6 +125,7 @@ async function walkUnfiltered(
       churn: broken === 0,
       reason: `${seen.size} distinct RFQs read of meta.total ${total}${why}`,
       read: seen.size,
+      ...(broken > 0 ? { broken } : {}),
     };
   }
   return { complete: true, read: seen.size };
@@ -165,6 +172,8 @@ export interface ListWalk {
   read: Map<number, ListedRfq>;
   /** Why the list could not be proven complete; undefined when it was. */
   unstable?: string;
+  /** Records of the last pass whose identity could not be read (they keep the list from adding up). */
+  broken?: number;
 }
 
 /**
@@ -187,9 +196,11 @@ export async function walkList(
   let fullPassDone = false; // a pass read every page with |seen| = total: the next page 1 closes the window
   let failures = 0;
   let lastProblem = 'no pass';
+  let broken = 0;
   for (let pass = 1; pass <= limits.passesPerList; pass++) {
     let windowStartedNow = false;
     let pagesThisPass = 0;
+    broken = 0;
     try {
       const pageRetry = {
         attempts: limits.pageRetries,
@@ -198,7 +209,7 @@ export async function walkList(
       };
       for await (const page of deps.listingClient.listRfqPages(
         { state: status, form },
-        { onInvalid: () => undefined, pageRetry },
+        { onInvalid: () => void broken++, pageRetry },
       )) {
         pagesThisPass++;
         if (page.page === 1) {
@@ -235,10 +246,11 @@ export async function walkList(
       if (windowStartedNow && pagesThisPass === 1) return { seen, read };
       fullPassDone = true;
     } else {
-      lastProblem = `${status}: ${seen.size} distinct RFQs read of meta.total ${windowTotal}`;
+      const why = broken > 0 ? ` (${broken} record(s) break the schema: their lines cannot be read)` : '';
+      lastProblem = `${status}: ${seen.size} distinct RFQs read of meta.total ${windowTotal}${why}`;
     }
   }
-  return { seen, read, unstable: lastProblem };
+  return { seen, read, unstable: lastProblem, ...(broken > 0 ? { broken } : {}) };
 }
 
 /**

@@ -43,7 +43,9 @@ export async function runCheck(path: string, opts: IngestOptions, out: (line: st
   }
   if (shown > MAX_SHOWN) out(`... and ${shown - MAX_SHOWN} more requisitions`);
   for (const p of summary.problems) out(`${p.severity === 'error' ? 'error' : 'warning'}: ${formatRowProblem(p)}`);
-  if (summary.truncated) out('... more problems not shown');
+  // only when problems were cut: a clean file longer than the report's row list has none to hide
+  if (summary.problemsNotShown > 0)
+    out(`... ${summary.problemsNotShown} more problem(s) not shown (the first ${summary.problems.length} are above)`);
   for (const r of summary.rows) if (r.status === 'skipped') out(`row ${r.row}: ${r.note ?? 'skipped'}`);
   out(
     `would create ${summary.requisitions} requisition(s) with ${summary.lines} line(s); ` +

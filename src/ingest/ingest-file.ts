@@ -56,6 +56,8 @@ export interface IngestSummary {
   rows: RowStatus[];
   /** True when problems or rows were cut at MAX_REPORTED. */
   truncated: boolean;
+  /** Problems found beyond those in `problems` (0 when every problem is listed). */
+  problemsNotShown: number;
 }
 
 /** A summary before any row is counted: the start of every file's, and the whole of a refused file's. */
@@ -68,6 +70,7 @@ export function emptySummary(file: string, profile: string, profileReason: strin
     problems: [],
     rows: [],
     truncated: false,
+    problemsNotShown: 0,
   };
 }
 
@@ -266,6 +269,7 @@ async function readRequisitions(
   await feedRows(rows, headerAt, m, grouper, onRequisition);
   Object.assign(summary, grouper.counts);
   summary.truncated = report.truncated;
+  summary.problemsNotShown = report.problemsNotKept;
   summary.problems = report.problems(file);
   summary.rows = report.rows(summary.problems);
   return summary;

@@ -64,8 +64,17 @@ export async function writeIngestReport(
         ]
       : []),
   ];
-  if (summary.truncated)
-    kv.push(['Note', `Only the first ${MAX_REPORTED.toLocaleString('en-US')} rows and problems are listed.`]);
+  if (summary.truncated) {
+    const first = MAX_REPORTED.toLocaleString('en-US');
+    const cut = summary.problemsNotShown;
+    const rows = summary.rows.length >= MAX_REPORTED ? `the first ${first} rows` : 'every row';
+    kv.push([
+      'Note',
+      cut > 0
+        ? `Listed: ${rows} and the first ${first} problems (${cut.toLocaleString('en-US')} more problems not shown).`
+        : `Listed: ${rows} and every problem.`,
+    ]);
+  }
   for (const n of extra?.notes ?? []) kv.push(['Note', safeCellText(n)]);
   for (const [k, v] of kv) s.addRow([k, v]);
   s.getColumn(1).font = { bold: true };

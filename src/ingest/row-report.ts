@@ -14,6 +14,8 @@ export const MAX_REPORTED = 10_000;
 export class RowReport implements GrouperSink {
   /** True when problems or rows were cut at MAX_REPORTED. */
   truncated = false;
+  /** Problems found beyond the first MAX_REPORTED (counted, not kept). */
+  problemsNotKept = 0;
   private readonly rowNo: number[] = [];
   private readonly rowStatus: RowStatus['status'][] = [];
   private readonly rowReq: (string | undefined)[] = [];
@@ -32,7 +34,8 @@ export class RowReport implements GrouperSink {
     for (const p of s.problems) {
       if (this.pRow.length >= MAX_REPORTED) {
         this.truncated = true;
-        break;
+        this.problemsNotKept++;
+        continue;
       }
       this.pRow.push(p.row);
       this.pColumn.push(p.column);

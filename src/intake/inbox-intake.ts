@@ -11,10 +11,12 @@
  * finished: archived (the drop is a duplicate) or refused and released (the drop is read on its own). Calling it a
  * duplicate at once would archive, as if read, a copy of a file that is then refused (empty.csv + empty.xlsx).
  * The take token in the job id (not the sha256 alone) lets the same bytes run again after a refusal released them,
- * even while BullMQ still keeps the first, completed job (a re-add of a kept id would be silently ignored).
+ * even while BullMQ still keeps the first, completed job (a re-add of a kept id would be silently ignored); a file
+ * still in processing/ whose job completed gets the next generation of its id (freshIngestJobId).
  */
 import type { Stats } from 'node:fs';
 import { copyFile, lstat, readdir, rename, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -37,6 +39,7 @@ import {
   type ProcessingName,
 } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
+import { folderId } from './intake-folder.ts';
 import { jobId, type Queues } from '../redis/queues.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { fileRefused } from '../notify/events/index.ts';
@@ -55,6 +58,8 @@ export const ingestJobPayloadSchema = z.object({
   /** Size and mtime when its bytes were hashed: a file that differs at the end of the read changed while being read. */
   size: z.number().int().nonnegative().optional(),
   mtimeMs: z.number().nonnegative().optional(),
+  /** Where it was taken: the host and the identity of its data folder (intake-folder.ts), for the job's errors. */
+  origin: z.object({ host: z.string().max(255), folder: z.string().max(100) }).optional(),
 });
 export type IngestJobPayload = z.infer<typeof ingestJobPayloadSchema>;
 
@@ -78,8 +83,20 @@ export function fileLedger(ctx: Pick<IntakeContext, 'redis' | 'keys'>): FileLedg
   return new FileLedger(ctx.redis, ctx.keys.fileLedger);
 }
 
-export function ingestJobId(sha256: string, token: string): string {
-  return jobId('ingest', sha256, token);
+export function ingestJobId(sha256: string, token: string, generation = 1): string {
+  return generation === 1 ? jobId('ingest', sha256, token) : jobId('ingest', sha256, token, `g${generation}`);
+}
+
+/**
+ * The job id for a taken file being admitted: the same while its job waits, runs or failed (two admissions are one
+ * job; a failed one waits for `failed retry`), a new one when its job completed and the file is still in processing/
+ * (re-admitted): BullMQ would silently ignore a re-add under the completed job's id, and the file would never run.
+ */
+async function freshIngestJobId(queue: Queues['ingest'], sha256: string, token: string): Promise<string> {
+  for (let generation = 1; ; generation++) {
+    const id = ingestJobId(sha256, token, generation);
+    if (generation >= 100 || (await queue.getJobState(id)) !== 'completed') return id;
+  }
 }
 
 export type AdmitResult =
@@ -195,20 +212,34 @@ export async function admitProcessingFile(
     const report = await archiveDuplicate(ctx, folders, file, sha256, claim.entry);
     return { status: 'duplicate', file, sha256, first: claim.entry, report };
   }
-  const id = ingestJobId(sha256, file.token);
-  const payload: IngestJobPayload = {
-    sha256,
-    processingName: file.name,
-    ...(opts.mapping ? { mapping: opts.mapping } : {}),
-    size: taken.size,
-    mtimeMs: taken.mtimeMs,
-  };
-  await ctx.queues.ingest.add('ingest', payload, { jobId: id });
+  const id = await enqueueIngest(ctx, file, sha256, taken, opts.mapping);
   ctx.logger.info(
     { file: file.original, processing: file.name, sha256, jobId: id, recovered: claim.outcome === 'own' },
     'inbox: file queued for ingest',
   );
   return { status: 'enqueued', file, sha256, jobId: id };
+}
+
+/** The ingest job of a file whose bytes it owns; returns the job id. */
+async function enqueueIngest(
+  ctx: IntakeContext,
+  file: ProcessingName,
+  sha256: string,
+  taken: Stats,
+  mapping: string | undefined,
+): Promise<string> {
+  const id = await freshIngestJobId(ctx.queues.ingest, sha256, file.token);
+  const payload: IngestJobPayload = {
+    sha256,
+    processingName: file.name,
+    ...(mapping ? { mapping } : {}),
+    size: taken.size,
+    mtimeMs: taken.mtimeMs,
+    // the folder's identity as an intake worker made it (intake-folder.ts); 'none' before one did
+    origin: { host: hostname(), folder: (await folderId(ctx.config.folders.root)) ?? 'none' },
+  };
+  await ctx.queues.ingest.add('ingest', payload, { jobId: id });
+  return id;
 }
 
 /**

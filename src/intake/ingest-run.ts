@@ -6,10 +6,11 @@
  * the break; a file that changed while it was read is not used and goes back to the inbox.
  */
 import { lstat, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import { ProfileBrokenError, RfqSyncError, formatRowProblem } from '../errors.ts';
+import { FileNotHereError, ProfileBrokenError, RfqSyncError, formatRowProblem } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Requisition } from '../requisition.ts';
 import { createIdempotencyStore } from '../creation/idempotency-store.ts';
@@ -111,6 +112,7 @@ export async function runIngest(
     await settleLedger(run, earlier);
     return { status: 'already-finished', file: file.original, where: earlier };
   }
+  if (!(await exists(run.source))) return settleMissing(run);
   const spool = await openRequisitionSpool(spoolPath);
   let summary: IngestSummary;
   try {
@@ -156,8 +158,9 @@ async function settleRefusal(run: Run, err: unknown, discarded: number): Promise
   const { file, folders, payload } = run;
   if (!(await exists(run.source))) {
     // A stalled copy of this job (lost lock) finished the file on another worker while we were reading it.
-    const where = (await locateFinished(folders, payload.processingName)) ?? 'missing';
-    if (where !== 'missing') await settleLedger(run, where);
+    const where = await locateFinished(folders, payload.processingName);
+    if (!where) return settleMissing(run);
+    await settleLedger(run, where);
     return { status: 'already-finished', file: file.original, where };
   }
   if (!(err instanceof RfqSyncError) || err.kind !== 'data') throw err;
@@ -317,6 +320,30 @@ async function putBack(run: Run): Promise<IngestResult> {
     `ingest: ${run.file.original} changed while it was being read (still being written?): nothing used; back in the inbox as ${inboxName}, taken again once stable`,
   );
   return { status: 'changed', file: run.file.original, inboxName };
+}
+
+/**
+ * The file is in none of this worker's folders. Finished when the ledger says so (archived, since removed by
+ * retention) or its bytes went to another file (this one was removed by hand, the same bytes read since); otherwise
+ * its work would be lost: the job fails for good, naming the file and where it was looked for.
+ */
+async function settleMissing(run: Run): Promise<IngestResult> {
+  const { file, folders, payload } = run;
+  const entry = await run.ledger.get(payload.sha256);
+  if (entry?.owner === payload.processingName && entry.state === 'done')
+    return { status: 'already-finished', file: file.original, where: 'archive' };
+  if (entry && entry.owner !== payload.processingName)
+    return { status: 'already-finished', file: file.original, where: 'missing' };
+  const o = payload.origin;
+  const origin = o
+    ? ` It was taken on host ${o.host}${o.folder === 'none' ? '' : ` (data folder ${o.folder.slice(0, 8)})`}; this worker runs on ${hostname()}.`
+    : '';
+  throw new FileNotHereError(
+    `file ${file.original} (${payload.processingName}) is not in this worker's processing folder ${folders.processing}, ` +
+      `nor in archive/ or failed/: nothing was read from it, and its requisitions are not created.${origin} A file ` +
+      'taken in another data folder (each host with its own RFQ_SYNC_DIR) or removed by hand: put it into the inbox ' +
+      'again, and give every worker doing intake the same data folder (or INTAKE=off).',
+  );
 }
 
 async function settleLedger(run: Run, where: 'archive' | 'failed'): Promise<void> {

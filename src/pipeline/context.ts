@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { createSourcingClient, type SourcingClient, type SourcingClientOptions } from '../sourcing/client.ts';
 import { createAuthGate, type AuthGate } from '../creation/auth-gate.ts';
+import { firstPageProbe } from '../creation/auth-recheck.ts';
 import { createStateEpoch, type StateEpoch } from '../redis/state-epoch.ts';
 import { createDialectSource, type DialectSource } from '../creation/dialect-store.ts';
 import {
@@ -64,6 +65,8 @@ export interface WorkerContextOptions {
   baseUrl: string;
   /** Token provider; default SOURCING_TOKEN / SOURCING_TOKEN_FILE of the config (re-read every 2 s). */
   token?: () => string;
+  /** The token source itself (its file's problems are reported); wins over `token`. */
+  tokens?: TokenSource;
   /** Metrics hook of both sourcing clients, called once per HTTP attempt. */
   onCall?: SourcingClientOptions['onCall'];
   /** Skip the start-up Redis checks (only for commands that do not write, e.g. `status`). Default false. */
@@ -173,9 +176,11 @@ export async function createWorkerContext(
     // A notice that cannot be queued (Redis down) must not break the pause it tells of: logged instead.
     const tell = (what: string) => (err: unknown) => logger.warn({ err }, `notify: could not queue the ${what} notice`);
     const given = opts.token;
-    const tokens: TokenSource = given
-      ? { get: given, refresh: given, fingerprint: () => tokenFingerprint(given()) }
-      : createTokenSource({ token: config.token, tokenFile: config.SOURCING_TOKEN_FILE });
+    const tokens: TokenSource =
+      opts.tokens ??
+      (given
+        ? { get: given, refresh: given, fingerprint: () => tokenFingerprint(given()) }
+        : createTokenSource({ token: config.token, tokenFile: config.SOURCING_TOKEN_FILE }));
     const limiter = createRateLimiter(redis, keys, { perSecond: config.RATE_LIMIT_PER_SECOND });
     const clientOptions = sourcingClientOptions(config, {
       baseUrl: opts.baseUrl,
@@ -192,8 +197,10 @@ export async function createWorkerContext(
       redis,
       keys,
       queues: [queues.createRfq, queues.poll],
+      promote: [queues.createRfq, queues.poll, queues.quotations],
       tokens,
       logger,
+      probe: () => firstPageProbe(listingClient),
       checkMs: opts.authCheckMs ?? config.AUTH_CHECK_MS,
       onPaused: (reason, since) => notify.emit(tokenRefused.event({ reason, since })).catch(tell('token refused')),
     });

@@ -30,7 +30,8 @@ function subjectOf(job: Job): string {
   const d = job.data as Record<string, unknown> | undefined;
   const r = d?.requisition as { profile?: string; key?: string; sourceFile?: string } | undefined;
   if (r?.key) return `requisition ${r.profile}/${r.key}${r.sourceFile ? ` (${r.sourceFile})` : ''}`;
-  for (const k of ['file', 'fileName', 'path', 'name']) if (typeof d?.[k] === 'string') return String(d[k]);
+  for (const k of ['file', 'fileName', 'path', 'name', 'processingName'])
+    if (typeof d?.[k] === 'string') return String(d[k]);
   if (typeof d?.rfqId === 'number' || typeof d?.rfqId === 'string') return `RFQ ${String(d.rfqId)}`;
   if (typeof d?.route === 'string') return `notification of route ${d.route}`;
   return '';

@@ -19,6 +19,8 @@ export interface ApiContext {
   disabled: Set<string>;
   /** The docs dialect (else the friendly one). */
   docs: boolean;
+  /** How records are written: the interface's shapes, or the older documentation's (legacy-shapes.ts). */
+  shapes: 'current' | 'legacy';
   pageSize: number;
   /** Path prefix before /v1, without a trailing slash. */
   prefix: string;

@@ -32,7 +32,12 @@ export async function api(
   if (rejection) {
     const headers: Record<string, string> =
       rejection.retryAfterSeconds !== undefined ? { 'retry-after': String(rejection.retryAfterSeconds) } : {};
-    const error = rejection.status === 429 ? 'too_many_requests' : 'service_unavailable';
+    const error =
+      rejection.status === 429
+        ? 'too_many_requests'
+        : rejection.status === 401
+          ? 'unauthorized'
+          : 'service_unavailable';
     return send(rejection.status, { error, message: rejection.reason }, headers);
   }
 

@@ -1,6 +1,7 @@
 /**
  * Autopilot of the sandbox: simulated suppliers and buyer, so a demo shows the whole cycle without people.
- * An open RFQ older than `closeAfterMs` receives quotations from `suppliersPerRfq` suppliers and closes; a closed
+ * An open RFQ gets its suppliers invited (one more than will quote, so an invitation goes unanswered); one older
+ * than `closeAfterMs` receives quotations from `suppliersPerRfq` suppliers and closes; a closed
  * RFQ older than `completeAfterMs` gets its decisions (a supplier that priced every line is qualified), the lowest
  * qualified total as winner, and completes.
  */
@@ -35,6 +36,7 @@ export function startAutopilot(
   const tick = () => {
     const t = now();
     for (const r of store.all()) {
+      if (r.state === 'open' && !r.invitations) invite(store, r, o);
       if (r.state === 'open' && t - r.stateChangedAt >= o.closeAfterMs) {
         quoteAndClose(store, r, o, random);
       } else if (r.state === 'closed' && t - r.stateChangedAt >= o.completeAfterMs) {
@@ -46,6 +48,15 @@ export function startAutopilot(
   const timer = setInterval(tick, every);
   timer.unref();
   return { stop: () => clearInterval(timer), tick };
+}
+
+function invite(store: SandboxStore, r: StoredRfq, o: AutopilotOptions): void {
+  const n = Math.max(0, Math.min(SUPPLIERS.length, o.suppliersPerRfq + 1));
+  const offset = r._id % SUPPLIERS.length;
+  for (let s = 0; s < n; s++) {
+    const sup_name = SUPPLIERS[(offset + s) % SUPPLIERS.length]!;
+    store.invite(r._id, { sup_name, sup_email: `sales@${sup_name.toLowerCase().replace(/[^a-z]+/g, '')}.invalid` });
+  }
 }
 
 function quoteAndClose(store: SandboxStore, r: StoredRfq, o: AutopilotOptions, random: () => number): void {

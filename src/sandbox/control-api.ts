@@ -1,6 +1,7 @@
 /**
  * The sandbox's control API under `/_sandbox/` (loopback only): what the spec leaves to people (advance, quotations,
- * decisions, winner), the faults, the stats and an autopilot tick, for the demo and tests in another process.
+ * decisions, winner, invitations), one field of a record rendered broken (`/rfqs/<id>/break`), the faults, the stats
+ * and an autopilot tick, for the demo and tests in another process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SandboxError } from '../errors.ts';
@@ -66,6 +67,15 @@ async function route(
     const b = await body();
     if (b.quotation_key === undefined) throw new SandboxError(400, 'quotation_key is required');
     return sendJson(res, 200, control.pickWinner(id, String(b.quotation_key)));
+  }
+  if (parts[0] === 'rfqs' && parts[2] === 'invite' && method === 'POST') {
+    const b = await body();
+    return sendJson(res, 201, control.invite(id, b as { sup_name: string; sup_email?: string; contact?: string }));
+  }
+  if (parts[0] === 'rfqs' && parts[2] === 'break' && method === 'POST') {
+    const b = await body();
+    if (typeof b.field !== 'string') throw new SandboxError(400, 'give {"field": "lines.0.qty", "value": ...}');
+    return sendJson(res, 200, control.breakField(id, b.field, b.value));
   }
   if (parts[0] === 'faults' && parts.length === 1 && method === 'GET') return sendJson(res, 200, faults.get());
   if (parts[0] === 'faults' && parts.length === 1 && (method === 'PUT' || method === 'POST')) {

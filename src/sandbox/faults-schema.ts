@@ -23,4 +23,5 @@ export const faultsSchema = z.strictObject({
   invalidJsonRate: z.number().min(0).max(1).optional(),
   schemaBreakRate: z.number().min(0).max(1).optional(),
   down: z.boolean().optional(),
+  refuseTokens: z.boolean().optional(),
 });

@@ -20,6 +20,8 @@ export interface SandboxFaults {
   schemaBreakRate?: number;
   /** Refuse every API call with 503. */
   down?: boolean;
+  /** Refuse every token with 401 (the service's login down, an account suspended): the same token works once lifted. */
+  refuseTokens?: boolean;
 }
 
 export type Rejection = { status: number; retryAfterSeconds?: number; reason: string };
@@ -73,6 +75,7 @@ export class FaultInjector {
   /** Decides whether an API call is refused before it is handled. */
   beforeCall(now: number): Rejection | null {
     if (this.faults.down) return { status: 503, reason: 'down' };
+    if (this.faults.refuseTokens) return { status: 401, reason: 'token refused (fault: refuseTokens)' };
     if (this.burstLeft > 0) {
       this.burstLeft--;
       return { status: 429, retryAfterSeconds: this.burstRetryAfter, reason: 'rate limit burst' };

@@ -1,8 +1,11 @@
 /**
  * The sandbox's quotation endpoint: GET /v1/quotations/{rfqId}[/{quotationKey}], with the `status=success` filter
- * (the winner only) and a `fields` selection, as the spec shows it.
+ * (the winner only) and a `fields` selection, as the spec shows it; in the legacy shapes, as the older
+ * documentation shows it (legacy-shapes.ts: keyed by quotation key, `sup_id` always kept).
  */
 import type { ApiCall, ApiContext } from './api-call.ts';
+import { withBrokenQuotationFields } from './broken-fields.ts';
+import { renderQuotationsLegacy } from './legacy-shapes.ts';
 import { pick, renderQuotation } from './render.ts';
 
 export function listQuotations(ctx: ApiContext, call: ApiCall, rawId: string, rawKey: string | undefined): void {
@@ -29,8 +32,32 @@ export function listQuotations(ctx: ApiContext, call: ApiCall, rawId: string, ra
         .filter(Boolean)
     : undefined;
   if (ctx.faults.invalidJson()) return call.sendBroken();
+  if (ctx.shapes === 'legacy') {
+    const keep = fields ? [...fields, 'sup_id'] : undefined;
+    const rendered = renderQuotationsLegacy(
+      rfq._id,
+      list,
+      () => ctx.faults.schemaBreak(),
+      (o) => pick(o, keep),
+    );
+    const out =
+      list.length === 0
+        ? rendered
+        : Object.fromEntries(
+            Object.entries(rendered).map(([k, v]) => [
+              k,
+              withBrokenQuotationFields(rfq, k, v as Record<string, unknown>),
+            ]),
+          );
+    return send(200, out);
+  }
   return send(200, {
     rfq: { id: rfq._id },
-    quotations: list.map((q) => pick(renderQuotation(q, ctx.faults.schemaBreak()), fields)),
+    quotations: list.map((q) =>
+      pick(
+        withBrokenQuotationFields(rfq, String(q.quotation_key), renderQuotation(q, ctx.faults.schemaBreak())),
+        fields,
+      ),
+    ),
   });
 }

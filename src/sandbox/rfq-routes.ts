@@ -4,9 +4,11 @@
  */
 import { SandboxError } from '../errors.ts';
 import type { ApiCall, ApiContext } from './api-call.ts';
+import { withBrokenRfqFields } from './broken-fields.ts';
 import { readBody } from './http-io.ts';
+import { renderRfqLegacy } from './legacy-shapes.ts';
 import { renderRfq, STATUS_TEXT_FILTER } from './render.ts';
-import { RFQ_STATES, type RfqState } from './store.ts';
+import { RFQ_STATES, type RfqState, type StoredRfq } from './store.ts';
 import { wireCreateRfqSchema, wireEditRfqSchema } from './wire-schemas.ts';
 
 export async function createRfq(ctx: ApiContext, call: ApiCall): Promise<void> {
@@ -49,8 +51,14 @@ export async function rfqDetail(ctx: ApiContext, call: ApiCall, rawId: string): 
   if (method === 'PUT') return editRfq(ctx, call, id);
   if (method !== 'GET') return send(405, { error: 'method_not_allowed', message: `${method} ${call.path}` });
   if (ctx.faults.invalidJson()) return call.sendBroken();
-  const rendered = renderRfq(found, false, false);
-  return send(200, { rfq: { ...rendered, status: found.state } });
+  const rendered = renderListed(ctx, found, false, false);
+  return send(200, { rfq: withBrokenRfqFields(found, { ...rendered, status: found.state }) });
+}
+
+/** An RFQ in the sandbox's shapes (the interface's, or the older documentation's), with its broken fields. */
+function renderListed(ctx: ApiContext, r: StoredRfq, breakSchema: boolean, echo: boolean): Record<string, unknown> {
+  const rendered = ctx.shapes === 'legacy' ? renderRfqLegacy(r, breakSchema, echo) : renderRfq(r, breakSchema, echo);
+  return withBrokenRfqFields(r, rendered);
 }
 
 async function editRfq(ctx: ApiContext, call: ApiCall, id: number): Promise<void> {
@@ -94,7 +102,7 @@ export function listRfqs(ctx: ApiContext, call: ApiCall): void {
   const linkBase = `${ctx.linksOrigin ?? `http://${call.req.headers.host ?? 'localhost'}`}${ctx.prefix}/v1/rfqs?${asked === null ? '' : `status=${encodeURIComponent(asked)}&`}page=`;
   if (ctx.faults.invalidJson()) return call.sendBroken();
   return send(200, {
-    rfqs: slice.map((r) => renderRfq(r, ctx.faults.schemaBreak(), !docs)),
+    rfqs: slice.map((r) => renderListed(ctx, r, ctx.faults.schemaBreak(), !docs)),
     links: { next: page < last ? `${linkBase}${page + 1}` : null, last: `${linkBase}${last}` },
     meta: { total: all.length },
   });

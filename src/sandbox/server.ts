@@ -51,6 +51,12 @@ export interface SandboxOptions {
    * a filter. See docs/architecture.md#the-sandboxs-dialects.
    */
   dialect?: 'friendly' | 'docs';
+  /**
+   * How records are written: `current` (default) as the interface shows them; `legacy` as older revisions of the
+   * real service's documentation do (src/sandbox/legacy-shapes.ts: extended-JSON and text dates, an `invitation`
+   * map, quotations keyed by key with `sup_id`, "0"-keyed documents, statuses success / unsuccess).
+   */
+  shapes?: 'current' | 'legacy';
   /** Hand-made RFQs (no external_ids) seeded per account at start. Default 0. */
   existing?: number;
 }
@@ -59,6 +65,7 @@ export interface Sandbox {
   /** Base URL including the prefix, e.g. http://127.0.0.1:PORT/esourcing. */
   url: string;
   dialect: 'friendly' | 'docs';
+  shapes: 'current' | 'legacy';
   port: number;
   setFaults(f: SandboxFaults): void;
   stats(): SandboxStats;
@@ -94,6 +101,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     accounts,
     disabled,
     docs,
+    shapes: o.shapes ?? 'current',
     pageSize,
     prefix,
     linksOrigin: o.linksOrigin,
@@ -112,6 +120,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   return {
     url: `http://${urlHost}:${port}${prefix}`,
     dialect,
+    shapes: o.shapes ?? 'current',
     port,
     setFaults: control.setFaults,
     stats: control.stats,

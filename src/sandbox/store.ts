@@ -48,6 +48,15 @@ export interface StoredQuotation {
   status?: 'qualified' | 'not qualified';
 }
 
+/** A supplier invited to an RFQ (shown as the `invitation` map in the legacy shapes). */
+export interface StoredInvitation {
+  sup_id: number;
+  sup_name: string;
+  contact?: string;
+  sup_email?: string;
+  status: 'pending' | 'joined';
+}
+
 export interface StoredRfq {
   _id: number;
   company: string;
@@ -67,6 +76,12 @@ export interface StoredRfq {
   quotations: StoredQuotation[];
   /** quotation_key (as string) of the winning quotation. */
   winner?: string;
+  invitations?: StoredInvitation[];
+  /**
+   * Fields rendered with a value that breaks the interface's schema (tests: one bad field of one RFQ), by path in
+   * the rendered record (`lines.0.qty`, `due_date`), or in a quotation (`quotations.<key>.<field>`).
+   */
+  broken?: Record<string, unknown>;
 }
 
 export interface QuotationInput {
@@ -292,6 +307,7 @@ export class SandboxStore {
     if (existing) {
       existing.revision_no++;
       existing.quotation_date = this.now();
+      this.joined(r, q.sup_name);
       existing.detail = detail;
       if (q.notes !== undefined) existing.notes = q.notes;
       if (q.attachments !== undefined) existing.attachments = q.attachments;
@@ -310,6 +326,7 @@ export class SandboxStore {
       attachments: q.attachments ?? [],
     };
     r.quotations.push(created);
+    this.joined(r, q.sup_name);
     this.changed();
     return created;
   }
@@ -330,6 +347,32 @@ export class SandboxStore {
     return r;
   }
 
+  /** Invite a supplier (a second invitation of the same name is the same one). */
+  invite(id: number, who: { sup_name: string; sup_email?: string; contact?: string }): StoredInvitation {
+    const r = this.mustGet(id);
+    if (!who.sup_name || typeof who.sup_name !== 'string') throw new SandboxError(400, 'sup_name is required');
+    const list = (r.invitations ??= []);
+    const had = list.find((i) => i.sup_name === who.sup_name);
+    if (had) return had;
+    // A supplier's id follows its name, the same on every RFQ (quotation keys are not touched).
+    let sup_id = 0;
+    for (const ch of who.sup_name) sup_id = (sup_id * 31 + ch.charCodeAt(0)) % 9000;
+    const inv: StoredInvitation = { sup_id: 1000 + sup_id, status: 'pending', ...who };
+    list.push(inv);
+    this.changed();
+    return inv;
+  }
+
+  /** Render `path` of this RFQ with `value` from now on (`undefined`: as stored again). */
+  breakField(id: number, path: string, value: unknown): StoredRfq {
+    const r = this.mustGet(id);
+    if (!/^[\w$]+(\.[\w$-]+)*$/.test(path)) throw new SandboxError(400, `not a field path: ${path}`);
+    if (value === undefined) delete r.broken?.[path];
+    else (r.broken ??= {})[path] = value;
+    this.changed();
+    return r;
+  }
+
   mustGetQuotation(id: number, key: string): StoredQuotation {
     const q = this.mustGet(id).quotations.find((x) => String(x.quotation_key) === key);
     if (!q) throw new SandboxError(404, `no quotation ${key} on RFQ ${id}`);
@@ -344,6 +387,12 @@ export class SandboxStore {
       this.save();
     }
     await this.saving;
+  }
+
+  /** An invited supplier that quoted has joined. */
+  private joined(r: StoredRfq, supName: string): void {
+    const inv = r.invitations?.find((i) => i.sup_name === supName);
+    if (inv) inv.status = 'joined';
   }
 
   /** Integers and `comp_<n>` alternate so both forms of quotation_key are seen. */

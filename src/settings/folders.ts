@@ -27,6 +27,13 @@ export const folderSettings = {
    */
   MAPPINGS_CHECK_MS: int(200, 3_600_000).default(5_000),
 
+  /**
+   * Whether this worker takes files: watches the inbox and reads the files (the ingest queue). One data folder does
+   * intake for an account (recorded in Redis by the first worker; a worker whose folder is another one refuses to
+   * start). `off`: no inbox, no ingest; the worker creates RFQs, polls and writes outputs only: the way to add
+   * workers on hosts without the share. Default on.
+   */
+  INTAKE: bool.default(true),
   /** Watch the inbox by polling (SMB/NFS shares, where file events do not arrive). Default false. */
   WATCH_POLLING: bool.default(false),
   /** Polling interval of the watcher when WATCH_POLLING is on, ms. Default 2,000. */

@@ -60,8 +60,9 @@ export const jobSettings = {
    */
   INBOX_RECOVER_AFTER_MS: int(1_000, 86_400_000).default(600_000),
   /**
-   * How often a worker checks whether the sourcing token was replaced (SOURCING_TOKEN_FILE) while creation and
-   * polling are paused by a refused token, ms. Default 5,000.
+   * How often a worker re-reads the token file (SOURCING_TOKEN_FILE: a replaced token resumes a pause at once), and
+   * the first wait before the same refused token is tried again: then twice as long after each try, at most every
+   * 15 minutes, so a pause lifts itself once the service accepts the token again. ms. Default 5,000.
    */
   AUTH_CHECK_MS: int(100, 3_600_000).default(5_000),
 };

@@ -11,7 +11,10 @@ export const serviceSettings = {
   SOURCING_BASE_URL: url(['http:', 'https:']).optional(),
   /** Bearer token. Prefer SOURCING_TOKEN_FILE (Docker secrets). */
   SOURCING_TOKEN: z.string().min(1).optional(),
-  /** File holding the bearer token; re-read when the service answers 401/403, so replacing it resumes work. */
+  /**
+   * File holding the bearer token; re-read every AUTH_CHECK_MS, so replacing it resumes work after a 401/403. A file
+   * that cannot be used (a tab or line break inside, empty) is not taken: logged and shown in `status`.
+   */
   SOURCING_TOKEN_FILE: z.string().min(1).optional(),
   /**
    * Name of the sourcing account, the namespace of every idempotency record in Redis, so two accounts sharing a

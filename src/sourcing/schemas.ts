@@ -5,11 +5,16 @@
  * Requests are strict (we control them). Answers are tolerant where the interface is loose
  * (docs/architecture.md#where-the-interface-is-silent): `lines`
  * as a map keyed "0","1",... or an array; numbers as strings; `quotation_key` int or `comp_<n>`; `quotation_detail`
- * as a map or an array. Money comes out as a decimal string, never a binary float.
+ * as a map or an array; dates in every form of wire-dates.ts; documents, attachments and the `invitation` map as
+ * arrays or "0"-keyed objects (wire-keyed-lists.ts); quotation statuses `success` / `unsuccess` besides `qualified`
+ * / `not qualified`. Money comes out as a decimal string, never a binary float. A field that still breaks its
+ * schema is left out of its record and named (field-tolerant-parse.ts), unless it is the record's identity.
  */
 import { z } from 'zod';
 import type { ListedLine, ListedRfq, Quotation, QuotationLineDetail } from './types.ts';
 import { MAX_LINES_PER_RFQ, REQUEST_TEXT_LIMITS as L } from './limits.ts';
+import { wireDate } from './wire-dates.ts';
+import { documentList, invitationList } from './wire-keyed-lists.ts';
 
 // ---------------------------------------------------------------- scalars
 
@@ -30,16 +35,6 @@ export const looseInt = z
       .transform((s) => Number(s)),
   ])
   .pipe(z.number().int().refine(Number.isSafeInteger, 'integer out of range'));
-
-/** Unix ms as a number or a digit string, normalised to a number. */
-export const looseTimestamp = z.union([
-  z.number().int().nonnegative(),
-  z
-    .string()
-    .trim()
-    .regex(DIGITS, 'expected Unix time in ms (digits)')
-    .transform((s) => Number(s)),
-]);
 
 /** A number or a numeric string, normalised to a decimal string (no float arithmetic on it). */
 export const looseDecimal = z.union([
@@ -126,15 +121,23 @@ export const listedRfqSchema = z.looseObject({
   comp_name: optionalString,
   status: optionalString,
   version: looseInt.optional(),
-  rfq_date: looseTimestamp.optional(),
-  due_date: looseTimestamp.optional(),
-  required_date: looseTimestamp.optional().nullable(),
+  rfq_date: wireDate,
+  due_date: wireDate,
+  required_date: wireDate,
   description: optionalString,
   rfq_type: optionalString,
   rfq_category: optionalString,
   rfq_location: optionalString,
   lines: listedLinesSchema.optional().default([]),
+  invitation: invitationList,
 });
+
+/** The parts of a listed RFQ without which it is not this RFQ: its `_id`, its lines and their ids. */
+export function isListedRfqIdentity(path: readonly string[]): boolean {
+  if (path[0] === '_id') return true;
+  if (path[0] !== 'lines') return false;
+  return path.length <= 2 || path[2] === 'line_id' || path[2] === 'external_id';
+}
 
 const linkSchema = z.string().nullable().optional();
 export const rfqListEnvelopeSchema = z.looseObject({
@@ -179,6 +182,7 @@ export function toListedRfq(r: z.infer<typeof listedRfqSchema>): ListedRfq {
     rfq_category: r.rfq_category,
     rfq_location: r.rfq_location,
     lines,
+    ...(r.invitation.length > 0 ? { invitations: r.invitation } : {}),
   };
 }
 
@@ -197,13 +201,10 @@ export const quotationKeySchema = z.union([
 const priceSchema = z
   .union([z.null(), z.literal(''), looseDecimal])
   .transform((v) => (v === null || v === '' ? null : v));
-const docsArray = z
-  .array(z.unknown())
-  .nullable()
-  .optional()
-  .transform((v) => v ?? []);
-
-const detailEntrySchema = z.looseObject({ price: priceSchema.optional().transform((v) => v ?? null), docs: docsArray });
+const detailEntrySchema = z.looseObject({
+  price: priceSchema.optional().transform((v) => v ?? null),
+  docs: documentList,
+});
 export const quotationDetailSchema = z.union([
   z.array(
     detailEntrySchema.extend({
@@ -219,25 +220,40 @@ export const quotationDetailSchema = z.union([
   z.record(z.string().min(1), detailEntrySchema),
 ]);
 
+/**
+ * Quotation statuses: the interface's `qualified` / `not qualified`, and the older `success` / `unsuccess` read as
+ * qualified / not qualified (the reading and why: docs/operations.md#older-shapes-of-the-services-records). An empty status is
+ * no decision yet.
+ */
+const QUOTATION_STATUS: Readonly<Record<string, Pick<Quotation, 'status' | 'statusWord'>>> = {
+  qualified: { status: 'qualified' },
+  'not qualified': { status: 'not qualified' },
+  success: { status: 'qualified', statusWord: 'success' },
+  unsuccess: { status: 'not qualified', statusWord: 'unsuccess' },
+};
+const quotationStatusSchema = z
+  .string()
+  .transform((s) => s.trim().toLowerCase().replace(/\s+/g, ' '))
+  .refine((s) => s === '' || s in QUOTATION_STATUS, 'expected qualified, not qualified, success or unsuccess')
+  .transform((s) => (s === '' ? undefined : QUOTATION_STATUS[s]))
+  .optional()
+  .nullable();
+
 export const quotationSchema = z.looseObject({
   quotation_key: quotationKeySchema,
   sup_name: optionalString,
   revision_no: looseInt.optional(),
-  quotation_date: looseTimestamp.optional(),
+  quotation_date: wireDate,
   notes: optionalString,
   quotation_detail: quotationDetailSchema.optional().nullable(),
-  quotation_attachment: docsArray,
-  status: z
-    .string()
-    .transform((s) => s.trim().toLowerCase())
-    .pipe(z.enum(['qualified', 'not qualified']))
-    .optional()
-    .nullable(),
+  quotation_attachment: documentList,
+  status: quotationStatusSchema,
 });
 
 export const quotationListEnvelopeSchema = z.looseObject({
   rfq: z.looseObject({ id: looseInt.optional() }).optional().nullable(),
-  quotations: z.array(z.unknown()).optional(),
+  /** An array (the interface), or an object keyed by quotation key (the older example's keying). */
+  quotations: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional(),
   /** Not in the spec: tolerated when one quotation is fetched by key. */
   quotation: z.unknown().optional(),
 });
@@ -255,7 +271,8 @@ export function toQuotation(q: z.infer<typeof quotationSchema>): Quotation {
     notes: q.notes,
     detail,
     attachments: q.quotation_attachment,
-    status: q.status ?? undefined,
+    status: q.status?.status,
+    ...(q.status?.statusWord ? { statusWord: q.status.statusWord } : {}),
   };
 }
 

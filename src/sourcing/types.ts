@@ -45,6 +45,23 @@ export interface CreateRfqRequest {
   }>;
 }
 
+/** A field of a record that could not be read: left out of it, named with the reason (and the value it had). */
+export interface UnreadableField {
+  /** Dotted path in the record as the service wrote it, e.g. `lines.0.qty`, `quotation_detail.<line_id>.price`. */
+  field: string;
+  reason: string;
+}
+
+/** A supplier invited to an RFQ (the `invitation` map of older list answers). */
+export interface Invitation {
+  sup_name?: string;
+  contact?: string;
+  sup_email?: string;
+  sup_id?: string;
+  /** As the service says it, e.g. `pending`. */
+  status?: string;
+}
+
 export interface ListedLine {
   /** Zero-based position (the key of the `lines` map, or the array index). */
   position: number;
@@ -84,6 +101,10 @@ export interface ListedRfq {
   rfq_location?: string;
   /** Sorted by position. */
   lines: ListedLine[];
+  /** Suppliers invited to the RFQ, where the service lists them (`invitation`). */
+  invitations?: Invitation[];
+  /** Fields left out because they could not be read (the record's identity, `_id` and its lines, was). */
+  unreadable?: UnreadableField[];
 }
 
 export interface QuotationLineDetail {
@@ -103,11 +124,15 @@ export interface Quotation {
   detail: QuotationLineDetail[];
   attachments: unknown[];
   status?: 'qualified' | 'not qualified';
+  /** The service's own word when it wrote `success` / `unsuccess` (read as qualified / not qualified). */
+  statusWord?: 'success' | 'unsuccess';
+  /** Fields left out because they could not be read (its `quotation_key` was). */
+  unreadable?: UnreadableField[];
 }
 
 export interface QuotationList {
   rfqId: number;
   quotations: Quotation[];
-  /** Quotations that broke the schema: reported, never blocking the others. */
+  /** Quotations whose key could not be read: reported, never blocking the others. */
   invalid: Array<{ index: number; quotation_key?: string; reason: string }>;
 }

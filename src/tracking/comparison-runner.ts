@@ -26,7 +26,7 @@ import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
 import { tellComparisonWritten } from './comparison-notices.ts';
 import { overviewPath } from './overview.ts';
 import type { TrackingStore } from './store.ts';
-import type { TrackedRfq, WrittenComparison } from './transitions.ts';
+import { unreadableOf, type TrackedRfq, type WrittenComparison } from './transitions.ts';
 
 export interface ComparisonResult {
   rfqId: number;
@@ -70,7 +70,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     overview: overviewPath(ctx.config),
   });
   await tellComparisonWritten(ctx, { rec, rfq, model, version, workbook, ...(final ? { award: csv } : {}) });
-  const written = writtenComparison(rec, snap, quotations, model, names, version);
+  const written = writtenComparison(rec, snap, quotations, model, names, version, unreadableOf(rfq));
   await store.update(rfqId, (cur) =>
     cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined,
   );
@@ -184,6 +184,7 @@ function writtenComparison(
   model: ComparisonModel,
   names: { workbook: string; award: string },
   version: number,
+  listedUnreadable: string,
 ): WrittenComparison {
   const final = model.award.final;
   const decisions = decisionsOf(quotations, snap.invalid?.length ?? 0);
@@ -203,6 +204,7 @@ function writtenComparison(
     ...(model.priceBasisWarning ? { priceBasisWarning: model.priceBasisWarning.text } : {}),
     // The overview's figures, from this very model: the same totals as the workbook, never recomputed.
     summary: comparisonSummary(model),
+    ...(listedUnreadable ? { listedUnreadable } : {}),
   };
 }
 

@@ -7,7 +7,7 @@ import type { TrackingContext } from './context.ts';
 import { enqueueQuotations } from './enqueue.ts';
 import type { PollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
-import { observe, type Observation, type TrackedRfq } from './transitions.ts';
+import { observe, unreadableOf, type Observation, type TrackedRfq } from './transitions.ts';
 
 const BATCH = 500;
 
@@ -37,11 +37,15 @@ async function applyToRecord(s: PollState, id: number, first: TrackedRfq | undef
     if (!found) obs.record.missingSlot = slot;
     const rec = obs.record;
     // A record that broke the schema tells no version: the last one read stays.
+    const unread = found?.rfq ? unreadableOf(found.rfq) : '';
     if (
       found?.rfq &&
-      (obs.transition || rec.listedVersion !== (found.rfq.version ?? -1) || rec.dueDate !== found.rfq.due_date)
+      (obs.transition ||
+        rec.listedVersion !== (found.rfq.version ?? -1) ||
+        rec.dueDate !== found.rfq.due_date ||
+        (rec.listedUnreadable ?? '') !== unread)
     ) {
-      const { dueDate: _old, ...rest } = rec;
+      const { dueDate: _old, listedUnreadable: _was, ...rest } = rec;
       const due = found.rfq.due_date;
       obs = {
         ...obs,
@@ -49,6 +53,7 @@ async function applyToRecord(s: PollState, id: number, first: TrackedRfq | undef
           ...rest,
           listedVersion: found.rfq.version ?? -1,
           ...(due !== undefined ? { dueDate: due } : {}),
+          ...(unread ? { listedUnreadable: unread } : {}),
         },
         changed: true,
       };

@@ -8,7 +8,11 @@ const POLL_HISTORY = 100;
 
 /** Keep a finished (or failed) poll's result; a Redis failure here is ignored (the poll's own outcome stands). */
 export async function recordPoll(ctx: TrackingContext, store: TrackingStore, result: PollResult): Promise<void> {
-  const json = JSON.stringify({ ...result, transitions: result.transitions.slice(0, MAX_RESULT_TRANSITIONS) });
+  const json = JSON.stringify({
+    ...result,
+    transitions: result.transitions.slice(0, MAX_RESULT_TRANSITIONS),
+    transitionCount: result.transitions.length,
+  });
   const tx = ctx.redis.multi();
   if (result.ok) tx.set(store.k.lastOkPoll, String(result.finishedAt));
   await tx

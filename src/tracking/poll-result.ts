@@ -18,7 +18,10 @@ export interface PollResult {
   tracked: number;
   found: number;
   missing: number;
+  /** The transitions (as kept in Redis: the first MAX_RESULT_TRANSITIONS; `transitionCount` is all of them). */
   transitions: Array<Transition & { rfqId: number }>;
+  /** How many transitions the poll found (results stored before it existed lack it: their list was whole). */
+  transitionCount?: number;
   newlyFlagged: number[];
   reappeared: number[];
   enqueued: { quotations: number; award: number; checks: number };
@@ -33,6 +36,13 @@ export interface PollResult {
   }>;
   /** All such RFQs, including those beyond the list above. */
   invalidCount: number;
+  /**
+   * Fields of listed RFQs left out because they could not be read (first MAX_RESULT_INVALID); the RFQ itself was
+   * read and counted. Absent from results stored before it existed.
+   */
+  unreadable?: Array<{ status: RfqState | 'all'; rfqId: number; field: string; reason: string }>;
+  /** All such fields, including those beyond the list above. */
+  unreadableCount?: number;
   /** The overview workbook this poll rewrote (rows, time taken), or why it could not. */
   overview?: { rows: number; ms: number } | { error: string };
 }
@@ -54,5 +64,7 @@ export function emptyPollResult(slot: string, startedAt: number): PollResult {
     enqueued: { quotations: 0, award: 0, checks: 0 },
     invalid: [],
     invalidCount: 0,
+    unreadable: [],
+    unreadableCount: 0,
   };
 }

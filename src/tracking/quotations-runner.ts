@@ -3,13 +3,17 @@
  * workbook needs a new version, and if so store the snapshot and enqueue the comparison of that version.
  *
  * Runs when the RFQ closes, on every poll while it stays closed (revision check: one GET per closed RFQ), and when
- * it completes (award). A malformed quotation is left out by the client's tolerant schemas and passed on to the
- * workbook's notes; it never blocks the others.
+ * it completes (award). A quotation whose key cannot be read is left out by the client, and a field that cannot be
+ * read is left out of its quotation; both are passed on to the workbook's notes and said once per RFQ, quotation and
+ * field (report-once.ts), never blocking the others.
  */
+import type { Logger } from '../logger.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, type QuotationsJobData } from './enqueue.ts';
+import { sayOnce, type ToSay } from './report-once.ts';
 import { decideNewVersion, decisionsOf, revisionsOf, type VersionDecision } from './revisions.ts';
-import { pullQuotations, storeSnapshot } from './snapshot.ts';
+import { pullQuotations, storeSnapshot, type QuotationPull } from './snapshot.ts';
+import type { TrackingStore } from './store.ts';
 
 export interface QuotationsResult {
   rfqId: number;
@@ -42,6 +46,7 @@ export async function runQuotations(
   const decision = decideNewVersion(rec.comparison, {
     revisions,
     award,
+    listedUnreadable: rec.listedUnreadable ?? '',
     ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}),
     ...(decisions !== undefined ? { decisions } : {}),
   });
@@ -56,14 +61,9 @@ export async function runQuotations(
     log.warn(
       `RFQ ${rfqId} is completed but the service names no winning quotation (status=success): the award recommends the lowest qualified prices`,
     );
+  await sayUnreadable(store, log, rfqId, pull);
   if (!decision.needed) return base;
 
-  for (const bad of pull.invalid) {
-    log.warn(
-      { quotation_key: bad.quotation_key, reason: bad.reason },
-      `RFQ ${rfqId}: a quotation breaks the schema; reported in the workbook notes`,
-    );
-  }
   await storeSnapshot(store, rfqId, pull, revisions, opts.snapshotMaxBytes);
   const version = (rec.comparison?.version ?? 0) + 1;
   await enqueueComparison(ctx, { rfqId, version });
@@ -73,4 +73,28 @@ export async function runQuotations(
     `RFQ ${rfqId}: comparison v${version} asked for: ${decision.reasons.join(', ')}${why}`,
   );
   return { ...base, version };
+}
+
+/** What could not be read in this pull, warned about the first time it is met (later pulls say it at debug). */
+async function sayUnreadable(store: TrackingStore, log: Logger, rfqId: number, pull: QuotationPull): Promise<void> {
+  const said: ToSay[] = [];
+  for (const bad of pull.invalid)
+    said.push({
+      key: `${rfqId}|quotation ${bad.quotation_key ?? `#${bad.index}`}`,
+      fields: { event: 'quotation.invalid', quotation_key: bad.quotation_key, reason: bad.reason },
+      msg: `RFQ ${rfqId}: quotation ${bad.quotation_key ?? `at ${bad.index}`} cannot be read (${bad.reason}); left out and reported in the workbook notes`,
+    });
+  for (const q of pull.quotations)
+    for (const u of q.unreadable ?? [])
+      said.push({
+        key: `${rfqId}|quotation ${q.quotation_key}|${u.field}`,
+        fields: {
+          event: 'quotation.unreadable-field',
+          quotation_key: q.quotation_key,
+          field: u.field,
+          reason: u.reason,
+        },
+        msg: `RFQ ${rfqId}: field ${u.field} of quotation ${q.quotation_key} cannot be read (${u.reason}); left out and reported in the workbook notes`,
+      });
+  await sayOnce(store, log, said);
 }

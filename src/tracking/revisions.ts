@@ -9,7 +9,14 @@ import type { Quotation } from '../sourcing/types.ts';
 import type { WrittenComparison } from './transitions.ts';
 
 export type VersionReason =
-  'first' | 'revision' | 'new-quotation' | 'withdrawn-quotation' | 'award' | 'winner-changed' | 'decided';
+  | 'first'
+  | 'revision'
+  | 'new-quotation'
+  | 'withdrawn-quotation'
+  | 'award'
+  | 'winner-changed'
+  | 'decided'
+  | 'record-reread';
 
 export interface VersionDecision {
   needed: boolean;
@@ -44,8 +51,15 @@ export function decisionsOf(
 }
 
 export function decideNewVersion(
-  written: Pick<WrittenComparison, 'revisions' | 'winnerKey' | 'award' | 'decisions'> | undefined,
-  current: { revisions: Record<string, number>; winnerKey?: string; award: boolean; decisions?: string },
+  written: Pick<WrittenComparison, 'revisions' | 'winnerKey' | 'award' | 'decisions' | 'listedUnreadable'> | undefined,
+  current: {
+    revisions: Record<string, number>;
+    winnerKey?: string;
+    award: boolean;
+    decisions?: string;
+    /** The fields of the RFQ record now left out unread ('' none); undefined: not known here (not compared). */
+    listedUnreadable?: string;
+  },
 ): VersionDecision {
   if (!written) return { needed: true, reasons: ['first'], revised: [] };
   const reasons = new Set<VersionReason>();
@@ -65,6 +79,9 @@ export function decideNewVersion(
   // Every quotation decided (or decided differently) since the last version: the award became final.
   if (!written.award && current.decisions !== undefined && current.decisions !== written.decisions)
     reasons.add('decided');
+  // The RFQ record is read differently (a field readable again, or newly not): what was left out may change the award.
+  if (current.listedUnreadable !== undefined && current.listedUnreadable !== (written.listedUnreadable ?? ''))
+    reasons.add('record-reread');
   revised.sort();
   return { needed: reasons.size > 0, reasons: [...reasons], revised };
 }

@@ -6,16 +6,23 @@
  *     the job is delayed until then;
  *   - our shared rate limiter has no permit soon (ThrottledError): delayed until it has;
  *   - the disk of the outbox is full (DiskFullError): delayed on a back-off that never gives up (disk-full.ts).
+ * A record the service answers in a shape that cannot be read where it matters (InvalidResponseError naming a
+ * field: an RFQ's identity, the quotation list's envelope) is asked again RECORD_ATTEMPTS times at most, whatever
+ * JOB_ATTEMPTS allows: a record that will not change must not keep a job retrying for good. The job then fails
+ * with the reason (`status`, `rfq-sync failed list`; `failed retry` once the service answers readably).
  * Anything else is thrown: BullMQ retries with back-off.
  */
-import { DelayedError, type Job } from 'bullmq';
-import { AuthError, DiskFullError, RateLimitError } from '../errors.ts';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { AuthError, DiskFullError, InvalidResponseError, RateLimitError } from '../errors.ts';
 import { delayForDiskFull } from '../intake/disk-full.ts';
 import { createRateLimiter, ThrottledError, type RateLimiter } from '../creation/rate-limiter.ts';
 import type { TrackingContext } from './context.ts';
 
 /** How long a job waits before looking again while the token is refused. */
 export const AUTH_RETRY_MS = 30_000;
+
+/** Attempts of a job whose record cannot be read (the service may have been mid-write the first time). */
+export const RECORD_ATTEMPTS = 3;
 
 /** Call before using the service: while the gate is paused, the job is delayed instead of calling. */
 export async function deferWhilePaused(ctx: Pick<TrackingContext, 'authGate'>, job: Job): Promise<void> {
@@ -39,6 +46,11 @@ export async function handleServiceError(
     return delayJob(job, ms);
   }
   if (err instanceof ThrottledError) return delayJob(job, err.waitMs);
+  // A body that is not JSON at all ('(body)') is a proxy's or the network's doing: retried as usual.
+  if (err instanceof InvalidResponseError && err.field !== '(body)' && job.attemptsMade + 1 >= RECORD_ATTEMPTS)
+    throw new UnrecoverableError(
+      `${err.message} (unreadable on ${job.attemptsMade + 1} attempts: the job is failed; \`rfq-sync failed retry\` once the service answers it readably)`,
+    );
   throw err;
 }
 

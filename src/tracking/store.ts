@@ -9,7 +9,8 @@
  *     without reading every record;
  *   - `trk:listed:<id>` the RFQ as last listed (header and lines for the workbook);
  *   - `trk:snap:<id>` + `trk:snapseq:<id>` the quotation snapshot a comparison job writes from (snapshot.ts);
- *   - `trk:lastpoll`, `trk:lastokpoll` (finish time of the last successful one), `trk:polls` (last 100 poll results), `trk:poll:lock`.
+ *   - `trk:lastpoll`, `trk:lastokpoll` (finish time of the last successful one), `trk:polls` (last 100 poll results), `trk:poll:lock`;
+ *   - `trk:reported` hash `<rfq>|<field>` -> first report time: record fields that could not be read, said once (report-once.ts).
  * Every record write is a compare-and-set on `seq` inside one Lua script that also moves the id between the state
  * and flag sets, so two writers (a poll and a comparison job) never lose each other's change.
  */
@@ -32,6 +33,7 @@ export interface TrackingKeys {
   lastOkPoll: string;
   polls: string;
   pollLock: string;
+  reported: string;
 }
 
 export function trackingKeys(keys: RedisKeys): TrackingKeys {
@@ -47,6 +49,7 @@ export function trackingKeys(keys: RedisKeys): TrackingKeys {
     lastOkPoll: keys.key('trk', 'lastokpoll'),
     polls: keys.key('trk', 'polls'),
     pollLock: keys.key('trk', 'poll', 'lock'),
+    reported: keys.key('trk', 'reported'),
   };
 }
 

@@ -47,6 +47,8 @@ export interface WrittenComparison {
   decisions?: string;
   /** The overview's figures of this version (src/comparison/overview.ts); absent on versions written before it. */
   summary?: ComparisonSummary;
+  /** Fields of the RFQ record left out unread when this version was written (unreadableOf); absent: none. */
+  listedUnreadable?: string;
 }
 
 /** Dates the ERP gave as a day only: the day as written and the instant sent to the service for it. */
@@ -76,6 +78,11 @@ export interface TrackedRfq {
   listedVersion?: number;
   /** due_date (Unix ms) as last listed: the overview sorts by it without reading every listed RFQ. */
   dueDate?: number;
+  /**
+   * Fields of the RFQ record as last listed that could not be read (unreadableOf); absent: none. When they change
+   * (the service answers them readably again), the stored copy is refreshed and a new comparison version written.
+   */
+  listedUnreadable?: string;
   /** Consecutive polls that found it in no list. */
   missingPolls: number;
   /** Slot of the last poll that counted it missing: a retried poll of the same slot does not count it twice. */
@@ -149,8 +156,10 @@ export function observe(
   } else if (seen === 'closed') {
     actions.push('check-revisions');
   }
-  // Also on later polls: an award that was never written (job failed, worker died) is asked for again.
-  if (seen === 'completed' && !prev.comparison?.award) actions.push('pull-award');
+  // Also on later polls: an award that was never written (job failed, worker died) is asked for again, and one
+  // written from a record that has since been read differently (a field readable again).
+  const reread = (prev.comparison?.listedUnreadable ?? '') !== (prev.listedUnreadable ?? '');
+  if (seen === 'completed' && (!prev.comparison?.award || reread)) actions.push('pull-award');
   // An unchanged RFQ is not rewritten: a poll over thousands of quiet RFQs costs reads only.
   const changed =
     transition !== undefined || flag !== undefined || prev.missingPolls !== 0 || prev.lastSeenAt === undefined;
@@ -161,6 +170,14 @@ export function observe(
     ...(transition ? { transition } : {}),
     ...(flag ? { flag } : {}),
   };
+}
+
+/** The fields of a listed RFQ left out unread, as one comparable text ('' when none). */
+export function unreadableOf(rfq: { unreadable?: ReadonlyArray<{ field: string }> }): string {
+  return (rfq.unreadable ?? [])
+    .map((u) => u.field)
+    .sort()
+    .join(',');
 }
 
 export function newTrackedRfq(rfqId: number, now: number, requisition?: TrackedRfq['requisition']): TrackedRfq {

@@ -1,6 +1,11 @@
 /** Spawning the CLI as a user would (`node bin/rfq-sync.ts ...`), with a clean environment. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach } from 'vitest';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
+import { freshPrefix } from '../helpers/redis.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');
@@ -64,4 +69,48 @@ export function spawnCli(args: string[], env: Record<string, string>): Spawned {
 /** The harness's waitFor (test/helpers/pipeline.ts), in the argument order of the CLI tests. */
 export async function until(cond: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   await waitFor(what, cond, timeoutMs, 100);
+}
+
+/**
+ * One sandbox (in this process) and one data folder with its inbox per test of `once` against a given service;
+ * both stopped and removed after the test. `env` is what such a run needs: the service, Redis, short waits.
+ */
+export function useOnceRun(redisUrl: () => string): {
+  start(opts: SandboxOptions, inbox?: Record<string, string>): Promise<{ sandbox: Sandbox; dir: string }>;
+  env(extra?: Record<string, string>): Record<string, string>;
+} {
+  let sandbox: Sandbox | undefined;
+  let dir: string | undefined;
+  let prefix = '';
+  afterEach(async () => {
+    await sandbox?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    sandbox = dir = undefined;
+  });
+  return {
+    async start(opts, inbox = {}) {
+      sandbox = await startSandbox(opts);
+      dir = mkdtempSync(join(tmpdir(), 'rfq-once-'));
+      mkdirSync(join(dir, 'inbox'));
+      for (const [name, from] of Object.entries(inbox)) copyFileSync(from, join(dir, 'inbox', name));
+      prefix = freshPrefix();
+      return { sandbox, dir };
+    },
+    env(extra = {}) {
+      if (!sandbox || !dir) throw new Error('start() first');
+      return {
+        RFQ_SYNC_DIR: dir,
+        REDIS_URL: redisUrl(),
+        REDIS_PREFIX: prefix,
+        SOURCING_BASE_URL: sandbox.url,
+        SOURCING_TOKEN: 'sandbox-token',
+        HTTP_PORT: '0',
+        FILE_STABLE_MS: '100',
+        SOURCING_CONNECT_TIMEOUT_MS: '1000',
+        JOB_BACKOFF_MS: '200',
+        RATE_LIMIT_PER_SECOND: '200',
+        ...extra,
+      };
+    },
+  };
 }

@@ -3,40 +3,15 @@
  * holding 300 hand-made RFQs, pages of 10, and a quarter of the creates committed then answered 502. `once` finishes
  * (exit 0) and every requisition has exactly one RFQ; the docs dialect's capitalised filter is the one detected.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ingestFile, loadProfiles } from '../../src/ingest/index.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { spawnCli } from './cli-helpers.ts';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useRedis } from '../helpers/redis.ts';
+import { SAMPLES, createdFromSamples, samplesInbox } from '../helpers/samples.ts';
+import { spawnCli, useOnceRun } from './cli-helpers.ts';
 
 const redis = useRedis();
-const SAMPLES = ['generic-template.csv', 'ME5A_export_EN.csv', 'EBS_requisition_lines.csv'];
-const COMPANY = 'Sandbox Buyer Ltd';
-const LIMITS = { maxFileBytes: 10 * 1024 * 1024, maxXlsxUncompressedBytes: 50 * 1024 * 1024, maxXlsxEntries: 1000 };
-
-/** Every external_id the three exports hold, read as `check` reads them. */
-async function expectedExternalIds(): Promise<string[]> {
-  const profiles = await loadProfiles(resolve(import.meta.dirname, '../../mappings'));
-  const ids: string[] = [];
-  for (const f of SAMPLES)
-    await ingestFile(
-      resolve(import.meta.dirname, '../../samples', f),
-      { profiles, limits: LIMITS },
-      async (r) => void ids.push(...r.lines.map((l) => l.external_id)),
-    );
-  return ids.sort();
-}
-
-let sandbox: Sandbox | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await sandbox?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  sandbox = dir = undefined;
-});
+const run = useOnceRun(() => redis.url);
 
 describe('rfq-sync once against both dialects, a quarter of the create answers lost', () => {
   it.each([
@@ -46,38 +21,19 @@ describe('rfq-sync once against both dialects, a quarter of the create answers l
     '%s dialect: exits 0, exactly one RFQ per requisition, filter %s',
     { timeout: 120_000 },
     async (dialect, form) => {
-      sandbox = await startSandbox({ seed: 11, dialect, existing: 300, pageSize: 10 });
+      const { sandbox, dir } = await run.start({ seed: 11, dialect, existing: 300, pageSize: 10 }, samplesInbox());
       const handMade = sandbox.control.listAll().length;
       sandbox.setFaults({ commitThenFail: { rate: 0.25, mode: '502' } });
-      dir = mkdtempSync(join(tmpdir(), 'rfq-once-dialect-'));
-      mkdirSync(join(dir, 'inbox'));
-      for (const f of SAMPLES) copyFileSync(resolve(import.meta.dirname, '../../samples', f), join(dir, 'inbox', f));
-
-      const env = {
-        RFQ_SYNC_DIR: dir,
-        REDIS_URL: redis.url,
-        REDIS_PREFIX: freshPrefix(),
-        SOURCING_BASE_URL: sandbox.url,
-        SOURCING_TOKEN: 'sandbox-token',
-        HTTP_PORT: '0',
-        FILE_STABLE_MS: '100',
-        SOURCING_CONNECT_TIMEOUT_MS: '1000',
-        JOB_BACKOFF_MS: '200',
-        RATE_LIMIT_PER_SECOND: '200',
-      };
-      const run = spawnCli(['once'], env);
-      const { code } = await run.exited;
-      expect(code, run.output().slice(-3000)).toBe(0);
-      expect(run.output()).toContain('once: all done');
+      const env = run.env();
+      const once = spawnCli(['once'], env);
+      const { code } = await once.exited;
+      expect(code, once.output().slice(-3000)).toBe(0);
+      expect(once.output()).toContain('once: all done');
       expect(readdirSync(join(dir, 'archive'))).toHaveLength(SAMPLES.length);
 
-      const ours = sandbox.control
-        .listAll()
-        .filter((r) => r.company === COMPANY)
-        .slice(handMade);
-      const extIds = ours.flatMap((r) => r.lines.map((l) => l.external_id ?? ''));
+      const { rfqs: ours, externalIds, expected } = await createdFromSamples(sandbox, handMade);
       // every line of every requisition once: none lost, none in two RFQs
-      expect(extIds.sort()).toEqual(await expectedExternalIds());
+      expect(externalIds).toEqual(expected);
       const stats = sandbox.stats();
       expect(stats.commitThenFail).toBeGreaterThan(0);
       expect(stats.rfqsCreated).toBe(ours.length); // nothing posted twice
@@ -88,7 +44,7 @@ describe('rfq-sync once against both dialects, a quarter of the create answers l
       console.log(
         `once (${dialect}): ${ours.length} RFQs, ${stats.commitThenFail} lost answers, ${requests} requests (${(requests / ours.length).toFixed(2)} per requisition)`,
       );
-      expect(run.output()).toMatch(new RegExp(`sourcing dialect: filter ${form} \\(detected\\)`));
+      expect(once.output()).toMatch(new RegExp(`sourcing dialect: filter ${form} \\(detected\\)`));
 
       // doctor detects again and keeps what the run learned (the echo from our own RFQs in the walks)
       const doctor = spawnCli(['doctor'], env);

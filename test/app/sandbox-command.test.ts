@@ -20,3 +20,33 @@ describe('rfq-sync sandbox', () => {
     }
   });
 });
+
+describe('rfq-sync sandbox --shapes', () => {
+  it('legacy: says so and answers in the older shapes; an unknown shape exits 2', async () => {
+    const run = spawnCli(['sandbox', '--shapes', 'legacy'], {});
+    try {
+      await run.waitFor(/SOURCING_TOKEN=\S+/);
+      expect(run.output()).toContain('shapes legacy');
+      const url = /SOURCING_BASE_URL=(\S+)/.exec(run.output())![1]!;
+      const headers = { authorization: 'Bearer sandbox-token', 'content-type': 'application/json' };
+      const body = {
+        title: 'T',
+        due_date: '1893456000000',
+        rfq_type: 'Public',
+        lines: [{ product_name: 'P', qty: 1 }],
+      };
+      expect((await fetch(`${url}/v1/rfqs`, { method: 'POST', headers, body: JSON.stringify(body) })).status).toBe(201);
+      const listed = (await (await fetch(`${url}/v1/rfqs`, { headers })).json()) as {
+        rfqs: Array<{ invitation: unknown }>;
+      };
+      expect(listed.rfqs[0]!.invitation).toEqual({});
+      run.child.kill('SIGTERM');
+      expect((await run.exited).code).toBe(0);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+    const bad = spawnCli(['sandbox', '--shapes', 'mongo'], {});
+    expect((await bad.exited).code).toBe(2);
+    expect(bad.output()).toContain('--shapes: must be current or legacy, not mongo');
+  });
+});

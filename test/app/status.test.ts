@@ -82,11 +82,15 @@ describe('status and failed jobs', () => {
     for (const id of Object.keys(results)) await queues.ingest.add('ingest', {}, { jobId: id });
     await settled;
     await ingestWorker.close();
-    // Paused for auth, as a worker records it.
+    // Paused for auth, with two checks of the same token made, as a worker records it.
     await client.hset(redisKeys(config.REDIS_PREFIX, config.account).authPause, {
       reason: 'createRfq: HTTP 401',
       since: String(Date.parse('2026-01-02T03:04:05Z')),
       tokenFingerprint: 'abc123',
+      checks: '2',
+      lastCheckAt: String(Date.parse('2026-01-02T03:04:20Z')),
+      lastCheckResult: 'still refused (HTTP 401)',
+      nextCheckAt: String(Date.parse('2026-01-02T03:04:40Z')),
     });
   });
   afterAll(async () => {
@@ -111,6 +115,7 @@ describe('status and failed jobs', () => {
       'flagged',
       'generatedAt',
       'heldFiles',
+      'intake',
       'lastPoll',
       'mappingSets',
       'paused',
@@ -118,6 +123,7 @@ describe('status and failed jobs', () => {
       'retention',
       'rfqs',
       'stateLost',
+      'tokenProblems',
       'undecided',
     ]);
     const files = (r as unknown as { files: Array<Record<string, unknown>> }).files;
@@ -154,7 +160,16 @@ describe('status and failed jobs', () => {
       attempts: 1,
     });
     expect(typeof r.failures[0]!.at).toBe('string');
-    expect(r.paused).toEqual({ paused: true, reason: 'createRfq: HTTP 401', since: '2026-01-02T03:04:05.000Z' });
+    expect(r.paused).toEqual({
+      paused: true,
+      reason: 'createRfq: HTTP 401',
+      since: '2026-01-02T03:04:05.000Z',
+      lastCheck: { at: '2026-01-02T03:04:20.000Z', result: 'still refused (HTTP 401)' },
+      nextCheckAt: '2026-01-02T03:04:40.000Z',
+      checks: 2,
+    });
+    expect(r.tokenProblems).toEqual([]);
+    expect(r.intake).toBeNull();
     // Looking does not lift the pause.
     expect(await client.exists(redisKeys(loadConfig(env).REDIS_PREFIX, loadConfig(env).account).authPause)).toBe(1);
   });
@@ -165,6 +180,11 @@ describe('status and failed jobs', () => {
     expect(out).toMatch(
       /^PAUSED: the sourcing service refused the token since 2026-01-02T03:04:05.000Z: createRfq: HTTP 401/,
     );
+    // When the same token was last checked, what it got, and when the next check is due.
+    expect(out).toContain(
+      'last check of the same token 2026-01-02T03:04:20.000Z: still refused (HTTP 401) (2 check(s)); next check 2026-01-02T03:04:40.000Z',
+    );
+    expect(out).toContain('`rfq-sync resume` to check now');
     expect(out).toMatch(/create-rfq\s+1\s+0/);
     expect(out).toContain('comparison~77~v1: RFQ 77: outbox not writable (EACCES)');
     // Settled files that need a look are listed apart from job failures, with the report to open.

@@ -19,7 +19,6 @@ import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts'
 import { jobId } from '../../src/redis/queues.ts';
 import { checkRedis } from '../../src/redis/redis-checks.ts';
 import { tokenFingerprint } from '../../src/creation/token-source.ts';
-import { freshPrefix } from '../helpers/redis.ts';
 import {
   checkExactlyOnce,
   makeRequisitions,
@@ -40,16 +39,7 @@ afterEach(async () => {
   ctx = undefined;
 });
 
-function env(extra: Record<string, string> = {}): PipelineEnv {
-  return {
-    redisUrl: pipeline.redisUrl,
-    baseUrl: pipeline.sandboxUrl,
-    token: pipeline.token,
-    prefix: freshPrefix(),
-    account: freshPrefix(),
-    extra,
-  };
-}
+const env = (extra: Record<string, string> = {}): PipelineEnv => pipeline.freshEnv(extra);
 
 const rfqsOf = (tag: string) =>
   pipeline.sandbox.control
@@ -208,7 +198,7 @@ describe('create-rfq', () => {
     expect(await ctx.queues.createRfq.getFailedCount()).toBe(0);
   });
 
-  it('resumes at start when the token that was refused has been replaced, and stays paused with the same token', async () => {
+  it('resumes at start when the token that was refused has been replaced; with the same token, stays paused while the service refuses it', async () => {
     const e = env();
     const setup = await pipelineContext(e);
     await setup.redis.hset(setup.keys.authPause, {
@@ -226,8 +216,14 @@ describe('create-rfq', () => {
       since: String(Date.now()),
       tokenFingerprint: tokenFingerprint(pipeline.token),
     });
-    await ctx.authGate.check();
-    expect(ctx.authGate.isPaused()).toBe(true);
+    pipeline.sandbox.setFaults({ refuseTokens: true });
+    try {
+      await ctx.authGate.check();
+      expect(ctx.authGate.isPaused()).toBe(true);
+      expect((await ctx.authGate.status()).lastCheck?.result).toBe('still refused (HTTP 401)');
+    } finally {
+      pipeline.sandbox.setFaults({});
+    }
   });
 
   it('closes within its time limit even while a create is hanging', async () => {

@@ -308,8 +308,9 @@ describe('security', () => {
     // 4. Paths: every output directly in its folder (the overview directly in the outbox), nothing written outside the data folder.
     const nested = outputs.filter((f) => f.split('/').length !== 2 && !isOverview(f));
     const outside = (await listTree(data.jail)).filter(
-      // besides the folders, only the worker's state-epoch marker (src/redis/state-epoch.ts), which the `worker` command writes
-      (f) => !/^data\/(inbox|processing|archive|failed|outbox)\/|^data\/\.rfq-sync\/epoch-hardening\.json$/.test(f),
+      // besides the folders, only the worker's state-epoch marker (src/redis/state-epoch.ts) and the data folder's identity (src/intake/intake-folder.ts), which the `worker` command writes
+      (f) =>
+        !/^data\/(inbox|processing|archive|failed|outbox)\/|^data\/\.rfq-sync\/(epoch-hardening|folder)\.json$/.test(f),
     );
     recordFigure({
       section: SECTION,

@@ -77,6 +77,8 @@ export interface Pipeline {
   spawnWorker(env: Record<string, string>, opts?: SpawnWorkerOptions): Promise<WorkerChild>;
   /** An in-process worker context; closed at the end of the test or file. */
   context(e: PipelineEnv, logger?: Logger): Promise<WorkerContext>;
+  /** The environment of a context on this Redis and sandbox, in a namespace of its own (fresh prefix and account). */
+  freshEnv(extra?: Record<string, string>): PipelineEnv;
 }
 
 /**
@@ -147,6 +149,16 @@ export function usePipeline(o: UsePipelineOptions = {}): Pipeline {
       const ctx = await pipelineContext(e, logger);
       contexts.add(ctx);
       return ctx;
+    },
+    freshEnv(extra = {}) {
+      return {
+        redisUrl: redis.url,
+        baseUrl: sandbox?.url ?? noSandbox(),
+        token: sandbox?.token ?? noSandbox(),
+        prefix: freshPrefix(),
+        account: freshPrefix(),
+        extra,
+      };
     },
   };
 }

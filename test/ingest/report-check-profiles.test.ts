@@ -1,6 +1,6 @@
 /**
- * What IT and procurement read: the per-file xlsx report, the `check` dry run (output and exit code), and the
- * error a broken mapping profile gives (file and field named).
+ * What IT and procurement read: the per-file xlsx report, the `check` dry run (output and exit code, honest counts),
+ * and the error a broken mapping profile gives (file and field named).
  */
 import ExcelJS from 'exceljs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MappingError } from '../../src/errors.ts';
 import { ingestFile, loadProfiles, runCheck, writeIngestReport, type MappingProfile } from '../../src/ingest/index.ts';
+import { MAX_REPORTED } from '../../src/ingest/row-report.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = new Date('2026-11-22T10:00:00Z');
@@ -142,6 +143,33 @@ describe('check', () => {
     expect(lines.at(-1)).toBe(
       'would create 1 requisition(s) with 1 line(s); 1 requisition(s) held back, 1 row(s) rejected, 1 warning(s)',
     );
+  });
+
+  /** `n` one-line requisitions, every row's qty `qty` (2.5 is a row error); the check's exit code and lines. */
+  async function checkRows(name: string, n: number, qty: string): Promise<{ code: number; lines: string[] }> {
+    let body = `${HEADER}\n`;
+    for (let i = 0; i < n; i++)
+      body += `PR-${i},1,Item ${i},Spec,pc,${qty},100,Requisition ${i},Test,2031-01-15,2031-02-15,Public,Tests,Plant 1\n`;
+    const file = join(dir, name);
+    await writeFile(file, body);
+    const lines: string[] = [];
+    const limits = { ...LIMITS, maxFileBytes: 64 * 1024 * 1024 };
+    return { code: await runCheck(file, { profiles, limits, now: NOW }, (l) => lines.push(l)), lines };
+  }
+
+  // Issue 21: "more problems not shown" was printed for every file longer than the report's row list.
+  it('a clean file longer than the row list says nothing about problems not shown', async () => {
+    const { code, lines } = await checkRows('long-clean.csv', MAX_REPORTED + 5, '2');
+    expect(code).toBe(0);
+    expect(lines.filter((l) => /not shown/.test(l))).toEqual([]);
+    expect(lines.at(-1)).toMatch(/^would create 10005 requisition\(s\) with 10005 line\(s\); .* 0 row\(s\) rejected/);
+  });
+
+  it('a file with more problems than are listed says how many were cut', async () => {
+    const { code, lines } = await checkRows('long-bad.csv', MAX_REPORTED + 3, '2.5');
+    expect(code).toBe(1);
+    expect(lines.filter((l) => l.startsWith('error: '))).toHaveLength(MAX_REPORTED);
+    expect(lines).toContain(`... 3 more problem(s) not shown (the first ${MAX_REPORTED} are above)`);
   });
 
   it('warns when "1,000" in a decimal-point profile may be a decimal comma (read as a thousand, as the profile says)', async () => {

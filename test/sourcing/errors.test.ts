@@ -13,7 +13,7 @@ import {
   TransientHttpError,
 } from '../../src/errors.ts';
 import { createSourcingClient, type SourcingClient, type SourcingClientOptions } from '../../src/sourcing/client.ts';
-import type { CreateRfqRequest } from '../../src/sourcing/types.ts';
+import type { CreateRfqRequest, ListedRfq } from '../../src/sourcing/types.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { captureLogs, json, startFakeService, type FakeService } from './fake-service.ts';
 
@@ -253,26 +253,27 @@ describe('permanent 4xx and invalid answers', () => {
     expect((err as InvalidResponseError).field).toBe('(body)');
   });
 
-  it('an RFQ with a field of the wrong type: InvalidResponseError naming the field and the RFQ', async () => {
+  it('an RFQ with a field of the wrong type is read without it, the field named on the RFQ', async () => {
     const { _id } = await client().createRfq(body);
     env.sandbox.setFaults({ schemaBreakRate: 1 });
-    const err = await failure(drain(client().listRfqs('open')));
-    expect(err).toBeInstanceOf(InvalidResponseError);
-    const inv = err as InvalidResponseError;
-    expect(inv.field).toBe('lines.0.qty');
-    expect(typeof inv.rfqId).toBe('number');
-    expect(inv.message).toContain(`lines.0.qty of RFQ ${inv.rfqId}`);
-    expect(_id).toBeGreaterThan(0);
+    const listed: ListedRfq[] = [];
+    for await (const r of client().listRfqs('open')) listed.push(r);
+    const ours = listed.find((r) => r._id === _id);
+    expect(ours?.lines[0]?.qty).toBeUndefined();
+    expect(ours?.unreadable).toEqual([{ field: 'lines.0.qty', reason: expect.stringContaining('(was "lots")') }]);
   });
 
-  it('a quotation with a wrong field is reported apart and does not block the others', async () => {
+  it('a quotation with a wrong field is read without it, the field named on the quotation', async () => {
     const { _id } = await client().createRfq(body);
     env.sandbox.control.submitQuotation(_id, { sup_name: 'Acme', prices: ['9.50'] });
     env.sandbox.setFaults({ schemaBreakRate: 1 });
     const broken = await client().listQuotations(_id);
-    expect(broken.quotations).toEqual([]);
-    expect(broken.invalid).toHaveLength(1);
-    expect(broken.invalid[0]!.reason).toContain('revision_no');
-    expect(logs.text()).toContain('quotation breaks the schema');
+    expect(broken.invalid).toEqual([]);
+    expect(broken.quotations).toHaveLength(1);
+    expect(broken.quotations[0]).toMatchObject({ sup_name: 'Acme', revision_no: undefined });
+    expect(broken.quotations[0]!.detail.map((d) => d.price)).toEqual(['9.50']);
+    expect(broken.quotations[0]!.unreadable).toEqual([
+      { field: 'revision_no', reason: expect.stringContaining('(was "latest")') },
+    ]);
   });
 });

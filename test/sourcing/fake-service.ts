@@ -5,7 +5,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import { createLogger, type Logger } from '../../src/logger.ts';
+import { createSourcingClient, type SourcingClient } from '../../src/sourcing/client.ts';
 
 export interface FakeRequest {
   method: string;
@@ -67,5 +69,38 @@ export function captureLogs(): { logger: Logger; text: () => string; lines: () =
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+/**
+ * A fake service that answers each GET path (with its query) from `answers` (404 for anything else), and a client
+ * on it; both started before the file's tests and stopped after.
+ */
+export function useScriptedService(prefix = ''): { answers: Map<string, unknown>; client: () => SourcingClient } {
+  const answers = new Map<string, unknown>();
+  let svc: FakeService | undefined;
+  let client: SourcingClient | undefined;
+  beforeAll(async () => {
+    svc = await startFakeService((_req, url, res) => {
+      const key = `${url.pathname}${url.search}`;
+      if (!answers.has(key)) return json(res, 404, { error: 'not found', key });
+      json(res, 200, answers.get(key));
+    });
+    client = createSourcingClient({
+      baseUrl: `${svc.url}${prefix}`,
+      getToken: () => 'tok-scripted-1234',
+      getRetries: 0,
+    });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await svc?.stop();
+  });
+  return {
+    answers,
+    client: () => {
+      if (!client) throw new Error('the scripted service starts before the tests');
+      return client;
+    },
   };
 }

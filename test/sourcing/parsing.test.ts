@@ -4,26 +4,11 @@
  * lines as map or array, numbers as strings or numbers, quotation_key int or comp_<n>, quotation_detail as map
  * or array; strict where the spec is strict, with the field and the RFQ named.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidResponseError } from '../../src/errors.ts';
-import { createSourcingClient, type SourcingClient } from '../../src/sourcing/client.ts';
-import { json, startFakeService, type FakeService } from './fake-service.ts';
+import { useScriptedService } from './fake-service.ts';
 
-const answers = new Map<string, unknown>();
-let svc: FakeService;
-let client: SourcingClient;
-beforeAll(async () => {
-  svc = await startFakeService((_req, url, res) => {
-    const key = `${url.pathname}${url.search}`;
-    if (!answers.has(key)) return json(res, 404, { error: 'not found', key });
-    json(res, 200, answers.get(key));
-  });
-  client = createSourcingClient({ baseUrl: `${svc.url}/prefix`, getToken: () => 'tok-parse-1234', getRetries: 0 });
-});
-afterAll(async () => {
-  await client.close();
-  await svc.stop();
-});
+const { answers, client } = useScriptedService('/prefix');
 
 async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -89,7 +74,7 @@ describe('listed RFQs', () => {
       links: { next: null, last: null },
       meta: { total: 2 },
     });
-    const [a, b] = await all(client.listRfqs('open'));
+    const [a, b] = await all(client().listRfqs('open'));
     expect(a).toMatchObject({ _id: 11, rfq_no: 3, version: 2, rfq_date: 1767225600000, due_date: 1893456000000 });
     expect(a!.lines.map((l) => [l.position, l.line_id, l.qty, l.estimated_price, l.each_price, l.external_id])).toEqual(
       [
@@ -105,32 +90,46 @@ describe('listed RFQs', () => {
     expect(b).not.toHaveProperty('unknown_extra');
   });
 
-  it('a bad RFQ names the field and the RFQ', async () => {
+  it('a bad field is left out of its RFQ and named; a bad identity names the field and the RFQ', async () => {
     answers.set('/prefix/v1/rfqs?status=closed', {
       rfqs: [
         { _id: 21, lines: { '0': { line_id: 'a', qty: '5' } } },
         { _id: 22, lines: { '0': { line_id: 'a', qty: '5' }, '1': { line_id: 'b', qty: 'five' } } },
+        { _id: 23, lines: { '0': { line_id: 'a', qty: '5' }, '1': { qty: '6' } } },
       ],
       links: {},
-      meta: { total: 2 },
+      meta: { total: 3 },
     });
-    const err = await all(client.listRfqs('closed')).catch((e: unknown) => e);
+    const bad: Array<{ rfqId?: number; field: string }> = [];
+    const read = await all(client().listRfqs('closed', { onInvalid: (b) => bad.push(b) }));
+    expect(read.map((r) => r._id)).toEqual([21, 22]);
+    expect(read[1]!.lines.map((l) => [l.line_id, l.qty])).toEqual([
+      ['a', 5],
+      ['b', undefined],
+    ]);
+    expect(read[1]!.unreadable).toEqual([
+      { field: 'lines.1.qty', reason: expect.stringMatching(/integer.*\(was "five"\)$/) },
+    ]);
+    expect(read[0]!.unreadable).toBeUndefined();
+    expect(bad.map((b) => [b.rfqId, b.field])).toEqual([[23, 'lines.1.line_id']]);
+    // without onInvalid, the record that cannot be read throws, naming the field and the RFQ
+    const err = await all(client().listRfqs('closed')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidResponseError);
-    expect((err as InvalidResponseError).rfqId).toBe(22);
-    expect((err as InvalidResponseError).field).toBe('lines.1.qty');
-    expect((err as Error).message).toContain('field lines.1.qty of RFQ 22');
+    expect((err as InvalidResponseError).rfqId).toBe(23);
+    expect((err as InvalidResponseError).field).toBe('lines.1.line_id');
+    expect((err as Error).message).toContain('field lines.1.line_id of RFQ 23');
   });
 
   it('an RFQ without a usable _id is named by its place in the list', async () => {
     answers.set('/prefix/v1/rfqs?status=cancelled', { rfqs: [{ title: 'no id', lines: [] }], links: {} });
-    const err = (await all(client.listRfqs('cancelled')).catch((e: unknown) => e)) as InvalidResponseError;
+    const err = (await all(client().listRfqs('cancelled')).catch((e: unknown) => e)) as InvalidResponseError;
     expect(err).toBeInstanceOf(InvalidResponseError);
     expect(err.field).toBe('rfqs[0] (page 1)._id');
   });
 
   it('a list without rfqs is an invalid response', async () => {
     answers.set('/prefix/v1/rfqs?status=completed', { data: [] });
-    const err = (await all(client.listRfqs('completed')).catch((e: unknown) => e)) as InvalidResponseError;
+    const err = (await all(client().listRfqs('completed')).catch((e: unknown) => e)) as InvalidResponseError;
     expect(err).toBeInstanceOf(InvalidResponseError);
     expect(err.field).toBe('rfqs');
   });
@@ -141,7 +140,7 @@ describe('listed RFQs: one bad RFQ among good ones', () => {
   const page1 = {
     rfqs: [
       { _id: 41, title: 'good', lines: { '0': { line_id: 'a', qty: '5' } } },
-      { _id: '42', title: 'bad qty', lines: { '0': { line_id: 'a', qty: 'lots' } } },
+      { _id: '42', title: 'bad line', lines: { '0': { line_id: ['a'], qty: '5' } } },
       { title: 'no id at all', lines: [] },
       { _id: 43, title: 'good too', lines: [{ line_id: 'b', qty: 1 }] },
     ],
@@ -154,20 +153,20 @@ describe('listed RFQs: one bad RFQ among good ones', () => {
     answers.set('/prefix/v1/rfqs?status=open', page1);
     answers.set('/prefix/v1/rfqs?status=open&page=2', page2);
     const bad: Array<{ rfqId?: number; field: string; page: number; index: number; error: InvalidResponseError }> = [];
-    const good = await all(client.listRfqs('open', { onInvalid: (b) => bad.push(b) }));
+    const good = await all(client().listRfqs('open', { onInvalid: (b) => bad.push(b) }));
     expect(good.map((r) => r._id)).toEqual([41, 43, 44]);
     expect(bad.map((b) => [b.rfqId, b.field, b.page, b.index])).toEqual([
-      [42, 'lines.0.qty', 1, 1],
+      [42, 'lines.0.line_id', 1, 1],
       [undefined, 'rfqs[2] (page 1)._id', 1, 2],
     ]);
     expect(bad[0]!.error).toBeInstanceOf(InvalidResponseError);
-    expect(bad[0]!.error.message).toContain('field lines.0.qty of RFQ 42');
+    expect(bad[0]!.error.message).toContain('field lines.0.line_id of RFQ 42');
   });
 
   it('listRfqPages keeps the invalid RFQs of each page beside the valid ones', async () => {
     answers.set('/prefix/v1/rfqs?status=open', page1);
     answers.set('/prefix/v1/rfqs?status=open&page=2', page2);
-    const pages = await all(client.listRfqPages('open', { onInvalid: () => undefined }));
+    const pages = await all(client().listRfqPages('open', { onInvalid: () => undefined }));
     expect(pages.map((p) => [p.page, p.rfqs.map((r) => r._id), (p.invalid ?? []).map((b) => b.rfqId ?? null)])).toEqual(
       [
         [1, [41, 43], [42, null]],
@@ -179,17 +178,17 @@ describe('listed RFQs: one bad RFQ among good ones', () => {
   it('a broken envelope still throws with onInvalid given', async () => {
     const onInvalid = () => undefined;
     answers.set('/prefix/v1/rfqs?status=closed', { rfqs: { '0': { _id: 1 } }, links: {} });
-    const notArray = (await all(client.listRfqs('closed', { onInvalid })).catch(
+    const notArray = (await all(client().listRfqs('closed', { onInvalid })).catch(
       (e: unknown) => e,
     )) as InvalidResponseError;
     expect(notArray).toBeInstanceOf(InvalidResponseError);
     expect(notArray.field).toBe('rfqs');
     answers.set('/prefix/v1/rfqs?status=cancelled', ['not', 'an', 'object']);
-    expect(await all(client.listRfqs('cancelled', { onInvalid })).catch((e: unknown) => e)).toBeInstanceOf(
+    expect(await all(client().listRfqs('cancelled', { onInvalid })).catch((e: unknown) => e)).toBeInstanceOf(
       InvalidResponseError,
     );
     answers.set('/prefix/v1/rfqs?status=completed', { rfqs: [], links: { next: 42 } });
-    const links = (await all(client.listRfqs('completed', { onInvalid })).catch(
+    const links = (await all(client().listRfqs('completed', { onInvalid })).catch(
       (e: unknown) => e,
     )) as InvalidResponseError;
     expect(links).toBeInstanceOf(InvalidResponseError);
@@ -198,7 +197,7 @@ describe('listed RFQs: one bad RFQ among good ones', () => {
 });
 
 describe('quotations', () => {
-  it('quotation_detail as a map and as an array; keys int or comp_<n>; one bad quotation set apart', async () => {
+  it('quotation_detail as a map and as an array; keys int or comp_<n>; a bad field left out, a bad key set apart', async () => {
     answers.set('/prefix/v1/quotations/31', {
       rfq: { id: 31 },
       quotations: [
@@ -226,9 +225,9 @@ describe('quotations', () => {
         { sup_name: 'No key' },
       ],
     });
-    const list = await client.listQuotations(31);
-    expect(list.quotations.map((q) => q.quotation_key)).toEqual(['5', 'comp_9']);
-    const [acme, nordic] = list.quotations;
+    const list = await client().listQuotations(31);
+    expect(list.quotations.map((q) => q.quotation_key)).toEqual(['5', 'comp_9', 'comp_10']);
+    const [acme, nordic, broken] = list.quotations;
     expect(acme).toMatchObject({
       sup_name: 'Acme',
       revision_no: 2,
@@ -244,8 +243,13 @@ describe('quotations', () => {
       { line_id: 'a', price: '1.1', docs: [] },
       { line_id: 'b', price: null, docs: [] },
     ]);
+    // The price that cannot be read is left out and named; the quotation is still compared.
+    expect(broken).toMatchObject({ sup_name: 'Broken', detail: [{ line_id: 'a', price: null, docs: [] }] });
+    expect(broken!.unreadable).toEqual([
+      { field: 'quotation_detail.a.price', reason: expect.stringContaining('(was "cheap")') },
+    ]);
+    expect(acme!.unreadable).toBeUndefined();
     expect(list.invalid).toEqual([
-      { index: 2, quotation_key: 'comp_10', reason: expect.stringContaining('quotation_detail.a.price') },
       { index: 3, quotation_key: undefined, reason: expect.stringContaining('quotation_key') },
     ]);
   });
@@ -256,14 +260,16 @@ describe('quotations', () => {
     answers.set('/prefix/v1/quotations/33/comp_9', { rfq: { id: 33 }, quotation: q });
     answers.set('/prefix/v1/quotations/34/comp_9', q);
     for (const id of [32, 33, 34]) {
-      const list = await client.listQuotations(id, { quotationKey: 'comp_9' });
+      const list = await client().listQuotations(id, { quotationKey: 'comp_9' });
       expect(list.quotations.map((x) => x.sup_name)).toEqual(['Nordic']);
     }
   });
 
   it('an answer about another RFQ is refused', async () => {
     answers.set('/prefix/v1/quotations/35', { rfq: { id: 36 }, quotations: [] });
-    const err = (await client.listQuotations(35).catch((e: unknown) => e)) as InvalidResponseError;
+    const err = (await client()
+      .listQuotations(35)
+      .catch((e: unknown) => e)) as InvalidResponseError;
     expect(err).toBeInstanceOf(InvalidResponseError);
     expect(err.field).toBe('rfq.id');
   });
@@ -273,7 +279,7 @@ describe('quotations', () => {
       rfq: { id: 37 },
       quotations: [{ quotation_key: 1, sup_name: 'W' }],
     });
-    const list = await client.listQuotations(37, { status: 'success', fields: ['sup_name', 'quotation_detail'] });
+    const list = await client().listQuotations(37, { status: 'success', fields: ['sup_name', 'quotation_detail'] });
     expect(list.quotations).toEqual([{ quotation_key: '1', sup_name: 'W', detail: [], attachments: [] }]);
   });
 });

@@ -13,8 +13,9 @@ const lists: Record<string, unknown> = {
   cancelled: empty,
   closed: {
     rfqs: [
-      { _id: 7, lines: [{ line_id: 'a', qty: 'lots' }] },
+      { _id: 7, lines: [{ line_id: { oid: 'a' }, qty: 2 }] },
       { _id: 8, title: 'ours', lines: [{ line_id: 'b', qty: 2 }] },
+      { _id: 9, title: 'bad qty', lines: [{ line_id: 'c', qty: 'lots' }] },
     ],
     links: {},
   },
@@ -38,9 +39,15 @@ describe('findListedRfq', () => {
     expect(found?.rfq.title).toBe('ours');
   });
 
-  it('an RFQ whose own record breaks the schema is an InvalidResponseError naming it (the job retries)', async () => {
+  it('an RFQ whose own identity breaks the schema is an InvalidResponseError naming it (the job retries)', async () => {
     const err = (await findListedRfq(client, 7).catch((e: unknown) => e)) as InvalidResponseError;
     expect(err).toBeInstanceOf(InvalidResponseError);
-    expect(err.message).toContain('field lines.0.qty of RFQ 7');
+    expect(err.message).toContain('field lines.0.line_id of RFQ 7');
+  });
+
+  it('an RFQ with another field that breaks the schema is found, the field named on it', async () => {
+    const found = await findListedRfq(client, 9);
+    expect(found?.state).toBe('closed');
+    expect(found?.rfq.unreadable).toEqual([{ field: 'lines.0.qty', reason: expect.stringContaining('"lots"') }]);
   });
 });

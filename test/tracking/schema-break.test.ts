@@ -1,7 +1,8 @@
 /**
- * A listed RFQ whose record breaks the schema (the sandbox's schemaBreakRate: a line qty of 'lots') must not fail
- * the poll: the good RFQs get their transitions, the bad one is placed by its _id in the list it was found in, and
- * the bad field is named in the logs and in the poll result.
+ * Listed RFQs whose records break the schema must not fail the poll. A field that breaks it (the sandbox's
+ * schemaBreakRate: a line qty of 'lots') is left out of its RFQ, which is read and placed as any other; the field is
+ * kept in the poll result and logged once per RFQ and field, not once per poll. A record whose identity breaks it
+ * (a line without its id) is placed by its _id in the list it was found in, and named in the logs and the result.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { trackingFacts } from '../../app/commands.ts';
@@ -19,46 +20,66 @@ afterEach(async () => {
 });
 
 describe('polling with listed RFQs that break the schema', () => {
-  it('good and bad RFQs alike get their transitions; the bad field is in the logs and the poll result', async () => {
+  it('every RFQ gets its transitions; bad fields are in the poll result every poll and in the logs once', async () => {
     const logs = captureLogs();
     h = await pollingHarness({ redisUrl: pipeline.redisUrl, sandbox: pipeline.sandbox, logger: logs.logger });
     const ids: number[] = [];
     for (let i = 0; i < 8; i++) ids.push(await h.createTrackedRfq(`Schema ${i}`, 2));
+    const warned = () =>
+      logs
+        .lines()
+        .filter((l) => l.event === 'rfq.unreadable-field' && l.level === 40 && ids.includes(l.rfqId as number));
 
     pipeline.sandbox.setFaults({ schemaBreakRate: 0.5 });
     await h.pollAndSettle();
     const first = await lastPoll(h.ctx);
-    expect(first?.ok).toBe(true);
-    const badIds = new Set(first!.invalid.map((b) => b.rfqId));
+    expect(first).toMatchObject({ ok: true, found: ids.length, missing: 0, invalidCount: 0 });
+    const badIds = new Set(first!.unreadable!.map((b) => b.rfqId));
     // Both kinds among the tracked RFQs (the sandbox's generator is seeded).
     expect(ids.filter((id) => badIds.has(id)).length).toBeGreaterThan(0);
     expect(ids.filter((id) => !badIds.has(id)).length).toBeGreaterThan(0);
-    expect(first!.invalid[0]).toMatchObject({ status: 'open', field: 'lines.0.qty' });
-    expect(first!.invalidCount).toBe(first!.invalid.length);
+    expect(first!.unreadable![0]).toMatchObject({ status: 'open', field: 'lines.0.qty' });
+    expect(first!.unreadableCount).toBe(first!.unreadable!.length);
     for (const id of ids) {
       const rec = await trackedRfq(h.ctx, id);
       expect(rec?.state, `RFQ ${id}`).toBe('open');
       expect(rec?.transitions.map((t) => [t.from, t.to])).toEqual([['created', 'open']]);
     }
-    const logged = logs.lines().filter((l) => l.event === 'rfq.invalid');
-    expect(logged.map((l) => l.rfqId)).toEqual(first!.invalid.map((b) => b.rfqId));
-    expect(logged[0]).toMatchObject({ field: 'lines.0.qty', status: 'open' });
-    expect(String(logged[0]!.msg)).toContain('breaks the schema: field lines.0.qty');
+    expect(warned().map((l) => l.rfqId)).toEqual(first!.unreadable!.map((b) => b.rfqId));
+    expect(String(warned()[0]!.msg)).toContain('field lines.0.qty cannot be read');
     // `rfq-sync status` says so too.
     expect((await trackingFacts(h.ctx)).lastPoll?.detail).toContain(
-      `; ${first!.invalidCount} listed RFQ(s) break the schema, e.g. RFQ ${first!.invalid[0]!.rfqId} (open) field lines.0.qty`,
+      `; ${first!.unreadableCount} field(s) of listed RFQs cannot be read and are left out, e.g. RFQ ${first!.unreadable![0]!.rfqId} field lines.0.qty`,
     );
 
-    // Every record broken now: a cancellation is still seen, by _id, from the list it is in.
-    const [gone] = ids;
+    // Every record with a bad field now, one with a bad identity: a cancellation is still seen, by _id.
+    const [gone, lost] = ids;
     pipeline.sandbox.control.advance(gone!, 'cancelled');
+    pipeline.sandbox.control.breakField(lost!, 'lines.0.line_id', null);
     pipeline.sandbox.setFaults({ schemaBreakRate: 1 });
     await h.pollAndSettle();
     const second = await lastPoll(h.ctx);
-    expect(second).toMatchObject({ ok: true, missing: 0, found: ids.length, invalidCount: ids.length });
+    expect(second).toMatchObject({ ok: true, missing: 0, found: ids.length, invalidCount: 1 });
+    expect(second!.unreadableCount).toBe(ids.length - 1);
     expect(second!.transitions).toEqual([expect.objectContaining({ rfqId: gone, from: 'open', to: 'cancelled' })]);
     expect((await trackedRfq(h.ctx, gone!))?.state).toBe('cancelled');
-    expect(second!.invalid.find((b) => b.rfqId === gone)).toMatchObject({ status: 'cancelled', field: 'lines.0.qty' });
+    expect(second!.invalid).toEqual([
+      expect.objectContaining({ rfqId: lost, status: 'open', field: 'lines.0.line_id' }),
+    ]);
+    expect(
+      logs
+        .lines()
+        .filter((l) => l.event === 'rfq.invalid' && l.level === 40)
+        .map((l) => l.rfqId),
+    ).toEqual([lost]);
+    // each RFQ's bad field said once over both polls (the others' for the first time now)
+    const everBad = [...new Set([...badIds, ...ids.filter((id) => id !== lost)])].sort();
+    const saidFor = () => warned().map((l) => l.rfqId as number);
+    expect(saidFor().sort()).toEqual(everBad);
+
+    await h.pollAndSettle();
+    expect(logs.lines().filter((l) => l.event === 'rfq.invalid' && l.level === 40)).toHaveLength(1);
+    expect(saidFor()).toHaveLength(everBad.length);
   });
 });
 

@@ -1,4 +1,7 @@
-/** IT: the sourcing service refused the token; creation and polling are paused until it is replaced. */
+/**
+ * IT: the sourcing service refused the token; creation and polling are paused until it is replaced or the service
+ * accepts it again (checked on a back-off, src/creation/auth-recheck.ts).
+ */
 import { z } from 'zod';
 import { defineEventKind, plural } from '../event-kind.ts';
 
@@ -12,6 +15,11 @@ export default defineEventKind({
   title: (d) => `the sourcing service refused the token: creation and polling are paused (${d.reason})`,
   details: (d) => [
     ['Since', new Date(d.since).toISOString()],
-    ['To resume', 'replace the token (SOURCING_TOKEN_FILE is re-read every few seconds, or restart with a new one)'],
+    [
+      'To resume',
+      'nothing, if the service accepts the same token again (it is checked again, at most every 15 minutes); else ' +
+        'replace the token (SOURCING_TOKEN_FILE is re-read every few seconds, or restart with a new one); ' +
+        '`rfq-sync resume` checks now',
+    ],
   ],
 });
