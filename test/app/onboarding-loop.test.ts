@@ -7,13 +7,13 @@
  * and complete, and procurement gets a comparison workbook and the ERP an award file per requisition, in the
  * requisition's currency, keyed by the draft's external_ids.
  */
-import { mkdirSync, copyFileSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/config.ts';
 import { runSuggest } from '../../src/ingest/suggest-command.ts';
 import { LIMITS } from '../ingest/suggest-helpers.ts';
-import { ls, readAwardCsv, serviceEnv, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { ls, readAwardCsv, usePipeline, waitFor, withOwnMappings } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline({
   tag: 'onboarding',
@@ -33,8 +33,7 @@ describe('the unedited drafts of four new exports run the whole loop', () => {
     { timeout: 120_000 },
     async () => {
       const data = pipeline.data;
-      const mappings = join(data.jail, 'mappings');
-      mkdirSync(mappings);
+      const { mappings, env } = withOwnMappings(pipeline, { POLL_CRON: '* * * * * *', LOG_LEVEL: 'warn' });
       for (const [file, name] of FILES) {
         const said: string[] = [];
         const code = await runSuggest(
@@ -46,14 +45,6 @@ describe('the unedited drafts of four new exports run the whole loop', () => {
         expect(code, said.join('\n')).toBe(0);
       }
       expect(ls(mappings)).toEqual(['banf.yaml', 'd365-demf.yaml', 'facilities.yaml', 'me5a.yaml']);
-      const env = serviceEnv({
-        redisUrl: pipeline.redisUrl,
-        baseUrl: pipeline.sandboxUrl,
-        token: pipeline.token,
-        prefix: pipeline.prefix,
-        data,
-        extra: { MAPPINGS_DIR: mappings, POLL_CRON: '* * * * * *', LOG_LEVEL: 'warn' },
-      });
       const worker = await pipeline.spawnWorker(env);
       for (const [file] of FILES) copyFileSync(join(PACKAGE_ROOT, 'samples', file), join(data.inbox, file));
       const total = FILES.reduce((n, f) => n + f[2], 0);

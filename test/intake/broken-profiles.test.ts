@@ -5,11 +5,11 @@
  * in the inbox with a report naming it (never failed/), and is read once the profile is fixed, which the worker
  * says as a reload. A file no profile fits, while a profile cannot be read at all, is held for that one.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/config.ts';
-import { genericCsv, ls, reportNotes, serviceEnv, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { genericCsv, ls, reportNotes, usePipeline, waitFor, withOwnMappings } from '../helpers/pipeline.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
 import { freePort } from '../helpers/wait.ts';
 import { LEGACY_PROFILE, LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
@@ -22,20 +22,11 @@ describe('a broken mapping profile next to good ones', () => {
     { timeout: 90_000 },
     async () => {
       const data = pipeline.data;
-      const mappings = join(data.jail, 'mappings');
-      mkdirSync(mappings);
+      const port = await freePort();
+      const { mappings, env } = withOwnMappings(pipeline, { MAPPINGS_CHECK_MS: '200', HTTP_PORT: String(port) });
       cpSync(join(PACKAGE_ROOT, 'mappings', 'generic.yaml'), join(mappings, 'generic.yaml'));
       writeFileSync(join(mappings, 'acme.yaml'), 'name: acme\nfields: [\n  requisition: "{PR}"\n'); // not YAML
       writeFileSync(join(mappings, 'legacy.yaml'), LEGACY_PROFILE_BROKEN); // fails the schema
-      const port = await freePort();
-      const env = serviceEnv({
-        redisUrl: pipeline.redisUrl,
-        baseUrl: pipeline.sandboxUrl,
-        token: pipeline.token,
-        prefix: pipeline.prefix,
-        data,
-        extra: { MAPPINGS_DIR: mappings, MAPPINGS_CHECK_MS: '200', HTTP_PORT: String(port) },
-      });
       const worker = await pipeline.spawnWorker(env);
       const said = () => worker.output();
       // what the worker said, its poll lines left out
