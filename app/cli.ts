@@ -132,7 +132,13 @@ program
           const { runSuggest } = await import('../src/ingest/suggest-command.ts');
           return runSuggest(
             file,
-            { limits, name: opts.name, outFile: opts.out, force: opts.force },
+            {
+              limits,
+              name: opts.name,
+              outFile: opts.out,
+              force: opts.force,
+              followedCategories: async () => (await import('./suggest-vendors.ts')).followedCategories(config),
+            },
             (text) => process.stdout.write(text),
             (line) => process.stderr.write(`${line}\n`),
           );
@@ -208,7 +214,9 @@ program
 
 program
   .command('doctor')
-  .description("detect the sourcing service's dialect for this account now and print it with the evidence")
+  .description(
+    "detect the sourcing service's dialect for this account now and read its vendor directory; print both with the evidence",
+  )
   .option('--json', 'print JSON')
   .action(
     action(async (opts: { json?: boolean }) => {
@@ -352,6 +360,7 @@ program
   )
   .option('--existing <n>', 'seed this many hand-made RFQs (no external_ids) per account', (v) => Number(v), 0)
   .option('--page-size <n>', 'RFQs per list page', (v) => positiveInteger(v), 20)
+  .option('--no-vendors', 'serve no vendor directory (404, as a service without one)')
   .action(
     action(
       async (opts: {
@@ -365,6 +374,7 @@ program
         shapes: string;
         existing: number;
         pageSize: number;
+        vendors: boolean;
       }) => {
         if (opts.dialect !== 'friendly' && opts.dialect !== 'docs')
           throw new ConfigError([`--dialect: must be friendly or docs, not ${opts.dialect}`]);

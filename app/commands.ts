@@ -29,6 +29,10 @@ import { trackingStatus } from '../src/tracking/status.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { openContext, resolveRuntime } from './runtime.ts';
 import { collectStatus, formatStatus, type StatusChange, type TrackingFacts } from './status.ts';
+import { vendorDirectoryJson, vendorDirectoryLines } from './doctor-vendors.ts';
+import { vendorStore } from '../src/vendors/vendor-store.ts';
+import { withheldAwards } from '../src/tracking/withheld-awards.ts';
+import { statusVendorDirectory, statusWithheld } from './status-vendors.ts';
 
 const INGEST_WAYS_OUT =
   "Run `rfq-sync ingest` on a host of the intake folder, or copy the file into that folder's inbox.";
@@ -169,11 +173,13 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
       p.skipped ??
       `${p.tracked} tracked, ${p.transitionCount ?? p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${unreadable}${overview}`;
   }
-  const [dialectRaw, parkedRaw, lost, retention] = await Promise.all([
+  const [dialectRaw, parkedRaw, lost, retention, withheld, vendors] = await Promise.all([
     ctx.redis.get(ctx.keys.key('dialect')),
     ctx.redis.hgetall(ctx.keys.key('recon', 'parked')),
     readLostState(ctx.redis, ctx.keys),
     lastRetention(ctx.redis, ctx.keys),
+    withheldAwards(ctx),
+    vendorStore(ctx).stored(),
   ]);
   const [mappingSets, intake] = await Promise.all([
     currentMappingSets(ctx.redis, ctx.keys),
@@ -218,6 +224,8 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     mappingSets,
     changes,
     heldFiles,
+    awardsWithheld: statusWithheld(withheld),
+    vendorDirectory: statusVendorDirectory(vendors),
     intake: intake ?? null,
   };
 }
@@ -340,10 +348,18 @@ export async function runCompareCommand(
   return EXIT_OK;
 }
 
-/** `rfq-sync doctor`: detect the account's dialect now (about 10 requests), store it, and print it with its evidence. */
+/**
+ * `rfq-sync doctor`: detect the account's dialect now (about 10 requests) and read its vendor directory, store both,
+ * and print them with their evidence (the categories with the number of vendors following each).
+ */
 export async function runDoctorCommand(config: Config, logger: Logger, o: { json?: boolean }): Promise<number> {
-  const d = await withContext(config, logger, 'doctor', (ctx) => ctx.dialects.refresh());
-  if (o.json) out(JSON.stringify(d, null, 2));
+  const [d, vendors] = await withContext(
+    config,
+    logger,
+    'doctor',
+    async (ctx) => [await ctx.dialects.refresh(), await vendorStore(ctx).refresh(ctx.client)] as const,
+  );
+  if (o.json) out(JSON.stringify({ ...d, vendorDirectory: vendorDirectoryJson(vendors) }, null, 2));
   else {
     out(
       [
@@ -355,6 +371,7 @@ export async function runDoctorCommand(config: Config, logger: Logger, o: { json
         ...(d.unknownLabels.length ? [`unknown labels:     ${d.unknownLabels.join(', ')}`] : []),
         'evidence:',
         ...d.evidence.map((e) => `  - ${e}`),
+        ...vendorDirectoryLines(vendors, config.CATEGORY_CHECK),
       ].join('\n'),
     );
   }

@@ -14,6 +14,7 @@ import type { WorkerContext } from '../src/pipeline/context.ts';
 import { createLogger } from '../src/logger.ts';
 import { pendingWork, trackingStatus } from '../src/tracking/status.ts';
 import { writeAccountOverview } from '../src/tracking/overview.ts';
+import { trackingStore } from '../src/tracking/context.ts';
 import type { JobResults } from '../jobs/worker.ts';
 import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { startOpsServer, type OpsServer } from './http-server.ts';
@@ -228,12 +229,35 @@ async function writeSummary(
   for (const f of comparisons) write(`  ${rel(f)}`);
   write(`Award files for the ERP${earlier(allAwards, awards)}:`);
   for (const f of awards) write(`  ${rel(f)}`);
+  for (const line of await responseLines(ctx)) write(line);
   // Written once more now: the demo ends before the last comparisons' overview window would.
   const overview = await writeAccountOverview(ctx);
   write(`Overview of every tracked RFQ (${overview.rows} rows): ${rel(overview.path)}`);
   write(`Per-file ingestion reports: ${reports.length} in ${rel(config.folders.reports)}`);
   write(`Everything of this run is under ${rel(run.runDir)}`);
   return comparisons.length;
+}
+
+/**
+ * The response rate of each RFQ's latest comparison: how many of the vendors following its category (the sandbox's
+ * vendor directory) quoted. The workbooks' Suppliers sheets list those who did not.
+ */
+async function responseLines(ctx: WorkerContext): Promise<string[]> {
+  const store = trackingStore(ctx);
+  const lines: string[] = [];
+  for (const rec of await store.getMany((await store.trackedIds()).sort((a, b) => a - b))) {
+    const v = rec?.comparison?.summary?.vendors;
+    if (!rec || !v) continue;
+    const category = (await store.getListed(rec.rfqId))?.rfq_category ?? '?';
+    const rate = v.following > 0 ? ` (${Math.round((100 * v.quoted) / v.following)}%)` : '';
+    lines.push(`  RFQ ${rec.rfqId} (${category}): ${v.quoted} of ${v.following}${rate}`);
+  }
+  return lines.length > 0
+    ? [
+        'Vendors following the category who quoted (the workbooks list those who did not, with contact and e-mail):',
+        ...lines,
+      ]
+    : [];
 }
 
 /** Of `...-v1.xlsx`, `...-v2.xlsx` for one RFQ keep the highest version (files are named `RFQ-<id>-...-v<n>.<ext>`). */

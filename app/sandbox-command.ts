@@ -15,6 +15,8 @@ export interface SandboxCommandOptions {
   shapes?: 'current' | 'legacy' | string;
   existing?: number;
   pageSize?: number;
+  /** false: no vendor directory (`--no-vendors`). */
+  vendors?: boolean;
 }
 
 export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommandOptions): Promise<number> {
@@ -29,6 +31,7 @@ export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommand
     shapes: o.shapes === 'legacy' ? 'legacy' : 'current',
     existing: o.existing,
     pageSize: o.pageSize,
+    vendors: o.vendors !== false,
     autopilot: o.autopilot
       ? { closeAfterMs: o.closeAfterMs, completeAfterMs: o.closeAfterMs, suppliersPerRfq: 3 }
       : null,

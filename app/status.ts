@@ -12,8 +12,11 @@
  *     mappingSets: [[{ worker, files, hash, at, broken }]] (one group per distinct set; more than one: they differ),
  *     brokenProfiles: [{ name, file, reason, workers }] (skipped; the others work),
  *     heldFiles: [{ inboxName, file, profiles: [{ name, file, reason }], at, report }] (held for a broken profile),
- *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }], generatedAt }
- * `files` lists the input files of the last day that were refused whole or had rows rejected: their ingest job
+ *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }],
+ *     awardsWithheld: [{ rfqId, version, reason, at }], vendorDirectory: { outcome, path?, vendors, readAt?, detail? } | null,
+ *     generatedAt }
+ * `files` lists the input files of the last day that were refused whole, had rows rejected (a requisition held by
+ * CATEGORY_CHECK=hold among them) or sent requisitions whose category no vendor follows (CATEGORY_CHECK=warn): their ingest job
  * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
  */
 import type { AuthPauseStatus } from '../src/creation/auth-gate.ts';
@@ -30,6 +33,7 @@ import type { Queues } from '../src/redis/queues.ts';
 import type { HeldFile } from '../src/intake/held-files.ts';
 import type { MappingSet } from '../src/intake/mapping-sets.ts';
 import type { RetentionResult } from '../src/intake/retention.ts';
+import { vendorStatusLines, type StatusVendorDirectory, type StatusWithheldAward } from './status-vendors.ts';
 
 type QueuesCtx = { queues: Pick<Queues, 'all'> };
 
@@ -56,7 +60,7 @@ export interface StatusFailure {
 export interface StatusFileProblem {
   /** The file's name as dropped in the inbox. */
   file: string;
-  outcome: 'refused' | 'rows rejected';
+  outcome: 'refused' | 'rows rejected' | 'category not followed';
   /** Why it was refused, or how many rows were rejected (and the first problem when known). */
   reason: string;
   /** File name in outbox/reports/ with every detail. */
@@ -90,6 +94,10 @@ export interface StatusReport {
   mappingSets: MappingSet[][];
   /** Re-exports that changed a requisition after its RFQ existed, latest first (at most 20). */
   changes: StatusChange[];
+  /** RFQs whose award file was withheld: their listed lines no longer match what was posted (latest first). */
+  awardsWithheld: StatusWithheldAward[];
+  /** The account's vendor directory as last read; null before the first read. */
+  vendorDirectory: StatusVendorDirectory | null;
   /** Mapping profiles that do not load, as the workers seen lately report them: skipped, the others work. */
   brokenProfiles: BrokenProfileStatus[];
   /** Files held in the inbox until a broken profile is fixed (src/intake/held-files.ts). */
@@ -123,6 +131,8 @@ export interface TrackingFacts {
   mappingSets?: MappingSet[][];
   changes?: StatusChange[];
   heldFiles?: StatusReport['heldFiles'];
+  awardsWithheld?: StatusWithheldAward[];
+  vendorDirectory?: StatusVendorDirectory | null;
   intake?: IntakeFolder | null;
 }
 
@@ -173,6 +183,8 @@ export async function recentFileProblems(ctx: QueuesCtx, limit = 10): Promise<St
           rejectedRows?: number;
           heldRequisitions?: number;
           firstProblem?: string;
+          categoryWarnings?: number;
+          firstCategoryWarning?: string;
         }
       | undefined;
     if (!j || !v || typeof v.file !== 'string') continue;
@@ -189,6 +201,17 @@ export async function recentFileProblems(ctx: QueuesCtx, limit = 10): Promise<St
         file: v.file,
         outcome: 'rows rejected',
         reason: firstLine(v.firstProblem ? `${counts}; first: ${v.firstProblem}` : counts),
+        report: v.report ?? '',
+        at,
+      });
+    } else if (v.status === 'done' && (v.categoryWarnings ?? 0) > 0) {
+      // sent, but their RFQs may reach nobody: IT and procurement should know (CATEGORY_CHECK=warn)
+      out.push({
+        file: v.file,
+        outcome: 'category not followed',
+        reason: firstLine(
+          `${v.categoryWarnings} requisition(s) sent with a category no vendor follows; first: ${v.firstCategoryWarning ?? ''}`,
+        ),
         report: v.report ?? '',
         at,
       });
@@ -224,6 +247,8 @@ export async function collectStatus(
     changes: facts.changes ?? [],
     brokenProfiles: brokenProfiles(facts.mappingSets ?? []),
     heldFiles: facts.heldFiles ?? [],
+    awardsWithheld: facts.awardsWithheld ?? [],
+    vendorDirectory: facts.vendorDirectory ?? null,
     paused: pauseReport(auth),
     tokenProblems: tokenProblemsReport(auth),
     intake: facts.intake ?? null,
@@ -256,6 +281,7 @@ export function formatStatus(r: StatusReport): string {
     ...queueLines(r.queues),
     '',
     ...trackingLines(r),
+    ...vendorStatusLines(r),
     ...changeLines(r.changes),
     '',
     ...failureLines(r.failures, failedJobs(r.queues)),

@@ -6,7 +6,8 @@
  * Reads:    the quotations snapshot and the tracked RFQ in Redis (re-pulls the quotations when the snapshot was
  *           too large or is gone).
  * Writes:   outbox/comparisons/<name>-v<n>.xlsx and, only when the award is final (every quotation decided, or
- *           completed with the winner), outbox/awards/<name>-v<n>.csv, each to a temporary name then renamed; records the version and the revision numbers it reflects (a newer pull asks for v<n+1>)
+ *           completed with the winner) and every line's ERP external_id is certain (echoed, or by a position that still
+ *           holds what was posted: else withheld, kept for `status`), outbox/awards/<name>-v<n>.csv, each to a temporary name then renamed; records the version and the revision numbers it reflects (a newer pull asks for v<n+1>)
  *           with the overview's summary of it; asks for an overview rewrite (enqueueOverview: one per OVERVIEW_REFRESH_MS window).
  * Errors:   a refused token (only a re-pull calls the service) pauses through the auth gate and delays the job;
  *           a full outbox disk delays the job until space returns (never fails: src/intake/disk-full.ts); an RFQ whose

@@ -5,7 +5,9 @@
  *   processing/<processingName>; its original name and when it was taken are part of that name
  *   (src/intake/file-mover.ts); size and mtime are as hashed: a file that differs at the end of the read changed
  *   while being read, is not used, and goes back to the inbox (result `changed`).
- * Reads:  the file; the mapping profiles (MAPPINGS_DIR, loaded per job so a new profile needs no restart).
+ * Reads:  the file; the mapping profiles (MAPPINGS_DIR, loaded per job so a new profile needs no restart); the
+ *         vendor directory for CATEGORY_CHECK as stored in Redis (never waited for: with none stored, a read starts in
+ *         the background and the file is not checked).
  * Writes: one create-rfq job per valid requisition (deterministic ids, so a re-run adds nothing new), only once the
  *         whole file was read without a refusal: until then they are spooled to processing/.<token>.requisitions.jsonl
  *         (src/intake/requisition-spool.ts), deleted after enqueueing or on refusal; the report
@@ -34,7 +36,8 @@ import { enqueueCreateRfq } from './create-rfq.ts';
 export type IngestJobResult = IngestResult;
 
 export async function processIngest(
-  ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'> & { notify?: Pick<Notifier, 'emit'> },
+  ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'> &
+    Partial<Pick<WorkerContext, 'client'>> & { notify?: Pick<Notifier, 'emit'> },
   job: Job,
 ): Promise<IngestJobResult> {
   const parsed = ingestJobPayloadSchema.safeParse(job.data);
@@ -43,7 +46,12 @@ export async function processIngest(
       `ingest job ${job.id}: invalid payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   try {
-    return await runIngest({ ...ctx, enqueue: (r) => enqueueCreateRfq(ctx.queues, r) }, parsed.data, job.id);
+    const vendors = ctx.client ? { vendorPort: ctx.client } : {};
+    return await runIngest(
+      { ...ctx, ...vendors, enqueue: (r) => enqueueCreateRfq(ctx.queues, r) },
+      parsed.data,
+      job.id,
+    );
   } catch (err) {
     // a full disk under the reports: wait for space (never fails for good); every step is idempotent
     if (err instanceof DiskFullError) return delayForDiskFull(job, err, ctx.config.JOB_BACKOFF_MS, ctx.logger);

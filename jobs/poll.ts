@@ -3,9 +3,12 @@
  *
  * Payload:  pollJobSchema { slot, scheduledAt } (src/tracking/enqueue.ts). Job id `poll~<slot>`: one poll per cron
  *           slot however many workers schedule it; `poll~now~<ms>` for `rfq-sync poll`.
- * Reads:    GET /v1/rfqs?status=open|closed|cancelled|completed, all pages; the tracked RFQs in Redis.
+ * Reads:    GET /v1/rfqs?status=open|closed|cancelled|completed, all pages; the tracked RFQs in Redis; the vendor
+ *           directory (GET /v1/vendors, else /v1/vendor/) once the stored one is an hour old (never failing the poll).
  * Writes:   transitions (with their time) of the RFQs this service created, missing-RFQ flags, the last poll
- *           result; enqueues quotations jobs (closed, completed, revision checks);
+ *           result; the vendor directory (src/vendors/vendor-store.ts); enqueues quotations jobs (closed, completed,
+ *           revision checks) and the next comparison version of an RFQ whose award file was withheld when a new
+ *           version of its record is listed;
  *           outbox/overview.xlsx (temporary name, then renamed) at the end of every poll.
  * Errors:   401/403 pause polling through the auth gate and delay the job (never failed); 429 holds every worker
  *           off for Retry-After and delays the job; 5xx/time-outs are retried with back-off (3 attempts, the next

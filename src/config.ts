@@ -21,6 +21,7 @@ import { pollingSettings } from './settings/polling.ts';
 import { jobSettings } from './settings/jobs.ts';
 import { outputSettings } from './settings/outputs.ts';
 import { operationsSettings } from './settings/operations.ts';
+import { vendorSettings } from './settings/vendors.ts';
 import { notifySettings } from './settings/notify.ts';
 
 // Split out of this file to keep it short; importers keep reaching them here.
@@ -42,6 +43,7 @@ export const rawConfigSchema = z.object({
   ...pollingSettings,
   ...jobSettings,
   ...outputSettings,
+  ...vendorSettings,
   ...operationsSettings,
   ...notifySettings,
 });

@@ -110,9 +110,11 @@ export function decideAward(rule: AwardRule, ctx: AwardContext): { award: AwardS
   const undecided =
     suppliers.filter((s) => s.decision === 'undecided').length + (ctx.input.invalidQuotations?.length ?? 0);
   const state = ctx.input.state;
+  // The ERP acts on an award file by its external_ids: with lines that may be mislabelled there is none to act on.
+  const withheld = ctx.input.erpIdProblem;
   const blockedBy = ctx.blockedBy ?? [];
   const finalBecause =
-    blockedBy.length > 0
+    withheld !== undefined || blockedBy.length > 0
       ? undefined
       : rule.basis === 'winning-quotation' && state === 'completed'
         ? 'winning-quotation'
@@ -123,6 +125,7 @@ export function decideAward(rule: AwardRule, ctx: AwardContext): { award: AwardS
     basis: rule.basis,
     final: finalBecause !== undefined,
     ...(finalBecause !== undefined ? { finalBecause } : {}),
+    ...(withheld !== undefined ? { withheld } : {}),
     undecided,
     ...(blockedBy.length > 0 ? { blockedBy } : {}),
     splitTotal: stats.splitTotal,

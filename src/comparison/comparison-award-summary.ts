@@ -7,6 +7,7 @@ import type { Decimal } from 'decimal.js';
 import { basisLabel } from './award-sheet.ts';
 import { COMPARISON_COLS, top } from './comparison-layout.ts';
 import { draftText } from './model.ts';
+import { responseText } from './responses.ts';
 import { num, pctText, put, SHEETS, t } from './sheet-common.ts';
 import type { ComparisonModel } from './types.ts';
 import { stylesFor } from './styles.ts';
@@ -20,6 +21,7 @@ export const AWARD_SUMMARY_ROWS = {
   splitSaving: 4,
   estimate: 5,
   winnerOrBasis: 6,
+  responses: 7,
 } as const;
 
 /**
@@ -61,7 +63,7 @@ export function writeAwardSummary(ws: Worksheet, model: ComparisonModel, first: 
       S.text,
     );
   } else {
-    put(status, 3, 'DRAFT', top(S.draft));
+    put(status, 3, award.withheld !== undefined ? 'WITHHELD' : 'DRAFT', top(S.draft));
     detailCell(status, draftText(award, model.input.state), S.draft);
   }
   row(
@@ -108,5 +110,16 @@ export function writeAwardSummary(ws: Worksheet, model: ComparisonModel, first: 
     put(x, 1, 'Award basis', S.label);
     put(x, 3, basisLabel(award.basis), S.text);
   }
-  for (let r = A.title; r <= A.winnerOrBasis; r++) ws.getRow(first + r).commit();
+  const responses = model.responses;
+  if (responses) {
+    const x = ws.getRow(first + A.responses);
+    put(x, 1, 'Vendors who quoted', top(S.label));
+    put(x, 3, responses.unavailable === undefined ? `${responses.quoted} of ${responses.following}` : '—', top(S.text));
+    const chase =
+      responses.notQuoted.length > 0
+        ? ` ${responses.notQuoted.length} did not quote: sheet "${SHEETS.suppliers}" lists them with contact and e-mail.`
+        : '';
+    detailCell(x, responseText(responses) + chase, S.text);
+  }
+  for (let r = A.title; r <= A.responses; r++) ws.getRow(first + r).commit();
 }

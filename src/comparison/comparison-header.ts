@@ -6,6 +6,7 @@ import type { Worksheet } from 'exceljs';
 import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
 import { COMPARISON_COLS, COMPARISON_ROWS, top } from './comparison-layout.ts';
 import { basisHeader, put, rfqHeading, SHEETS, stateLabel, t, type Value } from './sheet-common.ts';
+import { responseText } from './responses.ts';
 import type { ComparisonModel } from './types.ts';
 import type { Styles } from './styles.ts';
 
@@ -68,9 +69,17 @@ export function writeHeaderBlock(
       rfqDate.value,
       rfqDate.style,
       'Status',
-      `${stateLabel(model)} · award ${model.award.final ? 'FINAL' : 'DRAFT'} (summary below the lines)`,
+      `${stateLabel(model)} · award ${model.award.final ? 'FINAL' : model.award.withheld !== undefined ? 'WITHHELD (ERP ids, see Notes)' : 'DRAFT'} (summary below the lines)`,
     ],
-    ['Due date', due.value, due.style, 'Type / category', [rfq.rfq_type, rfq.rfq_category].filter(Boolean).join(' / ')],
+    [
+      'Due date',
+      due.value,
+      due.style,
+      'Type / category',
+      [[rfq.rfq_type, rfq.rfq_category].filter(Boolean).join(' / '), model.responses && responseText(model.responses)]
+        .filter(Boolean)
+        .join(' · '),
+    ],
     ['Required date', required.value, required.style, 'Location', rfq.rfq_location ?? ''],
     ['Generated', excelDateInZone(input.generatedAt.getTime(), timeZone), 'date', 'Requisition', requisition],
   ];

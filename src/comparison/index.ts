@@ -5,13 +5,16 @@ export type {
   PriceBasis,
   PriceBasisWarning,
   AwardSummary,
+  CategoryVendors,
   ComparisonInput,
   ComparisonModel,
   ComparisonNote,
   LineComparison,
   SupplierDecision,
   SupplierSummary,
+  VendorContact,
 } from './types.ts';
+export { resolveErpIds, type PostedLine } from './erp-line-ids.ts';
 export { writeComparisonWorkbook, writeComparisonModel } from './workbook.ts';
 export { writeAwardCsv, writeAwardCsvFromModel, awardCsv, AWARD_CSV_COLUMNS } from './award-csv.ts';
 export {

@@ -14,6 +14,7 @@
 import { chooseAwardRule, decideAward } from './award-rule.ts';
 import { leftOutParts, serviceWordNotes } from './left-out.ts';
 import { NoteList, supplierLabel } from './notes.ts';
+import { responseRate, responseText } from './responses.ts';
 import {
   checkPriceBasis,
   DERIVED_UNIT_PLACES,
@@ -60,9 +61,11 @@ export function isValidTimeZone(tz: string): boolean {
 
 /** Why the recommendation is a draft: no award file is written for it. */
 export function draftText(
-  award: Pick<AwardSummary, 'undecided' | 'blockedBy'>,
+  award: Pick<AwardSummary, 'undecided' | 'blockedBy' | 'withheld'>,
   state: ComparisonInput['state'],
 ): string {
+  if (award.withheld !== undefined)
+    return `WITHHELD: no award file is written, because the ERP's ids of the lines are not certain: ${award.withheld}. It is written once the RFQ's lines at the service match what was posted (or the service shows each line's external_id).`;
   const { undecided, blockedBy = [] } = award;
   const unread = `${blockedBy.slice(0, 3).join('; ')}${blockedBy.length > 3 ? ` and ${blockedBy.length - 3} more` : ''}`;
   const why =
@@ -108,6 +111,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     blockedBy: leftOut.couldChangeAward,
   });
 
+  const responses = responseRate(input.vendors, suppliers);
   const notes = comparisonNotes({
     input,
     timeZone,
@@ -122,6 +126,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     quotations,
     linesStage,
   });
+  if (responses) notes.push({ topic: 'Vendors', text: vendorsNote(responses) });
 
   return {
     input,
@@ -134,6 +139,7 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     winnerIndex: winnerIndex >= 0 ? winnerIndex : undefined,
     award,
     notes,
+    ...(responses ? { responses } : {}),
     counts: {
       ties: stats.ties.count,
       linesWithoutQuote: stats.noQuote.count,
@@ -216,8 +222,15 @@ function comparisonNotes(from: NotesFrom): ComparisonNote[] {
       text: `The winning quotation key ${input.winnerKey} is not among the quotations received; the award shows the lowest qualified price per line instead.`,
     });
   }
-  if (!award.final && suppliers.length > 0) {
+  if (award.withheld !== undefined) notes.unshift({ topic: 'ERP ids WARNING', text: draftText(award, input.state) });
+  else if (!award.final && suppliers.length > 0) {
     notes.push({ topic: 'Award', text: draftText(award, input.state) });
+  }
+  if (input.erpIdsBy && input.erpIdsBy.byPosition > 0 && award.withheld === undefined) {
+    notes.push({
+      topic: 'ERP ids',
+      text: `The service's lists do not show external_id on ${input.erpIdsBy.byPosition} line(s): each one's ERP id is the one posted at its position, checked against the product and quantity posted there.`,
+    });
   }
   if (input.quotations.length === 0)
     notes.push({ topic: 'Quotations', text: 'No quotations were received for this RFQ.' });
@@ -240,4 +253,17 @@ function comparisonNotes(from: NotesFrom): ComparisonNote[] {
   linesStage.noQty.flush(notes);
 
   return notes;
+}
+
+/** The Notes sheet's line on who was asked and who answered. */
+function vendorsNote(r: NonNullable<ComparisonModel['responses']>): string {
+  const asOf =
+    r.asOf !== undefined
+      ? ` (vendor directory of ${new Date(r.asOf).toISOString().slice(0, 16).replace('T', ' ')} UTC)`
+      : '';
+  const chase =
+    r.notQuoted.length > 0
+      ? ` The ${r.notQuoted.length} who did not quote are listed on sheet "Suppliers" with their contact.`
+      : '';
+  return `${responseText(r)}${asOf}${chase} Suppliers see the RFQs of the categories they follow; a quotation is a vendor's when its key is the vendor's id or its supplier name is the vendor's.`;
 }

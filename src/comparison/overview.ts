@@ -34,6 +34,10 @@ export interface ComparisonSummary {
   recommended?: string;
   /** The award is final (an award file was written), else a draft. */
   final: boolean;
+  /** No award file because the lines' ERP ids are not certain (the workbook's Notes say why). */
+  withheld?: boolean;
+  /** Vendors following the RFQ's category, and how many of them quoted (absent without a vendor directory). */
+  vendors?: { following: number; quoted: number };
 }
 
 const MAX_NAMED_SUPPLIERS = 3;
@@ -68,6 +72,10 @@ export function comparisonSummary(model: ComparisonModel): ComparisonSummary {
       : {}),
     ...(recommended !== undefined ? { recommended } : {}),
     final: award.final,
+    ...(award.withheld !== undefined ? { withheld: true } : {}),
+    ...(model.responses && model.responses.unavailable === undefined
+      ? { vendors: { following: model.responses.following, quoted: model.responses.quoted } }
+      : {}),
   };
 }
 
@@ -106,6 +114,7 @@ export const OVERVIEW_COLS = {
   recommended: 12,
   final: 13,
   comparison: 14,
+  vendorsQuoted: 15,
 } as const;
 
 const HEADERS: Record<keyof typeof OVERVIEW_COLS, [string, number]> = {
@@ -123,6 +132,7 @@ const HEADERS: Record<keyof typeof OVERVIEW_COLS, [string, number]> = {
   recommended: ['Recommended supplier', 30],
   final: ['Award final', 10],
   comparison: ['Latest comparison', 60],
+  vendorsQuoted: ['Vendors who quoted', 14],
 };
 
 /** Earliest due date first; RFQs without one last; then by RFQ id, so equal dates keep a stable order. */
@@ -184,7 +194,7 @@ async function render(
   const C = OVERVIEW_COLS;
   const { S } = stylesFor();
   const wb = await workbookWriter(file, opts.generatedAt);
-  const lastCol = C.comparison;
+  const lastCol = C.vendorsQuoted;
   const ws = wb.addWorksheet(OVERVIEW_SHEET, {
     views: [{ state: 'frozen', xSplit: 2, ySplit: R.header, activeCell: `C${R.first}` }],
     pageSetup: {
@@ -236,8 +246,14 @@ async function render(
     put(row, C.savings, num(s?.savings), money.money);
     put(row, C.savingsPct, num(s?.savingsPct), S.pct);
     put(row, C.recommended, t(s?.recommended), S.text);
-    put(row, C.final, s?.final ? 'yes' : 'no', s?.final ? finalStyle : S.center);
+    put(
+      row,
+      C.final,
+      s?.final ? 'yes' : s?.withheld ? 'no: withheld' : 'no',
+      s?.withheld ? flaggedStyle : s?.final ? finalStyle : S.center,
+    );
     put(row, C.comparison, t(r.comparison), S.text);
+    put(row, C.vendorsQuoted, s?.vendors ? vendorsText(s.vendors) : null, S.center);
     row.commit();
     if ((i + 1) % ROWS_PER_YIELD === 0) {
       await yieldToLoop();
@@ -255,6 +271,13 @@ async function render(
  */
 export async function writeOverview(rows: readonly OverviewRow[], path: string, opts: OverviewOptions): Promise<void> {
   await writeAtomically(path, (tmp) => writeOverviewWorkbook(rows, tmp, opts));
+}
+
+/** "3 of 5 (60%)": the following vendors who quoted. */
+function vendorsText(v: { following: number; quoted: number }): string {
+  return v.following === 0
+    ? 'none follow'
+    : `${v.quoted} of ${v.following} (${Math.round((100 * v.quoted) / v.following)}%)`;
 }
 
 function formatWall(ms: number, timeZone: string): string {

@@ -1,6 +1,11 @@
-/** The Suppliers sheet: one row per quotation, in the column order of the Comparison sheet. */
+/**
+ * The Suppliers sheet: one row per quotation, in the column order of the Comparison sheet; below them, the vendors
+ * following the RFQ's category who did not quote, with the contact the vendor directory gives, to chase before the
+ * award.
+ */
 import type ExcelJS from 'exceljs';
-import type { Worksheet } from 'exceljs';
+import type { Row, Style, Worksheet } from 'exceljs';
+import { responseText } from './responses.ts';
 import { excelDateInZone } from './dates.ts';
 import { clamp, decisionLabel, num, put, rfqHeading, SHEETS, t, textWidth, wrappedHeight } from './sheet-common.ts';
 import type { ComparisonModel } from './types.ts';
@@ -70,5 +75,43 @@ export function writeSuppliersSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, mode
     put(row, 2, 'No quotations received.', S.textMuted);
     row.commit();
   }
+  writeNotQuoted(ws, model, 4 + Math.max(1, suppliers.length) + 1);
   ws.commit();
+}
+
+/** Columns of the vendors-who-did-not-quote block (merged where the quotation columns are narrow). */
+export const NOT_QUOTED_COLS = { vendor: 2, id: 3, contact: [4, 5], email: [6, 9], phone: [10, 11] } as const;
+
+/** The vendors following the category who did not quote, from row `first` on (title, header, one row each). */
+function writeNotQuoted(ws: Worksheet, model: ComparisonModel, first: number): void {
+  const r = model.responses;
+  if (!r) return;
+  const { S } = stylesFor(model.currency);
+  const C = NOT_QUOTED_COLS;
+  const cells = (row: Row, values: [string, string, string, string, string], style: Partial<Style>): void => {
+    put(row, C.vendor, values[0], style);
+    put(row, C.id, values[1], style);
+    for (const [[from, to], value] of [
+      [C.contact, values[2]],
+      [C.email, values[3]],
+      [C.phone, values[4]],
+    ] as const) {
+      put(row, from, value, style);
+      for (let c = from + 1; c <= to; c++) put(row, c, null, style);
+      ws.mergeCells(row.number, from, row.number, to);
+    }
+  };
+  const title = ws.getRow(first);
+  const who = r.category !== undefined ? `"${r.category}"` : 'its category';
+  put(title, 1, t(`Vendors following ${who} who did not quote · ${responseText(r)}`), S.summaryTitle);
+  title.commit();
+  if (r.unavailable !== undefined || r.notQuoted.length === 0) return;
+  const hdr = ws.getRow(first + 1);
+  cells(hdr, ['Vendor', 'Vendor id', 'Contact person', 'E-mail', 'Phone'], S.colHeader);
+  hdr.commit();
+  r.notQuoted.forEach((v, i) => {
+    const row = ws.getRow(first + 2 + i);
+    cells(row, [t(v.name), t(v.id), t(v.contact), t(v.email), t(v.phone)], S.text);
+    row.commit();
+  });
 }

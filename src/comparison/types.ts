@@ -38,6 +38,50 @@ export interface ComparisonInput {
   currency?: string;
   /** File name of the earlier award file of this RFQ that this version's award file replaces. */
   supersedes?: string;
+  /**
+   * Set when the RFQ's lines as listed do not match what was posted (count, or the product at a position) while
+   * their ERP ids come from those positions: no award file is written, the reason is said instead.
+   */
+  erpIdProblem?: string;
+  /** How the lines' ERP ids were found (the notes say it): echoed by the service, or by position as posted. */
+  erpIdsBy?: { echoed: number; byPosition: number };
+  /** The vendors following the RFQ's category (the account's vendor directory), for the response rate. */
+  vendors?: CategoryVendors;
+}
+
+/** A vendor of the account's directory, as procurement contacts it. */
+export interface VendorContact {
+  id: string;
+  name: string;
+  contact?: string;
+  email?: string;
+  phone?: string;
+}
+
+/** The RFQ's category and who follows it; `following` undefined: no figures (`unavailable` says why). */
+export interface CategoryVendors {
+  category?: string;
+  following?: VendorContact[];
+  unavailable?: string;
+  /** Unix ms of the directory's read. */
+  asOf?: number;
+}
+
+/** Who was asked (the vendors following the category) and who answered (src/comparison/responses.ts). */
+export interface ResponseRate {
+  category?: string;
+  following: number;
+  /** Following vendors with a quotation. */
+  quoted: number;
+  /** Quotations from suppliers not following the category (invited, or not in the directory). */
+  others: number;
+  /** quoted / following, a fraction; absent when nobody follows. */
+  rate?: Decimal;
+  /** Following vendors without a quotation, in directory order. */
+  notQuoted: VendorContact[];
+  asOf?: number;
+  /** Why there are no figures (no directory, not readable). */
+  unavailable?: string;
 }
 
 export type SupplierDecision = 'qualified' | 'not qualified' | 'undecided';
@@ -149,6 +193,8 @@ export interface AwardSummary {
   awardedTotal: Decimal;
   awardedLines: number;
   estimatedTotal?: Decimal;
+  /** Why no award file is written although the award may be final: the ERP's ids of the lines are not certain. */
+  withheld?: string;
 }
 
 export interface ComparisonNote {
@@ -179,6 +225,8 @@ export interface ComparisonModel {
   winnerIndex?: number;
   award: AwardSummary;
   notes: ComparisonNote[];
+  /** The response rate, when the input names the vendors following the category. */
+  responses?: ResponseRate;
   /** Counts behind the notes (lists in the notes are capped). */
   counts: { ties: number; linesWithoutQuote: number; linesWithoutEligibleQuote: number; invalidQuotations: number };
 }

@@ -19,7 +19,7 @@ import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.t
 import { bindMapping, isBlankRow, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
 import { chooseProfile, HEADER_SEARCH_ROWS, type HeadRow, type ProfileChoice } from './profile-selection.ts';
-import { noCounts, RequisitionGrouper, type RowStatus } from './requisition-grouper.ts';
+import { noCounts, RequisitionGrouper, type RequisitionCheck, type RowStatus } from './requisition-grouper.ts';
 import { MAX_REPORTED, RowReport } from './row-report.ts';
 import { readXlsxRows } from './xlsx-reader.ts';
 
@@ -37,6 +37,8 @@ export interface IngestOptions {
   displayName?: string;
   /** Told the chosen profile and why, before any requisition (used by `check` to print it first). */
   onProfile?: (profile: string, reason: string) => void;
+  /** A check of each valid requisition (CATEGORY_CHECK at ingest): an error holds it, a warning is reported. */
+  checkRequisition?: RequisitionCheck;
 }
 
 export interface IngestSummary {
@@ -150,7 +152,7 @@ export async function ingestFile(
   try {
     const choice = await openAndChooseProfile(rows, file, sniff, opts);
     opts.onProfile?.(choice.profile.name, choice.reason);
-    return await readRequisitions(rows, choice, file, now, onRequisition);
+    return await readRequisitions(rows, choice, file, now, onRequisition, opts.checkRequisition);
   } catch (err) {
     throw refusalFor(err, file, sniff);
   } finally {
@@ -259,13 +261,14 @@ async function readRequisitions(
   file: string,
   now: Date,
   onRequisition: (r: Requisition) => Promise<void>,
+  check: RequisitionCheck | undefined,
 ): Promise<IngestSummary> {
   const { profile, headerAt } = choice;
   const summary = emptySummary(file, profile.name, choice.reason);
   const header = rows.head[headerAt]!;
   const m = bindMapping(profile, header.cells, header.row);
   const report = new RowReport();
-  const grouper = new RequisitionGrouper(m, file, file, now, report);
+  const grouper = new RequisitionGrouper(m, file, file, now, report, check);
   await feedRows(rows, headerAt, m, grouper, onRequisition);
   Object.assign(summary, grouper.counts);
   summary.truncated = report.truncated;

@@ -15,8 +15,11 @@ import { parseDateCell, wallToUtc } from './date-format.ts';
 import { cellText, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { FieldName } from './mapping-profile.ts';
 import { parseNumber, roundHalfUp } from './number-format.ts';
+import { mapCategory } from './category-map.ts';
+import { missingReason, type RequiredField } from './required-fields.ts';
 
 const PLAIN_INT = /^\d{1,15}$/;
+const DAY_MS = 86_400_000;
 const PLAIN_POINT_PARTS = /^(\d{1,15})(?:\.(\d{1,20}))?$/;
 const PLAIN_COMMA_PARTS = /^(\d{1,15})(?:,(\d{1,20}))?$/;
 
@@ -78,10 +81,15 @@ function fits(ctx: Ctx, field: LimitedTextField, value: string | undefined): boo
   return false;
 }
 
-function required(ctx: Ctx, cells: readonly Cell[], field: FieldName): string {
+function required(ctx: Ctx, cells: readonly Cell[], field: FieldName & RequiredField): string {
   const v = ctx.m.text(field, cells);
-  if (v === '') problem(ctx, field, '', `${field} is required`);
+  if (v === '') missing(ctx, field);
   return v;
+}
+
+/** A required field is missing: the row problem names it and the profile setting that fills it. */
+function missing(ctx: Ctx, field: RequiredField): void {
+  problem(ctx, field, '', missingReason(ctx.m.profile, field));
 }
 
 function optional(ctx: Ctx, cells: readonly Cell[], field: FieldName): string | undefined {
@@ -137,20 +145,24 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
   const external_id = lineExternalId(ctx, cells, key);
   const product_name = requiredText(ctx, cells, 'product_name');
   const specification = optionalText(ctx, cells, 'specification');
-  const uom = optionalText(ctx, cells, 'uom');
+  const uom = requiredText(ctx, cells, 'uom');
   const qty = lineQty(ctx, cells);
   let estimated_price: number | undefined;
   let erpPrice: ErpPrice | undefined;
+  const before = ctx.problems.length;
   if (m.has('estimated_price')) estimated_price = totalFromEstimate(ctx, cells);
   else if (m.has('unit_price')) {
     erpPrice = totalFromUnitPrice(ctx, cells, qty);
     estimated_price = erpPrice?.total;
   }
+  // Missing, not unreadable (that is reported already) nor unknown for want of a quantity (reported too).
+  const priceReported = ctx.problems.slice(before).some((p) => p.severity === 'error');
+  if (estimated_price === undefined && !priceReported && (qty !== undefined || !m.has('unit_price')))
+    missing(ctx, 'estimated_price');
 
   if (ctx.problems.some((p) => p.severity === 'error')) return { key, problems: ctx.problems };
-  const line: RequisitionLine = { external_id, product_name, qty: qty!, row };
+  const line: RequisitionLine = { external_id, product_name, qty: qty!, row, uom };
   if (specification !== undefined) line.specification = specification;
-  if (uom !== undefined) line.uom = uom;
   if (estimated_price !== undefined) line.estimated_price = estimated_price;
   if (erpPrice) {
     line.unit_price = erpPrice.unit;
@@ -185,13 +197,13 @@ function lineExternalId(ctx: Ctx, cells: readonly Cell[], key: string): string {
 }
 
 /** A required text field, '' when missing or too long (both a row problem). */
-function requiredText(ctx: Ctx, cells: readonly Cell[], field: 'product_name'): string {
+function requiredText(ctx: Ctx, cells: readonly Cell[], field: 'product_name' | 'uom'): string {
   const v = required(ctx, cells, field);
   return fits(ctx, field, v) ? v : '';
 }
 
 /** An optional text field, undefined when empty or too long (the latter a row problem). */
-function optionalText(ctx: Ctx, cells: readonly Cell[], field: 'specification' | 'uom'): string | undefined {
+function optionalText(ctx: Ctx, cells: readonly Cell[], field: 'specification'): string | undefined {
   const v = optional(ctx, cells, field);
   return fits(ctx, field, v) ? v : undefined;
 }
@@ -208,7 +220,7 @@ function lineQty(ctx: Ctx, cells: readonly Cell[]): number | undefined {
   }
   const q = numberOf(ctx, cells, 'qty');
   if (q === undefined) {
-    problem(ctx, 'qty', '', 'qty is required');
+    missing(ctx, 'qty');
     return undefined;
   }
   if (q === null) return undefined;
@@ -398,21 +410,15 @@ export function mapRequisitionHeader(
   fits(ctx, 'title', title);
   const description = optional(ctx, cells, 'description');
   fits(ctx, 'description', description);
-  const typeText = m.text('rfq_type', cells);
-  let rfq_type: 'Public' | 'Private' = 'Private';
-  if (typeText !== '') {
-    if (/^public$/i.test(typeText)) rfq_type = 'Public';
-    else if (!/^private$/i.test(typeText)) problem(ctx, 'rfq_type', typeText, 'rfq_type must be Public or Private');
-  }
-  const rfq_category = optional(ctx, cells, 'rfq_category');
-  fits(ctx, 'rfq_category', rfq_category);
-  const rfq_location = optional(ctx, cells, 'rfq_location');
+  const rfq_type = rfqType(ctx, cells);
+  const rfq_category = rfqCategory(ctx, cells);
+  const rfq_location = required(ctx, cells, 'rfq_location');
   fits(ctx, 'rfq_location', rfq_location);
   const days: ErpDays = {};
   let due = dateOf(ctx, cells, 'due_date', days);
   const rule = m.profile.dueDateRule;
   if (due === undefined && rule) due = dueDateByRule(now, rule.daysAfterIngest, rule.at, m.profile.dates.timeZone);
-  if (due === undefined) problem(ctx, 'due_date', '', 'due_date is required');
+  if (due === undefined) missing(ctx, 'due_date');
   else if (due !== null && due <= now.getTime()) {
     problem(
       ctx,
@@ -421,7 +427,11 @@ export function mapRequisitionHeader(
       `due_date ${new Date(due).toISOString()} is not in the future`,
     );
   }
-  const required_date = dateOf(ctx, cells, 'required_date', days);
+  let required_date = dateOf(ctx, cells, 'required_date', days);
+  const after = m.profile.requiredDateRule?.daysAfterDue;
+  if (required_date === undefined && after !== undefined && typeof due === 'number')
+    required_date = due + after * DAY_MS;
+  if (required_date === undefined && after === undefined) missing(ctx, 'required_date');
   if (typeof due === 'number' && typeof required_date === 'number' && due >= required_date) {
     problem(
       ctx,
@@ -432,11 +442,48 @@ export function mapRequisitionHeader(
     );
   }
   if (ctx.problems.some((p) => p.severity === 'error')) return { problems: ctx.problems };
-  const header: RequisitionHeader = { title, due_date: due as number, rfq_type };
+  const header: RequisitionHeader = {
+    title,
+    due_date: due as number,
+    required_date: required_date as number,
+    rfq_type: rfq_type!,
+    rfq_category,
+    rfq_location,
+  };
   if (description !== undefined) header.description = description;
-  if (typeof required_date === 'number') header.required_date = required_date;
-  if (rfq_category !== undefined) header.rfq_category = rfq_category;
-  if (rfq_location !== undefined) header.rfq_location = rfq_location;
   if (days.due_date !== undefined || days.required_date !== undefined) header.erp_days = days;
   return { header, problems: ctx.problems };
+}
+
+/** Public or Private (any case), or undefined with a row problem (required: a silent Private reaches only invitees). */
+function rfqType(ctx: Ctx, cells: readonly Cell[]): 'Public' | 'Private' | undefined {
+  const text = required(ctx, cells, 'rfq_type');
+  if (text === '') return undefined;
+  if (/^public$/i.test(text)) return 'Public';
+  if (/^private$/i.test(text)) return 'Private';
+  problem(ctx, 'rfq_type', text, 'rfq_type must be Public or Private');
+  return undefined;
+}
+
+/** The category through the profile's category_map (an unmapped value is sent as it is, with a warning). */
+function rfqCategory(ctx: Ctx, cells: readonly Cell[]): string {
+  const erp = required(ctx, cells, 'rfq_category');
+  const map = ctx.m.profile.categoryMap;
+  if (erp === '' || !map) {
+    fits(ctx, 'rfq_category', erp);
+    return erp;
+  }
+  const mapped = mapCategory(map, erp);
+  if (mapped === undefined) {
+    problem(
+      ctx,
+      'rfq_category',
+      erp,
+      `rfq_category "${erp}" is not in category_map of mapping profile "${ctx.m.profile.name}": sent as it is`,
+      'warning',
+    );
+  }
+  const category = mapped ?? erp;
+  fits(ctx, 'rfq_category', category);
+  return category;
 }

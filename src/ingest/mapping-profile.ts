@@ -7,6 +7,7 @@
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import { MappingError } from '../errors.ts';
+import { compileCategoryMap, type CategoryMap } from './category-map.ts';
 import { isValidTimeZone, type DateFormat } from './date-format.ts';
 import type { NumberFormat } from './number-format.ts';
 
@@ -105,6 +106,13 @@ const profileSchema = z.strictObject({
       'is an ISO 4217 code (three capital letters, e.g. EUR) or a column ("{Currency}")',
     )
     .optional(),
+  /** The required date where the export has none: this many days (of 24 hours) after the due date. */
+  required_date_rule: z.strictObject({ days_after_due: z.number().int().min(1).max(3650) }).optional(),
+  /** ERP value -> the service's category (quote codes with leading zeros in YAML: "001": ...). */
+  category_map: z
+    .record(z.string().trim().min(1), z.union([z.string(), z.number().transform((n) => String(n))]))
+    .refine((m) => Object.values(m).every((v) => v.trim() !== ''), 'every category must be a non-empty text')
+    .optional(),
   due_date_rule: z
     .strictObject({ days_after_ingest: z.number().int().min(0).max(3650), at: hhmm.default('17:00') })
     .optional(),
@@ -157,10 +165,14 @@ export interface MappingProfile {
   continuationColumns: string[];
   qtyRounding: 'error' | 'half_up' | 'up' | 'down';
   dueDateRule?: { daysAfterIngest: number; at: string };
+  /** Required date = due date + this many days, where the export gives none. */
+  requiredDateRule?: { daysAfterDue: number };
   /** ISO 4217 code of the requisitions' amounts, when the profile names one. */
   currency?: string;
   /** The column template the currency is read from, per requisition (`currency: "{Currency}"`). */
   currencyTemplate?: Template;
+  /** ERP values of rfq_category -> the service's categories (`category_map:`). */
+  categoryMap?: CategoryMap;
   /** Rows left out (skip_rows): a row is skipped when any rule holds. */
   skipRows: SkipRule[];
   fields: Partial<Record<FieldName, Template>>;
@@ -222,6 +234,7 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
   if (fields.estimated_price && fields.unit_price)
     fail('fields.unit_price', 'give either estimated_price (line total) or unit_price, not both');
   if (fields.price_unit && !fields.unit_price) fail('fields.price_unit', 'needs fields.unit_price');
+  if (p.category_map && !fields.rfq_category) fail('category_map', 'needs fields.rfq_category (the values it maps)');
   if (!fields.due_date && !p.due_date_rule)
     fail('fields.due_date', 'give a due_date column or a due_date_rule (days_after_ingest)');
   for (const f of p.dates.formats)
@@ -280,7 +293,9 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
     continuationColumns,
     qtyRounding: p.qty_rounding,
     dueDateRule: p.due_date_rule && { daysAfterIngest: p.due_date_rule.days_after_ingest, at: p.due_date_rule.at },
+    ...(p.required_date_rule ? { requiredDateRule: { daysAfterDue: p.required_date_rule.days_after_due } } : {}),
     ...(currencyTemplate ? { currencyTemplate } : p.currency ? { currency: p.currency } : {}),
+    ...(p.category_map ? { categoryMap: compileCategoryMap(p.category_map) } : {}),
     skipRows,
     fields,
     columns,

@@ -31,8 +31,10 @@ import { readSample, type FileSample } from './suggest-sample.ts';
 import { describeSource, sayNumbers } from './suggest-source.ts';
 import { findSummaryRows } from './suggest-summary-rows.ts';
 import { pickCurrency } from './suggest-currency.ts';
+import { draftCategories, type FollowedCategories } from './suggest-categories.ts';
 import { pickItemFields, pickRfqFields, pickTitleAndDescription } from './suggest-text-fields.ts';
 import { orderFields, renderYaml } from './suggest-yaml.ts';
+import { fillRequired } from './suggest-required.ts';
 
 export type { Confidence, Evidence, ReviewPoint } from './suggest-evidence.ts';
 
@@ -54,6 +56,8 @@ export interface SuggestOptions {
   displayName?: string;
   /** Dates before this are not due or required dates (document dates). */
   now?: Date;
+  /** The categories the account's suppliers follow (the vendor directory), to check the drafted rfq_category. */
+  followed?: FollowedCategories;
 }
 
 export async function suggestProfile(path: string, opts: SuggestOptions): Promise<Suggestion> {
@@ -125,11 +129,23 @@ export function suggestFromSample(
   if (continuation) raw.continuation = true;
   if (currency) raw.currency = currency;
   if (dates.dueRule) raw.due_date_rule = dates.dueRule;
+  fillRequired(fields, raw, notes);
   if (summary.rules.length > 0) raw.skip_rows = summary.rules;
+  const category = (fields as Record<string, string | undefined>).rfq_category;
+  const categoryMap = draftCategories(valuesOf(category, columns), opts.followed, notes);
+  if (categoryMap) raw.category_map = categoryMap;
   raw.fields = orderFields(fields);
   const yaml = renderYaml(raw, notes.reviews, opts.displayName, sample, notes.comments);
   const profile = compileProfile(raw, `${name}.yaml (suggested)`);
   return { name, yaml, raw, profile, evidence: notes.evidence, reviews: notes.reviews, sample };
+}
+
+/** The values a template gives on the sample: a column's distinct texts, a constant itself, nothing for a mix. */
+function valuesOf(template: string | undefined, columns: readonly Column[]): string[] {
+  if (template === undefined) return [];
+  if (!template.includes('{')) return [template];
+  const col = columns.find((c) => ref(c) === template);
+  return col ? [...new Set(col.texts.filter(Boolean))] : [];
 }
 
 /** The evidence of what no field took: continuation rows (blank requisition cells) and the unused columns. */

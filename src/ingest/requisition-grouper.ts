@@ -11,6 +11,7 @@ import type { RowProblem } from '../errors.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import { ExternalIdIndex } from './external-id-index.ts';
 import type { BoundMapping, Cell } from './mapping-engine.ts';
+import type { FieldName } from './mapping-profile.ts';
 import { mapLine, mapRequisitionHeader, type RequisitionHeader } from './line-validation.ts';
 
 export type RowStatusKind = 'ok' | 'rejected' | 'held' | 'warning' | 'skipped';
@@ -26,6 +27,14 @@ export interface RowStatus {
 export interface GrouperSink {
   row(s: RowStatus): void;
 }
+
+/**
+ * A check of a whole requisition once its lines are valid (e.g. CATEGORY_CHECK against the vendor directory): an
+ * error holds it back, a warning is reported; either on the requisition's first row, under `field`'s column.
+ */
+export type RequisitionCheck = (
+  r: Requisition,
+) => { field: FieldName; value: string; severity: 'error' | 'warning'; reason: string } | undefined;
 
 export interface GrouperCounts {
   requisitions: number;
@@ -72,13 +81,22 @@ export class RequisitionGrouper {
   private readonly sourceFile: string;
   private readonly now: Date;
   private readonly sink: GrouperSink;
+  private readonly check: RequisitionCheck | undefined;
 
-  constructor(m: BoundMapping, file: string, sourceFile: string, now: Date, sink: GrouperSink) {
+  constructor(
+    m: BoundMapping,
+    file: string,
+    sourceFile: string,
+    now: Date,
+    sink: GrouperSink,
+    check?: RequisitionCheck,
+  ) {
     this.m = m;
     this.file = file;
     this.sourceFile = sourceFile;
     this.now = now;
     this.sink = sink;
+    this.check = check;
   }
 
   /** Add one data row; returns the previous requisition when this row completed it and it is valid. */
@@ -215,22 +233,38 @@ export class RequisitionGrouper {
     if (!g) return undefined;
     this.group = undefined;
     this.finished.set(g.key, g.rows[g.rows.length - 1]!.row);
-    if (g.failed || !g.header || g.lines.length === 0) {
+    const currency = g.currency ?? this.m.profile.currency;
+    const r: Requisition | undefined =
+      g.failed || !g.header || g.lines.length === 0
+        ? undefined
+        : {
+            key: g.key,
+            sourceFile: this.sourceFile,
+            profile: this.m.profile.name,
+            ...(currency ? { currency } : {}),
+            ...g.header,
+            lines: g.lines,
+          };
+    const verdict = r && this.check?.(r);
+    if (verdict) {
+      const { field, value, severity, reason } = verdict;
+      g.rows[0]!.problems.push({
+        file: this.file,
+        row: g.firstRow,
+        column: this.m.label(field),
+        value,
+        severity,
+        reason,
+      });
+    }
+    if (!r || verdict?.severity === 'error') {
       this.counts.heldRequisitions++;
-      for (const r of g.rows) this.settle(r, g.key, 'held');
+      for (const row of g.rows) this.settle(row, g.key, 'held');
       return undefined;
     }
-    for (const r of g.rows) this.settle(r, g.key, r.problems.length > 0 ? 'warning' : 'ok');
+    for (const row of g.rows) this.settle(row, g.key, row.problems.length > 0 ? 'warning' : 'ok');
     this.counts.requisitions++;
     this.counts.lines += g.lines.length;
-    const currency = g.currency ?? this.m.profile.currency;
-    return {
-      key: g.key,
-      sourceFile: this.sourceFile,
-      profile: this.m.profile.name,
-      ...(currency ? { currency } : {}),
-      ...g.header,
-      lines: g.lines,
-    };
+    return r;
   }
 }

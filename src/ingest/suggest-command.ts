@@ -10,6 +10,7 @@ import { formatRowProblem, RfqSyncError, type RowProblem } from '../errors.ts';
 import type { IngestLimits } from './file-sniffer.ts';
 import { bindMapping, type Cell } from './mapping-engine.ts';
 import { suggestProfile, type Suggestion } from './profile-suggest.ts';
+import type { FollowedCategories } from './suggest-categories.ts';
 import { RequisitionGrouper } from './requisition-grouper.ts';
 
 /** Row problems printed for the sample (as `check` prints its requisitions: a readable screen). */
@@ -23,6 +24,8 @@ export interface SuggestCheckOptions {
   outFile?: string;
   /** With outFile: replace a file that exists. */
   force?: boolean;
+  /** Reads the categories the account's suppliers follow (the service's vendor directory), when one is configured. */
+  followedCategories?: () => Promise<FollowedCategories | undefined>;
 }
 
 /**
@@ -43,7 +46,8 @@ export async function runSuggest(
   }
   let s;
   try {
-    s = await suggestProfile(path, { limits: opts.limits, name: opts.name, now: opts.now });
+    const followed = await opts.followedCategories?.();
+    s = await suggestProfile(path, { limits: opts.limits, name: opts.name, now: opts.now, followed });
   } catch (e) {
     // Nothing on standard output: `check --suggest FILE > mappings/x.yaml` must not leave a profile behind.
     err(e instanceof RfqSyncError && e.kind === 'data' ? `cannot read: ${e.message}` : `cannot draft: ${String(e)}`);

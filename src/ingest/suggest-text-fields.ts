@@ -66,14 +66,14 @@ export function pickItemFields(pool: ColumnPool, notes: SuggestNotes, reqRuns: R
     );
   }
   const uom = pool.best('uom', (c) => textual(c) && c.avgLen <= 12)[0];
-  fields.uom = columnOrConstant(
+  const unit = fromColumn(
     pool,
     notes,
     'uom',
     uom,
     `named like a unit of measure; short codes (${[...new Set(uom?.texts.filter(Boolean))].slice(0, 4).join(', ')})`,
-    'write the unit the quantities count, or name the column that holds it',
   );
+  if (unit) fields.uom = unit;
   return fields;
 }
 
@@ -118,16 +118,10 @@ export function pickTitleAndDescription(pool: ColumnPool, notes: SuggestNotes, r
   return fields;
 }
 
-/** A constant the file cannot give, taken with a review point naming why. */
-const CONSTANTS = {
-  rfq_category: 'General',
-  rfq_location: 'Head office',
-  uom: 'pc',
-};
-
 /**
  * rfq_type, rfq_category and rfq_location: the service requires all three. From columns named like them (a material
- * group, commodity or category; a plant, site or location), else constants marked for review.
+ * group, commodity or category; a plant, site or location); where the file has none, suggest-required.ts writes a
+ * constant marked for review.
  */
 export function pickRfqFields(pool: ColumnPool, notes: SuggestNotes): Fields {
   const fields: Fields = {};
@@ -147,45 +141,33 @@ export function pickRfqFields(pool: ColumnPool, notes: SuggestNotes): Fields {
     );
   }
   const category = pool.best('category', textual)[0] ?? pool.best('category', (c) => !!c.numbers && c.nonEmpty > 0)[0];
-  fields.rfq_category = columnOrConstant(
+  const rfqCategory = fromColumn(
     pool,
     notes,
     'rfq_category',
     category,
     'named like a category (material group, commodity)',
-    'suppliers see an RFQ by its category: write the category procurement uses, or name the column that holds it',
   );
+  if (rfqCategory) fields.rfq_category = rfqCategory;
   const location = pool.best('location', (c) => c.nonEmpty > 0 && !c.dates)[0];
-  fields.rfq_location = columnOrConstant(
-    pool,
-    notes,
-    'rfq_location',
-    location,
-    'named like a site, plant or location',
-    'write where the goods go (a plant, a site), or name the column that holds it',
-  );
+  const rfqLocation = fromColumn(pool, notes, 'rfq_location', location, 'named like a site, plant or location');
+  if (rfqLocation) fields.rfq_location = rfqLocation;
   return fields;
 }
 
 /**
- * A required field from a column (said empty where it is: those requisitions would miss it), or a constant marked
- * for review.
+ * A required field from its column, said empty where it is (a requisition whose first row leaves it empty misses it);
+ * undefined when no column names it (suggest-required.ts then writes a constant marked for review).
  */
-export function columnOrConstant(
+export function fromColumn(
   pool: ColumnPool,
   notes: SuggestNotes,
-  field: keyof typeof CONSTANTS,
+  field: 'uom' | 'rfq_category' | 'rfq_location',
   col: Column | undefined,
   named: string,
-  ask: string,
-): string {
+): string | undefined {
+  if (!col) return undefined;
   const path = `fields.${field}`;
-  if (!col) {
-    const value = CONSTANTS[field];
-    notes.say(path, value, 'low', 'no column names it: a constant');
-    notes.review(path, `no column names the ${field}: every line or RFQ gets "${value}"; ${ask}`);
-    return value;
-  }
   pool.use(col);
   const empty = pool.n - col.nonEmpty;
   notes.say(path, ref(col), empty === 0 ? 'high' : 'medium', `${named}; filled on ${col.nonEmpty} of ${pool.n} rows`);

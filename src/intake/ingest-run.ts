@@ -17,6 +17,7 @@ import { createIdempotencyStore } from '../creation/idempotency-store.ts';
 import { previewChanges, type ReexportChange } from '../creation/reexport-changes.ts';
 import { ingestFile, loadProfileCatalog, writeIngestReport, type IngestSummary } from '../ingest/index.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
+import type { VendorPort } from '../vendors/vendor-store.ts';
 import { replicationWait } from '../redis/replication.ts';
 import {
   exists,
@@ -29,6 +30,7 @@ import {
 } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
 import { holdInInbox } from './held-files.ts';
+import { categoryCheckRun, type CategoryCheckRun } from './ingest-category-check.ts';
 import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './requisition-spool.ts';
 import { fileHeld, fileRefused, requisitionHeld } from '../notify/events/index.ts';
@@ -46,6 +48,9 @@ export type IngestResult =
       rejectedRows: number;
       report: string;
       firstProblem?: string;
+      /** Requisitions sent although no vendor follows their category (CATEGORY_CHECK=warn), and the first. */
+      categoryWarnings?: number;
+      firstCategoryWarning?: string;
     }
   /** `discardedRequisitions`: complete requisitions read before the point of failure; none was enqueued. */
   | { status: 'refused'; file: string; reason: string; report: string; discardedRequisitions: number }
@@ -69,6 +74,8 @@ export interface IngestRunContext {
   keys: RedisKeys;
   /** Queues one requisition for creation (the create-rfq job's own enqueue, with its deterministic id). */
   enqueue: (r: Requisition) => Promise<unknown>;
+  /** Reads the vendor directory when none is stored yet (CATEGORY_CHECK); without it only a stored one is used. */
+  vendorPort?: VendorPort;
   /** Tells IT of a refused file or held requisitions (before the file moves: a retry tells again, harmlessly). */
   notify?: Pick<Notifier, 'emit'>;
 }
@@ -114,9 +121,10 @@ export async function runIngest(
   }
   if (!(await exists(run.source))) return settleMissing(run);
   const spool = await openRequisitionSpool(spoolPath);
+  const categories = await categoryCheckRun(ctx);
   let summary: IngestSummary;
   try {
-    summary = await readToSpool(run, spool);
+    summary = await readToSpool(run, spool, categories);
   } catch (err) {
     await spool.remove();
     return settleRefusal(run, err, spool.count);
@@ -127,10 +135,10 @@ export async function runIngest(
     return putBack(run);
   }
   const changes = await enqueueSpooled(run, spool);
-  return finishRead(run, summary, changes);
+  return finishRead(run, summary, changes, categories);
 }
 
-async function readToSpool(run: Run, spool: RequisitionSpool): Promise<IngestSummary> {
+async function readToSpool(run: Run, spool: RequisitionSpool, categories: CategoryCheckRun): Promise<IngestSummary> {
   const { config } = run.ctx;
   const catalog = await loadProfileCatalog(config.folders.mappings);
   run.mappingsHash = catalog.hash;
@@ -148,6 +156,7 @@ async function readToSpool(run: Run, spool: RequisitionSpool): Promise<IngestSum
       // The take time, not the clock: a retry computes the same default due dates.
       now: new Date(run.file.takenAt),
       displayName: run.file.original,
+      ...(categories.check ? { checkRequisition: categories.check } : {}),
     },
     (r) => spool.add(r),
   );
@@ -258,11 +267,13 @@ async function finishRead(
   run: Run,
   summary: IngestSummary,
   changes: { list: ReexportChange[]; requisitions: number },
+  categories: CategoryCheckRun,
 ): Promise<IngestResult> {
   const { file, folders, payload, report, log } = run;
   await writeIngestReport(summary, join(folders.reports, report), {
     notes: [
       `sha256 ${payload.sha256}; moved to archive/${payload.processingName}.`,
+      ...categories.notes(),
       ...(changes.requisitions > 0
         ? [
             `${changes.requisitions} requisition(s) of this file already have their RFQ and changed since: see the Changes sheet${changes.list.length >= MAX_REPORTED_CHANGES ? ` (the first ${MAX_REPORTED_CHANGES} changes)` : ''}.`,
@@ -293,6 +304,7 @@ async function finishRead(
   } else {
     log.info(counts, 'ingest: file read, requisitions queued for creation, file archived');
   }
+  categories.log(log);
   return {
     status: 'done',
     file: file.original,
@@ -301,6 +313,9 @@ async function finishRead(
     rejectedRows: summary.rejectedRows,
     report,
     ...(firstProblem !== undefined ? { firstProblem } : {}),
+    ...(categories.warned > 0
+      ? { categoryWarnings: categories.warned, firstCategoryWarning: categories.firstWarning }
+      : {}),
   };
 }
 

@@ -115,12 +115,12 @@ export function redisOptionsFromUrl(url: string, extra: RedisOptions = {}): Redi
  * (bounded); a single call (create, quotations) waits the limiter's default (2 s) and its job is delayed beyond.
  */
 export const LISTING_PERMIT_WAIT_MS = 30_000;
+const LISTINGS = new Set(['listRfqs', 'listVendors']);
 
 /** Every HTTP attempt of a client takes one permit of the shared limiter; every Retry-After holds everyone off. */
 export function rateLimitHooks(limiter: RateLimiter): Pick<SourcingClientOptions, 'beforeRequest' | 'onRetryAfter'> {
   return {
-    beforeRequest: (operation) =>
-      limiter.acquire(operation === 'listRfqs' ? { maxWaitMs: LISTING_PERMIT_WAIT_MS } : {}),
+    beforeRequest: (operation) => limiter.acquire(LISTINGS.has(operation) ? { maxWaitMs: LISTING_PERMIT_WAIT_MS } : {}),
     onRetryAfter: (ms) => limiter.holdOff(ms),
   };
 }

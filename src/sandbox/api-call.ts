@@ -7,6 +7,7 @@ import type { CallStats } from './call-stats.ts';
 import type { Delays } from './delays.ts';
 import type { FaultInjector } from './faults.ts';
 import type { SandboxStore } from './store.ts';
+import type { SandboxVendor } from './vendors.ts';
 
 export interface ApiContext {
   store: SandboxStore;
@@ -25,6 +26,8 @@ export interface ApiContext {
   /** Path prefix before /v1, without a trailing slash. */
   prefix: string;
   linksOrigin: string | undefined;
+  /** The account's vendor directory (vendor-routes.ts); undefined: the service has none (404). */
+  vendors: SandboxVendor[] | undefined;
 }
 
 export interface ApiCall {

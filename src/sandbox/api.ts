@@ -7,6 +7,7 @@ import type { ApiCall, ApiContext } from './api-call.ts';
 import { sendBroken, sendJson } from './http-io.ts';
 import { listQuotations } from './quotation-routes.ts';
 import { createRfq, listRfqs, rfqDetail } from './rfq-routes.ts';
+import { listVendors, vendorPath } from './vendor-routes.ts';
 
 type Send = ApiCall['send'];
 
@@ -59,6 +60,8 @@ export async function api(
   if (detailMatch && ctx.docs) return rfqDetail(ctx, call, detailMatch[1]!);
   if (method !== 'GET') return send(405, { error: 'method_not_allowed', message: `${method} ${path}` });
   if (path === '/v1/rfqs') return listRfqs(ctx, call);
+  const vendors = vendorPath(path);
+  if (vendors) return listVendors(ctx, call, vendors);
   const qm = /^\/v1\/quotations\/([^/]+)(?:\/([^/]+))?\/?$/.exec(path);
   if (qm) return listQuotations(ctx, call, qm[1]!, qm[2]);
   return send(404, { error: 'not_found', message: `no such endpoint: ${path}` });
@@ -72,11 +75,13 @@ function operationOf(method: string, path: string, docsDetail: boolean): string 
       : 'listRfqs'
     : path.startsWith('/v1/quotations/')
       ? 'listQuotations'
-      : docsDetail
-        ? method === 'PUT'
-          ? 'editRfq'
-          : 'getRfq'
-        : 'other';
+      : vendorPath(path)
+        ? 'listVendors'
+        : docsDetail
+          ? method === 'PUT'
+            ? 'editRfq'
+            : 'getRfq'
+          : 'other';
 }
 
 /** The caller's company; undefined once refused (401 unknown token, 403 suspended account). */

@@ -1,12 +1,14 @@
 /**
  * Autopilot of the sandbox: simulated suppliers and buyer, so a demo shows the whole cycle without people.
  * An open RFQ gets its suppliers invited (one more than will quote, so an invitation goes unanswered); one older
- * than `closeAfterMs` receives quotations from `suppliersPerRfq` suppliers and closes; a closed
+ * than `closeAfterMs` receives quotations from `suppliersPerRfq` suppliers and closes; its suppliers are vendors
+ * following its category in the vendor directory where some do (so not all of them quote), else a fixed pool; a closed
  * RFQ older than `completeAfterMs` gets its decisions (a supplier that priced every line is qualified), the lowest
  * qualified total as winner, and completes.
  */
 import { Decimal } from 'decimal.js';
 import type { SandboxStore, StoredRfq } from './store.ts';
+import { followersOf, SUPPLIER_NAMES, type SandboxVendor } from './vendors.ts';
 
 export interface AutopilotOptions {
   closeAfterMs: number;
@@ -16,29 +18,21 @@ export interface AutopilotOptions {
   missingLineRate?: number;
 }
 
-const SUPPLIERS = [
-  'Acme Industrial Supply',
-  'Nordic Parts AB',
-  'Global Components Ltd',
-  'Müller & Söhne GmbH',
-  'Pacific Trading Co',
-  'Atlas Office Solutions',
-  'Brightline Electrical',
-  'Summit Safety Gear',
-];
+const SUPPLIERS = SUPPLIER_NAMES.slice(0, 8);
 
 export function startAutopilot(
   store: SandboxStore,
   o: AutopilotOptions,
   random: () => number,
   now: () => number = Date.now,
+  vendors?: readonly SandboxVendor[],
 ): { stop(): void; tick(): void } {
   const tick = () => {
     const t = now();
     for (const r of store.all()) {
-      if (r.state === 'open' && !r.invitations) invite(store, r, o);
+      if (r.state === 'open' && !r.invitations) invite(store, r, o, vendors ?? []);
       if (r.state === 'open' && t - r.stateChangedAt >= o.closeAfterMs) {
-        quoteAndClose(store, r, o, random);
+        quoteAndClose(store, r, o, random, vendors ?? []);
       } else if (r.state === 'closed' && t - r.stateChangedAt >= o.completeAfterMs) {
         decideAndComplete(store, r);
       }
@@ -50,20 +44,38 @@ export function startAutopilot(
   return { stop: () => clearInterval(timer), tick };
 }
 
-function invite(store: SandboxStore, r: StoredRfq, o: AutopilotOptions): void {
-  const n = Math.max(0, Math.min(SUPPLIERS.length, o.suppliersPerRfq + 1));
-  const offset = r._id % SUPPLIERS.length;
+function invite(store: SandboxStore, r: StoredRfq, o: AutopilotOptions, vendors: readonly SandboxVendor[]): void {
+  const pool = poolOf(r, vendors);
+  const n = Math.max(0, Math.min(pool.length, o.suppliersPerRfq + 1));
+  const offset = r._id % pool.length;
   for (let s = 0; s < n; s++) {
-    const sup_name = SUPPLIERS[(offset + s) % SUPPLIERS.length]!;
-    store.invite(r._id, { sup_name, sup_email: `sales@${sup_name.toLowerCase().replace(/[^a-z]+/g, '')}.invalid` });
+    const sup_name = pool[(offset + s) % pool.length]!;
+    const email = vendors.find((v) => v.sup_name === sup_name)?.sup_email;
+    store.invite(r._id, {
+      sup_name,
+      sup_email: email ?? `sales@${sup_name.toLowerCase().replace(/[^a-z]+/g, '')}.invalid`,
+    });
   }
 }
 
-function quoteAndClose(store: SandboxStore, r: StoredRfq, o: AutopilotOptions, random: () => number): void {
-  const n = Math.max(0, Math.min(SUPPLIERS.length, o.suppliersPerRfq));
-  const offset = r._id % SUPPLIERS.length;
+/** The suppliers of an RFQ: the vendors following its category where some do, else the fixed pool. */
+function poolOf(r: StoredRfq, vendors: readonly SandboxVendor[]): readonly string[] {
+  const following = followersOf(vendors, r.rfq_category).map((v) => v.sup_name);
+  return following.length > 0 ? following : SUPPLIERS;
+}
+
+function quoteAndClose(
+  store: SandboxStore,
+  r: StoredRfq,
+  o: AutopilotOptions,
+  random: () => number,
+  vendors: readonly SandboxVendor[],
+): void {
+  const pool = poolOf(r, vendors);
+  const n = Math.max(0, Math.min(pool.length, o.suppliersPerRfq));
+  const offset = r._id % pool.length;
   for (let s = 0; s < n; s++) {
-    const supplier = SUPPLIERS[(offset + s) % SUPPLIERS.length]!;
+    const supplier = pool[(offset + s) % pool.length]!;
     const prices: Array<string | null> = r.lines.map((line) => {
       if (random() < (o.missingLineRate ?? 0)) return null;
       // Unit price around estimated_price/qty (±20 %), two decimals.

@@ -68,6 +68,12 @@ async function route(
     if (b.quotation_key === undefined) throw new SandboxError(400, 'quotation_key is required');
     return sendJson(res, 200, control.pickWinner(id, String(b.quotation_key)));
   }
+  if (parts[0] === 'rfqs' && parts[2] === 'listed-lines' && method === 'POST') {
+    const mode = (await body()).mode ?? null;
+    if (mode !== null && mode !== 'reorder' && mode !== 'drop')
+      throw new SandboxError(400, 'give {"mode": "reorder" | "drop" | null}');
+    return sendJson(res, 200, control.setListedLines(id, mode));
+  }
   if (parts[0] === 'rfqs' && parts[2] === 'invite' && method === 'POST') {
     const b = await body();
     return sendJson(res, 201, control.invite(id, b as { sup_name: string; sup_email?: string; contact?: string }));

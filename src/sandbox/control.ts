@@ -5,7 +5,15 @@
 import type { CallStats, SandboxStats } from './call-stats.ts';
 import type { FaultInjector, SandboxFaults } from './faults.ts';
 import { faultsSchema } from './faults-schema.ts';
-import type { QuotationInput, RfqState, SandboxStore, StoredInvitation, StoredQuotation, StoredRfq } from './store.ts';
+import type {
+  ListedLinesMode,
+  QuotationInput,
+  RfqState,
+  SandboxStore,
+  StoredInvitation,
+  StoredQuotation,
+  StoredRfq,
+} from './store.ts';
 
 export interface SandboxControl {
   /** Every RFQ of every account (copies). */
@@ -15,6 +23,8 @@ export interface SandboxControl {
   submitQuotation(id: number, q: QuotationInput): StoredQuotation;
   decide(id: number, quotationKey: string, qualified: boolean): StoredQuotation;
   pickWinner(id: number, quotationKey: string): StoredRfq;
+  /** The RFQ's lines listed reversed (`reorder`) or without the first (`drop`); `null`: as posted. */
+  setListedLines(id: number, mode: ListedLinesMode | null): StoredRfq;
   invite(id: number, who: { sup_name: string; sup_email?: string; contact?: string }): StoredInvitation;
   /** Render a field of the RFQ (`lines.0.qty`) or of a quotation (`quotations.<key>.<field>`) as `value`; undefined: as stored. */
   breakField(id: number, path: string, value: unknown): StoredRfq;
@@ -42,6 +52,7 @@ export function createControl(
     submitQuotation: (id, q) => structuredClone(store.submitQuotation(id, q)),
     decide: (id, key, qualified) => structuredClone(store.decide(id, key, qualified)),
     pickWinner: (id, key) => structuredClone(store.pickWinner(id, key)),
+    setListedLines: (id, mode) => structuredClone(store.setListedLines(id, mode)),
     invite: (id, who) => structuredClone(store.invite(id, who)),
     breakField: (id, path, value) => structuredClone(store.breakField(id, path, value)),
     setFaults: (f) => faults.set(faultsSchema.parse(f)),

@@ -8,9 +8,16 @@ import { STATUS_TEXT, type RfqState, type StoredQuotation, type StoredRfq } from
 /** The docs dialect's filter values: `Open`, `Closed`, ... */
 export const STATUS_TEXT_FILTER = (s: RfqState) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** The lines as the lists show them: as posted, or (a test's fault) reversed or without the first one. */
+function listedLines(r: StoredRfq): StoredRfq['lines'] {
+  if (r.listedLines === 'reorder') return [...r.lines].reverse();
+  if (r.listedLines === 'drop') return r.lines.slice(1);
+  return r.lines;
+}
+
 export function renderRfq(r: StoredRfq, breakSchema: boolean, echoExternalId: boolean): Record<string, unknown> {
   const lines: Record<string, unknown> = {};
-  r.lines.forEach((l, i) => {
+  listedLines(r).forEach((l, i) => {
     const each =
       l.estimated_price !== undefined && l.qty > 0
         ? new Decimal(l.estimated_price).div(l.qty).toDecimalPlaces(2).toFixed(2)

@@ -15,6 +15,7 @@ import { Delays } from './delays.ts';
 import { FaultInjector, seededRandom, type SandboxFaults } from './faults.ts';
 import { listen } from './http-listener.ts';
 import { SandboxStore } from './store.ts';
+import { seedVendors } from './vendors.ts';
 
 export type { SandboxFaults } from './faults.ts';
 export type { AutopilotOptions } from './autopilot.ts';
@@ -59,6 +60,11 @@ export interface SandboxOptions {
   shapes?: 'current' | 'legacy';
   /** Hand-made RFQs (no external_ids) seeded per account at start. Default 0. */
   existing?: number;
+  /**
+   * The account's vendor directory (src/sandbox/vendors.ts: vendors seeded per category, served in the dialect's
+   * shape, followed by the autopilot's suppliers). Default true; false: no directory (404, as a service without one).
+   */
+  vendors?: boolean;
 }
 
 export interface Sandbox {
@@ -88,7 +94,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const dialect = o.dialect ?? 'friendly';
   const docs = dialect === 'docs';
   for (const company of new Set(Object.values(accounts))) store.seedHandMade(company, o.existing ?? 0, random);
-  const autopilot = o.autopilot ? startAutopilot(store, o.autopilot, random) : undefined;
+  const vendors = o.vendors === false ? undefined : seedVendors();
+  const autopilot = o.autopilot ? startAutopilot(store, o.autopilot, random, Date.now, vendors) : undefined;
 
   const calls = new CallStats(store);
   const control = createControl(store, faults, calls, autopilot);
@@ -105,6 +112,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     pageSize,
     prefix,
     linksOrigin: o.linksOrigin,
+    vendors,
   };
   const host = o.host ?? '127.0.0.1';
   const listener = await listen({

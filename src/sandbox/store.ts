@@ -76,6 +76,11 @@ export interface StoredRfq {
   quotations: StoredQuotation[];
   /** quotation_key (as string) of the winning quotation. */
   winner?: string;
+  /**
+   * How its lists and detail show its lines (a test's fault, to prove the ERP-id guard): `reorder` reversed,
+   * `drop` without the first line; absent: as posted.
+   */
+  listedLines?: ListedLinesMode;
   invitations?: StoredInvitation[];
   /**
    * Fields rendered with a value that breaks the interface's schema (tests: one bad field of one RFQ), by path in
@@ -83,6 +88,8 @@ export interface StoredRfq {
    */
   broken?: Record<string, unknown>;
 }
+
+export type ListedLinesMode = 'reorder' | 'drop';
 
 export interface QuotationInput {
   sup_name: string;
@@ -336,6 +343,16 @@ export class SandboxStore {
     q.status = qualified ? 'qualified' : 'not qualified';
     this.changed();
     return q;
+  }
+
+  /** Lists (and the detail call) show this RFQ's lines reordered or one short from now on; `null`: as posted. */
+  setListedLines(id: number, mode: ListedLinesMode | null): StoredRfq {
+    const r = this.mustGet(id);
+    if (mode === null) delete r.listedLines;
+    else r.listedLines = mode;
+    r.version++; // the record as listed changed: readers that keep the listed copy by version read it again
+    this.changed();
+    return r;
   }
 
   pickWinner(id: number, key: string): StoredRfq {

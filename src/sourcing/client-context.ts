@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { InvalidRequestError, InvalidResponseError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { firstIssue } from './schemas.ts';
-import type { Transport } from './transport.ts';
+import { paginate, type FetchedPage, type Transport } from './transport.ts';
 
 export interface ClientContext {
   transport: Transport;
@@ -25,4 +25,23 @@ export function checkRfqId(operation: string, rfqId: number): void {
 export function invalidResponse(operation: string, err: z.ZodError, rfqId?: number): InvalidResponseError {
   const { field, reason } = firstIssue(err);
   return new InvalidResponseError({ operation, field, reason, rfqId });
+}
+
+/** The pages of one listing through the transport's pagination, with this client's settings. */
+export function pagesOf<T>(
+  c: ClientContext,
+  operation: string,
+  isEmpty: (items: T) => boolean,
+  fetchPage: (page: number) => Promise<FetchedPage<T>>,
+): AsyncGenerator<{ page: number; items: T }> {
+  return paginate<T>({
+    operation,
+    origin: c.transport.origin,
+    maxPages: c.maxPages,
+    concurrency: c.pageConcurrency,
+    logger: c.logger,
+    isEmpty,
+    originWarning: c.originWarning,
+    fetchPage,
+  });
 }

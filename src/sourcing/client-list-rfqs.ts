@@ -3,12 +3,12 @@
  * on its own (a schema-breaking one is reported apart), a failed page asked again when the caller wants every page.
  */
 import { InvalidRequestError } from '../errors.ts';
-import { invalidResponse, type ClientContext } from './client-context.ts';
+import { invalidResponse, pagesOf, type ClientContext } from './client-context.ts';
 import { parseListedRfq } from './client-listed-rfq.ts';
 import type { InvalidListedRfq, ListRfqsOptions, RfqListPage } from './port.ts';
 import { rfqListEnvelopeSchema } from './schemas.ts';
 import { filterValue } from './status-labels.ts';
-import { paginate, type FetchedPage } from './transport.ts';
+import type { FetchedPage } from './transport.ts';
 import { RFQ_STATUSES, type ListedRfq, type ListFilter, type RfqStatusFilter } from './types.ts';
 
 /** What one list page holds once read. */
@@ -25,16 +25,12 @@ export async function* listRfqPages(
 ): AsyncGenerator<RfqListPage> {
   const filter = statusFilterValue(list);
   let total: number | undefined;
-  const pages = paginate<ListPageItems>({
-    operation: 'listRfqs',
-    origin: c.transport.origin,
-    maxPages: c.maxPages,
-    concurrency: c.pageConcurrency,
-    logger: c.logger,
-    isEmpty: (items) => items.rfqs.length === 0 && items.invalid.length === 0,
-    originWarning: c.originWarning,
-    fetchPage: (page) => fetchPageWithRetry(c, filter, page, opts),
-  });
+  const pages = pagesOf<ListPageItems>(
+    c,
+    'listRfqs',
+    (items) => items.rfqs.length === 0 && items.invalid.length === 0,
+    (page) => fetchPageWithRetry(c, filter, page, opts),
+  );
   // Reported in page order, as the pages are yielded (they may be fetched out of order).
   for await (const { page, items } of pages) {
     if (page === 1) total = items.pageTotal;

@@ -2,7 +2,7 @@
  * The HTTP adapter of the sourcing port (port.ts): builds requests and reads answers through the zod schemas in
  * schemas.ts, turning the wire format into the port's domain types. HTTP, retries, time-outs and error mapping live
  * in transport.ts. The endpoints live by resource (client-create-rfq.ts, client-list-rfqs.ts, client-rfq-detail.ts,
- * client-quotations.ts) as functions of the shared ClientContext; this file assembles them.
+ * client-quotations.ts, client-vendors.ts) as functions of the shared ClientContext; this file assembles them.
  */
 import { SOURCING_DEFAULTS } from '../config.ts';
 import { silentLogger } from '../logger.ts';
@@ -11,6 +11,7 @@ import { createRfq } from './client-create-rfq.ts';
 import { listRfqPages, listRfqs } from './client-list-rfqs.ts';
 import { listQuotations } from './client-quotations.ts';
 import { editRfq, getRfq } from './client-rfq-detail.ts';
+import { listVendors } from './client-vendors.ts';
 import { createTransport, type TransportOptions } from './transport.ts';
 import type { SourcingPort } from './port.ts';
 
@@ -52,6 +53,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
     getRfq: (rfqId) => getRfq(c, rfqId),
     editRfq: (rfqId, header) => editRfq(c, rfqId, header),
     listQuotations: (rfqId, opts) => listQuotations(c, rfqId, opts),
+    listVendors: (opts) => listVendors(c, opts),
     close: () => transport.close(),
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { InvalidResponseError } from '../errors.ts';
 import type { CreateRfqRequest, ListedRfq, ListFilter, QuotationList, RfqHeaderEdit } from './types.ts';
+import type { VendorListing } from './vendor-types.ts';
 
 /** One RFQ of a list page that breaks the schema (the page itself was fine). */
 export interface InvalidListedRfq {
@@ -65,5 +66,7 @@ export interface SourcingPort {
     rfqId: number,
     opts?: { quotationKey?: string; status?: 'success'; fields?: string[] },
   ): Promise<QuotationList>;
+  /** The account's vendor directory, all pages (client-vendors.ts); `absent` where the service has none. */
+  listVendors(opts?: { signal?: AbortSignal }): Promise<VendorListing>;
   close(): Promise<void>;
 }

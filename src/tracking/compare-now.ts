@@ -11,13 +11,14 @@ import {
   type ComparisonInput,
 } from '../comparison/index.ts';
 import { rfqNotFound } from '../errors.ts';
+import { comparisonExtras } from './comparison-extras.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { findListedRfq } from './find-rfq.ts';
 import { pullQuotations } from './snapshot.ts';
 
 export async function writeComparisonNow(
-  ctx: Pick<TrackingContext, 'redis' | 'keys' | 'client' | 'config' | 'dialects'>,
+  ctx: Pick<TrackingContext, 'redis' | 'keys' | 'client' | 'config' | 'dialects' | 'logger'>,
   rfqId: number,
   opts: { out?: string; now?: Date } = {},
 ): Promise<{ workbook: string; state: string; quotations: number; invalid: number; winnerKey?: string }> {
@@ -26,7 +27,7 @@ export async function writeComparisonNow(
   const pull = await pullQuotations(ctx.client, rfqId, found.state === 'completed');
   const rec = await trackingStore(ctx).get(rfqId);
   const input: ComparisonInput = {
-    rfq: found.rfq,
+    ...(await comparisonExtras(ctx, found.rfq)),
     state: found.state,
     quotations: pull.quotations,
     invalidQuotations: pull.invalid.map((i) => ({

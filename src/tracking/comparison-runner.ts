@@ -9,6 +9,9 @@
  * - A snapshot too large for Redis (snapshot.ts) or gone is replaced by a fresh pull.
  * - When a newer pull landed while this one was being written and it changes anything, the next version is asked
  *   for at once (the quotations job could not, as this version's job was running).
+ * - Each line's ERP external_id is the one the service echoes, else the one posted at its position; when the listed
+ *   lines no longer match what was posted, the award file is withheld (workbook Notes, `status`, the log).
+ * - The response rate comes from the stored vendor directory (comparison-extras.ts).
  */
 import { join } from 'node:path';
 import { buildComparison, comparisonFileNames, writeComparisonOutputs } from '../comparison/index.ts';
@@ -17,6 +20,7 @@ import { comparisonSummary } from '../comparison/overview.ts';
 import { writeDoneFiles } from '../comparison/done-files.ts';
 import { rfqNotListed } from '../errors.ts';
 import type { ListedRfq, Quotation } from '../sourcing/types.ts';
+import { comparisonExtras, type ComparisonExtras } from './comparison-extras.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, enqueueOverview, type ComparisonJobData } from './enqueue.ts';
@@ -27,6 +31,7 @@ import { tellComparisonWritten } from './comparison-notices.ts';
 import { overviewPath } from './overview.ts';
 import type { TrackingStore } from './store.ts';
 import { unreadableOf, type TrackedRfq, type WrittenComparison } from './transitions.ts';
+import { noteWithheld } from './withheld-awards.ts';
 
 export interface ComparisonResult {
   rfqId: number;
@@ -52,8 +57,10 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
 
   const { snap, usedSeq } = await snapshotToCompare(ctx, store, rec, rfqId);
   const quotations = snap.quotations ?? [];
-  const rfq = await listedRfq(ctx, store, rfqId, version);
-  const input = comparisonInputOf(ctx, rec, rfq, snap, quotations, version);
+  const listed = await listedRfq(ctx, store, rfqId, version);
+  const extras = await comparisonExtras(ctx, listed);
+  const { rfq } = extras;
+  const input = comparisonInputOf(ctx, rec, extras, snap, quotations, version);
   const names = comparisonFileNames(rfq, version);
   const workbook = join(ctx.config.folders.comparisons, names.workbook);
   const csv = join(ctx.config.folders.awards, names.award);
@@ -74,6 +81,12 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   await store.update(rfqId, (cur) =>
     cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined,
   );
+  await noteWithheld(ctx, rfqId, version, model.award.withheld);
+  if (model.award.withheld !== undefined)
+    log.warn(
+      { event: 'comparison.award_withheld', reason: model.award.withheld },
+      `RFQ ${rfqId}: no award file for comparison v${version}: the ERP's ids of its lines are not certain: ${model.award.withheld}`,
+    );
   log.info(
     {
       workbook,
@@ -154,14 +167,14 @@ async function listedRfq(
 function comparisonInputOf(
   ctx: TrackingContext,
   rec: TrackedRfq,
-  rfq: ListedRfq,
+  extras: ComparisonExtras,
   snap: Snapshot,
   quotations: Quotation[],
   version: number,
 ): ComparisonInput {
   const state = rec.state === 'created' ? 'open' : rec.state;
   return {
-    rfq,
+    ...extras,
     state,
     quotations,
     invalidQuotations: (snap.invalid ?? []).map((i) => ({

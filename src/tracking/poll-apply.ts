@@ -8,6 +8,7 @@ import { enqueueQuotations } from './enqueue.ts';
 import type { PollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
 import { observe, unreadableOf, type Observation, type TrackedRfq } from './transitions.ts';
+import { retryWithheld } from './withheld-awards.ts';
 
 const BATCH = 500;
 
@@ -65,6 +66,9 @@ async function applyToRecord(s: PollState, id: number, first: TrackedRfq | undef
     // The RFQ as listed (header and lines for the workbook), refreshed whenever the record changes.
     if (found?.rfq) await store.putListed(found.rfq);
     if (!(await store.compareAndSet(first, quick))) await store.update(id, decide);
+    // a new version of the record may hold the lines as posted again: a withheld award file gets another chance
+    if (found?.rfq && first?.comparison && first.listedVersion !== (found.rfq.version ?? -1))
+      await retryWithheld(s.ctx, id, first.comparison.version);
   }
   if (!obs) return;
   if (!found) result.missing++;

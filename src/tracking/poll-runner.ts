@@ -15,7 +15,8 @@
  *   poll's revision check (closed) or award retry (completed) does the same work.
  *
  * The steps: poll-lock.ts, poll-listing.ts (the lists), poll-apply.ts (the records and follow-up jobs),
- * poll-history.ts (the results kept); each step takes the poll's state (poll-state.ts).
+ * poll-history.ts (the results kept); each step takes the poll's state (poll-state.ts). The account's vendor directory
+ * is read again with the poll once it is an hour old (src/vendors/vendor-store.ts).
  */
 import { TransientHttpError } from '../errors.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
@@ -27,6 +28,7 @@ import { readStatusLists } from './poll-listing.ts';
 import { acquirePollLock } from './poll-lock.ts';
 import { emptyPollResult, type PollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
+import { vendorStore } from '../vendors/vendor-store.ts';
 
 export type { PollResult } from './poll-result.ts';
 export { lastPoll, lastSuccessfulPollAt, pollHistory } from './poll-history.ts';
@@ -53,6 +55,8 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
 
     await readStatusLists(s);
     await applyToTracked(s);
+    // at most hourly, never failing the poll: CATEGORY_CHECK and the workbooks' response rates read it
+    await vendorStore(ctx).refreshIfStale(ctx.client);
     await writeOverview(s);
 
     result.ok = true;

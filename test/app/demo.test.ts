@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
+import ExcelJS from 'exceljs';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { BIN } from './cli-helpers.ts';
@@ -52,6 +53,32 @@ describe('demo', () => {
       expect(readFileSync(f).subarray(0, 2).toString()).toBe('PK'); // a zip container: an xlsx
     }
     for (const f of awards) expect(existsSync(f)).toBe(true);
+    // who was asked, who answered: printed per RFQ, and in every workbook with the vendors who did not quote
+    const rates = [...out.matchAll(/^ {2}RFQ \d+ \((.+)\): (\d+) of (\d+) \((\d+)%\)$/gm)];
+    expect(rates.length).toBe(workbooks.length);
+    for (const [, , quoted, following] of rates) expect(Number(quoted)).toBeLessThan(Number(following));
+    for (const f of workbooks) {
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.readFile(f);
+      const texts = (sheet: string) => {
+        const all: string[] = [];
+        wb.getWorksheet(sheet)!.eachRow((row) =>
+          row.eachCell((c) => {
+            if (c.type !== ExcelJS.ValueType.Merge) all.push(c.text);
+          }),
+        );
+        return all;
+      };
+      const cmp = texts('Comparison');
+      const rate = cmp[cmp.indexOf('Vendors who quoted') + 1];
+      expect(rate, f).toMatch(/^\d of \d$/);
+      const suppliers = texts('Suppliers');
+      expect(
+        suppliers.some((t) => /^Vendors following ".+" who did not quote · \d of \d vendors following/.test(t)),
+        f,
+      ).toBe(true);
+      expect(suppliers.filter((t) => /^sales@.+\.example$/.test(t)).length, f).toBeGreaterThan(0);
+    }
     const overview = /Overview of every tracked RFQ \((\d+) rows\): (\S+)/.exec(out);
     expect(overview, 'the overview line').not.toBeNull();
     expect(Number(overview![1])).toBe(workbooks.length);

@@ -78,6 +78,8 @@ describe('status counts', () => {
       changes: [],
       brokenProfiles: [],
       heldFiles: [],
+      awardsWithheld: [],
+      vendorDirectory: null,
     };
     const text = formatStatus(report);
     expect(text).toContain('Flagged (missing from every list; 25, showing 20): 100, 101,');

@@ -107,6 +107,7 @@ describe('status and failed jobs', () => {
       paused: Record<string, unknown>;
     };
     expect(Object.keys(r).sort()).toEqual([
+      'awardsWithheld',
       'brokenProfiles',
       'changes',
       'dialect',
@@ -125,6 +126,7 @@ describe('status and failed jobs', () => {
       'stateLost',
       'tokenProblems',
       'undecided',
+      'vendorDirectory',
     ]);
     const files = (r as unknown as { files: Array<Record<string, unknown>> }).files;
     expect(files.map((f) => [f.file, f.outcome]).sort()).toEqual([

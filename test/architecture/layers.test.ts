@@ -21,6 +21,7 @@ const LEVELS: Array<[folder: string, level: number]> = [
   ['src/redis', 1],
   ['src/notify', 1], // messages to people: channels, event kinds, routes, the notify queue's messages
   ['src/creation', 2],
+  ['src/vendors', 2], // the account's vendor directory: its store in Redis and the category check
   ['src/intake', 3],
   ['src/pipeline', 4],
   ['src/tracking', 5],

@@ -5,12 +5,16 @@ match:
   filename: ["legacy-*"]
 due_date_rule:
   days_after_ingest: 14
+required_date_rule:
+  days_after_due: 14
 fields:
   requisition: "{PR}"
   external_id: "LEG-{PR}-{Pos}"
   product_name: "{Item}"
   qty: "{Qty}"
   uom: "{Unit}"
+  estimated_price: "{Total}"
+  rfq_type: Private
   rfq_category: "{Group}"
   rfq_location: Plant 2
 `;

@@ -51,7 +51,7 @@ async function outcome(path: string, c: ProfileCatalog, mappingName?: string): P
 }
 
 const GENERIC = readFileSync(join(ROOT, 'samples', 'generic-template.csv'), 'utf8');
-const LEGACY_ROWS = 'PR,Item,Qty,Unit,Group\nL-1,Bearing,4,pc,Spares\n';
+const LEGACY_ROWS = 'PR,Item,Qty,Unit,Total,Group\nL-1,Bearing,4,pc,48,Spares\n';
 
 describe('the mapping folder with broken profiles', () => {
   it('loads the good ones and names each broken one with its reason', async () => {
@@ -72,7 +72,7 @@ describe('the mapping folder with broken profiles', () => {
     expect(twin!.reason).toMatch(/twin\.yaml: field name: "generic" is already the name of .*generic\.yaml$/);
     expect(c.broken[1]!.claims).toEqual({
       filenameGlobs: ['legacy-*'],
-      columns: ['PR', 'Item', 'Qty', 'Unit', 'Group'],
+      columns: ['PR', 'Item', 'Qty', 'Unit', 'Total', 'Group'],
     });
     // a command that must not run on part of the folder still refuses it, naming the first
     await expect(loadProfiles(join(c.broken[0]!.file, '..'))).rejects.toThrow(/acme\.yaml: not valid YAML/);

@@ -347,7 +347,13 @@ describe('row problems', () => {
           '12abc',
           'estimated_price is not a number (expected digits with "." as decimal separator)',
         ),
-        err('generic-bad-number.csv', 3, 'Qty', '', 'qty is required'),
+        err(
+          'generic-bad-number.csv',
+          3,
+          'Qty',
+          '',
+          `qty is required by the sourcing service and is empty here: fill it in the export, or change fields.qty (a column, or a constant) in mapping profile "generic" (generic.yaml; now fields.qty: "{Qty}")`,
+        ),
       ],
       [],
     ],
@@ -388,7 +394,15 @@ describe('row problems', () => {
     [
       'generic-missing-due.csv',
       csv(row('R1', 1, { due: '' })),
-      [err('generic-missing-due.csv', 2, 'Due Date', '', 'due_date is required')],
+      [
+        err(
+          'generic-missing-due.csv',
+          2,
+          'Due Date',
+          '',
+          `due_date is required by the sourcing service and is empty here: fill it in the export, or change fields.due_date (a column), or add a due_date_rule (days after ingest) in mapping profile "generic" (generic.yaml; now fields.due_date: "{Due Date}")`,
+        ),
+      ],
       [],
     ],
     [
@@ -456,7 +470,15 @@ describe('row problems', () => {
     [
       'generic-missing-item.csv',
       csv(row('R1', 1, { item: '' }), row('R1', 2)),
-      [err('generic-missing-item.csv', 2, 'Item', '', 'product_name is required')],
+      [
+        err(
+          'generic-missing-item.csv',
+          2,
+          'Item',
+          '',
+          `product_name is required by the sourcing service and is empty here: fill it in the export, or change fields.product_name (a column, or a constant) in mapping profile "generic" (generic.yaml; now fields.product_name: "{Item}")`,
+        ),
+      ],
       [],
     ],
     [
@@ -619,10 +641,10 @@ describe('awkward but readable files', () => {
           'X1',
           1,
           'Item',
-          null,
+          { formula: 'F2*2' },
           'pc',
           3,
-          { formula: 'F2*2' },
+          90,
           'T',
           null,
           46461,
@@ -636,7 +658,8 @@ describe('awkward but readable files', () => {
     const { s, reqs } = await ingest(p);
     expect(s.problems).toEqual([]);
     expect(reqs[0]!.due_date).toBe(Date.parse('2027-03-15T17:00:00Z'));
-    expect(reqs[0]!.lines[0]!.estimated_price).toBeUndefined();
+    // the specification's formula was never calculated: empty, neither 0 nor its text
+    expect(reqs[0]!.lines[0]!.specification).toBeUndefined();
   });
   it('xlsx: merged title and merged group header above the real header', async () => {
     const p = await put(
@@ -663,10 +686,10 @@ describe('awkward but readable files', () => {
 
   it('Odoo-style continuation rows in CSV: blank requisition columns come from the row above', async () => {
     const content = [
-      'Reference,Agreement Type,Purchase Representative,Company,Source Document,Agreement Deadline,Delivery Date,Products/ID,Products/Product,Products/Description,Products/Quantity,Products/Unit of Measure,Products/Unit Price',
-      'PR/9,Call for Tenders,Marc,BE,,2027-02-01 17:00:00,2027-03-01,l1,Desk,,2,Units,100',
-      ',,,,,,,l2,Chair,,4,Units,50',
-      'PR/10,Call for Tenders,Marc,BE,,2027-02-02 17:00:00,2027-03-02,l3,Lamp,,1,Units,30',
+      'Reference,Agreement Type,Purchase Representative,Company,Source Document,Agreement Deadline,Delivery Date,Products/ID,Products/Product,Products/Description,Products/Quantity,Products/Unit of Measure,Products/Unit Price,Products/Product Category',
+      'PR/9,Call for Tenders,Marc,BE,,2027-02-01 17:00:00,2027-03-01,l1,Desk,,2,Units,100,All / Saleable / Office Furniture',
+      ',,,,,,,l2,Chair,,4,Units,50,',
+      'PR/10,Call for Tenders,Marc,BE,,2027-02-02 17:00:00,2027-03-02,l3,Lamp,,1,Units,30,All / Saleable / Office Furniture',
     ].join('\n');
     const { s, reqs } = await ingest(await put('odoo-continuation.csv', content));
     expect(s.problems).toEqual([]);

@@ -118,7 +118,7 @@ describe('check', () => {
       await runCheck(`${ROOT}samples/ME5A_export_EN.csv`, { profiles, limits: LIMITS, now: NOW }, (l) => lines.push(l)),
     ).toBe(0);
     expect(lines).toContain(
-      'requisition 10012346: "PR 10012346 - Plant 1000" (2 lines; due 2026-12-06 16:00 UTC; required 2027-02-01 11:00 UTC; Private, PPE, 1000)',
+      'requisition 10012346: "PR 10012346 - Plant 1000" (2 lines; due 2026-12-06 16:00 UTC; required 2027-02-01 11:00 UTC; Private, Safety, 1000)',
     );
     expect(lines).toContain('  row 8: SAP-10012346-10  Safety gloves EN 388 size 9  qty 120 PR, estimated 474');
     expect(lines[0]).toBe(

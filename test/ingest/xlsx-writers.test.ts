@@ -56,6 +56,7 @@ const profile = compileProfile(
     name: 'agreements',
     source: { sheet: 'Purchase Agreements' },
     due_date_rule: { days_after_ingest: 14 },
+    required_date_rule: { days_after_due: 14 },
     fields: {
       requisition: '{Agreement}',
       external_id: '{Agreement}-{Line}',
@@ -64,6 +65,9 @@ const profile = compileProfile(
       uom: '{Unit}',
       estimated_price: '{Line total}',
       due_date: '{Quote deadline}',
+      rfq_type: 'Private',
+      rfq_category: 'Hydraulics',
+      rfq_location: 'Plant 1',
     },
   },
   'agreements.yaml',

@@ -55,7 +55,7 @@ describe('a broken mapping profile next to good ones', () => {
       // only the broken "legacy" could take this one
       writeFileSync(
         join(data.inbox, 'legacy-2027.csv'),
-        'PR,Pos,Item,Qty,Unit,Group\nL-7,1,Bearing 6205,4,pc,Spare parts\nL-7,2,Seal kit,2,set,Spare parts\n',
+        'PR,Pos,Item,Qty,Unit,Total,Group\nL-7,1,Bearing 6205,4,pc,48,Spare parts\nL-7,2,Seal kit,2,set,30,Spare parts\n',
       );
       // nothing fits this one, and "acme" could not be read at all: it might have
       writeFileSync(join(data.inbox, 'mystery.csv'), 'Foo;Bar\n1;2\n');

@@ -139,7 +139,7 @@ describe('overview.xlsx', () => {
     expect(ws.getCell(R.legend, 1).text).toContain(TZ);
 
     // Filters on the header row over every data row.
-    expect(ws.autoFilter).toBe(`A${R.header}:N${R.first + 3}`);
+    expect(ws.autoFilter).toBe(`A${R.header}:O${R.first + 3}`);
 
     // Closed with undecided quotations: a draft. Line totals (price basis line_total): Alpha 95 + Beta 190 split.
     const recDraft = await trackedRfq(h.ctx, draft);

@@ -1,0 +1,153 @@
+/**
+ * CATEGORY_CHECK end to end: a file with one requisition in a category the account's vendors follow and one in a
+ * category nobody follows, ingested by a worker against the sandbox's vendor directory. `hold` keeps the second back
+ * (its reason in the file report and `status`), `warn` sends it and says so (report, log, `status`); a service
+ * without a directory blocks nothing, and an ingest never waits for the directory (before the first read, nothing is
+ * checked). The directory is read by a poll, in the sandbox's docs dialect too ("0"-keyed categories at /v1/vendor/).
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
+import { collectStatus } from '../../app/status.ts';
+import { trackingFacts } from '../../app/commands.ts';
+import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
+import type { WorkerContext } from '../../src/pipeline/context.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { runPoll } from '../../src/tracking/poll-runner.ts';
+import { GENERIC_HEADER, reportNotes, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { captureLogs } from '../sourcing/fake-service.ts';
+
+const pipeline = usePipeline({ sandbox: false });
+let worker: RunningWorker | undefined;
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await worker?.close(5_000);
+  await sandbox?.stop();
+  worker = sandbox = undefined;
+});
+
+const FILE = `${GENERIC_HEADER}
+CAT-1,1,Copy paper,A4,ream,10,50,Paper,Test,2031-01-15,2031-02-15,Public,Office supplies,Plant 1
+CAT-2,1,Widget,,pc,4,400,Widgets,Test,2031-01-15,2031-02-15,Public,Widgets nobody makes,Plant 1
+`;
+
+async function run(
+  mode: 'hold' | 'warn',
+  sandboxOptions: Parameters<typeof startSandbox>[0],
+  o: { poll?: boolean; file?: string } = {},
+): Promise<{ ctx: WorkerContext; report: string; logs: ReturnType<typeof captureLogs>; created: string[] }> {
+  sandbox ??= await startSandbox({ seed: 5, ...sandboxOptions });
+  const logs = captureLogs();
+  const ctx = await pipeline.context(
+    {
+      redisUrl: pipeline.redisUrl,
+      baseUrl: sandbox.url,
+      token: 'sandbox-token',
+      prefix: pipeline.prefix,
+      dir: pipeline.data.root,
+      extra: { CATEGORY_CHECK: mode, LOG_LEVEL: 'info' },
+    },
+    logs.logger,
+  );
+  // the poll reads the account's vendor directory (at most hourly)
+  if (o.poll !== false) await runPoll(ctx, { slot: `now~${Date.now()}`, scheduledAt: Date.now() });
+  worker = startWorker(ctx, { queues: ['ingest', 'createRfq'] });
+  const name = o.file ?? `categories-${mode}`;
+  const path = join(pipeline.data.jail, `${name}.csv`);
+  writeFileSync(path, FILE);
+  await ingestOneFile(ctx, path);
+  const expected = mode === 'hold' && sandboxOptions?.vendors !== false && o.poll !== false ? 1 : 2;
+  await waitFor(`${expected} RFQ(s)`, async () => sandbox!.control.listAll().length === expected, 20_000, 50);
+  const report = () => readdirSync(pipeline.data.reports).find((f) => f.startsWith(name));
+  await waitFor('the report', async () => report() !== undefined, 20_000, 50);
+  const created = sandbox.control.listAll().map((r) => r.title);
+  return { ctx, report: join(pipeline.data.reports, report()!), logs, created };
+}
+
+/** Rows sheet of a report: [row, requisition, status, severity, column, value, reason]. */
+async function reportRows(path: string): Promise<string[][]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(path);
+  const out: string[][] = [];
+  wb.getWorksheet('Rows')!.eachRow((row, n) => {
+    if (n > 1) out.push(Array.from({ length: 7 }, (_, i) => row.getCell(i + 1).text));
+  });
+  return out;
+}
+
+describe('CATEGORY_CHECK', () => {
+  it('hold (directory in the docs shape): the requisition no vendor follows is held, its reason in the report and status', async () => {
+    const { ctx, report, created } = await run('hold', { dialect: 'docs' });
+    expect(created).toEqual(['Paper']);
+    const rows = await reportRows(report);
+    const held = rows.find((r) => r[1] === 'CAT-2')!;
+    expect(held[2]).toBe('rejected');
+    expect(held.slice(3, 6)).toEqual(['error', 'Category', 'Widgets nobody makes']);
+    expect(held[6]).toMatch(
+      /^no vendor of the account follows rfq_category "Widgets nobody makes" \(vendor directory of/,
+    );
+    expect(held[6]).toContain('Held (CATEGORY_CHECK=hold)');
+    expect(rows.find((r) => r[1] === 'CAT-1')![2]).toBe('ok');
+    expect(await reportNotes(report)).toContain(
+      '1 requisition(s) held back: no vendor follows their category (CATEGORY_CHECK=hold).',
+    );
+    const status = await collectStatus(ctx, () => trackingFacts(ctx));
+    expect(status.files).toEqual([
+      expect.objectContaining({
+        outcome: 'rows rejected',
+        reason: expect.stringContaining('no vendor of the account follows rfq_category'),
+      }),
+    ]);
+    expect(status.vendorDirectory).toMatchObject({ outcome: 'ok', path: '/v1/vendor/', vendors: 20 });
+  });
+
+  it('warn: both are sent; the warning is in the report, the log and status', async () => {
+    const { ctx, report, logs, created } = await run('warn', {});
+    expect(created.sort()).toEqual(['Paper', 'Widgets']);
+    const rows = await reportRows(report);
+    const warned = rows.find((r) => r[1] === 'CAT-2')!;
+    expect(warned.slice(2, 5)).toEqual(['ok, with warning', 'warning', 'Category']);
+    expect(warned[6]).toContain('Sent anyway (CATEGORY_CHECK=warn)');
+    expect(
+      (await reportNotes(report)).some((n) =>
+        n.startsWith('1 requisition(s) were sent with a category no vendor follows'),
+      ),
+    ).toBe(true);
+    expect(logs.lines().find((l) => l.event === 'ingest.category')).toMatchObject({ level: 40, warned: 1 });
+    const status = await collectStatus(ctx, () => trackingFacts(ctx));
+    expect(status.files).toEqual([
+      expect.objectContaining({
+        outcome: 'category not followed',
+        reason: expect.stringContaining('requisition CAT-2'),
+      }),
+    ]);
+  });
+
+  it('before the directory was ever read, an ingest does not wait for it: nothing checked, the report says so', async () => {
+    const { ctx, report, created } = await run('hold', {}, { poll: false, file: 'categories-first' });
+    expect(created.sort()).toEqual(['Paper', 'Widgets']);
+    expect(await reportNotes(report)).toContain(
+      'CATEGORY_CHECK=hold: categories were not checked: the vendor directory has not been read yet (it is being read now; the poll reads it too).',
+    );
+    // the read it started in the background lands for the next file
+    await waitFor(
+      'the vendor directory',
+      async () => (await ctx.redis.get(ctx.keys.key('vendors'))) !== null,
+      10_000,
+      50,
+    );
+  });
+
+  it('a service without a directory blocks nothing, even with hold (the report says the check was not made)', async () => {
+    const { ctx, report, created } = await run('hold', { vendors: false });
+    expect(created.sort()).toEqual(['Paper', 'Widgets']);
+    expect(await reportNotes(report)).toContain(
+      'CATEGORY_CHECK=hold: categories were not checked: the sourcing service has no vendor directory.',
+    );
+    const status = await collectStatus(ctx, () => trackingFacts(ctx));
+    expect(status.files).toEqual([]);
+    expect(status.vendorDirectory).toMatchObject({ outcome: 'absent' });
+  });
+});
