@@ -5,14 +5,17 @@
  * unedited, gives exactly the requisitions of the shipped hand profile: every header field (title, description, type,
  * category, location, currency, the calendar days of both dates) and every line (product, specification, unit, qty,
  * estimated price). The only differences are the settings the draft always asks about, each under its review point:
- * the external_id prefix (only the user knows which other exports feed the account) and the due date rule of a file
- * with no due date column.
+ * the external_id prefix (only the user knows which other exports feed the account), the due date rule of a file
+ * with no due date column, and the ERP's categories the hand profile maps to the service's (category_map): drafted as
+ * with a service configured, the draft names exactly those as followed by no supplier.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadProfiles, type MappingProfile } from '../../src/ingest/index.ts';
+import { mapCategory } from '../../src/ingest/category-map.ts';
 import type { Requisition } from '../../src/requisition.ts';
+import { SANDBOX_CATEGORIES } from '../../src/sandbox/vendors.ts';
 import { ingestWith, missingRequired, suggestAndLoad } from './suggest-helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,7 +28,7 @@ const CASES: Array<{ file: string; hand: string; skipped: number; currency?: str
     hand: 'dynamics-365',
     skipped: 0,
     currency: 'EUR',
-    category: 'Workshop equipment',
+    category: 'Tools',
   },
   {
     file: 'ME5A_BANF_Werk1000.csv',
@@ -73,7 +76,11 @@ describe('the unedited draft of each new sample ingests exactly as its hand prof
     const handProfile = shipped.find((p) => p.name === hand)!;
     const want = await ingestWith(path, shipped);
     expect(want.reqs[0]!.profile).toBe(hand); // the shipped profile is the one chosen for the file
-    const { s, profile, reviews } = await suggestAndLoad(path);
+    // drafted as with a service configured: its vendor directory's categories (the sandbox's, as in the demo)
+    const { s, profile, reviews } = await suggestAndLoad(path, undefined, {
+      categories: [...SANDBOX_CATEGORIES],
+      source: 'the demo account',
+    });
     const got = await ingestWith(path, [profile], profile.name);
     expect([got.rejected, got.held, got.skipped]).toEqual([0, 0, skipped]);
     expect([want.rejected, want.held, want.skipped]).toEqual([0, 0, skipped]);
@@ -86,14 +93,30 @@ describe('the unedited draft of each new sample ingests exactly as its hand prof
     // a due date rule that differs from the hand profile's is asked about
     const sameDue = JSON.stringify(handProfile.dueDateRule) === JSON.stringify(profile.dueDateRule);
     if (!sameDue) expect(reviews).toContain('due_date_rule');
-    expect(got.reqs.map((r) => shape(r, profile, '', sameDue))).toEqual(
+    // the ERP's categories the hand profile maps to the service's are exactly those the draft names for review
+    const mapped = [...new Set(got.reqs.map((r) => r.rfq_category!))].filter(
+      (c) => handProfile.categoryMap && mapCategory(handProfile.categoryMap, c) !== undefined,
+    );
+    const categoryReview = s.reviews.find((r) => r.path === 'fields.rfq_category')?.text ?? '';
+    expect(categoryReview.match(/^.*? match(es)? no category/)?.[0] ?? '').toBe(
+      mapped.length === 0
+        ? ''
+        : `${mapped.map((c) => `"${c}"`).join(', ')} match${mapped.length === 1 ? 'es' : ''} no category`,
+    );
+    const viaMap = (r: Requisition) => ({
+      ...r,
+      rfq_category: handProfile.categoryMap
+        ? (mapCategory(handProfile.categoryMap, r.rfq_category!) ?? r.rfq_category)
+        : r.rfq_category,
+    });
+    expect(got.reqs.map((r) => shape(viaMap(r), profile, '', sameDue))).toEqual(
       want.reqs.map((r) => shape(r, handProfile, prefix, sameDue)),
     );
 
     expect(got.reqs[0]!.currency).toBe(currency);
     expect(got.reqs[0]!.rfq_category).toBe(category);
     // what the draft could tell, it does not ask about
-    for (const settled of ['fields.qty', 'fields.estimated_price', 'fields.rfq_category', 'fields.rfq_location'])
+    for (const settled of ['fields.qty', 'fields.estimated_price', 'fields.rfq_location'])
       expect(reviews).not.toContain(settled);
     if (skipped > 0)
       expect(s.yaml).toMatch(/# row\(s\) \d+ of the sample are summary rows \(.*\), not requisition lines/);

@@ -2,6 +2,7 @@
 import { parse as parseYaml } from 'yaml';
 import { compileProfile, ingestFile, type MappingProfile } from '../../src/ingest/index.ts';
 import { suggestProfile } from '../../src/ingest/profile-suggest.ts';
+import type { FollowedCategories } from '../../src/ingest/suggest-categories.ts';
 import type { Requisition } from '../../src/requisition.ts';
 
 export const NOW = new Date('2026-11-22T10:00:00Z');
@@ -43,8 +44,8 @@ export function reviewPaths(yaml: string): string[] {
 }
 
 /** A drafted profile as a user gets it: the YAML text, parsed and validated like any file in mappings/. */
-export async function suggestAndLoad(path: string, name?: string) {
-  const s = await suggestProfile(path, { limits: LIMITS, now: NOW, name });
+export async function suggestAndLoad(path: string, name?: string, followed?: FollowedCategories) {
+  const s = await suggestProfile(path, { limits: LIMITS, now: NOW, name, ...(followed ? { followed } : {}) });
   const profile = compileProfile(parseYaml(s.yaml), `${s.name}.yaml`);
   return { s, profile, reviews: reviewPaths(s.yaml) };
 }
