@@ -97,47 +97,68 @@ program
   .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
   .option(
     '--suggest',
-    'draft a mapping profile from this file: the YAML on standard output, the evidence and the check with it on standard error (nothing written)',
+    'draft a mapping profile from this file: the YAML on standard output (or --out FILE), the evidence and the check with it on standard error',
   )
   .option('--name <name>', 'with --suggest: the profile name (default: from the file name)')
+  .option(
+    '--out <file>',
+    'with --suggest: write the profile to this file (whole, and only when one was drafted) instead of standard output',
+  )
+  .option('--force', 'with --out: replace the file if it exists')
   .addHelpText(
     'after',
-    '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.\nDraft a profile: rfq-sync check --suggest FILE --name NAME > mappings/NAME.yaml, then review the "# REVIEW:" points.',
+    '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.\nDraft a profile: rfq-sync check --suggest FILE --name NAME --out mappings/NAME.yaml, then review the "# REVIEW:" points.',
   )
   .action(
-    action(async (file: string, opts: { mapping?: string; suggest?: boolean; name?: string }) => {
-      const { config } = setup(globals());
-      const limits = {
-        maxFileBytes: config.MAX_FILE_BYTES,
-        maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES,
-        maxXlsxEntries: config.MAX_XLSX_ENTRIES,
-      };
-      if (opts.name !== undefined && !opts.suggest) throw new ConfigError(['--name: only with --suggest']);
-      if (opts.suggest) {
-        if (opts.mapping !== undefined)
-          throw new ConfigError(['--mapping: not with --suggest (it drafts a new profile)']);
-        if (opts.name !== undefined && !/^[A-Za-z0-9._-]+$/.test(opts.name))
-          throw new ConfigError(['--name: may hold only letters, digits, . _ -']);
-        const { runSuggest } = await import('../src/ingest/suggest-command.ts');
-        return runSuggest(
-          file,
-          { limits, name: opts.name },
-          (text) => process.stdout.write(text),
-          (line) => process.stderr.write(`${line}\n`),
+    action(
+      async (
+        file: string,
+        opts: { mapping?: string; suggest?: boolean; name?: string; out?: string; force?: boolean },
+      ) => {
+        const { config } = setup(globals());
+        const limits = {
+          maxFileBytes: config.MAX_FILE_BYTES,
+          maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES,
+          maxXlsxEntries: config.MAX_XLSX_ENTRIES,
+        };
+        for (const o of ['name', 'out', 'force'] as const)
+          if (opts[o] !== undefined && !opts.suggest) throw new ConfigError([`--${o}: only with --suggest`]);
+        if (opts.force && opts.out === undefined) throw new ConfigError(['--force: only with --out']);
+        if (opts.suggest) {
+          if (opts.mapping !== undefined)
+            throw new ConfigError(['--mapping: not with --suggest (it drafts a new profile)']);
+          if (opts.name !== undefined && !/^[A-Za-z0-9._-]+$/.test(opts.name))
+            throw new ConfigError(['--name: may hold only letters, digits, . _ -']);
+          const { runSuggest } = await import('../src/ingest/suggest-command.ts');
+          return runSuggest(
+            file,
+            {
+              limits,
+              name: opts.name,
+              outFile: opts.out,
+              force: opts.force,
+              followedCategories: async () => (await import('./suggest-vendors.ts')).followedCategories(config),
+            },
+            (text) => process.stdout.write(text),
+            (line) => process.stderr.write(`${line}\n`),
+          );
+        }
+        const { loadProfileCatalog, runCheck } = await import('../src/ingest/index.ts');
+        let catalog;
+        try {
+          catalog = await loadProfileCatalog(config.folders.mappings);
+        } catch (err) {
+          process.stderr.write(`rfq-sync: ${(err as Error).message}\n`);
+          return EXIT_CONFIG;
+        }
+        // One broken profile never stops the others: said, skipped; a file only it could take is held for it.
+        for (const b of catalog.broken) process.stderr.write(`rfq-sync: broken mapping profile skipped: ${b.reason}\n`);
+        const { profiles, broken } = catalog;
+        return runCheck(file, { profiles, broken, mappingName: opts.mapping, limits }, (line) =>
+          process.stdout.write(`${line}\n`),
         );
-      }
-      const { loadProfiles, runCheck } = await import('../src/ingest/index.ts');
-      let profiles;
-      try {
-        profiles = await loadProfiles(config.folders.mappings);
-      } catch (err) {
-        process.stderr.write(`rfq-sync: ${(err as Error).message}\n`);
-        return EXIT_CONFIG;
-      }
-      return runCheck(file, { profiles, mappingName: opts.mapping, limits }, (line) =>
-        process.stdout.write(`${line}\n`),
-      );
-    }),
+      },
+    ),
   );
 
 program

@@ -18,6 +18,7 @@ import { reconcilerOf } from '../jobs/create-rfq.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
 import { accountsKey, redisKeys, type RedisKeys } from '../src/redis/redis-keys.ts';
 import { listFailed, retryFailed } from '../src/pipeline/failed-jobs.ts';
+import { listHeldFiles } from '../src/intake/held-files.ts';
 import { currentMappingSets } from '../src/intake/mapping-sets.ts';
 import { lastRetention } from '../src/intake/retention.ts';
 import { readLostState } from '../src/redis/state-epoch.ts';
@@ -189,6 +190,13 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     currentMappingSets(ctx.redis, ctx.keys),
     readIntakeFolder(ctx.redis, ctx.keys),
   ]);
+  const heldFiles = (await listHeldFiles(ctx.redis, ctx.keys, ctx.config.folders.inbox)).map((h) => ({
+    inboxName: h.inboxName,
+    file: h.file,
+    profiles: h.profiles,
+    report: h.report,
+    at: new Date(h.at).toISOString(),
+  }));
   const store = createIdempotencyStore(ctx.redis, ctx.keys);
   const changes: StatusChange[] = [];
   for (const { id, at } of await store.recentlyChanged(20)) {
@@ -221,6 +229,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     retention,
     mappingSets,
     changes,
+    heldFiles,
     awardsWithheld: statusWithheld(withheld),
     vendorDirectory: statusVendorDirectory(vendors),
     intake: intake ?? null,

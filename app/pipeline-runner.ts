@@ -15,7 +15,7 @@ import { startPollSchedule, type PollSchedule } from '../src/tracking/poll-sched
 import { claimIntake } from '../src/intake/intake-folder.ts';
 import { QUEUE_KEYS } from '../src/redis/queues.ts';
 import { startRetentionSchedule } from '../src/intake/retention.ts';
-import { startMappingSetWatch } from '../src/intake/mapping-sets.ts';
+import { startMappingSetWatch, type MappingWatch } from '../src/intake/mapping-sets.ts';
 import { startNotifyWatch } from './notify-watch.ts';
 import { removeStaleTemps } from '../src/atomic-write.ts';
 import type { OpsMetrics } from './metrics.ts';
@@ -46,6 +46,8 @@ export interface RunningPipeline {
   ctx: WorkerContext;
   /** The inbox watcher; none with INTAKE=off. */
   watcher: InboxWatcher | undefined;
+  /** The mapping profiles as last loaded: which are broken (readiness); none with INTAKE=off. */
+  mappings: MappingWatch | undefined;
   worker: RunningWorker;
   poll: PollSchedule | undefined;
   stop(timeoutMs: number): Promise<void>;
@@ -62,7 +64,7 @@ export async function startPipeline(
   let watcher: InboxWatcher | undefined;
   let poll: PollSchedule | undefined;
   let retention: { stop(): Promise<void> } | undefined;
-  let mappingSets: { stop(): void } | undefined;
+  let mappingSets: MappingWatch | undefined;
   let notifyWatch: { stop(): void } | undefined;
   try {
     if (o.metrics) wireMetrics(ctx, o.metrics);
@@ -77,6 +79,9 @@ export async function startPipeline(
         keys: ctx.keys,
         dir: config.folders.mappings,
         logger,
+        checkMs: config.MAPPINGS_CHECK_MS,
+        // a reload may have fixed the profile a held file waits for
+        onChange: () => void watcher?.sweep().catch(() => undefined),
       });
     const queues = (o.worker?.queues ?? QUEUE_KEYS).filter((k) => config.INTAKE || k !== 'ingest');
     worker = startWorker(ctx, { ...o.worker, queues });
@@ -110,10 +115,12 @@ export async function startPipeline(
   }
   const w = worker;
   const wt = watcher;
+  const ms = mappingSets;
   let stopping: Promise<void> | undefined;
   return {
     ctx,
     watcher: wt,
+    mappings: ms,
     worker: w,
     poll,
     stop(timeoutMs) {

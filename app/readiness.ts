@@ -14,6 +14,8 @@ const POLICY_TTL_MS = 30_000;
 export interface CheckResult {
   ok: boolean;
   detail: string;
+  /** Working, with a part out: ready (still 200), said as degraded. */
+  degraded?: boolean;
 }
 export type ReadinessCheck = () => Promise<CheckResult>;
 
@@ -203,16 +205,33 @@ export function stateReadiness(lost: () => { detectedAt: number; reason: string 
   };
 }
 
+/**
+ * Degraded, not down, while a mapping profile is broken: it is skipped, files only it could take are held in the
+ * inbox, every other profile works.
+ */
+export function mappingsReadiness(broken: () => ReadonlyArray<{ name: string; reason: string }>): ReadinessCheck {
+  return async () => {
+    const b = broken();
+    return b.length === 0
+      ? { ok: true, detail: 'every mapping profile loads' }
+      : {
+          ok: true,
+          degraded: true,
+          detail: `${b.length} mapping profile(s) broken and skipped (files only they could take are held in the inbox): ${b.map((x) => x.reason).join('; ')}`,
+        };
+  };
+}
+
 export async function runChecks(
   checks: Record<string, ReadinessCheck>,
-): Promise<{ ready: boolean; checks: Record<string, CheckResult> }> {
+): Promise<{ ready: boolean; degraded: boolean; checks: Record<string, CheckResult> }> {
   const names = Object.keys(checks);
-  const results = await Promise.all(
+  const results: CheckResult[] = await Promise.all(
     names.map((n) => checks[n]!().catch((err: Error) => ({ ok: false, detail: err.message }))),
   );
   const out: Record<string, CheckResult> = {};
   names.forEach((n, i) => {
     out[n] = results[i]!;
   });
-  return { ready: results.every((r) => r.ok), checks: out };
+  return { ready: results.every((r) => r.ok), degraded: results.some((r) => r.degraded === true), checks: out };
 }

@@ -13,7 +13,14 @@ import { createMetrics, type OpsMetrics } from './metrics.ts';
 import type { JobResults } from '../jobs/worker.ts';
 import { startPipeline, unfinishedIn, waitForDrain, type RunningPipeline } from './pipeline-runner.ts';
 import { queueCounts } from './status.ts';
-import { authReadiness, pollReadiness, redisReadiness, serviceReadiness, stateReadiness } from './readiness.ts';
+import {
+  authReadiness,
+  mappingsReadiness,
+  pollReadiness,
+  redisReadiness,
+  serviceReadiness,
+  stateReadiness,
+} from './readiness.ts';
 import { trackingStore } from '../src/tracking/context.ts';
 import type { PollResult } from '../src/tracking/poll-runner.ts';
 import { resolveRuntime } from './runtime.ts';
@@ -92,6 +99,7 @@ async function startWorkerService(
     service: serviceReadiness(runtime.baseUrl, metrics),
     auth: authReadiness(() => pipeline.ctx.authGate.status()),
     state: stateReadiness(() => pipeline.ctx.state.lost()),
+    mappings: mappingsReadiness(() => pipeline.mappings?.broken() ?? []),
     poll: pollReadiness(async () =>
       (await pipeline.ctx.redis.lrange(trackingStore(pipeline.ctx).k.polls, 0, 9)).map(
         (j) => JSON.parse(j) as PollResult,
@@ -233,6 +241,7 @@ function noteProblems(
   if (result === 'failed') problems.push(`${queue} job ${jobId} failed: ${(value as Error).message}`);
   const v = value as JobResults['ingest'] | undefined;
   if (queue === 'ingest' && v?.status === 'refused') problems.push(`file ${v.file} refused: ${v.reason}`);
+  if (queue === 'ingest' && v?.status === 'held') problems.push(`file ${v.file} held in the inbox: ${v.reason}`);
   if (queue === 'ingest' && v?.status === 'done' && ((v.rejectedRows ?? 0) > 0 || (v.heldRequisitions ?? 0) > 0)) {
     problems.push(
       `file ${v.file}: ${v.rejectedRows ?? 0} row(s) rejected, ${v.heldRequisitions ?? 0} requisition(s) held back (see its report)`,

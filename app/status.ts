@@ -10,7 +10,9 @@
  *     reconcile: { pending, gate: { reason, until } | null } (src/creation/reconcile-coordinator.ts),
  *     stateLost: { detectedAt, reason } | null (src/redis/state-epoch.ts),
  *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/intake/retention.ts),
- *     mappingSets: [[{ worker, files, hash, at }]] (one group per distinct set; more than one: they differ),
+ *     mappingSets: [[{ worker, files, hash, at, broken }]] (one group per distinct set; more than one: they differ),
+ *     brokenProfiles: [{ name, file, reason, workers }] (skipped; the others work),
+ *     heldFiles: [{ inboxName, file, profiles: [{ name, file, reason }], at, report }] (held for a broken profile),
  *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }],
  *     awardsWithheld: [{ rfqId, version, reason, at }], vendorDirectory: { outcome, path?, vendors, readAt?, detail? } | null,
  *     generatedAt }
@@ -29,6 +31,7 @@ import {
 } from './status-auth.ts';
 import type { Dialect } from '../src/sourcing/dialect.ts';
 import type { Queues } from '../src/redis/queues.ts';
+import type { HeldFile } from '../src/intake/held-files.ts';
 import type { MappingSet } from '../src/intake/mapping-sets.ts';
 import type { RetentionResult } from '../src/intake/retention.ts';
 import { vendorStatusLines, type StatusVendorDirectory, type StatusWithheldAward } from './status-vendors.ts';
@@ -101,6 +104,17 @@ export interface StatusReport {
   awardsWithheld: StatusWithheldAward[];
   /** The account's vendor directory as last read; null before the first read. */
   vendorDirectory: StatusVendorDirectory | null;
+  /** Mapping profiles that do not load, as the workers seen lately report them: skipped, the others work. */
+  brokenProfiles: BrokenProfileStatus[];
+  /** Files held in the inbox until a broken profile is fixed (src/intake/held-files.ts). */
+  heldFiles: Array<Pick<HeldFile, 'inboxName' | 'file' | 'profiles' | 'report'> & { at: string }>;
+}
+
+export interface BrokenProfileStatus {
+  name: string;
+  file: string;
+  reason: string;
+  workers: string[];
 }
 
 export interface StatusChange {
@@ -128,6 +142,7 @@ export interface TrackingFacts {
   retention?: RetentionResult | null;
   mappingSets?: MappingSet[][];
   changes?: StatusChange[];
+  heldFiles?: StatusReport['heldFiles'];
   awardsWithheld?: StatusWithheldAward[];
   vendorDirectory?: StatusVendorDirectory | null;
   intake?: IntakeFolder | null;
@@ -243,12 +258,27 @@ export async function collectStatus(
     retention: facts.retention ?? null,
     mappingSets: facts.mappingSets ?? [],
     changes: facts.changes ?? [],
+    brokenProfiles: brokenProfiles(facts.mappingSets ?? []),
+    heldFiles: facts.heldFiles ?? [],
     awardsWithheld: facts.awardsWithheld ?? [],
     vendorDirectory: facts.vendorDirectory ?? null,
     paused: pauseReport(auth),
     tokenProblems: tokenProblemsReport(auth),
     intake: facts.intake ?? null,
   };
+}
+
+/** The broken profiles the workers reported, each once with the workers that skip it. */
+function brokenProfiles(groups: MappingSet[][]): BrokenProfileStatus[] {
+  const byKey = new Map<string, BrokenProfileStatus>();
+  for (const set of groups.flat())
+    for (const b of set.broken ?? []) {
+      const k = `${b.file}\0${b.reason}`;
+      const known = byKey.get(k) ?? { ...b, workers: [] };
+      known.workers.push(set.worker);
+      byKey.set(k, known);
+    }
+  return [...byKey.values()];
 }
 
 function firstLine(s: string): string {
@@ -292,6 +322,7 @@ function alertLines(r: StatusReport): string[] {
     for (const g of r.mappingSets)
       lines.push(`  ${g.map((m) => m.worker).join(', ')}: ${g[0]!.files.join(' ')} (${g[0]!.hash})`);
   }
+  lines.push(...mappingAlertLines(r));
   lines.push(...authLines(r.paused, r.tokenProblems), ...intakeLines(r.intake));
   return lines;
 }
@@ -300,6 +331,23 @@ function intakeLines(intake: IntakeFolder | null): string[] {
   if (!intake) return ['Intake: no data folder recorded yet (the first worker with INTAKE on records its own)'];
   const since = intake.since ? ` since ${new Date(intake.since).toISOString()}` : '';
   return [`Intake: ${describeFolder(intake)}${since} (\`rfq-sync intake\`)`];
+}
+
+/** Broken mapping profiles (skipped, the others work) and the files held in the inbox for them. */
+function mappingAlertLines(r: StatusReport): string[] {
+  const lines: string[] = [];
+  if (r.brokenProfiles.length > 0) {
+    lines.push(`MAPPING PROFILES BROKEN (skipped; every other profile works; fix them and they are reloaded):`);
+    for (const b of r.brokenProfiles) lines.push(`  ${b.name}: ${firstLine(b.reason)}`);
+  }
+  if (r.heldFiles.length > 0) {
+    lines.push(`HELD IN THE INBOX until their broken profile is fixed (read then, nothing lost):`);
+    for (const h of r.heldFiles)
+      lines.push(
+        `  ${h.at}  ${h.inboxName}: for ${h.profiles.map((p) => `"${p.name}"`).join(', ')}  [report ${h.report}]`,
+      );
+  }
+  return lines;
 }
 
 function queueLines(queues: StatusReport['queues']): string[] {

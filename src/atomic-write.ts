@@ -4,7 +4,7 @@
  * which the inbox watcher and most ERP pickers ignore.
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { DiskFullError } from './errors.ts';
 
@@ -45,6 +45,48 @@ export async function removeStaleTemps(dirs: string[], olderThanMs: number, now 
 
 export async function writeFileAtomically(finalPath: string, data: string | Uint8Array): Promise<void> {
   await writeAtomically(finalPath, (tmp) => writeFile(tmp, data));
+}
+
+/** File systems without hard links (some shares) answer a link with one of these. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP']);
+
+/**
+ * Like writeFileAtomically, but never replaces a file: the complete temporary file is hard-linked to `finalPath`,
+ * which fails when anything is there, even a file written meanwhile ('exists', nothing written). Where the file
+ * system has no hard links, the check and the rename are two steps.
+ */
+export async function writeNewFileAtomically(
+  finalPath: string,
+  data: string | Uint8Array,
+): Promise<'written' | 'exists'> {
+  const dir = dirname(finalPath);
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(finalPath)}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(tmp, data);
+    try {
+      await link(tmp, finalPath);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      if (code === 'EEXIST') return 'exists';
+      if (!NO_LINKS.has(code)) throw err;
+      if (
+        await lstat(finalPath).then(
+          () => true,
+          () => false,
+        )
+      )
+        return 'exists';
+      await rename(tmp, finalPath);
+    }
+    return 'written';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw new DiskFullError(finalPath, code, { cause: err });
+    throw err;
+  } finally {
+    await rm(tmp, { force: true });
+  }
 }
 
 /**

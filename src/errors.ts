@@ -171,6 +171,25 @@ export class MappingError extends RfqSyncError {
   }
 }
 
+/**
+ * Only a broken mapping profile could take the file (profile-catalog.ts, broken-profiles.ts): it is held, not
+ * refused, until that profile is fixed. `profiles` names each broken profile with its file and reason.
+ */
+export class ProfileBrokenError extends RfqSyncError {
+  readonly file: string;
+  readonly profiles: ReadonlyArray<{ name: string; file: string; reason: string }>;
+  constructor(file: string, profiles: ReadonlyArray<{ name: string; file: string; reason: string }>) {
+    const names = profiles.map((p) => `"${p.name}"`).join(', ');
+    super(
+      'E_PROFILE_BROKEN',
+      'data',
+      `${file}: held until the mapping profile ${names} is fixed: only ${profiles.length > 1 ? 'those profiles' : 'that profile'} could take it, and ${profiles.map((p) => p.reason).join('; ')}`,
+    );
+    this.file = file;
+    this.profiles = profiles.map(({ name, file: f, reason }) => ({ name, file: f, reason }));
+  }
+}
+
 /** A workbook has no sheet of the name asked for (xlsx-reader.ts); ingest turns it into a FileRefusedError naming the file. */
 export class SheetNotFoundError extends RfqSyncError {
   readonly available: string[];
@@ -181,6 +200,16 @@ export class SheetNotFoundError extends RfqSyncError {
       `has no sheet named "${name}" (sheets: ${available.map((s) => `"${s}"`).join(', ') || 'none'})`,
     );
     this.available = available;
+  }
+}
+
+/**
+ * A workbook's package is not what xl/workbook.xml and its relationships say (a part missing, a description part far
+ * too big) (xlsx-package.ts); ingest turns it into a FileRefusedError naming the file.
+ */
+export class WorkbookPartError extends RfqSyncError {
+  constructor(message: string) {
+    super('E_WORKBOOK_PART', 'data', message);
   }
 }
 

@@ -3,7 +3,7 @@
  * the requisitions and lines it would create, and every row problem. Exit code: 0 clean (warnings allowed), 1 some
  * rows rejected, 2 the file (or the mapping) cannot be read. `check --suggest` drafts a profile instead (suggest-command.ts).
  */
-import { formatRowProblem, RfqSyncError } from '../errors.ts';
+import { formatRowProblem, ProfileBrokenError, RfqSyncError } from '../errors.ts';
 import type { Requisition } from '../requisition.ts';
 import { ingestFile, type IngestOptions } from './ingest-file.ts';
 
@@ -36,7 +36,7 @@ export async function runCheck(path: string, opts: IngestOptions, out: (line: st
     );
   } catch (err) {
     if (err instanceof RfqSyncError && err.kind === 'data') {
-      out(`cannot read: ${err.message}`);
+      out(`${err instanceof ProfileBrokenError ? 'held' : 'cannot read'}: ${err.message}`);
       return 2;
     }
     throw err;
@@ -46,9 +46,11 @@ export async function runCheck(path: string, opts: IngestOptions, out: (line: st
   // only when problems were cut: a clean file longer than the report's row list has none to hide
   if (summary.problemsNotShown > 0)
     out(`... ${summary.problemsNotShown} more problem(s) not shown (the first ${summary.problems.length} are above)`);
+  for (const r of summary.rows) if (r.status === 'skipped') out(`row ${r.row}: ${r.note ?? 'skipped'}`);
   out(
     `would create ${summary.requisitions} requisition(s) with ${summary.lines} line(s); ` +
-      `${summary.heldRequisitions} requisition(s) held back, ${summary.rejectedRows} row(s) rejected, ${summary.warnings} warning(s)`,
+      `${summary.heldRequisitions} requisition(s) held back, ${summary.rejectedRows} row(s) rejected, ${summary.warnings} warning(s)` +
+      (summary.skippedRows > 0 ? `, ${summary.skippedRows} row(s) skipped` : ''),
   );
   return summary.rejectedRows > 0 || summary.heldRequisitions > 0 ? 1 : 0;
 }

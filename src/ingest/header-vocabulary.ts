@@ -409,10 +409,17 @@ const VOCABULARY: Record<Concept, { exact: string[]; contains: string[] }> = {
       'purchasecategory',
       'spendcategory',
       'kostenart',
+      'warengr',
+      'matgrp',
+      'materialgrp',
+      'materialgruppe',
+      'purchasingcategory',
+      'productcategory',
+      'categorycode',
       'glaccount',
       'account',
     ],
-    contains: ['category', 'kategorie', 'materialgroup', 'warengruppe', 'commodity'],
+    contains: ['category', 'kategorie', 'materialgroup', 'warengruppe', 'warengr', 'matgrp', 'commodity'],
   },
   location: {
     exact: [

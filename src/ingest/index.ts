@@ -1,7 +1,14 @@
 /** Requisition ingestion: the public API (profiles: docs/mapping.md). */
 export { ingestFile, MAX_REPORTED, type IngestOptions, type IngestSummary } from './ingest-file.ts';
 export { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
-export { loadProfiles, compileProfile, normalizeHeader, type MappingProfile } from './mapping-profile.ts';
+export { compileProfile, normalizeHeader, type MappingProfile } from './mapping-profile.ts';
+export {
+  loadProfiles,
+  loadProfileCatalog,
+  mappingFolderHash,
+  type BrokenProfile,
+  type ProfileCatalog,
+} from './profile-catalog.ts';
 export type { RowStatus } from './requisition-grouper.ts';
 export { writeIngestReport, refusedFileSummary } from './ingest-report.ts';
 export { runCheck } from './check-command.ts';

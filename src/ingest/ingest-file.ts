@@ -3,14 +3,23 @@
  * mapping, validation and grouping; valid requisitions go to `onRequisition` as soon as they are complete.
  */
 import { basename } from 'node:path';
-import { FileRefusedError, RfqSyncError, SheetNotFoundError, type RowProblem } from '../errors.ts';
+import {
+  FileRefusedError,
+  ProfileBrokenError,
+  RfqSyncError,
+  SheetNotFoundError,
+  WorkbookPartError,
+  type RowProblem,
+} from '../errors.ts';
+import { heldFor } from './broken-profiles.ts';
+import type { BrokenProfile } from './profile-catalog.ts';
 import type { Requisition } from '../requisition.ts';
 import { MAX_CSV_RECORD_CHARS, readCsvRows, type Delimiter } from './csv-reader.ts';
 import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
 import { bindMapping, isBlankRow, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
 import { chooseProfile, HEADER_SEARCH_ROWS, type HeadRow, type ProfileChoice } from './profile-selection.ts';
-import { RequisitionGrouper, type RequisitionCheck, type RowStatus } from './requisition-grouper.ts';
+import { noCounts, RequisitionGrouper, type RequisitionCheck, type RowStatus } from './requisition-grouper.ts';
 import { MAX_REPORTED, RowReport } from './row-report.ts';
 import { readXlsxRows } from './xlsx-reader.ts';
 
@@ -18,6 +27,8 @@ export { MAX_REPORTED };
 
 export interface IngestOptions {
   profiles: MappingProfile[];
+  /** Profiles of the folder that do not load (profile-catalog.ts): a file only they could take is held for them. */
+  broken?: readonly BrokenProfile[];
   mappingName?: string;
   limits: IngestLimits;
   /** For due_date defaults and the "in the future" check. */
@@ -39,6 +50,8 @@ export interface IngestSummary {
   heldRequisitions: number;
   rejectedRows: number;
   warnings: number;
+  /** Rows left out by the profile's skip_rows (totals rows), each among `rows` with its note. */
+  skippedRows: number;
   /** The first MAX_REPORTED problems (errors and warnings), in the order found. */
   problems: RowProblem[];
   /** Status of the first MAX_REPORTED data rows. */
@@ -55,11 +68,7 @@ export function emptySummary(file: string, profile: string, profileReason: strin
     file,
     profile,
     profileReason,
-    requisitions: 0,
-    lines: 0,
-    heldRequisitions: 0,
-    rejectedRows: 0,
-    warnings: 0,
+    ...noCounts(),
     problems: [],
     rows: [],
     truncated: false,
@@ -179,7 +188,17 @@ async function openAndChooseProfile(
     head = await rows.readHead();
   }
   if (head.every((h) => isBlankRow(h.cells))) throw new FileRefusedError(file, 'is empty (no rows)');
-  const choice = chooseProfile(opts.profiles, file, head, opts.mappingName);
+  const held = heldFor(opts.broken ?? [], opts.profiles, file, head, opts.mappingName);
+  if (held) throw new ProfileBrokenError(file, held);
+  let choice: ProfileChoice;
+  try {
+    choice = chooseProfile(opts.profiles, file, head, opts.mappingName);
+  } catch (err) {
+    const onNamed =
+      sniff.kind === 'xlsx' && !forced ? await chooseOnNamedSheets(rows, file, opts.profiles, head) : undefined;
+    if (!onNamed) throw err;
+    return onNamed;
+  }
   const profile = choice.profile;
   // The chosen profile may read another sheet, or fix a CSV delimiter other than the one detected: read again.
   const otherSheet =
@@ -194,10 +213,39 @@ async function openAndChooseProfile(
   return { ...choice, headerAt };
 }
 
+/**
+ * No profile fits the sheet read first (a cover sheet before the data, as D365 writes): the sheets the profiles name,
+ * each with the profiles naming it. Returns with `rows` open on the sheet that fits, or undefined (none does).
+ */
+async function chooseOnNamedSheets(
+  rows: Rows,
+  file: string,
+  profiles: readonly MappingProfile[],
+  head: readonly HeadRow[],
+): Promise<ProfileChoice | undefined> {
+  const read = head[0]?.sheet?.toLowerCase();
+  const sheets = [...new Set(profiles.flatMap((p) => (p.sheet ? [p.sheet.toLowerCase()] : [])))].filter(
+    (s) => s !== read,
+  );
+  for (const sheet of sheets) {
+    await rows.close();
+    rows.open(sheet, 'auto');
+    try {
+      const naming = profiles.filter((p) => p.sheet?.toLowerCase() === sheet);
+      return chooseProfile(naming, file, await rows.readHead());
+    } catch (err) {
+      if (!(err instanceof SheetNotFoundError || err instanceof FileRefusedError)) throw err;
+    }
+  }
+  return undefined;
+}
+
 /** What ingestFile throws for `err`: the caller's own failure as it was, anything unreadable as a refused file. */
 function refusalFor(err: unknown, file: string, sniff: SniffResult): unknown {
   if (err instanceof CallbackFailure) return err.cause;
   if (err instanceof SheetNotFoundError) return new FileRefusedError(file, err.message);
+  if (err instanceof WorkbookPartError)
+    return new FileRefusedError(file, `is a corrupt xlsx workbook (${err.message})`);
   if (err instanceof RfqSyncError) return err;
   const what =
     sniff.kind === 'xlsx'
@@ -249,6 +297,11 @@ async function feedRows(
   const feed = async (batch: readonly HeadRow[]): Promise<void> => {
     for (const { cells, row } of batch) {
       if (isBlankRow(cells)) continue;
+      const skip = m.skipReason(cells);
+      if (skip !== undefined) {
+        grouper.skip(row, skip);
+        continue;
+      }
       const filled = m.fillFromAbove(cells, above);
       above = filled;
       const done = grouper.push(filled, row);

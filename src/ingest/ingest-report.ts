@@ -55,6 +55,14 @@ export async function writeIngestReport(
     ['Requisitions held back', summary.heldRequisitions],
     ['Rejected rows', summary.rejectedRows],
     ['Warnings', summary.warnings],
+    ...(summary.skippedRows > 0
+      ? [
+          ['Rows skipped', `${summary.skippedRows} (the profile's skip_rows: totals rows, not requisition lines)`] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
   ];
   if (summary.truncated) {
     const first = MAX_REPORTED.toLocaleString('en-US');
@@ -90,7 +98,7 @@ export async function writeIngestReport(
   const rows = [...summary.rows].sort((a, b) => a.row - b.row);
   for (const row of rows) {
     const base = [row.row, safeCellText(row.requisition ?? ''), STATUS_TEXT[row.status] ?? row.status];
-    if (row.problems.length === 0) r.addRow([...base, '', '', '', '']);
+    if (row.problems.length === 0) r.addRow([...base, '', '', '', safeCellText(row.note ?? '')]);
     for (const p of row.problems)
       r.addRow([...base, p.severity, safeCellText(p.column), safeCellText(p.value), safeCellText(p.reason)]);
   }

@@ -7,6 +7,9 @@ import { normalizeHeader, type FieldName, type MappingProfile, type Template } f
 
 export type Cell = CellValue | string;
 
+/** What a template of the profile fills: a field, or the requisition's currency (`currency: "{Currency}"`). */
+export type BoundField = FieldName | 'currency';
+
 /** A cell as text: dates as ISO (yyyy-MM-dd, or with time), numbers as JS writes them, trimmed. */
 export function cellText(c: Cell | undefined): string {
   if (c === null || c === undefined) return '';
@@ -37,17 +40,19 @@ export interface BoundMapping {
   headerRow: number;
   /** Header text as written in the file, by cell index. */
   headers: string[];
-  has(field: FieldName): boolean;
+  has(field: BoundField): boolean;
   /** Rendered template text (trimmed); '' when the field is unmapped or its cells are empty. */
-  text(field: FieldName, cells: readonly Cell[]): string;
+  text(field: BoundField, cells: readonly Cell[]): string;
   /** The typed cell when the template is exactly one column, else the rendered text. */
   value(field: FieldName, cells: readonly Cell[]): Cell;
   /** Headers of the template's columns that are empty in this row. */
   emptyColumns(field: FieldName, cells: readonly Cell[]): string[];
   /** Column label for reports: the file's header for a one-column template, else the field name. */
-  label(field: FieldName): string;
+  label(field: BoundField): string;
   /** Odoo-style continuation rows: blank requisition column -> copy the parent columns from the row above. */
   fillFromAbove(cells: Cell[], above: readonly Cell[] | undefined): Cell[];
+  /** Why the row is left out (the profile's skip_rows), or undefined: it is a requisition line. */
+  skipReason(cells: readonly Cell[]): string | undefined;
 }
 
 /** Where the header's columns sit; `missing` lists the profile's columns the row lacks. */
@@ -61,16 +66,18 @@ export function headerIndex(headerCells: readonly Cell[]): Map<string, number> {
 }
 
 export function missingColumns(profile: MappingProfile, idx: Map<string, number>): string[] {
-  const need = [...new Set([...profile.columns, ...profile.matchHeaders])];
+  const need = [...new Set([...profile.columns, ...profile.matchHeaders, ...profile.skipRows.map((r) => r.column)])];
   return need.filter((c) => !idx.has(normalizeHeader(c)));
 }
 
 export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[], headerRow: number): BoundMapping {
   const idx = headerIndex(headerCells);
   const headers = headerCells.map(cellText);
-  const bound = new Map<FieldName, BoundPart[]>();
-  const single = new Map<FieldName, number>();
-  for (const [field, t] of Object.entries(profile.fields) as [FieldName, Template][]) {
+  const bound = new Map<BoundField, BoundPart[]>();
+  const single = new Map<BoundField, number>();
+  const templates = Object.entries(profile.fields) as [BoundField, Template][];
+  if (profile.currencyTemplate) templates.push(['currency', profile.currencyTemplate]);
+  for (const [field, t] of templates) {
     const parts: BoundPart[] = t.parts.map((p) => ('text' in p ? { text: p.text } : { index: idx.get(p.key) ?? -1 }));
     bound.set(field, parts);
     if (parts.length === 1 && parts[0]!.index !== undefined) single.set(field, parts[0]!.index);
@@ -78,12 +85,16 @@ export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[
   const contIdx = profile.continuationColumns
     .map((c) => idx.get(normalizeHeader(c)))
     .filter((i): i is number => i !== undefined && i >= 0);
+  const skips = profile.skipRows.flatMap((r) => {
+    const index = idx.get(normalizeHeader(r.column));
+    return index === undefined ? [] : [{ ...r, index }];
+  });
   const keyParts = bound
     .get('requisition')!
     .filter((p) => p.index !== undefined)
     .map((p) => p.index!);
 
-  const text = (field: FieldName, cells: readonly Cell[]): string => {
+  const text = (field: BoundField, cells: readonly Cell[]): string => {
     const parts = bound.get(field);
     if (!parts) return '';
     if (parts.length === 1) {
@@ -136,6 +147,14 @@ export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[
         .filter((p) => p.index !== undefined && p.index >= 0)
         .map((p) => headers[p.index!] ?? '');
       return cols.length > 0 ? `${field} (${cols.join(' + ')})` : field;
+    },
+    skipReason(cells) {
+      for (const r of skips) {
+        const t = cellText(cells[r.index]);
+        if (r.blank ? t === '' : r.equals!.includes(t.toLowerCase()))
+          return `skipped by the profile's skip_rows: "${headers[r.index] ?? r.column}" is ${r.blank ? 'blank' : `"${t}"`}`;
+      }
+      return undefined;
     },
     fillFromAbove(cells, above) {
       if (contIdx.length === 0 || !above) return cells;

@@ -4,9 +4,7 @@
  * as `"PR {PR_NO} - {PLANT}"`), and how that export writes numbers and dates. Header names are compared after
  * normalisation (case, spaces and punctuation do not matter), so `Qty.`, `QTY` and `q t y` are one column.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import { MappingError } from '../errors.ts';
 import { compileCategoryMap, type CategoryMap } from './category-map.ts';
@@ -97,10 +95,16 @@ const profileSchema = z.strictObject({
     .default({ formats: ['iso', 'excel_serial'], time_zone: 'UTC', default_time: '12:00' }),
   continuation: z.union([z.boolean(), z.strictObject({ columns: z.array(z.string().min(1)).min(1) })]).default(false),
   qty_rounding: z.enum(['error', 'half_up', 'up', 'down']).default('error'),
-  /** ISO 4217 currency of the export's amounts (its EUR/USD column is not read): kept with each tracked RFQ. */
+  /**
+   * ISO 4217 currency of the export's amounts, kept with each tracked RFQ: a code (`EUR`), or a template naming the
+   * export's currency column (`"{Currency}"`), read from each requisition's first row.
+   */
   currency: z
     .string()
-    .regex(/^[A-Z]{3}$/, 'is an ISO 4217 code: three capital letters, e.g. EUR')
+    .regex(
+      /^(?:[A-Z]{3}|.*\{[^}]+\}.*)$/,
+      'is an ISO 4217 code (three capital letters, e.g. EUR) or a column ("{Currency}")',
+    )
     .optional(),
   /** The required date where the export has none: this many days (of 24 hours) after the due date. */
   required_date_rule: z.strictObject({ days_after_due: z.number().int().min(1).max(3650) }).optional(),
@@ -112,6 +116,15 @@ const profileSchema = z.strictObject({
   due_date_rule: z
     .strictObject({ days_after_ingest: z.number().int().min(0).max(3650), at: hhmm.default('17:00') })
     .optional(),
+  /** Rows that are not requisition lines (a totals row): left out, each reported as skipped with the rule. */
+  skip_rows: z
+    .array(
+      z.union([
+        z.strictObject({ column: z.string().min(1), equals: z.array(z.string().min(1)).min(1) }),
+        z.strictObject({ column: z.string().min(1), blank: z.literal(true) }),
+      ]),
+    )
+    .default([]),
   fields: z.strictObject({
     requisition: template,
     external_id: template,
@@ -154,13 +167,25 @@ export interface MappingProfile {
   dueDateRule?: { daysAfterIngest: number; at: string };
   /** Required date = due date + this many days, where the export gives none. */
   requiredDateRule?: { daysAfterDue: number };
-  /** ISO 4217 code of the requisitions' amounts, when the profile names it. */
+  /** ISO 4217 code of the requisitions' amounts, when the profile names one. */
   currency?: string;
+  /** The column template the currency is read from, per requisition (`currency: "{Currency}"`). */
+  currencyTemplate?: Template;
   /** ERP values of rfq_category -> the service's categories (`category_map:`). */
   categoryMap?: CategoryMap;
+  /** Rows left out (skip_rows): a row is skipped when any rule holds. */
+  skipRows: SkipRule[];
   fields: Partial<Record<FieldName, Template>>;
   /** Every column named by a template: all must be in the header. */
   columns: string[];
+}
+
+/** One skip_rows rule: the column's text equals one of `equals` (any case), or the column is blank. */
+export interface SkipRule {
+  column: string;
+  /** Lower case, trimmed. */
+  equals?: string[];
+  blank?: true;
 }
 
 /** Header-level fields: taken from a requisition's first row (they describe the requisition, not the line). */
@@ -177,7 +202,7 @@ export const REQUISITION_FIELDS: readonly FieldName[] = [
 
 const DATE_TOKEN_CHECK = /^(iso|excel_serial|[yMdHms.\-/ :,T']+)$/;
 
-function globToRegExp(glob: string): RegExp {
+export function globToRegExp(glob: string): RegExp {
   const src = glob
     .replace(/[.+^${}()|[\]\\]/g, '\\$&')
     .replace(/\*/g, '.*')
@@ -222,16 +247,35 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
   if (rfqType && rfqType.parts.every((x) => 'text' in x) && !/^(public|private)$/i.test(rfqType.source.trim())) {
     fail('fields.rfq_type', `"${rfqType.source}" must be Public or Private`);
   }
-  const columns = [...new Set(Object.values(fields).flatMap(templateColumns))];
+  let currencyTemplate: Template | undefined;
+  if (p.currency?.includes('{'))
+    try {
+      currencyTemplate = parseTemplate(p.currency);
+    } catch (err) {
+      fail('currency', (err as Error).message);
+    }
+  const columns = [...new Set([...Object.values(fields), currencyTemplate].flatMap(templateColumns))];
   const keys = new Set(columns.map(normalizeHeader));
   let continuationColumns: string[] = [];
   if (p.continuation === true) {
-    continuationColumns = [...new Set(REQUISITION_FIELDS.flatMap((f) => templateColumns(fields[f])))];
+    continuationColumns = [
+      ...new Set([...REQUISITION_FIELDS.map((f) => fields[f]), currencyTemplate].flatMap(templateColumns)),
+    ];
   } else if (typeof p.continuation === 'object') {
     continuationColumns = p.continuation.columns;
     for (const c of continuationColumns)
       if (!keys.has(normalizeHeader(c))) fail('continuation.columns', `"${c}" is not a column used by any field`);
   }
+  const skipRows: SkipRule[] = p.skip_rows.map((r, i) => {
+    if ('blank' in r && continuationColumns.some((c) => normalizeHeader(c) === normalizeHeader(r.column)))
+      fail(
+        `skip_rows.${i}.blank`,
+        `"${r.column}" is copied down by continuation: its blank rows continue a requisition`,
+      );
+    return 'blank' in r
+      ? { column: r.column, blank: true }
+      : { column: r.column, equals: r.equals.map((v) => v.trim().toLowerCase()) };
+  });
   const globs =
     p.match.filename === undefined ? [] : Array.isArray(p.match.filename) ? p.match.filename : [p.match.filename];
   return {
@@ -250,40 +294,10 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
     qtyRounding: p.qty_rounding,
     dueDateRule: p.due_date_rule && { daysAfterIngest: p.due_date_rule.days_after_ingest, at: p.due_date_rule.at },
     ...(p.required_date_rule ? { requiredDateRule: { daysAfterDue: p.required_date_rule.days_after_due } } : {}),
-    ...(p.currency ? { currency: p.currency } : {}),
+    ...(currencyTemplate ? { currencyTemplate } : p.currency ? { currency: p.currency } : {}),
     ...(p.category_map ? { categoryMap: compileCategoryMap(p.category_map) } : {}),
+    skipRows,
     fields,
     columns,
   };
-}
-
-/** Load every `*.yaml`/`*.yml` in `dir`, sorted by file name. Throws MappingError naming the file and field. */
-export async function loadProfiles(dir: string): Promise<MappingProfile[]> {
-  let names: string[];
-  try {
-    names = (await readdir(dir)).filter((n) => /\.ya?ml$/i.test(n) && !n.startsWith('.')).sort();
-  } catch (err) {
-    throw new MappingError(`mapping folder ${dir} cannot be read: ${(err as Error).message}`, { cause: err });
-  }
-  const profiles: MappingProfile[] = [];
-  const seen = new Map<string, string>();
-  for (const n of names) {
-    const file = join(dir, n);
-    let raw: unknown;
-    try {
-      raw = parseYaml(await readFile(file, 'utf8'));
-    } catch (err) {
-      throw new MappingError(`mapping profile ${file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`, {
-        cause: err,
-      });
-    }
-    const profile = compileProfile(raw, file);
-    const other = seen.get(profile.name.toLowerCase());
-    if (other)
-      throw new MappingError(`mapping profile ${file}: field name: "${profile.name}" is already the name of ${other}`);
-    seen.set(profile.name.toLowerCase(), file);
-    profiles.push(profile);
-  }
-  if (profiles.length === 0) throw new MappingError(`mapping folder ${dir} holds no *.yaml profile`);
-  return profiles;
 }

@@ -25,11 +25,20 @@ export interface ProfileChoice {
   reason: string;
 }
 
+/** The header index of each head row, built once for every profile tried (a row may hold a huge cell). */
+const indexes = new WeakMap<readonly HeadRow[], Map<string, number>[]>();
+function indexesOf(head: readonly HeadRow[]): Map<string, number>[] {
+  let known = indexes.get(head);
+  if (!known) indexes.set(head, (known = head.map((h) => headerIndex(h.cells))));
+  return known;
+}
+
 function findHeader(p: MappingProfile, head: readonly HeadRow[]): { at: number } | { missing: string[] } {
   let fewest: string[] | undefined;
+  const idx = indexesOf(head);
   for (let i = 0; i < head.length; i++) {
     if (p.headerRow !== undefined && head[i]!.row !== p.headerRow) continue;
-    const missing = missingColumns(p, headerIndex(head[i]!.cells));
+    const missing = missingColumns(p, idx[i]!);
     if (missing.length === 0) return { at: i };
     if (!fewest || missing.length < fewest.length) fewest = missing;
   }
@@ -100,10 +109,12 @@ export function chooseProfile(
     return { profile: best.p, headerAt: best.at, reason };
   }
   if (nameOnly.length > 0) {
-    const n = nameOnly[0]!;
+    const n = nameOnly.sort((a, b) => a.missing.length - b.missing.length)[0]!;
     throw new FileRefusedError(
       displayName,
-      `matches the file name pattern of mapping "${n.p.name}" but has no header row with its columns in ${where} (missing: ${list(n.missing)})`,
+      nameOnly.length === 1
+        ? `matches the file name pattern of mapping "${n.p.name}" but has no header row with its columns in ${where} (missing: ${list(n.missing)})`
+        : `matches the file name patterns of mappings ${nameOnly.map((x) => `"${x.p.name}"`).join(', ')} but has no header row with the columns of any in ${where} (closest "${n.p.name}", missing: ${list(n.missing)})`,
     );
   }
   const hint = closest ? `; closest is "${closest.p.name}", missing ${list(closest.missing)}` : '';

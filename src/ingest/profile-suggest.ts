@@ -29,6 +29,9 @@ import { pickAmounts } from './suggest-price.ts';
 import type { Runs } from './suggest-runs.ts';
 import { readSample, type FileSample } from './suggest-sample.ts';
 import { describeSource, sayNumbers } from './suggest-source.ts';
+import { findSummaryRows } from './suggest-summary-rows.ts';
+import { pickCurrency } from './suggest-currency.ts';
+import { draftCategories, type FollowedCategories } from './suggest-categories.ts';
 import { pickItemFields, pickRfqFields, pickTitleAndDescription } from './suggest-text-fields.ts';
 import { orderFields, renderYaml } from './suggest-yaml.ts';
 import { fillRequired } from './suggest-required.ts';
@@ -53,6 +56,8 @@ export interface SuggestOptions {
   displayName?: string;
   /** Dates before this are not due or required dates (document dates). */
   now?: Date;
+  /** The categories the account's suppliers follow (the vendor directory), to check the drafted rfq_category. */
+  followed?: FollowedCategories;
 }
 
 export async function suggestProfile(path: string, opts: SuggestOptions): Promise<Suggestion> {
@@ -75,20 +80,24 @@ export function suggestFromSample(
       `has a header row (row ${sample.headerRow}) but no data rows below it: a profile is drafted from sample lines`,
     );
   const source = describeSource(sample, notes);
+  // Totals lines out first: every choice below reasons on requisition lines only.
+  const summary = findSummaryRows(sample, notes);
+  const data = summary.sample;
 
   // What each column holds: numbers in the file's style, then dates.
-  const columns = readColumns(sample);
-  const style = columnNumberStyle(sample, columns);
+  const columns = readColumns(data);
+  const style = columnNumberStyle(data, columns);
   sayNumbers(style, notes);
   readColumnNumbers(columns, style.format);
   const usd = amountsInUsd(columns, style);
   readColumnDates(columns, usd);
 
   // The fields, each choice taking its columns from the pool in this order.
-  const pool = new ColumnPool(columns, sample, refuse);
+  const pool = new ColumnPool(columns, data, refuse);
   const { reqCol, reqRuns } = pickRequisition(pool, notes);
   const externalId = pickExternalId(pool, notes, reqCol, reqRuns);
-  const amounts = pickAmounts(pool, notes);
+  const amounts = pickAmounts(pool, notes, reqRuns);
+  const currency = pickCurrency(pool, notes, style);
   const itemFields = pickItemFields(pool, notes, reqRuns);
   const headerFields = pickTitleAndDescription(pool, notes, reqCol, reqRuns);
   const dates = pickDateFields(pool, notes, reqRuns, now, usd);
@@ -118,12 +127,25 @@ export function suggestFromSample(
   raw.numbers = { decimal: style.format.decimal, thousands: style.format.thousands };
   raw.dates = { formats: dates.formats, time_zone: 'UTC', default_time: '12:00' };
   if (continuation) raw.continuation = true;
+  if (currency) raw.currency = currency;
   if (dates.dueRule) raw.due_date_rule = dates.dueRule;
   fillRequired(fields, raw, notes);
+  if (summary.rules.length > 0) raw.skip_rows = summary.rules;
+  const category = (fields as Record<string, string | undefined>).rfq_category;
+  const categoryMap = draftCategories(valuesOf(category, columns), opts.followed, notes);
+  if (categoryMap) raw.category_map = categoryMap;
   raw.fields = orderFields(fields);
-  const yaml = renderYaml(raw, notes.reviews, opts.displayName, sample);
+  const yaml = renderYaml(raw, notes.reviews, opts.displayName, sample, notes.comments);
   const profile = compileProfile(raw, `${name}.yaml (suggested)`);
   return { name, yaml, raw, profile, evidence: notes.evidence, reviews: notes.reviews, sample };
+}
+
+/** The values a template gives on the sample: a column's distinct texts, a constant itself, nothing for a mix. */
+function valuesOf(template: string | undefined, columns: readonly Column[]): string[] {
+  if (template === undefined) return [];
+  if (!template.includes('{')) return [template];
+  const col = columns.find((c) => ref(c) === template);
+  return col ? [...new Set(col.texts.filter(Boolean))] : [];
 }
 
 /** The evidence of what no field took: continuation rows (blank requisition cells) and the unused columns. */

@@ -20,6 +20,8 @@ export interface RowStatus {
   requisition?: string;
   status: RowStatusKind;
   problems: RowProblem[];
+  /** Why a skipped row was left out. */
+  note?: string;
 }
 
 export interface GrouperSink {
@@ -40,6 +42,8 @@ export interface GrouperCounts {
   heldRequisitions: number;
   rejectedRows: number;
   warnings: number;
+  /** Rows left out by the profile's skip_rows (totals rows). */
+  skippedRows: number;
 }
 
 interface PendingRow {
@@ -52,14 +56,21 @@ interface Group {
   ordinal: number;
   firstRow: number;
   header?: RequisitionHeader;
+  /** From the profile's currency column, on the requisition's first row. */
+  currency?: string;
   failed: boolean;
   lines: RequisitionLine[];
   rows: PendingRow[];
   ids: Map<string, number>;
 }
 
+/** Counts before any row. */
+export function noCounts(): GrouperCounts {
+  return { requisitions: 0, lines: 0, heldRequisitions: 0, rejectedRows: 0, warnings: 0, skippedRows: 0 };
+}
+
 export class RequisitionGrouper {
-  readonly counts: GrouperCounts = { requisitions: 0, lines: 0, heldRequisitions: 0, rejectedRows: 0, warnings: 0 };
+  readonly counts: GrouperCounts = noCounts();
   readonly ids = new ExternalIdIndex(4096);
   /** Key -> last row of a finished requisition (to name it when the key reappears). */
   private readonly finished = new Map<string, number>();
@@ -117,11 +128,13 @@ export class RequisitionGrouper {
       const ordinal = this.keyByOrdinal.length;
       this.keyByOrdinal.push(r.key);
       const h = mapRequisitionHeader(this.m, cells, row, this.file, r.key, this.now);
+      const currency = this.currencyOf(cells, row, r.problems);
       this.group = {
         key: r.key,
         ordinal,
         firstRow: row,
         header: h.header,
+        ...(currency ? { currency } : {}),
         failed: !h.header,
         lines: [],
         rows: [],
@@ -175,6 +188,32 @@ export class RequisitionGrouper {
     return done;
   }
 
+  /**
+   * The currency a requisition's first row names in the profile's currency column: an ISO 4217 code, else a problem
+   * (none when the cell is empty: the requisition then names none, or REQUISITION_CURRENCY).
+   */
+  private currencyOf(cells: readonly Cell[], row: number, problems: RowProblem[]): string | undefined {
+    if (!this.m.has('currency')) return undefined;
+    const text = this.m.text('currency', cells);
+    const code = text.toUpperCase();
+    if (text === '' || /^[A-Z]{3}$/.test(code)) return code || undefined;
+    problems.push({
+      file: this.file,
+      row,
+      column: this.m.label('currency'),
+      value: text,
+      severity: 'error',
+      reason: 'is not an ISO 4217 currency code (three letters, e.g. EUR): the requisition is held',
+    });
+    return undefined;
+  }
+
+  /** A row the profile leaves out (skip_rows): reported, not a line of any requisition. */
+  skip(row: number, note: string): void {
+    this.counts.skippedRows++;
+    this.sink.row({ row, status: 'skipped', problems: [], note });
+  }
+
   private idProblem(row: number, value: string, reason: string): RowProblem {
     return { file: this.file, row, column: this.m.label('external_id'), value, reason, severity: 'error' };
   }
@@ -194,7 +233,7 @@ export class RequisitionGrouper {
     if (!g) return undefined;
     this.group = undefined;
     this.finished.set(g.key, g.rows[g.rows.length - 1]!.row);
-    const currency = this.m.profile.currency;
+    const currency = g.currency ?? this.m.profile.currency;
     const r: Requisition | undefined =
       g.failed || !g.header || g.lines.length === 0
         ? undefined

@@ -21,6 +21,7 @@ export class RowReport implements GrouperSink {
   private readonly rowReq: (string | undefined)[] = [];
   private readonly rowFirstProblem: number[] = [];
   private readonly rowEndProblem: number[] = [];
+  private readonly rowNote = new Map<number, string>();
   private readonly pRow: number[] = [];
   private readonly pColumn: string[] = [];
   private readonly pValue: string[] = [];
@@ -43,6 +44,7 @@ export class RowReport implements GrouperSink {
       this.pWarning.push(p.severity === 'warning');
     }
     if (this.rowNo.length < MAX_REPORTED) {
+      if (s.note !== undefined) this.rowNote.set(this.rowNo.length, s.note);
       this.rowNo.push(s.row);
       this.rowStatus.push(s.status);
       this.rowReq.push(s.requisition);
@@ -72,6 +74,8 @@ export class RowReport implements GrouperSink {
         problems: problems.slice(this.rowFirstProblem[i]!, this.rowEndProblem[i]!),
       };
       if (this.rowReq[i] !== undefined) r.requisition = this.rowReq[i];
+      const note = this.rowNote.get(i);
+      if (note !== undefined) r.note = note;
       return r;
     });
   }

@@ -3,11 +3,14 @@
  * evidence and what `check` makes of the file with it on standard error. Kept apart from check-command.ts so a CSV
  * never loads the xlsx reader: the answer on a 1M-line file is mostly start-up time.
  */
+import { lstat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { writeFileAtomically, writeNewFileAtomically } from '../atomic-write.ts';
 import { formatRowProblem, RfqSyncError, type RowProblem } from '../errors.ts';
 import type { IngestLimits } from './file-sniffer.ts';
 import { bindMapping, type Cell } from './mapping-engine.ts';
 import { suggestProfile, type Suggestion } from './profile-suggest.ts';
+import type { FollowedCategories } from './suggest-categories.ts';
 import { RequisitionGrouper } from './requisition-grouper.ts';
 
 /** Row problems printed for the sample (as `check` prints its requisitions: a readable screen). */
@@ -17,6 +20,12 @@ export interface SuggestCheckOptions {
   limits: IngestLimits;
   name?: string;
   now?: Date;
+  /** Write the draft to this file (atomically, only once drafted) instead of standard output. */
+  outFile?: string;
+  /** With outFile: replace a file that exists. */
+  force?: boolean;
+  /** Reads the categories the account's suppliers follow (the service's vendor directory), when one is configured. */
+  followedCategories?: () => Promise<FollowedCategories | undefined>;
 }
 
 /**
@@ -31,17 +40,21 @@ export async function runSuggest(
   out: (text: string) => void,
   err: (line: string) => void,
 ): Promise<0 | 1 | 2> {
+  if (opts.outFile !== undefined && !opts.force && (await exists(opts.outFile))) {
+    err(`${opts.outFile} exists: nothing drafted or written (--force replaces it)`);
+    return 2;
+  }
   let s;
   try {
-    s = await suggestProfile(path, { limits: opts.limits, name: opts.name, now: opts.now });
+    const followed = await opts.followedCategories?.();
+    s = await suggestProfile(path, { limits: opts.limits, name: opts.name, now: opts.now, followed });
   } catch (e) {
-    if (e instanceof RfqSyncError && e.kind === 'data') {
-      err(`cannot read: ${e.message}`);
-      return 2;
-    }
-    throw e;
+    // Nothing on standard output: `check --suggest FILE > mappings/x.yaml` must not leave a profile behind.
+    err(e instanceof RfqSyncError && e.kind === 'data' ? `cannot read: ${e.message}` : `cannot draft: ${String(e)}`);
+    return 2;
   }
-  out(s.yaml);
+  if (opts.outFile === undefined) out(s.yaml);
+  else if (!(await saveDraft(opts.outFile, s.yaml, opts.force === true, err))) return 2;
   err(`evidence for the profile "${s.name}" (confidence in brackets):`);
   for (const e of s.evidence) err(`  ${e.what}: ${e.choice} [${e.confidence}] ${e.why}`);
   err(
@@ -60,6 +73,29 @@ export async function runSuggest(
   return checkSample(s, opts.now ?? new Date(), err);
 }
 
+/** The draft into `file`, whole or not at all; false (said on `err`) when it could not be written. */
+async function saveDraft(file: string, yaml: string, force: boolean, err: (line: string) => void): Promise<boolean> {
+  try {
+    if (force) await writeFileAtomically(file, yaml);
+    else if ((await writeNewFileAtomically(file, yaml)) === 'exists') {
+      err(`${file} exists: not replaced (--force replaces it)`);
+      return false;
+    }
+  } catch (e) {
+    err(`cannot write ${file}: ${(e as Error).message}`);
+    return false;
+  }
+  err(`profile "${basename(file)}" written to ${file}`);
+  return true;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return lstat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** `check` over the sampled rows only: the same mapping, validation and grouping, no second read of the file. */
 function checkSample(s: Suggestion, now: Date, err: (line: string) => void): 0 | 1 {
   const file = s.sample.file;
@@ -72,6 +108,12 @@ function checkSample(s: Suggestion, now: Date, err: (line: string) => void): 0 |
   });
   let above: Cell[] | undefined;
   for (const r of s.sample.rows) {
+    const skip = m.skipReason(r.cells);
+    if (skip !== undefined) {
+      grouper.skip(r.row, skip);
+      err(`row ${r.row}: ${skip}`);
+      continue;
+    }
     const filled = m.fillFromAbove(r.cells, above);
     above = filled;
     grouper.push(filled, r.row);

@@ -23,6 +23,8 @@ export interface ReviewPoint {
 export class SuggestNotes {
   readonly evidence: Evidence[] = [];
   readonly reviews: ReviewPoint[] = [];
+  /** Plain comments above a setting (what it does and why), for settings a reader would not guess the reason of. */
+  readonly comments: ReviewPoint[] = [];
 
   say(what: string, choice: string, confidence: Confidence, why: string): void {
     this.evidence.push({ what, choice, confidence, why });
@@ -30,5 +32,9 @@ export class SuggestNotes {
 
   review(path: string, text: string): void {
     this.reviews.push({ path, text });
+  }
+
+  explain(path: string, text: string): void {
+    this.comments.push({ path, text });
   }
 }

@@ -4,7 +4,7 @@
  * column unique per row). The ids must be stable across re-exports, which no sample can prove: always a review point.
  */
 import type { Decimal } from 'decimal.js';
-import { quoted as q, ref, type Column, type ColumnPool } from './suggest-columns.ts';
+import { quoted as q, ref, scoreOf, type Column, type ColumnPool } from './suggest-columns.ts';
 import type { SuggestNotes } from './suggest-evidence.ts';
 import { isCounter, startsLow, valueRuns, type Runs } from './suggest-runs.ts';
 
@@ -93,10 +93,12 @@ function externalIdWithoutLineName(
   let idCol = pool.best('lineId', uniqueOk)[0];
   const byValues = !idCol;
   if (!idCol) {
+    // A column named like a quantity is never the line counter, whatever its values (1, 2 / 1 / 1, 2, 3...).
     const counters = columns.filter(
       (c) =>
         pool.free(c) &&
         counterOk(c) &&
+        scoreOf(c, 'qty') < 2 &&
         c.numbers!.every((x) => x!.lte(1000)) &&
         startsLow(c.numbers as Decimal[], reqRuns.runOf),
     );

@@ -5,6 +5,7 @@
 import { Decimal } from 'decimal.js';
 import { quoted as q, ref, scoreOf, type Column, type ColumnPool } from './suggest-columns.ts';
 import type { SuggestNotes } from './suggest-evidence.ts';
+import { isCounter, startsLow, type Runs } from './suggest-runs.ts';
 
 /** The quantity column and the price fields of the profile (each a template, or unset). */
 export interface Amounts {
@@ -21,17 +22,24 @@ interface AmountCandidates {
   units: Column[];
   qtyCands: Column[];
   positive: (c: Column) => boolean;
+  counter: (c: Column) => boolean;
 }
 
-export function pickAmounts(pool: ColumnPool, notes: SuggestNotes): Amounts {
-  const cands = amountCandidates(pool);
+export function pickAmounts(pool: ColumnPool, notes: SuggestNotes, reqRuns: Runs): Amounts {
+  const cands = amountCandidates(pool, reqRuns);
   const qty = pickQuantity(pool, notes, cands);
   pool.use(qty);
   return { qty, ...pickPrice(pool, notes, qty, cands) };
 }
 
-function amountCandidates(pool: ColumnPool): AmountCandidates {
+function amountCandidates(pool: ColumnPool, reqRuns: Runs): AmountCandidates {
   const n = pool.n;
+  // The quantity is never a line counter: a counter restarts with each requisition (1, 2, 3 / 1, 2), a quantity not.
+  const counter = (c: Column): boolean =>
+    !!c.numbers &&
+    c.nonEmpty === n &&
+    isCounter(c.numbers as Decimal[], reqRuns.runOf) &&
+    startsLow(c.numbers as Decimal[], reqRuns.runOf);
   const positive = (c: Column): boolean =>
     !!c.numbers && c.nonEmpty >= Math.max(1, n * 0.9) && c.numbers.every((x) => x === undefined || x.gt(0));
   const nonNegative = (c: Column): boolean =>
@@ -49,8 +57,10 @@ function amountCandidates(pool: ColumnPool): AmountCandidates {
     'unitPrice',
     (c) => nonNegative(c) && c !== priceUnit && !totals.includes(c) && scoreOf(c, 'unitPrice') >= scoreOf(c, 'total'),
   );
-  const qtyCands = pool.best('qty', (c) => positive(c) && c !== priceUnit && !totals.includes(c) && !units.includes(c));
-  return { priceUnit, totals, units, qtyCands, positive };
+  const qtyCands = pool
+    .best('qty', (c) => positive(c) && c !== priceUnit && !totals.includes(c) && !units.includes(c))
+    .sort((a, b) => Number(counter(a)) - Number(counter(b)));
+  return { priceUnit, totals, units, qtyCands, positive, counter };
 }
 
 /** The quantity: named like one; of several, the one that makes qty x unit = total; else by its values. */
@@ -106,7 +116,7 @@ function pickQuantity(pool: ColumnPool, notes: SuggestNotes, cands: AmountCandid
         c !== priceUnit &&
         c.numbers!.every((x) => x === undefined || x.isInteger()),
     );
-    qty = byValues[0];
+    qty = byValues.find((c) => !cands.counter(c)) ?? byValues[0];
     if (qty) {
       notes.say(
         'fields.qty',

@@ -5,7 +5,6 @@
  */
 import { open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import yauzl from 'yauzl';
 import { FileRefusedError } from '../errors.ts';
 import { detectDelimiter, readCsvRows, type Delimiter } from './csv-reader.ts';
 import { sniffFile, type IngestLimits, type TextEncoding } from './file-sniffer.ts';
@@ -147,8 +146,13 @@ function trimmedWidth(cells: readonly Cell[]): number {
 
 async function sampleXlsx(path: string, file: string): Promise<FileSample> {
   // Loaded here: exceljs costs a CSV's whole answer time to import.
-  const { readXlsxRows } = await import('./xlsx-reader.ts');
-  const sheets = await sheetNames(path, file);
+  const { readXlsxRows, listXlsxSheets } = await import('./xlsx-reader.ts');
+  let sheets: string[];
+  try {
+    sheets = (await listXlsxSheets(path)).map((s) => s.name);
+  } catch (err) {
+    throw new FileRefusedError(file, `is a corrupt xlsx workbook (${(err as Error).message})`, { cause: err });
+  }
   // The sheet with the best header and the most data rows below it (an "Export info" sheet comes first in D365).
   let best:
     { sheet: string; rows: HeadRow[]; at: number; headers: string[]; complete: boolean; score: number } | undefined;
@@ -184,38 +188,6 @@ function dataRows(rows: readonly HeadRow[], headerAt: number, complete: boolean)
   const data = rows.slice(headerAt + 1).filter((r) => !isBlankRow(r.cells));
   if (data.length <= SAMPLE_ROWS) return { data, whole: complete };
   return { data: data.slice(0, SAMPLE_ROWS), whole: false };
-}
-
-/** The workbook's sheet names, in order, from xl/workbook.xml alone (no sheet is read for them). */
-async function sheetNames(path: string, file: string): Promise<string[]> {
-  const zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false });
-  try {
-    const xml = await new Promise<string>((resolve, reject) => {
-      zip.on('entry', (e: yauzl.Entry) => {
-        if (e.fileName !== 'xl/workbook.xml') return zip.readEntry();
-        zip.openReadStream(e, (err, stream) => {
-          if (err) return reject(err);
-          const parts: Buffer[] = [];
-          stream.on('data', (b: Buffer) => parts.push(b));
-          stream.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-          stream.on('error', reject);
-        });
-      });
-      zip.on('end', () => resolve(''));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-    const unescape = (v: string): string =>
-      v.replace(
-        /&(amp|lt|gt|quot|apos);/g,
-        (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!,
-      );
-    return [...xml.matchAll(/<(?:\w+:)?sheet\b[^>]*?\bname="([^"]*)"/g)].map((m) => unescape(m[1]!));
-  } catch (err) {
-    throw new FileRefusedError(file, `is a corrupt xlsx workbook (${(err as Error).message})`, { cause: err });
-  } finally {
-    zip.close();
-  }
 }
 
 /** Up to HEADER_SEARCH_ROWS + SAMPLE_ROWS rows, then the reader is stopped (its file closed). */

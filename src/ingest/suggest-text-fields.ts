@@ -66,16 +66,14 @@ export function pickItemFields(pool: ColumnPool, notes: SuggestNotes, reqRuns: R
     );
   }
   const uom = pool.best('uom', (c) => textual(c) && c.avgLen <= 12)[0];
-  if (uom) {
-    pool.use(uom);
-    fields.uom = ref(uom);
-    notes.say(
-      'fields.uom',
-      ref(uom),
-      'high',
-      `named like a unit of measure; short codes (${[...new Set(uom.texts.filter(Boolean))].slice(0, 4).join(', ')})`,
-    );
-  }
+  const unit = fromColumn(
+    pool,
+    notes,
+    'uom',
+    uom,
+    `named like a unit of measure; short codes (${[...new Set(uom?.texts.filter(Boolean))].slice(0, 4).join(', ')})`,
+  );
+  if (unit) fields.uom = unit;
   return fields;
 }
 
@@ -120,12 +118,16 @@ export function pickTitleAndDescription(pool: ColumnPool, notes: SuggestNotes, r
   return fields;
 }
 
-/** rfq_type (Private unless a column says), rfq_category and rfq_location. */
+/**
+ * rfq_type, rfq_category and rfq_location: the service requires all three. From columns named like them (a material
+ * group, commodity or category; a plant, site or location); where the file has none, suggest-required.ts writes a
+ * constant marked for review.
+ */
 export function pickRfqFields(pool: ColumnPool, notes: SuggestNotes): Fields {
   const fields: Fields = {};
-  const typeCol = pool.columns.find(
-    (c) => pool.free(c) && textual(c) && c.texts.every((t) => t === '' || /^(public|private)$/i.test(t)),
-  );
+  const publicPrivate = (c: Column): boolean =>
+    textual(c) && c.texts.every((t) => t === '' || /^(public|private)$/i.test(t));
+  const typeCol = pool.best('rfqType', publicPrivate)[0] ?? pool.columns.find((c) => pool.free(c) && publicPrivate(c));
   if (typeCol) {
     pool.use(typeCol);
     fields.rfq_type = ref(typeCol);
@@ -139,16 +141,40 @@ export function pickRfqFields(pool: ColumnPool, notes: SuggestNotes): Fields {
     );
   }
   const category = pool.best('category', textual)[0] ?? pool.best('category', (c) => !!c.numbers && c.nonEmpty > 0)[0];
-  if (category) {
-    pool.use(category);
-    fields.rfq_category = ref(category);
-    notes.say('fields.rfq_category', ref(category), 'medium', `named like a category`);
-  }
+  const rfqCategory = fromColumn(
+    pool,
+    notes,
+    'rfq_category',
+    category,
+    'named like a category (material group, commodity)',
+  );
+  if (rfqCategory) fields.rfq_category = rfqCategory;
   const location = pool.best('location', (c) => c.nonEmpty > 0 && !c.dates)[0];
-  if (location) {
-    pool.use(location);
-    fields.rfq_location = ref(location);
-    notes.say('fields.rfq_location', ref(location), 'medium', `named like a site or plant`);
-  }
+  const rfqLocation = fromColumn(pool, notes, 'rfq_location', location, 'named like a site, plant or location');
+  if (rfqLocation) fields.rfq_location = rfqLocation;
   return fields;
+}
+
+/**
+ * A required field from its column, said empty where it is (a requisition whose first row leaves it empty misses it);
+ * undefined when no column names it (suggest-required.ts then writes a constant marked for review).
+ */
+export function fromColumn(
+  pool: ColumnPool,
+  notes: SuggestNotes,
+  field: 'uom' | 'rfq_category' | 'rfq_location',
+  col: Column | undefined,
+  named: string,
+): string | undefined {
+  if (!col) return undefined;
+  const path = `fields.${field}`;
+  pool.use(col);
+  const empty = pool.n - col.nonEmpty;
+  notes.say(path, ref(col), empty === 0 ? 'high' : 'medium', `${named}; filled on ${col.nonEmpty} of ${pool.n} rows`);
+  if (empty > 0)
+    notes.review(
+      path,
+      `${q(col)} is empty on ${empty} of ${pool.n} sampled rows: a requisition whose first row leaves it empty has no ${field}`,
+    );
+  return ref(col);
 }

@@ -38,6 +38,7 @@ export function renderYaml(
   reviews: readonly ReviewPoint[],
   file: string,
   sample: FileSample,
+  comments: readonly ReviewPoint[] = [],
 ): string {
   const out: string[] = [];
   out.push(
@@ -50,7 +51,11 @@ export function renderYaml(
   const body = stringify(raw, { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' }).split('\n');
   // Attach comments: find the line of each reviewed path (top-level key, or "  key:" under its parent).
   const at = new Map<number, string[]>();
-  for (const r of reviews) {
+  const marked = [
+    ...comments.map((c) => ({ ...c, text: `# ${oneLine(c.text)}` })),
+    ...reviews.map((r) => ({ ...r, text: `# REVIEW: ${oneLine(r.text)}` })),
+  ];
+  for (const r of marked) {
     const [top, sub] = r.path.split('.') as [string, string | undefined];
     let idx = body.findIndex((l) => l.startsWith(`${top}:`));
     if (sub !== undefined && idx >= 0) {
@@ -66,7 +71,7 @@ export function renderYaml(
     const notes = at.get(i);
     if (notes) {
       const indent = /^\s*/.exec(line)![0];
-      for (const t of notes) out.push(`${indent}# REVIEW: ${oneLine(t)}`);
+      for (const t of notes) out.push(`${indent}${t}`);
     }
     out.push(line);
   });

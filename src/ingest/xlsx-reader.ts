@@ -1,19 +1,23 @@
 /**
- * Streamed xlsx rows with exceljs' WorkbookReader. Shared strings and styles are cached (else strings come back as
- * indexes and dates as numbers); rich text is flattened to its text, formula cells give their cached result (a
- * formula never computed by Excel has none: the cell is empty), hyperlinks their text, error cells their code
- * (#N/A). Date-formatted cells arrive as Date whose UTC fields hold the workbook's wall clock (date-format.ts).
- * The sheet is the one named, or the first with any value.
+ * Streamed xlsx rows. The package (xlsx-package.ts) says which part holds which sheet, in which order; exceljs'
+ * parsers read the styles, the shared strings and the sheet's rows from those parts, opened by name in that order
+ * whatever order the writer zipped them in. Shared strings and styles are cached (else strings come back as indexes
+ * and dates as numbers); rich text is flattened to its text, formula cells give their cached result (a formula never
+ * computed by Excel has none: the cell is empty), hyperlinks their text, error cells their code (#N/A), inline
+ * strings (openpyxl writes no shared strings) their text. Date-formatted cells arrive as Date whose UTC fields hold
+ * the workbook's wall clock (date-format.ts). The sheet is the one named, or the first in tab order with any value.
  *
- * exceljs leaves two failures unhandled, so the reader catches them itself and throws them to its caller:
- *   - a read error of the file (gone, unreadable): nobody listens on the stream it is given, so it would be an
- *     uncaught exception that ends the worker;
- *   - an inflate error of the zip (corrupt deflate data): emitted on its zip parser while it waits for the entry's
- *     next bytes, which never come, so the read would hang for ever.
+ * Failures reach the caller as errors of the read, never as uncaught exceptions or a read that hangs: the file gone
+ * or unreadable (the zip's open fails), corrupt deflate data (the part's inflate stream errs, and the XML parser's
+ * loop over it rejects), XML that breaks part-way (the parser's error).
  */
-import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { stream as StreamNamespace } from 'exceljs';
 import { loadExcelJS } from '../exceljs-loader.ts';
 import { SheetNotFoundError } from '../errors.ts';
+import { openXlsxPackage, type SheetRef, type XlsxPackage } from './xlsx-package.ts';
+
+type StreamApi = typeof StreamNamespace;
 
 export type CellValue = string | number | boolean | Date | null;
 
@@ -42,102 +46,104 @@ function isEmptyRow(cells: CellValue[]): boolean {
   return cells.every((c) => c === null || (typeof c === 'string' && c.trim() === ''));
 }
 
+/** Sheets are yielded in batches of this many rows. */
+const BATCH = 500;
+
+/**
+ * The rows of the sheet named `sheetName` (any case), or of the first sheet in tab order that holds any value (visible
+ * sheets before hidden ones), from its first non-empty row on.
+ */
 export async function* readXlsxRows(path: string, sheetName?: string): AsyncGenerator<XlsxRow[]> {
-  const { stream } = await loadExcelJS(); // before the file opens: nothing of it is left unwatched meanwhile
-  const input = createReadStream(path, { highWaterMark: 256 * 1024 });
-  let fail: (err: unknown) => void = () => undefined;
-  const failed = new Promise<never>((_, reject) => {
-    fail = reject;
-  });
-  failed.catch(() => undefined); // only ever awaited in a race, possibly after it settled
-  let failure: unknown;
-  const onError = (err: unknown): void => {
-    failure ??= err;
-    fail(err);
-  };
-  input.on('error', onError);
-  // exceljs pipes the file into its zip parser: listen there too (its inflate errors end up on it)
-  const pipe = input.pipe.bind(input);
-  input.pipe = <T extends NodeJS.WritableStream>(dest: T, opts?: { end?: boolean }): T => {
-    dest.on('error', onError);
-    return pipe(dest, opts);
-  };
-  const reader = new stream.xlsx.WorkbookReader(input, {
+  const { stream } = await loadExcelJS();
+  const pkg = await openXlsxPackage(path);
+  try {
+    let candidates: SheetRef[];
+    if (sheetName !== undefined) {
+      const named = pkg.sheets.find((s) => s.name.toLowerCase() === sheetName.toLowerCase());
+      if (!named)
+        throw new SheetNotFoundError(
+          sheetName,
+          pkg.sheets.map((s) => s.name),
+        );
+      candidates = [named];
+    } else {
+      candidates = [
+        ...pkg.sheets.filter((s) => s.state === 'visible'),
+        ...pkg.sheets.filter((s) => s.state !== 'visible'),
+      ];
+    }
+    const book = await prepareWorkbook(stream, pkg);
+    for (const sheet of candidates) {
+      let any = false;
+      for await (const batch of sheetRows(book, pkg, sheet)) {
+        any = true;
+        yield batch;
+      }
+      if (any) return;
+    }
+  } finally {
+    pkg.close();
+  }
+}
+
+/** The sheets of a workbook in tab order, with their visibility (no sheet is read for them). */
+export async function listXlsxSheets(path: string): Promise<Array<{ name: string; state: string }>> {
+  const pkg = await openXlsxPackage(path);
+  pkg.close();
+  return pkg.sheets.map(({ name, state }) => ({ name, state }));
+}
+
+/**
+ * What exceljs' WorkbookReader keeps for its sheets (styles, shared strings, the 1904 flag), filled from the parts
+ * themselves, wherever they are in the zip. Its parsing methods are used as they are (exceljs 4.4); only the order
+ * in which the parts are read is ours.
+ */
+interface WorkbookInternals {
+  properties: { model: { date1904: boolean } };
+  _parseStyles(entry: Readable): Promise<void>;
+  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
+  _parseWorksheet(entry: AsyncIterable<unknown>, sheetNo: string): Generator<{ value: WorksheetIterable }>;
+}
+type WorksheetIterable = AsyncIterable<{ number: number; values: unknown }>;
+
+async function prepareWorkbook(stream: StreamApi, pkg: XlsxPackage): Promise<WorkbookInternals> {
+  const book = new stream.xlsx.WorkbookReader(undefined as never, {
     sharedStrings: 'cache',
     styles: 'cache',
     hyperlinks: 'ignore',
     worksheets: 'emit',
     entries: 'ignore',
-  });
-  const seen: string[] = [];
-  let chosen: string | undefined;
-  let batch: XlsxRow[] = [];
+  }) as unknown as WorkbookInternals;
+  book.properties = { model: { date1904: pkg.date1904 } };
+  if (pkg.stylesPart) await book._parseStyles(await pkg.open(pkg.stylesPart));
+  if (pkg.sharedStringsPart) for await (const _ of book._parseSharedStrings(await pkg.open(pkg.sharedStringsPart)));
+  return book;
+}
+
+/** One sheet's rows from its first non-empty one, in batches. */
+async function* sheetRows(book: WorkbookInternals, pkg: XlsxPackage, sheet: SheetRef): AsyncGenerator<XlsxRow[]> {
+  const input = await pkg.open(sheet.part);
   try {
-    for await (const ws of racing(reader, failed)) {
-      const name = (ws as unknown as { name: string }).name;
-      seen.push(name);
-      if (chosen !== undefined) break;
-      const wanted = sheetName === undefined || name.toLowerCase() === sheetName.toLowerCase();
-      for await (const r of racing(ws, failed)) {
-        if (!wanted) continue; // drain: exceljs must consume the entry
-        const values = r.values as unknown[];
-        const cells: CellValue[] = [];
-        for (let i = 1; i < values.length; i++) cells.push(flatten(values[i]));
-        if (chosen === undefined) {
-          if (isEmptyRow(cells)) continue;
-          chosen = name;
-        }
-        batch.push({ row: r.number, cells, sheet: name });
-        if (batch.length >= 500) {
-          yield batch;
-          batch = [];
-        }
+    let ws: WorksheetIterable | undefined;
+    for (const ev of book._parseWorksheet(input, '1')) ws = ev.value;
+    let started = false;
+    let batch: XlsxRow[] = [];
+    for await (const r of ws!) {
+      const values = r.values as unknown[];
+      const cells: CellValue[] = [];
+      for (let i = 1; i < values.length; i++) cells.push(flatten(values[i]));
+      if (!started) {
+        if (isEmptyRow(cells)) continue;
+        started = true;
       }
-      if (batch.length > 0) {
+      batch.push({ row: r.number, cells, sheet: sheet.name });
+      if (batch.length >= BATCH) {
         yield batch;
         batch = [];
       }
-      if (wanted && sheetName !== undefined && chosen === undefined) chosen = name; // named but empty
     }
-  } catch (err) {
-    throw failure ?? err;
+    if (batch.length > 0) yield batch;
   } finally {
     input.destroy();
-  }
-  if (sheetName !== undefined && chosen === undefined) throw new SheetNotFoundError(sheetName, seen);
-}
-
-/**
- * The items of `it`, until `failed` rejects: then that error (also when `it` waits for data that never comes).
- * `failed` is listened to once, not raced per item: every Promise.race([next, failed]) adds a reaction to the
- * long-lived `failed` that keeps that item's result alive until `failed` settles (which, for a good file, is never):
- * memory grew with every row (2.4 GB at 400k rows).
- */
-async function* racing<T>(it: AsyncIterable<T>, failed: Promise<never>): AsyncGenerator<T> {
-  const iterator = it[Symbol.asyncIterator]();
-  let failure: { err: unknown } | undefined;
-  let interrupt: ((err: unknown) => void) | undefined;
-  failed.catch((err: unknown) => {
-    failure = { err };
-    interrupt?.(err);
-  });
-  let settled = true;
-  try {
-    for (;;) {
-      if (failure) throw failure.err;
-      settled = false;
-      const next = await new Promise<IteratorResult<T>>((resolve, reject) => {
-        interrupt = reject;
-        iterator.next().then(resolve, reject);
-      });
-      interrupt = undefined;
-      settled = true;
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    interrupt = undefined;
-    // an early stop ends exceljs' generator as a plain for-await would; one stuck in a read is left to the GC
-    if (settled) await iterator.return?.();
   }
 }

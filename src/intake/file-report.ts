@@ -10,11 +10,17 @@ import { safeCellText } from '../spreadsheet-safety.ts';
 export interface FileNotice {
   /** The file's name as dropped. */
   file: string;
-  status: 'duplicate' | 'refused';
+  status: 'duplicate' | 'refused' | 'held';
   sha256: string;
   /** One sentence each: what happened and why. */
   notes: string[];
 }
+
+const STATUS_TEXT: Record<FileNotice['status'], string> = {
+  duplicate: 'duplicate file, not read',
+  refused: 'refused, not read',
+  held: 'held in the inbox, not read: its mapping profile is broken',
+};
 
 export async function writeFileNoticeReport(outPath: string, n: FileNotice): Promise<void> {
   const { Workbook } = await loadExcelJS();
@@ -27,7 +33,7 @@ export async function writeFileNoticeReport(outPath: string, n: FileNotice): Pro
   });
   ws.columns = [{ width: 28 }, { width: 120 }];
   ws.addRow(['File', safeCellText(n.file)]);
-  ws.addRow(['Status', n.status === 'duplicate' ? 'duplicate file, not read' : 'refused, not read']);
+  ws.addRow(['Status', STATUS_TEXT[n.status]]);
   ws.addRow(['sha256', n.sha256]);
   for (const note of n.notes) ws.addRow(['Note', safeCellText(note)]);
   ws.getColumn(1).font = { bold: true };

@@ -68,7 +68,7 @@ export interface IntakeContext {
   config: Config;
   logger: Logger;
   redis: Redis;
-  keys: Pick<RedisKeys, 'fileLedger'>;
+  keys: Pick<RedisKeys, 'fileLedger' | 'key'>;
   queues: Pick<Queues, 'ingest'>;
   /** Tells IT of a file refused at the door (a symbolic link, unreadable). */
   notify?: Pick<Notifier, 'emit'>;

@@ -6,6 +6,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isInboxCandidate, takeInboxFile } from './file-mover.ts';
 import { admitTaken } from './inbox-admission.ts';
+import { stillHeld } from './held-files.ts';
 import type { InboxWatcherState, Tracker } from './inbox-state.ts';
 import { doneMarkerGate, markedFile, removeDoneMarker } from './inbox-done-marker.ts';
 
@@ -62,6 +63,7 @@ async function checkInboxFile(s: InboxWatcherState, name: string, t: Tracker): P
   const gate = await doneMarkerGate(s, name, st);
   if (gate === 'wait') return settleInboxFile(s, name);
   if (gate === 'stable' && stillSettling(s, name, t, st)) return;
+  if (await stillHeld(s.ctx, name, st)) return settleInboxFile(s, name); // waits for its broken profile
   t.taking = true;
   const took = await takeInboxFile(s.folders, name);
   if (!took.taken) {

@@ -10,12 +10,12 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import { FileNotHereError, RfqSyncError, formatRowProblem } from '../errors.ts';
+import { FileNotHereError, ProfileBrokenError, RfqSyncError, formatRowProblem } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Requisition } from '../requisition.ts';
 import { createIdempotencyStore } from '../creation/idempotency-store.ts';
 import { previewChanges, type ReexportChange } from '../creation/reexport-changes.ts';
-import { ingestFile, loadProfiles, writeIngestReport, type IngestSummary } from '../ingest/index.ts';
+import { ingestFile, loadProfileCatalog, writeIngestReport, type IngestSummary } from '../ingest/index.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import type { VendorPort } from '../vendors/vendor-store.ts';
 import { replicationWait } from '../redis/replication.ts';
@@ -29,10 +29,11 @@ import {
   type ProcessingName,
 } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
+import { holdInInbox } from './held-files.ts';
 import { categoryCheckRun, type CategoryCheckRun } from './ingest-category-check.ts';
 import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './requisition-spool.ts';
-import { fileRefused, requisitionHeld } from '../notify/events/index.ts';
+import { fileHeld, fileRefused, requisitionHeld } from '../notify/events/index.ts';
 import type { Notifier } from '../notify/notifier.ts';
 
 /** At most this many changes of re-exported requisitions are listed in a file's report. */
@@ -53,6 +54,11 @@ export type IngestResult =
     }
   /** `discardedRequisitions`: complete requisitions read before the point of failure; none was enqueued. */
   | { status: 'refused'; file: string; reason: string; report: string; discardedRequisitions: number }
+  /**
+   * Only a broken mapping profile could take the file: back in the inbox (as `inboxName`), not read, with a report
+   * naming the profile; taken again once the mapping folder changes (src/intake/held-files.ts).
+   */
+  | { status: 'held'; file: string; inboxName: string; profiles: string[]; reason: string; report: string }
   /** An earlier attempt already moved the file (crash after the move): only the ledger was brought up to date. */
   | { status: 'already-finished'; file: string; where: 'archive' | 'failed' | 'missing' }
   /**
@@ -84,6 +90,8 @@ interface Run {
   report: string;
   source: string;
   log: Logger;
+  /** The mapping folder's hash as loaded for this read. */
+  mappingsHash?: string;
 }
 
 export async function runIngest(
@@ -132,10 +140,13 @@ export async function runIngest(
 
 async function readToSpool(run: Run, spool: RequisitionSpool, categories: CategoryCheckRun): Promise<IngestSummary> {
   const { config } = run.ctx;
+  const catalog = await loadProfileCatalog(config.folders.mappings);
+  run.mappingsHash = catalog.hash;
   return ingestFile(
     run.source,
     {
-      profiles: await loadProfiles(config.folders.mappings),
+      profiles: catalog.profiles,
+      broken: catalog.broken,
       ...(run.payload.mapping ? { mappingName: run.payload.mapping } : {}),
       limits: {
         maxFileBytes: config.MAX_FILE_BYTES,
@@ -163,6 +174,7 @@ async function settleRefusal(run: Run, err: unknown, discarded: number): Promise
   }
   if (!(err instanceof RfqSyncError) || err.kind !== 'data') throw err;
   if (await changedWhileRead(run)) return putBack(run);
+  if (err instanceof ProfileBrokenError) return holdForBrokenProfile(run, err);
   const reason = err.message;
   await writeFileNoticeReport(join(folders.reports, run.report), {
     file: file.original,
@@ -183,6 +195,40 @@ async function settleRefusal(run: Run, err: unknown, discarded: number): Promise
   await run.ledger.release(payload.sha256, payload.processingName);
   run.log.warn({ reason }, 'ingest: file refused, moved to failed/');
   return { status: 'refused', file: file.original, reason, report: run.report, discardedRequisitions: discarded };
+}
+
+async function holdForBrokenProfile(run: Run, err: ProfileBrokenError): Promise<IngestResult> {
+  const { ctx, file, payload } = run;
+  const held = await holdInInbox({
+    redis: ctx.redis,
+    keys: ctx.keys,
+    log: run.log,
+    folders: run.folders,
+    ledger: run.ledger,
+    file,
+    sha256: payload.sha256,
+    report: run.report,
+    err,
+    mappingsHash: run.mappingsHash ?? '',
+  });
+  await ctx.notify?.emit(
+    fileHeld.event({
+      file: file.original,
+      take: payload.processingName,
+      profiles: held.profiles.map((p) => `${p.name}: ${p.reason}`),
+      inbox: join(run.folders.inbox, held.inboxName),
+      report: join(run.folders.reports, run.report),
+    }),
+  );
+  const profiles = held.profiles.map((p) => p.name);
+  return {
+    status: 'held',
+    file: file.original,
+    inboxName: held.inboxName,
+    profiles,
+    reason: err.message,
+    report: run.report,
+  };
 }
 
 /** Read through without a refusal: now, and only now, the requisitions go to the service. */

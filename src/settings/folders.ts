@@ -21,6 +21,11 @@ export const folderSettings = {
   OUTBOX_DIR: z.string().min(1).optional(),
   /** Mapping profiles. Default: the `mappings/` shipped with rfq-sync. */
   MAPPINGS_DIR: z.string().min(1).optional(),
+  /**
+   * How often a worker looks for changed mapping profiles, ms: each change is a reload (broken profiles said in the
+   * log, `status` and /readyz; files held for a broken profile taken once it is fixed). Default 5,000.
+   */
+  MAPPINGS_CHECK_MS: int(200, 3_600_000).default(5_000),
 
   /**
    * Whether this worker takes files: watches the inbox and reads the files (the ingest queue). One data folder does

@@ -5,7 +5,6 @@
  * the same file dropped again afterwards creates nothing more. Before the epoch marker: 46 of 60 were never created
  * and the re-drop made 14 duplicates.
  */
-import { createServer } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from '../hardening/hostile-files.ts';
 import { spawnCli, type Spawned } from './cli-helpers.ts';
-import { waitFor as waitUntil } from '../helpers/wait.ts';
+import { freePort, waitFor as waitUntil } from '../helpers/wait.ts';
 
 let redis: EmbeddedRedis | undefined;
 let sandbox: Sandbox | undefined;
@@ -27,14 +26,6 @@ afterAll(async () => {
   await redis?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /** The harness's waitFor, naming what the worker said when it times out. */
 const waitFor = (what: string, cond: () => Promise<boolean> | boolean, timeoutMs: number) =>

@@ -77,6 +77,8 @@ describe('status counts', () => {
       retention: null,
       mappingSets: [],
       changes: [],
+      brokenProfiles: [],
+      heldFiles: [],
       awardsWithheld: [],
       vendorDirectory: null,
     };

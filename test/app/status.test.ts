@@ -108,12 +108,14 @@ describe('status and failed jobs', () => {
     };
     expect(Object.keys(r).sort()).toEqual([
       'awardsWithheld',
+      'brokenProfiles',
       'changes',
       'dialect',
       'failures',
       'files',
       'flagged',
       'generatedAt',
+      'heldFiles',
       'intake',
       'lastPoll',
       'mappingSets',

@@ -9,7 +9,7 @@ import { extname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileRefusedError, RfqSyncError } from '../../src/errors.ts';
 import { ingestFile } from '../../src/ingest/ingest-file.ts';
-import { loadProfiles, type MappingProfile } from '../../src/ingest/mapping-profile.ts';
+import { loadProfiles, type MappingProfile } from '../../src/ingest/index.ts';
 import { PACKAGE_ROOT } from '../../src/config.ts';
 import { parseProcessingName, type ProcessingName } from '../../src/intake/file-mover.ts';
 import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';

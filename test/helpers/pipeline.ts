@@ -5,7 +5,7 @@
  * that drive one piece, one `waitFor` and one `waitForQueue`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -355,6 +355,27 @@ export function serviceEnv(e: ServiceEnv): Record<string, string> {
     LOG_LEVEL: 'info',
     ...e.extra,
   };
+}
+
+/**
+ * An empty mapping folder beside this test's data folder, and the environment of a whole worker (serviceEnv) that
+ * reads its profiles from there.
+ */
+export function withOwnMappings(
+  p: Pipeline,
+  extra: Record<string, string> = {},
+): { mappings: string; env: Record<string, string> } {
+  const mappings = join(p.data.jail, 'mappings');
+  mkdirSync(mappings);
+  const env = serviceEnv({
+    redisUrl: p.redisUrl,
+    baseUrl: p.sandboxUrl,
+    token: p.token,
+    prefix: p.prefix,
+    data: p.data,
+    extra: { MAPPINGS_DIR: mappings, ...extra },
+  });
+  return { mappings, env };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

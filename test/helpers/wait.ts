@@ -1,4 +1,5 @@
-/** Waiting in tests: one `waitFor` (a light module: no Redis, no queue code). */
+/** Waiting in tests: one `waitFor` (a light module: no Redis, no queue code), and a free port to listen on. */
+import { createServer } from 'node:net';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -23,4 +24,13 @@ export async function waitFor<T>(
       );
     await sleep(everyMs);
   }
+}
+
+/** A loopback port nothing listens on now (for a worker's operations endpoint). */
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
 }

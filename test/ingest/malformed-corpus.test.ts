@@ -156,7 +156,7 @@ describe('refused files', () => {
           'xl/workbook.xml': strToU8('<<<not xml'),
           'xl/worksheets/sheet1.xml': strToU8('<worksheet><sheetData></sheetData></worksheet>'),
         }),
-      'FileRefusedError: garbage-xml.xlsx: is a corrupt xlsx workbook (1:2: disallowed character in tag name)',
+      'FileRefusedError: garbage-xml.xlsx: is a corrupt xlsx workbook (its workbook part xl/workbook.xml holds no <workbook> element)',
     ],
     [
       'binary-sheet.xlsx',
@@ -200,7 +200,7 @@ describe('refused files', () => {
     [
       'ME5A_wrong_layout.csv',
       async () => 'Banf;Pos\n1;10\n',
-      'FileRefusedError: ME5A_wrong_layout.csv: matches the file name pattern of mapping "sap-me5a-de" but has no header row with its columns in its rows (missing: "Bestellanforderung", "Pos. Bestellanf.", "Kurztext", "Angeforderte Menge", "Material", "Mengeneinheit", "Bewertungspreis", "Preiseinheit" and 5 more)',
+      'FileRefusedError: ME5A_wrong_layout.csv: matches the file name patterns of mappings "sap-me5a-de-warengruppe", "sap-me5a-de", "sap-me5a-en" but has no header row with the columns of any in its rows (closest "sap-me5a-de-warengruppe", missing: "Bestellanforderung", "Position", "Kurztext", "Menge", "Material", "Bestellmengeneinheit", "Gesamtwert", "Anforderer" and 4 more)',
     ],
     [
       'empty-sheet.xlsx',
@@ -249,7 +249,7 @@ describe('refused files', () => {
   it('an unknown --mapping name', async () => {
     const p = await put('unknown-mapping.csv', 'a,b\n1,2\n');
     expect(await refusal(p, { mappingName: 'sap' })).toBe(
-      'MappingError: no mapping profile is named "sap" (profiles: dynamics-365, generic, maintenance-requests, netsuite, odoo, oracle-ebs, sage-100, sap-me5a-de, sap-me5a-en)',
+      'MappingError: no mapping profile is named "sap" (profiles: banf-liste-de, dynamics-365, facilities-pandas, generic, maintenance-requests, netsuite, odoo, oracle-ebs, sage-100, sap-me5a-de-warengruppe, sap-me5a-de, sap-me5a-en)',
     );
   });
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/requisition.ts';
-import { differences, EXPLAINS, ingestWith, suggestAndLoad } from './suggest-helpers.ts';
+import { differences, EXPLAINS, ingestWith, missingRequired, suggestAndLoad } from './suggest-helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -38,6 +38,8 @@ describe('check --suggest on the shipped samples', async () => {
       const got = await ingestWith(path, [profile], profile.name);
       expect(got.rejected).toBe(0);
       expect(got.held).toBe(0);
+      // everything the service requires is filled, on every requisition and line
+      expect(got.reqs.flatMap((r) => missingRequired(r).map((m) => `${r.key} ${m}`))).toEqual([]);
       const diff = differences(got.reqs, want.reqs);
       // every difference is marked for review
       for (const a of diff)

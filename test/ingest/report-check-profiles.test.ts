@@ -271,13 +271,16 @@ describe('mapping profiles', () => {
 
   it('every shipped profile loads', async () => {
     expect(profiles.map((p) => p.name)).toEqual([
+      'banf-liste-de',
       'dynamics-365',
+      'facilities-pandas',
       'generic',
       'maintenance-requests',
       'netsuite',
       'odoo',
       'oracle-ebs',
       'sage-100',
+      'sap-me5a-de-warengruppe',
       'sap-me5a-de',
       'sap-me5a-en',
     ]);

@@ -4,13 +4,24 @@
  * a long file is read only as far as the sample goes.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { compileProfile } from '../../src/ingest/index.ts';
+import { runSuggest } from '../../src/ingest/suggest-command.ts';
 import { SAMPLE_ROWS } from '../../src/ingest/suggest-sample.ts';
+import { LIMITS } from './suggest-helpers.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');
 const SAMPLES = resolve(import.meta.dirname, '../../samples');
@@ -76,6 +87,52 @@ describe('check --suggest', () => {
     expect(n.err).toContain(
       'cannot read: narrow.csv: has no column left that could be the quantity (columns: "A", "B")',
     );
+  });
+
+  it('--out writes the draft whole, only when one was drafted; never replaces a file without --force', async () => {
+    const mappings = join(dir, 'out-mappings');
+    const target = join(mappings, 'banf.yaml');
+    const banf = join(SAMPLES, 'BANF_Liste_Einkauf.csv');
+    // the README's recipe: a working profile in mappings/, nothing on standard output
+    const r = cli(['check', '--suggest', banf, '--name', 'banf', '--out', target]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toBe('');
+    expect(r.err).toContain(`profile "banf.yaml" written to ${target}`);
+    const written = readFileSync(target, 'utf8');
+    expect(compileProfile(parseYaml(written), 'banf.yaml').name).toBe('banf');
+    expect(readdirSync(mappings)).toEqual(['banf.yaml']); // no temporary file left beside it
+
+    // a file it cannot draft from: exit 2, nothing on standard output, no file at all (a shell redirect would have
+    // left an empty one in mappings/)
+    const header = join(dir, 'only-header.csv');
+    writeFileSync(header, 'Requisition,Line,Item,Qty\n');
+    const none = join(mappings, 'nothing.yaml');
+    const failed = cli(['check', '--suggest', header, '--out', none]);
+    expect([failed.code, failed.out, existsSync(none)]).toEqual([2, '', false]);
+    // --out and --force belong to --suggest
+    expect(cli(['check', banf, '--out', none, '--force']).code).toBe(2);
+
+    // the same command in-process, for the refusals
+    const suggest = async (out: string, force = false) => {
+      const err: string[] = [];
+      const code = await runSuggest(banf, { limits: LIMITS, name: 'banf', outFile: out, force }, expect.fail, (l) =>
+        err.push(l),
+      );
+      return { code, err: err.join('\n') };
+    };
+    // an existing file is refused before anything is drafted, and left as it was; --force replaces it whole
+    writeFileSync(target, '# hand-edited\n' + written);
+    const again = await suggest(target);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain(`${target} exists: nothing drafted or written (--force replaces it)`);
+    expect(readFileSync(target, 'utf8')).toBe('# hand-edited\n' + written);
+    expect((await suggest(target, true)).code).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe(written);
+    // a place it cannot write to: exit 2, nothing written, no temporary file
+    const blocked = await suggest(join(target, 'under-a-file.yaml'));
+    expect(blocked.code).toBe(2);
+    expect(blocked.err).toMatch(/cannot write .*under-a-file\.yaml/);
+    expect(readdirSync(mappings)).toEqual(['banf.yaml']);
   });
 
   it('reads a bounded sample: a long file whose end is broken is drafted from its first rows, where a full check refuses it', () => {

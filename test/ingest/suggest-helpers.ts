@@ -2,6 +2,7 @@
 import { parse as parseYaml } from 'yaml';
 import { compileProfile, ingestFile, type MappingProfile } from '../../src/ingest/index.ts';
 import { suggestProfile } from '../../src/ingest/profile-suggest.ts';
+import type { FollowedCategories } from '../../src/ingest/suggest-categories.ts';
 import type { Requisition } from '../../src/requisition.ts';
 
 export const NOW = new Date('2026-11-22T10:00:00Z');
@@ -31,10 +32,10 @@ export async function ingestWith(
   path: string,
   profiles: MappingProfile[],
   mappingName?: string,
-): Promise<{ reqs: Requisition[]; rejected: number; held: number }> {
+): Promise<{ reqs: Requisition[]; rejected: number; held: number; skipped: number }> {
   const reqs: Requisition[] = [];
   const s = await ingestFile(path, { profiles, mappingName, limits: LIMITS, now: NOW }, async (r) => void reqs.push(r));
-  return { reqs, rejected: s.rejectedRows, held: s.heldRequisitions };
+  return { reqs, rejected: s.rejectedRows, held: s.heldRequisitions, skipped: s.skippedRows };
 }
 
 /** Review paths listed in the YAML's head comment ("#   - fields.qty: ..."): what a user sees. */
@@ -43,8 +44,8 @@ export function reviewPaths(yaml: string): string[] {
 }
 
 /** A drafted profile as a user gets it: the YAML text, parsed and validated like any file in mappings/. */
-export async function suggestAndLoad(path: string, name?: string) {
-  const s = await suggestProfile(path, { limits: LIMITS, now: NOW, name });
+export async function suggestAndLoad(path: string, name?: string, followed?: FollowedCategories) {
+  const s = await suggestProfile(path, { limits: LIMITS, now: NOW, name, ...(followed ? { followed } : {}) });
   const profile = compileProfile(parseYaml(s.yaml), `${s.name}.yaml`);
   return { s, profile, reviews: reviewPaths(s.yaml) };
 }
@@ -65,4 +66,19 @@ export function differences(got: Requisition[], want: Requisition[]): Set<Aspect
     if (o.estimated_price !== l.estimated_price) d.add('estimated_price');
   }
   return d;
+}
+
+/**
+ * The fields of a requisition the service requires (design.md: title, both dates, rfq_type, rfq_category,
+ * rfq_location; per line product_name, uom, qty, estimated_price) that it lacks, as `field` or `line N: field`.
+ */
+export function missingRequired(r: Requisition): string[] {
+  const out: string[] = [];
+  const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+  for (const f of ['title', 'due_date', 'required_date', 'rfq_type', 'rfq_category', 'rfq_location'] as const)
+    if (blank(r[f])) out.push(f);
+  for (const l of r.lines)
+    for (const f of ['product_name', 'uom', 'qty', 'estimated_price'] as const)
+      if (blank(l[f])) out.push(`row ${l.row}: ${f}`);
+  return out;
 }

@@ -46,7 +46,7 @@ describe('workers of one account', () => {
     expect(status.output()).toMatch(/MAPPINGS DIFFER between the workers of this account/);
     // host-b's set: the shipped profiles but odoo.yaml
     const hostB = /host-b:2: (.*)/.exec(status.output())?.[1] ?? '';
-    expect(hostB).toMatch(/^dynamics-365\.yaml generic\.yaml .*oracle-ebs\.yaml/);
+    expect(hostB).toMatch(/^banf-liste-de\.yaml dynamics-365\.yaml .*oracle-ebs\.yaml/);
     expect(hostB).not.toContain('odoo.yaml');
 
     b.stop();

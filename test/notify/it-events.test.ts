@@ -5,7 +5,7 @@
  * longer than NOTIFY_POLL_STUCK_MS (the poll history). Real Redis, the sandbox, the project's ingest, create-rfq and
  * notify jobs, a local webhook receiver on an `it` route.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkPollHealth } from '../../app/notify-watch.ts';
@@ -20,6 +20,7 @@ import { recordPoll } from '../../src/tracking/poll-history.ts';
 import { emptyPollResult } from '../../src/tracking/poll-result.ts';
 import { GENERIC_HEADER, genericRows, makeRequisitions, usePipeline } from '../helpers/pipeline.ts';
 import { notifyContext, startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
+import { LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
 
 const pipeline = usePipeline({ tag: 'it-events' });
 let hook: HttpReceiver | undefined;
@@ -103,5 +104,28 @@ describe('IT events', () => {
     expect(lost!.kind).toBe('redis-state-lost');
     await new Promise((res) => setTimeout(res, 300));
     expect(hook.requests).toHaveLength(6);
+  });
+
+  it('a file held in the inbox for a broken mapping profile: one message naming the profile and why', async () => {
+    hook = await startHttpReceiver();
+    const mappings = join(pipeline.data.jail, 'mappings');
+    mkdirSync(mappings);
+    writeFileSync(join(mappings, 'legacy.yaml'), LEGACY_PROFILE_BROKEN);
+    const ctx = await notifyContext(pipeline, {
+      MAPPINGS_DIR: mappings,
+      NOTIFY_CHANNELS: JSON.stringify({ hook: { type: 'webhook', url: `${hook.url}/it` } }),
+      NOTIFY_ROUTES: JSON.stringify({ it: { channel: 'hook', events: ['it'], digest: 'immediate' } }),
+    });
+    worker = startWorker(ctx, { queues: ['ingest', 'notify'], drainDelaySeconds: 1 });
+    const csv = join(pipeline.data.jail, 'legacy-1.csv');
+    writeFileSync(csv, 'PR,Pos,Item,Qty,Unit,Group\nL-1,1,Bearing,4,pc,Spares\n');
+    await ingestOneFile(ctx, csv);
+    const [held] = (await hook.waitFor(1)).map((r) => (r.json as Told).events[0]!);
+    expect(held!.kind).toBe('file-held');
+    expect(held!.title).toBe('legacy-1.csv held in the inbox: its mapping profile is broken');
+    expect((held!.data.profiles as string[])[0]).toMatch(
+      /^legacy: mapping profile .*legacy\.yaml: field fields\.external_id/,
+    );
+    expect(readdirSync(pipeline.data.inbox)).toEqual(['legacy-1.csv']);
   });
 });

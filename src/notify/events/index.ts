@@ -3,6 +3,7 @@ export { default as comparisonReady } from './comparison-ready.ts';
 export { default as awardFinal } from './award-final.ts';
 export { default as supplierResponseLow } from './supplier-response-low.ts';
 export { default as fileRefused } from './file-refused.ts';
+export { default as fileHeld } from './file-held.ts';
 export { default as requisitionHeld } from './requisition-held.ts';
 export { default as requisitionDecision } from './requisition-decision.ts';
 export { default as tokenRefused } from './token-refused.ts';
