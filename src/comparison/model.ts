@@ -12,6 +12,7 @@
  *   without a decision yet count as eligible.
  */
 import { decideAward, type AwardContext } from './award-rule.ts';
+import { isValidTimeZone, minuteText } from '../time-zone.ts';
 import { chooseAwardRule } from './award-rules.ts';
 import { leftOutParts, serviceWordNotes } from './left-out.ts';
 import { NoteList } from './notes.ts';
@@ -36,15 +37,6 @@ import type {
   PriceBasisWarning,
   SupplierSummary,
 } from './types.ts';
-
-export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Why the recommendation is a draft: no award file is written for it. */
 export function draftText(
@@ -236,10 +228,7 @@ function comparisonNotes(from: NotesFrom): ComparisonNote[] {
 
 /** The Notes sheet's line on who was asked and who answered. */
 function vendorsNote(r: NonNullable<ComparisonModel['responses']>): string {
-  const asOf =
-    r.asOf !== undefined
-      ? ` (vendor directory of ${new Date(r.asOf).toISOString().slice(0, 16).replace('T', ' ')} UTC)`
-      : '';
+  const asOf = r.asOf !== undefined ? ` (vendor directory of ${minuteText(r.asOf)} UTC)` : '';
   const chase =
     r.notQuoted.length > 0
       ? ` The ${r.notQuoted.length} who did not quote are listed on sheet "Suppliers" with their contact.`
