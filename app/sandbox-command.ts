@@ -11,8 +11,8 @@ export interface SandboxCommandOptions {
   stateFile?: string;
   autopilot?: boolean;
   closeAfterMs: number;
-  dialect?: 'friendly' | 'docs' | string;
-  shapes?: 'current' | 'legacy' | string;
+  dialect?: 'friendly' | 'docs';
+  shapes?: 'current' | 'legacy';
   existing?: number;
   pageSize?: number;
   /** false: no vendor directory (`--no-vendors`). */
@@ -27,8 +27,8 @@ export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommand
     host: o.host,
     prefix: o.prefix,
     stateFile: o.stateFile,
-    dialect: o.dialect === 'docs' ? 'docs' : 'friendly',
-    shapes: o.shapes === 'legacy' ? 'legacy' : 'current',
+    dialect: o.dialect ?? 'friendly',
+    shapes: o.shapes ?? 'current',
     existing: o.existing,
     pageSize: o.pageSize,
     vendors: o.vendors !== false,
