@@ -4,8 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { Config } from '../src/config.ts';
 import { ConfigError } from '../src/errors.ts';
+import type { Logger } from '../src/logger.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, reportError, setup, type GlobalOptions } from './cli-support.ts';
+import type * as Commands from './commands.ts';
+import type { SandboxCommandOptions } from './sandbox-command.ts';
 
 const program = new Command('rfq-sync')
   .description(
@@ -47,6 +51,21 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>)
     }
     process.exitCode = code;
   };
+}
+
+/**
+ * A command whose body is one function of commands.ts, loaded when it runs: `run(config, logger, ...what commander
+ * parsed)` (its arguments, then its options; the Command object commander adds last is left out).
+ */
+function runFromCommands(
+  name: keyof typeof Commands,
+  o: Parameters<typeof setup>[1] = {},
+): (...args: unknown[]) => Promise<void> {
+  return action(async (...args: unknown[]) => {
+    const { config, logger } = setup(globals(), o);
+    const run = (await import('./commands.ts'))[name] as (c: Config, l: Logger, ...a: unknown[]) => Promise<number>;
+    return run(config, logger, ...args.slice(0, -1));
+  });
 }
 
 program
@@ -94,12 +113,14 @@ program
     'dry run of one export: the mapping profile chosen and why, the requisitions it would create, every row problem (no side effects)',
   )
   .argument('<file>', 'CSV or XLSX export')
-  .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
+  .addOption(
+    new Option('-m, --mapping <name>', 'use this mapping profile instead of detecting one').conflicts('suggest'),
+  )
   .option(
     '--suggest',
     'draft a mapping profile from this file: the YAML on standard output (or --out FILE), the evidence and the check with it on standard error',
   )
-  .option('--name <name>', 'with --suggest: the profile name (default: from the file name)')
+  .option('--name <name>', 'with --suggest: the profile name (default: from the file name)', profileName)
   .option(
     '--out <file>',
     'with --suggest: write the profile to this file (whole, and only when one was drafted) instead of standard output',
@@ -121,14 +142,11 @@ program
           maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES,
           maxXlsxEntries: config.MAX_XLSX_ENTRIES,
         };
+        // commander has conflicts but no "only with": these are checked here
         for (const o of ['name', 'out', 'force'] as const)
           if (opts[o] !== undefined && !opts.suggest) throw new ConfigError([`--${o}: only with --suggest`]);
         if (opts.force && opts.out === undefined) throw new ConfigError(['--force: only with --out']);
         if (opts.suggest) {
-          if (opts.mapping !== undefined)
-            throw new ConfigError(['--mapping: not with --suggest (it drafts a new profile)']);
-          if (opts.name !== undefined && !/^[A-Za-z0-9._-]+$/.test(opts.name))
-            throw new ConfigError(['--name: may hold only letters, digits, . _ -']);
           const { runSuggest } = await import('../src/ingest/suggest-command.ts');
           return runSuggest(
             file,
@@ -167,50 +185,26 @@ program
   .argument('<file>', 'CSV or XLSX export')
   .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
   .option('--move', 'move the file instead of copying it (same file system as processing/ only)')
-  .action(
-    action(async (file: string, opts: { mapping?: string; move?: boolean }) => {
-      const { config, logger } = setup(globals(), { redisOnly: true });
-      const { runIngestCommand } = await import('./commands.ts');
-      return runIngestCommand(config, logger, file, opts);
-    }),
-  );
+  .action(runFromCommands('runIngestCommand', { redisOnly: true }));
 
 program
   .command('poll')
   .description('poll the status lists now and print what changed (quotation pulls it triggers are done by a worker)')
   .option('--enqueue', 'only queue a poll for the running workers')
-  .action(
-    action(async (opts: { enqueue?: boolean }) => {
-      const { config, logger } = setup(globals());
-      const { runPollCommand } = await import('./commands.ts');
-      return runPollCommand(config, logger, opts);
-    }),
-  );
+  .action(runFromCommands('runPollCommand'));
 
 program
   .command('compare')
   .description('write the quote comparison workbook of one RFQ now, from what the service says (prints its path)')
   .argument('<rfq-id>', 'the RFQ _id on the sourcing service', (v) => positiveInteger(v))
   .option('-o, --out <file>', 'write here instead of outbox/comparisons/')
-  .action(
-    action(async (rfqId: number, opts: { out?: string }) => {
-      const { config, logger } = setup(globals());
-      const { runCompareCommand } = await import('./commands.ts');
-      return runCompareCommand(config, logger, rfqId, opts);
-    }),
-  );
+  .action(runFromCommands('runCompareCommand'));
 
 program
   .command('status')
   .description('queue counts, RFQs tracked per state, last poll, recent failures with their reason, auth pause')
   .option('--json', 'print one JSON document (for scripts and monitoring)')
-  .action(
-    action(async (opts: { json?: boolean }) => {
-      const { config, logger } = setup(globals(), { redisOnly: true });
-      const { runStatusCommand } = await import('./commands.ts');
-      return runStatusCommand(config, logger, opts);
-    }),
-  );
+  .action(runFromCommands('runStatusCommand', { redisOnly: true }));
 
 program
   .command('doctor')
@@ -218,13 +212,7 @@ program
     "detect the sourcing service's dialect for this account now and read its vendor directory; print both with the evidence",
   )
   .option('--json', 'print JSON')
-  .action(
-    action(async (opts: { json?: boolean }) => {
-      const { config, logger } = setup(globals());
-      const { runDoctorCommand } = await import('./commands.ts');
-      return runDoctorCommand(config, logger, opts);
-    }),
-  );
+  .action(runFromCommands('runDoctorCommand'));
 
 program
   .command('recover')
@@ -281,15 +269,11 @@ program
   .command('resolve')
   .description('settle a requisition parked after an ambiguous reconcile: this RFQ is it (--rfq), or post it (--post)')
   .argument('<requisition>', 'requisition id as `status` shows it (profile/key)')
-  .option('--rfq <id>', 'the RFQ that is this requisition', (v) => positiveInteger(v))
+  .addOption(
+    new Option('--rfq <id>', 'the RFQ that is this requisition').argParser((v) => positiveInteger(v)).conflicts('post'),
+  )
   .option('--post', 'no RFQ is this requisition: post it again')
-  .action(
-    action(async (requisition: string, opts: { rfq?: number; post?: boolean }) => {
-      const { config, logger } = setup(globals());
-      const { runResolveCommand } = await import('./commands.ts');
-      return runResolveCommand(config, logger, requisition, opts);
-    }),
-  );
+  .action(runFromCommands('runResolveCommand'));
 
 const failed = program
   .command('failed')
@@ -299,25 +283,13 @@ failed
   .description('every failed job with its reason')
   .option('--json', 'print JSON')
   .option('--limit <n>', 'at most this many per queue', (v) => positiveInteger(v), 1000)
-  .action(
-    action(async (opts: { json?: boolean; limit: number }) => {
-      const { config, logger } = setup(globals(), { redisOnly: true });
-      const { runFailedList } = await import('./commands.ts');
-      return runFailedList(config, logger, opts);
-    }),
-  );
+  .action(runFromCommands('runFailedList', { redisOnly: true }));
 failed
   .command('retry')
   .description('run failed jobs again')
   .argument('[ref]', 'job reference from `failed list` (queue:id, or a bare id)')
   .option('--all', 'every failed job')
-  .action(
-    action(async (ref: string | undefined, opts: { all?: boolean }) => {
-      const { config, logger } = setup(globals(), { redisOnly: true });
-      const { runFailedRetry } = await import('./commands.ts');
-      return runFailedRetry(config, logger, ref, opts);
-    }),
-  );
+  .action(runFromCommands('runFailedRetry', { redisOnly: true }));
 
 const notify = program.command('notify').description('notifications (NOTIFY_CHANNELS, NOTIFY_ROUTES)');
 notify
@@ -348,41 +320,27 @@ program
   .option('--state-file <file>', 'keep the sandbox state in this file across restarts')
   .option('--autopilot', 'simulate suppliers: close RFQs, submit quotations, complete them')
   .option('--close-after-ms <ms>', 'autopilot: close an RFQ this long after creation', (v) => Number(v), 20_000)
-  .option(
-    '--dialect <name>',
-    'friendly (lower-case filter, external_id echoed) or docs (the real service as documented)',
-    'friendly',
+  .addOption(
+    new Option(
+      '--dialect <name>',
+      'friendly (lower-case filter, external_id echoed) or docs (the real service as documented)',
+    )
+      .choices(['friendly', 'docs'])
+      .default('friendly'),
   )
-  .option(
-    '--shapes <name>',
-    'current (records as the interface shows them) or legacy (as older revisions of the real service document them: extended-JSON dates, invitation map, success/unsuccess, "0"-keyed documents)',
-    'current',
+  .addOption(
+    shapesOption(
+      'current (records as the interface shows them) or legacy (as older revisions of the real service document them: extended-JSON dates, invitation map, success/unsuccess, "0"-keyed documents)',
+    ),
   )
   .option('--existing <n>', 'seed this many hand-made RFQs (no external_ids) per account', (v) => Number(v), 0)
   .option('--page-size <n>', 'RFQs per list page', (v) => positiveInteger(v), 20)
   .option('--no-vendors', 'serve no vendor directory (404, as a service without one)')
   .action(
-    action(
-      async (opts: {
-        port?: number;
-        host: string;
-        prefix: string;
-        stateFile?: string;
-        autopilot?: boolean;
-        closeAfterMs: number;
-        dialect: string;
-        shapes: string;
-        existing: number;
-        pageSize: number;
-        vendors: boolean;
-      }) => {
-        if (opts.dialect !== 'friendly' && opts.dialect !== 'docs')
-          throw new ConfigError([`--dialect: must be friendly or docs, not ${opts.dialect}`]);
-        checkShapes(opts.shapes);
-        const { runSandboxCommand } = await import('./sandbox-command.ts');
-        return runSandboxCommand(globals(), opts);
-      },
-    ),
+    action(async (opts: SandboxCommandOptions) => {
+      const { runSandboxCommand } = await import('./sandbox-command.ts');
+      return runSandboxCommand(globals(), opts);
+    }),
   );
 
 program
@@ -393,31 +351,32 @@ program
   .option('--dir <dir>', 'parent folder of the run folder', 'rfq-sync-demo')
   .option('--timeout <seconds>', 'stop waiting after this long', (v) => positiveNumber(v), 110)
   .option('--stay', 'keep running at the end (dashboard stays up) until Ctrl-C')
-  .option(
-    '--shapes <name>',
-    "the sandbox's record shapes: current or legacy (see `rfq-sync sandbox --help`)",
-    'current',
-  )
+  .addOption(shapesOption("the sandbox's record shapes: current or legacy (see `rfq-sync sandbox --help`)"))
   .addHelpText(
     'after',
     '\nNeeds redis-server on PATH (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis).\nIgnores REDIS_URL and SOURCING_BASE_URL: a demo never touches a real installation.',
   )
   .action(
-    action(async (opts: { dir: string; timeout: number; stay?: boolean; shapes: string }) => {
-      const shapes = checkShapes(opts.shapes);
+    action(async (opts: { dir: string; timeout: number; stay?: boolean; shapes: 'current' | 'legacy' }) => {
       const { runDemo } = await import('./demo.ts');
       return runDemo({
         dir: opts.dir,
         timeoutMs: opts.timeout * 1000,
         stay: opts.stay,
         logLevel: globals().logLevel,
-        shapes,
+        shapes: opts.shapes,
       });
     }),
   );
 
-function checkShapes(v: string): 'current' | 'legacy' {
-  if (v !== 'current' && v !== 'legacy') throw new ConfigError([`--shapes: must be current or legacy, not ${v}`]);
+function shapesOption(description: string): Option {
+  return new Option('--shapes <name>', description).choices(['current', 'legacy']).default('current');
+}
+
+/** A mapping profile's name: its file is `mappings/<name>.yaml`. */
+function profileName(v: string): string {
+  if (!/^[A-Za-z0-9._-]+$/.test(v))
+    throw new InvalidArgumentError('A profile name may hold only letters, digits and . _ -');
   return v;
 }
 

@@ -5,8 +5,9 @@
  */
 import type { VendorDirectory } from '../src/vendors/vendor-directory.ts';
 import { categoryCounts } from '../src/vendors/vendor-directory.ts';
+import { minuteText } from '../src/time-zone.ts';
 
-const when = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const when = (ms: number): string => `${minuteText(ms)} UTC`;
 
 /** The directory as `doctor --json` prints it. */
 export function vendorDirectoryJson(d: VendorDirectory): Record<string, unknown> {

@@ -11,8 +11,8 @@ export interface SandboxCommandOptions {
   stateFile?: string;
   autopilot?: boolean;
   closeAfterMs: number;
-  dialect?: 'friendly' | 'docs' | string;
-  shapes?: 'current' | 'legacy' | string;
+  dialect?: 'friendly' | 'docs';
+  shapes?: 'current' | 'legacy';
   existing?: number;
   pageSize?: number;
   /** false: no vendor directory (`--no-vendors`). */
@@ -22,19 +22,11 @@ export interface SandboxCommandOptions {
 export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommandOptions): Promise<number> {
   // The sandbox needs no configuration; only the log level is honoured.
   const logger = createLogger({ level: global.logLevel ?? process.env.LOG_LEVEL ?? 'info', stderr: true });
+  const { closeAfterMs, autopilot, vendors, ...options } = o;
   const sandbox = await startSandbox({
-    port: o.port,
-    host: o.host,
-    prefix: o.prefix,
-    stateFile: o.stateFile,
-    dialect: o.dialect === 'docs' ? 'docs' : 'friendly',
-    shapes: o.shapes === 'legacy' ? 'legacy' : 'current',
-    existing: o.existing,
-    pageSize: o.pageSize,
-    vendors: o.vendors !== false,
-    autopilot: o.autopilot
-      ? { closeAfterMs: o.closeAfterMs, completeAfterMs: o.closeAfterMs, suppliersPerRfq: 3 }
-      : null,
+    ...options,
+    vendors: vendors !== false,
+    autopilot: autopilot ? { closeAfterMs, completeAfterMs: closeAfterMs, suppliersPerRfq: 3 } : null,
   });
   process.stdout.write(
     `sandbox listening on ${sandbox.url} (dialect ${sandbox.dialect}, shapes ${sandbox.shapes})\n` +

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildComparison } from '../src/comparison/model.ts';
-import type { ComparisonInput } from '../src/comparison/model.ts';
+import type { ComparisonInput } from '../src/comparison/types.ts';
 import { writeComparisonModel } from '../src/comparison/workbook.ts';
 import { writeAtomically } from '../src/atomic-write.ts';
 import type { ListedRfq, Quotation } from '../src/sourcing/types.ts';

@@ -1,5 +1,6 @@
 /**
- * comparison: write one version of an RFQ's comparison workbook and award CSV (src/tracking/comparison-runner.ts).
+ * comparison: write one version of an RFQ's outputs, its comparison workbook and award CSV and any other output
+ * registered in src/comparison/outputs.ts (src/tracking/comparison-runner.ts).
  *
  * Payload:  comparisonJobSchema { rfqId, version } (src/tracking/enqueue.ts). Job id `comparison~<rfq>~v<n>`: each
  *           version is written once.

@@ -3,10 +3,12 @@
  * RFC 4180 quoting, CRLF line ends, UTF-8 without BOM. Lines without an award are left out (the Award sheet and
  * the notes say why); every text field is neutralised against formula injection.
  */
+import { join } from 'node:path';
 import type { Decimal } from 'decimal.js';
 import { writeFileAtomically } from '../atomic-write.ts';
 import { safeCsvField } from '../spreadsheet-safety.ts';
 import { buildComparison } from './model.ts';
+import type { OutputWriter } from './output-writer.ts';
 import type { ComparisonInput, ComparisonModel } from './types.ts';
 
 export const AWARD_CSV_COLUMNS = [
@@ -66,3 +68,11 @@ export async function writeAwardCsv(input: ComparisonInput, outPath: string): Pr
 export async function writeAwardCsvFromModel(model: ComparisonModel, outPath: string): Promise<void> {
   await writeFileAtomically(outPath, awardCsv(model));
 }
+
+/** The award file, for the ERP to act on: outbox/awards/, only once the award is final (a draft stays in the workbook). */
+export const awardFileOutput: OutputWriter = {
+  name: 'award',
+  forErp: true,
+  paths: (model, place) => (model.award.final ? [join(place.folders.awards, place.names.award)] : []),
+  write: writeAwardCsvFromModel,
+};

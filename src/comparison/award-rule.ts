@@ -1,18 +1,12 @@
 /**
  * The award rule: which supplier each line goes to. One interface, so the next rule (a lot award, a preferred
- * supplier) is one more implementation, chosen in chooseAwardRule, and every output renders its result alike.
+ * supplier, at most two suppliers) is one file of its own plus one line in award-rules.ts, and every output renders
+ * its result alike: the rule names itself, says how it decides, and explains its own lines.
  */
 import { Decimal } from 'decimal.js';
-import { lineLabel, NoteList, supplierLabel } from './notes.ts';
-import { supplierLinePrice, type LineStatsStage, type OrderStage } from './stages.ts';
-import type {
-  AwardBasis,
-  AwardSummary,
-  ComparisonInput,
-  LineComparison,
-  PriceBasis,
-  SupplierSummary,
-} from './types.ts';
+import type { NoteList } from './notes.ts';
+import type { LineStatsStage, OrderStage } from './stages.ts';
+import type { AwardSummary, ComparisonInput, LineComparison, PriceBasis, SupplierSummary } from './types.ts';
 
 export interface AwardContext {
   input: ComparisonInput;
@@ -27,78 +21,30 @@ export interface AwardContext {
 }
 
 export interface AwardRule {
-  readonly basis: AwardBasis;
-  /** Sets `award` (or `noAwardReason`) on every line; reports what the notes should say. */
-  apply(ctx: AwardContext): { notes: NoteList[] };
-}
-
-/** Completed RFQ: every line the winning quotation priced goes to it. */
-export const winningQuotationRule: AwardRule = {
-  basis: 'winning-quotation',
-  apply({ lines, suppliers, winnerIndex, priceBasis }) {
-    const gaps = new NoteList('Winning quotation gaps');
-    const w = suppliers[winnerIndex]!;
-    for (const line of lines) {
-      if (w.quoted[line.index] != null) {
-        const { unit, total } = supplierLinePrice(priceBasis, suppliers, lines, winnerIndex, line.index);
-        line.award = { supplier: winnerIndex, unitPrice: unit, lineTotal: total, basis: 'winning-quotation' };
-      } else {
-        line.noAwardReason = 'the winning quotation has no price for this line';
-        gaps.add(
-          `Line ${lineLabel(line)}: the winning quotation ${supplierLabel(w)} has no price for it; not awarded.`,
-        );
-      }
-    }
-    return { notes: [gaps] };
-  },
-};
-
-/**
- * Each line to its lowest eligible price (ties: earlier quotation, then key). When that split would go to several
- * suppliers and saves nothing against the best single supplier covering every line, that supplier gets every line
- * instead: one order instead of several, at the same total (its price equals the lowest on every line).
- */
-export const lowestQualifiedPriceRule: AwardRule = {
-  basis: 'lowest-qualified-price',
-  apply({ lines, suppliers, ranked, stats, priceBasis }) {
-    const single = ranked[0];
-    const splitSuppliers = new Set(lines.map((l) => l.best).filter((b) => b !== undefined)).size;
-    if (single && splitSuppliers > 1 && stats.splitLinesCovered === lines.length && single.total.eq(stats.splitTotal)) {
-      const si = suppliers.indexOf(single);
-      for (const line of lines) {
-        const { unit, total } = supplierLinePrice(priceBasis, suppliers, lines, si, line.index);
-        line.award = { supplier: si, unitPrice: unit, lineTotal: total, basis: 'lowest-qualified-price', single: true };
-      }
-      const note = new NoteList('Award');
-      note.add(
-        `Splitting the award saves nothing against ${supplierLabel(single)}: every line is recommended to it (one order instead of ${splitSuppliers}).`,
-      );
-      return { notes: [note] };
-    }
-    for (const line of lines) {
-      if (line.best !== undefined) {
-        line.award = {
-          supplier: line.best,
-          unitPrice: line.lowest,
-          lineTotal: line.bestLineTotal,
-          basis: 'lowest-qualified-price',
-        };
-      } else {
-        line.noAwardReason = line.anyQuote ? 'quoted only by not-qualified suppliers' : 'no quote received';
-      }
-    }
-    return { notes: [] };
-  },
-};
-
-export function chooseAwardRule(winnerIndex: number): AwardRule {
-  return winnerIndex >= 0 ? winningQuotationRule : lowestQualifiedPriceRule;
+  /** The award's basis: written in the award file's `basis` column (`lowest-qualified-price`). */
+  readonly name: string;
+  /** The Award sheet's Basis column for a line it awarded, and the summary's award basis (`lowest qualified price`). */
+  readonly label: string;
+  /** The Award sheet's second line: how it decides (`Basis: ...`). */
+  readonly description: string;
+  /** The RFQ's completion makes its award final, every quotation decided or not (it follows the service's winner). */
+  readonly finalWhenCompleted?: boolean;
+  /** Whether it decides this RFQ's award: the rules are tried in order (award-rules.ts), the last applies always. */
+  appliesTo(ctx: AwardContext): boolean;
+  /**
+   * Sets `award` (or `noAwardReason`) on every line; reports what the notes should say: lists of their own, and the
+   * note on the award as a whole (topic Award) when there is one.
+   */
+  apply(ctx: AwardContext): { notes: NoteList[]; headline?: string };
 }
 
 /** Runs the rule and sums what it awarded, with the split versus single-supplier scenarios beside it. */
-export function decideAward(rule: AwardRule, ctx: AwardContext): { award: AwardSummary; notes: NoteList[] } {
+export function decideAward(
+  rule: AwardRule,
+  ctx: AwardContext,
+): { award: AwardSummary; notes: NoteList[]; headline?: string } {
   const { lines, suppliers, ranked, stats, winnerIndex } = ctx;
-  const { notes } = rule.apply(ctx);
+  const { notes, headline } = rule.apply(ctx);
   let awardedTotal = new Decimal(0);
   let awardedLines = 0;
   for (const line of lines) {
@@ -116,13 +62,15 @@ export function decideAward(rule: AwardRule, ctx: AwardContext): { award: AwardS
   const finalBecause =
     withheld !== undefined || blockedBy.length > 0
       ? undefined
-      : rule.basis === 'winning-quotation' && state === 'completed'
+      : rule.finalWhenCompleted && state === 'completed'
         ? 'winning-quotation'
         : (state === 'closed' || state === 'completed') && suppliers.length > 0 && undecided === 0
           ? 'all-decided'
           : undefined;
   const award: AwardSummary = {
-    basis: rule.basis,
+    basis: rule.name,
+    basisLabel: rule.label,
+    basisDescription: rule.description,
     final: finalBecause !== undefined,
     ...(finalBecause !== undefined ? { finalBecause } : {}),
     ...(withheld !== undefined ? { withheld } : {}),
@@ -145,5 +93,5 @@ export function decideAward(rule: AwardRule, ctx: AwardContext): { award: AwardS
     const w = suppliers[winnerIndex]!;
     award.winner = { supplier: winnerIndex, total: w.total, linesQuoted: w.linesQuoted };
   }
-  return { award, notes };
+  return { award, notes, ...(headline !== undefined ? { headline } : {}) };
 }

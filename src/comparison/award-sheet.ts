@@ -2,7 +2,8 @@
 import type ExcelJS from 'exceljs';
 import type { Row, Worksheet } from 'exceljs';
 import type { Decimal } from 'decimal.js';
-import { draftText, supplierLabel } from './model.ts';
+import { draftText } from './model.ts';
+import { supplierLabel } from './notes.ts';
 import {
   clamp,
   num,
@@ -15,7 +16,6 @@ import {
   yieldToLoop,
   type Value,
 } from './sheet-common.ts';
-import { tieReason } from './stages.ts';
 import type { ComparisonModel, LineComparison } from './types.ts';
 import { stylesFor, type Styles } from './styles.ts';
 
@@ -31,10 +31,6 @@ export const AWARD_ROWS = {
 
 function linesText(n: number, of: number): string {
   return `${n} of ${of}`;
-}
-
-export function basisLabel(basis: ComparisonModel['award']['basis']): string {
-  return basis === 'winning-quotation' ? 'winning quotation' : 'lowest qualified price';
 }
 
 export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): Promise<void> {
@@ -107,14 +103,7 @@ function writeTitle(ws: Worksheet, model: ComparisonModel, { S }: Styles): void 
     S.title,
   );
   if (!award.final) put(ws.getRow(3), 1, draftText(award, model.input.state), S.draft);
-  put(
-    ws.getRow(2),
-    1,
-    award.basis === 'winning-quotation'
-      ? 'Basis: the winning quotation of the completed RFQ. The scenarios below compare it with the lowest qualified prices.'
-      : 'Basis: per line, the lowest unit price among qualified quotations (not-qualified excluded; quotations without a decision yet count as eligible). Ties go to the earlier quotation, then the lower key.',
-    S.subtitle,
-  );
+  put(ws.getRow(2), 1, award.basisDescription, S.subtitle);
 }
 
 /** The award scenarios: split, best single supplier, what splitting saves, the winner, the estimate. */
@@ -224,14 +213,8 @@ function writeLineRow(row: Row, line: LineComparison, model: ComparisonModel, { 
     put(row, 7, t(s.key), S.center);
     put(row, 8, num(line.award.unitPrice), S.unit);
     put(row, 9, num(line.award.lineTotal), S.money);
-    put(row, 10, basisLabel(line.award.basis), S.textPad);
-    const remark = line.award.single
-      ? 'splitting saves nothing: the single supplier gets every line (one order)'
-      : line.award.basis === 'lowest-qualified-price' && line.tiedAtBest.length > 1
-        ? `tie between ${line.tiedAtBest.length} suppliers at this price; ${tieReason(suppliers, line.tiedAtBest)}`
-        : s.decision === 'undecided'
-          ? 'supplier not yet qualified (no decision)'
-          : '';
+    put(row, 10, model.award.basisLabel, S.textPad);
+    const remark = line.award.remark ?? (s.decision === 'undecided' ? 'supplier not yet qualified (no decision)' : '');
     put(row, 11, t(remark), S.text);
   } else {
     put(row, 6, 'not awarded', S.awardNone);

@@ -4,7 +4,6 @@
  */
 import type { Row, Style, Worksheet } from 'exceljs';
 import type { Decimal } from 'decimal.js';
-import { basisLabel } from './award-sheet.ts';
 import { COMPARISON_COLS, top } from './comparison-layout.ts';
 import { draftText } from './model.ts';
 import { responseText } from './responses.ts';
@@ -108,7 +107,7 @@ export function writeAwardSummary(ws: Worksheet, model: ComparisonModel, first: 
   } else {
     const x = ws.getRow(first + A.winnerOrBasis);
     put(x, 1, 'Award basis', S.label);
-    put(x, 3, basisLabel(award.basis), S.text);
+    put(x, 3, award.basisLabel, S.text);
   }
   const responses = model.responses;
   if (responses) {

@@ -3,7 +3,8 @@
  * requisition), merged over the first page's columns so they print there only.
  */
 import type { Worksheet } from 'exceljs';
-import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
+import { zoneOffsetLabel } from '../time-zone.ts';
+import { excelDateInZone } from './dates.ts';
 import { COMPARISON_COLS, COMPARISON_ROWS, top } from './comparison-layout.ts';
 import { basisHeader, put, rfqHeading, SHEETS, stateLabel, t, type Value } from './sheet-common.ts';
 import { responseText } from './responses.ts';

@@ -1,8 +1,9 @@
 /**
  * Done files for the ERP (OUTBOX_DONE_FILES), so the next system knows a file is complete before it reads it:
- *   - `marker`: an empty `<award file>.done` beside each award file;
- *   - `manifest`: per RFQ version, `awards/<award name>.manifest.json` listing its workbook, its award file (when the
- *     award is final) and the overview as it stands, each with its sha256 and size.
+ *   - `marker`: an empty `<file>.done` beside each file of an output for the ERP (the award file);
+ *   - `manifest`: per RFQ version, `awards/<award name>.manifest.json` listing what its outputs wrote (its workbook,
+ *     its award file when the award is final, any other registered output) and the overview as it stands, each
+ *     with its role (the output's name), sha256 and size.
  * Each is written after the files it names, to a temporary name then renamed. The comparison job writes them before
  * it records the version: a crash in between writes the files and their done files again, under the same names.
  */
@@ -12,14 +13,15 @@ import { stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { writeFileAtomically } from '../atomic-write.ts';
 import type { Config } from '../config.ts';
+import type { WrittenFile } from './output-writer.ts';
 
 export interface VersionFiles {
   rfqId: number;
   version: number;
-  workbook: string;
-  /** The award file's path: written when `awardWritten`, else only its name is used (the manifest's). */
-  award: string;
-  awardWritten: boolean;
+  /** What the version's outputs wrote, in the order written. */
+  files: readonly WrittenFile[];
+  /** The award file's name, written or not: the manifest is named after it. */
+  awardName: string;
   /** The account's overview, listed when it exists. */
   overview: string;
 }
@@ -32,22 +34,20 @@ export async function writeDoneFiles(
   f: VersionFiles,
 ): Promise<string[]> {
   if (config.OUTBOX_DONE_FILES === 'marker') {
-    if (!f.awardWritten) return [];
-    const marker = `${f.award}${DONE_SUFFIX}`;
-    await writeFileAtomically(marker, '');
-    return [marker];
+    const markers = f.files.filter((w) => w.forErp).map((w) => `${w.path}${DONE_SUFFIX}`);
+    for (const marker of markers) await writeFileAtomically(marker, '');
+    return markers;
   }
   if (config.OUTBOX_DONE_FILES !== 'manifest') return [];
   const outbox = config.folders.outbox;
-  const listed: Array<[role: string, path: string]> = [['workbook', f.workbook]];
-  if (f.awardWritten) listed.push(['award', f.award]);
+  const listed: Array<[role: string, path: string]> = f.files.map((w) => [w.output, w.path]);
   if (await stat(f.overview).catch(() => undefined)) listed.push(['overview', f.overview]);
   const files = [];
   for (const [role, path] of listed) {
     const { sha256, size } = await digest(path);
     files.push({ role, path: relative(outbox, path).split(sep).join('/'), sha256, size });
   }
-  const manifest = join(config.folders.awards, `${basename(f.award).replace(/\.csv$/i, '')}.manifest.json`);
+  const manifest = join(config.folders.awards, `${basename(f.awardName).replace(/\.csv$/i, '')}.manifest.json`);
   const body = {
     rfq_id: f.rfqId,
     version: f.version,

@@ -15,13 +15,10 @@ export type {
   VendorContact,
 } from './types.ts';
 export { resolveErpIds, type PostedLine } from './erp-line-ids.ts';
-export { writeComparisonWorkbook, writeComparisonModel } from './workbook.ts';
-export { writeAwardCsv, writeAwardCsvFromModel, awardCsv, AWARD_CSV_COLUMNS } from './award-csv.ts';
-export {
-  awardFileWriter,
-  workbookWriter,
-  writeComparisonFiles,
-  writeComparisonOutputs,
-  type OutputWriter,
-} from './outputs.ts';
+export { writeComparisonWorkbook, writeComparisonModel, workbookOutput } from './workbook.ts';
+export { writeAwardCsv, writeAwardCsvFromModel, awardCsv, awardFileOutput, AWARD_CSV_COLUMNS } from './award-csv.ts';
+export { comparisonOutputs, writeComparisonFiles, writeComparisonOutputs } from './outputs.ts';
+export type { OutputPlace, OutputWriter, WrittenFile } from './output-writer.ts';
+export { awardRules } from './award-rules.ts';
+export type { AwardContext, AwardRule } from './award-rule.ts';
 export { comparisonFileNames } from './file-names.ts';

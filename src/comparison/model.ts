@@ -11,9 +11,11 @@
  * - Not-qualified quotations are shown but excluded from per-line statistics, ranks and the award; quotations
  *   without a decision yet count as eligible.
  */
-import { chooseAwardRule, decideAward } from './award-rule.ts';
+import { decideAward, type AwardContext } from './award-rule.ts';
+import { isValidTimeZone, minuteText } from '../time-zone.ts';
+import { chooseAwardRule } from './award-rules.ts';
 import { leftOutParts, serviceWordNotes } from './left-out.ts';
-import { NoteList, supplierLabel } from './notes.ts';
+import { NoteList } from './notes.ts';
 import { responseRate, responseText } from './responses.ts';
 import {
   checkPriceBasis,
@@ -35,29 +37,6 @@ import type {
   PriceBasisWarning,
   SupplierSummary,
 } from './types.ts';
-
-export type {
-  PriceBasis,
-  PriceBasisWarning,
-  AwardBasis,
-  AwardSummary,
-  ComparisonInput,
-  ComparisonModel,
-  ComparisonNote,
-  LineComparison,
-  SupplierDecision,
-  SupplierSummary,
-} from './types.ts';
-export { lineLabel, supplierLabel } from './notes.ts';
-
-export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Why the recommendation is a draft: no award file is written for it. */
 export function draftText(
@@ -98,9 +77,8 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
   const priceBasis = input.priceBasis ?? 'unit';
   const stats = lineStatistics(rfq, lines, suppliers, priceBasis, input.erpPrices);
   const priceBasisWarning = checkPriceBasis(lines, suppliers, priceBasis);
-  const rule = chooseAwardRule(winnerIndex);
   const leftOut = leftOutParts(input, stats.ties.count > 0);
-  const { award, notes: awardNotes } = decideAward(rule, {
+  const awardContext: AwardContext = {
     input,
     priceBasis,
     lines,
@@ -109,7 +87,8 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     stats,
     winnerIndex,
     blockedBy: leftOut.couldChangeAward,
-  });
+  };
+  const { award, notes: awardNotes, headline } = decideAward(chooseAwardRule(awardContext), awardContext);
 
   const responses = responseRate(input.vendors, suppliers);
   const notes = comparisonNotes({
@@ -119,8 +98,8 @@ export function buildComparison(input: ComparisonInput): ComparisonModel {
     priceBasis,
     priceBasisWarning,
     suppliers,
-    winnerIndex,
     award,
+    awardHeadline: headline,
     awardNotes: [leftOut.notes, ...serviceWordNotes(input), ...awardNotes],
     stats,
     quotations,
@@ -158,8 +137,9 @@ interface NotesFrom {
   priceBasis: PriceBasis;
   priceBasisWarning: PriceBasisWarning | undefined;
   suppliers: SupplierSummary[];
-  winnerIndex: number;
   award: AwardSummary;
+  /** The award rule's note on the award as a whole. */
+  awardHeadline: string | undefined;
   awardNotes: NoteList[];
   stats: LineStatsStage;
   quotations: QuotationsStage;
@@ -168,7 +148,8 @@ interface NotesFrom {
 
 /** The notes of the comparison, most important first. */
 function comparisonNotes(from: NotesFrom): ComparisonNote[] {
-  const { input, timeZone, tzProblem, priceBasis, priceBasisWarning, suppliers, winnerIndex, award, awardNotes } = from;
+  const { input, timeZone, tzProblem, priceBasis, priceBasisWarning, suppliers, award, awardHeadline, awardNotes } =
+    from;
   const { stats, quotations, linesStage } = from;
   const notes: ComparisonNote[] = [];
   if (priceBasisWarning) notes.push({ topic: 'Price basis WARNING', text: priceBasisWarning.text });
@@ -211,17 +192,7 @@ function comparisonNotes(from: NotesFrom): ComparisonNote[] {
   } else if (input.state === 'cancelled') {
     notes.push({ topic: 'Status', text: 'The RFQ was cancelled: the award recommendation is for information only.' });
   }
-  if (award.basis === 'winning-quotation') {
-    notes.push({
-      topic: 'Award',
-      text: `The RFQ is completed: the award follows the winning quotation ${supplierLabel(suppliers[winnerIndex]!)}.`,
-    });
-  } else if (input.winnerKey !== undefined) {
-    notes.push({
-      topic: 'Award',
-      text: `The winning quotation key ${input.winnerKey} is not among the quotations received; the award shows the lowest qualified price per line instead.`,
-    });
-  }
+  if (awardHeadline !== undefined) notes.push({ topic: 'Award', text: awardHeadline });
   if (award.withheld !== undefined) notes.unshift({ topic: 'ERP ids WARNING', text: draftText(award, input.state) });
   else if (!award.final && suppliers.length > 0) {
     notes.push({ topic: 'Award', text: draftText(award, input.state) });
@@ -257,10 +228,7 @@ function comparisonNotes(from: NotesFrom): ComparisonNote[] {
 
 /** The Notes sheet's line on who was asked and who answered. */
 function vendorsNote(r: NonNullable<ComparisonModel['responses']>): string {
-  const asOf =
-    r.asOf !== undefined
-      ? ` (vendor directory of ${new Date(r.asOf).toISOString().slice(0, 16).replace('T', ' ')} UTC)`
-      : '';
+  const asOf = r.asOf !== undefined ? ` (vendor directory of ${minuteText(r.asOf)} UTC)` : '';
   const chase =
     r.notQuoted.length > 0
       ? ` The ${r.notQuoted.length} who did not quote are listed on sheet "Suppliers" with their contact.`

@@ -1,53 +1,36 @@
 /**
- * The outputs of a comparison behind one interface: each writer renders its data to a path, atomically
- * (temporary name, then rename), so a reader never sees half a file. The comparison job and `rfq-sync compare`
- * both write through writeComparisonOutputs.
+ * The outputs of a comparison version, in the order written (and listed in a done manifest): the comparison job
+ * writes every one registered here. A new output (a CSV per supplier, a PDF) is a file of its own implementing
+ * OutputWriter (output-writer.ts) and one line in this list.
  */
-import { writeAtomically, writeFileAtomically } from '../atomic-write.ts';
-import { awardCsv } from './award-csv.ts';
+import { awardFileOutput } from './award-csv.ts';
 import { buildComparison } from './model.ts';
+import type { OutputPlace, OutputWriter, WrittenFile } from './output-writer.ts';
+import { Registry } from './registry.ts';
 import type { ComparisonInput, ComparisonModel } from './types.ts';
-import { writeComparisonModel } from './workbook.ts';
+import { workbookOutput } from './workbook.ts';
 
-export interface OutputWriter<T> {
-  readonly output: 'workbook' | 'award' | 'overview';
-  /** Writes `data` to `path` atomically. */
-  write(data: T, path: string): Promise<void>;
-}
+export const comparisonOutputs = new Registry<OutputWriter>('comparison output', [workbookOutput, awardFileOutput]);
 
-export const workbookWriter: OutputWriter<ComparisonModel> = {
-  output: 'workbook',
-  write: (model, path) => writeAtomically(path, (tmp) => writeComparisonModel(model, tmp)),
-};
-
-export const awardFileWriter: OutputWriter<ComparisonModel> = {
-  output: 'award',
-  write: (model, path) => writeFileAtomically(path, awardCsv(model)),
-};
-
-/** Writes the outputs of one model to the paths given (a path left out is not written); returns what was written. */
-export async function writeComparisonOutputs(
-  model: ComparisonModel,
-  paths: { workbook?: string; award?: string },
-): Promise<{ workbook?: string; award?: string }> {
-  const written: { workbook?: string; award?: string } = {};
-  if (paths.workbook !== undefined) {
-    await workbookWriter.write(model, paths.workbook);
-    written.workbook = paths.workbook;
-  }
-  if (paths.award !== undefined) {
-    await awardFileWriter.write(model, paths.award);
-    written.award = paths.award;
+/** Writes every registered output of one model, one file after the other; returns what was written, in order. */
+export async function writeComparisonOutputs(model: ComparisonModel, place: OutputPlace): Promise<WrittenFile[]> {
+  const written: WrittenFile[] = [];
+  for (const output of comparisonOutputs.all) {
+    for (const path of output.paths(model, place)) {
+      await output.write(model, path);
+      written.push({ output: output.name, path, forErp: output.forErp === true });
+    }
   }
   return written;
 }
 
-/** Builds the comparison once and writes the workbook and the award CSV, each atomically. */
+/** Builds the comparison once and writes the workbook and the award CSV to these paths (a draft's award too). */
 export async function writeComparisonFiles(
   input: ComparisonInput,
   paths: { workbook: string; award: string },
 ): Promise<ComparisonModel> {
   const model = buildComparison(input);
-  await writeComparisonOutputs(model, paths);
+  await workbookOutput.write(model, paths.workbook);
+  await awardFileOutput.write(model, paths.award);
   return model;
 }

@@ -8,8 +8,10 @@ import type { WriteStream } from 'node:fs';
 import type { Row, Style, Worksheet } from 'exceljs';
 import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
-import { excelDateInZone, zoneOffsetLabel } from './dates.ts';
+import { minuteText, zoneOffsetLabel } from '../time-zone.ts';
+import { excelDateInZone } from './dates.ts';
 import { workbookWriter, writeStreamedFile } from './file-stream.ts';
+import { colLetter } from './sheet-common.ts';
 import { COLOR, stylesFor } from './styles.ts';
 import type { ComparisonModel } from './types.ts';
 
@@ -215,7 +217,7 @@ async function render(
     ws.getRow(R.legend),
     1,
     t(
-      `${rows.length} tracked RFQs, earliest due date first. Written ${formatWall(at, opts.timeZone)} ${opts.timeZone} (${zoneOffsetLabel(at, opts.timeZone)}); ` +
+      `${rows.length} tracked RFQs, earliest due date first. Written ${minuteText(at, opts.timeZone)} ${opts.timeZone} (${zoneOffsetLabel(at, opts.timeZone)}); ` +
         'dates in that zone. Figures are those of the latest comparison workbook of each RFQ (best total = its award total); ' +
         'paths are relative to this folder.',
     ),
@@ -278,18 +280,4 @@ function vendorsText(v: { following: number; quoted: number }): string {
   return v.following === 0
     ? 'none follow'
     : `${v.quoted} of ${v.following} (${Math.round((100 * v.quoted) / v.following)}%)`;
-}
-
-function formatWall(ms: number, timeZone: string): string {
-  return excelDateInZone(ms, timeZone).toISOString().slice(0, 16).replace('T', ' ');
-}
-
-function colLetter(n: number): string {
-  let s = '';
-  while (n > 0) {
-    const m = (n - 1) % 26;
-    s = String.fromCharCode(65 + m) + s;
-    n = Math.floor((n - 1) / 26);
-  }
-  return s;
 }

@@ -85,7 +85,8 @@ export interface ResponseRate {
 }
 
 export type SupplierDecision = 'qualified' | 'not qualified' | 'undecided';
-export type AwardBasis = 'lowest-qualified-price' | 'winning-quotation';
+/** The name of the award rule that decided the award (award-rules.ts): `lowest-qualified-price`, `winning-quotation`... */
+export type AwardBasis = string;
 
 export interface SupplierSummary {
   key: string;
@@ -160,15 +161,20 @@ export interface LineComparison {
   savings?: Decimal;
   /** savings / estimatedTotal, a fraction. */
   savingsPct?: Decimal;
-  /** unitPrice is undefined only for a line total without a quantity. */
-  /** `single`: given to the best single supplier because splitting the award would save nothing. */
-  award?: { supplier: number; unitPrice?: Decimal; lineTotal?: Decimal; basis: AwardBasis; single?: boolean };
+  /**
+   * unitPrice is undefined only for a line total without a quantity. `remark`: the rule's word on why this line went
+   * to this supplier (a tie, one order for every line), for the Award sheet.
+   */
+  award?: { supplier: number; unitPrice?: Decimal; lineTotal?: Decimal; basis: AwardBasis; remark?: string };
   /** Why the line has no award, when it has none. */
   noAwardReason?: string;
 }
 
 export interface AwardSummary {
   basis: AwardBasis;
+  /** The rule's name for people (`lowest qualified price`), and how it decides (the Award sheet's second line). */
+  basisLabel: string;
+  basisDescription: string;
   /**
    * Final: the ERP may act on it, and only then is an award file written. The RFQ is completed and its winning
    * quotation is known, or (closed or completed) every quotation has a qualification decision. Otherwise a draft.

@@ -4,6 +4,7 @@
  * or hyperlinks; every text that came from the service or the ERP export goes through safeCellText. One file per
  * sheet: comparison-sheet.ts, suppliers-sheet.ts, award-sheet.ts, notes-sheet.ts.
  */
+import { join } from 'node:path';
 import { writeAtomically } from '../atomic-write.ts';
 import { UnexpectedError } from '../errors.ts';
 import { writeAwardSheet } from './award-sheet.ts';
@@ -11,12 +12,13 @@ import { COMPARISON_COLS, writeComparisonSheet } from './comparison-sheet.ts';
 import { buildComparison } from './model.ts';
 import { workbookWriter, writeStreamedFile } from './file-stream.ts';
 import { writeNotesSheet } from './notes-sheet.ts';
+import type { OutputWriter } from './output-writer.ts';
 import { EXCEL_MAX_COLUMNS } from './sheet-common.ts';
 import { writeSuppliersSheet } from './suppliers-sheet.ts';
 import type { ComparisonInput, ComparisonModel } from './types.ts';
 
 export { COMPARISON_COLS, COMPARISON_ROWS } from './comparison-sheet.ts';
-export { AWARD_ROWS, basisLabel } from './award-sheet.ts';
+export { AWARD_ROWS } from './award-sheet.ts';
 export { SHEETS } from './sheet-common.ts';
 
 /** Streams the workbook for an already built model to `filePath` (not atomic: see writeComparisonWorkbook). */
@@ -41,6 +43,12 @@ export async function writeComparisonModel(model: ComparisonModel, filePath: str
 
 /** Builds the comparison and writes it to `outPath` atomically (temporary name, then rename). */
 export async function writeComparisonWorkbook(input: ComparisonInput, outPath: string): Promise<void> {
-  const model = buildComparison(input);
-  await writeAtomically(outPath, (tmp) => writeComparisonModel(model, tmp));
+  await workbookOutput.write(buildComparison(input), outPath);
 }
+
+/** The comparison workbook, every version: outbox/comparisons/. */
+export const workbookOutput: OutputWriter = {
+  name: 'workbook',
+  paths: (_model, place) => [join(place.folders.comparisons, place.names.workbook)],
+  write: (model, path) => writeAtomically(path, (tmp) => writeComparisonModel(model, tmp)),
+};

@@ -4,6 +4,7 @@
  * rows rejected, 2 the file (or the mapping) cannot be read. `check --suggest` drafts a profile instead (suggest-command.ts).
  */
 import { formatRowProblem, ProfileBrokenError, RfqSyncError } from '../errors.ts';
+import { minuteText } from '../time-zone.ts';
 import type { Requisition } from '../requisition.ts';
 import { ingestFile, type IngestOptions } from './ingest-file.ts';
 
@@ -11,7 +12,7 @@ import { ingestFile, type IngestOptions } from './ingest-file.ts';
 const MAX_SHOWN = 200;
 
 function day(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  return `${minuteText(ms)} UTC`;
 }
 
 export async function runCheck(path: string, opts: IngestOptions, out: (line: string) => void): Promise<0 | 1 | 2> {

@@ -1,8 +1,10 @@
 /**
  * Dates as ERP exports write them (`dd.MM.yyyy`, `dd-MMM-yyyy`, `M/d/yyyy`, ISO, Excel serial numbers, real xlsx
  * dates) turned into Unix milliseconds, explicit about the time zone: a wall-clock date in the profile's IANA zone.
- * Impossible dates (31.02.) are errors, never rolled over the way `new Date()` does.
+ * Impossible dates (31.02.) are errors, never rolled over the way `new Date()` does. The zone arithmetic is
+ * src/time-zone.ts.
  */
+import { wallToUtc, type WallClock } from '../time-zone.ts';
 
 export interface DateFormat {
   /** Patterns tried in order: tokens yyyy yy MMM MM M dd d HH H mm ss, or `iso`, or `excel_serial`. */
@@ -21,15 +23,6 @@ export type DateResult = { ok: true; ms: number; day?: string } | { ok: false; r
 
 const dayOf = (w: WallClock): string =>
   `${String(w.y).padStart(4, '0')}-${String(w.mo).padStart(2, '0')}-${String(w.d).padStart(2, '0')}`;
-
-export interface WallClock {
-  y: number;
-  mo: number; // 1-12
-  d: number;
-  h: number;
-  mi: number;
-  s: number;
-}
 
 const MONTHS: Record<string, number> = {};
 // English and German abbreviations and full names (Oracle writes JAN, SAP in German may write Mär/Okt/Dez).
@@ -116,53 +109,6 @@ export function excelSerialToWall(serial: number): WallClock {
     mi: d.getUTCMinutes(),
     s: d.getUTCSeconds(),
   };
-}
-
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** Offset of `timeZone` from UTC at instant `ms`, in ms. */
-function zoneOffset(ms: number, timeZone: string): number {
-  let f = offsetFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    offsetFormatters.set(timeZone, f);
-  }
-  const p: Record<string, number> = {};
-  for (const part of f.formatToParts(new Date(ms))) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
-  return asUtc - Math.floor(ms / 1000) * 1000;
-}
-
-/** Wall-clock time in `timeZone` to Unix ms (DST gaps resolve forward, overlaps to the first occurrence). */
-export function wallToUtc(w: WallClock, timeZone: string): number {
-  const naive = Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi, w.s);
-  if (timeZone === 'UTC' || timeZone === 'Etc/UTC') return naive;
-  const first = naive - zoneOffset(naive, timeZone);
-  const second = naive - zoneOffset(first, timeZone);
-  if (first === second) return first;
-  // Near a transition: keep the candidate whose local time is the wall clock asked for; in a DST gap neither is,
-  // and the later one (the wall clock moved forward) is taken.
-  if (second + zoneOffset(second, timeZone) === naive) return second;
-  if (first + zoneOffset(first, timeZone) === naive) return first;
-  return Math.max(first, second);
-}
-
-export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Parse text by the profile's patterns. */

@@ -11,7 +11,8 @@ import { z } from 'zod';
 import type { RowProblem } from '../errors.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import { REQUEST_TEXT_LIMITS, type LimitedTextField } from '../sourcing/limits.ts';
-import { parseDateCell, wallToUtc } from './date-format.ts';
+import { daysLaterAt } from '../time-zone.ts';
+import { parseDateCell } from './date-format.ts';
 import { cellText, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { FieldName } from './mapping-profile.ts';
 import { parseNumber, roundHalfUp } from './number-format.ts';
@@ -383,20 +384,6 @@ function dateOf(
   return r.ms;
 }
 
-/** N days after `now` (calendar days in the profile's zone) at the rule's time of day. */
-export function dueDateByRule(now: Date, days: number, at: string, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(now);
-  const get = (t: string): number => Number(parts.find((p) => p.type === t)!.value);
-  const d = new Date(Date.UTC(get('year'), get('month') - 1, get('day') + days));
-  const [h, mi] = at.split(':').map(Number) as [number, number];
-  return wallToUtc({ y: d.getUTCFullYear(), mo: d.getUTCMonth() + 1, d: d.getUTCDate(), h, mi, s: 0 }, timeZone);
-}
-
 export function mapRequisitionHeader(
   m: BoundMapping,
   cells: readonly Cell[],
@@ -417,7 +404,9 @@ export function mapRequisitionHeader(
   const days: ErpDays = {};
   let due = dateOf(ctx, cells, 'due_date', days);
   const rule = m.profile.dueDateRule;
-  if (due === undefined && rule) due = dueDateByRule(now, rule.daysAfterIngest, rule.at, m.profile.dates.timeZone);
+  // N calendar days after ingest in the profile's zone, at the rule's time of day
+  if (due === undefined && rule)
+    due = daysLaterAt(now.getTime(), rule.daysAfterIngest, rule.at, m.profile.dates.timeZone);
   if (due === undefined) missing(ctx, 'due_date');
   else if (due !== null && due <= now.getTime()) {
     problem(

@@ -8,7 +8,8 @@ import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import { MappingError } from '../errors.ts';
 import { compileCategoryMap, type CategoryMap } from './category-map.ts';
-import { isValidTimeZone, type DateFormat } from './date-format.ts';
+import { isValidTimeZone } from '../time-zone.ts';
+import type { DateFormat } from './date-format.ts';
 import type { NumberFormat } from './number-format.ts';
 
 /** Case, spaces and punctuation in headers do not matter. */

@@ -3,8 +3,7 @@
  * first event and sent NOTIFY_DIGEST_MS later (`w<start>`), the next NOTIFY_DAILY_AT in TIME_ZONE (`d<time>`), or a
  * message of its own, sent at once (`e<hash of the event>`).
  */
-import { excelDateInZone } from '../comparison/dates.ts';
-import { wallToUtc } from '../ingest/date-format.ts';
+import { wallClockAt, wallToUtc } from '../time-zone.ts';
 import { shortHash } from './event-kind.ts';
 
 export interface Slot {
@@ -31,10 +30,9 @@ export function dailyMessage(now: number, at: string, timeZone: string): Slot {
 /** The first instant after `now` whose wall-clock time in `timeZone` is `HH:MM` (in a DST gap: just after it). */
 export function nextWallClock(now: number, hhmm: string, timeZone: string): number {
   const [h, mi] = hhmm.split(':').map(Number) as [number, number];
-  const today = excelDateInZone(now, timeZone); // its UTC fields are the wall clock in the zone
+  const today = wallClockAt(now, timeZone);
   for (let day = 0; day < 3; day++) {
-    const w = { y: today.getUTCFullYear(), mo: today.getUTCMonth() + 1, d: today.getUTCDate() + day, h, mi, s: 0 };
-    const at = wallToUtc(w, timeZone);
+    const at = wallToUtc({ ...today, d: today.d + day, h, mi, s: 0 }, timeZone);
     if (at > now) return at;
   }
   return now + 24 * 3600_000;

@@ -1,5 +1,6 @@
 /** The value kinds the settings are made of, with their error messages (one line per problem at start). */
 import { z } from 'zod';
+import { canonicalTimeZone } from '../time-zone.ts';
 
 export const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])])
@@ -26,11 +27,9 @@ export const timeZone = z
   .string()
   .trim()
   .transform((tz, c) => {
-    try {
-      return new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
-    } catch {
-      c.addIssue({ code: 'custom', message: 'must be an IANA time zone name such as Europe/Berlin or UTC' });
-      return z.NEVER;
-    }
+    const canonical = canonicalTimeZone(tz);
+    if (canonical !== undefined) return canonical;
+    c.addIssue({ code: 'custom', message: 'must be an IANA time zone name such as Europe/Berlin or UTC' });
+    return z.NEVER;
   });
 export const cron = z.string().regex(/^(\S+\s+){4,5}\S+$/, 'must be a cron expression with 5 or 6 fields');

@@ -4,12 +4,7 @@
  * comes only from the tracked versions).
  */
 import { join } from 'node:path';
-import {
-  buildComparison,
-  comparisonFileNames,
-  writeComparisonOutputs,
-  type ComparisonInput,
-} from '../comparison/index.ts';
+import { buildComparison, comparisonFileNames, workbookOutput, type ComparisonInput } from '../comparison/index.ts';
 import { rfqNotFound } from '../errors.ts';
 import { comparisonExtras } from './comparison-extras.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
@@ -40,7 +35,7 @@ export async function writeComparisonNow(
   };
   const workbook = opts.out ?? join(ctx.config.folders.comparisons, comparisonFileNames(found.rfq).workbook);
   const model = buildComparison(input);
-  await writeComparisonOutputs(model, { workbook });
+  await workbookOutput.write(model, workbook);
   return {
     workbook,
     state: found.state,

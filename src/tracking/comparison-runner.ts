@@ -1,7 +1,8 @@
 /**
- * The comparison job: write version N of an RFQ's comparison workbook (`outbox/comparisons/`) and, once the award
- * is final, its award CSV (`outbox/awards/`) from the stored snapshot, then record the version and the revision
- * numbers and decisions it reflected. A later final award names the award file it supersedes.
+ * The comparison job: write version N of an RFQ's outputs from the stored snapshot, each output registered in
+ * src/comparison/outputs.ts (the comparison workbook in `outbox/comparisons/` and, once the award is final, its award
+ * CSV in `outbox/awards/`), then its done files, then record the version and the revision numbers and decisions it
+ * reflected. A later final award names the award file it supersedes.
  *
  * - Each version is written once: a job for a version already recorded does nothing. A crash between writing and
  *   recording rewrites the same files on retry (written to a temporary name and renamed, so a reader never sees
@@ -13,9 +14,14 @@
  *   lines no longer match what was posted, the award file is withheld (workbook Notes, `status`, the log).
  * - The response rate comes from the stored vendor directory (comparison-extras.ts).
  */
-import { join } from 'node:path';
-import { buildComparison, comparisonFileNames, writeComparisonOutputs } from '../comparison/index.ts';
-import type { ComparisonInput, ComparisonModel } from '../comparison/index.ts';
+import {
+  awardFileOutput,
+  buildComparison,
+  comparisonFileNames,
+  workbookOutput,
+  writeComparisonOutputs,
+} from '../comparison/index.ts';
+import type { ComparisonInput, ComparisonModel, OutputWriter, WrittenFile } from '../comparison/index.ts';
 import { comparisonSummary } from '../comparison/overview.ts';
 import { writeDoneFiles } from '../comparison/done-files.ts';
 import { rfqNotListed } from '../errors.ts';
@@ -62,21 +68,27 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   const { rfq } = extras;
   const input = comparisonInputOf(ctx, rec, extras, snap, quotations, version);
   const names = comparisonFileNames(rfq, version);
-  const workbook = join(ctx.config.folders.comparisons, names.workbook);
-  const csv = join(ctx.config.folders.awards, names.award);
   const model = buildComparison(input);
-  // The award file is for the ERP to act on: written only once the award is final; a draft stays in the workbook.
+  // Every registered output; the award file only once the award is final (a draft stays in the workbook).
+  const files = await writeComparisonOutputs(model, { folders: ctx.config.folders, names });
+  const workbook = fileOf(files, workbookOutput)!;
+  const csv = fileOf(files, awardFileOutput);
   const final = model.award.final;
-  await writeComparisonOutputs(model, { workbook, ...(final ? { award: csv } : {}) });
   await writeDoneFiles(ctx.config, {
     rfqId,
     version,
-    workbook,
-    award: csv,
-    awardWritten: final,
+    files,
+    awardName: names.award,
     overview: overviewPath(ctx.config),
   });
-  await tellComparisonWritten(ctx, { rec, rfq, model, version, workbook, ...(final ? { award: csv } : {}) });
+  await tellComparisonWritten(ctx, {
+    rec,
+    rfq,
+    model,
+    version,
+    workbook,
+    ...(csv !== undefined ? { award: csv } : {}),
+  });
   const written = writtenComparison(rec, snap, quotations, model, names, version, unreadableOf(rfq));
   await store.update(rfqId, (cur) =>
     cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined,
@@ -90,7 +102,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   log.info(
     {
       workbook,
-      awardCsv: final ? csv : undefined,
+      awardCsv: csv,
       awardFinal: final,
       quotations: quotations.length,
       invalid: input.invalidQuotations?.length ?? 0,
@@ -120,12 +132,17 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     rfqId,
     version,
     workbook,
-    ...(final ? { awardCsv: csv } : {}),
+    ...(csv !== undefined ? { awardCsv: csv } : {}),
     ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
     ...(winnerName !== undefined ? { winnerName } : {}),
   };
   if (await askForNextVersion(ctx, store, rfqId, version, written, usedSeq)) result.next = version + 1;
   return result;
+}
+
+/** The path an output wrote, if it wrote one. */
+function fileOf(files: readonly WrittenFile[], output: OutputWriter): string | undefined {
+  return files.find((f) => f.output === output.name)?.path;
 }
 
 /**

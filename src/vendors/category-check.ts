@@ -4,6 +4,7 @@
  * sends it with a warning (file report, log, `status`), `off` does not look. Only with a readable directory: where
  * the service has none, or it could not be read yet, nothing is checked (never blocking).
  */
+import { minuteText } from '../time-zone.ts';
 import { categoryCounts, caseVariantOf, followersOf, readable, type VendorDirectory } from './vendor-directory.ts';
 
 export type CategoryCheckMode = 'hold' | 'warn' | 'off';
@@ -30,7 +31,7 @@ export function categoryChecker(
   const named = known.slice(0, NAMED).map((c) => `"${c}"`);
   const listed =
     known.length === 0 ? 'none' : `${named.join(', ')}${known.length > NAMED ? `, ... (${known.length} in all)` : ''}`;
-  const asOf = new Date(dir.readAt).toISOString().slice(0, 16).replace('T', ' ');
+  const asOf = minuteText(dir.readAt);
   return (category) => {
     if (category === undefined || category.trim() === '') return undefined;
     if (followersOf(vendors, category).length > 0) return undefined;

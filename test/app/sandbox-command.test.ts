@@ -47,6 +47,8 @@ describe('rfq-sync sandbox --shapes', () => {
     }
     const bad = spawnCli(['sandbox', '--shapes', 'mongo'], {});
     expect((await bad.exited).code).toBe(2);
-    expect(bad.output()).toContain('--shapes: must be current or legacy, not mongo');
+    expect(bad.output()).toContain(
+      "option '--shapes <name>' argument 'mongo' is invalid. Allowed choices are current, legacy.",
+    );
   });
 });
