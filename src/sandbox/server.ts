@@ -62,6 +62,11 @@ export interface SandboxOptions {
   shapes?: 'current' | 'legacy';
   /** Hand-made RFQs (no external_ids) seeded per account at start. Default 0. */
   existing?: number;
+  /**
+   * An account's history seeded per account at start (SandboxStore.seedHistory): `rfqs` RFQs, `finalShare` of them
+   * completed or cancelled. Default none.
+   */
+  history?: { rfqs: number; finalShare: number };
   /** How lists and stored records behave (behaviour.ts): list lag, order, hidden RFQs, cursors... Default: none of it. */
   behaviour?: ServiceBehaviour;
   /**
@@ -97,7 +102,10 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   await store.load();
   const dialect = o.dialect ?? 'friendly';
   const docs = dialect === 'docs';
-  for (const company of new Set(Object.values(accounts))) store.seedHandMade(company, o.existing ?? 0, random);
+  for (const company of new Set(Object.values(accounts))) {
+    store.seedHandMade(company, o.existing ?? 0, random);
+    if (o.history) store.seedHistory(company, o.history.rfqs, o.history.finalShare);
+  }
   const vendors = o.vendors === false ? undefined : seedVendors();
   const autopilot = o.autopilot ? startAutopilot(store, o.autopilot, random, Date.now, vendors) : undefined;
 

@@ -264,6 +264,29 @@ export class SandboxStore {
     this.changed();
   }
 
+  /**
+   * Seed an account's history: `n` RFQs, `finalShare` of them (0..1) completed or cancelled (two in three completed),
+   * the rest open and closed in turn; one line each, dated an hour apart up to now. Cheap enough for 50,000 (tests
+   * and `bench:poll` build large accounts here, in-process, not through thousands of POSTs).
+   */
+  seedHistory(company: string, n: number, finalShare: number): void {
+    const finals = Math.round(n * finalShare);
+    const start = this.now() - n * 3_600_000;
+    for (let i = 0; i < n; i++) {
+      const rfq = this.create(company, {
+        title: `Earlier RFQ ${i + 1}`,
+        due_date: String(start + (i + 24) * 3_600_000),
+        rfq_type: 'Public',
+        lines: [{ product_name: 'Item', uom: 'pcs', qty: 1, estimated_price: 100 }],
+      });
+      rfq.rfq_date = start + i * 3_600_000;
+      // spread over the history, as an account's long-settled RFQs are
+      const k = Math.floor(((i + 1) * finals) / n) - Math.floor((i * finals) / n);
+      rfq.state = k === 1 ? (i % 3 === 2 ? 'cancelled' : 'completed') : i % 2 === 0 ? 'open' : 'closed';
+    }
+    this.changed();
+  }
+
   /** Every RFQ of the account, all states, in _id order. */
   listAllFor(company: string): StoredRfq[] {
     return this.data.rfqs.filter((r) => r.company === company);

@@ -28,6 +28,10 @@ export async function* listRfqPages(
     yield* edgePages(c, filter, opts);
     return;
   }
+  if (opts.pages === 'backward') {
+    yield* backwardPages(c, filter, opts);
+    return;
+  }
   let total: number | undefined;
   const pages = pagesOf<ListPageItems>(
     c,
@@ -64,6 +68,48 @@ async function* edgePages(
   const end = await fetchPageWithRetry(c, filter, last, opts);
   reportInvalid(c, filter, last, end.items.invalid, opts.onInvalid);
   yield { page: last, rfqs: end.items.rfqs, total, pageTotal: end.items.pageTotal };
+}
+
+/**
+ * Page 1 (it names the last page), then the last page down to page 2, one at a time, so a reader that stops early
+ * pays only for what it read. Without `links.last` (cursor-like services) the rest follows `links.next` forward.
+ */
+async function* backwardPages(
+  c: ClientContext,
+  filter: string | undefined,
+  opts: ListRfqsOptions,
+): AsyncGenerator<RfqListPage> {
+  const read = async (page: number) => {
+    const got = await fetchPageWithRetry(c, filter, page, opts);
+    reportInvalid(c, filter, page, got.items.invalid, opts.onInvalid);
+    return got;
+  };
+  const first = await read(1);
+  const total = first.items.pageTotal;
+  const last = pageFromLink(first.last);
+  let next = pageFromLink(first.next);
+  const lastPage = last ?? (next === undefined ? 1 : undefined);
+  yield { page: 1, rfqs: first.items.rfqs, total, pageTotal: total, ...(lastPage ? { lastPage } : {}) };
+  if (last !== undefined) {
+    for (let page = Math.min(last, c.maxPages); page >= 2; page--) {
+      const got = await read(page);
+      yield { page, rfqs: got.items.rfqs, total, pageTotal: got.items.pageTotal, lastPage: last };
+    }
+    return;
+  }
+  for (let prev = 1; next !== undefined && next > prev && next <= c.maxPages;) {
+    const got = await read(next);
+    if (got.items.rfqs.length === 0 && got.items.invalid.length === 0) return;
+    const following = pageFromLink(got.next);
+    yield {
+      page: next,
+      rfqs: got.items.rfqs,
+      total,
+      pageTotal: got.items.pageTotal,
+      ...(following === undefined ? { lastPage: next } : {}),
+    };
+    [prev, next] = [next, following];
+  }
 }
 
 export async function* listRfqs(

@@ -35,6 +35,10 @@ export interface Dialect {
   listLagMs?: number;
   /** Unix ms of that measurement (measured again when older than a detection, or when a walk misses our RFQ). */
   listLagAt?: number;
+  /** RFQs on the account at detection (the unfiltered list's meta.total): the listing strategy's estimates. */
+  accountTotal?: number;
+  /** Records per list page, where page 1 of the unfiltered list showed it (it held fewer than the total). */
+  pageSize?: number;
   /** Record labels met that the label mapping does not know (their RFQs' state stays unknown). */
   unknownLabels: string[];
   /** One line per observation behind the conclusions. */
@@ -95,7 +99,7 @@ export async function detectDialect(
   };
   const probe: Probe = { port, evidence, noteLabels };
 
-  const { unfiltered, total, sample: listed } = await probeUnfiltered(probe);
+  const { unfiltered, total, pageSize, sample: listed } = await probeUnfiltered(probe);
   const {
     filter,
     filterBasis,
@@ -119,6 +123,8 @@ export async function detectDialect(
     detail,
     edit,
     ...(known.listLagMs !== undefined ? { listLagMs: known.listLagMs, listLagAt: known.listLagAt } : {}),
+    ...(total !== undefined ? { accountTotal: total } : {}),
+    ...(pageSize !== undefined ? { pageSize } : {}),
     unknownLabels: [...unknownLabels],
     evidence,
     detectedAt: now,
@@ -135,7 +141,7 @@ interface Probe {
 /** Page 1 of the unfiltered list: whether it exists, its total, and a listed RFQ to try the detail call on. */
 async function probeUnfiltered(
   p: Probe,
-): Promise<{ unfiltered: Tristate; total: number | undefined; sample: ListedRfq | undefined }> {
+): Promise<{ unfiltered: Tristate; total: number | undefined; pageSize?: number; sample: ListedRfq | undefined }> {
   const all = await firstPage(p.port, null);
   if ('refused' in all) {
     p.evidence.push(`${describe(null)}: refused (${all.refused})`);
@@ -147,7 +153,8 @@ async function probeUnfiltered(
   }
   p.noteLabels(all.rfqs);
   p.evidence.push(`${describe(null)}: total ${all.total}`);
-  return { unfiltered: 'yes', total: all.total, sample: all.rfqs[0] };
+  const pageSize = all.total > all.rfqs.length && all.rfqs.length > 0 ? all.rfqs.length : undefined;
+  return { unfiltered: 'yes', total: all.total, ...(pageSize ? { pageSize } : {}), sample: all.rfqs[0] };
 }
 
 /** The status filter: the forced one, else the first form proven (lower case first), else `none`. */

@@ -37,9 +37,10 @@ export interface ListRfqsOptions {
   signal?: AbortSignal;
   /**
    * `edges`: page 1 and the last page only (where a list sorted by creation shows a new RFQ): the list-lag probe.
-   * Default: every page.
+   * `backward`: page 1, then the last page down to page 2, one request at a time (a reader of a list in _id order
+   * that needs only its newest end and stops early: list-walk.ts). Default: every page.
    */
-  pages?: 'all' | 'edges';
+  pages?: 'all' | 'edges' | 'backward';
 }
 
 export interface RfqListPage {
@@ -51,6 +52,8 @@ export interface RfqListPage {
   total?: number;
   /** meta.total of this page (the unfiltered walk proves completeness from every page's total). */
   pageTotal?: number;
+  /** The list's last page number, where known (`backward` pages: from page 1's `links.last`). */
+  lastPage?: number;
 }
 
 export interface SourcingPort {

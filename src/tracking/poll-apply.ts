@@ -7,7 +7,7 @@ import type { TrackingContext } from './context.ts';
 import { enqueueQuotations } from './enqueue.ts';
 import type { PollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
-import { observe, unreadableOf, type Observation, type TrackedRfq } from './transitions.ts';
+import { finalFollowUp, isFinal, observe, unreadableOf, type Observation, type TrackedRfq } from './transitions.ts';
 import { retryWithheld } from './withheld-awards.ts';
 
 const BATCH = 500;
@@ -27,6 +27,12 @@ async function applyToRecord(s: PollState, id: number, first: TrackedRfq | undef
   const { store, slot, result } = s;
   const threshold = s.ctx.config.MISSING_POLLS_BEFORE_FLAG;
   const found = s.seen.get(id);
+  // completed and cancelled are final: not looked for, so not missing; an award never written is asked for again
+  if (!found && first && isFinal(first.state)) {
+    const actions = finalFollowUp(first);
+    if (actions.length > 0) await follow(s.ctx, { record: first, actions, changed: false }, slot, result, s.log);
+    return;
+  }
   let obs: Observation | undefined;
   const decide = (cur: TrackedRfq | undefined) => {
     const base = cur ?? store.fresh(id, now);

@@ -1,16 +1,17 @@
 /**
- * A poll's first step: read the RFQ lists through all pages and note where each tracked RFQ was found. The others
- * are only counted. A record with fields that could not be read counts as read (its fields are left out of it); one
+ * A poll's first step: read what the listing strategy says (open and closed lists, then the RFQs that left them;
+ * src/sourcing/listing-strategy.ts) and note where each tracked RFQ was found. The others are only counted. A record with fields that could not be read counts as read (its fields are left out of it); one
  * whose identity cannot be read is placed by its `_id` when that is readable. Both are kept in the poll result (for
  * `status`) on every poll, and logged once per RFQ and field (report-once.ts), not once per poll.
  */
 import { isRetryablePageError } from '../errors.ts';
 import type { InvalidListedRfq, ListRfqsOptions } from '../sourcing/client.ts';
-import type { FilterForm, ListedRfq } from '../sourcing/types.ts';
-import { RFQ_STATUSES } from '../sourcing/types.ts';
+import { listingStrategyFor, type StateSink } from '../sourcing/listing-strategy.ts';
+import type { ListedRfq } from '../sourcing/types.ts';
 import type { PollState } from './poll-state.ts';
 import { sayOnce, type ToSay } from './report-once.ts';
 import { mergeSeenState, type RfqState } from './transitions.ts';
+import { withheldAwards } from './withheld-awards.ts';
 
 const MAX_RESULT_INVALID = 100;
 /** Each failed page asked again up to 4 times, after 0.2, 0.4, 0.8, 1.6 s (jittered ±50%), before the poll fails. */
@@ -20,59 +21,66 @@ const PAGE_RETRY: NonNullable<ListRfqsOptions['pageRetry']> = {
   backoffMs: (n) => 100 * 2 ** n * (0.5 + Math.random()),
 };
 
-/** Fill `s.seen` (and the result's counts) from the account's lists. */
+/**
+ * Fill `s.seen` (and the result's counts) with the states of the tracked RFQs that can still change, read the way
+ * the account's dialect makes cheapest (src/sourcing/listing-strategy.ts). Completed and cancelled RFQs are final:
+ * they are not looked for.
+ */
 export async function readStatusLists(s: PollState): Promise<void> {
-  // The dialect says how states are read: a proven filter form (four lists), or the unfiltered list with each
-  // RFQ's state from its record's label (no form proven). Never a list whose filter is not proven.
   const dialect = s.ctx.dialects ? await s.ctx.dialects.get() : undefined;
-  const form = dialect?.filter ?? 'lower';
+  const strategy = listingStrategyFor(dialect);
+  const final = new Set([...(await s.store.idsInState('completed')), ...(await s.store.idsInState('cancelled'))]);
+  // a completed RFQ whose award file is withheld still needs its record: a new version may list its lines as posted
+  for (const w of await withheldAwards(s.ctx)) final.delete(w.rfqId);
+  const active = new Set(s.trackedIds.filter((id) => !final.has(id)));
   const said: ToSay[] = [];
-  if (form === 'none') await readUnfilteredList(s, said);
-  else await readFilteredLists(s, form, said);
-  s.result.found = s.seen.size;
-  await sayOnce(s.store, s.log, said);
-}
-
-/** The unfiltered list: each RFQ's state from its label; labels not in the mapping are said once per poll. */
-async function readUnfilteredList(s: PollState, said: ToSay[]): Promise<void> {
-  const { ctx, result, tracked } = s;
   const unknownLabels = new Set<string>();
-  let n = 0;
-  for await (const rfq of ctx.client.listRfqs(null, {
-    onInvalid: onInvalidOf(s, 'all', () => n++, said),
+  const figures = await strategy.read(s.ctx.client, {
+    active,
+    sink: sinkOf(s, said, unknownLabels),
     pageRetry: PAGE_RETRY,
     signal: s.budget,
-  })) {
-    n++;
-    noteUnreadable(s, 'all', rfq, said);
-    if (rfq.labelState) {
-      place(s, rfq.labelState, rfq._id, rfq);
-      result.listed[rfq.labelState] = (result.listed[rfq.labelState] ?? 0) + 1;
-    } else if (tracked.has(rfq._id)) unknownLabels.add(rfq.status ?? '(none)');
-  }
+    log: s.log,
+  });
   for (const label of unknownLabels) {
     s.log.warn(
       { event: 'rfq.unknown-label', label },
       `RFQ status label "${label}" is not in the label mapping: the state of RFQs carrying it is not read`,
     );
   }
+  s.result.found = s.seen.size;
+  s.result.listing = figures;
+  s.log.info(
+    { event: 'poll.listing', ...figures, missing: figures.missing.length },
+    `poll read ${figures.requests} requests (${strategy.name}, ${active.size} tracked RFQs can change)` +
+      (figures.choice ? `: ${figures.choice}` : ''),
+  );
+  for (const rfqId of figures.missing)
+    s.log.warn(
+      { event: 'rfq.missing', rfqId },
+      `RFQ ${rfqId} is tracked but was found in no list it could be in (nor by a detail call, where one was made): counted missing`,
+    );
+  await sayOnce(s.store, s.log, said);
 }
 
-/** The four filtered lists, in lifecycle order (an RFQ moving forward meanwhile shows in a later list, never none). */
-async function readFilteredLists(s: PollState, form: FilterForm, said: ToSay[]): Promise<void> {
-  for (const status of RFQ_STATUSES) {
-    let n = 0;
-    const onInvalid = onInvalidOf(s, status, () => n++, said);
-    for await (const rfq of s.ctx.client.listRfqs(
-      { state: status, form },
-      { onInvalid, pageRetry: PAGE_RETRY, signal: s.budget },
-    )) {
-      n++;
-      noteUnreadable(s, status, rfq, said);
-      place(s, status, rfq._id, rfq);
-    }
-    s.result.listed[status] = n;
-  }
+/** Where the strategy hands what it read: placed, counted, unreadable fields and broken records kept for status. */
+function sinkOf(s: PollState, said: ToSay[], unknownLabels: Set<string>): StateSink {
+  const count = (state: RfqState) => (s.result.listed[state] = (s.result.listed[state] ?? 0) + 1);
+  return {
+    found(state, rfq, from) {
+      if (from !== 'detail') count(state);
+      noteUnreadable(s, from === 'detail' ? state : from, rfq, said);
+      place(s, state, rfq._id, rfq);
+    },
+    unlabelled(rfq, from) {
+      noteUnreadable(s, from === 'detail' ? 'all' : from, rfq, said);
+      if (s.tracked.has(rfq._id)) unknownLabels.add(rfq.status ?? '(none)');
+    },
+    invalid(list, bad) {
+      if (list !== 'all') count(list);
+      onInvalidOf(s, list, said)(bad);
+    },
+  };
 }
 
 /** A tracked RFQ found in a list; found in two, the later state wins. */
@@ -83,11 +91,10 @@ function place(s: PollState, status: RfqState, id: number, rfq: ListedRfq | unde
   s.seen.set(id, state === prev?.state ? prev : { state, rfq });
 }
 
-/** The handler of a list's records whose identity cannot be read (`count` counts them as listed). */
-function onInvalidOf(s: PollState, status: RfqState | 'all', count: () => void, said: ToSay[]) {
+/** The handler of a list's records that break the schema. */
+function onInvalidOf(s: PollState, status: RfqState | 'all', said: ToSay[]) {
   const { result } = s;
   return (bad: InvalidListedRfq): void => {
-    count();
     result.invalidCount++;
     const { rfqId, page, index, field, reason } = bad;
     if (result.invalid.length < MAX_RESULT_INVALID)

@@ -2,6 +2,7 @@
  * What one poll reports (kept in Redis for `status` and the poll history): its own file so the poll's steps and the
  * history can share it without importing the runner.
  */
+import type { ListingFigures } from '../sourcing/listing-types.ts';
 import type { RfqState, Transition } from './transitions.ts';
 
 export interface PollResult {
@@ -13,7 +14,9 @@ export interface PollResult {
   error?: string;
   /** Set when another poll held the lock. */
   skipped?: string;
-  /** RFQs found per status list (all of the account's, tracked or not). */
+  /** How the states were read: strategy, requests, pages per list, the choice and its figures, tracked RFQs missing. */
+  listing?: ListingFigures;
+  /** RFQs read per status list (all of the account's, tracked or not; a list read only in part counts its part). */
   listed: Partial<Record<RfqState, number>>;
   tracked: number;
   found: number;

@@ -156,10 +156,7 @@ export function observe(
   } else if (seen === 'closed') {
     actions.push('check-revisions');
   }
-  // Also on later polls: an award that was never written (job failed, worker died) is asked for again, and one
-  // written from a record that has since been read differently (a field readable again).
-  const reread = (prev.comparison?.listedUnreadable ?? '') !== (prev.listedUnreadable ?? '');
-  if (seen === 'completed' && (!prev.comparison?.award || reread)) actions.push('pull-award');
+  if (seen === 'completed') actions.push(...finalFollowUp({ ...prev, state: seen }));
   // An unchanged RFQ is not rewritten: a poll over thousands of quiet RFQs costs reads only.
   const changed =
     transition !== undefined || flag !== undefined || prev.missingPolls !== 0 || prev.lastSeenAt === undefined;
@@ -170,6 +167,21 @@ export function observe(
     ...(transition ? { transition } : {}),
     ...(flag ? { flag } : {}),
   };
+}
+
+/** Completed and cancelled RFQs never change state again: polls do not look for them. */
+export function isFinal(state: TrackedState): boolean {
+  return state === 'completed' || state === 'cancelled';
+}
+
+/**
+ * What a poll still asks for a completed RFQ, found or not: an award that was never written (job failed, worker
+ * died) is asked for again, and one written from a record that has since been read differently (a field readable
+ * again).
+ */
+export function finalFollowUp(rec: TrackedRfq): PollAction[] {
+  const reread = (rec.comparison?.listedUnreadable ?? '') !== (rec.listedUnreadable ?? '');
+  return rec.state === 'completed' && (!rec.comparison?.award || reread) ? ['pull-award'] : [];
 }
 
 /** The fields of a listed RFQ left out unread, as one comparable text ('' when none). */
