@@ -1,6 +1,6 @@
 /**
- * The operations endpoint: /healthz (process up), /readyz (checks), /metrics (Prometheus) and the Bull Board
- * dashboard at /queues. Bound to 127.0.0.1 by default. Loopback clients need no credential to read; any other client
+ * The operations endpoint: /healthz (process up), /readyz (checks), /metrics (Prometheus), the Bull Board
+ * dashboard at /queues, and the sourcing service's webhook at /hooks/sourcing/<secret> (app/webhook.ts). Bound to 127.0.0.1 by default. Loopback clients need no credential to read; any other client
  * must present HTTP_TOKEN, as `Authorization: Bearer <token>` (scrapers) or as the password of HTTP Basic (browsers,
  * which then prompt for it). Binding to a non-loopback address without a token is refused.
  * A request's Host must be one of HTTP_ALLOWED_HOSTS (plus localhost, the loopback addresses and HTTP_HOST): a page in
@@ -20,6 +20,7 @@ import { ConfigError } from '../src/errors.ts';
 import type { Logger } from '../src/logger.ts';
 import type { OpsMetrics } from './metrics.ts';
 import { runChecks, type ReadinessCheck } from './readiness.ts';
+import { webhookRoute, type WebhookTarget } from './webhook.ts';
 
 export interface OpsServerOptions {
   host: string;
@@ -31,6 +32,8 @@ export interface OpsServerOptions {
   metrics: OpsMetrics;
   checks?: Record<string, ReadinessCheck>;
   queues?: readonly Queue[];
+  /** The sourcing service's webhook (app/webhook.ts): WEBHOOK_SECRET and WEBHOOK_MAX_BODY_BYTES. */
+  webhook?: { secret?: string; maxBodyBytes: number };
 }
 
 export interface OpsServer {
@@ -40,6 +43,8 @@ export interface OpsServer {
   setChecks(checks: Record<string, ReadinessCheck>): void;
   /** Show these queues on the dashboard. */
   setQueues(queues: readonly Queue[]): void;
+  /** What a webhook sets off, once the pipeline is up (503 until then). */
+  setWebhookTarget(target: WebhookTarget): void;
   close(): Promise<void>;
 }
 
@@ -91,6 +96,10 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     res.type('text/plain').send('ok\n');
   });
 
+  // before the guard: the service posts from outside without the token; the secret in the path is its credential
+  const hook = webhookRoute({ ...(o.webhook ?? { maxBodyBytes: 0 }), logger: o.logger });
+  app.use(hook.handle);
+
   app.use(accessGuard(o));
 
   app.get('/readyz', async (_req, res) => {
@@ -128,6 +137,7 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     setQueues(queues) {
       board.replaceQueues(queues.map(adapter));
     },
+    setWebhookTarget: hook.setTarget,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -22,6 +22,7 @@ import {
   stateReadiness,
 } from './readiness.ts';
 import { trackingStore } from '../src/tracking/context.ts';
+import { wakePoll } from '../src/tracking/poll-wake.ts';
 import type { PollResult } from '../src/tracking/poll-runner.ts';
 import { resolveRuntime } from './runtime.ts';
 import { QUEUE_KEYS, QUEUE_NAMES } from '../src/redis/queues.ts';
@@ -72,6 +73,7 @@ async function startWorkerService(
       logger,
       metrics,
       checks: { startup: starting },
+      webhook: { secret: config.WEBHOOK_SECRET, maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES },
     });
     const o = ops;
     onStop({ name: 'operations endpoint', run: () => o.close() });
@@ -107,6 +109,7 @@ async function startWorkerService(
     ),
   });
   ops?.setQueues(pipeline.ctx.queues.all);
+  ops?.setWebhookTarget(() => wakePoll(pipeline.ctx, config.WEBHOOK_MIN_INTERVAL_MS));
 
   logger.info(
     {

@@ -24,6 +24,7 @@ import { operationsSettings } from './settings/operations.ts';
 import { reconcileSettings } from './settings/reconcile.ts';
 import { vendorSettings } from './settings/vendors.ts';
 import { notifySettings } from './settings/notify.ts';
+import { webhookSettings } from './settings/webhooks.ts';
 
 // Split out of this file to keep it short; importers keep reaching them here.
 export { displayRedisUrl, redisPassword, sentinelUrl } from './config-redis.ts';
@@ -48,6 +49,7 @@ export const rawConfigSchema = z.object({
   ...vendorSettings,
   ...operationsSettings,
   ...notifySettings,
+  ...webhookSettings,
 });
 
 export type RawConfig = z.infer<typeof rawConfigSchema>;
@@ -111,6 +113,7 @@ export function loadConfig(
   // Secrets go into the log scrubber before anything can print them.
   registerSecret(raw.SOURCING_TOKEN);
   registerSecret(raw.HTTP_TOKEN);
+  registerSecret(raw.WEBHOOK_SECRET);
   if (raw.REDIS_URL) {
     registerSecret(redisPassword(raw.REDIS_URL));
     registerSecret(new URL(raw.REDIS_URL).password); // the percent-encoded spelling too

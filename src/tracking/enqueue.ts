@@ -3,6 +3,7 @@
  *
  * Ids (queues.ts jobId, never `:` nor all digits):
  *   - poll:        `poll~<slot>`: one per cron slot however many schedulers add it; `poll~now~<ms>` for `rfq-sync poll`;
+ *                  `poll~hook~<ms>` for a webhook (poll-wake.ts);
  *   - quotations:  `quotations~<rfq>~closed` and `~award` (once per transition; a re-add while kept is a no-op, and
  *                  a re-run finds its work done), `~check~<slot>` (the revision check of one poll, dropped once done);
  *   - comparison:  `comparison~<rfq>~v<version>`: each version is written once;
@@ -14,7 +15,7 @@ import { jobId } from '../redis/queues.ts';
 import type { Queues } from '../redis/queues.ts';
 
 export const pollJobSchema = z.object({
-  /** Cron slot (`<epoch seconds>`) or `now~<ms>` for a poll asked for by hand. */
+  /** Cron slot (`<epoch seconds>`), `now~<ms>` for a poll asked for by hand, `hook~<ms>` for a webhook's. */
   slot: z.string().regex(/^[0-9a-z~]+$/),
   /** Unix ms the slot stands for. */
   scheduledAt: z.number().int().nonnegative(),
@@ -69,9 +70,13 @@ export async function enqueueComparison(
  */
 const POLL_JOB_OPTS: JobsOptions = { attempts: 3, removeOnFail: { age: 7 * 24 * 3600, count: 100 } };
 
-export async function enqueuePoll(ctx: { queues: Pick<Queues, 'poll'> }, data: PollJobData): Promise<string> {
+export async function enqueuePoll(
+  ctx: { queues: Pick<Queues, 'poll'> },
+  data: PollJobData,
+  delayMs = 0,
+): Promise<string> {
   const id = jobId('poll', ...data.slot.split('~'));
-  await ctx.queues.poll.add('poll', data, { jobId: id, ...POLL_JOB_OPTS });
+  await ctx.queues.poll.add('poll', data, { jobId: id, ...POLL_JOB_OPTS, ...(delayMs > 0 ? { delay: delayMs } : {}) });
   return id;
 }
 

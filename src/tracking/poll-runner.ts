@@ -28,6 +28,7 @@ import { readStatusLists } from './poll-listing.ts';
 import { acquirePollLock } from './poll-lock.ts';
 import { emptyPollResult, type PollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
+import { isWebhookSlot, wakePoll } from './poll-wake.ts';
 import { vendorStore } from '../vendors/vendor-store.ts';
 
 export type { PollResult } from './poll-result.ts';
@@ -41,6 +42,8 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
 
   const lock = await acquirePollLock(ctx, store);
   if (!lock) {
+    // the running poll may have read the lists before the webhook's change: a webhook's poll comes again after it
+    if (isWebhookSlot(data.slot)) await wakePoll(ctx, ctx.config.WEBHOOK_MIN_INTERVAL_MS);
     log.info('another poll is running; this one is skipped');
     return { ...result, ok: true, skipped: 'another poll is running', finishedAt: Date.now() };
   }

@@ -1,0 +1,37 @@
+/**
+ * A poll asked for by a webhook of the sourcing service (app/webhook.ts): a wake-up, never data. At most one such
+ * poll waits at a time, and they start at least `minIntervalMs` apart, shared by every worker through Redis
+ * (`hook:last`, the start of the last webhook poll, set atomically by pollWake-1.lua on Redis's clock): a webhook
+ * that arrives while one waits adds nothing (the waiting poll starts after it arrived and reads what it announced),
+ * so a flood of webhooks costs one poll per interval. The job is `poll~hook~<start ms>`, delayed to its start.
+ */
+import { defineScript, loadScript } from '../redis/redis-scripts.ts';
+import type { TrackingContext } from './context.ts';
+import { enqueuePoll } from './enqueue.ts';
+
+export type WakeContext = Pick<TrackingContext, 'redis' | 'keys' | 'queues'>;
+
+export interface Wake {
+  /** `scheduled`: this call added the poll starting at `at`; `pending`: one already waits (starting at `at`). */
+  outcome: 'scheduled' | 'pending';
+  at: number;
+}
+
+const WAKE_SCRIPT = loadScript('pollWake-1.lua');
+
+export async function wakePoll(ctx: WakeContext, minIntervalMs: number): Promise<Wake> {
+  const wake = defineScript(ctx.redis, WAKE_SCRIPT);
+  const [at, scheduled, now] = (await wake([ctx.keys.key('hook', 'last')], [minIntervalMs])) as [
+    number,
+    number,
+    number,
+  ];
+  if (scheduled !== 1) return { outcome: 'pending', at };
+  await enqueuePoll(ctx, { slot: `hook~${at}`, scheduledAt: at }, at - now);
+  return { outcome: 'scheduled', at };
+}
+
+/** A webhook poll's slot. */
+export function isWebhookSlot(slot: string): boolean {
+  return slot.startsWith('hook~');
+}
