@@ -1,11 +1,13 @@
 /**
  * `npm run demo`: the whole loop on one machine with nothing configured. A private redis-server, the built-in
  * sandbox whose autopilot plays the suppliers (quotes, closes and completes RFQs within seconds), the shipped
- * samples copied into a fresh inbox, the worker, the watcher and a poll every 2 s; progress is printed as it goes
+ * samples copied into a fresh inbox, the worker, the watcher, the sandbox's webhooks waking the poll on every state
+ * change (and a poll every 10 s as the safety net); progress is printed as it goes
  * and the run ends by printing the comparison workbooks and award files it wrote, then shuts down cleanly.
  * The user's own environment (REDIS_URL, SOURCING_BASE_URL...) is deliberately ignored: a demo never touches a
  * real installation.
  */
+import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { Job } from 'bullmq';
@@ -15,6 +17,7 @@ import { createLogger } from '../src/logger.ts';
 import { pendingWork, trackingStatus } from '../src/tracking/status.ts';
 import { writeAccountOverview } from '../src/tracking/overview.ts';
 import { trackingStore } from '../src/tracking/context.ts';
+import { isWebhookSlot, wakePoll } from '../src/tracking/poll-wake.ts';
 import type { JobResults } from '../jobs/worker.ts';
 import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { startOpsServer, type OpsServer } from './http-server.ts';
@@ -49,10 +52,14 @@ export async function runDemo(o: DemoOptions): Promise<number> {
 
   // The notifications go to a mail catcher of the demo's own: each message a .eml file under the run folder.
   const mail = await startMailCatcher(join(runDir, 'mail'));
+  // the sandbox's webhooks wake the poll on every state change; the schedule is only the safety net
+  const hookSecret = randomBytes(18).toString('base64url');
   const config = loadConfig({
     ...demoNotifications(mail.port),
     RFQ_SYNC_DIR: runDir,
-    POLL_CRON: '*/2 * * * * *',
+    POLL_CRON: '*/10 * * * * *',
+    WEBHOOK_SECRET: hookSecret,
+    WEBHOOK_MIN_INTERVAL_MS: '500',
     SWEEP_CRON: '*/5 * * * * *',
     FILE_STABLE_MS: '300',
     JOB_BACKOFF_MS: '200',
@@ -101,8 +108,19 @@ export async function runDemo(o: DemoOptions): Promise<number> {
         for (const line of jobProgressLines(queue, job, result, value, rel)) say(line);
       },
     });
-    ops = await startOpsServer({ host: '127.0.0.1', port: 0, logger, metrics, queues: pipeline.ctx.queues.all });
+    ops = await startOpsServer({
+      host: '127.0.0.1',
+      port: 0,
+      logger,
+      metrics,
+      queues: pipeline.ctx.queues.all,
+      webhook: { secret: hookSecret, maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES },
+    });
+    const woken = pipeline.ctx;
+    ops.setWebhookTarget(() => wakePoll(woken, config.WEBHOOK_MIN_INTERVAL_MS));
+    if (runtime.sandbox) runtime.sandbox.webhooks.url = `${ops.url}/hooks/sourcing/${hookSecret}`;
     say(`dashboard ${ops.url}/queues, metrics ${ops.url}/metrics`);
+    say(`webhooks: the sandbox posts every state change to ${ops.url}/hooks/sourcing/<secret>, which wakes the poll`);
 
     const copied = await copySamples(config.folders.inbox);
     say(`copied ${copied} sample exports into ${rel(config.folders.inbox)}`);
@@ -152,8 +170,9 @@ function jobProgressLines(
     if (v.rfqId !== undefined) lines.push(`RFQ ${v.rfqId} ${v.status} for requisition ${v.requisitionId}`);
   } else if (queue === 'poll') {
     const v = value as JobResults['poll'] | undefined;
+    const hook = isWebhookSlot(String((job.data as { slot?: unknown }).slot ?? '')) ? ' (woken by a webhook)' : '';
     for (const t of v && 'transitions' in v ? v.transitions : [])
-      if (t.from !== 'created') lines.push(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}`);
+      if (t.from !== 'created') lines.push(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}${hook}`);
   } else if (queue === 'comparison') {
     const v = value as JobResults['comparison'];
     if (v.workbook) lines.push(`RFQ ${v.rfqId}: comparison v${v.version} written: ${rel(v.workbook)}`);

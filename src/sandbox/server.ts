@@ -17,6 +17,7 @@ import { FaultInjector, seededRandom, type SandboxFaults } from './faults.ts';
 import { listen } from './http-listener.ts';
 import { SandboxStore } from './store.ts';
 import { seedVendors } from './vendors.ts';
+import { createWebhookSender, type WebhookSender } from './webhooks.ts';
 
 export type { SandboxFaults } from './faults.ts';
 export type { AutopilotOptions } from './autopilot.ts';
@@ -69,6 +70,8 @@ export interface SandboxOptions {
   history?: { rfqs: number; finalShare: number };
   /** How lists and stored records behave (behaviour.ts): list lag, order, hidden RFQs, cursors... Default: none of it. */
   behaviour?: ServiceBehaviour;
+  /** POSTed to on every state change of an RFQ (src/sandbox/webhooks.ts), as the service's webhooks. Default none. */
+  webhookUrl?: string;
   /**
    * The account's vendor directory (src/sandbox/vendors.ts: vendors seeded per category, served in the dialect's
    * shape, followed by the autopilot's suppliers). Default true; false: no directory (404, as a service without one).
@@ -86,6 +89,8 @@ export interface Sandbox {
   stats(): SandboxStats;
   resetStats(): void;
   control: SandboxControl;
+  /** Where the webhooks go (undefined: none sent), and how many were sent or failed. */
+  webhooks: WebhookSender;
   stop(): Promise<void>;
 }
 
@@ -106,6 +111,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     store.seedHandMade(company, o.existing ?? 0, random);
     if (o.history) store.seedHistory(company, o.history.rfqs, o.history.finalShare);
   }
+  const webhooks = createWebhookSender(o.webhookUrl);
+  store.onStateChange = (rfq, from) => webhooks.stateChanged(rfq, from);
   const vendors = o.vendors === false ? undefined : seedVendors();
   const autopilot = o.autopilot ? startAutopilot(store, o.autopilot, random, Date.now, vendors) : undefined;
 
@@ -151,8 +158,10 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     stats: control.stats,
     resetStats: control.resetStats,
     control,
+    webhooks,
     async stop() {
       autopilot?.stop();
+      await webhooks.settle();
       delays.cancelAll();
       await listener.close();
       await store.flush();

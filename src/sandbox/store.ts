@@ -121,6 +121,8 @@ export class SandboxStore {
   private saveTimer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
   private readonly now: () => number;
+  /** Told of every state change (the sandbox's webhooks). */
+  onStateChange: ((rfq: StoredRfq, from: RfqState) => void) | undefined;
 
   constructor(opts: { stateFile?: string; now?: () => number } = {}) {
     this.stateFile = opts.stateFile;
@@ -306,10 +308,12 @@ export class SandboxStore {
     const r = this.mustGet(id);
     if (!RFQ_STATES.includes(to)) throw new SandboxError(400, `unknown state ${String(to)}`);
     if (r.state !== to) {
+      const from = r.state;
       r.state = to;
       r.stateChangedAt = this.now();
       r.version++;
       this.changed();
+      this.onStateChange?.(r, from);
     }
     return r;
   }
