@@ -336,6 +336,11 @@ program
   .option('--existing <n>', 'seed this many hand-made RFQs (no external_ids) per account', (v) => Number(v), 0)
   .option('--page-size <n>', 'RFQs per list page', (v) => positiveInteger(v), 20)
   .option('--no-vendors', 'serve no vendor directory (404, as a service without one)')
+  .option(
+    '--webhook-url <url>',
+    "POST a webhook to this URL on every RFQ state change, as the service does (a worker's /hooks/sourcing/<WEBHOOK_SECRET>)",
+    (v) => new URL(v).toString(),
+  )
   .action(
     action(async (opts: SandboxCommandOptions) => {
       const { runSandboxCommand } = await import('./sandbox-command.ts');

@@ -17,6 +17,8 @@ export interface SandboxCommandOptions {
   pageSize?: number;
   /** false: no vendor directory (`--no-vendors`). */
   vendors?: boolean;
+  /** Where its webhooks go on every state change (`--webhook-url`). */
+  webhookUrl?: string;
 }
 
 export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommandOptions): Promise<number> {
@@ -31,7 +33,8 @@ export async function runSandboxCommand(global: GlobalOptions, o: SandboxCommand
   process.stdout.write(
     `sandbox listening on ${sandbox.url} (dialect ${sandbox.dialect}, shapes ${sandbox.shapes})\n` +
       `  SOURCING_BASE_URL=${sandbox.url}\n  SOURCING_TOKEN=${DEFAULT_SANDBOX_TOKEN}\n` +
-      `  control API: ${sandbox.url}/_sandbox/ ; Ctrl-C to stop\n`,
+      `  control API: ${sandbox.url}/_sandbox/ ; Ctrl-C to stop\n` +
+      (sandbox.webhooks.url ? `  webhooks to ${sandbox.webhooks.url.replace(/[^/]+$/, '<secret>')}\n` : ''),
   );
   const shutdown = installShutdown({
     logger,

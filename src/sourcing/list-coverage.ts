@@ -57,6 +57,7 @@ export class ListCoverage {
       if (up) this.low = max;
       else this.high = min;
       this.frontNext++;
+      if (page === lastPage) this.complete = true;
     } else if (page === this.backNext) {
       if (up ? max >= this.high : min <= this.low) return this.fail(`page ${page} goes back in _id order`);
       if (up) this.high = min;
@@ -64,7 +65,7 @@ export class ListCoverage {
       this.backNext--;
     } else return this.fail(`page ${page} read out of sequence`);
     if (this.low >= this.high) return this.fail('the pages read from both ends overlap');
-    if (page === lastPage || (this.backNext !== undefined && this.backNext < this.frontNext)) this.complete = true;
+    if (this.backNext !== undefined && this.backNext < this.frontNext) this.complete = true;
     return true;
   }
 
