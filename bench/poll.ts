@@ -122,7 +122,17 @@ async function cost(dialect: 'friendly' | 'docs', size: number): Promise<CostRow
     for (const state of RFQ_STATUSES) for await (const _ of ctx.client.listRfqs({ state, form })) void _;
     const todayMs = Date.now() - t;
     const today = requestsOf(sandbox);
-    return { size, dialect, requests, ms, target, today, todayMs, strategy: result.listing?.strategy ?? '' };
+    const settled = result.listing?.choice?.replace(/^.*: /, '') ?? 'nothing left';
+    return {
+      size,
+      dialect,
+      requests,
+      ms,
+      target,
+      today,
+      todayMs,
+      strategy: `${result.listing?.strategy}; left: ${settled}`,
+    };
   } finally {
     await closeWorkerContext(ctx);
     await sandbox.stop();
