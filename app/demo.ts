@@ -13,7 +13,7 @@ import { join, relative, resolve } from 'node:path';
 import type { Job } from 'bullmq';
 import { PACKAGE_ROOT, loadConfig, type Config } from '../src/config.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
-import { createLogger } from '../src/logger.ts';
+import { createLogger, type Logger } from '../src/logger.ts';
 import { pendingWork, trackingStatus } from '../src/tracking/status.ts';
 import { writeAccountOverview } from '../src/tracking/overview.ts';
 import { trackingStore } from '../src/tracking/context.ts';
@@ -21,7 +21,7 @@ import { isWebhookSlot, wakePoll } from '../src/tracking/poll-wake.ts';
 import type { JobResults } from '../jobs/worker.ts';
 import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { startOpsServer, type OpsServer } from './http-server.ts';
-import { createMetrics } from './metrics.ts';
+import { createMetrics, type OpsMetrics } from './metrics.ts';
 import { startPipeline, unfinishedJobs, type RunningPipeline } from './pipeline-runner.ts';
 import { resolveRuntime, type Runtime } from './runtime.ts';
 import { installShutdown } from './shutdown.ts';
@@ -52,13 +52,12 @@ export async function runDemo(o: DemoOptions): Promise<number> {
 
   // The notifications go to a mail catcher of the demo's own: each message a .eml file under the run folder.
   const mail = await startMailCatcher(join(runDir, 'mail'));
-  // the sandbox's webhooks wake the poll on every state change; the schedule is only the safety net
-  const hookSecret = randomBytes(18).toString('base64url');
   const config = loadConfig({
     ...demoNotifications(mail.port),
     RFQ_SYNC_DIR: runDir,
     POLL_CRON: '*/10 * * * * *',
-    WEBHOOK_SECRET: hookSecret,
+    // the sandbox's webhooks wake the poll on every state change; the schedule is only the safety net
+    WEBHOOK_SECRET: randomBytes(18).toString('base64url'),
     WEBHOOK_MIN_INTERVAL_MS: '500',
     SWEEP_CRON: '*/5 * * * * *',
     FILE_STABLE_MS: '300',
@@ -108,17 +107,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
         for (const line of jobProgressLines(queue, job, result, value, rel)) say(line);
       },
     });
-    ops = await startOpsServer({
-      host: '127.0.0.1',
-      port: 0,
-      logger,
-      metrics,
-      queues: pipeline.ctx.queues.all,
-      webhook: { secret: hookSecret, maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES },
-    });
-    const woken = pipeline.ctx;
-    ops.setWebhookTarget(() => wakePoll(woken, config.WEBHOOK_MIN_INTERVAL_MS));
-    if (runtime.sandbox) runtime.sandbox.webhooks.url = `${ops.url}/hooks/sourcing/${hookSecret}`;
+    ops = await startDemoEndpoint(config, logger, metrics, pipeline.ctx, runtime);
     say(`dashboard ${ops.url}/queues, metrics ${ops.url}/metrics`);
     say(`webhooks: the sandbox posts every state change to ${ops.url}/hooks/sourcing/<secret>, which wakes the poll`);
 
@@ -146,6 +135,27 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     await shutdown.done;
     shutdown.dispose();
   }
+}
+
+/** The operations endpoint (dashboard, metrics) with the webhook the demo's sandbox posts its state changes to. */
+async function startDemoEndpoint(
+  config: Config,
+  logger: Logger,
+  metrics: OpsMetrics,
+  ctx: WorkerContext,
+  runtime: Runtime,
+): Promise<OpsServer> {
+  const ops = await startOpsServer({
+    host: '127.0.0.1',
+    port: 0,
+    logger,
+    metrics,
+    queues: ctx.queues.all,
+    webhook: { secret: config.WEBHOOK_SECRET, maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES },
+  });
+  ops.setWebhookTarget(() => wakePoll(ctx, config.WEBHOOK_MIN_INTERVAL_MS));
+  if (runtime.sandbox) runtime.sandbox.webhooks.url = `${ops.url}/hooks/sourcing/${config.WEBHOOK_SECRET}`;
+  return ops;
 }
 
 /** What the demo prints about a job that ended: nothing, a line, or (a poll) one line per RFQ that moved on. */
