@@ -62,7 +62,7 @@ function noting(req: TrackedStatesRequest, seen: Set<number>): TrackedStatesRequ
 
 function filteredStrategy(d: DialectFacts, form: FilterForm): ListingStrategy {
   const detail = d.detail === 'yes';
-  const name = `filtered (${form})${detail ? ' + detail calls' : ''}`;
+  const name = `filtered (${form})${detail ? ', detail calls where cheaper' : ''}`;
   const listOf = (state: RfqState) => ({ state, form });
   return {
     name,
@@ -144,10 +144,8 @@ function labelsStrategy(d: DialectFacts): ListingStrategy {
   const name = `unfiltered list with labels${detail ? ' or detail calls' : ''}`;
   return {
     name,
-    async read(port, given) {
+    async read(port, req) {
       const f = noFigures(name);
-      const seen = new Set<number>();
-      const req = noting(given, seen);
       const active = [...req.active];
       f.left = active.length;
       const pages =

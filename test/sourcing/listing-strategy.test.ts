@@ -1,0 +1,153 @@
+/**
+ * The listing strategies against the sandbox over HTTP (no Redis: the strategy alone), chosen from the dialect with
+ * no caller branching: where no filter form is proven, the detail calls of the tracked RFQs when they are fewer
+ * than the unfiltered list's pages, else that list until every one was seen; where the lists are not in `_id`
+ * order, the final lists in full until found. Each RFQ's state is what a list or the detail call showed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { createSourcingClient } from '../../src/sourcing/client.ts';
+import { listingStrategyFor, type StateSink } from '../../src/sourcing/listing-strategy.ts';
+import type { SourcingPort } from '../../src/sourcing/port.ts';
+
+const PAGE = 20;
+const HISTORY = 2_000;
+
+function requests(sb: Sandbox): { list: number; detail: number } {
+  const c = sb.stats().calls;
+  const sum = (op: string) => Object.values(c[op] ?? {}).reduce((a, b) => a + b, 0);
+  return { list: sum('listRfqs'), detail: sum('getRfq') };
+}
+
+function collecting(): { sink: StateSink; states: Map<number, string> } {
+  const states = new Map<number, string>();
+  return {
+    states,
+    sink: {
+      found: (state, rfq) => void states.set(rfq._id, state),
+      unlabelled: (rfq) => void states.set(rfq._id, '?'),
+      invalid: () => undefined,
+    },
+  };
+}
+
+async function account(
+  dialect: 'friendly' | 'docs',
+  listOrder?: 'due',
+): Promise<{ sb: Sandbox; client: SourcingPort; ids: number[] }> {
+  const sb = await startSandbox({
+    dialect,
+    pageSize: PAGE,
+    seed: 1,
+    history: { rfqs: HISTORY, finalShare: 0.97 },
+    ...(listOrder ? { behaviour: { listOrder } } : {}),
+  });
+  const client = createSourcingClient({ baseUrl: sb.url, getToken: () => 'sandbox-token', logger: silentLogger });
+  const ids: number[] = [];
+  for (let i = 0; i < 5; i++)
+    ids.push(
+      (
+        await client.createRfq({
+          title: `Tracked ${i}`,
+          // by due date, the tracked RFQs fall among the history, not at one end
+          due_date: String(Date.now() - (HISTORY / 2 - i * 100) * 3_600_000),
+          rfq_type: 'Public',
+          lines: [{ product_name: 'x', qty: 1, external_id: `t-${i}` }],
+        })
+      )._id,
+    );
+  sb.control.advance(ids[0]!, 'closed');
+  sb.control.advance(ids[1]!, 'completed');
+  sb.control.advance(ids[2]!, 'cancelled');
+  sb.resetStats();
+  return { sb, client, ids };
+}
+
+const expected = (ids: number[]) =>
+  new Map([
+    [ids[0]!, 'closed'],
+    [ids[1]!, 'completed'],
+    [ids[2]!, 'cancelled'],
+    [ids[3]!, 'open'],
+    [ids[4]!, 'open'],
+  ]);
+
+describe('listing strategies chosen from the dialect', () => {
+  const started: Array<{ sb: Sandbox; client: SourcingPort }> = [];
+  let docs: Awaited<ReturnType<typeof account>>;
+  let friendlyByDue: Awaited<ReturnType<typeof account>>;
+  beforeAll(async () => {
+    docs = await account('docs');
+    friendlyByDue = await account('friendly', 'due');
+    started.push(docs, friendlyByDue);
+  });
+  afterAll(async () => {
+    for (const s of started) {
+      await s.client.close();
+      await s.sb.stop();
+    }
+  });
+
+  it('no proven filter, a detail call: one detail call per tracked RFQ, fewer than the pages of the list', async () => {
+    const { sb, client, ids } = docs;
+    sb.resetStats();
+    const { sink, states } = collecting();
+    const strategy = listingStrategyFor({ filter: 'none', detail: 'yes', accountTotal: HISTORY + 5, pageSize: PAGE });
+    const f = await strategy.read(client, { active: new Set(ids), sink, log: silentLogger });
+    expect(requests(sb)).toEqual({ list: 0, detail: 5 });
+    expect(states).toEqual(expected(ids));
+    expect(f.choice).toMatch(/5 detail calls against about 101 pages of the unfiltered list: detail calls$/);
+  });
+
+  it('no proven filter, no detail call: the unfiltered list until every tracked RFQ was seen, states from labels', async () => {
+    const { sb, client, ids } = docs;
+    sb.resetStats();
+    const { sink, states } = collecting();
+    const f = await listingStrategyFor({ filter: 'none', detail: 'no' }).read(client, {
+      active: new Set(ids),
+      sink,
+      log: silentLogger,
+    });
+    // the tracked RFQs are the newest: every page of the account, in _id order
+    expect(requests(sb)).toEqual({ list: Math.ceil((HISTORY + 5) / PAGE), detail: 0 });
+    expect(new Map([...states].filter(([id]) => ids.includes(id)))).toEqual(expected(ids));
+    expect(f.missing).toEqual([]);
+  });
+
+  it('lists by due date (no _id order): the final lists in full until found; exact', async () => {
+    const { sb, client, ids } = friendlyByDue;
+    sb.resetStats();
+    const { sink, states } = collecting();
+    const f = await listingStrategyFor({ filter: 'lower', detail: 'no' }).read(client, {
+      active: new Set(ids),
+      sink,
+      log: silentLogger,
+    });
+    expect(new Map([...states].filter(([id]) => ids.includes(id)))).toEqual(expected(ids));
+    expect(f.choice).toMatch(/_id order not proven: in full until found\): the lists$/);
+    const pages = (state: string) =>
+      Math.max(1, Math.ceil(sb.control.listAll().filter((r) => r.state === state).length / PAGE));
+    // open and closed in full, cancelled in full (one of ours is there), completed until ours was found
+    expect(requests(sb).list).toBeGreaterThan(pages('open') + pages('closed') + pages('cancelled'));
+    expect(requests(sb).list).toBeLessThanOrEqual(
+      pages('open') + pages('closed') + pages('cancelled') + pages('completed'),
+    );
+    expect(f.missing).toEqual([]);
+  });
+
+  it('a tracked RFQ in no list: reported missing, never given a state', async () => {
+    const { sb, client, ids } = docs;
+    sb.control.hide(ids[4]!);
+    const { sink, states } = collecting();
+    const f = await listingStrategyFor({ filter: 'capitalised', detail: 'no' }).read(client, {
+      active: new Set(ids),
+      sink,
+      log: silentLogger,
+    });
+    sb.control.hide(ids[4]!, false);
+    expect(f.missing).toEqual([ids[4]]);
+    expect(states.has(ids[4]!)).toBe(false);
+    expect(states.get(ids[1]!)).toBe('completed');
+  });
+});
