@@ -149,3 +149,28 @@ export async function detailCalls(
   };
   await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, ids.length) }, lane));
 }
+
+/**
+ * One RFQ looked for in a list, page by page until found. Another RFQ's broken record is no reason to fail; this
+ * one's is (its InvalidResponseError, for the caller to retry).
+ */
+export async function findIn(port: ListingPort, list: ListFilter, rfqId: number): Promise<ListedRfq | undefined> {
+  const onInvalid = (bad: { rfqId?: number; error: Error }) => {
+    if (bad.rfqId === rfqId) throw bad.error;
+  };
+  for await (const page of port.listRfqPages(list, { onInvalid })) {
+    const found = page.rfqs.find((r) => r._id === rfqId);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** One RFQ by the detail call: its state from the answer; `absent` on 404, undefined when its label is unknown. */
+export async function findByDetail(
+  port: ListingPort,
+  rfqId: number,
+): Promise<{ rfq: ListedRfq; state: RfqState } | 'absent' | undefined> {
+  const rfq = await port.getRfq(rfqId);
+  if (!rfq) return 'absent';
+  return rfq.labelState ? { rfq, state: rfq.labelState } : undefined;
+}

@@ -16,7 +16,7 @@
  */
 import type { Dialect } from './dialect.ts';
 import { idOrderOf, type IdOrder } from './list-coverage.ts';
-import { detailCalls, readList, walkFor } from './list-walk.ts';
+import { detailCalls, findByDetail, findIn, readList, walkFor } from './list-walk.ts';
 import {
   noFigures,
   type ListingFigures,
@@ -26,7 +26,7 @@ import {
   type StateSink,
   type TrackedStatesRequest,
 } from './listing-types.ts';
-import type { FilterForm, RfqState } from './types.ts';
+import { RFQ_STATUSES, type FilterForm, type RfqState } from './types.ts';
 
 export type { ListingFigures, ListingStrategy, StateSink, TrackedStatesRequest } from './listing-types.ts';
 
@@ -91,6 +91,17 @@ function filteredStrategy(d: DialectFacts, form: FilterForm): ListingStrategy {
       else await walkFinalLists(port, note, f, missing, order, listOf);
       f.missing = [...missing];
       return f;
+    },
+    async find(port, rfqId) {
+      const byDetail = detail ? await findByDetail(port, rfqId) : undefined;
+      if (byDetail === 'absent') return undefined;
+      if (byDetail) return byDetail;
+      // latest states first: an RFQ moving while we look is found in its newer list
+      for (const state of [...RFQ_STATUSES].reverse()) {
+        const rfq = await findIn(port, listOf(state), rfqId);
+        if (rfq) return { rfq, state };
+      }
+      return undefined;
     },
   };
 }
@@ -162,6 +173,13 @@ function labelsStrategy(d: DialectFacts): ListingStrategy {
       else await readList(port, note, f, 'all', null, () => missing.size === 0);
       f.missing = [...missing];
       return f;
+    },
+    async find(port, rfqId) {
+      const byDetail = detail ? await findByDetail(port, rfqId) : undefined;
+      if (byDetail === 'absent') return undefined;
+      if (byDetail) return byDetail;
+      const rfq = await findIn(port, null, rfqId);
+      return rfq?.labelState ? { rfq, state: rfq.labelState } : undefined;
     },
   };
 }

@@ -48,7 +48,10 @@ export type ListingPort = Pick<SourcingPort, 'listRfqPages' | 'getRfq'>;
 /** One way of reading the states of the tracked RFQs, chosen once from the account's dialect. */
 export interface ListingStrategy {
   readonly name: string;
+  /** The states of the tracked RFQs that can still change (the poll). */
   read(port: ListingPort, req: TrackedStatesRequest): Promise<ListingFigures>;
+  /** One RFQ and its state (a comparison job, `rfq-sync compare`); undefined when the service does not list it. */
+  find(port: ListingPort, rfqId: number): Promise<{ rfq: ListedRfq; state: RfqState } | undefined>;
 }
 
 /** Figures of a reading that has sent nothing yet. */
