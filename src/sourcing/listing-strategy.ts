@@ -85,25 +85,51 @@ function filteredStrategy(d: DialectFacts, form: FilterForm): ListingStrategy {
         `${detail ? `${left.length} detail calls` : 'no detail call on this service'} against about ${walk} pages ` +
         `of the cancelled and completed lists (${order ? `${order} _id order proven: from the newest end` : '_id order not proven: in full until found'}): ` +
         (byDetail ? 'detail calls' : 'the lists');
-      const missing = new Set(left);
-      const note = { ...req, sink: forgetting(req.sink, missing) };
-      if (byDetail) await detailCalls(port, note, f, left, missing);
-      else await walkFinalLists(port, note, f, missing, order, listOf);
-      f.missing = [...missing];
-      return f;
+      return settle(port, req, f, left, byDetail, (note, missing) =>
+        walkFinalLists(port, note, f, missing, order, listOf),
+      );
     },
-    async find(port, rfqId) {
-      const byDetail = detail ? await findByDetail(port, rfqId) : undefined;
-      if (byDetail === 'absent') return undefined;
-      if (byDetail) return byDetail;
-      // latest states first: an RFQ moving while we look is found in its newer list
-      for (const state of [...RFQ_STATUSES].reverse()) {
-        const rfq = await findIn(port, listOf(state), rfqId);
-        if (rfq) return { rfq, state };
-      }
-      return undefined;
-    },
+    find: (port, rfqId) =>
+      findRfq(port, rfqId, detail, async () => {
+        // latest states first: an RFQ moving while we look is found in its newer list
+        for (const state of [...RFQ_STATUSES].reverse()) {
+          const rfq = await findIn(port, listOf(state), rfqId);
+          if (rfq) return { rfq, state };
+        }
+        return undefined;
+      }),
   };
+}
+
+/** `ids` settled by their detail calls, or by `walk`; those found nowhere are the figures' `missing`. */
+async function settle(
+  port: ListingPort,
+  req: TrackedStatesRequest,
+  f: ListingFigures,
+  ids: number[],
+  byDetail: boolean,
+  walk: (note: TrackedStatesRequest, missing: Set<number>) => Promise<void>,
+): Promise<ListingFigures> {
+  const missing = new Set(ids);
+  const note = { ...req, sink: forgetting(req.sink, missing) };
+  if (byDetail) await detailCalls(port, note, f, ids, missing);
+  else await walk(note, missing);
+  f.missing = [...missing];
+  return f;
+}
+
+type Found = Awaited<ReturnType<ListingStrategy['find']>>;
+
+/** One RFQ: by the detail call where there is one (a 404: not there), else (or for an unknown label) in the lists. */
+async function findRfq(
+  port: ListingPort,
+  rfqId: number,
+  detail: boolean,
+  inLists: () => Promise<Found>,
+): Promise<Found> {
+  const byDetail = detail ? await findByDetail(port, rfqId) : undefined;
+  if (byDetail === 'absent') return undefined;
+  return byDetail ?? inLists();
 }
 
 /** The sink, also crossing found RFQs off `missing`. */
@@ -167,20 +193,15 @@ function labelsStrategy(d: DialectFacts): ListingStrategy {
         `${detail ? `${active.length} detail calls` : 'no detail call on this service'} against ` +
         `${Number.isNaN(pages) ? 'an unknown number of' : `about ${pages}`} pages of the unfiltered list: ` +
         (byDetail ? 'detail calls' : 'the list');
-      const missing = new Set(active);
-      const note = { ...req, sink: forgetting(req.sink, missing) };
-      if (byDetail) await detailCalls(port, note, f, active, missing);
-      else await readList(port, note, f, 'all', null, () => missing.size === 0);
-      f.missing = [...missing];
-      return f;
+      return settle(port, req, f, active, byDetail, async (note, missing) => {
+        await readList(port, note, f, 'all', null, () => missing.size === 0);
+      });
     },
-    async find(port, rfqId) {
-      const byDetail = detail ? await findByDetail(port, rfqId) : undefined;
-      if (byDetail === 'absent') return undefined;
-      if (byDetail) return byDetail;
-      const rfq = await findIn(port, null, rfqId);
-      return rfq?.labelState ? { rfq, state: rfq.labelState } : undefined;
-    },
+    find: (port, rfqId) =>
+      findRfq(port, rfqId, detail, async () => {
+        const rfq = await findIn(port, null, rfqId);
+        return rfq?.labelState ? { rfq, state: rfq.labelState } : undefined;
+      }),
   };
 }
 

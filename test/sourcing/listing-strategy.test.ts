@@ -64,6 +64,17 @@ async function account(
   return { sb, client, ids };
 }
 
+/** The strategy of `facts` run on `ids` from a fresh count: its figures and the states it told of the tracked ones. */
+async function readWith(
+  facts: Parameters<typeof listingStrategyFor>[0],
+  a: { sb: Sandbox; client: SourcingPort; ids: number[] },
+) {
+  a.sb.resetStats();
+  const { sink, states } = collecting();
+  const f = await listingStrategyFor(facts).read(a.client, { active: new Set(a.ids), sink, log: silentLogger });
+  return { f, states: new Map([...states].filter(([id]) => a.ids.includes(id))) };
+}
+
 const expected = (ids: number[]) =>
   new Map([
     [ids[0]!, 'closed'],
@@ -90,41 +101,29 @@ describe('listing strategies chosen from the dialect', () => {
   });
 
   it('no proven filter, a detail call: one detail call per tracked RFQ, fewer than the pages of the list', async () => {
-    const { sb, client, ids } = docs;
-    sb.resetStats();
-    const { sink, states } = collecting();
-    const strategy = listingStrategyFor({ filter: 'none', detail: 'yes', accountTotal: HISTORY + 5, pageSize: PAGE });
-    const f = await strategy.read(client, { active: new Set(ids), sink, log: silentLogger });
+    const { sb, ids } = docs;
+    const { f, states } = await readWith(
+      { filter: 'none', detail: 'yes', accountTotal: HISTORY + 5, pageSize: PAGE },
+      docs,
+    );
     expect(requests(sb)).toEqual({ list: 0, detail: 5 });
     expect(states).toEqual(expected(ids));
     expect(f.choice).toMatch(/5 detail calls against about 101 pages of the unfiltered list: detail calls$/);
   });
 
   it('no proven filter, no detail call: the unfiltered list until every tracked RFQ was seen, states from labels', async () => {
-    const { sb, client, ids } = docs;
-    sb.resetStats();
-    const { sink, states } = collecting();
-    const f = await listingStrategyFor({ filter: 'none', detail: 'no' }).read(client, {
-      active: new Set(ids),
-      sink,
-      log: silentLogger,
-    });
+    const { sb, ids } = docs;
+    const { f, states } = await readWith({ filter: 'none', detail: 'no' }, docs);
     // the tracked RFQs are the newest: every page of the account, in _id order
     expect(requests(sb)).toEqual({ list: Math.ceil((HISTORY + 5) / PAGE), detail: 0 });
-    expect(new Map([...states].filter(([id]) => ids.includes(id)))).toEqual(expected(ids));
+    expect(states).toEqual(expected(ids));
     expect(f.missing).toEqual([]);
   });
 
   it('lists by due date (no _id order): the final lists in full until found; exact', async () => {
-    const { sb, client, ids } = friendlyByDue;
-    sb.resetStats();
-    const { sink, states } = collecting();
-    const f = await listingStrategyFor({ filter: 'lower', detail: 'no' }).read(client, {
-      active: new Set(ids),
-      sink,
-      log: silentLogger,
-    });
-    expect(new Map([...states].filter(([id]) => ids.includes(id)))).toEqual(expected(ids));
+    const { sb, ids } = friendlyByDue;
+    const { f, states } = await readWith({ filter: 'lower', detail: 'no' }, friendlyByDue);
+    expect(states).toEqual(expected(ids));
     expect(f.choice).toMatch(/_id order not proven: in full until found\): the lists$/);
     const pages = (state: string) =>
       Math.max(1, Math.ceil(sb.control.listAll().filter((r) => r.state === state).length / PAGE));
@@ -137,14 +136,9 @@ describe('listing strategies chosen from the dialect', () => {
   });
 
   it('a tracked RFQ in no list: reported missing, never given a state', async () => {
-    const { sb, client, ids } = docs;
+    const { sb, ids } = docs;
     sb.control.hide(ids[4]!);
-    const { sink, states } = collecting();
-    const f = await listingStrategyFor({ filter: 'capitalised', detail: 'no' }).read(client, {
-      active: new Set(ids),
-      sink,
-      log: silentLogger,
-    });
+    const { f, states } = await readWith({ filter: 'capitalised', detail: 'no' }, docs);
     sb.control.hide(ids[4]!, false);
     expect(f.missing).toEqual([ids[4]]);
     expect(states.has(ids[4]!)).toBe(false);
