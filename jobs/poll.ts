@@ -1,9 +1,13 @@
 /**
- * poll: one poll of every status list (src/tracking/poll-runner.ts).
+ * poll: one poll of the tracked RFQs that can still change (src/tracking/poll-runner.ts).
  *
  * Payload:  pollJobSchema { slot, scheduledAt } (src/tracking/enqueue.ts). Job id `poll~<slot>`: one poll per cron
- *           slot however many workers schedule it; `poll~now~<ms>` for `rfq-sync poll`.
- * Reads:    GET /v1/rfqs?status=open|closed|cancelled|completed, all pages; the tracked RFQs in Redis; the vendor
+ *           slot however many workers schedule it; `poll~now~<ms>` for `rfq-sync poll`; `poll~hook~<ms>` for a
+ *           webhook of the service (src/tracking/poll-wake.ts: one waiting at most, WEBHOOK_MIN_INTERVAL_MS apart).
+ * Reads:    what the listing strategy of the dialect says (src/sourcing/listing-strategy.ts): the open and closed
+ *           lists, all pages, then for tracked RFQs that left them one GET /v1/rfqs/{id} each or the cancelled and
+ *           completed lists from their newest end, whichever costs fewer requests (no proven filter: the detail
+ *           calls or the unfiltered list); the tracked RFQs in Redis; the vendor
  *           directory (GET /v1/vendors, else /v1/vendor/) once the stored one is an hour old (never failing the poll).
  * Writes:   transitions (with their time) of the RFQs this service created, missing-RFQ flags, the last poll
  *           result; the vendor directory (src/vendors/vendor-store.ts); enqueues quotations jobs (closed, completed,
