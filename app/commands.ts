@@ -170,10 +170,15 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
       ? `; ${p.unreadableCount ?? 1} field(s) of listed RFQs cannot be read and are left out, e.g. RFQ ${u.rfqId} field ${u.field}`
       : '';
     const overview = p.overview && 'error' in p.overview ? `; overview.xlsx NOT written: ${p.overview.error}` : '';
+    // results stored before the listing strategies lack `listing`
+    const gone = p.listing?.missing ?? [];
+    const cost = p.listing
+      ? `; ${p.listing.requests} request(s) to the service${gone.length ? `; in no list: RFQ ${gone.slice(0, 5).join(', ')}` : ''}`
+      : '';
     detail =
       p.error ??
       p.skipped ??
-      `${p.tracked} tracked, ${p.transitionCount ?? p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${bad}${unreadable}${overview}`;
+      `${p.tracked} tracked, ${p.transitionCount ?? p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${cost}${bad}${unreadable}${overview}`;
   }
   const recon = reconKeys(ctx.keys);
   const [dialectRaw, parkedRaw, pending, gateRaw, lost, retention, withheld, vendors] = await Promise.all([

@@ -7,6 +7,7 @@
  * tracked RFQ gone from every list is reported missing, not dropped and not given a state.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { trackingFacts } from '../../app/commands.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { withheldAwards } from '../../src/tracking/withheld-awards.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
@@ -99,6 +100,10 @@ for (const dialect of ['friendly', 'docs'] as const) {
           .filter((l) => l.event === 'rfq.missing')
           .map((l) => l.rfqId),
       ).toEqual([gone]);
+      // and in status
+      expect((await trackingFacts(h.ctx)).lastPoll?.detail).toContain(
+        `; ${got.list + got.detail} request(s) to the service; in no list: RFQ ${gone}`,
+      );
 
       // the next poll: final RFQs are not looked for; the closed one is in its list; the purged one is looked for
       sb.resetStats();
