@@ -87,6 +87,8 @@ for (const dialect of ['friendly', 'docs'] as const) {
       expect(await transitions(toCancel)).toEqual(['created>open', 'open>cancelled']);
       expect(await transitions(twoSteps)).toEqual(['created>open', 'open>completed']);
       expect(await transitions(stays)).toEqual(['created>open']);
+      // to the end of the loop: the closed one's comparison workbook is in the outbox for procurement
+      expect((await trackedRfq(h.ctx, toClose))?.comparison?.workbook).toMatch(/-v1\.xlsx$/);
       // the purged RFQ: reported missing, its state not invented, still tracked
       const purged = await trackedRfq(h.ctx, gone);
       expect(purged).toMatchObject({ state: 'open', missingPolls: 1 });
