@@ -82,7 +82,7 @@ function filteredStrategy(d: DialectFacts, form: FilterForm): ListingStrategy {
       const byDetail = detail && left.length <= walk;
       f.choice =
         `${left.length} tracked RFQs left the open and closed lists: ` +
-        `${detail ? `${left.length} detail calls` : 'no detail call on this service'} against about ${walk} pages ` +
+        `${detail ? `${left.length} detail calls` : 'no detail call on this service'} against ${Number.isFinite(walk) ? `about ${walk}` : 'an unknown number of'} pages ` +
         `of the cancelled and completed lists (${order ? `${order} _id order proven: from the newest end` : '_id order not proven: in full until found'}): ` +
         (byDetail ? 'detail calls' : 'the lists');
       return settle(port, req, f, left, byDetail, (note, missing) =>
@@ -224,7 +224,8 @@ function walkEstimate(
   f: ListingFigures,
 ): number {
   if (order) return FINAL.length * ((order === 'ascending' ? 2 : 1) + Math.ceil(left / pageSize) - 1);
+  // no account total (no unfiltered list): the history is unknown, so the walk may cost all of it
+  if (d.accountTotal === undefined) return Infinity;
   const active = (['open', 'closed'] as ListName[]).reduce((n, l) => n + (f.lists[l]?.rfqs ?? 0), 0);
-  const finals = Math.max(0, (d.accountTotal ?? active + left) - active);
-  return FINAL.length + Math.ceil(finals / pageSize);
+  return FINAL.length + Math.ceil(Math.max(0, d.accountTotal - active) / pageSize);
 }

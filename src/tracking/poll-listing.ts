@@ -14,6 +14,8 @@ import { mergeSeenState, type RfqState } from './transitions.ts';
 import { withheldAwards } from './withheld-awards.ts';
 
 const MAX_RESULT_INVALID = 100;
+/** Tracked RFQs in no list named one by one in a poll's log (all are counted in its result). */
+const MAX_SAID_MISSING = 20;
 /** Each failed page asked again up to 4 times, after 0.2, 0.4, 0.8, 1.6 s (jittered ±50%), before the poll fails. */
 const PAGE_RETRY: NonNullable<ListRfqsOptions['pageRetry']> = {
   attempts: 4,
@@ -49,13 +51,13 @@ export async function readStatusLists(s: PollState): Promise<void> {
     );
   }
   s.result.found = s.seen.size;
-  s.result.listing = figures;
+  s.result.listing = { ...figures, missing: figures.missing.slice(0, MAX_RESULT_INVALID) };
   s.log.info(
     { event: 'poll.listing', ...figures, missing: figures.missing.length },
     `poll read ${figures.requests} requests (${strategy.name}, ${active.size} tracked RFQs can change)` +
       (figures.choice ? `: ${figures.choice}` : ''),
   );
-  for (const rfqId of figures.missing)
+  for (const rfqId of figures.missing.slice(0, MAX_SAID_MISSING))
     s.log.warn(
       { event: 'rfq.missing', rfqId },
       `RFQ ${rfqId} is tracked but was found in no list it could be in (nor by a detail call, where one was made): counted missing`,
