@@ -31,16 +31,25 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(a.length === b.length ? a : b, b) && a.length === b.length;
 }
 
-/** The body, up to `max` bytes (the rest read and dropped), and its whole size. */
-function readCapped(req: Request, max: number): Promise<{ head: Buffer; size: number }> {
+/**
+ * The body, up to `max` bytes, and its size; a longer one is not read further (`truncated`: the connection is
+ * closed once answered, so a huge body costs nothing more than the cap).
+ */
+function readCapped(req: Request, max: number): Promise<{ head: Buffer; size: number; truncated: boolean }> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      if (size < max) parts.push(chunk.subarray(0, max - size));
+    const onData = (chunk: Buffer) => {
+      parts.push(chunk.subarray(0, Math.max(0, max - size)));
       size += chunk.length;
-    });
-    req.on('end', () => resolve({ head: Buffer.concat(parts), size }));
+      if (size > max) {
+        req.off('data', onData);
+        req.pause();
+        resolve({ head: Buffer.concat(parts), size, truncated: true });
+      }
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve({ head: Buffer.concat(parts), size, truncated: false }));
     req.on('error', reject);
   });
 }
@@ -75,13 +84,23 @@ export function webhookRoute(o: WebhookOptions): {
     if (!target) return void res.status(503).set('Retry-After', '5').type('text/plain').send('starting\n');
     const wake = target;
     readCapped(req, o.maxBodyBytes)
-      .then(async ({ head, size }) => {
+      .then(async ({ head, size, truncated }) => {
+        if (truncated) {
+          res.set('Connection', 'close');
+          res.on('finish', () => req.destroy());
+        }
         res.status(202).type('text/plain').send('poll scheduled\n');
-        const event = eventOf(head, size <= o.maxBodyBytes);
+        const event = eventOf(head, !truncated);
         const woke = await wake();
         o.logger.info(
-          { event: 'webhook.received', bytes: size, ...(event !== undefined ? { hookEvent: event } : {}), ...woke },
-          `webhook received (${size} bytes${event !== undefined ? `, event ${event}` : ''}): ` +
+          {
+            event: 'webhook.received',
+            bytes: size,
+            ...(truncated ? { truncated } : {}),
+            ...(event !== undefined ? { hookEvent: event } : {}),
+            ...woke,
+          },
+          `webhook received (${truncated ? `over ${o.maxBodyBytes}` : size} bytes${event !== undefined ? `, event ${event}` : ''}): ` +
             (woke.outcome === 'scheduled' ? `poll at ${new Date(woke.at).toISOString()}` : 'a poll is already waiting'),
         );
       })

@@ -77,17 +77,30 @@ describe('the sourcing webhook', () => {
     expect(JSON.stringify(logs.lines())).not.toContain(SECRET);
   });
 
-  it('1,000 webhooks in a second cause at most 2 polls; the event field of a JSON body is logged', async () => {
+  it('a body over the cap is not read further: 202, logged as over the cap, nothing taken from it', async () => {
+    const big = JSON.stringify({ event: 'rfq.closed', pad: 'x'.repeat(1_000_000) });
+    const res = await post(`/hooks/sourcing/${SECRET}`, big);
+    expect(res.status).toBe(202);
+    await res.text();
+    const line = await waitFor('the log line', async () =>
+      logs.lines().find((l) => l.event === 'webhook.received' && l.truncated === true),
+    );
+    expect(line.hookEvent).toBeUndefined();
+    expect(String(line.msg)).toMatch(/^webhook received \(over 1024 bytes\)/);
+  });
+
+  it('a flood of 1,000 webhooks causes at most 2 polls; the event field of a JSON body is logged', async () => {
     const hookJobs = async () =>
       (await h.ctx.queues.poll.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).filter((j) =>
         j.id?.startsWith('poll~hook~'),
       ).length;
+    // an interval longer than any flood on a loaded machine takes: the count does not depend on its speed
+    ops.setWebhookTarget(() => wakePoll(h.ctx, 60_000));
     const before = await hookJobs();
     const received = () => logs.lines().filter((l) => l.event === 'webhook.received').length;
     const receivedBefore = received();
     const dispatcher = new Agent({ connections: 50 });
     const body = JSON.stringify({ event: 'rfq.status_changed', rfq_id: 1, status: 'closed' });
-    const started = Date.now();
     const answers = await Promise.all(
       Array.from({ length: 1_000 }, () =>
         request(`${ops.url}/hooks/sourcing/${SECRET}`, { method: 'POST', body, dispatcher }).then(async (r) => {
@@ -96,13 +109,11 @@ describe('the sourcing webhook', () => {
         }),
       ),
     );
-    const took = Date.now() - started;
     await dispatcher.close();
     expect(answers.every((s) => s === 202)).toBe(true);
     await waitFor('every webhook handled', async () => received() - receivedBefore === 1_000);
     // the polls the flood asked for: added as jobs (the second, if any, waits out the interval)
     const polls = (await hookJobs()) - before;
-    expect(took, 'the flood was sent within the interval').toBeLessThan(INTERVAL);
     expect(polls).toBeGreaterThanOrEqual(1);
     expect(polls).toBeLessThanOrEqual(2);
     const flood = logs
