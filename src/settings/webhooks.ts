@@ -22,6 +22,6 @@ export const webhookSettings = {
    * one poll per interval. Default 2,000.
    */
   WEBHOOK_MIN_INTERVAL_MS: int(0, 3_600_000).default(2_000),
-  /** A webhook's body is read up to this many bytes (the rest is discarded; it is only logged). Default 65,536. */
+  /** A webhook's body is read up to this many bytes (a longer one is not read further; it is only logged). Default 65,536. */
   WEBHOOK_MAX_BODY_BYTES: int(0, 10_485_760).default(65_536),
 };
