@@ -83,7 +83,7 @@ export function webhookRoute(o: WebhookOptions): {
     if (req.method !== 'POST' || !m || o.secret === undefined || !sameSecret(m[1]!, o.secret)) return notFound(res);
     if (!target) return void res.status(503).set('Retry-After', '5').type('text/plain').send('starting\n');
     const wake = target;
-    readCapped(req, o.maxBodyBytes)
+    void readCapped(req, o.maxBodyBytes)
       .then(async ({ head, size, truncated }) => {
         if (truncated) {
           res.set('Connection', 'close');
