@@ -1,8 +1,8 @@
 /**
  * `npm run demo`: the whole loop on one machine with nothing configured. A private redis-server, the built-in
  * sandbox whose autopilot plays the suppliers (quotes, closes and completes RFQs within seconds), the shipped
- * samples copied into a fresh inbox, the worker, the watcher, the sandbox's webhooks waking the poll on every state
- * change (and a poll every 10 s as the safety net); progress is printed as it goes
+ * samples copied into a fresh inbox, the worker, the watcher, a poll every 2 s and the sandbox's webhooks waking it
+ * on every state change; progress is printed as it goes
  * and the run ends by printing the comparison workbooks and award files it wrote, then shuts down cleanly.
  * The user's own environment (REDIS_URL, SOURCING_BASE_URL...) is deliberately ignored: a demo never touches a
  * real installation.
@@ -55,8 +55,8 @@ export async function runDemo(o: DemoOptions): Promise<number> {
   const config = loadConfig({
     ...demoNotifications(mail.port),
     RFQ_SYNC_DIR: runDir,
-    POLL_CRON: '*/10 * * * * *',
-    // the sandbox's webhooks wake the poll on every state change; the schedule is only the safety net
+    POLL_CRON: '*/2 * * * * *',
+    // the sandbox's webhooks wake the poll on every state change, between the schedule's polls
     WEBHOOK_SECRET: randomBytes(18).toString('base64url'),
     WEBHOOK_MIN_INTERVAL_MS: '500',
     SWEEP_CRON: '*/5 * * * * *',
@@ -182,7 +182,7 @@ function jobProgressLines(
     const v = value as JobResults['poll'] | undefined;
     const hook = isWebhookSlot(String((job.data as { slot?: unknown }).slot ?? '')) ? ' (woken by a webhook)' : '';
     for (const t of v && 'transitions' in v ? v.transitions : [])
-      if (t.from !== 'created') lines.push(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}${hook}`);
+      if (t.from !== 'created' || t.to !== 'open') lines.push(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}${hook}`);
   } else if (queue === 'comparison') {
     const v = value as JobResults['comparison'];
     if (v.workbook) lines.push(`RFQ ${v.rfqId}: comparison v${v.version} written: ${rel(v.workbook)}`);
