@@ -39,7 +39,8 @@ function place(req: TrackedStatesRequest, name: ListName, r: ListedRfq): void {
 
 /**
  * A list read page by page; `stop()` is asked after each page (undefined: to its end). Returns the `_id`s read per
- * page, in order (the evidence of the account's list order).
+ * page, in order (the evidence of the account's list order), and whether `meta.total` moved while it was read (RFQs
+ * left or joined it, so offset pages may have shifted an RFQ past the pages read).
  */
 export async function readList(
   port: ListingPort,
@@ -48,9 +49,11 @@ export async function readList(
   name: ListName,
   list: ListFilter,
   stop?: () => boolean,
-): Promise<number[][]> {
+): Promise<{ ids: number[][]; moved: boolean }> {
   const once = new Set<number>();
   const pages: number[][] = [];
+  let total: number | undefined;
+  let moved = false;
   const onInvalid = (bad: Parameters<TrackedStatesRequest['sink']['invalid']>[1]) => {
     if (bad.rfqId !== undefined && once.has(bad.rfqId)) return;
     if (bad.rfqId !== undefined) once.add(bad.rfqId);
@@ -64,9 +67,11 @@ export async function readList(
     const n = deliver(page.rfqs, once, (r) => place(req, name, r));
     tally(f, name, n + (page.invalid?.length ?? 0));
     pages.push(page.rfqs.map((r) => r._id));
+    if (page.page === 1) total = page.pageTotal;
+    else moved ||= page.pageTotal !== total;
     if (stop?.()) break;
   }
-  return pages;
+  return { ids: pages, moved };
 }
 
 /**

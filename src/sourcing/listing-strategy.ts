@@ -76,8 +76,8 @@ function filteredStrategy(d: DialectFacts, form: FilterForm): ListingStrategy {
       f.left = left.length;
       if (left.length === 0) return f;
 
-      const order = idOrderOf([open, closed]);
-      const pageSize = pageSizeOf([open, closed], d);
+      const order = idOrderOf([open.ids, closed.ids]);
+      const pageSize = pageSizeOf([open.ids, closed.ids], d);
       const walk = walkEstimate(order, left.length, pageSize, d, f);
       const byDetail = detail && left.length <= walk;
       f.choice =
@@ -85,9 +85,17 @@ function filteredStrategy(d: DialectFacts, form: FilterForm): ListingStrategy {
         `${detail ? `${left.length} detail calls` : 'no detail call on this service'} against ${Number.isFinite(walk) ? `about ${walk}` : 'an unknown number of'} pages ` +
         `of the cancelled and completed lists (${order ? `${order} _id order proven: from the newest end` : '_id order not proven: in full until found'}): ` +
         (byDetail ? 'detail calls' : 'the lists');
-      return settle(port, req, f, left, byDetail, (note, missing) =>
+      await settle(port, req, f, left, byDetail, (note, missing) =>
         walkFinalLists(port, note, f, missing, order, listOf),
       );
+      // RFQs that moved while the open or closed list was read may have shifted one of ours past the pages read:
+      // those lists are read once more before anything is reported missing
+      if (f.missing.length > 0 && (open.moved || closed.moved))
+        await settle(port, req, f, f.missing, false, async (note, missing) => {
+          for (const state of ['open', 'closed'] as const)
+            if (missing.size > 0) await readList(port, note, f, state, listOf(state), () => missing.size === 0);
+        });
+      return f;
     },
     find: (port, rfqId) =>
       findRfq(port, rfqId, detail, async () => {

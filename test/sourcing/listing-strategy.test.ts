@@ -9,6 +9,7 @@ import { silentLogger } from '../../src/logger.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { createSourcingClient } from '../../src/sourcing/client.ts';
 import { listingStrategyFor, type StateSink } from '../../src/sourcing/listing-strategy.ts';
+import type { ListingPort } from '../../src/sourcing/listing-types.ts';
 import type { SourcingPort } from '../../src/sourcing/port.ts';
 
 const PAGE = 20;
@@ -143,5 +144,48 @@ describe('listing strategies chosen from the dialect', () => {
     expect(f.missing).toEqual([ids[4]]);
     expect(states.has(ids[4]!)).toBe(false);
     expect(states.get(ids[1]!)).toBe('completed');
+  });
+
+  it('an RFQ shifted past the pages read while others left its list: read again, not called missing', async () => {
+    // the closed list in pages of 2: RFQs 1 and 2 complete between its page 1 and page 2, so offset page 2 starts
+    // at RFQ 5 and ours (3) is never on a page read; meta.total says the list moved
+    const rfq = (_id: number) => ({ _id, lines: [] });
+    let closedReads = 0;
+    const script: Record<string, () => Array<{ ids: number[]; total: number }>> = {
+      open: () => [{ ids: [], total: 0 }],
+      closed: () =>
+        ++closedReads === 1
+          ? [
+              { ids: [1, 2], total: 5 },
+              { ids: [5], total: 3 },
+            ]
+          : [
+              { ids: [3, 4], total: 3 },
+              { ids: [5], total: 3 },
+            ],
+      cancelled: () => [{ ids: [], total: 0 }],
+      completed: () => [{ ids: [1, 2], total: 2 }],
+    };
+    let requests = 0;
+    const port: ListingPort = {
+      async *listRfqPages(list) {
+        const pages = script[(list as { state: string }).state]!();
+        for (const [i, p] of pages.entries()) {
+          requests++;
+          yield { page: i + 1, rfqs: p.ids.map(rfq), pageTotal: p.total, total: pages[0]!.total };
+        }
+      },
+      getRfq: () => Promise.resolve(undefined),
+    };
+    const { sink, states } = collecting();
+    const f = await listingStrategyFor({ filter: 'lower', detail: 'no' }).read(port, {
+      active: new Set([3]),
+      sink,
+      log: silentLogger,
+    });
+    expect(states.get(3)).toBe('closed');
+    expect(f.missing).toEqual([]);
+    expect(closedReads).toBe(2);
+    expect(f.requests).toBe(requests);
   });
 });
