@@ -569,6 +569,7 @@ export function checkExactlyOnce(
 // Intake: a minimal intake context, generic CSVs, report notes
 
 export interface TestIntake extends IntakeContext {
+  config: Config;
   keys: RedisKeys;
   queues: Queues;
   dir: string;
