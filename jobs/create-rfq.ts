@@ -106,8 +106,6 @@ export async function enqueueCreateRfq(queues: Pick<Queues, 'createRfq'>, requis
   return queues.createRfq.add('create-rfq', payload, { jobId: createRfqJobId(requisition) });
 }
 
-const depsByContext = new WeakMap<WorkerContext, CreatorDeps>();
-
 /** The account's reconcile coordinator for this context (src/creation/reconcile-coordinator.ts). */
 export function reconcilerOf(ctx: WorkerContext): ReconcileCoordinator {
   const c = ctx.config;
@@ -125,10 +123,11 @@ export function reconcilerOf(ctx: WorkerContext): ReconcileCoordinator {
   });
 }
 
-/** The protocol's dependencies for this context (built once). */
+/**
+ * The protocol's dependencies for this context: built once per worker by createRfqProcessor (one reconcile
+ * coordinator and lag probe for all its jobs), or by a caller that runs the protocol itself.
+ */
 export function creatorDeps(ctx: WorkerContext): CreatorDeps {
-  const have = depsByContext.get(ctx);
-  if (have) return have;
   const c = ctx.config;
   const replicas = c.REDIS_WAIT_REPLICAS ?? 0;
   // The lease covers the whole POST: its deadline (request to the last byte of the answer, whatever trickles), the
@@ -142,7 +141,7 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
     dialects: ctx.dialects,
     logger: ctx.logger,
   });
-  const deps: CreatorDeps = {
+  return {
     store: createIdempotencyStore(ctx.redis, ctx.keys),
     client: ctx.client,
     limiter: ctx.limiter,
@@ -170,14 +169,18 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
     reconciler: reconcilerOf(ctx),
     onPosted: (rfqId, answeredAt) => lagProbe.afterCreate(rfqId, answeredAt),
   };
-  depsByContext.set(ctx, deps);
-  return deps;
 }
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type CreateRfqResult = CreateOutcome;
 
-export async function processCreateRfq(ctx: WorkerContext, job: Job): Promise<CreateRfqResult> {
+/** The queue's processor for a worker: the protocol's wiring is built here, once, and serves every job it runs. */
+export function createRfqProcessor(ctx: WorkerContext): (job: Job) => Promise<CreateRfqResult> {
+  const deps = creatorDeps(ctx);
+  return (job) => processCreateRfq(ctx, deps, job);
+}
+
+export async function processCreateRfq(ctx: WorkerContext, deps: CreatorDeps, job: Job): Promise<CreateRfqResult> {
   const parsed = createRfqPayloadSchema.safeParse(job.data);
   if (!parsed.success)
     throw new UnrecoverableError(`create-rfq payload is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
@@ -189,7 +192,7 @@ export async function processCreateRfq(ctx: WorkerContext, job: Job): Promise<Cr
   const tokenFingerprint = ctx.tokens.fingerprint(); // the token this attempt's calls go out with
   let outcome: CreateOutcome;
   try {
-    outcome = await createRfqOnce(creatorDeps(ctx), requisition);
+    outcome = await createRfqOnce(deps, requisition);
   } catch (err) {
     if (err instanceof AttemptBusyError || err instanceof ThrottledError) return delay(job, err.waitMs);
     if (err instanceof RateLimitError) return delay(job, err.retryAfterMs ?? ctx.config.JOB_BACKOFF_MS);

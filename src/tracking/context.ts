@@ -8,18 +8,11 @@ import { TrackingStore } from './store.ts';
  */
 export type TrackingContext = Pick<
   WorkerContext,
-  'config' | 'logger' | 'redis' | 'keys' | 'queues' | 'client' | 'authGate'
+  'config' | 'logger' | 'redis' | 'keys' | 'queues' | 'client' | 'limiter' | 'authGate'
 > &
   Partial<Pick<WorkerContext, 'dialects' | 'notify'>>;
 
-const stores = new WeakMap<object, TrackingStore>();
-
-/** One store per Redis client and namespace (cheap, but saves re-deriving keys on every call). */
+/** The tracking records of the context's account: a view over its Redis client and keys, cheap to make, holds nothing. */
 export function trackingStore(ctx: Pick<TrackingContext, 'redis' | 'keys'>): TrackingStore {
-  let byKeys = stores.get(ctx.redis);
-  if (!byKeys || byKeys.k.tracked !== ctx.keys.trackedRfqs) {
-    byKeys = new TrackingStore(ctx.redis, ctx.keys);
-    stores.set(ctx.redis, byKeys);
-  }
-  return byKeys;
+  return new TrackingStore(ctx.redis, ctx.keys);
 }
