@@ -26,6 +26,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { z } from 'zod';
 import { AuthError, RateLimitError } from '../src/errors.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
+import type { WorkerConfig } from '../src/pipeline/worker-config.ts';
 import { createHeaderPusher } from '../src/creation/header-push.ts';
 import { replicationWait } from '../src/redis/replication.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
@@ -106,8 +107,25 @@ export async function enqueueCreateRfq(queues: Pick<Queues, 'createRfq'>, requis
   return queues.createRfq.add('create-rfq', payload, { jobId: createRfqJobId(requisition) });
 }
 
+/** What the create protocol is wired from: the context's Redis, clients, limiter and dialect, and these settings. */
+export type CreateRfqContext = Pick<
+  WorkerContext,
+  'redis' | 'keys' | 'client' | 'listingClient' | 'limiter' | 'dialects' | 'logger'
+> & {
+  config: Pick<
+    WorkerConfig,
+    | 'SOURCING_CALL_DEADLINE_MS'
+    | 'SOURCING_LIST_SETTLE_MS'
+    | 'RECONCILE_MAX_WALKS'
+    | 'REDIS_WAIT_REPLICAS'
+    | 'REDIS_WAIT_TIMEOUT_MS'
+    | 'PUSH_HEADER_CHANGES'
+    | 'REQUISITION_CURRENCY'
+  >;
+};
+
 /** The account's reconcile coordinator for this context (src/creation/reconcile-coordinator.ts). */
-export function reconcilerOf(ctx: WorkerContext): ReconcileCoordinator {
+export function reconcilerOf(ctx: CreateRfqContext): ReconcileCoordinator {
   const c = ctx.config;
   return createReconcileCoordinator({
     redis: ctx.redis,
@@ -127,7 +145,7 @@ export function reconcilerOf(ctx: WorkerContext): ReconcileCoordinator {
  * The protocol's dependencies for this context: built once per worker by createRfqProcessor (one reconcile
  * coordinator and lag probe for all its jobs), or by a caller that runs the protocol itself.
  */
-export function creatorDeps(ctx: WorkerContext): CreatorDeps {
+export function creatorDeps(ctx: CreateRfqContext): CreatorDeps {
   const c = ctx.config;
   const replicas = c.REDIS_WAIT_REPLICAS ?? 0;
   // The lease covers the whole POST: its deadline (request to the last byte of the answer, whatever trickles), the
@@ -180,7 +198,12 @@ export function createRfqProcessor(ctx: WorkerContext): (job: Job) => Promise<Cr
   return (job) => processCreateRfq(ctx, deps, job);
 }
 
-export async function processCreateRfq(ctx: WorkerContext, deps: CreatorDeps, job: Job): Promise<CreateRfqResult> {
+/** What a create-rfq job reads of the context beside the protocol's wiring. */
+type CreateJobContext = Pick<WorkerContext, 'authGate' | 'state' | 'tokens' | 'notify'> & {
+  config: Pick<WorkerConfig, 'JOB_BACKOFF_MS'>;
+};
+
+export async function processCreateRfq(ctx: CreateJobContext, deps: CreatorDeps, job: Job): Promise<CreateRfqResult> {
   const parsed = createRfqPayloadSchema.safeParse(job.data);
   if (!parsed.success)
     throw new UnrecoverableError(`create-rfq payload is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
