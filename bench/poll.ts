@@ -15,7 +15,7 @@
 import { startOpsServer } from '../app/http-server.ts';
 import { createMetrics } from '../app/metrics.ts';
 import { startWorker } from '../jobs/worker.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/config.ts';
 import { silentLogger } from '../src/logger.ts';
 import { closeWorkerContext, createWorkerContext, type WorkerContext } from '../src/pipeline/context.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
@@ -35,7 +35,10 @@ const SECRET = 'bench-webhook-secret-0123';
 const redisServer = await startEmbeddedRedis({});
 let seq = 0;
 
-async function contextFor(sandbox: Sandbox, env: Record<string, string> = {}): Promise<WorkerContext> {
+async function contextFor(
+  sandbox: Sandbox,
+  env: Record<string, string> = {},
+): Promise<WorkerContext & { settings: Config }> {
   const config = loadConfig({
     SOURCING_BASE_URL: sandbox.url,
     SOURCING_TOKEN: 'sandbox-token',
@@ -47,7 +50,8 @@ async function contextFor(sandbox: Sandbox, env: Record<string, string> = {}): P
     LOG_LEVEL: 'silent',
     ...env,
   } as NodeJS.ProcessEnv);
-  return createWorkerContext(config, silentLogger, { redisUrl: redisServer.url, baseUrl: sandbox.url });
+  const ctx = await createWorkerContext(config, silentLogger, { redisUrl: redisServer.url, baseUrl: sandbox.url });
+  return Object.assign(ctx, { settings: config });
 }
 
 async function createTracked(ctx: WorkerContext, n: number): Promise<number[]> {
@@ -151,13 +155,13 @@ async function latency(): Promise<{ p50: number; p95: number; max: number; polls
     history: { rfqs: 10_000 - TRACKED, finalShare: 0.97 },
   });
   const ctx = await contextFor(sandbox, { WEBHOOK_SECRET: SECRET });
-  const interval = ctx.config.WEBHOOK_MIN_INTERVAL_MS;
+  const interval = ctx.settings.WEBHOOK_MIN_INTERVAL_MS;
   const ops = await startOpsServer({
     host: '127.0.0.1',
     port: 0,
     logger: silentLogger,
     metrics: createMetrics(),
-    webhook: { secret: SECRET, maxBodyBytes: ctx.config.WEBHOOK_MAX_BODY_BYTES },
+    webhook: { secret: SECRET, maxBodyBytes: ctx.settings.WEBHOOK_MAX_BODY_BYTES },
   });
   ops.setWebhookTarget(() => wakePoll(ctx, interval));
   const worker = startWorker(ctx, { queues: ['poll', 'quotations', 'comparison'] });

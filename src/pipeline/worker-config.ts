@@ -14,6 +14,7 @@ import type { pollingSettings } from '../settings/polling.ts';
 import type { reconcileSettings } from '../settings/reconcile.ts';
 import type { redisSettings } from '../settings/redis.ts';
 import type { serviceSettings } from '../settings/service.ts';
+import type { webhookSettings } from '../settings/webhooks.ts';
 import type { DialectSettings } from '../sourcing/dialect.ts';
 import type { IntakeConfig } from '../intake/inbox-intake.ts';
 import type { IngestRunConfig } from '../intake/ingest-run.ts';
@@ -65,6 +66,7 @@ export type WorkerConfig = IntakeConfig &
     | 'NOTIFY_CHECK_MS'
   > &
   Pick<SettingValues<typeof operationsSettings>, 'SHUTDOWN_TIMEOUT_MS'> &
+  Pick<SettingValues<typeof webhookSettings>, 'WEBHOOK_MIN_INTERVAL_MS'> &
   SettingValues<typeof outputSettings> &
   SettingValues<typeof pollingSettings> &
   SettingValues<typeof reconcileSettings> & {

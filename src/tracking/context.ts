@@ -3,13 +3,14 @@ import type { WorkerContext } from '../pipeline/context.ts';
 import type { WorkerConfig } from '../pipeline/worker-config.ts';
 import { TrackingStore } from './store.ts';
 
-/** The settings the tracking reads: the poll's, the comparison's outputs and the delays of its jobs. */
+/** The settings the tracking reads: the poll's (and its webhook's), the comparison's outputs and the delays of its jobs. */
 export type TrackingConfig = Pick<
   WorkerConfig,
   | 'POLL_MAX_MS'
   | 'POLL_CRON'
   | 'OVERVIEW_REFRESH_MS'
   | 'MISSING_POLLS_BEFORE_FLAG'
+  | 'WEBHOOK_MIN_INTERVAL_MS'
   | 'REQUISITION_CURRENCY'
   | 'TIME_ZONE'
   | 'QUOTATION_PRICE_BASIS'
