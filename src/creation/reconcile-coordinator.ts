@@ -32,7 +32,8 @@ import { redisNow, walkOnce, type CoordinatorDeps, type ReconKeys, type WalkerSt
 
 export type { CoordinatorDeps } from './reconcile-walker.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
-import { defineScript, loadScript } from '../redis/redis-scripts.ts';
+import { LOCK_RELEASE, LOCK_RENEW } from '../redis/lock-scripts.ts';
+import { defineScript, type ScriptCaller, type ScriptFlag } from '../redis/redis-scripts.ts';
 
 export { CLOCK_SKEW_MS, type PendingEntry, type ReconcileResult } from './reconcile-decision.ts';
 
@@ -68,9 +69,6 @@ export interface ReconcileCoordinator {
   stats(): Promise<{ started: number; complete: number; pages: number; pending: number }>;
 }
 
-const RENEW = loadScript('lockRenew-1.lua');
-const RELEASE = loadScript('lockRelease-1.lua');
-
 export function reconKeys(keys: RedisKeys): ReconKeys {
   const k = (name: string) => keys.key('recon', name);
   return {
@@ -91,8 +89,8 @@ export function reconKeys(keys: RedisKeys): ReconKeys {
 export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordinator {
   const k = reconKeys(d.keys);
   const s: WalkerState = { d, k, limits: d.reconcileLimits ?? RECONCILE_LIMITS };
-  const renewLock = defineScript(d.redis, RENEW);
-  const releaseLock = defineScript(d.redis, RELEASE);
+  const renewLock = defineScript(d.redis, LOCK_RENEW);
+  const releaseLock = defineScript(d.redis, LOCK_RELEASE);
   const gate = async () => {
     const raw = await d.redis.get(k.gate);
     return raw ? (JSON.parse(raw) as { reason: string; until: number }) : undefined;
@@ -152,7 +150,7 @@ const jitter = (limits: ReconcileLimits) => Math.round(limits.backoffMs * 5 + Ma
 async function reconcile(
   s: WalkerState,
   entry: Omit<PendingEntry, 'since'>,
-  lock: { renewLock: ReturnType<typeof defineScript>; releaseLock: ReturnType<typeof defineScript> },
+  lock: { renewLock: ScriptCaller<ScriptFlag>; releaseLock: ScriptCaller<ScriptFlag> },
 ): Promise<ReconcileResult> {
   const { d, k } = s;
   const held = await register(s, entry);
