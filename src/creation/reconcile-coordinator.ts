@@ -24,6 +24,7 @@
  * Counters for the bench and `status`: recon:walks (hash: started, complete, pages).
  */
 import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import { ReconcileUnstableError } from '../errors.ts';
 import { listSettleMs, settledFrom } from './list-settle.ts';
 import type { PendingEntry, ReconcileResult } from './reconcile-decision.ts';
@@ -91,10 +92,7 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
   const s: WalkerState = { d, k, limits: d.reconcileLimits ?? RECONCILE_LIMITS };
   const renewLock = defineScript(d.redis, LOCK_RENEW);
   const releaseLock = defineScript(d.redis, LOCK_RELEASE);
-  const gate = async () => {
-    const raw = await d.redis.get(k.gate);
-    return raw ? (JSON.parse(raw) as { reason: string; until: number }) : undefined;
-  };
+  const gate = async () => gateOf(await d.redis.get(k.gate));
   return {
     reconcile: async (entry) => reconcile(s, entry, { renewLock, releaseLock }),
     async settle(id) {
@@ -126,9 +124,7 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
     async unpark(id) {
       await d.redis.hdel(k.parked, id);
     },
-    async listParked() {
-      return Object.values(await d.redis.hgetall(k.parked)).map((v) => JSON.parse(v) as ParkedEntry);
-    },
+    listParked: async () => parkedOf(await d.redis.hgetall(k.parked)),
     async stats() {
       const [h, pending] = await Promise.all([d.redis.hgetall(k.walks), d.redis.hlen(k.pending)]);
       return {
@@ -214,4 +210,21 @@ async function register(s: WalkerState, entry: Omit<PendingEntry, 'since'>): Pro
   const now: PendingEntry = { ...entry, since: held.since };
   if (JSON.stringify(now) !== JSON.stringify(held)) await d.redis.hset(k.pending, entry.id, JSON.stringify(now));
   return now;
+}
+
+const gateOf = (raw: string | null) => (raw ? (JSON.parse(raw) as { reason: string; until: number }) : undefined);
+const parkedOf = (h: Record<string, string>) => Object.values(h).map((v) => JSON.parse(v) as ParkedEntry);
+
+/** What `status` shows of the reconcile, read without a coordinator (it needs no sourcing service). */
+export async function reconcileStatus(
+  redis: Redis,
+  keys: RedisKeys,
+): Promise<{ parked: ParkedEntry[]; pending: number; gate: { reason: string; until: number } | undefined }> {
+  const k = reconKeys(keys);
+  const [parked, pending, gate] = await Promise.all([
+    redis.hgetall(k.parked),
+    redis.hlen(k.pending),
+    redis.get(k.gate),
+  ]);
+  return { parked: parkedOf(parked), pending, gate: gateOf(gate) };
 }
