@@ -5,6 +5,7 @@
  * When its last attempt fails, the other routes are told (channel-failing), never about a notice of that kind.
  */
 import type { Redis } from 'ioredis';
+import type { RedisKeys } from '../redis/redis-keys.ts';
 import type { Config } from '../config.ts';
 import { UnexpectedError } from '../errors.ts';
 import { scrubSecrets, type Logger } from '../logger.ts';
@@ -39,7 +40,7 @@ export interface NotifierCore {
 export function notifierCore(d: {
   config: Config;
   redis: Redis;
-  keyOf: (...parts: string[]) => string;
+  keyOf: RedisKeys['key'];
   logger: Logger;
 }): NotifierCore {
   const { config } = d;

@@ -6,6 +6,7 @@
  * again; one found `sending` was interrupted by a crash and goes once more. Everything expires after KEEP_MS.
  */
 import type { Redis } from 'ioredis';
+import type { RedisKeys } from '../redis/redis-keys.ts';
 import { defineScript, loadScript } from '../redis/redis-scripts.ts';
 import { shortHash, type NotifyEvent } from './event-kind.ts';
 
@@ -35,7 +36,7 @@ export interface MessageStore {
   mark(route: string, message: string, state: SendState, attempts: number): Promise<void>;
 }
 
-export function createMessageStore(redis: Redis, keyOf: (...parts: string[]) => string): MessageStore {
+export function createMessageStore(redis: Redis, keyOf: RedisKeys['key']): MessageStore {
   const scripts = {
     window: defineScript(redis, WINDOW),
     push: defineScript(redis, PUSH),

@@ -10,13 +10,16 @@
  *      every command whose arguments hold a key per ioredis's own command table (keyStart > 0, or movable keys as
  *      EVAL's), and the key scans and batches (scan, keys, multi, pipeline, the *Stream scans). Connection commands
  *      (ping, quit, info) name no key and are allowed.
- * Pure: reads the sources. The checker is run on planted violations first, so it is known to be able to fail.
+ * And each family of further keys (`keys.key(family, ...)`, KEY_FAMILIES in redis-keys.ts) is built only in the files
+ * named as its owners there: every other file goes through their functions.
+ * Pure: reads the sources. The checkers are run on planted violations first, so they are known to be able to fail.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { KEY_FAMILIES, type KeyFamily } from '../../src/redis/redis-keys.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -56,6 +59,19 @@ export function redisKeyTouches(text: string): string[] {
       .filter(Boolean);
     for (const n of names) if (n !== 'redisKeys' && n !== 'RedisKeys') found.push(`import ${n} from redis-keys.ts`);
   }
+  return found;
+}
+
+/** The key families `text` (the file `path`) builds without owning them, as `line: family`. */
+export function foreignFamilies(path: string, text: string): string[] {
+  const found: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+    for (const m of line.matchAll(/(?:\.key|\bkeyOf)\(\s*'([^']+)'/g)) {
+      const owners: readonly string[] | undefined = KEY_FAMILIES[m[1] as KeyFamily];
+      if (!owners?.includes(path)) found.push(`${i + 1}: ${m[1]}`);
+    }
+  });
   return found;
 }
 
@@ -111,5 +127,32 @@ describe('no app/ file touches a Redis key', () => {
       redisKeyTouches(readFileSync(f, 'utf8')).map((t) => `${relative(ROOT, f)}:${t}`),
     );
     expect(touches).toEqual([]);
+  });
+});
+
+describe('each key family is built by its owners only', () => {
+  it('the check finds a family built elsewhere (planted here)', () => {
+    const text = "const k = ctx.keys.key('trk', 'polls');\nconst d = o.keys.key('dialect');\nkeyOf('notify', 'x');";
+    expect(foreignFamilies('src/tracking/store.ts', text)).toEqual(['2: dialect', '3: notify']);
+    expect(foreignFamilies('app/commands.ts', text)).toEqual(['1: trk', '2: dialect', '3: notify']);
+  });
+
+  it('holds for every file of src/, jobs/, app/ and bin/', () => {
+    const foreign = ['src', 'jobs', 'app', 'bin'].flatMap((d) =>
+      sources(join(ROOT, d)).flatMap((f) => {
+        const path = relative(ROOT, f);
+        return foreignFamilies(path, readFileSync(f, 'utf8')).map((t) => `${path}:${t}`);
+      }),
+    );
+    expect(foreign).toEqual([]);
+  });
+
+  it('every owner named in KEY_FAMILIES is a file that builds the family', () => {
+    const stale = Object.entries(KEY_FAMILIES).flatMap(([family, owners]) =>
+      owners
+        .filter((o) => !new RegExp(`(?:\\.key|\\bkeyOf)\\(\\s*'${family}'`).test(readFileSync(join(ROOT, o), 'utf8')))
+        .map((o) => `${family}: ${o}`),
+    );
+    expect(stale).toEqual([]);
   });
 });
