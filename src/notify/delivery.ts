@@ -6,7 +6,6 @@
  */
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../redis/redis-keys.ts';
-import type { Config } from '../config.ts';
 import { UnexpectedError } from '../errors.ts';
 import { scrubSecrets, type Logger } from '../logger.ts';
 import type { Channel } from './channel.ts';
@@ -15,7 +14,12 @@ import type { NotifyEvent } from './event-kind.ts';
 import { channelFailing } from './events/index.ts';
 import { createMessageStore, type MessageStore } from './message-store.ts';
 import type { OutgoingMessage } from './message.ts';
-import { resolveNotifySettings, type NotifySettings, type ResolvedRoute } from './notify-settings.ts';
+import {
+  resolveNotifySettings,
+  type NotifierConfig,
+  type NotifySettings,
+  type ResolvedRoute,
+} from './notify-settings.ts';
 
 export interface DeliveryResult {
   route: string;
@@ -28,7 +32,7 @@ export interface DeliveryResult {
 
 /** What the notifier's parts share: settings, the message store, the open channels. */
 export interface NotifierCore {
-  config: Config;
+  config: NotifierConfig;
   settings: NotifySettings;
   store: MessageStore;
   log: Logger;
@@ -38,7 +42,7 @@ export interface NotifierCore {
 }
 
 export function notifierCore(d: {
-  config: Config;
+  config: NotifierConfig;
   redis: Redis;
   keyOf: RedisKeys['key'];
   logger: Logger;
