@@ -13,11 +13,13 @@ import { closeWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../
 import type { WorkerConfig } from '../src/pipeline/worker-config.ts';
 import { bullPrefix, createQueues, jobId, type Queues, type RedisConnectionOptions } from '../src/redis/queues.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
-import { reconKeys, type ParkedEntry } from '../src/creation/reconcile-coordinator.ts';
+import { reconcileStatus, type ParkedEntry } from '../src/creation/reconcile-coordinator.ts';
 import { contentHashOf } from '../src/creation/rfq-creator.ts';
 import { reconcilerOf } from '../jobs/create-rfq.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
-import { accountsKey, redisKeys, type RedisKeys } from '../src/redis/redis-keys.ts';
+import { redisKeys, type RedisKeys } from '../src/redis/redis-keys.ts';
+import { accountsInRedis } from '../src/redis/accounts.ts';
+import { storedDialect } from '../src/creation/dialect-store.ts';
 import { listFailed, retryFailed } from '../src/pipeline/failed-jobs.ts';
 import { listHeldFiles } from '../src/intake/held-files.ts';
 import { currentMappingSets } from '../src/intake/mapping-sets.ts';
@@ -109,16 +111,7 @@ export async function withReadContext<T>(
  * None or several: a configuration error naming them.
  */
 async function onlyAccount(redis: Redis, prefix: string): Promise<string> {
-  const found = new Set(await redis.smembers(accountsKey(prefix)));
-  if (found.size === 0) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*:reqs`, 'COUNT', 1000);
-      cursor = next;
-      for (const k of keys) found.add(k.slice(prefix.length + 1, -':reqs'.length));
-    } while (cursor !== '0' && found.size < 100);
-  }
-  const accounts = [...found].sort();
+  const accounts = await accountsInRedis(redis, prefix);
   if (accounts.length === 1) return accounts[0]!;
   throw new ConfigError([
     accounts.length === 0
@@ -181,12 +174,9 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
       p.skipped ??
       `${p.tracked} tracked, ${p.transitionCount ?? p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${cost}${bad}${unreadable}${overview}`;
   }
-  const recon = reconKeys(ctx.keys);
-  const [dialectRaw, parkedRaw, pending, gateRaw, lost, retention, withheld, vendors] = await Promise.all([
-    ctx.redis.get(ctx.keys.key('dialect')),
-    ctx.redis.hgetall(recon.parked),
-    ctx.redis.hlen(recon.pending),
-    ctx.redis.get(recon.gate),
+  const [dialect, recon, lost, retention, withheld, vendors] = await Promise.all([
+    storedDialect(ctx.redis, ctx.keys),
+    reconcileStatus(ctx.redis, ctx.keys),
     readLostState(ctx.redis, ctx.keys),
     lastRetention(ctx.redis, ctx.keys),
     withheldAwards(ctx),
@@ -220,17 +210,17 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
         : null,
     });
   }
-  const undecided = Object.entries(parkedRaw).map(([requisition, v]) => {
-    const e = JSON.parse(v) as { reason: string; rfqIds: number[] };
-    return { requisition, reason: e.reason, rfqIds: e.rfqIds };
-  });
+  const undecided = recon.parked.map((e) => ({ requisition: e.id, reason: e.reason, rfqIds: e.rfqIds }));
   return {
     rfqs,
     lastPoll: p ? { at: new Date(p.finishedAt).toISOString(), ok: p.ok, ...(detail ? { detail } : {}) } : null,
     ...(t.flagged.length ? { flagged: t.flagged } : {}),
-    dialect: dialectRaw ? JSON.parse(dialectRaw) : null,
+    dialect: dialect ?? null,
     undecided,
-    reconcile: { pending, gate: gateOf(gateRaw) },
+    reconcile: {
+      pending: recon.pending,
+      gate: recon.gate ? { reason: recon.gate.reason, until: new Date(recon.gate.until).toISOString() } : null,
+    },
     stateLost: lost ? { detectedAt: new Date(lost.detectedAt).toISOString(), reason: lost.reason } : null,
     retention,
     mappingSets,
@@ -457,11 +447,4 @@ function resolvedLines(entry: ParkedEntry, rfqId: number): Array<{ line: Requisi
   const body = entry.posted.find((b) => b.fp === fp) ?? entry.posted[entry.posted.length - 1];
   if (!body) return entry.requisition.lines.map((line, position) => ({ line, position }));
   return body.lines.map((l, position) => ({ line: { ...l, row: 0 }, position }));
-}
-
-/** The reconcile gate as `status` shows it (the stored JSON: reason, until in ms). */
-function gateOf(raw: string | null): { reason: string; until: string } | null {
-  if (!raw) return null;
-  const g = JSON.parse(raw) as { reason: string; until: number };
-  return { reason: g.reason, until: new Date(g.until).toISOString() };
 }

@@ -22,7 +22,7 @@ import type { OpsMetrics } from './metrics.ts';
 import type { Runtime } from './runtime.ts';
 import { openContext } from './runtime.ts';
 import { queueCounts } from './status.ts';
-import { trackingStore } from '../src/tracking/context.ts';
+import { lastSuccessfulPollAt } from '../src/tracking/poll-history.ts';
 import { trackingStatus } from '../src/tracking/status.ts';
 
 /** Temporary outbox files older than this are a crash's leftovers (a live write takes seconds). */
@@ -253,10 +253,7 @@ function wireMetrics(ctx: WorkerContext, metrics: OpsMetrics): void {
     queueCounts: () => queueCounts(ctx),
     rfqsByState: async () => (await trackingStatus(ctx)).byState,
     pausedForAuth: async () => (await ctx.authGate.status()).paused,
-    lastOkPoll: async () => {
-      const raw = await ctx.redis.get(trackingStore(ctx).k.lastOkPoll);
-      return raw ? Number(raw) : undefined;
-    },
+    lastOkPoll: () => lastSuccessfulPollAt(ctx),
   });
 }
 

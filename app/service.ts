@@ -21,9 +21,8 @@ import {
   serviceReadiness,
   stateReadiness,
 } from './readiness.ts';
-import { trackingStore } from '../src/tracking/context.ts';
 import { wakePoll } from '../src/tracking/poll-wake.ts';
-import type { PollResult } from '../src/tracking/poll-runner.ts';
+import { pollHistory } from '../src/tracking/poll-history.ts';
 import { resolveRuntime } from './runtime.ts';
 import { QUEUE_KEYS, QUEUE_NAMES } from '../src/redis/queues.ts';
 import { installShutdown, type ShutdownHandle, type ShutdownStep } from './shutdown.ts';
@@ -102,11 +101,7 @@ async function startWorkerService(
     auth: authReadiness(() => pipeline.ctx.authGate.status()),
     state: stateReadiness(() => pipeline.ctx.state.lost()),
     mappings: mappingsReadiness(() => pipeline.mappings?.broken() ?? []),
-    poll: pollReadiness(async () =>
-      (await pipeline.ctx.redis.lrange(trackingStore(pipeline.ctx).k.polls, 0, 9)).map(
-        (j) => JSON.parse(j) as PollResult,
-      ),
-    ),
+    poll: pollReadiness(() => pollHistory(pipeline.ctx, 10)),
   });
   ops?.setQueues(pipeline.ctx.queues.all);
   ops?.setWebhookTarget(() => wakePoll(pipeline.ctx, config.WEBHOOK_MIN_INTERVAL_MS));

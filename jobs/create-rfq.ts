@@ -172,7 +172,7 @@ export function creatorDeps(ctx: CreateRfqContext): CreatorDeps {
       replicas > 0
         ? replicationWait({
             redis: ctx.redis,
-            markKey: ctx.keys.key('replication-mark'),
+            keys: ctx.keys,
             replicas,
             timeoutMs: c.REDIS_WAIT_TIMEOUT_MS,
           })

@@ -148,7 +148,7 @@ function supplierCell(numFmt: string, kind: SupplierKind, first: boolean, rank: 
       style.fill = hatch;
       style.font = { color: { argb: COLOR.nqFont } };
       break;
-    default:
+    case 'normal':
       break;
   }
   return style;

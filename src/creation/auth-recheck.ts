@@ -8,15 +8,16 @@
  */
 import type { Redis } from 'ioredis';
 import { AuthError, RfqSyncError } from '../errors.ts';
-import { defineScript, loadScript, type ScriptCaller } from '../redis/redis-scripts.ts';
+import { defineScript, loadScript, type ScriptFlag } from '../redis/redis-scripts.ts';
 import type { SourcingPort } from '../sourcing/port.ts';
 
 /** The longest wait between two checks of the same token. */
 export const AUTH_CHECK_MAX_MS = 15 * 60_000;
 
-const PAUSE = loadScript('authPause-1.lua');
-const CLAIM = loadScript('authCheckClaim-1.lua');
-const RECORD = loadScript('authCheckRecord-1.lua');
+/** When this call paused (ms), 0 when a pause was recorded already. */
+const PAUSE = loadScript<number>('authPause-1.lua');
+const CLAIM = loadScript<[n: number, nextCheckAt: number]>('authCheckClaim-1.lua');
+const RECORD = loadScript<ScriptFlag>('authCheckRecord-1.lua');
 
 export interface CheckClaim {
   /** The number of this check in the pause (1, 2, ...); 0: not due yet; -1: nothing is paused. */
@@ -37,17 +38,17 @@ export interface AuthRecheck {
 export function authRecheck(redis: Redis, key: string, baseMs: number, longestMs = AUTH_CHECK_MAX_MS): AuthRecheck {
   // an AUTH_CHECK_MS above 15 minutes is the longest wait itself
   const maxMs = Math.max(baseMs, longestMs);
-  const pause: ScriptCaller = defineScript(redis, PAUSE);
-  const claim: ScriptCaller = defineScript(redis, CLAIM);
-  const record: ScriptCaller = defineScript(redis, RECORD);
+  const pause = defineScript(redis, PAUSE);
+  const claim = defineScript(redis, CLAIM);
+  const record = defineScript(redis, RECORD);
   return {
     async pause(reason, tokenFingerprint) {
-      const since = Number(await pause([key], [reason, tokenFingerprint, baseMs]));
+      const since = await pause([key], [reason, tokenFingerprint, baseMs]);
       return since > 0 ? since : undefined;
     },
     async claim(now) {
-      const [n, next] = (await claim([key], [baseMs, maxMs, now ? '1' : '0'])) as [number, number];
-      return { n: Number(n), nextCheckAt: Number(next) };
+      const [n, nextCheckAt] = await claim([key], [baseMs, maxMs, now ? '1' : '0']);
+      return { n, nextCheckAt };
     },
     async record(result) {
       await record([key], [result]);

@@ -34,6 +34,12 @@ export interface DialectSource {
   }): Promise<void>;
 }
 
+/** The dialect as stored, without detecting (`status`, which has no sourcing service). */
+export async function storedDialect(redis: Redis, keys: RedisKeys): Promise<Dialect | undefined> {
+  const raw = await redis.get(keys.key('dialect'));
+  return raw ? (JSON.parse(raw) as Dialect) : undefined;
+}
+
 export function createDialectSource(o: {
   redis: Redis;
   keys: RedisKeys;
@@ -45,10 +51,7 @@ export function createDialectSource(o: {
   let cached: Dialect | undefined;
   let detecting: Promise<Dialect> | undefined;
 
-  const stored = async (): Promise<Dialect | undefined> => {
-    const raw = await o.redis.get(key);
-    return raw ? (JSON.parse(raw) as Dialect) : undefined;
-  };
+  const stored = () => storedDialect(o.redis, o.keys);
   const fresh = (d: Dialect) =>
     Date.now() - d.detectedAt < (d.filterBasis === 'unproven' ? UNPROVEN_MAX_AGE_MS : DIALECT_MAX_AGE_MS);
   const refresh = async (): Promise<Dialect> => {

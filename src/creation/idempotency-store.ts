@@ -43,7 +43,12 @@ import type { HeaderOutcome, PostedHeader } from './header-push.ts';
 import { requisitionId, type RedisKeys } from '../redis/redis-keys.ts';
 import type { PostedBody } from './fingerprint.ts';
 import type { RateLimiter } from './rate-limiter.ts';
-import { defineScript, loadScript, type ScriptCaller } from '../redis/redis-scripts.ts';
+import {
+  defineIdempotencyScripts,
+  type ClaimReply,
+  type ConflictReply,
+  type IdempotencyScripts,
+} from './idempotency-scripts.ts';
 
 export type RequisitionState = 'pending' | 'creating' | 'created' | 'rejected' | 'undecided';
 
@@ -100,21 +105,6 @@ export interface LineChange {
   fields?: Array<{ field: string; was: string | number | null; now: string | number | null }>;
   heldBy?: string;
 }
-
-// ------------------------------------------------------------------------------------------------ scripts
-
-// src/redis/lua/: each file opens with its KEYS, ARGV and what it returns.
-const CLAIM = loadScript('claim-7.lua');
-const BEGIN_POST = loadScript('beginPost-2.lua');
-const PARK = loadScript('park-1.lua');
-const SEED_FOR_RECOVERY = loadScript('seedForRecovery-4.lua');
-const UNPARK_TO_POST = loadScript('unparkToPost-1.lua');
-const END_ATTEMPT = loadScript('endAttempt-1.lua');
-const RECORD = loadScript('record-5.lua');
-const REJECT = loadScript('reject-2.lua');
-const MARK_RECONCILED = loadScript('markReconciled-1.lua');
-const ADD_SUPPLEMENT = loadScript('addSupplement-1.lua');
-const CLEAR_REJECTION = loadScript('clearRejection-1.lua');
 
 // ------------------------------------------------------------------------------------------------ store
 
@@ -179,54 +169,28 @@ export interface IdempotencyStore {
 interface StoreState {
   redis: Redis;
   keys: RedisKeys;
-  scripts: {
-    claim: ScriptCaller;
-    beginPost: ScriptCaller;
-    endAttempt: ScriptCaller;
-    record: ScriptCaller;
-    reject: ScriptCaller;
-    markReconciled: ScriptCaller;
-    park: ScriptCaller;
-    unparkToPost: ScriptCaller;
-    seedForRecovery: ScriptCaller;
-    addSupplement: ScriptCaller;
-    clearRejection: ScriptCaller;
-  };
+  scripts: IdempotencyScripts;
 }
 
 export function createIdempotencyStore(redis: Redis, keys: RedisKeys): IdempotencyStore {
   const s: StoreState = {
     redis,
     keys,
-    scripts: {
-      claim: defineScript(redis, CLAIM),
-      beginPost: defineScript(redis, BEGIN_POST),
-      endAttempt: defineScript(redis, END_ATTEMPT),
-      record: defineScript(redis, RECORD),
-      reject: defineScript(redis, REJECT),
-      markReconciled: defineScript(redis, MARK_RECONCILED),
-      park: defineScript(redis, PARK),
-      unparkToPost: defineScript(redis, UNPARK_TO_POST),
-      seedForRecovery: defineScript(redis, SEED_FOR_RECOVERY),
-      addSupplement: defineScript(redis, ADD_SUPPLEMENT),
-      clearRejection: defineScript(redis, CLEAR_REJECTION),
-    },
+    scripts: defineIdempotencyScripts(redis),
   };
   const recordKey = (id: string) => [keys.requisition(id)];
 
   return {
     claim: async (r, token, contentHash, leaseMs, permit, posted) =>
       claimResultOf(await claimScript(s, r, token, contentHash, leaseMs, permit, posted)),
-    markReconciled: async (id, token) => Number(await s.scripts.markReconciled(recordKey(id), [token])) === 1,
+    markReconciled: async (id, token) => (await s.scripts.markReconciled(recordKey(id), [token])) === 1,
     beginPost: async (id, token, leaseMs, posted) =>
-      Number(
-        await s.scripts.beginPost(
-          [keys.requisition(id), keys.key('posted', posted.near)],
-          [token, leaseMs, posted.fp, JSON.stringify(posted), id],
-        ),
-      ) === 1,
-    park: async (id, token, reason) => Number(await s.scripts.park(recordKey(id), [token, reason])) === 1,
-    unparkToPost: async (id) => Number(await s.scripts.unparkToPost(recordKey(id), [])) === 1,
+      (await s.scripts.beginPost(
+        [keys.requisition(id), keys.key('posted', posted.near)],
+        [token, leaseMs, posted.fp, JSON.stringify(posted), id],
+      )) === 1,
+    park: async (id, token, reason) => (await s.scripts.park(recordKey(id), [token, reason])) === 1,
+    unparkToPost: async (id) => (await s.scripts.unparkToPost(recordKey(id), [])) === 1,
     seedForRecovery: async (r, contentHash, posted) => seedForRecovery(s, r, contentHash, posted),
     endAttempt: async (id, token, outcome) => {
       await s.scripts.endAttempt(recordKey(id), [token, outcome]);
@@ -264,11 +228,11 @@ async function claimScript(
   leaseMs: number,
   permit: { limiter: RateLimiter; postLeaseMs: number } | undefined,
   posted: PostedBody | undefined,
-): Promise<string[]> {
+): Promise<ClaimReply> {
   const { keys } = s;
   const id = idOf(r);
   const l = permit?.limiter;
-  return (await s.scripts.claim(
+  return s.scripts.claim(
     [
       keys.externalIds,
       keys.requisition(id),
@@ -292,18 +256,18 @@ async function claimScript(
       posted ? JSON.stringify(posted) : '',
       ...r.lines.map((x) => x.external_id),
     ],
-  )) as string[];
+  );
 }
 
 /** The claim script's answer as a ClaimResult. */
-function claimResultOf(res: string[]): ClaimResult {
+function claimResultOf(res: ClaimReply): ClaimResult {
   switch (res[0]) {
     case 'created':
       return { status: 'created', rfqId: Number(res[1]) };
     case 'rejected':
-      return { status: 'rejected', reason: res[1] ?? '' };
+      return { status: 'rejected', reason: res[1] };
     case 'undecided':
-      return { status: 'undecided', reason: res[1] ?? '' };
+      return { status: 'undecided', reason: res[1] };
     case 'busy':
       return { status: 'busy', waitMs: Number(res[1]) };
     case 'conflict':
@@ -313,16 +277,16 @@ function claimResultOf(res: string[]): ClaimResult {
       return {
         status: 'claimed',
         previous: (res[1] || undefined) as RequisitionState | undefined,
-        claimed: JSON.parse(res[2] ?? '[]') as string[],
+        claimed: JSON.parse(res[2]) as string[],
         posting: res[0] === 'posting',
       };
     default:
-      throw new UnexpectedError(`claim script answered ${String(res[0])}`);
+      throw new UnexpectedError(`claim script answered ${JSON.stringify(res)}`);
   }
 }
 
 /** A script's `conflict` answer: external_id, holder pairs after the status. */
-function conflictsOf(res: string[]): Array<{ externalId: string; heldBy: string }> {
+function conflictsOf(res: ConflictReply): Array<{ externalId: string; heldBy: string }> {
   const conflicts: Array<{ externalId: string; heldBy: string }> = [];
   for (let i = 1; i + 1 < res.length; i += 2) conflicts.push({ externalId: res[i]!, heldBy: res[i + 1]! });
   return conflicts;
@@ -336,7 +300,7 @@ async function seedForRecovery(
 ): ReturnType<IdempotencyStore['seedForRecovery']> {
   const { keys } = s;
   const id = requisitionId(r);
-  const res = (await s.scripts.seedForRecovery(
+  const res = await s.scripts.seedForRecovery(
     [keys.externalIds, keys.requisition(id), keys.requisitions, keys.key('posted', posted.near)],
     [
       id,
@@ -349,9 +313,9 @@ async function seedForRecovery(
       JSON.stringify(posted),
       ...r.lines.map((l) => l.external_id),
     ],
-  )) as string[];
+  );
   if (res[0] === 'seeded') return { status: 'seeded' };
-  if (res[0] === 'exists') return { status: 'exists', state: res[1] ?? '' };
+  if (res[0] === 'exists') return { status: 'exists', state: res[1] };
   return { status: 'conflict', conflicts: conflictsOf(res) };
 }
 
@@ -371,7 +335,7 @@ async function recordRfq(
     positions[line.external_id] = position;
     fps[line.external_id] = lineFingerprint(line);
   }
-  const res = (await s.scripts.record(
+  const res = await s.scripts.record(
     [keys.externalIds, keys.requisition(id), keys.rfq(rfqId), keys.trackedRfqs, keys.key('recon', 'created')],
     [
       id,
@@ -385,7 +349,7 @@ async function recordRfq(
       r.title,
       ...release,
     ],
-  )) as string[];
+  );
   if (res[0] === 'duplicate') return { status: 'duplicate', existingRfqId: Number(res[1]) };
   return { status: res[0] === 'same' ? 'same' : 'recorded' };
 }
@@ -402,7 +366,7 @@ async function rejectRequisition(
     [s.keys.requisition(id), s.keys.requisitions],
     [id, token, reason, contentHash, ...meta(r)],
   );
-  return Number(res) === 1;
+  return res === 1;
 }
 
 /** A re-export's changes (`changes` or `headerChanges`), stamped and indexed in keys.key('changed') for `status`. */
@@ -455,6 +419,3 @@ function recordOf(id: string, h: Record<string, string>): RequisitionRecord | un
     headerChanges: h.headerChanges ? (JSON.parse(h.headerChanges) as HeaderOutcome) : undefined,
   };
 }
-
-/** Convenience for scripts and tests that need the raw callers. */
-export type { ScriptCaller };

@@ -11,7 +11,8 @@ import type { RedisKeys } from '../redis/redis-keys.ts';
 import { measureListLag } from '../sourcing/list-lag.ts';
 import type { SourcingPort } from '../sourcing/port.ts';
 import type { ListFilter } from '../sourcing/types.ts';
-import { defineScript, loadScript } from '../redis/redis-scripts.ts';
+import { LOCK_RELEASE, LOCK_RENEW } from '../redis/lock-scripts.ts';
+import { defineScript } from '../redis/redis-scripts.ts';
 import { DIALECT_MAX_AGE_MS, type DialectSource } from './dialect-store.ts';
 
 /** A probe gives up after this long. */
@@ -20,8 +21,6 @@ export const LAG_PROBE_MAX_MS = 60_000;
 const FAILED_PROBE_REST_MS = 10 * 60_000;
 /** The probe's lock lives this long unless renewed (a worker killed mid-probe frees it soon). */
 const LOCK_MS = 5_000;
-const RENEW = loadScript('lockRenew-1.lua');
-const RELEASE = loadScript('lockRelease-1.lua');
 
 export interface LagProbe {
   /** Our RFQ `rfqId` was created; its create was answered at `answeredAt` (this host's ms). Never throws. */
@@ -38,8 +37,8 @@ export function createLagProbe(o: {
   logger: Logger;
 }): LagProbe {
   const lock = o.keys.key('recon', 'lag-probe');
-  const renewLock = defineScript(o.redis, RENEW);
-  const releaseLock = defineScript(o.redis, RELEASE);
+  const renewLock = defineScript(o.redis, LOCK_RENEW);
+  const releaseLock = defineScript(o.redis, LOCK_RELEASE);
   let running: Promise<void> = Promise.resolve();
   const probe = async (rfqId: number, answeredAt: number) => {
     const d = await o.dialects.get(); // detected now if no worker did yet

@@ -16,13 +16,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ThrottledError } from '../errors.ts';
-import { defineScript, loadScript } from '../redis/redis-scripts.ts';
+import { defineScript, loadScript, type ScriptFlag } from '../redis/redis-scripts.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 
 // src/redis/lua/ (the slot reservation itself is includes/ratePermit.lua, shared with the claim script).
-const ACQUIRE = loadScript('rateAcquire-3.lua');
-const CONFIRM = loadScript('rateConfirm-2.lua');
-const HOLD_OFF = loadScript('rateHoldOff-1.lua');
+const ACQUIRE = loadScript<[waitMs: number, delayMs: number]>('rateAcquire-3.lua');
+/** 0: call now; else the ms to wait. */
+const CONFIRM = loadScript<number>('rateConfirm-2.lua');
+const HOLD_OFF = loadScript<ScriptFlag>('rateHoldOff-1.lua');
 
 // in the catalogue (src/errors.ts); still exported here, where its callers import it
 export { ThrottledError } from '../errors.ts';
@@ -66,9 +67,7 @@ export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterO
       for (;;) {
         const left = Math.max(0, maxWait - (Date.now() - started));
         const member = randomUUID();
-        const [wait, delay] = (
-          (await acquireScript([k.window, k.hold, k.tat], [o.perSecond, windowMs, left, member])) as number[]
-        ).map(Number) as [number, number];
+        const [wait, delay] = await acquireScript([k.window, k.hold, k.tat], [o.perSecond, windowMs, left, member]);
         if (wait > 0) {
           if (Date.now() - started + wait > maxWait) throw new ThrottledError(wait);
           await new Promise((r) => setTimeout(r, wait));
@@ -77,7 +76,7 @@ export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterO
         if (delay <= 0) return;
         await new Promise((r) => setTimeout(r, delay));
         // woken late, or a 429 came in meanwhile: the confirm says whether the call may still go now
-        const again = Number(await confirmScript([k.window, k.hold], [o.perSecond, windowMs, member]));
+        const again = await confirmScript([k.window, k.hold], [o.perSecond, windowMs, member]);
         if (again <= 0) return;
         if (Date.now() - started + again > maxWait) throw new ThrottledError(again);
         await new Promise((r) => setTimeout(r, again));

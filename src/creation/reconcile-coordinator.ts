@@ -24,6 +24,7 @@
  * Counters for the bench and `status`: recon:walks (hash: started, complete, pages).
  */
 import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import { ReconcileUnstableError } from '../errors.ts';
 import { listSettleMs, settledFrom } from './list-settle.ts';
 import type { PendingEntry, ReconcileResult } from './reconcile-decision.ts';
@@ -32,7 +33,8 @@ import { redisNow, walkOnce, type CoordinatorDeps, type ReconKeys, type WalkerSt
 
 export type { CoordinatorDeps } from './reconcile-walker.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
-import { defineScript, loadScript } from '../redis/redis-scripts.ts';
+import { LOCK_RELEASE, LOCK_RENEW } from '../redis/lock-scripts.ts';
+import { defineScript, type ScriptCaller, type ScriptFlag } from '../redis/redis-scripts.ts';
 
 export { CLOCK_SKEW_MS, type PendingEntry, type ReconcileResult } from './reconcile-decision.ts';
 
@@ -68,9 +70,6 @@ export interface ReconcileCoordinator {
   stats(): Promise<{ started: number; complete: number; pages: number; pending: number }>;
 }
 
-const RENEW = loadScript('lockRenew-1.lua');
-const RELEASE = loadScript('lockRelease-1.lua');
-
 export function reconKeys(keys: RedisKeys): ReconKeys {
   const k = (name: string) => keys.key('recon', name);
   return {
@@ -91,12 +90,9 @@ export function reconKeys(keys: RedisKeys): ReconKeys {
 export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordinator {
   const k = reconKeys(d.keys);
   const s: WalkerState = { d, k, limits: d.reconcileLimits ?? RECONCILE_LIMITS };
-  const renewLock = defineScript(d.redis, RENEW);
-  const releaseLock = defineScript(d.redis, RELEASE);
-  const gate = async () => {
-    const raw = await d.redis.get(k.gate);
-    return raw ? (JSON.parse(raw) as { reason: string; until: number }) : undefined;
-  };
+  const renewLock = defineScript(d.redis, LOCK_RENEW);
+  const releaseLock = defineScript(d.redis, LOCK_RELEASE);
+  const gate = async () => gateOf(await d.redis.get(k.gate));
   return {
     reconcile: async (entry) => reconcile(s, entry, { renewLock, releaseLock }),
     async settle(id) {
@@ -128,9 +124,7 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
     async unpark(id) {
       await d.redis.hdel(k.parked, id);
     },
-    async listParked() {
-      return Object.values(await d.redis.hgetall(k.parked)).map((v) => JSON.parse(v) as ParkedEntry);
-    },
+    listParked: async () => parkedOf(await d.redis.hgetall(k.parked)),
     async stats() {
       const [h, pending] = await Promise.all([d.redis.hgetall(k.walks), d.redis.hlen(k.pending)]);
       return {
@@ -152,7 +146,7 @@ const jitter = (limits: ReconcileLimits) => Math.round(limits.backoffMs * 5 + Ma
 async function reconcile(
   s: WalkerState,
   entry: Omit<PendingEntry, 'since'>,
-  lock: { renewLock: ReturnType<typeof defineScript>; releaseLock: ReturnType<typeof defineScript> },
+  lock: { renewLock: ScriptCaller<ScriptFlag>; releaseLock: ScriptCaller<ScriptFlag> },
 ): Promise<ReconcileResult> {
   const { d, k } = s;
   const held = await register(s, entry);
@@ -216,4 +210,21 @@ async function register(s: WalkerState, entry: Omit<PendingEntry, 'since'>): Pro
   const now: PendingEntry = { ...entry, since: held.since };
   if (JSON.stringify(now) !== JSON.stringify(held)) await d.redis.hset(k.pending, entry.id, JSON.stringify(now));
   return now;
+}
+
+const gateOf = (raw: string | null) => (raw ? (JSON.parse(raw) as { reason: string; until: number }) : undefined);
+const parkedOf = (h: Record<string, string>) => Object.values(h).map((v) => JSON.parse(v) as ParkedEntry);
+
+/** What `status` shows of the reconcile, read without a coordinator (it needs no sourcing service). */
+export async function reconcileStatus(
+  redis: Redis,
+  keys: RedisKeys,
+): Promise<{ parked: ParkedEntry[]; pending: number; gate: { reason: string; until: number } | undefined }> {
+  const k = reconKeys(keys);
+  const [parked, pending, gate] = await Promise.all([
+    redis.hgetall(k.parked),
+    redis.hlen(k.pending),
+    redis.get(k.gate),
+  ]);
+  return { parked: parkedOf(parked), pending, gate: gateOf(gate) };
 }

@@ -40,12 +40,13 @@ export type ClaimOutcome =
   /** Another file with the same bytes owns the entry. */
   | { outcome: 'duplicate'; entry: LedgerEntry };
 
-const UPDATE_IF_OWNER = loadScript('ledgerUpdateIfOwner-1.lua');
+/** 1 changed; 0 no entry; -1 another owner (or an unreadable entry); -2 not in the required state. */
+const UPDATE_IF_OWNER = loadScript<1 | 0 | -1 | -2>('ledgerUpdateIfOwner-1.lua');
 
 export class FileLedger {
   private readonly redis: Redis;
   private readonly key: string;
-  private readonly updateIfOwner: ScriptCaller;
+  private readonly updateIfOwner: ScriptCaller<1 | 0 | -1 | -2>;
 
   constructor(redis: Redis, key: string) {
     this.redis = redis;
@@ -101,7 +102,7 @@ export class FileLedger {
   }
 
   private async update(sha256: string, owner: string, json: string, requiredState = ''): Promise<number> {
-    return Number(await this.updateIfOwner([this.key], [sha256, owner, json, requiredState]));
+    return this.updateIfOwner([this.key], [sha256, owner, json, requiredState]);
   }
 }
 

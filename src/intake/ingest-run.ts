@@ -265,7 +265,7 @@ async function enqueueSpooled(
     const replicas = ctx.config.REDIS_WAIT_REPLICAS ?? 0;
     await replicationWait({
       redis: ctx.redis,
-      markKey: ctx.keys.key('replication-mark'),
+      keys: ctx.keys,
       replicas,
       timeoutMs: ctx.config.REDIS_WAIT_TIMEOUT_MS,
     })(`file ${run.file.original}: queued requisitions`);

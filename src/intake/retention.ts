@@ -17,7 +17,7 @@ import type { folderSettings, Folders } from '../settings/folders.ts';
 import type { Logger } from '../logger.ts';
 import { parseProcessingName } from './file-mover.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
-import { defineScript, loadScript } from '../redis/redis-scripts.ts';
+import { defineScript, loadScript, type ScriptFlag } from '../redis/redis-scripts.ts';
 
 export interface RetentionResult {
   /** ISO time of the run. */
@@ -34,7 +34,7 @@ type RetentionConfig = Pick<RetentionSettings, 'RETENTION_DAYS' | 'OUTBOX_RETENT
   folders: Pick<Folders, 'archive' | 'failed' | 'reports' | 'comparisons' | 'awards'>;
 };
 
-const DELETE_IF_SAME = loadScript('ledgerDeleteIfSame-1.lua');
+const DELETE_IF_SAME = loadScript<ScriptFlag>('ledgerDeleteIfSame-1.lua');
 
 const DAY_MS = 86_400_000;
 
@@ -89,7 +89,7 @@ export async function runRetention(o: {
           continue;
         }
         if (e.state === 'done' && typeof e.doneAt === 'number' && e.doneAt < cutoff)
-          removed.ledger += Number(await del([o.keys.fileLedger], [sha, raw]));
+          removed.ledger += await del([o.keys.fileLedger], [sha, raw]);
       }
     } while (cursor !== '0');
   }

@@ -5,6 +5,7 @@
  * When its last attempt fails, the other routes are told (channel-failing), never about a notice of that kind.
  */
 import type { Redis } from 'ioredis';
+import type { RedisKeys } from '../redis/redis-keys.ts';
 import { UnexpectedError } from '../errors.ts';
 import { scrubSecrets, type Logger } from '../logger.ts';
 import type { Channel } from './channel.ts';
@@ -43,7 +44,7 @@ export interface NotifierCore {
 export function notifierCore(d: {
   config: NotifierConfig;
   redis: Redis;
-  keyOf: (...parts: string[]) => string;
+  keyOf: RedisKeys['key'];
   logger: Logger;
 }): NotifierCore {
   const { config } = d;

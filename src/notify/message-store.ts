@@ -6,15 +6,16 @@
  * again; one found `sending` was interrupted by a crash and goes once more. Everything expires after KEEP_MS.
  */
 import type { Redis } from 'ioredis';
-import { defineScript, loadScript, type ScriptCaller } from '../redis/redis-scripts.ts';
+import type { RedisKeys } from '../redis/redis-keys.ts';
+import { defineScript, loadScript } from '../redis/redis-scripts.ts';
 import { shortHash, type NotifyEvent } from './event-kind.ts';
 
 /** How long marks, messages and their send records are kept: a failed message retried later than this sends nothing. */
 export const KEEP_MS = 14 * 24 * 3600_000;
 
-const WINDOW = loadScript('notifyWindow-1.lua');
-const PUSH = loadScript('notifyPush-3.lua');
-const TAKE = loadScript('notifyTake-3.lua');
+const WINDOW = loadScript<[start: number, now: number]>('notifyWindow-1.lua');
+const PUSH = loadScript<'added' | 'dup' | 'taken'>('notifyPush-3.lua');
+const TAKE = loadScript<string[]>('notifyTake-3.lua');
 
 export type SendState = 'sending' | 'sent' | 'failed';
 
@@ -35,8 +36,8 @@ export interface MessageStore {
   mark(route: string, message: string, state: SendState, attempts: number): Promise<void>;
 }
 
-export function createMessageStore(redis: Redis, keyOf: (...parts: string[]) => string): MessageStore {
-  const scripts: Record<'window' | 'push' | 'take', ScriptCaller> = {
+export function createMessageStore(redis: Redis, keyOf: RedisKeys['key']): MessageStore {
+  const scripts = {
     window: defineScript(redis, WINDOW),
     push: defineScript(redis, PUSH),
     take: defineScript(redis, TAKE),
@@ -45,22 +46,22 @@ export function createMessageStore(redis: Redis, keyOf: (...parts: string[]) => 
   const msgKey = (route: string, message: string, part: string) => keyOf('notify', 'msg', route, message, part);
   return {
     async openWindow(route, lengthMs) {
-      const [start, now] = (await scripts.window([windowKey(route)], [lengthMs])) as [number, number];
-      return { start: Number(start), now: Number(now) };
+      const [start, now] = await scripts.window([windowKey(route)], [lengthMs]);
+      return { start, now };
     },
     async add(route, message, event) {
       const mark = keyOf('notify', 'seen', route, shortHash(event.id));
-      return (await scripts.push(
+      return scripts.push(
         [mark, msgKey(route, message, 'taken'), msgKey(route, message, 'events')],
         [JSON.stringify(event), KEEP_MS],
-      )) as 'added' | 'dup' | 'taken';
+      );
     },
     async take(route, message) {
       const start = message.startsWith('w') ? message.slice(1) : '';
-      const raw = (await scripts.take(
+      const raw = await scripts.take(
         [msgKey(route, message, 'taken'), msgKey(route, message, 'events'), windowKey(route)],
         [start, KEEP_MS],
-      )) as string[];
+      );
       return raw.map((j) => JSON.parse(j) as NotifyEvent);
     },
     async record(route, message) {

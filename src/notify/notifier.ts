@@ -12,6 +12,7 @@
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { RedisKeys } from '../redis/redis-keys.ts';
 import { z } from 'zod';
 import { UnexpectedError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -44,7 +45,7 @@ export interface NotifierDeps {
   config: NotifierConfig;
   redis: Redis;
   /** A key under the account's namespace (RedisKeys.key). */
-  keyOf: (...parts: string[]) => string;
+  keyOf: RedisKeys['key'];
   queue: Pick<Queue, 'add'>;
   logger: Logger;
 }

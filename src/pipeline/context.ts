@@ -22,7 +22,8 @@ import {
 } from '../redis/queues.ts';
 import { createRateLimiter, type RateLimiter } from '../creation/rate-limiter.ts';
 import { checkRedis } from '../redis/redis-checks.ts';
-import { accountsKey, redisKeys, type RedisKeys } from '../redis/redis-keys.ts';
+import { redisKeys, type RedisKeys } from '../redis/redis-keys.ts';
+import { registerAccount } from '../redis/accounts.ts';
 import { createTokenSource, tokenFingerprint, type TokenSource } from '../creation/token-source.ts';
 import { createNotifier, type Notifier } from '../notify/notifier.ts';
 import { redisStateLost, tokenRefused } from '../notify/events/index.ts';
@@ -165,7 +166,7 @@ export async function createWorkerContext(
   const cleanup: Array<() => Promise<unknown>> = [async () => redis.quit().catch(() => redis.disconnect())];
   try {
     if (!opts.skipRedisChecks) await checkRedis(redis, logger);
-    await redis.sadd(accountsKey(config.REDIS_PREFIX), config.account);
+    await registerAccount(redis, config.REDIS_PREFIX, config.account);
     const keys = redisKeys(config.REDIS_PREFIX, config.account);
     // ioredis options are what BullMQ passes on to ioredis; its own RedisOptions type is a looser copy of them.
     const connection = { ...base, maxRetriesPerRequest: null } as RedisConnectionOptions;

@@ -1,8 +1,43 @@
 /**
  * Every Redis key of ours, in one place. All live under `${REDIS_PREFIX}:${account}:` so two sourcing accounts
  * sharing one Redis never collide (BullMQ's keys sit under the same namespace, `...:bull:`, see queues.ts).
- * Owners are named per key; a module that needs a new key adds it here.
+ * Owners are named per key; a module that needs a new key adds it here (a named key above, or a family of
+ * KEY_FAMILIES below with the files that read and write it: test/architecture/redis-access.test.ts holds every other
+ * file to the owners' functions).
  */
+
+/** The families of further keys (`key(family, ...parts)`), each with the files that read and write it. */
+export const KEY_FAMILIES = {
+  /** The claimant index of a posted body's title and line count (recovery and the reconcile walk match on it). */
+  posted: ['src/creation/idempotency-store.ts', 'src/creation/fingerprint.ts', 'src/creation/reconcile-walker.ts'],
+  /** Requisitions whose re-export changed them after their RFQ existed, by time. */
+  changed: ['src/creation/idempotency-store.ts'],
+  /** The shared rate limit's window, hold-off and schedule (claim-7.lua takes a permit in the claim's step). */
+  rate: ['src/creation/rate-limiter.ts', 'src/creation/idempotency-store.ts'],
+  /** The reconcile coordinator's entries, walks and gate; the list-lag probe's lock; record-5's created index. */
+  recon: ['src/creation/reconcile-coordinator.ts', 'src/creation/lag-probe.ts', 'src/creation/idempotency-store.ts'],
+  dialect: ['src/creation/dialect-store.ts'],
+  /** The token problems seen while paused (the pause itself is `authPause`). */
+  auth: ['src/creation/token-problems.ts'],
+  /** Written before a WAIT for the replicas. */
+  'replication-mark': ['src/redis/replication.ts'],
+  epoch: ['src/redis/state-epoch.ts'],
+  'state-lost': ['src/redis/state-epoch.ts'],
+  'held-files': ['src/intake/held-files.ts'],
+  intake: ['src/intake/intake-folder.ts'],
+  'mapping-sets': ['src/intake/mapping-sets.ts'],
+  retention: ['src/intake/retention.ts'],
+  /** The tracking store's records, lists, snapshots, poll history and lock. */
+  trk: ['src/tracking/store.ts'],
+  awards: ['src/tracking/withheld-awards.ts'],
+  /** The start of the last poll a webhook asked for (pollWake-1.lua). */
+  hook: ['src/tracking/poll-wake.ts'],
+  vendors: ['src/vendors/vendor-store.ts'],
+  /** The notification routes' windows, marks and messages. */
+  notify: ['src/notify/message-store.ts'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type KeyFamily = keyof typeof KEY_FAMILIES;
 
 export interface RedisKeys {
   /** `${REDIS_PREFIX}:${account}`: the namespace itself. */
@@ -30,8 +65,8 @@ export interface RedisKeys {
   /** Hash: reason, since (ms), tokenFingerprint. Present while creation and polling are paused. */
   readonly authPause: string;
 
-  /** Any further key under the namespace: `${base}:${parts.join(':')}`. */
-  key(...parts: Array<string | number>): string;
+  /** A further key under the namespace, of a family of KEY_FAMILIES: `${base}:${family}:${parts.join(':')}`. */
+  readonly key: (family: KeyFamily, ...parts: Array<string | number>) => string;
 }
 
 export function redisKeys(prefix: string, account: string): RedisKeys {
@@ -45,7 +80,7 @@ export function redisKeys(prefix: string, account: string): RedisKeys {
     trackedRfqs: `${base}:rfqs:tracked`,
     fileLedger: `${base}:files`,
     authPause: `${base}:auth:pause`,
-    key: (...parts) => `${base}:${parts.join(':')}`,
+    key: (family, ...parts) => [base, family, ...parts].join(':'),
   };
 }
 

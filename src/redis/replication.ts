@@ -11,6 +11,7 @@
  * Redis) makes it a no-op.
  */
 import type { Redis } from 'ioredis';
+import type { RedisKeys } from './redis-keys.ts';
 import { ReplicationLagError } from '../errors.ts';
 
 /** Resolves when the replicas hold every write so far; throws ReplicationLagError (transient) otherwise. */
@@ -21,7 +22,7 @@ const ROLE_TTL_MS = 2_000;
 
 export function replicationWait(o: {
   redis: Pick<Redis, 'incr' | 'wait' | 'call'>;
-  markKey: string;
+  keys: Pick<RedisKeys, 'key'>;
   replicas: number;
   timeoutMs: number;
 }): ReplicationWait {
@@ -35,7 +36,7 @@ export function replicationWait(o: {
   return async (what) => {
     if (o.replicas <= 0) return;
     const wanted = Math.min(o.replicas, await connectedReplicas());
-    await o.redis.incr(o.markKey);
+    await o.redis.incr(o.keys.key('replication-mark')); // a write to wait for
     if (wanted === 0) return;
     const acked = await o.redis.wait(wanted, o.timeoutMs);
     if (acked < wanted) {

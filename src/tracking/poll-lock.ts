@@ -3,14 +3,12 @@
  * that outlived its lease cannot release the next one's).
  */
 import { randomUUID } from 'node:crypto';
-import { defineScript, loadScript } from '../redis/redis-scripts.ts';
+import { LOCK_RELEASE, LOCK_RENEW } from '../redis/lock-scripts.ts';
+import { defineScript } from '../redis/redis-scripts.ts';
 import type { TrackingContext } from './context.ts';
 import type { TrackingStore } from './store.ts';
 
 const LOCK_MS = 120_000;
-
-const RENEW = loadScript('lockRenew-1.lua');
-const RELEASE = loadScript('lockRelease-1.lua');
 
 export interface PollLock {
   /** Stop renewing and release the lock (a failure is ignored: the lease runs out). */
@@ -19,8 +17,8 @@ export interface PollLock {
 
 /** Take the account's poll lock, or undefined when another poll holds it. */
 export async function acquirePollLock(ctx: TrackingContext, store: TrackingStore): Promise<PollLock | undefined> {
-  const renewLock = defineScript(ctx.redis, RENEW);
-  const releaseLock = defineScript(ctx.redis, RELEASE);
+  const renewLock = defineScript(ctx.redis, LOCK_RENEW);
+  const releaseLock = defineScript(ctx.redis, LOCK_RELEASE);
   const lockToken = randomUUID();
   if ((await ctx.redis.set(store.k.pollLock, lockToken, 'PX', LOCK_MS, 'NX')) !== 'OK') return undefined;
   const renew = setInterval(() => {

@@ -17,15 +17,14 @@ export interface Wake {
   at: number;
 }
 
-const WAKE_SCRIPT = loadScript('pollWake-1.lua');
+/** pollWake-1.lua's answer: the waiting poll's start (ms), 1 when this call scheduled it, Redis's clock (ms). */
+type WakeReply = [at: number, scheduled: number, now: number];
+
+const WAKE_SCRIPT = loadScript<WakeReply>('pollWake-1.lua');
 
 export async function wakePoll(ctx: WakeContext, minIntervalMs: number): Promise<Wake> {
   const wake = defineScript(ctx.redis, WAKE_SCRIPT);
-  const [at, scheduled, now] = (await wake([ctx.keys.key('hook', 'last')], [minIntervalMs])) as [
-    number,
-    number,
-    number,
-  ];
+  const [at, scheduled, now] = await wake([ctx.keys.key('hook', 'last')], [minIntervalMs]);
   if (scheduled !== 1) return { outcome: 'pending', at };
   await enqueuePoll(ctx, { slot: `hook~${at}`, scheduledAt: at }, at - now);
   return { outcome: 'scheduled', at };

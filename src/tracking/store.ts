@@ -17,7 +17,7 @@
 import type { Redis } from 'ioredis';
 import { UnexpectedError } from '../errors.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
-import { defineScript, loadScript, type ScriptCaller } from '../redis/redis-scripts.ts';
+import { defineScript, loadScript, type ScriptCaller, type ScriptFlag } from '../redis/redis-scripts.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 import { newTrackedRfq, TRACKED_STATES, type TrackedRfq, type TrackedState } from './transitions.ts';
 
@@ -53,13 +53,13 @@ export function trackingKeys(keys: RedisKeys): TrackingKeys {
   };
 }
 
-const CAS_SCRIPT = loadScript('trackCas-5.lua');
+const CAS_SCRIPT = loadScript<ScriptFlag>('trackCas-5.lua');
 
 export class TrackingStore {
   readonly redis: Redis;
   readonly k: TrackingKeys;
   /** EVALSHA, not EVAL: the script text is not sent (nor hashed by Redis) on every create and poll. */
-  private readonly cas: ScriptCaller;
+  private readonly cas: ScriptCaller<ScriptFlag>;
 
   constructor(redis: Redis, keys: RedisKeys) {
     this.redis = redis;

@@ -13,7 +13,8 @@
   `creating` (as beginPost-2 does), the post lease running from now (postUntil: the POST ends before it): the caller
   posts at once.
   Returns {'created', rfqId} | {'rejected', reason} | {'undecided', reason} | {'busy', waitMs} | {'conflict', id1, holder1, ...}
-        | {'claimed', previousState, claimedJson, permitWaitMs} | {'posting', previousState, claimedJson}
+        | {'claimed', previousState, claimedJson} | {'posting', previousState, claimedJson}
+  (`claimed` without a permit: the caller takes one through the rate limiter, which waits for the next slot)
 ]]
 --- @include "includes/clock"
 --- @include "includes/ratePermit"
@@ -55,9 +56,10 @@ redis.call('HSET', rec, 'state', (previous == 'creating') and 'creating' or 'pen
 redis.call('HDEL', rec, 'reason', 'rejectedAt')
 redis.call('HINCRBY', rec, 'attempts', 1)
 redis.call('ZADD', KEYS[3], 'NX', now, ARGV[1])
-if ARGV[9] == '' or ARGV[14] == '' or previous == 'creating' then return {'claimed', previous or '', claimedJson, '0'} end
-local wait = ratePermit(now, KEYS[4], KEYS[5], KEYS[6], ARGV[9], ARGV[10], '0', ARGV[11])
-if wait > 0 then return {'claimed', previous or '', claimedJson, tostring(wait)} end
+if ARGV[9] == '' or ARGV[14] == '' or previous == 'creating' then return {'claimed', previous or '', claimedJson} end
+if ratePermit(now, KEYS[4], KEYS[5], KEYS[6], ARGV[9], ARGV[10], '0', ARGV[11]) > 0 then
+  return {'claimed', previous or '', claimedJson}
+end
 local postUntil = tostring(now + tonumber(ARGV[12]))
 redis.call('HSET', rec, 'state', 'creating', 'reconciled', ARGV[2], 'leaseUntil', postUntil, 'postUntil', postUntil)
 notePosted(rec, KEYS[7], ARGV[1], ARGV[13], ARGV[14])
