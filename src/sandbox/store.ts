@@ -57,6 +57,7 @@ export interface StoredInvitation {
   status: 'pending' | 'joined';
 }
 
+/** The sandbox's own record of an RFQ: deliberately not the client's types (a separate service; see wire-schemas.ts). */
 export interface StoredRfq {
   _id: number;
   company: string;
