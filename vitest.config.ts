@@ -14,10 +14,5 @@ export default defineConfig({
     // The suite waits more than it computes (workers, Redis, the sandbox's latencies): at 2 files at a time it used
     // 40% of a 2-core machine (137 s CPU in 188 s). 3 at a time on the same machine: 132 s instead of 188 s.
     maxWorkers: 3,
-    // One worker process serves many files (modules loaded once per worker, not once per file): the whole suite took
-    // 280 s of CPU instead of 409 s on this machine (import 2% of test time instead of 18%), every test passing both
-    // ways. Each file still starts its own redis-server and sandbox and uses fresh REDIS_PREFIXes; a file that
-    // changes shared state (a registry, process.env) puts it back in afterEach/afterAll.
-    isolate: false,
   },
 });
