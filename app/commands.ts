@@ -10,6 +10,7 @@ import type { Logger } from '../src/logger.ts';
 import type { RequisitionLine } from '../src/requisition.ts';
 import { readAuthPause, type AuthPauseStatus } from '../src/creation/auth-gate.ts';
 import { closeWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../src/pipeline/context.ts';
+import type { WorkerConfig } from '../src/pipeline/worker-config.ts';
 import { bullPrefix, createQueues, jobId, type Queues, type RedisConnectionOptions } from '../src/redis/queues.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
 import { reconKeys, type ParkedEntry } from '../src/creation/reconcile-coordinator.ts';
@@ -43,7 +44,7 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** What the Redis-only commands need: no sourcing client, and no auth gate (whose start-up check may lift a pause). */
 export interface ReadContext {
-  config: Config;
+  config: WorkerConfig;
   logger: Logger;
   redis: Redis;
   keys: RedisKeys;

@@ -16,7 +16,7 @@
  *           errors are retried with back-off; a bad payload is unrecoverable.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { WorkerContext } from '../src/pipeline/context.ts';
+import type { TrackingContext } from '../src/tracking/context.ts';
 import { handleServiceError } from '../src/tracking/service-errors.ts';
 import { runComparison, type ComparisonResult } from '../src/tracking/comparison-runner.ts';
 import { comparisonJobSchema } from '../src/tracking/enqueue.ts';
@@ -24,7 +24,7 @@ import { comparisonJobSchema } from '../src/tracking/enqueue.ts';
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type ComparisonJobResult = ComparisonResult;
 
-export async function processComparison(ctx: WorkerContext, job: Job): Promise<ComparisonJobResult> {
+export async function processComparison(ctx: TrackingContext, job: Job): Promise<ComparisonJobResult> {
   const data = comparisonJobSchema.safeParse(job.data);
   if (!data.success)
     throw new UnrecoverableError(`comparison job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);

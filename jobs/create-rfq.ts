@@ -26,6 +26,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { z } from 'zod';
 import { AuthError, RateLimitError } from '../src/errors.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
+import type { WorkerConfig } from '../src/pipeline/worker-config.ts';
 import { createHeaderPusher } from '../src/creation/header-push.ts';
 import { replicationWait } from '../src/redis/replication.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
@@ -106,10 +107,25 @@ export async function enqueueCreateRfq(queues: Pick<Queues, 'createRfq'>, requis
   return queues.createRfq.add('create-rfq', payload, { jobId: createRfqJobId(requisition) });
 }
 
-const depsByContext = new WeakMap<WorkerContext, CreatorDeps>();
+/** What the create protocol is wired from: the context's Redis, clients, limiter and dialect, and these settings. */
+export type CreateRfqContext = Pick<
+  WorkerContext,
+  'redis' | 'keys' | 'client' | 'listingClient' | 'limiter' | 'dialects' | 'logger'
+> & {
+  config: Pick<
+    WorkerConfig,
+    | 'SOURCING_CALL_DEADLINE_MS'
+    | 'SOURCING_LIST_SETTLE_MS'
+    | 'RECONCILE_MAX_WALKS'
+    | 'REDIS_WAIT_REPLICAS'
+    | 'REDIS_WAIT_TIMEOUT_MS'
+    | 'PUSH_HEADER_CHANGES'
+    | 'REQUISITION_CURRENCY'
+  >;
+};
 
 /** The account's reconcile coordinator for this context (src/creation/reconcile-coordinator.ts). */
-export function reconcilerOf(ctx: WorkerContext): ReconcileCoordinator {
+export function reconcilerOf(ctx: CreateRfqContext): ReconcileCoordinator {
   const c = ctx.config;
   return createReconcileCoordinator({
     redis: ctx.redis,
@@ -125,10 +141,11 @@ export function reconcilerOf(ctx: WorkerContext): ReconcileCoordinator {
   });
 }
 
-/** The protocol's dependencies for this context (built once). */
-export function creatorDeps(ctx: WorkerContext): CreatorDeps {
-  const have = depsByContext.get(ctx);
-  if (have) return have;
+/**
+ * The protocol's dependencies for this context: built once per worker by createRfqProcessor (one reconcile
+ * coordinator and lag probe for all its jobs), or by a caller that runs the protocol itself.
+ */
+export function creatorDeps(ctx: CreateRfqContext): CreatorDeps {
   const c = ctx.config;
   const replicas = c.REDIS_WAIT_REPLICAS ?? 0;
   // The lease covers the whole POST: its deadline (request to the last byte of the answer, whatever trickles), the
@@ -142,7 +159,7 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
     dialects: ctx.dialects,
     logger: ctx.logger,
   });
-  const deps: CreatorDeps = {
+  return {
     store: createIdempotencyStore(ctx.redis, ctx.keys),
     client: ctx.client,
     limiter: ctx.limiter,
@@ -170,14 +187,23 @@ export function creatorDeps(ctx: WorkerContext): CreatorDeps {
     reconciler: reconcilerOf(ctx),
     onPosted: (rfqId, answeredAt) => lagProbe.afterCreate(rfqId, answeredAt),
   };
-  depsByContext.set(ctx, deps);
-  return deps;
 }
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type CreateRfqResult = CreateOutcome;
 
-export async function processCreateRfq(ctx: WorkerContext, job: Job): Promise<CreateRfqResult> {
+/** The queue's processor for a worker: the protocol's wiring is built here, once, and serves every job it runs. */
+export function createRfqProcessor(ctx: WorkerContext): (job: Job) => Promise<CreateRfqResult> {
+  const deps = creatorDeps(ctx);
+  return (job) => processCreateRfq(ctx, deps, job);
+}
+
+/** What a create-rfq job reads of the context beside the protocol's wiring. */
+type CreateJobContext = Pick<WorkerContext, 'authGate' | 'state' | 'tokens' | 'notify'> & {
+  config: Pick<WorkerConfig, 'JOB_BACKOFF_MS'>;
+};
+
+export async function processCreateRfq(ctx: CreateJobContext, deps: CreatorDeps, job: Job): Promise<CreateRfqResult> {
   const parsed = createRfqPayloadSchema.safeParse(job.data);
   if (!parsed.success)
     throw new UnrecoverableError(`create-rfq payload is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
@@ -189,7 +215,7 @@ export async function processCreateRfq(ctx: WorkerContext, job: Job): Promise<Cr
   const tokenFingerprint = ctx.tokens.fingerprint(); // the token this attempt's calls go out with
   let outcome: CreateOutcome;
   try {
-    outcome = await createRfqOnce(creatorDeps(ctx), requisition);
+    outcome = await createRfqOnce(deps, requisition);
   } catch (err) {
     if (err instanceof AttemptBusyError || err instanceof ThrottledError) return delay(job, err.waitMs);
     if (err instanceof RateLimitError) return delay(job, err.retryAfterMs ?? ctx.config.JOB_BACKOFF_MS);

@@ -27,7 +27,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { DiskFullError, FileNotHereError } from '../src/errors.ts';
 import { delayForDiskFull } from '../src/intake/disk-full.ts';
 import { ingestJobPayloadSchema } from '../src/intake/inbox-intake.ts';
-import { runIngest, type IngestResult } from '../src/intake/ingest-run.ts';
+import { runIngest, type IngestResult, type IngestRunConfig } from '../src/intake/ingest-run.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import type { Notifier } from '../src/notify/notifier.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
@@ -36,8 +36,11 @@ import { enqueueCreateRfq } from './create-rfq.ts';
 export type IngestJobResult = IngestResult;
 
 export async function processIngest(
-  ctx: Pick<WorkerContext, 'config' | 'logger' | 'redis' | 'keys' | 'queues'> &
-    Partial<Pick<WorkerContext, 'client'>> & { notify?: Pick<Notifier, 'emit'> },
+  ctx: Pick<WorkerContext, 'logger' | 'redis' | 'keys' | 'queues'> &
+    Partial<Pick<WorkerContext, 'client'>> & {
+      config: IngestRunConfig & Pick<WorkerContext['config'], 'JOB_BACKOFF_MS'>;
+      notify?: Pick<Notifier, 'emit'>;
+    },
   job: Job,
 ): Promise<IngestJobResult> {
   const parsed = ingestJobPayloadSchema.safeParse(job.data);

@@ -10,7 +10,9 @@ import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey } from '../src/redis/queues.ts';
 
-type Processor = (ctx: WorkerContext, job: Job) => Promise<unknown>;
+type Processor = (job: Job) => Promise<unknown>;
+/** Builds a queue's processor for the worker's context: whatever wiring its jobs share is built once, here. */
+type ProcessorFactory = (ctx: WorkerContext) => Processor;
 
 /** What each queue's job returns (its BullMQ return value), owned by the job: the app reads results with these. */
 export interface JobResults {
@@ -26,14 +28,19 @@ export interface JobResults {
  * The processor of each queue, loaded when the queue is worked on: a process working only some queues (or
  * restarted often) does not load what it does not run (the workbook libraries of ingest and comparison are heavy).
  */
-export const PROCESSORS: Record<QueueKey, () => Promise<Processor>> = {
-  ingest: async () => (await import('./ingest.ts')).processIngest,
-  createRfq: async () => (await import('./create-rfq.ts')).processCreateRfq,
-  poll: async () => (await import('./poll.ts')).processPoll,
-  quotations: async () => (await import('./quotations.ts')).processQuotations,
-  comparison: async () => (await import('./comparison.ts')).processComparison,
-  notify: async () => (await import('./notify.ts')).processNotify,
+export const PROCESSORS: Record<QueueKey, () => Promise<ProcessorFactory>> = {
+  ingest: async () => perJob((await import('./ingest.ts')).processIngest),
+  createRfq: async () => (await import('./create-rfq.ts')).createRfqProcessor,
+  poll: async () => perJob((await import('./poll.ts')).processPoll),
+  quotations: async () => perJob((await import('./quotations.ts')).processQuotations),
+  comparison: async () => perJob((await import('./comparison.ts')).processComparison),
+  notify: async () => perJob((await import('./notify.ts')).processNotify),
 };
+
+/** A processor with no wiring of its own: it reads what it needs of the context per job. */
+function perJob(process: (ctx: WorkerContext, job: Job) => Promise<unknown>): ProcessorFactory {
+  return (ctx) => (job) => process(ctx, job);
+}
 
 export interface StartWorkerOptions {
   /** Queues this process works on. Default: all six. */
@@ -83,7 +90,7 @@ export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): 
   let idle: (() => void) | undefined;
   const workers = keys.map((key) => {
     const name = QUEUE_NAMES[key];
-    const load = PROCESSORS[key]();
+    const load = PROCESSORS[key]().then((make) => make(ctx));
     load.catch(() => undefined); // reported by the first job that needs it
     const options: WorkerOptions = {
       connection: ctx.connection,
@@ -105,7 +112,7 @@ export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): 
         try {
           return await (
             await load
-          )(ctx, job);
+          )(job);
         } finally {
           if (--inFlight === 0) idle?.();
         }

@@ -16,7 +16,7 @@ import { completeRedisSettings, redisPassword } from './config-redis.ts';
 import { httpTokenFromFile, sourcingToken } from './config-secrets.ts';
 import { serviceSettings } from './settings/service.ts';
 import { redisSettings } from './settings/redis.ts';
-import { folderSettings } from './settings/folders.ts';
+import { folderSettings, type Folders } from './settings/folders.ts';
 import { pollingSettings } from './settings/polling.ts';
 import { jobSettings } from './settings/jobs.ts';
 import { outputSettings } from './settings/outputs.ts';
@@ -29,6 +29,8 @@ import { notifySettings } from './settings/notify.ts';
 export { displayRedisUrl, redisPassword, sentinelUrl } from './config-redis.ts';
 export { readTokenFile, tokenProblem } from './config-secrets.ts';
 export { WORKER_QUEUE_NAMES, type WorkerQueueName } from './settings/jobs.ts';
+export type { Folders } from './settings/folders.ts';
+export { SOURCING_DEFAULTS } from './settings/service.ts';
 
 /** Root of the installed package (holds the shipped mappings/ and samples/). */
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,39 +53,6 @@ export const rawConfigSchema = z.object({
 });
 
 export type RawConfig = z.infer<typeof rawConfigSchema>;
-
-/** A setting's default as declared above (undefined for one without). */
-function schemaDefault<K extends keyof RawConfig>(key: K): RawConfig[K] {
-  return rawConfigSchema.shape[key].parse(undefined) as RawConfig[K];
-}
-
-/**
- * The defaults of the sourcing transport and client (src/sourcing) for options a caller leaves out: the schema's,
- * so a client built by hand (bench, tools, tests) runs as a configured worker does, with no second literal.
- */
-export const SOURCING_DEFAULTS = {
-  connectTimeoutMs: schemaDefault('SOURCING_CONNECT_TIMEOUT_MS'),
-  headersTimeoutMs: schemaDefault('SOURCING_HEADERS_TIMEOUT_MS'),
-  bodyTimeoutMs: schemaDefault('SOURCING_BODY_TIMEOUT_MS'),
-  callDeadlineMs: schemaDefault('SOURCING_CALL_DEADLINE_MS'),
-  getRetries: schemaDefault('SOURCING_GET_RETRIES'),
-  connections: schemaDefault('SOURCING_CONNECTIONS'),
-  maxPages: schemaDefault('SOURCING_MAX_PAGES'),
-  pageConcurrency: schemaDefault('SOURCING_PAGE_CONCURRENCY'),
-} as const;
-
-export interface Folders {
-  root: string;
-  inbox: string;
-  processing: string;
-  archive: string;
-  failed: string;
-  outbox: string;
-  reports: string;
-  comparisons: string;
-  awards: string;
-  mappings: string;
-}
 
 export interface Config extends RawConfig {
   folders: Folders;

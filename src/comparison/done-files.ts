@@ -12,7 +12,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { writeFileAtomically } from '../atomic-write.ts';
-import type { Config } from '../config.ts';
+import type { SettingValues } from '../settings/fields.ts';
+import type { folderSettings, Folders } from '../settings/folders.ts';
 import type { WrittenFile } from './output-writer.ts';
 
 export interface VersionFiles {
@@ -30,7 +31,9 @@ export const DONE_SUFFIX = '.done';
 
 /** The done files written (none with `off`). */
 export async function writeDoneFiles(
-  config: Pick<Config, 'OUTBOX_DONE_FILES' | 'folders'>,
+  config: Pick<SettingValues<typeof folderSettings>, 'OUTBOX_DONE_FILES'> & {
+    folders: Pick<Folders, 'outbox' | 'awards'>;
+  },
   f: VersionFiles,
 ): Promise<string[]> {
   if (config.OUTBOX_DONE_FILES === 'marker') {

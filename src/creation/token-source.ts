@@ -6,7 +6,7 @@
  * last good token stays, and `problem()` says why (token-problems.ts reports it), naming a position, never the token.
  */
 import { createHash } from 'node:crypto';
-import { readTokenFile, tokenProblem } from '../config.ts';
+import { readTokenFile, tokenProblem } from '../config-secrets.ts';
 import { registerSecret } from '../logger.ts';
 
 export interface TokenSource {

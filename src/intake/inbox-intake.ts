@@ -20,7 +20,8 @@ import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { Config } from '../config.ts';
+import type { SettingValues } from '../settings/fields.ts';
+import type { folderSettings, Folders } from '../settings/folders.ts';
 import { FileRefusedError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { FileLedger, type ClaimOutcome, type LedgerEntry } from './file-ledger.ts';
@@ -63,9 +64,15 @@ export const ingestJobPayloadSchema = z.object({
 });
 export type IngestJobPayload = z.infer<typeof ingestJobPayloadSchema>;
 
+/** The settings intake reads (src/settings/folders.ts), the account and its resolved folders. */
+export type IntakeConfig = Pick<
+  SettingValues<typeof folderSettings>,
+  'INBOX_DONE_SUFFIX' | 'WATCH_POLLING' | 'WATCH_INTERVAL_MS' | 'FILE_STABLE_MS' | 'SWEEP_CRON'
+> & { account: string; folders: Folders };
+
 /** What intake needs of the WorkerContext (a WorkerContext fits). */
 export interface IntakeContext {
-  config: Config;
+  config: IntakeConfig;
   logger: Logger;
   redis: Redis;
   keys: Pick<RedisKeys, 'fileLedger' | 'key'>;
@@ -74,7 +81,7 @@ export interface IntakeContext {
   notify?: Pick<Notifier, 'emit'>;
 }
 
-export function fileFolders(config: Config): FileFolders {
+export function fileFolders(config: { folders: FileFolders }): FileFolders {
   const f = config.folders;
   return { inbox: f.inbox, processing: f.processing, archive: f.archive, failed: f.failed, reports: f.reports };
 }

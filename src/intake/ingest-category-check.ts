@@ -4,7 +4,8 @@
  * the check each requisition of the file goes through, and what the file's report, log and result say of it.
  * Never blocking: without a readable directory nothing is checked (a `hold` says so in the report).
  */
-import type { Config } from '../config.ts';
+import type { SettingValues } from '../settings/fields.ts';
+import type { vendorSettings } from '../settings/vendors.ts';
 import type { Logger } from '../logger.ts';
 import type { RequisitionCheck } from '../ingest/requisition-grouper.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
@@ -26,7 +27,7 @@ export interface CategoryCheckRun {
 }
 
 export async function categoryCheckRun(ctx: {
-  config: Pick<Config, 'CATEGORY_CHECK'>;
+  config: Pick<SettingValues<typeof vendorSettings>, 'CATEGORY_CHECK'>;
   logger: Logger;
   redis: Redis;
   keys: RedisKeys;

@@ -9,7 +9,11 @@ import { lstat, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { Config } from '../config.ts';
+import type { SettingValues } from '../settings/fields.ts';
+import type { folderSettings, Folders } from '../settings/folders.ts';
+import type { redisSettings } from '../settings/redis.ts';
+import type { serviceSettings } from '../settings/service.ts';
+import type { vendorSettings } from '../settings/vendors.ts';
 import { FileNotHereError, ProfileBrokenError, RfqSyncError, formatRowProblem } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Requisition } from '../requisition.ts';
@@ -67,8 +71,17 @@ export type IngestResult =
    */
   | { status: 'changed'; file: string; inboxName: string };
 
+/** The settings a file's read reads: its limits, the category check, header pushes and replica waits of previews. */
+export type IngestRunConfig = Pick<
+  SettingValues<typeof folderSettings>,
+  'MAX_FILE_BYTES' | 'MAX_XLSX_UNCOMPRESSED_BYTES' | 'MAX_XLSX_ENTRIES'
+> &
+  Pick<SettingValues<typeof vendorSettings>, 'CATEGORY_CHECK'> &
+  Pick<SettingValues<typeof serviceSettings>, 'PUSH_HEADER_CHANGES'> &
+  Pick<SettingValues<typeof redisSettings>, 'REDIS_WAIT_REPLICAS' | 'REDIS_WAIT_TIMEOUT_MS'> & { folders: Folders };
+
 export interface IngestRunContext {
-  config: Config;
+  config: IngestRunConfig;
   logger: Logger;
   redis: Redis;
   keys: RedisKeys;

@@ -18,7 +18,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { Config } from '../config.ts';
+import type { Folders } from '../settings/folders.ts';
 import { ConfigError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
@@ -101,10 +101,16 @@ export function notTheIntakeFolder(
   ]);
 }
 
+/** What the intake-folder checks read: the account and the data folder (RFQ_SYNC_DIR). */
+export interface IntakeFolderConfig {
+  account: string;
+  folders: Pick<Folders, 'root'>;
+}
+
 /** Refuses (ConfigError) when another folder does intake for the account; none recorded yet is fine. */
 export async function assertIntakeFolder(
   ctx: {
-    config: Config;
+    config: IntakeFolderConfig;
     redis: Redis;
     keys: RedisKeys;
   },
@@ -121,7 +127,7 @@ export async function assertIntakeFolder(
  * worker refuses to start (ConfigError naming both folders).
  */
 export async function claimIntake(ctx: {
-  config: Config;
+  config: IntakeFolderConfig;
   logger: Logger;
   redis: Redis;
   keys: RedisKeys;
@@ -142,7 +148,7 @@ export async function claimIntake(ctx: {
 
 /** `rfq-sync intake --take-over`: this folder does intake from now on; the folder that did it before is returned. */
 export async function takeOverIntake(ctx: {
-  config: Config;
+  config: IntakeFolderConfig;
   redis: Redis;
   keys: RedisKeys;
 }): Promise<{ now: IntakeFolder; before: IntakeFolder | undefined }> {

@@ -12,7 +12,8 @@ import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import cron, { type ScheduledTask } from 'node-cron';
-import type { Config } from '../config.ts';
+import type { SettingValues } from '../settings/fields.ts';
+import type { folderSettings, Folders } from '../settings/folders.ts';
 import type { Logger } from '../logger.ts';
 import { parseProcessingName } from './file-mover.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
@@ -28,7 +29,10 @@ export interface RetentionResult {
   errors: string[];
 }
 
-type RetentionConfig = Pick<Config, 'RETENTION_DAYS' | 'OUTBOX_RETENTION_DAYS' | 'folders'>;
+type RetentionSettings = SettingValues<typeof folderSettings>;
+type RetentionConfig = Pick<RetentionSettings, 'RETENTION_DAYS' | 'OUTBOX_RETENTION_DAYS'> & {
+  folders: Pick<Folders, 'archive' | 'failed' | 'reports' | 'comparisons' | 'awards'>;
+};
 
 const DELETE_IF_SAME = loadScript('ledgerDeleteIfSame-1.lua');
 
@@ -115,7 +119,7 @@ export async function lastRetention(redis: Redis, keys: RedisKeys): Promise<Rete
 
 /** Run retention on RETENTION_CRON while either retention is on. */
 export function startRetentionSchedule(ctx: {
-  config: RetentionConfig & Pick<Config, 'RETENTION_CRON'>;
+  config: RetentionConfig & Pick<RetentionSettings, 'RETENTION_CRON'>;
   redis: Redis;
   keys: RedisKeys;
   logger: Logger;

@@ -5,7 +5,6 @@
  * When its last attempt fails, the other routes are told (channel-failing), never about a notice of that kind.
  */
 import type { Redis } from 'ioredis';
-import type { Config } from '../config.ts';
 import { UnexpectedError } from '../errors.ts';
 import { scrubSecrets, type Logger } from '../logger.ts';
 import type { Channel } from './channel.ts';
@@ -14,7 +13,12 @@ import type { NotifyEvent } from './event-kind.ts';
 import { channelFailing } from './events/index.ts';
 import { createMessageStore, type MessageStore } from './message-store.ts';
 import type { OutgoingMessage } from './message.ts';
-import { resolveNotifySettings, type NotifySettings, type ResolvedRoute } from './notify-settings.ts';
+import {
+  resolveNotifySettings,
+  type NotifierConfig,
+  type NotifySettings,
+  type ResolvedRoute,
+} from './notify-settings.ts';
 
 export interface DeliveryResult {
   route: string;
@@ -27,7 +31,7 @@ export interface DeliveryResult {
 
 /** What the notifier's parts share: settings, the message store, the open channels. */
 export interface NotifierCore {
-  config: Config;
+  config: NotifierConfig;
   settings: NotifySettings;
   store: MessageStore;
   log: Logger;
@@ -37,7 +41,7 @@ export interface NotifierCore {
 }
 
 export function notifierCore(d: {
-  config: Config;
+  config: NotifierConfig;
   redis: Redis;
   keyOf: (...parts: string[]) => string;
   logger: Logger;

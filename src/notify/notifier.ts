@@ -13,13 +13,12 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { Config } from '../config.ts';
 import { UnexpectedError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { jobId } from '../redis/queues.ts';
 import { deliverMessage, notifierCore, undeliveredNotice, type DeliveryResult } from './delivery.ts';
 import type { NotifyEvent } from './event-kind.ts';
-import type { NotifySettings, ResolvedRoute } from './notify-settings.ts';
+import type { NotifierConfig, NotifySettings, ResolvedRoute } from './notify-settings.ts';
 import { routesFor } from './routing.ts';
 import { dailyMessage, ownMessage, windowMessage, type Slot } from './windows.ts';
 
@@ -42,7 +41,7 @@ export interface Notifier {
 }
 
 export interface NotifierDeps {
-  config: Config;
+  config: NotifierConfig;
   redis: Redis;
   /** A key under the account's namespace (RedisKeys.key). */
   keyOf: (...parts: string[]) => string;

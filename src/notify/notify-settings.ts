@@ -4,7 +4,10 @@
  * problem is one line naming the setting (`NOTIFY_CHANNELS.it-mail.port: ...`); the worker refuses to start with
  * them (ConfigError), like any other bad setting.
  */
-import type { Config } from '../config.ts';
+import type { SettingValues } from '../settings/fields.ts';
+import type { notifySettings } from '../settings/notify.ts';
+import type { outputSettings } from '../settings/outputs.ts';
+import type { Folders } from '../settings/folders.ts';
 import { ConfigError } from '../errors.ts';
 import type { RouteSetting } from '../settings/notify.ts';
 import type { ChannelKind } from './channel.ts';
@@ -46,8 +49,24 @@ export interface NotifySettings {
 
 const GROUPS: Record<string, Audience[]> = { procurement: ['procurement'], it: ['it'], all: ['procurement', 'it'] };
 
+/** The notification settings as parsed (src/settings/notify.ts); app/ passes them from the configuration. */
+export type NotifyConfig = SettingValues<typeof notifySettings>;
+
+/** What the notifier reads of the configuration: its settings, the account and outbox messages name, the time zone. */
+export type NotifierConfig = Pick<
+  NotifyConfig,
+  | 'NOTIFY_CHANNELS'
+  | 'NOTIFY_ROUTES'
+  | 'NOTIFY_ATTEMPTS'
+  | 'NOTIFY_BACKOFF_MS'
+  | 'NOTIFY_DIGEST_MS'
+  | 'NOTIFY_DAILY_AT'
+  | 'NOTIFY_OUTBOX_SHOWN_AS'
+> &
+  Pick<SettingValues<typeof outputSettings>, 'TIME_ZONE'> & { account: string; folders: Pick<Folders, 'outbox'> };
+
 /** The channels and routes of the configuration; throws ConfigError listing every problem. */
-export function resolveNotifySettings(config: Pick<Config, 'NOTIFY_CHANNELS' | 'NOTIFY_ROUTES'>): NotifySettings {
+export function resolveNotifySettings(config: Pick<NotifyConfig, 'NOTIFY_CHANNELS' | 'NOTIFY_ROUTES'>): NotifySettings {
   const problems: string[] = [];
   const channels = new Map<string, ResolvedChannel>();
   for (const [name, entry] of Object.entries(config.NOTIFY_CHANNELS ?? {})) {

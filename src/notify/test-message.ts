@@ -3,15 +3,14 @@
  * sees at once whether the server, the credentials and the recipients work (the error says why not).
  */
 import { hostname } from 'node:os';
-import type { Config } from '../config.ts';
 import { ConfigError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { composeMessage } from './compose.ts';
 import { notifyTest } from './events/index.ts';
-import { resolveNotifySettings } from './notify-settings.ts';
+import { resolveNotifySettings, type NotifierConfig } from './notify-settings.ts';
 
 export async function sendTestMessage(
-  config: Config,
+  config: Pick<NotifierConfig, 'NOTIFY_CHANNELS' | 'NOTIFY_ROUTES' | 'NOTIFY_OUTBOX_SHOWN_AS' | 'account' | 'folders'>,
   logger: Logger,
   name: string,
 ): Promise<{ channel: string; type: string; to?: string[] }> {

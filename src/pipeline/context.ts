@@ -7,7 +7,7 @@
  *   - the Queues open their own clients from the same options.
  */
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Config } from '../config.ts';
+import type { SourcingClientConfig, WorkerConfig } from './worker-config.ts';
 import type { Logger } from '../logger.ts';
 import { createSourcingClient, type SourcingClient, type SourcingClientOptions } from '../sourcing/client.ts';
 import { createAuthGate, type AuthGate } from '../creation/auth-gate.ts';
@@ -28,7 +28,8 @@ import { createNotifier, type Notifier } from '../notify/notifier.ts';
 import { redisStateLost, tokenRefused } from '../notify/events/index.ts';
 
 export interface WorkerContext {
-  config: Config;
+  /** The settings the worker reads (worker-config.ts), as app/ parsed them. */
+  config: WorkerConfig;
   logger: Logger;
   /** ioredis client for our own keys (idempotency commands are defined on it by the idempotency store). */
   redis: Redis;
@@ -127,7 +128,7 @@ export function rateLimitHooks(limiter: RateLimiter): Pick<SourcingClientOptions
 
 /** Options of the sourcing client from the configuration: the one place they are listed. */
 export function sourcingClientOptions(
-  config: Config,
+  config: SourcingClientConfig,
   o: Pick<SourcingClientOptions, 'baseUrl' | 'getToken' | 'logger' | 'onCall' | 'beforeRequest' | 'onRetryAfter'>,
 ): SourcingClientOptions {
   return {
@@ -144,12 +145,15 @@ export function sourcingClientOptions(
 }
 
 /** The listing client's options (see WorkerContext.listingClient): the GET retries of `base` (per page), one page at a time. */
-export function listingClientOptions(base: SourcingClientOptions, config: Config): SourcingClientOptions {
+export function listingClientOptions(
+  base: SourcingClientOptions,
+  config: Pick<SourcingClientConfig, 'SOURCING_CONNECTIONS'>,
+): SourcingClientOptions {
   return { ...base, pageConcurrency: 1, connections: Math.min(4, config.SOURCING_CONNECTIONS) };
 }
 
 export async function createWorkerContext(
-  config: Config,
+  config: WorkerConfig,
   logger: Logger,
   opts: WorkerContextOptions,
 ): Promise<WorkerContext> {

@@ -2,6 +2,12 @@
 import { z } from 'zod';
 import { canonicalTimeZone } from '../time-zone.ts';
 
+/**
+ * The parsed values of a group of settings (one file's shape here): a module declares the settings it reads as a
+ * Pick of these, app/ passes the parsed configuration, and the defaults stay documented at each field.
+ */
+export type SettingValues<S extends z.ZodRawShape> = z.output<z.ZodObject<S>>;
+
 export const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes' || v === 'on');

@@ -77,3 +77,17 @@ export const folderSettings = {
   /** Most entries in an xlsx zip. Default 10,000. */
   MAX_XLSX_ENTRIES: int(1, 10_000_000).default(10_000),
 };
+
+/** The data folders, resolved against RFQ_SYNC_DIR at start (src/config.ts). */
+export interface Folders {
+  root: string;
+  inbox: string;
+  processing: string;
+  archive: string;
+  failed: string;
+  outbox: string;
+  reports: string;
+  comparisons: string;
+  awards: string;
+  mappings: string;
+}

@@ -72,3 +72,23 @@ export const serviceSettings = {
    */
   STATE_CHECK_MS: int(200, 3_600_000).default(15_000),
 };
+
+/** A setting's default as declared above. */
+function defaultOf<K extends keyof typeof serviceSettings>(key: K): z.output<(typeof serviceSettings)[K]> {
+  return serviceSettings[key].parse(undefined) as z.output<(typeof serviceSettings)[K]>;
+}
+
+/**
+ * The defaults of the sourcing transport and client (src/sourcing) for options a caller leaves out: the schema's,
+ * so a client built by hand (bench, tools, tests) runs as a configured worker does, with no second literal.
+ */
+export const SOURCING_DEFAULTS = {
+  connectTimeoutMs: defaultOf('SOURCING_CONNECT_TIMEOUT_MS'),
+  headersTimeoutMs: defaultOf('SOURCING_HEADERS_TIMEOUT_MS'),
+  bodyTimeoutMs: defaultOf('SOURCING_BODY_TIMEOUT_MS'),
+  callDeadlineMs: defaultOf('SOURCING_CALL_DEADLINE_MS'),
+  getRetries: defaultOf('SOURCING_GET_RETRIES'),
+  connections: defaultOf('SOURCING_CONNECTIONS'),
+  maxPages: defaultOf('SOURCING_MAX_PAGES'),
+  pageConcurrency: defaultOf('SOURCING_PAGE_CONCURRENCY'),
+} as const;

@@ -4,7 +4,7 @@
  * in transport.ts. The endpoints live by resource (client-create-rfq.ts, client-list-rfqs.ts, client-rfq-detail.ts,
  * client-quotations.ts, client-vendors.ts) as functions of the shared ClientContext; this file assembles them.
  */
-import { SOURCING_DEFAULTS } from '../config.ts';
+import { SOURCING_DEFAULTS } from '../settings/service.ts';
 import { silentLogger } from '../logger.ts';
 import type { ClientContext } from './client-context.ts';
 import { createRfq } from './client-create-rfq.ts';

@@ -2,7 +2,7 @@
  * The transport's contract: what it is given (options), what it is asked (requests), what it offers, and the settings
  * it runs with. Apart from transport.ts so the transport's pieces share these types without an import cycle.
  */
-import { SOURCING_DEFAULTS } from '../config.ts';
+import { SOURCING_DEFAULTS } from '../settings/service.ts';
 import type { Logger } from '../logger.ts';
 
 export interface TransportOptions {

@@ -1,6 +1,23 @@
 /** What the tracking code needs from the worker context (a WorkerContext satisfies it). */
 import type { WorkerContext } from '../pipeline/context.ts';
+import type { WorkerConfig } from '../pipeline/worker-config.ts';
 import { TrackingStore } from './store.ts';
+
+/** The settings the tracking reads: the poll's, the comparison's outputs and the delays of its jobs. */
+export type TrackingConfig = Pick<
+  WorkerConfig,
+  | 'POLL_MAX_MS'
+  | 'POLL_CRON'
+  | 'OVERVIEW_REFRESH_MS'
+  | 'MISSING_POLLS_BEFORE_FLAG'
+  | 'REQUISITION_CURRENCY'
+  | 'TIME_ZONE'
+  | 'QUOTATION_PRICE_BASIS'
+  | 'OUTBOX_DONE_FILES'
+  | 'NOTIFY_MIN_QUOTATIONS'
+  | 'JOB_BACKOFF_MS'
+  | 'account'
+> & { folders: Pick<WorkerConfig['folders'], 'outbox' | 'comparisons' | 'awards'> };
 
 /**
  * `dialects` is optional: without it (tests of the tracking alone) the lists are read with the lower-case filter;
@@ -8,18 +25,12 @@ import { TrackingStore } from './store.ts';
  */
 export type TrackingContext = Pick<
   WorkerContext,
-  'config' | 'logger' | 'redis' | 'keys' | 'queues' | 'client' | 'authGate'
-> &
-  Partial<Pick<WorkerContext, 'dialects' | 'notify'>>;
+  'logger' | 'redis' | 'keys' | 'queues' | 'client' | 'limiter' | 'authGate'
+> & {
+  config: TrackingConfig;
+} & Partial<Pick<WorkerContext, 'dialects' | 'notify'>>;
 
-const stores = new WeakMap<object, TrackingStore>();
-
-/** One store per Redis client and namespace (cheap, but saves re-deriving keys on every call). */
+/** The tracking records of the context's account: a view over its Redis client and keys, cheap to make, holds nothing. */
 export function trackingStore(ctx: Pick<TrackingContext, 'redis' | 'keys'>): TrackingStore {
-  let byKeys = stores.get(ctx.redis);
-  if (!byKeys || byKeys.k.tracked !== ctx.keys.trackedRfqs) {
-    byKeys = new TrackingStore(ctx.redis, ctx.keys);
-    stores.set(ctx.redis, byKeys);
-  }
-  return byKeys;
+  return new TrackingStore(ctx.redis, ctx.keys);
 }

@@ -15,7 +15,7 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { AuthError, DiskFullError, InvalidResponseError, RateLimitError } from '../errors.ts';
 import { delayForDiskFull } from '../intake/disk-full.ts';
-import { createRateLimiter, ThrottledError, type RateLimiter } from '../creation/rate-limiter.ts';
+import { ThrottledError } from '../creation/rate-limiter.ts';
 import type { TrackingContext } from './context.ts';
 
 /** How long a job waits before looking again while the token is refused. */
@@ -31,7 +31,7 @@ export async function deferWhilePaused(ctx: Pick<TrackingContext, 'authGate'>, j
 
 /** Rethrows `err` unless the service or the limiter said "not now": then the job is delayed (see above). */
 export async function handleServiceError(
-  ctx: Pick<TrackingContext, 'authGate' | 'redis' | 'keys' | 'config' | 'logger'>,
+  ctx: Pick<TrackingContext, 'authGate' | 'limiter' | 'config' | 'logger'>,
   job: Job,
   err: unknown,
 ): Promise<never> {
@@ -42,7 +42,7 @@ export async function handleServiceError(
   }
   if (err instanceof RateLimitError) {
     const ms = err.retryAfterMs ?? ctx.config.JOB_BACKOFF_MS;
-    await limiterFor(ctx).holdOff(ms);
+    await ctx.limiter.holdOff(ms); // every worker holds off, the clients' permits too
     return delayJob(job, ms);
   }
   if (err instanceof ThrottledError) return delayJob(job, err.waitMs);
@@ -52,18 +52,6 @@ export async function handleServiceError(
       `${err.message} (unreadable on ${job.attemptsMade + 1} attempts: the job is failed; \`rfq-sync failed retry\` once the service answers it readably)`,
     );
   throw err;
-}
-
-const limiters = new WeakMap<object, RateLimiter>();
-
-/** The shared limiter of calls to the service (RATE_LIMIT_PER_SECOND across all workers). */
-export function limiterFor(ctx: Pick<TrackingContext, 'redis' | 'keys' | 'config'>): RateLimiter {
-  let l = limiters.get(ctx.redis);
-  if (!l) {
-    l = createRateLimiter(ctx.redis, ctx.keys, { perSecond: ctx.config.RATE_LIMIT_PER_SECOND });
-    limiters.set(ctx.redis, l);
-  }
-  return l;
 }
 
 async function delayJob(job: Job, ms: number): Promise<never> {

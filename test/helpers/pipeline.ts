@@ -12,7 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { loadConfig, PACKAGE_ROOT, type Config } from '../../src/config.ts';
+import { loadConfig, PACKAGE_ROOT, type Config, type Folders } from '../../src/config.ts';
 import type { IntakeContext } from '../../src/intake/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { silentLogger, type Logger } from '../../src/logger.ts';
@@ -203,16 +203,12 @@ export function useOwnParts(): {
 // ---------------------------------------------------------------------------------------------------------------
 // The data folder
 
-export interface DataDir {
+export interface DataDir extends Pick<
+  Folders,
+  'root' | 'inbox' | 'processing' | 'archive' | 'failed' | 'outbox' | 'reports'
+> {
   /** A fresh temp dir holding only `data/` (so anything written beside it is a path escape). */
   jail: string;
-  root: string;
-  inbox: string;
-  processing: string;
-  archive: string;
-  failed: string;
-  outbox: string;
-  reports: string;
   remove(): Promise<void>;
 }
 
@@ -569,6 +565,7 @@ export function checkExactlyOnce(
 // Intake: a minimal intake context, generic CSVs, report notes
 
 export interface TestIntake extends IntakeContext {
+  config: Config;
   keys: RedisKeys;
   queues: Queues;
   dir: string;

@@ -1,0 +1,50 @@
+/**
+ * Config is read in app/ and passed down: a module under src/ receives the options it uses (typed, narrow), never
+ * the configuration. Only the parsers import src/config.ts: src/config.ts itself, its split-out helpers
+ * (config-redis.ts, config-secrets.ts) and the schema's fields in src/settings/. Pure: reads the sources.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CONFIG = join(ROOT, 'src/config.ts');
+const PARSERS = new Set(['src/config.ts', 'src/config-redis.ts', 'src/config-secrets.ts']);
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+/** Static imports, `import type`, re-exports (`export ... from`) and dynamic `import()`. */
+const SPEC = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+function configImporters(files: Array<{ path: string; text: string }>): string[] {
+  return files
+    .filter(({ path }) => !PARSERS.has(relative(ROOT, path)) && !relative(ROOT, path).startsWith('src/settings/'))
+    .filter(({ path, text }) => [...text.matchAll(SPEC)].some((m) => resolve(dirname(path), m[1]!) === CONFIG))
+    .map(({ path }) => relative(ROOT, path));
+}
+
+describe('config imports', () => {
+  it('no module under src/ imports src/config.ts except its parsers', () => {
+    const files = sources(join(ROOT, 'src')).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+    expect(configImporters(files)).toEqual([]);
+  });
+
+  it('the check sees every form of import (it can fail)', () => {
+    const at = (name: string) => join(ROOT, 'src', name);
+    const found = configImporters([
+      { path: at('tracking/a.ts'), text: "import type { Config } from '../config.ts';" },
+      { path: at('b.ts'), text: "import { SOURCING_DEFAULTS } from './config.ts';" },
+      { path: at('intake/c.ts'), text: "const m = await import('../config.ts');" },
+      { path: at('d.ts'), text: "export { readTokenFile } from './config.ts';" },
+      { path: at('e.ts'), text: "import { loadConfig } from './config-secrets.ts';" },
+      { path: at('settings/f.ts'), text: "import type { Config } from '../config.ts';" },
+      { path: at('config-redis.ts'), text: "import type { Config } from './config.ts';" },
+    ]);
+    expect(found).toEqual(['src/tracking/a.ts', 'src/b.ts', 'src/intake/c.ts', 'src/d.ts']);
+  });
+});
