@@ -15,7 +15,9 @@ import { BIN } from './cli-helpers.ts';
 describe('demo', () => {
   it('runs the whole loop and prints the workbooks and award files it wrote', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'rfq-ops-demo-'));
-    const child = spawn(process.execPath, [BIN, 'demo', '--timeout', '100'], {
+    // the demo gives up after --timeout seconds: its run took 63 s on this 2-core machine at load 12, and may take
+    // longer under more load; this test asserts what it does, not how fast (that is a benchmark's)
+    const child = spawn(process.execPath, [BIN, 'demo', '--timeout', '240'], {
       cwd,
       env: {
         PATH: process.env.PATH ?? '',
@@ -97,7 +99,7 @@ describe('demo', () => {
     const first = await simpleParser(readFileSync(resolve(cwd, caught![2]!, mails[0]!)));
     expect(first.subject).toMatch(/^\[rfq-sync\] /);
     expect(first.text).toMatch(/comparison v\d ready|award final/);
-  }, 150_000);
+  }, 300_000);
 
   it('names the package to install when redis-server is missing', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'rfq-ops-demo-'));

@@ -50,8 +50,6 @@ async function postOther(tag: string, i: number): Promise<number> {
   );
 }
 
-const pick = <T>(xs: T[]): T | undefined => xs[Math.floor(Math.random() * xs.length)];
-
 describe('reconcile search while RFQs move between lists', () => {
   it('lost create answers reconciled while RFQs keep closing, completing and arriving: exactly one RFQ per requisition', async () => {
     const tag = `churn${Date.now() % 100_000}`;
@@ -74,30 +72,46 @@ describe('reconcile search while RFQs move between lists', () => {
     pipeline.sandbox.resetStats();
     pipeline.sandbox.setFaults({ commitThenFail: { rate: 0.5, mode: '502' } });
 
-    // Churn for 8 s: every 4 ms an RFQ of the account closes, completes or a new one arrives.
+    // Churn for 8 s: every 4 ms an RFQ of the account closes, completes or a new one arrives. The steps keep to that
+    // schedule however late the timer fires (a loaded machine): those overdue follow one another, yielding to I/O
+    // (the worker and the sandbox run in this process) between any two. The account's RFQs by state are read from
+    // the sandbox every 50 ms (a copy of every RFQ: too slow to read at every step) and kept up to date by the moves.
     let moves = 0;
     let churning = true;
     const churn = (async () => {
-      const until = Date.now() + 8_000;
+      const from = Date.now();
+      const until = from + 8_000;
+      const byState: Record<'open' | 'closed', number[]> = { open: [], closed: [] };
+      let readAt = 0;
+      const take = (state: 'open' | 'closed'): number | undefined => {
+        const ids = byState[state];
+        return ids.splice(Math.floor(Math.random() * ids.length), 1)[0];
+      };
       for (let n = 0; Date.now() < until; n++) {
-        const mine = pipeline.sandbox.control.listAll().filter((r) => r.company === COMPANY);
+        await new Promise((res) => (n >= (Date.now() - from) / 4 ? setTimeout(res, 4) : setImmediate(res)));
+        if (Date.now() - readAt >= 50) {
+          const mine = pipeline.sandbox.control.listAll().filter((r) => r.company === COMPANY);
+          for (const state of ['open', 'closed'] as const)
+            byState[state] = mine.filter((x) => x.state === state).map((x) => x._id);
+          readAt = Date.now();
+        }
         const step = n % 3;
         if (step === 0) {
-          const r = pick(mine.filter((x) => x.state === 'open'));
-          if (r) {
-            pipeline.sandbox.control.advance(r._id, 'closed');
+          const id = take('open');
+          if (id !== undefined) {
+            pipeline.sandbox.control.advance(id, 'closed');
+            byState.closed.push(id);
             moves++;
           }
         } else if (step === 1) {
-          const r = pick(mine.filter((x) => x.state === 'closed'));
-          if (r) {
-            pipeline.sandbox.control.advance(r._id, 'completed');
+          const id = take('closed');
+          if (id !== undefined) {
+            pipeline.sandbox.control.advance(id, 'completed');
             moves++;
           }
         } else {
           void postOther(`${tag}-new`, n);
         }
-        await new Promise((res) => setTimeout(res, 4));
       }
       churning = false;
     })();

@@ -39,10 +39,16 @@ function tmp(tag: string): string {
 }
 
 async function launch(cmd: string, args: string[]): Promise<ChildProcess> {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   processes.push(child);
+  let said = '';
+  child.stdout!.setEncoding('utf8').on('data', (s: string) => (said += s));
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => (said += s));
   await new Promise((r) => setTimeout(r, 50));
-  if (child.exitCode !== null) throw new Error(`${cmd} exited at start (${child.exitCode})`);
+  if (child.exitCode !== null) throw new Error(`${cmd} exited at start (${child.exitCode}): ${said.slice(-500)}`);
+  child.once('exit', (code) => {
+    if (code !== null && code !== 0) console.error(`${cmd} ${args[0]} exited (${code}): ${said.slice(-500)}`);
+  });
   return child;
 }
 
@@ -65,7 +71,8 @@ async function redisServer(port: number, extra: string[] = []): Promise<ChildPro
     'warning',
     ...extra,
   ]);
-  const c = new Redis({ port, lazyConnect: true, retryStrategy: (n) => (n > 50 ? null : 50) });
+  // up within 10 s (a loaded machine starts it slowly; a port taken since freePort shows as the exit above)
+  const c = new Redis({ port, lazyConnect: true, retryStrategy: (n) => (n > 200 ? null : 50) });
   await c.connect();
   await c.ping();
   c.disconnect();

@@ -28,7 +28,7 @@ import {
 const SECTION = 'faults';
 
 describe('faults: the service, Redis and the worker fail; nothing is lost or doubled', () => {
-  // No autopilot here: RFQs changing lists under the reconcile search is the soak's part (soak.test.ts).
+  // No autopilot here: RFQs changing lists under the reconcile search is the soak's part (soak.ts).
   const pipeline = usePipeline({
     scope: 'file',
     appendonly: true,

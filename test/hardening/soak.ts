@@ -4,7 +4,7 @@
  * answers (reconciled while the autopilot moves RFQs between the lists searched), 5xx and broken JSON on any call,
  * and a request cap answered 429; half way the worker is SIGKILLed and restarted. Then the figures, all zero where
  * zero is right. In both dialects of the service (docs: no external_id echo, capitalised filter, detail call), one
- * after the other.
+ * test file each (soak-friendly.test.ts, soak-docs.test.ts), so the hardening suite can run them beside other files.
  */
 import { mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,10 +34,15 @@ const FAULTS = {
   commitThenFail: { rate: 0.05, mode: 'mixed' as const, stallMs: 2_500 },
 };
 
-describe.each([
-  ['friendly', FILES.friendly * PER_FILE],
-  ['docs', FILES.docs * PER_FILE],
-] as const)(`soak (%s dialect): %i requisitions through the whole loop with faults on`, (dialect, REQUISITIONS) => {
+/** The soak of one dialect of the service. */
+export function describeSoak(dialect: keyof typeof FILES): void {
+  const REQUISITIONS = FILES[dialect] * PER_FILE;
+  describe(`soak (${dialect} dialect): ${REQUISITIONS} requisitions through the whole loop with faults on`, () => {
+    soak(dialect, REQUISITIONS);
+  });
+}
+
+function soak(dialect: keyof typeof FILES, REQUISITIONS: number): void {
   const SECTION = `soak (${dialect})`;
   const pipeline = usePipeline({
     scope: 'file',
@@ -209,4 +214,4 @@ describe.each([
     expect(failed).toBe(0);
     expect(killedOutput + service.output()).not.toMatch(/heap out of memory|Unhandled|uncaughtException/i);
   });
-});
+}
