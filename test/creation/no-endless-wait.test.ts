@@ -4,7 +4,6 @@
  * logged at warn, shown by `status`, and `resolve` settles it. Lists that keep changing close the account's gate
  * (new POSTs wait for a still walk) only for a while, and `status` says why and until when.
  */
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { runResolveCommand, trackingFacts } from '../../app/commands.ts';
@@ -12,10 +11,11 @@ import { collectStatus, formatStatus } from '../../app/status.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { createReconcileCoordinator } from '../../src/creation/reconcile-coordinator.ts';
 import { ReconcileUnstableError } from '../../src/errors.ts';
-import { createLogger, silentLogger } from '../../src/logger.ts';
+import { silentLogger } from '../../src/logger.ts';
 import type { RfqListPage, SourcingPort } from '../../src/sourcing/port.ts';
 import type { ListedRfq } from '../../src/sourcing/types.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
+import { captureLogs } from '../sourcing/fake-service.ts';
 import {
   freshPrefix,
   pipelineConfig,
@@ -29,19 +29,6 @@ import { realisticRequisitions } from './real-lists.ts';
 
 const redis = useRedis();
 const parts = useOwnParts();
-
-/** Log lines at warn and above, as JSON. */
-function warnings(): { logger: ReturnType<typeof createLogger>; lines: Array<Record<string, unknown>> } {
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      for (const l of chunk.toString().split('\n').filter(Boolean))
-        lines.push(JSON.parse(l) as Record<string, unknown>);
-      cb();
-    },
-  });
-  return { logger: createLogger({ level: 'warn', destination: sink, pretty: false }), lines };
-}
 
 async function statusJson(env: Record<string, string>): Promise<Record<string, unknown>> {
   const p = spawnCli(['status', '--json'], env);
@@ -71,7 +58,7 @@ describe('lists that can never be proven complete', () => {
         account: `endless-${dialect}`,
         extra: { RECONCILE_MAX_WALKS: '3', SOURCING_LIST_SETTLE_MS: '100', SOURCING_CALL_DEADLINE_MS: '2000' },
       };
-      const w = warnings();
+      const w = captureLogs();
       const ctx = await parts.context(e, w.logger);
       const c = ctx;
       parts.worker(ctx, ['createRfq']);
@@ -104,7 +91,7 @@ describe('lists that can never be proven complete', () => {
       const why = /3 walks of the RFQ lists could not prove them complete \(last: .*meta\.total.*\); nothing posted/;
       for (const rec of recs) expect(rec).toMatchObject({ state: 'undecided', reason: expect.stringMatching(why) });
       expect(sandbox.stats().rfqsCreated).toBe(4); // nothing posted again
-      const warned = w.lines.filter((l) => l.event === 'requisition.undecided');
+      const warned = w.lines().filter((l) => l.event === 'requisition.undecided');
       expect(warned.map((l) => l.requisition).sort()).toEqual(reqs.map(id).sort());
       expect(warned.every((l) => l.level === 40)).toBe(true);
       const status = await statusJson(pipelineEnvVars(e));
