@@ -234,10 +234,9 @@ async function postAndRecord(deps: CreatorDeps, a: Attempt, leaseFrom: number): 
   }
   let rfqId: number;
   try {
-    // One permit per call: taken by the claim script or just above, so the client does not take another.
+    // One permit per call: taken by the claim script or just above (the worker's clients take none for a create).
     rfqId = (
       await deps.client.createRfq(body, {
-        permitHeld: true,
         deadlineMs: Math.floor(Math.min(deps.postDeadlineMs, leaseLeft)),
       })
     )._id;

@@ -47,7 +47,7 @@ export interface WorkerContext {
   listingClient: SourcingClient;
   /**
    * Calls per second to the service, shared by every worker (RATE_LIMIT_PER_SECOND), and the Retry-After hold-off.
-   * Both clients take their permits themselves; only a caller passing `permitHeld` takes one here.
+   * Both clients take their permits themselves, except a create's: the create protocol takes it (rateLimitHooks).
    */
   limiter: RateLimiter;
   authGate: AuthGate;
@@ -119,10 +119,17 @@ export function redisOptionsFromUrl(url: string, extra: RedisOptions = {}): Redi
 export const LISTING_PERMIT_WAIT_MS = 30_000;
 const LISTINGS = new Set(['listRfqs', 'listVendors']);
 
-/** Every HTTP attempt of a client takes one permit of the shared limiter; every Retry-After holds everyone off. */
+/**
+ * Every HTTP attempt of a client takes one permit of the shared limiter, except a create: the create protocol takes
+ * its permit with the claim (claim-6.lua), so the POST goes out the moment its lease allows (a POST is never
+ * retried, so that is its only attempt). Every Retry-After holds everyone off.
+ */
 export function rateLimitHooks(limiter: RateLimiter): Pick<SourcingClientOptions, 'beforeRequest' | 'onRetryAfter'> {
   return {
-    beforeRequest: (operation) => limiter.acquire(LISTINGS.has(operation) ? { maxWaitMs: LISTING_PERMIT_WAIT_MS } : {}),
+    beforeRequest: async (operation) => {
+      if (operation === 'createRfq') return;
+      await limiter.acquire(LISTINGS.has(operation) ? { maxWaitMs: LISTING_PERMIT_WAIT_MS } : {});
+    },
     onRetryAfter: (ms) => limiter.holdOff(ms),
   };
 }

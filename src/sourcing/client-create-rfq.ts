@@ -10,7 +10,7 @@ import type { CreateRfqRequest } from './types.ts';
 export async function createRfq(
   c: ClientContext,
   body: CreateRfqRequest,
-  opts: { signal?: AbortSignal; permitHeld?: boolean; deadlineMs?: number } = {},
+  opts: { signal?: AbortSignal; deadlineMs?: number } = {},
 ): Promise<{ _id: number }> {
   const normalised = { ...body, rfq_type: normaliseRfqType(body.rfq_type) };
   const checked = createRfqRequestSchema.safeParse(normalised);
@@ -24,7 +24,6 @@ export async function createRfq(
     path: '/v1/rfqs',
     body: checked.data,
     signal: opts.signal,
-    permitHeld: opts.permitHeld,
     deadlineMs: opts.deadlineMs,
   });
   const parsed = createRfqResponseSchema.safeParse(json);

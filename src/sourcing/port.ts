@@ -57,14 +57,8 @@ export interface RfqListPage {
 }
 
 export interface SourcingPort {
-  /**
-   * `permitHeld`: the caller already took the rate permit for this call (no `beforeRequest`). `deadlineMs`: the call
-   * ends by then if that is sooner than the call deadline (the exactly-once lease that remains).
-   */
-  createRfq(
-    body: CreateRfqRequest,
-    opts?: { signal?: AbortSignal; permitHeld?: boolean; deadlineMs?: number },
-  ): Promise<{ _id: number }>;
+  /** `deadlineMs`: the call ends by then if that is sooner than the call deadline (the exactly-once lease left). */
+  createRfq(body: CreateRfqRequest, opts?: { signal?: AbortSignal; deadlineMs?: number }): Promise<{ _id: number }>;
   /**
    * Every RFQ of the account in that state, all pages (each `_id` once). A page whose envelope is broken throws
    * InvalidResponseError; one bad RFQ of a page goes to `onInvalid` (or throws without it).

@@ -23,7 +23,7 @@ export async function requestWithRetries(
 ): Promise<{ status: number; json: unknown }> {
   const maxAttempts = r.method === 'GET' ? 1 + p.getRetries : 1;
   for (let n = 1; ; n++) {
-    if (p.hooks.beforeRequest && !(n === 1 && r.permitHeld)) await p.hooks.beforeRequest(r.operation);
+    if (p.hooks.beforeRequest) await p.hooks.beforeRequest(r.operation);
     const token = p.hooks.getToken().trim(); // a token file usually ends with a newline
     try {
       return await attempt(r, token);

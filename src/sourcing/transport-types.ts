@@ -45,8 +45,6 @@ export interface TransportRequest {
   /** JSON body (POST). */
   body?: unknown;
   signal?: AbortSignal;
-  /** The caller already took the permit for the first attempt (`beforeRequest` is skipped for it). */
-  permitHeld?: boolean;
   /** This call's deadline when sooner than callDeadlineMs (a POST ends before its exactly-once lease), ms. */
   deadlineMs?: number;
 }
