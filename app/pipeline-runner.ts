@@ -8,7 +8,8 @@ import type { Job } from 'bullmq';
 import { startWorker, type JobResults, type RunningWorker, type StartWorkerOptions } from '../jobs/worker.ts';
 import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/logger.ts';
-import { closeWorkerContext, type WorkerContext } from '../src/pipeline/context.ts';
+import type { WorkerContext } from '../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from './worker-context.ts';
 import type { AdmitResult } from '../src/intake/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../src/intake/inbox-watcher.ts';
 import { startPollSchedule, type PollSchedule } from '../src/tracking/poll-schedule.ts';
@@ -43,7 +44,7 @@ export interface PipelineOptions {
 }
 
 export interface RunningPipeline {
-  ctx: WorkerContext;
+  ctx: AppContext;
   /** The inbox watcher; none with INTAKE=off. */
   watcher: InboxWatcher | undefined;
   /** The mapping profiles as last loaded: which are broken (readiness); none with INTAKE=off. */
@@ -143,7 +144,7 @@ export async function startPipeline(
  * now: a restart is someone asking whether it works again. The check is not waited for: a service that does not
  * answer must not hold the start (its outcome is logged).
  */
-async function announceAuthPause(ctx: WorkerContext): Promise<void> {
+async function announceAuthPause(ctx: Pick<WorkerContext, 'authGate' | 'logger'>): Promise<void> {
   const s = await ctx.authGate.status();
   if (!s.paused) return;
   const last = s.lastCheck
@@ -162,7 +163,7 @@ async function announceAuthPause(ctx: WorkerContext): Promise<void> {
 }
 
 /** A Redis that lost its state must not see one claim (the built-in sandbox and a private Redis are throwaway). */
-async function startStateCheck(ctx: WorkerContext, config: Config, runtime: Runtime): Promise<void> {
+async function startStateCheck(ctx: Pick<WorkerContext, 'state'>, config: Config, runtime: Runtime): Promise<void> {
   if (!runtime.embeddedRedis && !runtime.sandbox) {
     await ctx.state.check();
     ctx.state.start(config.STATE_CHECK_MS);

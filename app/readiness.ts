@@ -4,7 +4,7 @@
  */
 import { Redis } from 'ioredis';
 import { request } from 'undici';
-import { redisOptionsFromUrl } from '../src/pipeline/context.ts';
+import { redisOptionsFromUrl } from './redis-options.ts';
 import { parseInfo } from '../src/redis/redis-checks.ts';
 import type { OpsMetrics } from './metrics.ts';
 

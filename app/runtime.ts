@@ -9,7 +9,8 @@ import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { ConfigError, noRedisServer, redisUnreachable } from '../src/errors.ts';
 import type { Logger } from '../src/logger.ts';
-import { createWorkerContext, redisOptionsFromUrl, type WorkerContext } from '../src/pipeline/context.ts';
+import { createWorkerContext, type AppContext } from './worker-context.ts';
+import { redisOptionsFromUrl } from './redis-options.ts';
 import { createTokenSource, type TokenSource } from '../src/creation/token-source.ts';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import type { Sandbox, SandboxOptions } from '../src/sandbox/server.ts';
@@ -137,7 +138,7 @@ export async function openContext(
   logger: Logger,
   runtime: Runtime,
   opts: { metrics?: OpsMetrics; skipRedisChecks?: boolean } = {},
-): Promise<WorkerContext> {
+): Promise<AppContext> {
   const metrics = opts.metrics;
   return createWorkerContext(config, logger, {
     redisUrl: runtime.redisUrl,

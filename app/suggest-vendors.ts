@@ -6,7 +6,7 @@
 import type { Config } from '../src/config.ts';
 import type { FollowedCategories } from '../src/ingest/suggest-categories.ts';
 import { silentLogger } from '../src/logger.ts';
-import { sourcingClientOptions } from '../src/pipeline/context.ts';
+import { sourcingClientOptions } from './sourcing-clients.ts';
 import { createSourcingClient } from '../src/sourcing/client.ts';
 import { categoryCounts } from '../src/vendors/vendor-directory.ts';
 

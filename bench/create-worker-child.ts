@@ -7,7 +7,7 @@
 import { startWorker } from '../jobs/worker.ts';
 import { loadConfig } from '../src/config.ts';
 import { silentLogger } from '../src/logger.ts';
-import { closeWorkerContext, createWorkerContext } from '../src/pipeline/context.ts';
+import { closeWorkerContext, createWorkerContext } from '../app/worker-context.ts';
 
 const config = loadConfig(process.env);
 const ctx = await createWorkerContext(config, silentLogger, {

@@ -19,7 +19,7 @@ import { enqueueCreateRfq, createRfqJobId } from '../jobs/create-rfq.ts';
 import { startWorker } from '../jobs/worker.ts';
 import { loadConfig } from '../src/config.ts';
 import { silentLogger } from '../src/logger.ts';
-import { closeWorkerContext, createWorkerContext } from '../src/pipeline/context.ts';
+import { closeWorkerContext, createWorkerContext } from '../app/worker-context.ts';
 import { toCreateRfqRequest } from '../src/creation/rfq-creator.ts';
 import { parseInfo } from '../src/redis/redis-checks.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';

@@ -17,7 +17,7 @@ import { createMetrics } from '../app/metrics.ts';
 import { startWorker } from '../jobs/worker.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { silentLogger } from '../src/logger.ts';
-import { closeWorkerContext, createWorkerContext, type WorkerContext } from '../src/pipeline/context.ts';
+import { closeWorkerContext, createWorkerContext, type AppContext } from '../app/worker-context.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.ts';
 import { RFQ_STATUSES } from '../src/sourcing/types.ts';
@@ -38,7 +38,7 @@ let seq = 0;
 async function contextFor(
   sandbox: Sandbox,
   env: Record<string, string> = {},
-): Promise<WorkerContext & { settings: Config }> {
+): Promise<AppContext & { settings: Config }> {
   const config = loadConfig({
     SOURCING_BASE_URL: sandbox.url,
     SOURCING_TOKEN: 'sandbox-token',
@@ -54,7 +54,7 @@ async function contextFor(
   return Object.assign(ctx, { settings: config });
 }
 
-async function createTracked(ctx: WorkerContext, n: number): Promise<number[]> {
+async function createTracked(ctx: AppContext, n: number): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
     const key = `PR-${i}`;

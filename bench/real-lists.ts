@@ -12,7 +12,7 @@ import { startWorker } from '../jobs/worker.ts';
 import { loadConfig } from '../src/config.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
 import { silentLogger } from '../src/logger.ts';
-import { closeWorkerContext, createWorkerContext } from '../src/pipeline/context.ts';
+import { closeWorkerContext, createWorkerContext } from '../app/worker-context.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import type { Requisition } from '../src/requisition.ts';
 import { startSandbox, type ServiceBehaviour } from '../src/sandbox/server.ts';

@@ -11,7 +11,7 @@ import { enqueueCreateRfq, reconcilerOf } from '../jobs/create-rfq.ts';
 import { startWorker } from '../jobs/worker.ts';
 import { loadConfig } from '../src/config.ts';
 import { silentLogger } from '../src/logger.ts';
-import { closeWorkerContext, createWorkerContext } from '../src/pipeline/context.ts';
+import { closeWorkerContext, createWorkerContext } from '../app/worker-context.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import type { Requisition } from '../src/requisition.ts';
 import { startSandbox } from '../src/sandbox/server.ts';

@@ -193,7 +193,7 @@ export function creatorDeps(ctx: CreateRfqContext): CreatorDeps {
 export type CreateRfqResult = CreateOutcome;
 
 /** The queue's processor for a worker: the protocol's wiring is built here, once, and serves every job it runs. */
-export function createRfqProcessor(ctx: WorkerContext): (job: Job) => Promise<CreateRfqResult> {
+export function createRfqProcessor(ctx: CreateRfqContext & CreateJobContext): (job: Job) => Promise<CreateRfqResult> {
   const deps = creatorDeps(ctx);
   return (job) => processCreateRfq(ctx, deps, job);
 }

@@ -24,7 +24,7 @@
  *           (3 attempts), then left to the next poll.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { WorkerContext } from '../src/pipeline/context.ts';
+import type { TrackingContext } from '../src/tracking/context.ts';
 import { deferWhilePaused, handleServiceError } from '../src/tracking/service-errors.ts';
 import { OVERVIEW_JOB, overviewJobSchema, pollJobSchema } from '../src/tracking/enqueue.ts';
 import { writeAccountOverview, type OverviewWritten } from '../src/tracking/overview.ts';
@@ -33,7 +33,7 @@ import { runPoll, type PollResult } from '../src/tracking/poll-runner.ts';
 /** What this job returns: BullMQ keeps it as the job's return value (an overview job: the overview written). */
 export type PollJobResult = PollResult | OverviewWritten;
 
-export async function processPoll(ctx: WorkerContext, job: Job): Promise<PollJobResult> {
+export async function processPoll(ctx: TrackingContext, job: Job): Promise<PollJobResult> {
   if (job.name === OVERVIEW_JOB) {
     if (!overviewJobSchema.safeParse(job.data).success)
       throw new UnrecoverableError(`overview job ${job.id}: invalid payload`);

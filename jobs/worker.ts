@@ -8,7 +8,8 @@
  */
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
-import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey } from '../src/redis/queues.ts';
+import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } from '../src/redis/queues.ts';
+import type { WorkerConfig } from '../src/pipeline/worker-config.ts';
 
 type Processor = (job: Job) => Promise<unknown>;
 /** Builds a queue's processor for the worker's context: whatever wiring its jobs share is built once, here. */
@@ -59,14 +60,36 @@ export interface StartWorkerOptions {
   drainDelaySeconds?: number;
 }
 
+/** Where this process's BullMQ Workers connect, built by app/ beside the context. */
+export interface WorkerConnection {
+  /** ioredis options with `maxRetriesPerRequest: null` (BullMQ's requirement for a Worker's blocking client). */
+  connection: RedisConnectionOptions;
+  /** The account's BullMQ prefix (src/redis/queues.ts bullPrefix). */
+  bullPrefix: string;
+}
+
+/** The settings the worker reads itself: per-queue concurrency, job locks, the create rate and the shutdown wait. */
+export type WorkerRunConfig = Pick<
+  WorkerConfig,
+  | 'CONCURRENCY_INGEST'
+  | 'CONCURRENCY_CREATE'
+  | 'CONCURRENCY_QUOTATIONS'
+  | 'CONCURRENCY_COMPARISON'
+  | 'NOTIFY_CONCURRENCY'
+  | 'JOB_LOCK_MS'
+  | 'STALLED_CHECK_MS'
+  | 'JOB_MAX_STALLED'
+  | 'RATE_LIMIT_PER_SECOND'
+  | 'SHUTDOWN_TIMEOUT_MS'
+>;
+
 export interface RunningWorker {
   workers: Worker[];
   /** Stop taking jobs, wait for those in flight up to timeoutMs (default SHUTDOWN_TIMEOUT_MS), then close. */
   close(timeoutMs?: number): Promise<void>;
 }
 
-export function concurrencyFor(ctx: WorkerContext, key: QueueKey): number {
-  const c = ctx.config;
+export function concurrencyFor(c: WorkerRunConfig, key: QueueKey): number {
   switch (key) {
     case 'ingest':
       return c.CONCURRENCY_INGEST;
@@ -83,7 +106,8 @@ export function concurrencyFor(ctx: WorkerContext, key: QueueKey): number {
   }
 }
 
-export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): RunningWorker {
+/** `ctx` is handed whole to each queue's processor factory, which names the part its jobs read. */
+export function startWorker(ctx: WorkerContext & WorkerConnection, opts: StartWorkerOptions = {}): RunningWorker {
   const keys = opts.queues ?? QUEUE_KEYS;
   const log = ctx.logger.child({ component: 'worker' });
   let inFlight = 0;
@@ -95,7 +119,7 @@ export function startWorker(ctx: WorkerContext, opts: StartWorkerOptions = {}): 
     const options: WorkerOptions = {
       connection: ctx.connection,
       prefix: ctx.bullPrefix,
-      concurrency: opts.concurrency?.[key] ?? concurrencyFor(ctx, key),
+      concurrency: opts.concurrency?.[key] ?? concurrencyFor(ctx.config, key),
       lockDuration: opts.lockDurationMs ?? ctx.config.JOB_LOCK_MS,
       stalledInterval: opts.stalledIntervalMs ?? ctx.config.STALLED_CHECK_MS,
       maxStalledCount: opts.maxStalledCount ?? ctx.config.JOB_MAX_STALLED,

@@ -55,7 +55,7 @@ export function redisPassword(redisUrl: string): string | undefined {
 
 /**
  * Redis under Sentinel travels through the code as one string, like a REDIS_URL:
- * `redis-sentinel://[:password@]<name>?sentinels=h1:p1,h2:p2[&sentinelPassword=...]` (see redisOptionsFromUrl).
+ * `redis-sentinel://[:password@]<name>?sentinels=h1:p1,h2:p2[&sentinelPassword=...]` (see app/redis-options.ts).
  */
 export function sentinelUrl(sentinels: string, name: string, password?: string, sentinelPassword?: string): string {
   const u = new URL(`redis-sentinel://${name}`);

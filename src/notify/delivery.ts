@@ -44,7 +44,7 @@ export interface NotifierCore {
 export function notifierCore(d: {
   config: NotifierConfig;
   redis: Redis;
-  keyOf: RedisKeys['key'];
+  keys: Pick<RedisKeys, 'key'>;
   logger: Logger;
 }): NotifierCore {
   const { config } = d;
@@ -59,7 +59,7 @@ export function notifierCore(d: {
   return {
     config,
     settings,
-    store: createMessageStore(d.redis, d.keyOf),
+    store: createMessageStore(d.redis, d.keys.key),
     log,
     channelOf(name) {
       let ch = open.get(name);

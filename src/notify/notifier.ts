@@ -44,8 +44,8 @@ export interface Notifier {
 export interface NotifierDeps {
   config: NotifierConfig;
   redis: Redis;
-  /** A key under the account's namespace (RedisKeys.key). */
-  keyOf: RedisKeys['key'];
+  /** The account's namespace: the message store makes its keys under it. */
+  keys: Pick<RedisKeys, 'key'>;
   queue: Pick<Queue, 'add'>;
   logger: Logger;
 }

@@ -7,7 +7,7 @@ import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closeWorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext } from '../../app/worker-context.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import { pipelineContext, usePipeline } from '../helpers/pipeline.ts';
 import { spawnCli } from './cli-helpers.ts';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { displayRedisUrl, loadConfig } from '../../src/config.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { scrubSecrets } from '../../src/logger.ts';
-import { redisOptionsFromUrl } from '../../src/pipeline/context.ts';
+import { redisOptionsFromUrl } from '../../app/redis-options.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');
 

@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createMetrics } from '../../app/metrics.ts';
 import { openContext } from '../../app/runtime.ts';
-import { closeWorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext } from '../../app/worker-context.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { displayRedisUrl, loadConfig } from '../../src/config.ts';
 import { ConfigError } from '../../src/errors.ts';
-import { redisOptionsFromUrl } from '../../src/pipeline/context.ts';
+import { redisOptionsFromUrl } from '../../app/redis-options.ts';
 
 const problems = (env: Record<string, string>): string[] => {
   try {

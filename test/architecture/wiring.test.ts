@@ -1,7 +1,10 @@
 /**
  * Wiring is built where the worker is assembled (jobs/worker.ts asks each queue's processor factory once), never
  * cached behind the caller's back: a WeakMap keyed by a context or a client in a job file or the tracking hides
- * which instance a job gets, and two contexts on one Redis client would share one by accident. Pure: reads the sources.
+ * which instance a job gets, and two contexts on one Redis client would share one by accident. The process-wide
+ * parts themselves (Redis client, queues, sourcing clients, limiter, auth gate, dialect source, state epoch,
+ * notifier) are made in app/ only: src/ and jobs/ receive them, so what a module depends on is in its signature.
+ * Pure: reads the sources.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -23,6 +26,18 @@ function weakMapCaches(files: Array<{ path: string; text: string }>): string[] {
   return files.filter(({ text }) => /\bnew\s+WeakMap\b/.test(code(text))).map(({ path }) => relative(ROOT, path));
 }
 
+/** The constructors of the process-wide parts; a module that calls one builds wiring. */
+const PROCESS_PARTS =
+  /(?<!\bfunction\s+)\b(new\s+Redis|createSourcingClient|createQueues|createRateLimiter|createAuthGate|createDialectSource|createStateEpoch|createNotifier)\s*\(/g;
+
+/** `file: constructor` for each process-wide part a file builds (comments aside, definitions aside). */
+function partsBuilt(files: Array<{ path: string; text: string }>): string[] {
+  const code = (t: string) => t.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  return files.flatMap(({ path, text }) =>
+    [...code(text).matchAll(PROCESS_PARTS)].map((m) => `${relative(ROOT, path)}: ${m[1]!.replace(/\s+/, ' ')}`),
+  );
+}
+
 describe('wiring', () => {
   it('no job file and no tracking module caches its wiring in a WeakMap', () => {
     const files = [...sources(join(ROOT, 'jobs')), ...sources(join(ROOT, 'src/tracking'))].map((path) => ({
@@ -39,5 +54,27 @@ describe('wiring', () => {
       { path: at('src/tracking/b.ts'), text: '/** seen before (new WeakMap) */\n// new WeakMap\nconst x = 1;' },
     ]);
     expect(found).toEqual(['jobs/a.ts']);
+  });
+
+  it('the process-wide parts are built in app/ only: no module of src/ or jobs/ makes one', () => {
+    const files = [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'jobs'))]
+      .filter((p) => !p.includes('/src/sandbox/')) // the sandbox is a separate service with its own Redis-free store
+      .map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+    expect(partsBuilt(files)).toEqual([]);
+  });
+
+  it('the check sees a part being made and not its definition or a comment (it can fail)', () => {
+    const at = (name: string) => join(ROOT, name);
+    const found = partsBuilt([
+      {
+        path: at('src/pipeline/a.ts'),
+        text: 'const redis = new Redis({ ...base });\nconst q = createQueues(c, p, d);',
+      },
+      {
+        path: at('src/redis/b.ts'),
+        text: 'export function createQueues(connection: X) {}\n/** new Redis( */\n// createAuthGate(o)\nconst x = 1;',
+      },
+    ]);
+    expect(found).toEqual(['src/pipeline/a.ts: new Redis', 'src/pipeline/a.ts: createQueues']);
   });
 });

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { createLogger } from '../../src/logger.ts';
-import { closeWorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext } from '../../app/worker-context.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import {
   checkExactlyOnce,

@@ -12,7 +12,7 @@ import { runResolveCommand } from '../../app/commands.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { createRfqOnce, type CreatorDeps } from '../../src/creation/rfq-creator.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import type { Requisition } from '../../src/requisition.ts';
 import {
   freshPrefix,
@@ -27,7 +27,7 @@ import { realisticRequisitions } from './real-lists.ts';
 
 const redis = useRedis();
 const sb = useSandbox({ pageSize: 10, dialect: 'docs' });
-let ctx: WorkerContext | undefined;
+let ctx: AppContext | undefined;
 afterEach(async () => {
   sb.sandbox.setFaults({});
   if (ctx) await closeWorkerContext(ctx);

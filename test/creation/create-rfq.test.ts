@@ -13,7 +13,7 @@ import { createRfqJobId, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { RedisUnfitError } from '../../src/errors.ts';
 import { createLogger, silentLogger } from '../../src/logger.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import { listFailed, retryFailed } from '../../src/pipeline/failed-jobs.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { jobId } from '../../src/redis/queues.ts';
@@ -30,7 +30,7 @@ import {
 
 const pipeline = usePipeline({ sandbox: { pageSize: 50 } });
 
-let ctx: WorkerContext | undefined;
+let ctx: AppContext | undefined;
 let worker: RunningWorker | undefined;
 afterEach(async () => {
   await worker?.close(5_000);

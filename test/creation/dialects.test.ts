@@ -9,7 +9,7 @@ import { creatorDeps, enqueueCreateRfq, reconcilerOf } from '../../jobs/create-r
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { runResolveCommand } from '../../app/commands.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { createRfqOnce, toCreateRfqRequest } from '../../src/creation/rfq-creator.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
@@ -19,7 +19,7 @@ import { checkExactlyOnce, makeRequisitions, pipelineConfig, pipelineContext, wa
 const redis = useRedis();
 const COMPANY = 'Sandbox Buyer Ltd';
 
-let ctx: WorkerContext | undefined;
+let ctx: AppContext | undefined;
 let worker: RunningWorker | undefined;
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
@@ -92,7 +92,7 @@ describe('dialects: lost answers in an account full of hand-made RFQs', () => {
 });
 
 /** A first create of the account, answered: the list lag is measured on it (until then lost answers wait 30 s). */
-async function warmUp(c: WorkerContext): Promise<void> {
+async function warmUp(c: AppContext): Promise<void> {
   await createRfqOnce(creatorDeps(c), makeRequisitions(1, `warm${Date.now()}`)[0]!);
   await waitFor('list lag measured', async () => (await c.dialects.stored())?.listLagMs !== undefined, 20_000);
 }

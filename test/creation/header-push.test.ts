@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRfqJobId, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import type { CreateOutcome } from '../../src/creation/rfq-creator.ts';
 import type { Requisition } from '../../src/requisition.ts';
@@ -16,7 +16,7 @@ import { makeRequisitions, pipelineContext, waitFor } from '../helpers/pipeline.
 
 const redis = useRedis();
 
-let ctx: WorkerContext | undefined;
+let ctx: AppContext | undefined;
 let worker: RunningWorker | undefined;
 let sandbox: Sandbox | undefined;
 afterEach(async () => {

@@ -9,7 +9,7 @@ import { creatorDeps } from '../../jobs/create-rfq.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { AttemptBusyError, createRfqOnce } from '../../src/creation/rfq-creator.ts';
 import { TransientHttpError } from '../../src/errors.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import {
   freshPrefix,
@@ -23,14 +23,14 @@ import {
 
 const redis = useRedis();
 let sandbox: Sandbox | undefined;
-let ctx: WorkerContext | undefined;
+let ctx: AppContext | undefined;
 afterEach(async () => {
   if (ctx) await closeWorkerContext(ctx);
   await sandbox?.stop();
   ctx = sandbox = undefined;
 });
 
-async function setUp(deadlineMs: number): Promise<WorkerContext> {
+async function setUp(deadlineMs: number): Promise<AppContext> {
   sandbox = await startSandbox({ seed: 5 });
   ctx = await pipelineContext({
     redisUrl: redis.url,

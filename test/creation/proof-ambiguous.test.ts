@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
@@ -20,7 +20,7 @@ const sandboxes = {
   docs: useSandbox({ accounts: ACCOUNTS, pageSize: 20, dialect: 'docs' }),
 };
 
-let ctx: WorkerContext | undefined;
+let ctx: AppContext | undefined;
 let worker: RunningWorker | undefined;
 afterEach(async () => {
   for (const sb of Object.values(sandboxes)) sb.sandbox.setFaults({});

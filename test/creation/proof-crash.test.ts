@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import {
   checkExactlyOnce,
@@ -30,7 +30,7 @@ const sandboxes = {
   docs: useSandbox({ pageSize: 100, faults: { latencyMs: 100 }, dialect: 'docs' }),
 };
 
-let ctx: WorkerContext | undefined;
+let ctx: AppContext | undefined;
 afterAll(async () => {
   if (ctx) await closeWorkerContext(ctx);
 });

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { freshPrefix } from '../helpers/redis.ts';
@@ -26,7 +26,7 @@ const sandboxes = {
   docs: useSandbox({ pageSize: 100, faults: { latencyMs: 100 }, dialect: 'docs' }),
 };
 let redis: EmbeddedRedis | undefined;
-let ctx: WorkerContext | undefined;
+let ctx: AppContext | undefined;
 let worker: RunningWorker | undefined;
 async function stopAll(): Promise<void> {
   await worker?.close(5_000);

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { DEFAULT_SANDBOX_TOKEN } from '../../src/sandbox/server.ts';
 import { startSandboxChild, type SandboxChild } from '../helpers/sandbox-child.ts';
@@ -17,7 +17,7 @@ const LIMIT = 20;
 const redis = useRedis();
 // The sandbox runs in its own process: the arrival times it records must not wait on this process's event loop.
 let running: SandboxChild | undefined;
-let ctx: WorkerContext | undefined;
+let ctx: AppContext | undefined;
 let worker: RunningWorker | undefined;
 afterEach(async () => {
   await worker?.close(5_000);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { closeWorkerContext, createWorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, createWorkerContext } from '../../app/worker-context.ts';
 import { ThrottledError } from '../../src/creation/rate-limiter.ts';
 import { AttemptBusyError, createRfqOnce, type CreateOutcome } from '../../src/creation/rfq-creator.ts';
 import { RECONCILE_LIMITS, walkAccount } from '../../src/creation/reconcile-walk.ts';

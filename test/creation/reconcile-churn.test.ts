@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import { RECONCILE_LIMITS, walkAccount } from '../../src/creation/reconcile-walk.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import {
@@ -23,7 +23,7 @@ const TOKEN = 'tok-churn';
 const COMPANY = 'Buyer churn';
 const pipeline = usePipeline({ sandbox: { accounts: { [TOKEN]: COMPANY }, pageSize: 5 } });
 
-let ctx: WorkerContext | undefined;
+let ctx: AppContext | undefined;
 let worker: RunningWorker | undefined;
 afterEach(async () => {
   pipeline.sandbox.setFaults({});

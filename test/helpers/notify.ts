@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
-import type { WorkerContext } from '../../src/pipeline/context.ts';
+import type { AppContext } from '../../app/worker-context.ts';
 import type { Pipeline } from './pipeline.ts';
 import { sleep } from './wait.ts';
 
@@ -235,7 +235,7 @@ export function notifyContext(
   p: Pipeline,
   extra: Record<string, string>,
   o: { sandbox?: boolean } = {},
-): Promise<WorkerContext> {
+): Promise<AppContext> {
   const service =
     o.sandbox === false
       ? { baseUrl: 'http://127.0.0.1:9', token: 'unused' }

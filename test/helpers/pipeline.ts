@@ -16,12 +16,8 @@ import { loadConfig, PACKAGE_ROOT, type Config, type Folders } from '../../src/c
 import type { IntakeContext } from '../../src/intake/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { silentLogger, type Logger } from '../../src/logger.ts';
-import {
-  closeWorkerContext,
-  createWorkerContext,
-  redisOptionsFromUrl,
-  type WorkerContext,
-} from '../../src/pipeline/context.ts';
+import { closeWorkerContext, createWorkerContext, type AppContext } from '../../app/worker-context.ts';
+import { redisOptionsFromUrl } from '../../app/redis-options.ts';
 import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import {
   bullPrefix,
@@ -84,7 +80,7 @@ export interface Pipeline {
   /** A worker child running `rfq-sync worker`; killed (SIGKILL) at the end of the test or file if still running. */
   spawnWorker(env: Record<string, string>, opts?: SpawnWorkerOptions): Promise<WorkerChild>;
   /** An in-process worker context; closed at the end of the test or file. */
-  context(e: PipelineEnv, logger?: Logger): Promise<WorkerContext>;
+  context(e: PipelineEnv, logger?: Logger): Promise<AppContext>;
   /** The environment of a context on this Redis and sandbox, in a namespace of its own (fresh prefix and account). */
   freshEnv(extra?: Record<string, string>): PipelineEnv;
 }
@@ -100,7 +96,7 @@ export function usePipeline(o: UsePipelineOptions = {}): Pipeline {
   let prefix: string | undefined;
   let data: DataDir | undefined;
   const children = new Set<WorkerChild>();
-  const contexts = new Set<WorkerContext>();
+  const contexts = new Set<AppContext>();
   const setUp = async () => {
     prefix = freshPrefix();
     data = await makeDataDir(o.tag ?? 'pipeline');
@@ -177,8 +173,8 @@ export function usePipeline(o: UsePipelineOptions = {}): Pipeline {
  */
 export function useOwnParts(): {
   sandbox(o: SandboxOptions): Promise<Sandbox>;
-  context(e: PipelineEnv, logger?: Logger): Promise<WorkerContext>;
-  worker(ctx: WorkerContext, queues: QueueKey[]): RunningWorker;
+  context(e: PipelineEnv, logger?: Logger): Promise<AppContext>;
+  worker(ctx: AppContext, queues: QueueKey[]): RunningWorker;
 } {
   const cleanups = useCleanups();
   return {
@@ -301,7 +297,7 @@ export function pipelineConfig(e: PipelineEnv): Config {
   return loadConfig(pipelineEnvVars(e) as NodeJS.ProcessEnv);
 }
 
-export async function pipelineContext(e: PipelineEnv, logger: Logger = silentLogger): Promise<WorkerContext> {
+export async function pipelineContext(e: PipelineEnv, logger: Logger = silentLogger): Promise<AppContext> {
   const config = pipelineConfig(e);
   return createWorkerContext(config, logger, { redisUrl: e.redisUrl, baseUrl: e.baseUrl, authCheckMs: 200 });
 }
@@ -653,7 +649,7 @@ export function genericCsv(...requisitions: Array<[pr: string, lines: number]>):
 // Tracking: a context with the poll, quotations and comparison workers
 
 export interface PollingHarness {
-  ctx: WorkerContext;
+  ctx: AppContext;
   dir: string;
   workers: Worker[];
   /** Enqueue a poll now and wait until it and every job it caused are done. */

@@ -6,7 +6,7 @@
 import { afterEach } from 'vitest';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import type { Logger } from '../../src/logger.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import type { QueueKey } from '../../src/redis/queues.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
 import { makeDataDir, pipelineContext, type DataDir } from './pipeline.ts';
@@ -23,9 +23,9 @@ export interface WorkerRunOptions {
 }
 
 export function useWorkerRun(redisUrl: () => string): {
-  start(sandboxOpts: SandboxOptions, o: WorkerRunOptions): Promise<{ sandbox: Sandbox; ctx: WorkerContext }>;
+  start(sandboxOpts: SandboxOptions, o: WorkerRunOptions): Promise<{ sandbox: Sandbox; ctx: AppContext }>;
 } {
-  let ctx: WorkerContext | undefined;
+  let ctx: AppContext | undefined;
   let worker: RunningWorker | undefined;
   let sandbox: Sandbox | undefined;
   let data: DataDir | undefined;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
@@ -18,7 +18,7 @@ import { GENERIC_HEADER, genericRows } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline();
 const dir = mkdtempSync(join(tmpdir(), 'rfq-reexport-'));
-let ctx: WorkerContext | undefined;
+let ctx: AppContext | undefined;
 let worker: RunningWorker | undefined;
 afterAll(async () => {
   await worker?.close(5_000);

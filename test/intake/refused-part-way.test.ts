@@ -8,7 +8,7 @@ import { Job } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../../jobs/worker.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { closeWorkerContext, createWorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, createWorkerContext } from '../../app/worker-context.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import {
   genericCsv,

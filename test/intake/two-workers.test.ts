@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../../jobs/worker.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { closeWorkerContext, createWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
+import { closeWorkerContext, createWorkerContext, type AppContext } from '../../app/worker-context.ts';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { startInboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
@@ -21,7 +21,7 @@ const sandboxes = { friendly: useSandbox(), docs: useSandbox({ dialect: 'docs' }
 const tmp = tempDir();
 afterAll(() => tmp.remove());
 
-async function idle(ctx: WorkerContext): Promise<boolean> {
+async function idle(ctx: AppContext): Promise<boolean> {
   for (const q of [ctx.queues.ingest, ctx.queues.createRfq]) {
     const c = await q.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
     if (Object.values(c).some((n) => n > 0)) return false;
@@ -49,7 +49,7 @@ describe('proof 4: two workers, one inbox', () => {
       mkdirSync(inbox, { recursive: true });
       const rfqsBefore = s.sandbox.control.listAll().length;
 
-      const contexts: WorkerContext[] = [];
+      const contexts: AppContext[] = [];
       const admitted: Array<Array<{ worker: number; status: string; file: string }>> = [[], []];
       const stops: Array<() => Promise<void>> = [];
       try {
@@ -69,7 +69,7 @@ describe('proof 4: two workers, one inbox', () => {
             await worker.close();
           });
         }
-        const [ctx] = contexts as [WorkerContext];
+        const [ctx] = contexts as [AppContext];
 
         // PR-SHARED is in both files, the same: one requisition, so one RFQ (and one create-rfq job id).
         // PR-TWICE is in both files with another title (a later re-export): two create-rfq jobs, which may run at
