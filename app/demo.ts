@@ -142,7 +142,7 @@ async function startDemoEndpoint(
   config: Config,
   logger: Logger,
   metrics: OpsMetrics,
-  ctx: WorkerContext,
+  ctx: Pick<WorkerContext, 'queues' | 'redis' | 'keys'>,
   runtime: Runtime,
 ): Promise<OpsServer> {
   const ops = await startOpsServer({
@@ -205,7 +205,7 @@ async function copySamples(inbox: string): Promise<number> {
  * until the deadline or a shutdown (false).
  */
 async function waitUntilAllDone(
-  ctx: WorkerContext,
+  ctx: Pick<WorkerContext, 'queues' | 'redis' | 'keys'>,
   inbox: string,
   deadline: number,
   stopping: () => boolean,
@@ -228,7 +228,7 @@ async function waitUntilAllDone(
 
 /** The end of the run: the files it wrote, the overview rewritten once more; returns how many RFQs have a comparison. */
 async function writeSummary(
-  ctx: WorkerContext,
+  ctx: Pick<WorkerContext, 'redis' | 'keys' | 'config'>,
   config: Config,
   out: { write: (line: string) => void; rel: (p: string) => string },
   run: { finished: boolean; t0: number; timeoutMs: number; runDir: string },
@@ -271,7 +271,7 @@ async function writeSummary(
  * The response rate of each RFQ's latest comparison: how many of the vendors following its category (the sandbox's
  * vendor directory) quoted. The workbooks' Suppliers sheets list those who did not.
  */
-async function responseLines(ctx: WorkerContext): Promise<string[]> {
+async function responseLines(ctx: Pick<WorkerContext, 'redis' | 'keys'>): Promise<string[]> {
   const store = trackingStore(ctx);
   const lines: string[] = [];
   for (const rec of await store.getMany((await store.trackedIds()).sort((a, b) => a - b))) {
@@ -341,7 +341,7 @@ function demoNotifications(port: number): Record<string, string> {
 
 /** The digests still open are sent now; then where the demo's mails are. */
 async function tellMails(
-  ctx: WorkerContext,
+  ctx: Pick<WorkerContext, 'queues'>,
   mail: MailCatcher,
   write: (line: string) => void,
   rel: (p: string) => string,

@@ -249,7 +249,7 @@ function ingestOutcome(r: JobResults['ingest']): string {
 }
 
 /** Scrape-time gauges read the shared picture from Redis. */
-function wireMetrics(ctx: WorkerContext, metrics: OpsMetrics): void {
+function wireMetrics(ctx: Pick<WorkerContext, 'queues' | 'redis' | 'keys' | 'authGate'>, metrics: OpsMetrics): void {
   metrics.setSources({
     queueCounts: () => queueCounts(ctx),
     rfqsByState: async () => (await trackingStatus(ctx)).byState,

@@ -14,15 +14,17 @@
  *           are retried with back-off; a bad payload is unrecoverable.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { TrackingContext } from '../src/tracking/context.ts';
-import { deferWhilePaused, handleServiceError } from '../src/tracking/service-errors.ts';
+import { deferWhilePaused, handleServiceError, type ServiceErrorContext } from '../src/tracking/service-errors.ts';
 import { quotationsJobSchema } from '../src/tracking/enqueue.ts';
-import { runQuotations, type QuotationsResult } from '../src/tracking/quotations-runner.ts';
+import { runQuotations, type QuotationsContext, type QuotationsResult } from '../src/tracking/quotations-runner.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type QuotationsJobResult = QuotationsResult;
 
-export async function processQuotations(ctx: TrackingContext, job: Job): Promise<QuotationsJobResult> {
+export async function processQuotations(
+  ctx: QuotationsContext & ServiceErrorContext,
+  job: Job,
+): Promise<QuotationsJobResult> {
   const data = quotationsJobSchema.safeParse(job.data);
   if (!data.success)
     throw new UnrecoverableError(`quotations job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);

@@ -7,7 +7,11 @@ const MAX_RESULT_TRANSITIONS = 200;
 const POLL_HISTORY = 100;
 
 /** Keep a finished (or failed) poll's result; a Redis failure here is ignored (the poll's own outcome stands). */
-export async function recordPoll(ctx: TrackingContext, store: TrackingStore, result: PollResult): Promise<void> {
+export async function recordPoll(
+  ctx: Pick<TrackingContext, 'redis'>,
+  store: TrackingStore,
+  result: PollResult,
+): Promise<void> {
   const json = JSON.stringify({
     ...result,
     transitions: result.transitions.slice(0, MAX_RESULT_TRANSITIONS),

@@ -16,7 +16,10 @@ export interface PollLock {
 }
 
 /** Take the account's poll lock, or undefined when another poll holds it. */
-export async function acquirePollLock(ctx: TrackingContext, store: TrackingStore): Promise<PollLock | undefined> {
+export async function acquirePollLock(
+  ctx: Pick<TrackingContext, 'redis'>,
+  store: TrackingStore,
+): Promise<PollLock | undefined> {
   const renewLock = defineScript(ctx.redis, LOCK_RENEW);
   const releaseLock = defineScript(ctx.redis, LOCK_RELEASE);
   const lockToken = randomUUID();

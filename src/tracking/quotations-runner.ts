@@ -26,8 +26,11 @@ export interface QuotationsResult {
   version?: number;
 }
 
+/** What a quotations pull reads: the tracked record, the service, and the comparison queue it may ask. */
+export type QuotationsContext = Pick<TrackingContext, 'redis' | 'keys' | 'client' | 'logger' | 'queues'>;
+
 export async function runQuotations(
-  ctx: TrackingContext,
+  ctx: QuotationsContext,
   data: QuotationsJobData,
   opts: { snapshotMaxBytes?: number } = {},
 ): Promise<QuotationsResult> {

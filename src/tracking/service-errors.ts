@@ -29,12 +29,13 @@ export async function deferWhilePaused(ctx: Pick<TrackingContext, 'authGate'>, j
   if (ctx.authGate.isPaused()) await delayJob(job, AUTH_RETRY_MS);
 }
 
+/** What a job's service errors are handled with: the pause, the hold-off, and the back-off of a job that waits. */
+export type ServiceErrorContext = Pick<TrackingContext, 'authGate' | 'limiter' | 'logger'> & {
+  config: Pick<TrackingContext['config'], 'JOB_BACKOFF_MS'>;
+};
+
 /** Rethrows `err` unless the service or the limiter said "not now": then the job is delayed (see above). */
-export async function handleServiceError(
-  ctx: Pick<TrackingContext, 'authGate' | 'limiter' | 'config' | 'logger'>,
-  job: Job,
-  err: unknown,
-): Promise<never> {
+export async function handleServiceError(ctx: ServiceErrorContext, job: Job, err: unknown): Promise<never> {
   if (err instanceof DiskFullError) return delayForDiskFull(job, err, ctx.config.JOB_BACKOFF_MS, ctx.logger);
   if (err instanceof AuthError) {
     await ctx.authGate.pause(err.message);
