@@ -38,6 +38,23 @@ function partsBuilt(files: Array<{ path: string; text: string }>): string[] {
   );
 }
 
+/**
+ * `file: line` where a module takes the whole worker context (a parameter, property or intersection of type
+ * WorkerContext, not a Pick of it): each job and module names the part it reads instead.
+ */
+function wholeContextTakers(files: Array<{ path: string; text: string }>): string[] {
+  const code = (t: string) => t.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/\/\/.*$/gm, '');
+  return files.flatMap(({ path, text }) =>
+    code(text)
+      .split('\n')
+      .flatMap((line, i) =>
+        /(?::\s*|&\s*)WorkerContext\b(?!\s*\[)|\bWorkerContext\s*&/.test(line)
+          ? [`${relative(ROOT, path)}:${i + 1}`]
+          : [],
+      ),
+  );
+}
+
 describe('wiring', () => {
   it('no job file and no tracking module caches its wiring in a WeakMap', () => {
     const files = [...sources(join(ROOT, 'jobs')), ...sources(join(ROOT, 'src/tracking'))].map((path) => ({
@@ -76,5 +93,29 @@ describe('wiring', () => {
       },
     ]);
     expect(found).toEqual(['src/pipeline/a.ts: new Redis', 'src/pipeline/a.ts: createQueues']);
+  });
+
+  it('no job and no module of src/ takes the whole worker context: each names the part it reads', () => {
+    // jobs/worker.ts hands the context to each queue's processor factory: the one place it is taken whole
+    const files = [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'jobs'))]
+      .filter((p) => relative(ROOT, p) !== 'jobs/worker.ts')
+      .map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+    expect(wholeContextTakers(files)).toEqual([]);
+  });
+
+  it('the check sees the whole context taken, and not a Pick of it nor a comment (it can fail)', () => {
+    const at = (name: string) => join(ROOT, name);
+    const found = wholeContextTakers([
+      {
+        path: at('jobs/a.ts'),
+        text: [
+          'export async function processA(ctx: WorkerContext, job: Job) {}',
+          "type B = Pick<WorkerContext, 'redis'> & { config: WorkerContext['config'] };",
+          '/** takes a WorkerContext: WorkerContext */',
+          'type C = WorkerContext & { extra: 1 };',
+        ].join('\n'),
+      },
+    ]);
+    expect(found).toEqual(['jobs/a.ts:1', 'jobs/a.ts:4']);
   });
 });
