@@ -2,9 +2,23 @@
  * The sourcing clients' options from the configuration, and how their calls share the account's rate limit: the one
  * place they are listed (the worker's two clients, and the one-off client of `suggest-vendors`).
  */
-import type { SourcingClientConfig } from '../src/pipeline/worker-config.ts';
+import type { SettingValues } from '../src/settings/fields.ts';
+import type { serviceSettings } from '../src/settings/service.ts';
 import type { SourcingClientOptions } from '../src/sourcing/client.ts';
 import type { RateLimiter } from '../src/creation/rate-limiter.ts';
+
+/** The sourcing client's time-outs, retries and paging (src/settings/service.ts). */
+export type SourcingClientConfig = Pick<
+  SettingValues<typeof serviceSettings>,
+  | 'SOURCING_CONNECT_TIMEOUT_MS'
+  | 'SOURCING_HEADERS_TIMEOUT_MS'
+  | 'SOURCING_BODY_TIMEOUT_MS'
+  | 'SOURCING_CALL_DEADLINE_MS'
+  | 'SOURCING_GET_RETRIES'
+  | 'SOURCING_CONNECTIONS'
+  | 'SOURCING_MAX_PAGES'
+  | 'SOURCING_PAGE_CONCURRENCY'
+>;
 
 /**
  * How long a page of a listing waits for its permit before ThrottledError. A listing part-way through just waits

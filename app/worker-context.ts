@@ -10,6 +10,12 @@
  */
 import { Redis } from 'ioredis';
 import type { WorkerConfig } from '../src/pipeline/worker-config.ts';
+import type { SettingValues } from '../src/settings/fields.ts';
+import type { jobSettings } from '../src/settings/jobs.ts';
+import type { redisSettings } from '../src/settings/redis.ts';
+import type { serviceSettings } from '../src/settings/service.ts';
+import type { DialectSettings } from '../src/sourcing/dialect.ts';
+import type { NotifierConfig } from '../src/notify/notify-settings.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import type { Logger } from '../src/logger.ts';
 import { createSourcingClient, type SourcingClientOptions } from '../src/sourcing/client.ts';
@@ -27,10 +33,33 @@ import { createNotifier } from '../src/notify/notifier.ts';
 import { redisStateLost, tokenRefused } from '../src/notify/events/index.ts';
 import type { WorkerConnection } from '../jobs/worker.ts';
 import { redisOptionsFromUrl } from './redis-options.ts';
-import { listingClientOptions, rateLimitHooks, sourcingClientOptions } from './sourcing-clients.ts';
+import {
+  listingClientOptions,
+  rateLimitHooks,
+  sourcingClientOptions,
+  type SourcingClientConfig,
+} from './sourcing-clients.ts';
+
+/**
+ * The settings only the assembly reads, beside those the context carries (WorkerConfig): the clients' time-outs and
+ * paging, the token, the notification channels and routes, the dialect's settings, the key prefix, the jobs'
+ * attempts and the auth gate's check.
+ */
+export type AssemblyConfig = WorkerConfig &
+  SourcingClientConfig &
+  NotifierConfig &
+  DialectSettings &
+  Pick<SettingValues<typeof serviceSettings>, 'SOURCING_TOKEN_FILE'> &
+  Pick<SettingValues<typeof redisSettings>, 'REDIS_PREFIX'> &
+  Pick<SettingValues<typeof jobSettings>, 'JOB_ATTEMPTS' | 'AUTH_CHECK_MS'> & {
+    /** The bearer token as read at start (SOURCING_TOKEN or SOURCING_TOKEN_FILE); undefined for the sandbox. */
+    token: string | undefined;
+  };
 
 /** The worker context and what app/ alone needs to run the workers on it (startWorker) and close it. */
-export type AppContext = WorkerContext & WorkerConnection;
+export interface AppContext extends WorkerContext, WorkerConnection {
+  config: AssemblyConfig;
+}
 
 export interface WorkerContextOptions {
   redisUrl: string;
@@ -48,7 +77,7 @@ export interface WorkerContextOptions {
 }
 
 export async function createWorkerContext(
-  config: WorkerConfig,
+  config: AssemblyConfig,
   logger: Logger,
   opts: WorkerContextOptions,
 ): Promise<AppContext> {

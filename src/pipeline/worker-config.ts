@@ -1,8 +1,10 @@
 /**
- * The settings the worker reads, typed from their declarations in src/settings/ (where each default is documented):
- * what the context's assembly, the job processors and the watchers beside them use, and nothing else. app/ parses
- * the configuration and passes it (a Config fits); each module below names its own part (IntakeConfig,
- * NotifierConfig...), so a new setting is read where it is declared and passed down, never looked up.
+ * The settings the worker context carries, typed from their declarations in src/settings/ (where each default is
+ * documented): what the job processors and the watchers beside them read, and nothing else. app/ parses the
+ * configuration and passes it (a Config fits); what only the context's assembly reads (the clients' time-outs, the
+ * token, the notification channels, the key prefix: AssemblyConfig in app/worker-context.ts) stays in app/. Each
+ * module below names its own part (IntakeConfig, TrackingConfig...), so a new setting is read where it is declared
+ * and passed down, never looked up.
  */
 import type { SettingValues } from '../settings/fields.ts';
 import type { folderSettings } from '../settings/folders.ts';
@@ -12,34 +14,15 @@ import type { operationsSettings } from '../settings/operations.ts';
 import type { outputSettings } from '../settings/outputs.ts';
 import type { pollingSettings } from '../settings/polling.ts';
 import type { reconcileSettings } from '../settings/reconcile.ts';
-import type { redisSettings } from '../settings/redis.ts';
 import type { serviceSettings } from '../settings/service.ts';
 import type { webhookSettings } from '../settings/webhooks.ts';
-import type { DialectSettings } from '../sourcing/dialect.ts';
 import type { IntakeConfig } from '../intake/inbox-intake.ts';
 import type { IngestRunConfig } from '../intake/ingest-run.ts';
-import type { NotifierConfig } from '../notify/notify-settings.ts';
-
-/** The sourcing client's time-outs, retries and paging (src/settings/service.ts). */
-export type SourcingClientConfig = Pick<
-  SettingValues<typeof serviceSettings>,
-  | 'SOURCING_CONNECT_TIMEOUT_MS'
-  | 'SOURCING_HEADERS_TIMEOUT_MS'
-  | 'SOURCING_BODY_TIMEOUT_MS'
-  | 'SOURCING_CALL_DEADLINE_MS'
-  | 'SOURCING_GET_RETRIES'
-  | 'SOURCING_CONNECTIONS'
-  | 'SOURCING_MAX_PAGES'
-  | 'SOURCING_PAGE_CONCURRENCY'
->;
 
 export type WorkerConfig = IntakeConfig &
   IngestRunConfig &
-  NotifierConfig &
-  SourcingClientConfig &
-  DialectSettings &
-  Pick<SettingValues<typeof serviceSettings>, 'SOURCING_TOKEN_FILE' | 'RATE_LIMIT_PER_SECOND'> &
-  Pick<SettingValues<typeof redisSettings>, 'REDIS_PREFIX'> &
+  // the create protocol's POST lease covers the call's deadline
+  Pick<SettingValues<typeof serviceSettings>, 'SOURCING_CALL_DEADLINE_MS' | 'RATE_LIMIT_PER_SECOND'> &
   Pick<
     SettingValues<typeof folderSettings>,
     'RETENTION_DAYS' | 'OUTBOX_RETENTION_DAYS' | 'RETENTION_CRON' | 'OUTBOX_DONE_FILES'
@@ -50,12 +33,10 @@ export type WorkerConfig = IntakeConfig &
     | 'CONCURRENCY_CREATE'
     | 'CONCURRENCY_QUOTATIONS'
     | 'CONCURRENCY_COMPARISON'
-    | 'JOB_ATTEMPTS'
     | 'JOB_BACKOFF_MS'
     | 'JOB_LOCK_MS'
     | 'STALLED_CHECK_MS'
     | 'JOB_MAX_STALLED'
-    | 'AUTH_CHECK_MS'
   > &
   Pick<
     SettingValues<typeof notifySettings>,
@@ -69,7 +50,4 @@ export type WorkerConfig = IntakeConfig &
   Pick<SettingValues<typeof webhookSettings>, 'WEBHOOK_MIN_INTERVAL_MS'> &
   SettingValues<typeof outputSettings> &
   SettingValues<typeof pollingSettings> &
-  SettingValues<typeof reconcileSettings> & {
-    /** The bearer token as read at start (SOURCING_TOKEN or SOURCING_TOKEN_FILE); undefined for the sandbox. */
-    token: string | undefined;
-  };
+  SettingValues<typeof reconcileSettings>;

@@ -20,9 +20,21 @@ function sources(dir: string): string[] {
   });
 }
 
+type Source = { path: string; text: string };
+
+/** The files of these folders of the repository (`except`: paths relative to it), with their text. */
+function read(folders: string[], except: (rel: string) => boolean = () => false): Source[] {
+  return folders
+    .flatMap((f) => sources(join(ROOT, f)))
+    .filter((p) => !except(relative(ROOT, p)))
+    .map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+}
+
+/** The code of a file, comments blanked (line numbers kept). */
+const code = (t: string) => t.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/\/\/.*$/gm, '');
+
 /** Files that make a WeakMap (comments aside). */
-function weakMapCaches(files: Array<{ path: string; text: string }>): string[] {
-  const code = (t: string) => t.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+function weakMapCaches(files: Source[]): string[] {
   return files.filter(({ text }) => /\bnew\s+WeakMap\b/.test(code(text))).map(({ path }) => relative(ROOT, path));
 }
 
@@ -31,8 +43,7 @@ const PROCESS_PARTS =
   /(?<!\bfunction\s+)\b(new\s+Redis|createSourcingClient|createQueues|createRateLimiter|createAuthGate|createDialectSource|createStateEpoch|createNotifier)\s*\(/g;
 
 /** `file: constructor` for each process-wide part a file builds (comments aside, definitions aside). */
-function partsBuilt(files: Array<{ path: string; text: string }>): string[] {
-  const code = (t: string) => t.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+function partsBuilt(files: Source[]): string[] {
   return files.flatMap(({ path, text }) =>
     [...code(text).matchAll(PROCESS_PARTS)].map((m) => `${relative(ROOT, path)}: ${m[1]!.replace(/\s+/, ' ')}`),
   );
@@ -42,8 +53,7 @@ function partsBuilt(files: Array<{ path: string; text: string }>): string[] {
  * `file: line` where a module takes the whole worker context (a parameter, property or intersection of type
  * WorkerContext, not a Pick of it): each job and module names the part it reads instead.
  */
-function wholeContextTakers(files: Array<{ path: string; text: string }>): string[] {
-  const code = (t: string) => t.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/\/\/.*$/gm, '');
+function wholeContextTakers(files: Source[]): string[] {
   return files.flatMap(({ path, text }) =>
     code(text)
       .split('\n')
@@ -57,11 +67,7 @@ function wholeContextTakers(files: Array<{ path: string; text: string }>): strin
 
 describe('wiring', () => {
   it('no job file and no tracking module caches its wiring in a WeakMap', () => {
-    const files = [...sources(join(ROOT, 'jobs')), ...sources(join(ROOT, 'src/tracking'))].map((path) => ({
-      path,
-      text: readFileSync(path, 'utf8'),
-    }));
-    expect(weakMapCaches(files)).toEqual([]);
+    expect(weakMapCaches(read(['jobs', 'src/tracking']))).toEqual([]);
   });
 
   it('the check sees a cache and not a comment naming one (it can fail)', () => {
@@ -74,10 +80,8 @@ describe('wiring', () => {
   });
 
   it('the process-wide parts are built in app/ only: no module of src/ or jobs/ makes one', () => {
-    const files = [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'jobs'))]
-      .filter((p) => !p.includes('/src/sandbox/')) // the sandbox is a separate service with its own Redis-free store
-      .map((path) => ({ path, text: readFileSync(path, 'utf8') }));
-    expect(partsBuilt(files)).toEqual([]);
+    // the sandbox is a separate service with its own store
+    expect(partsBuilt(read(['src', 'jobs'], (rel) => rel.startsWith('src/sandbox/')))).toEqual([]);
   });
 
   it('the check sees a part being made and not its definition or a comment (it can fail)', () => {
@@ -97,10 +101,7 @@ describe('wiring', () => {
 
   it('no job and no module of src/ takes the whole worker context: each names the part it reads', () => {
     // jobs/worker.ts hands the context to each queue's processor factory: the one place it is taken whole
-    const files = [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'jobs'))]
-      .filter((p) => relative(ROOT, p) !== 'jobs/worker.ts')
-      .map((path) => ({ path, text: readFileSync(path, 'utf8') }));
-    expect(wholeContextTakers(files)).toEqual([]);
+    expect(wholeContextTakers(read(['src', 'jobs'], (rel) => rel === 'jobs/worker.ts'))).toEqual([]);
   });
 
   it('the check sees the whole context taken, and not a Pick of it nor a comment (it can fail)', () => {
