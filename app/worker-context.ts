@@ -56,7 +56,10 @@ export type AssemblyConfig = WorkerConfig &
     token: string | undefined;
   };
 
-/** The worker context and what app/ alone needs to run the workers on it (startWorker) and close it. */
+/**
+ * The worker context as app/ holds it: with what only app/ needs to run the workers on it (BullMQ's connection and
+ * prefix, for startWorker) and the settings as the assembly read them.
+ */
 export interface AppContext extends WorkerContext, WorkerConnection {
   config: AssemblyConfig;
 }
