@@ -58,10 +58,12 @@ export type AssemblyConfig = WorkerConfig &
 
 /**
  * The worker context as app/ holds it: with what only app/ needs to run the workers on it (BullMQ's connection and
- * prefix, for startWorker) and the settings as the assembly read them.
+ * prefix, for startWorker), the token source itself (jobs see its fingerprint only) and the settings as the assembly
+ * read them.
  */
 export interface AppContext extends WorkerContext, WorkerConnection {
   config: AssemblyConfig;
+  tokens: TokenSource;
 }
 
 export interface WorkerContextOptions {

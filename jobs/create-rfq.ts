@@ -27,7 +27,6 @@ import { z } from 'zod';
 import { AuthError, RateLimitError } from '../src/errors.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import type { WorkerConfig } from '../src/pipeline/worker-config.ts';
-import type { TokenSource } from '../src/creation/token-source.ts';
 import { createHeaderPusher } from '../src/creation/header-push.ts';
 import { replicationWait } from '../src/redis/replication.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
@@ -200,9 +199,7 @@ export function createRfqProcessor(ctx: CreateRfqContext & CreateJobContext): (j
 }
 
 /** What a create-rfq job reads of the context beside the protocol's wiring. */
-type CreateJobContext = Pick<WorkerContext, 'authGate' | 'state' | 'notify'> & {
-  /** Only its fingerprint: a pause names the token that was refused. */
-  tokens: Pick<TokenSource, 'fingerprint'>;
+type CreateJobContext = Pick<WorkerContext, 'authGate' | 'state' | 'notify' | 'tokens'> & {
   config: Pick<WorkerConfig, 'JOB_BACKOFF_MS'>;
 };
 

@@ -44,8 +44,11 @@ export interface WorkerContext {
   dialects: DialectSource;
   /** Lost Redis state, detected (state-epoch.ts); checked only where a pipeline runs against a real Redis. */
   state: StateEpoch;
-  /** The bearer token the clients send (a create notes its fingerprint, so a pause names the token refused). */
-  tokens: TokenSource;
+  /**
+   * The fingerprint of the bearer token the clients send (a create notes it, so a pause names the token refused);
+   * the token itself stays with the clients and the auth gate.
+   */
+  tokens: Pick<TokenSource, 'fingerprint'>;
   /** Tells people (NOTIFY_ROUTES): events go on the notify queue, never waiting for a mail server. */
   notify: Notifier;
 }
