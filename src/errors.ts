@@ -326,6 +326,15 @@ export function noRedisServer(orRedisUrl = true): RfqSyncError {
   );
 }
 
+/** Something else answers on the port a private redis-server was started on (it could not bind it). */
+export function redisPortTaken(port: number, answer: string): RfqSyncError {
+  return new RfqSyncError(
+    'E_REDIS_PORT_TAKEN',
+    'transient',
+    `port ${port} is taken by another process (${answer}): the redis-server started for it could not listen there`,
+  );
+}
+
 /** A private redis-server we started did not listen in time. */
 export function redisServerSilent(port: number, timeoutMs: number): RfqSyncError {
   return new RfqSyncError(
