@@ -10,7 +10,7 @@ import type { Logger } from '../logger.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { measureListLag } from '../sourcing/list-lag.ts';
 import type { SourcingPort } from '../sourcing/port.ts';
-import type { ListFilter } from '../sourcing/types.ts';
+import { listingStrategyFor } from '../sourcing/listing-strategy.ts';
 import { LOCK_RELEASE, LOCK_RENEW } from '../redis/lock-scripts.ts';
 import { defineScript } from '../redis/redis-scripts.ts';
 import { DIALECT_MAX_AGE_MS, type DialectSource } from './dialect-store.ts';
@@ -44,8 +44,7 @@ export function createLagProbe(o: {
     const d = await o.dialects.get(); // detected now if no worker did yet
     const fresh = d.listLagMs !== undefined && Date.now() - (d.listLagAt ?? 0) < DIALECT_MAX_AGE_MS;
     if (fresh) return;
-    const list: ListFilter | undefined =
-      d.unfiltered === 'yes' ? null : d.filter !== 'none' ? { state: 'open', form: d.filter } : undefined;
+    const list = listingStrategyFor(d).newestList;
     if (list === undefined) return;
     const token = randomUUID();
     if ((await o.redis.set(lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK') return;

@@ -11,13 +11,13 @@
  * leaving, re-sorted) is not trusted (churn); one that holds fewer RFQs than its total (hidden RFQs counted in the
  * total, records that break the schema, pages not followed) is not complete.
  *
- * Two ways, by dialect: the unfiltered list (GET /v1/rfqs) when the service has it; otherwise the four status lists
- * in a PROVEN filter form, in lifecycle order, and no _id in two of them. With neither, no walk is ever complete.
+ * Which lists together hold every RFQ the account's listing strategy says (src/sourcing/account-reading.ts: the
+ * unfiltered list, or the four state lists in a proven filter form and lifecycle order). Read as several lists,
+ * the walk is complete only when no _id was read in two of them. Without such lists no walk is ever complete.
  */
 import { isRetryablePageError } from '../errors.ts';
-import type { Dialect } from '../sourcing/dialect.ts';
 import type { SourcingPort } from '../sourcing/port.ts';
-import type { ListedRfq, ListFilter, RfqStatusFilter } from '../sourcing/types.ts';
+import type { ListedRfq, ListFilter } from '../sourcing/types.ts';
 
 export interface WalkOutcome {
   complete: boolean;
@@ -34,47 +34,36 @@ export interface WalkOutcome {
 type Lister = Pick<SourcingPort, 'listRfqPages'>;
 type OnRfq = (rfq: ListedRfq) => void | Promise<void>;
 
+/** `lists`: the listing strategy's `accountLists`, the lists that together hold every RFQ of the account. */
 export async function walkAccount(
   port: Lister,
-  dialect: Pick<Dialect, 'unfiltered' | 'filter'>,
+  lists: readonly ListFilter[] | undefined,
   limits: ReconcileLimits,
   onRfq: OnRfq,
   onPage?: () => Promise<void>,
 ): Promise<WalkOutcome> {
-  if (dialect.unfiltered === 'yes') {
-    const l = await readStableList(port, null, limits, onRfq, onPage);
-    return l.complete
-      ? { complete: true, read: l.ids.size }
-      : {
-          complete: false,
-          reason: l.reason,
-          churn: l.churn,
-          read: l.ids.size,
-          ...(l.broken ? { broken: l.broken } : {}),
-        };
-  }
-  if (dialect.filter === 'none')
+  if (lists === undefined || lists.length === 0)
     return {
       complete: false,
       reason: 'no unfiltered list and no proven status filter: absence cannot be proven',
       read: 0,
     };
-  const listOf = new Map<number, RfqStatusFilter>();
+  const listOf = new Map<number, number>();
   const problems: string[] = [];
   let churn = false;
   let broken = 0;
-  for (const state of RECONCILE_ORDER) {
-    const l = await readStableList(port, { state, form: dialect.filter }, limits, onRfq, onPage);
+  for (const [i, list] of lists.entries()) {
+    const l = await readStableList(port, list, limits, onRfq, onPage);
     if (!l.complete) {
-      problems.push(`${state}: ${l.reason}`);
+      problems.push(lists.length > 1 ? `${listName(list)}: ${l.reason}` : (l.reason ?? 'incomplete'));
       churn ||= l.churn;
       broken += l.broken ?? 0;
     }
     let moved = 0;
     for (const id of l.ids) {
       const before = listOf.get(id);
-      if (before !== undefined && before !== state) moved++;
-      else listOf.set(id, state);
+      if (before !== undefined && before !== i) moved++;
+      else listOf.set(id, i);
     }
     if (moved > 0) {
       problems.push(`${moved} RFQ(s) read in two lists (moved during the walk)`);
@@ -193,7 +182,7 @@ async function readPass(
     for await (const page of port.listRfqPages(list, { onInvalid: () => void pass.invalid++, pageRetry })) {
       // an invalid record still holds its place in the order (its _id when readable)
       const ids = [...page.rfqs.map((r) => r._id), ...(page.invalid ?? []).map((b) => b.rfqId ?? -1)];
-      const total = page.pageTotal ?? (page.page === 1 ? page.total : undefined);
+      const total = page.listSize;
       pass.pages.push({ ids, total });
       for (const r of page.rfqs) {
         pass.ids.add(r._id);
@@ -210,12 +199,7 @@ async function readPass(
   return pass;
 }
 
-/**
- * Order of the walk of the four lists: the lifecycle order (open -> closed -> cancelled -> completed; every
- * transition goes forward in it), so an RFQ changing state during the walk is met again in a later list instead of
- * slipping between two.
- */
-export const RECONCILE_ORDER: readonly RfqStatusFilter[] = ['open', 'closed', 'cancelled', 'completed'];
+const listName = (list: ListFilter) => (typeof list === 'string' ? list : list.state);
 
 export interface ReconcileLimits {
   /** Passes over one list per walk (re-reads until two agree, a page failing past its retries). */

@@ -2,13 +2,16 @@
  * One walk of the account for every pending requisition (reconcile-coordinator.ts holds the lock around it): read
  * the lists (reconcile-walk.ts), settle by external_id what the walk shows, and, when the walk is complete and our
  * own recent RFQs are all listed, decide by the body posted for every requisition whose lists have settled
- * (reconcile-decision.ts), each candidate confirmed through the detail call where the service has one. An incomplete
+ * (reconcile-decision.ts), each candidate confirmed through the detail call where the service has one (what the
+ * service can do is the listing strategy's to know: src/sourcing/account-reading.ts). An incomplete
  * walk counts against every requisition it could have decided; at RECONCILE_MAX_WALKS it is parked with the reason.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
+import { hasExternalIds, type AccountReading } from '../sourcing/account-reading.ts';
 import type { Dialect } from '../sourcing/dialect.ts';
+import { listingStrategyFor } from '../sourcing/listing-strategy.ts';
 import type { SourcingPort } from '../sourcing/port.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 import { normText, type PostedBody } from './fingerprint.ts';
@@ -103,9 +106,10 @@ export async function walkOnce(s: WalkerState, token: string): Promise<string | 
   const started = await redisNow(d.redis);
   const dialect = await d.dialect();
   const settle = listSettleMs(dialect, d.settleFloorMs);
+  const listing = listingStrategyFor(dialect);
   const pendings = Object.values(await d.redis.hgetall(k.pending)).map((v) => JSON.parse(v) as PendingEntry);
   await d.redis.hincrby(k.walks, 'started', 1);
-  const read = await readAccount(s, dialect);
+  const read = await readAccount(s, listing);
   await d.redis.hincrby(k.walks, 'pages', read.pages);
   const withExt = [...read.all.values()].filter(hasExternalIds);
   await learnEcho(s, read.all);
@@ -126,7 +130,7 @@ export async function walkOnce(s: WalkerState, token: string): Promise<string | 
   await d.redis.hincrby(k.walks, 'complete', 1);
   await d.redis.del(k.churn);
   if (eligible.length === 0) return undefined;
-  const results = await decideEligible(s, dialect, started, eligible, pendings, read.all);
+  const results = await decideEligible(s, listing, started, eligible, pendings, read.all);
   for (const [id, res] of results) await d.redis.hset(k.result, id, JSON.stringify(res));
   await d.redis.hdel(k.incomplete, ...eligible.map((p) => p.id));
   d.logger.debug(
@@ -136,23 +140,18 @@ export async function walkOnce(s: WalkerState, token: string): Promise<string | 
   return undefined;
 }
 
-async function readAccount(
-  s: WalkerState,
-  dialect: Awaited<ReturnType<CoordinatorDeps['dialect']>>,
-): Promise<AccountRead> {
+async function readAccount(s: WalkerState, listing: AccountReading): Promise<AccountRead> {
   const all = new Map<number, ListedRfq>();
   let pages = 0;
   const outcome = await walkAccount(
     s.d.listingClient,
-    dialect,
+    listing.accountLists,
     s.limits,
     (rfq) => void all.set(rfq._id, rfq),
     async () => void pages++,
   );
   return { outcome, pages, all };
 }
-
-const hasExternalIds = (r: ListedRfq) => r.lines.some((l) => l.external_id !== undefined && l.external_id !== '');
 
 /**
  * Our own RFQs posted between RECENT_MS and the settle time before the walk must be in it: one that is not means
@@ -219,35 +218,30 @@ function unreadableDeps({ d, k }: WalkerState): UnreadableDeps {
 /** After a complete walk: every eligible requisition decided by the body posted. */
 async function decideEligible(
   s: WalkerState,
-  dialect: Awaited<ReturnType<CoordinatorDeps['dialect']>>,
+  listing: AccountReading,
   started: number,
   eligible: PendingEntry[],
   pendings: PendingEntry[],
   all: Map<number, ListedRfq>,
 ): Promise<Map<string, ReconcileResult>> {
   const out = new Map<string, ReconcileResult>();
-  // where lists echo external_id, an RFQ listed without them is not ours: nothing to match by body
-  if (dialect.echo === 'yes') {
-    for (const p of eligible) out.set(p.id, { walkStartedAt: started, outcome: 'absent' });
-    return out;
-  }
+  // RFQs that could be ours without showing external_ids (none where lists show them), and not recorded for any
   const tracked = new Set((await s.d.redis.smembers(s.d.keys.trackedRfqs)).map(Number));
+  const unmarked = listing.unmarked(all.values()).filter((r) => !tracked.has(r._id));
   const titles = new Set(eligible.flatMap((p) => p.posted.map((b) => normText(b.title))));
-  let free = [...all.values()].filter(
-    (r) => !hasExternalIds(r) && !tracked.has(r._id) && r.title !== undefined && titles.has(normText(r.title)),
+  const confirmed = await listing.detailed(
+    s.d.listingClient,
+    unmarked.filter((r) => r.title !== undefined && titles.has(normText(r.title))),
   );
-  if (dialect.detail === 'yes') {
-    const confirmed = await confirmByDetail(s, free);
-    // the detail call may show the external_ids a list leaves out: by them, not by body
-    for (const [id, res] of decideByExternalId(started, eligible, confirmed.filter(hasExternalIds))) out.set(id, res);
-    free = confirmed.filter((r) => !hasExternalIds(r));
-  }
+  // the detail call may show the external_ids a list leaves out: by them, not by body
+  for (const [id, res] of decideByExternalId(started, eligible, confirmed.filter(hasExternalIds))) out.set(id, res);
+  const free = confirmed.filter((r) => !hasExternalIds(r));
   // an RFQ with a compared field that cannot be read, made since a requisition's first POST and not ruled out by
   // what can be read of it, could be that requisition's: its decision is held (reconcile-unreadable.ts)
   const seenAs = new Map(free.map((r) => [r._id, r])); // as the detail call showed it, where it did
-  const unknown = [...all.values()]
+  const unknown = unmarked
     .map((r) => seenAs.get(r._id) ?? r)
-    .filter((r) => !hasExternalIds(r) && !tracked.has(r._id) && comparesUnreadable(r));
+    .filter((r) => !hasExternalIds(r) && comparesUnreadable(r));
   const known = await knownBodies(s, eligible, pendings);
   const titled = byTitle(free.filter((r) => !comparesUnreadable(r)));
   const held: Array<{ p: PendingEntry; rfqs: ListedRfq[] }> = [];
@@ -262,16 +256,6 @@ async function decideEligible(
     const { rfqIds, why } = heldBecause(held);
     const ids = held.map((h) => h.p.id);
     await holdForUnreadable(unreadableDeps(s), started, ids, rfqIds, why);
-  }
-  return out;
-}
-
-/** Each candidate as the detail call shows it (lines, dates in full); as listed where the call has nothing. */
-async function confirmByDetail(s: WalkerState, rfqs: ListedRfq[]): Promise<ListedRfq[]> {
-  const out: ListedRfq[] = [];
-  for (const r of rfqs) {
-    const got = await s.d.listingClient.getRfq(r._id);
-    out.push(got ? { ...got, rfq_date: got.rfq_date ?? r.rfq_date } : r);
   }
   return out;
 }

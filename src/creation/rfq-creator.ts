@@ -36,7 +36,7 @@ import { toCreateRfqRequest } from './rfq-body.ts';
 import { settleExisting, type CreateOutcome, type SettleDeps } from './settle-existing.ts';
 
 export { toCreateRfqRequest } from './rfq-body.ts';
-export { RECONCILE_LIMITS, RECONCILE_ORDER, type ReconcileLimits } from './reconcile-walk.ts';
+export { RECONCILE_LIMITS, type ReconcileLimits } from './reconcile-walk.ts';
 export type { CreateOutcome } from './settle-existing.ts';
 // in the catalogue (src/errors.ts); still exported here, where the create job imports them
 export { AttemptBusyError, ReconcileUnstableError } from '../errors.ts';

@@ -15,7 +15,7 @@ import { RFQ_STATUSES, type ListedRfq, type ListFilter, type RfqStatusFilter } f
 interface ListPageItems {
   rfqs: ListedRfq[];
   invalid: InvalidListedRfq[];
-  pageTotal: number | undefined;
+  listSize: number | undefined;
 }
 
 export async function* listRfqPages(
@@ -32,7 +32,6 @@ export async function* listRfqPages(
     yield* backwardPages(c, filter, opts);
     return;
   }
-  let total: number | undefined;
   const pages = pagesOf<ListPageItems>(
     c,
     'listRfqs',
@@ -41,14 +40,12 @@ export async function* listRfqPages(
   );
   // Reported in page order, as the pages are yielded (they may be fetched out of order).
   for await (const { page, items } of pages) {
-    if (page === 1) total = items.pageTotal;
     reportInvalid(c, filter, page, items.invalid, opts.onInvalid);
     yield {
       page,
       rfqs: items.rfqs,
       ...(items.invalid.length > 0 ? { invalid: items.invalid } : {}),
-      total,
-      pageTotal: items.pageTotal,
+      listSize: items.listSize,
     };
   }
 }
@@ -61,13 +58,12 @@ async function* edgePages(
 ): AsyncGenerator<RfqListPage> {
   const first = await fetchPageWithRetry(c, filter, 1, opts);
   reportInvalid(c, filter, 1, first.items.invalid, opts.onInvalid);
-  const total = first.items.pageTotal;
-  yield { page: 1, rfqs: first.items.rfqs, total, pageTotal: total };
+  yield { page: 1, rfqs: first.items.rfqs, listSize: first.items.listSize };
   const last = pageFromLink(first.last);
   if (last === undefined || last <= 1 || last > c.maxPages) return;
   const end = await fetchPageWithRetry(c, filter, last, opts);
   reportInvalid(c, filter, last, end.items.invalid, opts.onInvalid);
-  yield { page: last, rfqs: end.items.rfqs, total, pageTotal: end.items.pageTotal };
+  yield { page: last, rfqs: end.items.rfqs, listSize: end.items.listSize };
 }
 
 /**
@@ -85,15 +81,14 @@ async function* backwardPages(
     return got;
   };
   const first = await read(1);
-  const total = first.items.pageTotal;
   const last = pageFromLink(first.last);
   let next = pageFromLink(first.next);
   const lastPage = last ?? (next === undefined ? 1 : undefined);
-  yield { page: 1, rfqs: first.items.rfqs, total, pageTotal: total, ...(lastPage ? { lastPage } : {}) };
+  yield { page: 1, rfqs: first.items.rfqs, listSize: first.items.listSize, ...(lastPage ? { lastPage } : {}) };
   if (last !== undefined) {
     for (let page = Math.min(last, c.maxPages); page >= 2; page--) {
       const got = await read(page);
-      yield { page, rfqs: got.items.rfqs, total, pageTotal: got.items.pageTotal, lastPage: last };
+      yield { page, rfqs: got.items.rfqs, listSize: got.items.listSize, lastPage: last };
     }
     return;
   }
@@ -104,8 +99,7 @@ async function* backwardPages(
     yield {
       page: next,
       rfqs: got.items.rfqs,
-      total,
-      pageTotal: got.items.pageTotal,
+      listSize: got.items.listSize,
       ...(following === undefined ? { lastPage: next } : {}),
     };
     [prev, next] = [next, following];
@@ -140,15 +134,12 @@ export async function* listRfqs(
 
 /** The `status` query value of a list (undefined: the unfiltered list); an unknown state is refused. */
 function statusFilterValue(list: ListFilter): string | undefined {
+  if (list === 'all') return undefined;
   const f =
-    list === null
-      ? null
-      : typeof list === 'string'
-        ? { state: String(list).toLowerCase() as RfqStatusFilter, form: 'lower' as const }
-        : list;
-  if (f !== null && !RFQ_STATUSES.includes(f.state))
+    typeof list === 'string' ? { state: String(list).toLowerCase() as RfqStatusFilter, form: 'lower' as const } : list;
+  if (!RFQ_STATUSES.includes(f.state))
     throw new InvalidRequestError('listRfqs', `unknown status filter ${String(f.state)}`);
-  return f === null ? undefined : filterValue(f.state, f.form);
+  return filterValue(f.state, f.form);
 }
 
 /** One page, asked again in place while `opts.pageRetry` allows (on top of the transport's GET retries). */
@@ -190,7 +181,7 @@ async function fetchListPage(
   });
   const env = rfqListEnvelopeSchema.safeParse(json);
   if (!env.success) throw invalidResponse('listRfqs', env.error);
-  const pageTotal = env.data.meta?.total;
+  const listSize = env.data.meta?.total;
   // Each RFQ on its own: one bad record must not hide the rest of the page.
   const rfqs: ListedRfq[] = [];
   const invalidRfqs: InvalidListedRfq[] = [];
@@ -200,7 +191,7 @@ async function fetchListPage(
     else rfqs.push(r);
   });
   return {
-    items: { rfqs, invalid: invalidRfqs, pageTotal },
+    items: { rfqs, invalid: invalidRfqs, listSize },
     next: env.data.links?.next,
     last: env.data.links?.last,
   };

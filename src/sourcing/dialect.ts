@@ -66,7 +66,7 @@ async function firstPage(
 ): Promise<{ total?: number; rfqs: ListedRfq[] } | { refused: string }> {
   try {
     for await (const page of port.listRfqPages(list, { onInvalid: () => undefined, pageRetry: PAGE_RETRY }))
-      return { total: page.pageTotal ?? page.total, rfqs: page.rfqs };
+      return { total: page.listSize, rfqs: page.rfqs };
     return { total: 0, rfqs: [] };
   } catch (err) {
     if (err instanceof PermanentHttpError) return { refused: `HTTP ${err.status}` };
@@ -75,7 +75,7 @@ async function firstPage(
 }
 
 const describe = (list: ListFilter): string =>
-  list === null
+  list === 'all'
     ? 'GET /v1/rfqs (no filter)'
     : typeof list === 'string'
       ? `status=${list}`
@@ -142,17 +142,17 @@ interface Probe {
 async function probeUnfiltered(
   p: Probe,
 ): Promise<{ unfiltered: Tristate; total: number | undefined; pageSize?: number; sample: ListedRfq | undefined }> {
-  const all = await firstPage(p.port, null);
+  const all = await firstPage(p.port, 'all');
   if ('refused' in all) {
-    p.evidence.push(`${describe(null)}: refused (${all.refused})`);
+    p.evidence.push(`${describe('all')}: refused (${all.refused})`);
     return { unfiltered: 'no', total: undefined, sample: undefined };
   }
   if (all.total === undefined) {
-    p.evidence.push(`${describe(null)}: answered without meta.total`);
+    p.evidence.push(`${describe('all')}: answered without meta.total`);
     return { unfiltered: 'unknown', total: undefined, sample: undefined };
   }
   p.noteLabels(all.rfqs);
-  p.evidence.push(`${describe(null)}: total ${all.total}`);
+  p.evidence.push(`${describe('all')}: total ${all.total}`);
   const pageSize = all.total > all.rfqs.length && all.rfqs.length > 0 ? all.rfqs.length : undefined;
   return { unfiltered: 'yes', total: all.total, ...(pageSize ? { pageSize } : {}), sample: all.rfqs[0] };
 }
@@ -275,7 +275,7 @@ async function proveForm(
       return { proven: false, sample, line: `form ${form}: ${sums}; no unfiltered total to prove it against` };
     if (before === 0)
       return { proven: false, sample, line: `form ${form}: the account is empty: nothing proves a filter yet` };
-    const again = await firstPage(port, null);
+    const again = await firstPage(port, 'all');
     const after = 'refused' in again ? undefined : again.total;
     const exact = after === before && sum === before;
     const between = after !== undefined && after > before && after < 2 * before && sum >= before && sum <= after;

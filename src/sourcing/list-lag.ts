@@ -51,8 +51,8 @@ export async function measureListLag(
   const shows = async (pages: 'edges' | 'all'): Promise<boolean> => {
     for await (const page of port.listRfqPages(list, { pages, onInvalid: () => undefined })) {
       requests++;
-      if (page.page === 1 && page.total !== undefined)
-        short = page.total <= Math.max(1, page.rfqs.length) * o.wholeListPages;
+      if (page.page === 1 && page.listSize !== undefined)
+        short = page.listSize <= Math.max(1, page.rfqs.length) * o.wholeListPages;
       if (page.rfqs.some((r) => r._id === rfqId || later.has(r._id))) return true;
     }
     return false;

@@ -67,8 +67,8 @@ export async function readList(
     const n = deliver(page.rfqs, once, (r) => place(req, name, r));
     tally(f, name, n + (page.invalid?.length ?? 0));
     pages.push(page.rfqs.map((r) => r._id));
-    if (page.page === 1) total = page.pageTotal;
-    else moved ||= page.pageTotal !== total;
+    if (page.page === 1) total = page.listSize;
+    else moved ||= page.listSize !== total;
     if (stop?.()) break;
   }
   return { ids: pages, moved };
@@ -108,7 +108,7 @@ export async function walkFor(
       place(req, name, r);
     });
     tally(f, name, n + (page.invalid?.length ?? 0));
-    coverage.add(page.page, idsInPageOrder(page), page.lastPage, page.pageTotal);
+    coverage.add(page.page, idsInPageOrder(page), page.lastPage, page.listSize);
     if (missing.size === 0 || coverage.broken || settled()) {
       ended = false;
       break;

@@ -14,6 +14,7 @@
  * reported missing only once every list it could be in was read in full, or as far as the proven order shows it is
  * in none, or the detail call answered 404.
  */
+import { accountReadingFor, type AccountFacts } from './account-reading.ts';
 import type { Dialect } from './dialect.ts';
 import { idOrderOf, type IdOrder } from './list-coverage.ts';
 import { detailCalls, findByDetail, findIn, readList, walkFor } from './list-walk.ts';
@@ -30,13 +31,17 @@ import { RFQ_STATUSES, type FilterForm, type RfqState } from './types.ts';
 
 export type { ListingFigures, ListingStrategy, StateSink, TrackedStatesRequest } from './listing-types.ts';
 
-type DialectFacts = Pick<Dialect, 'filter' | 'detail'> & Partial<Pick<Dialect, 'accountTotal' | 'pageSize'>>;
+type DialectFacts = AccountFacts & Partial<Pick<Dialect, 'accountTotal' | 'pageSize'>>;
 
 /** The strategy for a dialect; without one (tracking tested alone), the lower-case filter and no detail call. */
 export function listingStrategyFor(d: DialectFacts | undefined): ListingStrategy {
   const facts: DialectFacts = d ?? { filter: 'lower', detail: 'no' };
-  return facts.filter === 'none' ? labelsStrategy(facts) : filteredStrategy(facts, facts.filter);
+  const states = facts.filter === 'none' ? labelsStrategy(facts) : filteredStrategy(facts, facts.filter);
+  return { ...states, ...accountReadingFor(facts) };
 }
+
+/** What the two strategies below differ in: how the tracked RFQs' states are read, and one RFQ found. */
+type StatesReading = Pick<ListingStrategy, 'name' | 'read' | 'find'>;
 
 const DEFAULT_PAGE_SIZE = 20;
 const FINAL: readonly RfqState[] = ['cancelled', 'completed'];
@@ -60,7 +65,7 @@ function noting(req: TrackedStatesRequest, seen: Set<number>): TrackedStatesRequ
   return { ...req, sink };
 }
 
-function filteredStrategy(d: DialectFacts, form: FilterForm): ListingStrategy {
+function filteredStrategy(d: DialectFacts, form: FilterForm): StatesReading {
   const detail = d.detail === 'yes';
   const name = `filtered (${form})${detail ? ', detail calls where cheaper' : ''}`;
   const listOf = (state: RfqState) => ({ state, form });
@@ -184,7 +189,7 @@ async function walkFinalLists(
   }
 }
 
-function labelsStrategy(d: DialectFacts): ListingStrategy {
+function labelsStrategy(d: DialectFacts): StatesReading {
   const detail = d.detail === 'yes';
   const name = `unfiltered list with labels${detail ? ' or detail calls' : ''}`;
   return {
@@ -202,12 +207,12 @@ function labelsStrategy(d: DialectFacts): ListingStrategy {
         `${Number.isNaN(pages) ? 'an unknown number of' : `about ${pages}`} pages of the unfiltered list: ` +
         (byDetail ? 'detail calls' : 'the list');
       return settle(port, req, f, active, byDetail, async (note, missing) => {
-        await readList(port, note, f, 'all', null, () => missing.size === 0);
+        await readList(port, note, f, 'all', 'all', () => missing.size === 0);
       });
     },
     find: (port, rfqId) =>
       findRfq(port, rfqId, detail, async () => {
-        const rfq = await findIn(port, null, rfqId);
+        const rfq = await findIn(port, 'all', rfqId);
         return rfq?.labelState ? { rfq, state: rfq.labelState } : undefined;
       }),
   };

@@ -3,6 +3,7 @@
  * still change, found through whatever the account's dialect makes cheapest, each RFQ handed to the caller's sink.
  */
 import type { Logger } from '../logger.ts';
+import type { AccountReading } from './account-reading.ts';
 import type { InvalidListedRfq, ListRfqsOptions, SourcingPort } from './port.ts';
 import type { ListedRfq, RfqState } from './types.ts';
 
@@ -45,8 +46,11 @@ export interface ListingFigures {
 
 export type ListingPort = Pick<SourcingPort, 'listRfqPages' | 'getRfq'>;
 
-/** One way of reading the states of the tracked RFQs, chosen once from the account's dialect. */
-export interface ListingStrategy {
+/**
+ * One way of reading the states of the tracked RFQs, and the whole account (account-reading.ts), chosen once from
+ * the account's dialect.
+ */
+export interface ListingStrategy extends AccountReading {
   readonly name: string;
   /** The states of the tracked RFQs that can still change (the poll). */
   read(port: ListingPort, req: TrackedStatesRequest): Promise<ListingFigures>;

@@ -48,10 +48,11 @@ export interface RfqListPage {
   rfqs: ListedRfq[];
   /** RFQs of this page that break the schema; present only when there are some (and `onInvalid` was given). */
   invalid?: InvalidListedRfq[];
-  /** meta.total of page 1. */
-  total?: number;
-  /** meta.total of this page (the unfiltered walk proves completeness from every page's total). */
-  pageTotal?: number;
+  /**
+   * How many RFQs the service says the list holds, as this page reports it (it may count RFQs it hides from lists).
+   * A walk proves it read a list whole when every page reports the same size and the pages hold that many.
+   */
+  listSize?: number;
   /** The list's last page number, where known (`backward` pages: from page 1's `links.last`). */
   lastPage?: number;
 }
@@ -64,7 +65,7 @@ export interface SourcingPort {
    * InvalidResponseError; one bad RFQ of a page goes to `onInvalid` (or throws without it).
    */
   listRfqs(list: ListFilter, opts?: ListRfqsOptions): AsyncIterable<ListedRfq>;
-  /** One list page by page; `null` is the unfiltered list (every RFQ of the account, where the service has it). */
+  /** One list page by page; `all` is the unfiltered list (every RFQ of the account, where the service has it). */
   listRfqPages(list: ListFilter, opts?: ListRfqsOptions): AsyncIterable<RfqListPage>;
   /** GET /v1/rfqs/{id}: undefined on 404 (no such RFQ, or no detail call: the dialect says which). */
   getRfq(rfqId: number): Promise<ListedRfq | undefined>;

@@ -14,8 +14,8 @@ export type RfqState = RfqStatusFilter;
  */
 export type FilterForm = 'lower' | 'capitalised';
 
-/** A list to read: one state in a given form, or `null` for the unfiltered list (every RFQ of the account). */
-export type ListFilter = RfqStatusFilter | { state: RfqStatusFilter; form: FilterForm } | null;
+/** A list to read: one state in a given form, or `all`: the unfiltered list (every RFQ of the account). */
+export type ListFilter = RfqStatusFilter | { state: RfqStatusFilter; form: FilterForm } | 'all';
 
 /** Header fields the edit call changes (PUT /v1/rfqs/{id}); lines cannot be changed. */
 export interface RfqHeaderEdit {

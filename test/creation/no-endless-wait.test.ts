@@ -140,9 +140,9 @@ describe('the account gate', () => {
       async *listRfqPages(): AsyncGenerator<RfqListPage> {
         n++;
         const all = Array.from({ length: 6 + n }, (_, i) => rfq(1000 - i - n));
-        yield { page: 1, rfqs: all.slice(0, 3), total: all.length, pageTotal: all.length };
-        yield { page: 2, rfqs: all.slice(3, 6), total: all.length, pageTotal: all.length };
-        yield { page: 3, rfqs: all.slice(6), total: all.length, pageTotal: all.length };
+        yield { page: 1, rfqs: all.slice(0, 3), listSize: all.length };
+        yield { page: 2, rfqs: all.slice(3, 6), listSize: all.length };
+        yield { page: 3, rfqs: all.slice(6), listSize: all.length };
       },
       getRfq: async () => undefined,
     };
@@ -206,7 +206,7 @@ describe('a walk that misses one of our own recent RFQs', () => {
     const listed = [1, 2, 3].map((id): ListedRfq => ({ _id: id, title: `other ${id}`, lines: [] }));
     const port: Pick<SourcingPort, 'listRfqPages' | 'getRfq'> = {
       async *listRfqPages(): AsyncGenerator<RfqListPage> {
-        yield { page: 1, rfqs: listed, total: listed.length, pageTotal: listed.length };
+        yield { page: 1, rfqs: listed, listSize: listed.length };
       },
       getRfq: async () => undefined,
     };

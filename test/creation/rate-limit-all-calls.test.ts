@@ -10,6 +10,7 @@ import { closeWorkerContext, createWorkerContext } from '../../src/pipeline/cont
 import { ThrottledError } from '../../src/creation/rate-limiter.ts';
 import { AttemptBusyError, createRfqOnce, type CreateOutcome } from '../../src/creation/rfq-creator.ts';
 import { RECONCILE_LIMITS, walkAccount } from '../../src/creation/reconcile-walk.ts';
+import { listingStrategyFor } from '../../src/sourcing/listing-strategy.ts';
 import type { Requisition } from '../../src/requisition.ts';
 import { createSourcingClient } from '../../src/sourcing/client.ts';
 import { pullQuotations } from '../../src/tracking/snapshot.ts';
@@ -78,9 +79,14 @@ describe('shared rate limit', () => {
       // a reconcile walk of the account, through the same limiter
       const search = (async () => {
         const found = new Set<number>(); // each list is read twice
-        await walkAccount(ctx.listingClient, await ctx.dialects.get(), RECONCILE_LIMITS, (rfq) => {
-          if (rfq.lines.some((l) => l.external_id === 'seed-3')) found.add(rfq._id);
-        });
+        await walkAccount(
+          ctx.listingClient,
+          listingStrategyFor(await ctx.dialects.get()).accountLists,
+          RECONCILE_LIMITS,
+          (rfq) => {
+            if (rfq.lines.some((l) => l.external_id === 'seed-3')) found.add(rfq._id);
+          },
+        );
         return [...found];
       })();
       const pulls = Promise.all(seeded.slice(0, 3).map((id) => pullQuotations(ctx.client, id, false)));

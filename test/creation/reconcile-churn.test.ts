@@ -9,6 +9,7 @@ import { creatorDeps, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { closeWorkerContext, type WorkerContext } from '../../src/pipeline/context.ts';
 import { RECONCILE_LIMITS, walkAccount } from '../../src/creation/reconcile-walk.ts';
+import { listingStrategyFor } from '../../src/sourcing/listing-strategy.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import {
   checkExactlyOnce,
@@ -159,9 +160,14 @@ describe('reconcile search while RFQs move between lists', () => {
     pipeline.sandbox.setFaults({ errorRate: 0.05, invalidJsonRate: 0.05 });
     const carrying = async (ext: string) => {
       const found = new Set<number>();
-      const out = await walkAccount(c.listingClient, dialect, RECONCILE_LIMITS, (r) => {
-        if (r.lines.some((l) => l.external_id === ext)) found.add(r._id);
-      });
+      const out = await walkAccount(
+        c.listingClient,
+        listingStrategyFor(dialect).accountLists,
+        RECONCILE_LIMITS,
+        (r) => {
+          if (r.lines.some((l) => l.external_id === ext)) found.add(r._id);
+        },
+      );
       return { complete: out.complete, found: found.size };
     };
     for (let round = 0; round < 3; round++) {

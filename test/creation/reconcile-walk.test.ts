@@ -10,7 +10,8 @@ import { RECONCILE_LIMITS } from '../../src/creation/rfq-creator.ts';
 import { detectDialect, type DialectSettings } from '../../src/sourcing/dialect.ts';
 import type { RfqListPage, SourcingPort } from '../../src/sourcing/port.ts';
 import { stateOfLabel } from '../../src/sourcing/status-labels.ts';
-import type { ListedRfq, ListFilter, RfqState } from '../../src/sourcing/types.ts';
+import { listingStrategyFor } from '../../src/sourcing/listing-strategy.ts';
+import type { FilterForm, ListedRfq, ListFilter, RfqState } from '../../src/sourcing/types.ts';
 
 const LIMITS = { ...RECONCILE_LIMITS, backoffMs: 1, maxBackoffMs: 2, passesPerList: 3 };
 const LABEL: Record<RfqState, string> = {
@@ -36,10 +37,12 @@ function scripted(
     calls,
     async *listRfqPages(list: ListFilter): AsyncGenerator<RfqListPage> {
       for (let page = 1; ; page++) {
-        calls.push(`${list === null ? 'all' : typeof list === 'string' ? list : `${list.form}:${list.state}`}#${page}`);
+        calls.push(
+          `${list === 'all' ? 'all' : typeof list === 'string' ? list : `${list.form}:${list.state}`}#${page}`,
+        );
         const a = answer(list, page, n++);
         if (a instanceof Error) throw a;
-        yield { page, rfqs: a.rfqs, total: a.total, pageTotal: a.total };
+        yield { page, rfqs: a.rfqs, listSize: a.total };
         if (page >= a.last) return;
       }
     },
@@ -54,13 +57,16 @@ const pagesOf = (all: ListedRfq[], size: number, page: number) => ({
   last: Math.max(1, Math.ceil(all.length / size)),
 });
 const unfiltered = { unfiltered: 'yes' as const, filter: 'lower' as const };
+// the lists the account's listing strategy walks, chosen from the dialect as the reconcile chooses them
+const accountLists = (d: { unfiltered: 'yes' | 'no'; filter: FilterForm | 'none' }) =>
+  listingStrategyFor({ ...d, detail: 'no' }).accountLists;
 
 describe('walk of the unfiltered list', () => {
   it('a stable list is read twice, and complete when both reads agree: every RFQ reported', async () => {
     const all = Array.from({ length: 25 }, (_, i) => rfq(i + 1));
     const seen = new Set<number>();
     const port = scripted((_l, p) => pagesOf(all, 10, p));
-    const out = await walkAccount(port, unfiltered, LIMITS, (r) => void seen.add(r._id));
+    const out = await walkAccount(port, accountLists(unfiltered), LIMITS, (r) => void seen.add(r._id));
     expect(out).toEqual({ complete: true, read: 25 });
     expect([...seen]).toEqual(all.map((r) => r._id));
     expect(port.calls).toEqual(['all#1', 'all#2', 'all#3', 'all#1', 'all#2', 'all#3']);
@@ -69,7 +75,10 @@ describe('walk of the unfiltered list', () => {
   it('a list that fits in one answer is read once (one answer is a snapshot)', async () => {
     const all = Array.from({ length: 7 }, (_, i) => rfq(i + 1));
     const port = scripted((_l, p) => pagesOf(all, 10, p));
-    expect(await walkAccount(port, unfiltered, LIMITS, () => undefined)).toEqual({ complete: true, read: 7 });
+    expect(await walkAccount(port, accountLists(unfiltered), LIMITS, () => undefined)).toEqual({
+      complete: true,
+      read: 7,
+    });
     expect(port.calls).toEqual(['all#1']);
   });
 
@@ -78,7 +87,7 @@ describe('walk of the unfiltered list', () => {
     // the first read sees 26 on page 2 (one arrived, then left): the next two reads agree
     const port = scripted((_l, p, call) => (call === 1 ? { ...pagesOf(all, 10, p), total: 26 } : pagesOf(all, 10, p)));
     const seen: number[] = [];
-    const out = await walkAccount(port, unfiltered, LIMITS, (r) => void seen.push(r._id));
+    const out = await walkAccount(port, accountLists(unfiltered), LIMITS, (r) => void seen.push(r._id));
     expect(out).toEqual({ complete: true, read: 25 });
     expect(port.calls.slice(0, 3)).toEqual(['all#1', 'all#2', 'all#1']); // page 3 of the broken read never asked
   });
@@ -92,7 +101,7 @@ describe('walk of the unfiltered list', () => {
       return pagesOf(now, 10, p);
     });
     const seen = new Set<number>();
-    const out = await walkAccount(port, unfiltered, LIMITS, (r) => void seen.add(r._id));
+    const out = await walkAccount(port, accountLists(unfiltered), LIMITS, (r) => void seen.add(r._id));
     expect(out).toMatchObject({ complete: false, churn: true });
     expect(out.reason).toMatch(/changed between two reads/);
     for (const r of all) expect(seen.has(r._id)).toBe(true);
@@ -104,7 +113,7 @@ describe('walk of the unfiltered list', () => {
     const port = scripted((_l, p) =>
       p === 2 ? { ...pagesOf(all, 10, 2), rfqs: [all[9]!, ...all.slice(10, 19)] } : pagesOf(all, 10, p),
     );
-    const out = await walkAccount(port, unfiltered, LIMITS, () => undefined);
+    const out = await walkAccount(port, accountLists(unfiltered), LIMITS, () => undefined);
     expect(out).toMatchObject({ complete: false, read: 24 });
   });
 
@@ -113,14 +122,14 @@ describe('walk of the unfiltered list', () => {
     const port = scripted((_l, p) =>
       p === 3 ? new TransientHttpError({ operation: 'listRfqs', status: 502 }) : pagesOf(all, 10, p),
     );
-    const out = await walkAccount(port, unfiltered, LIMITS, () => undefined);
+    const out = await walkAccount(port, accountLists(unfiltered), LIMITS, () => undefined);
     expect(out.complete).toBe(false);
     expect(out.reason).toMatch(/kept failing/);
   });
 
   it('without an unfiltered list and without a proven filter nothing is ever complete', async () => {
     const port = scripted(() => ({ rfqs: [], total: 0, last: 1 }));
-    const out = await walkAccount(port, { unfiltered: 'no', filter: 'none' }, LIMITS, () => undefined);
+    const out = await walkAccount(port, accountLists({ unfiltered: 'no', filter: 'none' }), LIMITS, () => undefined);
     expect(out.complete).toBe(false);
     expect(port.calls).toEqual([]);
   });
@@ -140,7 +149,7 @@ describe('a moving list (sorted by anything, RFQs hidden, purged, arriving anywh
       return pagesOf(list, 10, p);
     });
     const seen = new Set<number>();
-    const out = await walkAccount(port, unfiltered, LIMITS, (r) => void seen.add(r._id));
+    const out = await walkAccount(port, accountLists(unfiltered), LIMITS, (r) => void seen.add(r._id));
     expect(out.complete && !seen.has(11)).toBe(false); // never "complete" with ours unread
     expect(out.complete).toBe(true); // the list was read again once it held still
     expect(seen.has(11)).toBe(true);
@@ -166,7 +175,12 @@ describe('a moving list (sorted by anything, RFQs hidden, purged, arriving anywh
         return pagesOf(list, 4, p);
       });
       const seen = new Set<number>();
-      const out = await walkAccount(port, unfiltered, { ...LIMITS, passesPerList: 6 }, (r) => void seen.add(r._id));
+      const out = await walkAccount(
+        port,
+        accountLists(unfiltered),
+        { ...LIMITS, passesPerList: 6 },
+        (r) => void seen.add(r._id),
+      );
       if (!out.complete) {
         churned++;
         continue;
@@ -185,23 +199,30 @@ describe('walk of the four proven lists (no unfiltered list)', () => {
   it('an RFQ that moves from open to closed during the walk (read in two lists) makes it incomplete', async () => {
     let moved = false;
     const port = scripted((list, p) => {
-      const state = typeof list === 'object' && list !== null ? list.state : 'open';
+      const state = typeof list === 'object' ? list.state : 'open';
       if (state === 'closed') moved = true;
       const open = moved ? [rfq(1), rfq(2)] : [rfq(1), rfq(2), rfq(3)];
       const closed = [rfq(3, 'closed')];
       return pagesOf(state === 'open' ? open : state === 'closed' ? closed : [], 10, p);
     });
-    const out = await walkAccount(port, { unfiltered: 'no', filter: 'capitalised' }, LIMITS, () => undefined);
+    const out = await walkAccount(
+      port,
+      accountLists({ unfiltered: 'no', filter: 'capitalised' }),
+      LIMITS,
+      () => undefined,
+    );
     expect(out.complete).toBe(false);
     expect(out.reason).toMatch(/two lists/);
   });
 
   it('stable lists are complete', async () => {
     const port = scripted((list, p) => {
-      const state = typeof list === 'object' && list !== null ? list.state : 'open';
+      const state = typeof list === 'object' ? list.state : 'open';
       return pagesOf(state === 'open' ? [rfq(1), rfq(2)] : state === 'completed' ? [rfq(3, 'completed')] : [], 10, p);
     });
-    expect(await walkAccount(port, { unfiltered: 'no', filter: 'lower' }, LIMITS, () => undefined)).toEqual({
+    expect(
+      await walkAccount(port, accountLists({ unfiltered: 'no', filter: 'lower' }), LIMITS, () => undefined),
+    ).toEqual({
       complete: true,
       read: 3,
     });
@@ -220,7 +241,7 @@ describe('dialect detection', () => {
 
   it('an ignored lower-case filter (the whole account each time) is not proven; the capitalised one is', async () => {
     const port = scripted((list, p) => {
-      if (list === null || typeof list === 'string' || list.form === 'lower') return pagesOf(account, 10, p);
+      if (list === 'all' || typeof list === 'string' || list.form === 'lower') return pagesOf(account, 10, p);
       return pagesOf(byState(list.state), 10, p);
     });
     const d = await detectDialect(port, AUTO);
@@ -230,14 +251,14 @@ describe('dialect detection', () => {
   });
 
   it('a filter that answers empty lists is not proven; with no form proven the poll reads labels (none)', async () => {
-    const port = scripted((list, p) => (list === null ? pagesOf(account, 10, p) : pagesOf([], 10, p)));
+    const port = scripted((list, p) => (list === 'all' ? pagesOf(account, 10, p) : pagesOf([], 10, p)));
     const d = await detectDialect(port, AUTO);
     expect(d).toMatchObject({ filter: 'none', filterBasis: 'unproven', unfiltered: 'yes' });
   });
 
   it('totals that add up but a record of another state in a filtered list: not proven', async () => {
     const port = scripted((list, p) => {
-      if (list === null) return pagesOf(account, 10, p);
+      if (list === 'all') return pagesOf(account, 10, p);
       const s = typeof list === 'string' ? list : list.state;
       // open and closed swapped: the sums still match
       const swap: Record<RfqState, RfqState> = {
@@ -258,7 +279,7 @@ describe('dialect detection', () => {
     const grown = [...account];
     const port = scripted((list, p) => {
       const now =
-        list === null
+        list === 'all'
           ? pagesOf(grown, 10, p)
           : typeof list === 'object' && list.form === 'capitalised'
             ? pagesOf(

@@ -96,7 +96,7 @@ describe('the older list example (rfq.rst)', () => {
       links: { next: null, last: null },
       meta: { total: 1 },
     });
-    const [r] = await all(client().listRfqs(null));
+    const [r] = await all(client().listRfqs('all'));
     expect(r).toMatchObject({
       _id: 14,
       due_date: 1492668000613,

@@ -29,7 +29,7 @@ function port(where: 'first' | 'last' | 'middle', showsAt: number, clock: { t: n
       const want = opts.pages === 'edges' ? [...new Set([1, last])] : Array.from({ length: last }, (_, i) => i + 1);
       for (const page of want) {
         calls.push(`${opts.pages ?? 'all'}#${page}`);
-        yield { page, rfqs: all.slice((page - 1) * 10, page * 10), total: all.length, pageTotal: all.length };
+        yield { page, rfqs: all.slice((page - 1) * 10, page * 10), listSize: all.length };
       }
     },
   };
@@ -47,7 +47,7 @@ describe('the list-lag probe', () => {
     async (where) => {
       const clock = { t: 0 };
       const { p } = port(where, 700, clock);
-      const m = await measureListLag(p, null, NEW, 0, { maxMs: 60_000, wholeListPages: 20, ...fakeTime(clock) });
+      const m = await measureListLag(p, 'all', NEW, 0, { maxMs: 60_000, wholeListPages: 20, ...fakeTime(clock) });
       expect(m.lagMs).toBeGreaterThanOrEqual(700);
       expect(m.lagMs).toBeLessThan(700 + 400);
       expect(m.evidence).toMatch(new RegExp(`our RFQ ${NEW} was listed ${m.lagMs} ms after its create was answered`));
@@ -63,14 +63,13 @@ describe('the list-lag probe', () => {
         const all = clock.t < 700 ? others : [...others, rfq(NEW), ...newer.map(rfq)];
         const last = Math.ceil(all.length / 10);
         const want = opts.pages === 'edges' ? [1, last] : Array.from({ length: last }, (_, i) => i + 1);
-        for (const page of want)
-          yield { page, rfqs: all.slice((page - 1) * 10, page * 10), total: all.length, pageTotal: all.length };
+        for (const page of want) yield { page, rfqs: all.slice((page - 1) * 10, page * 10), listSize: all.length };
       },
     };
     const o = { maxMs: 5_000, wholeListPages: 20, ...fakeTime(clock) };
-    expect((await measureListLag(p, null, NEW, 0, o)).lagMs).toBeUndefined();
+    expect((await measureListLag(p, 'all', NEW, 0, o)).lagMs).toBeUndefined();
     clock.t = 0;
-    const m = await measureListLag(p, null, NEW, 0, { ...o, later: async () => new Set(newer) });
+    const m = await measureListLag(p, 'all', NEW, 0, { ...o, later: async () => new Set(newer) });
     expect(m.lagMs).toBeGreaterThanOrEqual(700);
     expect(m.lagMs).toBeLessThan(1_100);
   });
@@ -78,7 +77,7 @@ describe('the list-lag probe', () => {
   it('a long list sorted so the new RFQ is neither first nor last is not measured (the settle time stays conservative)', async () => {
     const clock = { t: 0 };
     const { p, calls } = port('middle', 700, clock, 40);
-    const m = await measureListLag(p, null, NEW, 0, { maxMs: 5_000, wholeListPages: 20, ...fakeTime(clock) });
+    const m = await measureListLag(p, 'all', NEW, 0, { maxMs: 5_000, wholeListPages: 20, ...fakeTime(clock) });
     expect(m.lagMs).toBeUndefined();
     expect(m.evidence).toMatch(/not measured/);
     expect(calls.filter((c) => c.startsWith('all#'))).toEqual([]); // a long list is never read whole for it

@@ -172,7 +172,7 @@ describe('listing strategies chosen from the dialect', () => {
         const pages = script[(list as { state: string }).state]!();
         for (const [i, p] of pages.entries()) {
           requests++;
-          yield { page: i + 1, rfqs: p.ids.map(rfq), pageTotal: p.total, total: pages[0]!.total };
+          yield { page: i + 1, rfqs: p.ids.map(rfq), listSize: p.total };
         }
       },
       getRfq: () => Promise.resolve(undefined),

@@ -61,7 +61,7 @@ describe('many pages from the sandbox', () => {
     const pages = await all(client(sandbox.url, { logger: logs.logger, pageConcurrency: 3 }).listRfqPages('open'));
     expect(pages.map((p) => p.page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(pages.flatMap((p) => p.rfqs.map((r) => r._id))).toEqual(ids);
-    expect(pages[0]!.total).toBe(23);
+    expect(pages[0]!.listSize).toBe(23);
     expect(foreign.requests).toHaveLength(0);
     expect(sandbox.stats().calls.listRfqs?.['200']).toBe(8);
     const warnings = () => logs.lines().filter((l) => String(l.msg).includes('another origin'));
@@ -91,7 +91,7 @@ describe('many pages from the sandbox', () => {
 
   it('an empty list is one page with no RFQs', async () => {
     const pages = await all(client(sandbox.url).listRfqPages('cancelled'));
-    expect(pages).toEqual([{ page: 1, rfqs: [], total: 0, pageTotal: 0 }]);
+    expect(pages).toEqual([{ page: 1, rfqs: [], listSize: 0 }]);
   });
 });
 
