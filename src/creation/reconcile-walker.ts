@@ -242,7 +242,7 @@ async function decideEligible(
   const unknown = unmarked
     .map((r) => seenAs.get(r._id) ?? r)
     .filter((r) => !hasExternalIds(r) && comparesUnreadable(r));
-  const known = await knownBodies(s, eligible, pendings);
+  const known: KnownBodies = free.length > 0 ? await knownBodies(s, eligible, pendings) : () => [];
   const titled = byTitle(free.filter((r) => !comparesUnreadable(r)));
   const held: Array<{ p: PendingEntry; rfqs: ListedRfq[] }> = [];
   for (const p of eligible) {
