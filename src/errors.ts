@@ -45,11 +45,7 @@ export class AuthError extends RfqSyncError {
   readonly status: number;
   readonly operation: string;
   constructor(d: HttpErrorDetails & { status: number }) {
-    super(
-      'E_AUTH',
-      'auth',
-      `${d.operation}: the sourcing service refused the token (HTTP ${d.status})${bodySuffix(d.body)}`,
-    );
+    super('E_AUTH', 'auth', refusal(d, 'refused the token'));
     this.status = d.status;
     this.operation = d.operation;
   }
@@ -88,11 +84,7 @@ export class PermanentHttpError extends RfqSyncError {
   readonly operation: string;
   readonly body: string | undefined;
   constructor(d: HttpErrorDetails & { status: number }) {
-    super(
-      'E_REJECTED',
-      'data',
-      `${d.operation}: the sourcing service rejected the request (HTTP ${d.status})${bodySuffix(d.body)}`,
-    );
+    super('E_REJECTED', 'data', refusal(d, 'rejected the request'));
     this.status = d.status;
     this.operation = d.operation;
     this.body = d.body;
@@ -449,6 +441,11 @@ export function isRetryablePageError(err: unknown): boolean {
   )
     return false;
   return err instanceof InvalidResponseError || (err instanceof RfqSyncError && err.kind === 'transient');
+}
+
+/** `<operation>: the sourcing service <what> (HTTP <status>)` and the body: how a refusal by status reads. */
+function refusal(d: HttpErrorDetails & { status: number }, what: string): string {
+  return `${d.operation}: the sourcing service ${what} (HTTP ${d.status})${bodySuffix(d.body)}`;
 }
 
 function bodySuffix(body: string | undefined): string {
