@@ -156,6 +156,8 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
   };
 }
 
+// The scrape-time gauges below are deliberately alike: prom-client's collect() form, one metric each.
+
 /** RFQs tracked by state, read from Redis at scrape time. */
 function rfqsGauge(registry: Registry, current: () => MetricsSources): void {
   new Gauge({

@@ -45,11 +45,7 @@ export class AuthError extends RfqSyncError {
   readonly status: number;
   readonly operation: string;
   constructor(d: HttpErrorDetails & { status: number }) {
-    super(
-      'E_AUTH',
-      'auth',
-      `${d.operation}: the sourcing service refused the token (HTTP ${d.status})${bodySuffix(d.body)}`,
-    );
+    super('E_AUTH', 'auth', refusal(d, 'refused the token'));
     this.status = d.status;
     this.operation = d.operation;
   }
@@ -88,11 +84,7 @@ export class PermanentHttpError extends RfqSyncError {
   readonly operation: string;
   readonly body: string | undefined;
   constructor(d: HttpErrorDetails & { status: number }) {
-    super(
-      'E_REJECTED',
-      'data',
-      `${d.operation}: the sourcing service rejected the request (HTTP ${d.status})${bodySuffix(d.body)}`,
-    );
+    super('E_REJECTED', 'data', refusal(d, 'rejected the request'));
     this.status = d.status;
     this.operation = d.operation;
     this.body = d.body;
@@ -326,6 +318,15 @@ export function noRedisServer(orRedisUrl = true): RfqSyncError {
   );
 }
 
+/** Something else answers on the port a private redis-server was started on (it could not bind it). */
+export function redisPortTaken(port: number, answer: string): RfqSyncError {
+  return new RfqSyncError(
+    'E_REDIS_PORT_TAKEN',
+    'transient',
+    `port ${port} is taken by another process (${answer}): the redis-server started for it could not listen there`,
+  );
+}
+
 /** A private redis-server we started did not listen in time. */
 export function redisServerSilent(port: number, timeoutMs: number): RfqSyncError {
   return new RfqSyncError(
@@ -440,6 +441,11 @@ export function isRetryablePageError(err: unknown): boolean {
   )
     return false;
   return err instanceof InvalidResponseError || (err instanceof RfqSyncError && err.kind === 'transient');
+}
+
+/** `<operation>: the sourcing service <what> (HTTP <status>)` and the body: how a refusal by status reads. */
+function refusal(d: HttpErrorDetails & { status: number }, what: string): string {
+  return `${d.operation}: the sourcing service ${what} (HTTP ${d.status})${bodySuffix(d.body)}`;
 }
 
 function bodySuffix(body: string | undefined): string {

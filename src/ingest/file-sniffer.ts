@@ -144,6 +144,9 @@ async function isWholeFileUtf8(path: string): Promise<boolean> {
   }
 }
 
+/** How both passes open the archive: entry by entry, kept open until closed, declared sizes checked on inflating. */
+const ZIP_OPEN = { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false } as const;
+
 /** Read the central directory only: entry count, declared uncompressed sizes, what kind of zip it is. */
 async function checkZip(
   path: string,
@@ -152,12 +155,7 @@ async function checkZip(
 ): Promise<void> {
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.openPromise(path, {
-      lazyEntries: true,
-      autoClose: false,
-      validateEntrySizes: true,
-      strictFileNames: false,
-    });
+    zip = await yauzl.openPromise(path, ZIP_OPEN);
   } catch (err) {
     return refuse(`is a corrupt zip/xlsx archive (${(err as Error).message})`, err);
   }
@@ -208,12 +206,7 @@ async function inflateAll(path: string, refuse: (reason: string, cause?: unknown
   let zip: yauzl.ZipFile | undefined;
   const truncated: string[] = [];
   try {
-    zip = await yauzl.openPromise(path, {
-      lazyEntries: true,
-      autoClose: false,
-      validateEntrySizes: true,
-      strictFileNames: false,
-    });
+    zip = await yauzl.openPromise(path, ZIP_OPEN);
     const z = zip;
     await new Promise<void>((resolve, reject) => {
       z.on('entry', (e: yauzl.Entry) => {

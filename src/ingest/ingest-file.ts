@@ -19,7 +19,13 @@ import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.t
 import { bindMapping, isBlankRow, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
 import { chooseProfile, HEADER_SEARCH_ROWS, type HeadRow, type ProfileChoice } from './profile-selection.ts';
-import { noCounts, RequisitionGrouper, type RequisitionCheck, type RowStatus } from './requisition-grouper.ts';
+import {
+  noCounts,
+  RequisitionGrouper,
+  type GrouperCounts,
+  type RequisitionCheck,
+  type RowStatus,
+} from './requisition-grouper.ts';
 import { MAX_REPORTED, RowReport } from './row-report.ts';
 import { readXlsxRows } from './xlsx-reader.ts';
 
@@ -41,17 +47,11 @@ export interface IngestOptions {
   checkRequisition?: RequisitionCheck;
 }
 
-export interface IngestSummary {
+/** The grouper's counts (skipped rows are each among `rows` with its note), and what the report lists. */
+export interface IngestSummary extends GrouperCounts {
   file: string;
   profile: string;
   profileReason: string;
-  requisitions: number;
-  lines: number;
-  heldRequisitions: number;
-  rejectedRows: number;
-  warnings: number;
-  /** Rows left out by the profile's skip_rows (totals rows), each among `rows` with its note. */
-  skippedRows: number;
   /** The first MAX_REPORTED problems (errors and warnings), in the order found. */
   problems: RowProblem[];
   /** Status of the first MAX_REPORTED data rows. */

@@ -3,6 +3,7 @@
  * notes) and a rows sheet: per row its requisition and status, and for problems the column, value and reason.
  * Every text from the input goes through safeCellText (no formula injection); written atomically.
  */
+import type ExcelJS from 'exceljs';
 import { loadExcelJS } from '../exceljs-loader.ts';
 import { writeAtomically } from '../atomic-write.ts';
 import { safeCellText } from '../spreadsheet-safety.ts';
@@ -81,20 +82,17 @@ export async function writeIngestReport(
   s.getColumn(1).alignment = { vertical: 'top' };
   s.getColumn(2).alignment = { vertical: 'top', horizontal: 'left', wrapText: true };
 
-  const r = wb.addWorksheet('Rows', { pageSetup: { ...pageSetup, printTitlesRow: '1:1' } });
-  r.columns = [
-    { header: 'Row', width: 8 },
-    { header: 'Requisition', width: 18 },
-    { header: 'Status', width: 22 },
-    { header: 'Severity', width: 10 },
-    { header: 'Column', width: 22 },
-    { header: 'Value', width: 28 },
-    { header: 'Reason', width: 90 },
-  ];
-  r.getRow(1).font = { bold: true };
+  const r = tableSheet(wb, 'Rows', pageSetup, [
+    ['Row', 8],
+    ['Requisition', 18],
+    ['Status', 22],
+    ['Severity', 10],
+    ['Column', 22],
+    ['Value', 28],
+    ['Reason', 90],
+  ]);
   r.getColumn(1).alignment = { horizontal: 'center' };
   r.getColumn(7).alignment = { vertical: 'top', wrapText: true };
-  r.views = [{ state: 'frozen', ySplit: 1 }];
   const rows = [...summary.rows].sort((a, b) => a.row - b.row);
   for (const row of rows) {
     const base = [row.row, safeCellText(row.requisition ?? ''), STATUS_TEXT[row.status] ?? row.status];
@@ -104,18 +102,15 @@ export async function writeIngestReport(
   }
   if (rows.length > 0) r.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: 7 } };
   if (extra?.changes && extra.changes.length > 0) {
-    const c = wb.addWorksheet('Changes', { pageSetup: { ...pageSetup, printTitlesRow: '1:1' } });
-    c.columns = [
-      { header: 'Requisition', width: 22 },
-      { header: 'RFQ', width: 10 },
-      { header: 'Line (external_id) or header', width: 24 },
-      { header: 'Field', width: 16 },
-      { header: 'Was (in the RFQ)', width: 28 },
-      { header: 'Now (in this file)', width: 28 },
-      { header: 'What happens', width: 60 },
-    ];
-    c.getRow(1).font = { bold: true };
-    c.views = [{ state: 'frozen', ySplit: 1 }];
+    const c = tableSheet(wb, 'Changes', pageSetup, [
+      ['Requisition', 22],
+      ['RFQ', 10],
+      ['Line (external_id) or header', 24],
+      ['Field', 16],
+      ['Was (in the RFQ)', 28],
+      ['Now (in this file)', 28],
+      ['What happens', 60],
+    ]);
     for (const x of extra.changes)
       c.addRow([
         safeCellText(x.requisition),
@@ -128,6 +123,20 @@ export async function writeIngestReport(
       ]);
   }
   await writeAtomically(outPath, (tmp) => wb.xlsx.writeFile(tmp));
+}
+
+/** A sheet with a bold header row of these columns (header, width), frozen on screen and repeated on each printed page. */
+function tableSheet(
+  wb: ExcelJS.Workbook,
+  name: string,
+  pageSetup: Partial<ExcelJS.PageSetup>,
+  columns: readonly (readonly [header: string, width: number])[],
+): ExcelJS.Worksheet {
+  const ws = wb.addWorksheet(name, { pageSetup: { ...pageSetup, printTitlesRow: '1:1' } });
+  ws.columns = columns.map(([header, width]) => ({ header, width }));
+  ws.getRow(1).font = { bold: true };
+  ws.views = [{ state: 'frozen', ySplit: 1 }];
+  return ws;
 }
 
 function cellOf(v: string | number | null): string | number {

@@ -95,48 +95,33 @@ export function inferNumberStyle(texts: Iterable<string>, hint: '.' | ','): Numb
     }
   }
   const currencyMarks = [...marks];
+  const style = (format: NumberFormat, confidence: NumberStyle['confidence'], review?: string): NumberStyle => ({
+    format,
+    votes,
+    examples,
+    ambiguous,
+    currencyMarks,
+    confidence,
+    ...(review === undefined ? {} : { review }),
+  });
   const grouping = (dec: '.' | ','): NumberFormat['thousands'] =>
     space ? ' ' : apostrophe ? "'" : dec === '.' ? ',' : '.';
   if (votes['.'] > 0 && votes[','] > 0) {
     const dec = votes['.'] >= votes[','] ? '.' : ',';
     const other = dec === '.' ? ',' : '.';
-    return {
-      format: { decimal: dec, thousands: 'auto' },
-      votes,
-      examples,
-      ambiguous,
-      currencyMarks,
-      confidence: 'low',
-      review: `values disagree on the decimal separator: ${votes[dec]} read with "${dec}" (e.g. "${examples[dec]}"), ${votes[other]} with "${other}" (e.g. "${examples[other]}"); "${dec}" taken (the majority)`,
-    };
+    return style(
+      { decimal: dec, thousands: 'auto' },
+      'low',
+      `values disagree on the decimal separator: ${votes[dec]} read with "${dec}" (e.g. "${examples[dec]}"), ${votes[other]} with "${other}" (e.g. "${examples[other]}"); "${dec}" taken (the majority)`,
+    );
   }
   const decided = votes['.'] > 0 ? '.' : votes[','] > 0 ? ',' : undefined;
-  if (decided)
-    return {
-      format: { decimal: decided, thousands: grouping(decided) },
-      votes,
-      examples,
-      ambiguous,
-      currencyMarks,
-      confidence: 'high',
-    };
-  if (ambiguous > 0) {
-    return {
-      format: { decimal: hint, thousands: 'auto' },
-      votes,
-      examples,
-      ambiguous,
-      currencyMarks,
-      confidence: 'low',
-      review: `decimal comma or thousands separator? ${ambiguous} value(s) like "${examples.ambiguous}" read either way and none decides; "${hint}" taken as the decimal separator from the layout (thousands: auto, so ingestion warns on each such value)`,
-    };
-  }
-  return {
-    format: { decimal: hint, thousands: 'auto' },
-    votes,
-    examples,
-    ambiguous,
-    currencyMarks,
-    confidence: 'medium',
-  };
+  if (decided) return style({ decimal: decided, thousands: grouping(decided) }, 'high');
+  if (ambiguous > 0)
+    return style(
+      { decimal: hint, thousands: 'auto' },
+      'low',
+      `decimal comma or thousands separator? ${ambiguous} value(s) like "${examples.ambiguous}" read either way and none decides; "${hint}" taken as the decimal separator from the layout (thousands: auto, so ingestion warns on each such value)`,
+    );
+  return style({ decimal: hint, thousands: 'auto' }, 'medium');
 }

@@ -3,10 +3,12 @@
  * listed on top and each also written as a `# REVIEW:` comment above the setting it is about.
  */
 import { stringify } from 'yaml';
+import { REQUISITION_FIELDS, type FieldName } from './mapping-profile.ts';
 import type { ReviewPoint } from './suggest-evidence.ts';
 import type { FileSample } from './suggest-sample.ts';
 
-const FIELD_ORDER = [
+/** A reader's order: the requisition key, the line's fields, then the requisition's other header fields. */
+const FIELD_ORDER: readonly FieldName[] = [
   'requisition',
   'external_id',
   'product_name',
@@ -16,13 +18,7 @@ const FIELD_ORDER = [
   'estimated_price',
   'unit_price',
   'price_unit',
-  'title',
-  'description',
-  'due_date',
-  'required_date',
-  'rfq_type',
-  'rfq_category',
-  'rfq_location',
+  ...REQUISITION_FIELDS.filter((f) => f !== 'requisition'),
 ];
 
 /** The fields in FIELD_ORDER, unset ones left out. */

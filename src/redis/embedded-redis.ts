@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noRedisServer, redisServerSilent } from '../errors.ts';
+import { noRedisServer, redisPortTaken, redisServerSilent, RfqSyncError } from '../errors.ts';
 
 export interface EmbeddedRedis {
   url: string;
@@ -42,8 +42,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Tries on a fresh free port when another process took the one picked first (freePort cannot reserve it). */
+const PORT_TRIES = 3;
+
 export async function startEmbeddedRedis(opts: EmbeddedRedisOptions = {}): Promise<EmbeddedRedis> {
-  const port = opts.port ?? (await freePort());
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(opts.port ?? (await freePort()), opts);
+    } catch (err) {
+      const taken = err instanceof RfqSyncError && err.code === 'E_REDIS_PORT_TAKEN';
+      if (!taken || opts.port !== undefined || attempt >= PORT_TRIES) throw err;
+    }
+  }
+}
+
+async function startOn(port: number, opts: EmbeddedRedisOptions): Promise<EmbeddedRedis> {
   const ownDir = opts.dir === undefined;
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'rfq-sync-redis-'));
   const args = [
@@ -80,6 +93,12 @@ export async function startEmbeddedRedis(opts: EmbeddedRedisOptions = {}): Promi
     } finally {
       ready.abort(); // stop probing at once when the spawn failed, so a missing binary fails fast
     }
+    // the port answering is not enough: another process may hold it (ours then exits, unable to bind)
+    const pid = await serverPid(port);
+    if (pid !== child.pid) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      throw redisPortTaken(port, pid === undefined ? 'not a redis-server' : `redis-server pid ${pid}`);
+    }
   };
   await launch();
   const handle: EmbeddedRedis = {
@@ -106,6 +125,29 @@ export async function startEmbeddedRedis(opts: EmbeddedRedisOptions = {}): Promi
   return handle;
 }
 
+/** The process id of the redis-server answering on `port` (INFO server), undefined when it is not one. */
+async function serverPid(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    let got = '';
+    const done = (pid: number | undefined) => {
+      clearTimeout(timer);
+      s.destroy();
+      resolve(pid);
+    };
+    const timer = setTimeout(() => done(undefined), 2_000);
+    s.once('connect', () => s.write('*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n'));
+    s.on('data', (chunk: Buffer) => {
+      got += chunk.toString('latin1');
+      const m = /\r\nprocess_id:(\d+)\r\n/.exec(got);
+      if (m) done(Number(m[1]));
+      else if (!got.startsWith('$')) done(undefined); // an error reply, or not Redis at all
+    });
+    s.once('error', () => done(undefined));
+    s.once('close', () => done(undefined));
+  });
+}
+
 async function waitForPort(port: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -113,7 +155,7 @@ async function waitForPort(port: number, timeoutMs: number, signal?: AbortSignal
     const ok = await new Promise<boolean>((resolve) => {
       const s = connect(port, '127.0.0.1');
       s.once('connect', () => {
-        s.end();
+        s.destroy();
         resolve(true);
       });
       s.once('error', () => resolve(false));

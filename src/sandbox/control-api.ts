@@ -4,6 +4,7 @@
  * faults, the behaviour, the stats and an autopilot tick, for the demo and tests in another process.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
 import { SandboxError } from '../errors.ts';
 import { behaviourSchema } from './behaviour.ts';
 import type { SandboxControl } from './control.ts';
@@ -80,10 +81,7 @@ async function route(
   if (parts[0] === 'behaviour' && parts.length === 1 && method === 'GET')
     return sendJson(res, 200, control.getBehaviour());
   if (parts[0] === 'behaviour' && parts.length === 1 && (method === 'PUT' || method === 'POST')) {
-    const parsed = behaviourSchema.safeParse(await body());
-    if (!parsed.success)
-      throw new SandboxError(400, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-    control.setBehaviour(parsed.data);
+    control.setBehaviour(checked(behaviourSchema, await body()));
     return sendJson(res, 200, control.getBehaviour());
   }
   if (parts[0] === 'rfqs' && parts[2] === 'listed-lines' && method === 'POST') {
@@ -103,10 +101,7 @@ async function route(
   }
   if (parts[0] === 'faults' && parts.length === 1 && method === 'GET') return sendJson(res, 200, faults.get());
   if (parts[0] === 'faults' && parts.length === 1 && (method === 'PUT' || method === 'POST')) {
-    const parsed = faultsSchema.safeParse(await body());
-    if (!parsed.success)
-      throw new SandboxError(400, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-    faults.set(parsed.data);
+    faults.set(checked(faultsSchema, await body()));
     return sendJson(res, 200, faults.get());
   }
   if (parts[0] === 'stats' && parts.length === 1 && method === 'GET') return sendJson(res, 200, control.stats());
@@ -119,6 +114,14 @@ async function route(
     return sendJson(res, 200, { ok: true });
   }
   return sendJson(res, 404, { error: 'not_found', message: `no control endpoint ${method} ${path}` });
+}
+
+/** A control call's body as `schema` reads it; a 400 names each field it breaks. */
+function checked<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success)
+    throw new SandboxError(400, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  return parsed.data;
 }
 
 /** A control call's body: empty is `{}`, anything but a JSON object is refused. */

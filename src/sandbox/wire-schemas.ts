@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 
+// Deliberately a copy of src/sourcing/limits.ts, not an import of it: the sandbox stands for the service.
 export const SANDBOX_LIMITS = {
   title: 500,
   description: 20_000,

@@ -11,7 +11,7 @@
  * - each RFQ as the detail call shows it, where the service has one.
  */
 import type { Dialect } from './dialect.ts';
-import type { ListingPort } from './listing-types.ts';
+import type { SourcingPort } from './port.ts';
 import { RFQ_STATUSES, type ListedRfq, type ListFilter } from './types.ts';
 
 export interface AccountReading {
@@ -22,7 +22,7 @@ export interface AccountReading {
   /** The RFQs of `rfqs` that could be one of ours though they carry no external_ids. */
   unmarked(rfqs: Iterable<ListedRfq>): ListedRfq[];
   /** Each RFQ as the detail call shows it (the list's date kept where the call has none); as listed without one. */
-  detailed(port: Pick<ListingPort, 'getRfq'>, rfqs: readonly ListedRfq[]): Promise<ListedRfq[]>;
+  detailed(port: Pick<SourcingPort, 'getRfq'>, rfqs: readonly ListedRfq[]): Promise<ListedRfq[]>;
 }
 
 export type AccountFacts = Pick<Dialect, 'filter' | 'detail'> & Partial<Pick<Dialect, 'unfiltered' | 'echo'>>;

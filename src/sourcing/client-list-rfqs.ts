@@ -171,6 +171,7 @@ async function fetchListPage(
   page: number,
   signal: AbortSignal | undefined,
 ): Promise<FetchedPage<ListPageItems>> {
+  // Deliberately alike in client-list-rfqs.ts and client-vendors.ts: each endpoint spells out its own request.
   const { json } = await c.transport.requestJson({
     operation: 'listRfqs',
     method: 'GET',

@@ -68,6 +68,7 @@ async function fetchVendorPage(
   page: number,
   signal: AbortSignal | undefined,
 ): Promise<FetchedPage<VendorPage>> {
+  // Deliberately alike in client-list-rfqs.ts and client-vendors.ts: each endpoint spells out its own request.
   const { json } = await c.transport.requestJson({
     operation: 'listVendors',
     method: 'GET',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineEventKind, detailIf, plural } from '../event-kind.ts';
 import { money, rfqDetails, rfqFields, rfqName, rfqScope } from './rfq-fields.ts';
 
+// Deliberately the same shape as every event kind here: one kind per file, each a defineEventKind (event-kind.ts).
 export default defineEventKind({
   name: 'comparison-ready',
   audience: 'procurement',

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineEventKind, plural } from '../event-kind.ts';
 
+// Deliberately the same shape as every event kind here: one kind per file, each a defineEventKind (event-kind.ts).
 export default defineEventKind({
   name: 'redis-state-lost',
   audience: 'it',
