@@ -5,19 +5,17 @@
  * and again. Each phase drops its own file of requisitions; figures: RFQs expected / created / duplicated,
  * requisitions lost, jobs stuck, time to recover after the fault ends.
  */
-import { mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
-import { DEFAULT_SANDBOX_TOKEN, type Sandbox } from '../../src/sandbox/server.ts';
+import type { Sandbox } from '../../src/sandbox/server.ts';
 import type { SandboxFaults } from '../../src/sandbox/faults.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
 import {
   usePipeline,
   openQueues,
-  serviceEnv,
   sleep,
   unfinished,
   waitFor,
@@ -47,21 +45,17 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
   const outputs: string[] = [];
 
   beforeAll(async () => {
-    ({ redis, sandbox, data, prefix } = pipeline);
-    staging = await mkdtemp(join(tmpdir(), 'rfq-sync-faults-staging-'));
-    env = serviceEnv({
-      redisUrl: redis.url,
-      baseUrl: sandbox.url,
-      token: DEFAULT_SANDBOX_TOKEN,
-      prefix,
-      data,
-      extra: { JOB_LOCK_MS: '3000', STALLED_CHECK_MS: '1000', INBOX_RECOVER_AFTER_MS: '5000', LOG_LEVEL: 'warn' },
+    ({ redis, sandbox, data, prefix, staging } = pipeline);
+    env = pipeline.workerEnv({
+      JOB_LOCK_MS: '3000',
+      STALLED_CHECK_MS: '1000',
+      INBOX_RECOVER_AFTER_MS: '5000',
+      LOG_LEVEL: 'warn',
     });
     service = await pipeline.spawnWorker(env);
   });
   afterAll(async () => {
     await service?.kill('SIGTERM');
-    await rm(staging, { recursive: true, force: true });
   });
 
   /** Drop a generic-template file of `n` requisitions (2 lines each) named after the phase. */

@@ -12,18 +12,14 @@ import { ingestFile } from '../../src/ingest/ingest-file.ts';
 import { loadProfiles, type MappingProfile } from '../../src/ingest/index.ts';
 import { PACKAGE_ROOT } from '../../src/config.ts';
 import { parseProcessingName, type ProcessingName } from '../../src/intake/file-mover.ts';
-import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import type { Requisition } from '../../src/requisition.ts';
-import { DEFAULT_SANDBOX_TOKEN, type Sandbox } from '../../src/sandbox/server.ts';
 import {
   listTree,
   usePipeline,
   openQueues,
-  serviceEnv,
   sleep,
   unfinished,
   waitFor,
-  type DataDir,
   type WorkerChild,
 } from '../helpers/pipeline.ts';
 import { workbookText } from './outputs.ts';
@@ -147,41 +143,27 @@ describe('hostile files straight through ingestFile', () => {
 
 describe('hostile files through a worker process, the watched inbox, Redis and the sandbox', () => {
   const pipeline = usePipeline({ scope: 'file', appendonly: false, sandbox: { seed: 6 }, tag: 'hostile-pipeline' });
-  let redis: EmbeddedRedis;
-  let sandbox: Sandbox;
-  let data: DataDir;
-  let staging: string;
   let service: WorkerChild;
-  let prefix: string;
 
   beforeAll(async () => {
-    ({ redis, sandbox, data, prefix } = pipeline);
-    staging = await mkdtemp(join(tmpdir(), 'rfq-sync-hostile-staging-'));
     service = await pipeline.spawnWorker(
-      serviceEnv({
-        redisUrl: redis.url,
-        baseUrl: sandbox.url,
-        token: DEFAULT_SANDBOX_TOKEN,
-        prefix,
-        data,
-        extra: {
-          MAX_FILE_BYTES: String(HOSTILE_LIMITS.maxFileBytes),
-          MAX_XLSX_UNCOMPRESSED_BYTES: String(HOSTILE_LIMITS.maxXlsxUncompressedBytes),
-          MAX_XLSX_ENTRIES: String(HOSTILE_LIMITS.maxXlsxEntries),
-          // Big hostile files keep an ingest job busy for seconds: a lock that outlives them.
-          JOB_LOCK_MS: '30000',
-          STALLED_CHECK_MS: '5000',
-          LOG_LEVEL: 'warn',
-        },
+      pipeline.workerEnv({
+        MAX_FILE_BYTES: String(HOSTILE_LIMITS.maxFileBytes),
+        MAX_XLSX_UNCOMPRESSED_BYTES: String(HOSTILE_LIMITS.maxXlsxUncompressedBytes),
+        MAX_XLSX_ENTRIES: String(HOSTILE_LIMITS.maxXlsxEntries),
+        // Big hostile files keep an ingest job busy for seconds: a lock that outlives them.
+        JOB_LOCK_MS: '30000',
+        STALLED_CHECK_MS: '5000',
+        LOG_LEVEL: 'warn',
       }),
     );
   });
   afterAll(async () => {
     await service?.kill('SIGTERM');
-    await rm(staging, { recursive: true, force: true });
   });
 
   it('every file ends in archive/ or failed/ with a report naming the cause; the worker stays up; the service gets whole requisitions only', async () => {
+    const { redis, sandbox, data, prefix, staging } = pipeline;
     const cases = hostileCases().filter(
       (c) =>
         (runDefects || (!OPEN_DEFECTS.has(c.id) && !OPEN_PIPELINE_DEFECTS.has(c.id))) && (!only || only.includes(c.id)),

@@ -9,8 +9,8 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
@@ -87,8 +87,7 @@ describe('security', () => {
       linksOrigin: foreign.url,
       prefix: '/esourcing',
     });
-    ({ redis, data, prefix } = pipeline);
-    staging = await mkdtemp(join(tmpdir(), 'rfq-sync-security-staging-'));
+    ({ redis, data, prefix, staging } = pipeline);
     env = serviceEnv({
       redisUrl: redis.url,
       baseUrl: sandbox.url,
@@ -103,7 +102,6 @@ describe('security', () => {
     await service?.kill('SIGTERM');
     await sandbox?.stop();
     await new Promise((r) => foreign?.server.close(r));
-    await rm(staging, { recursive: true, force: true });
   });
 
   it('the whole loop with hostile text: the token is in no output, formulas are neutralised everywhere, paths stay inside', async () => {

@@ -6,23 +6,12 @@
  * zero is right. In both dialects of the service (docs: no external_id echo, capitalised filter, detail call), one
  * test file each (soak-friendly.test.ts, soak-docs.test.ts), so the hardening suite can run them beside other files.
  */
-import { mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
-import { DEFAULT_SANDBOX_TOKEN, type Sandbox } from '../../src/sandbox/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
-import {
-  usePipeline,
-  openQueues,
-  serviceEnv,
-  unfinished,
-  waitFor,
-  type DataDir,
-  type WorkerChild,
-} from '../helpers/pipeline.ts';
+import { usePipeline, openQueues, unfinished, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
 
 const PER_FILE = 200;
 /** Files per dialect: the friendly dialect carries the full 2,000; the docs dialect half, as CI time allows. */
@@ -55,38 +44,21 @@ function soak(dialect: keyof typeof FILES, REQUISITIONS: number): void {
     },
     tag: `soak-${dialect}`,
   });
-  let redis: EmbeddedRedis;
-  let sandbox: Sandbox;
-  let data: DataDir;
-  let staging: string;
   let service: WorkerChild;
-  let prefix: string;
-
-  beforeAll(async () => {
-    ({ redis, sandbox, data, prefix } = pipeline);
-    staging = await mkdtemp(join(tmpdir(), 'rfq-sync-soak-staging-'));
-  });
   afterAll(async () => {
     await service?.kill('SIGTERM');
-    await rm(staging, { recursive: true, force: true });
   });
 
   it('every requisition becomes one RFQ, one comparison workbook and one award file; nothing lost, doubled or stuck', async () => {
-    const env = serviceEnv({
-      redisUrl: redis.url,
-      baseUrl: sandbox.url,
-      token: DEFAULT_SANDBOX_TOKEN,
-      prefix,
-      data,
-      extra: {
-        JOB_LOCK_MS: '5000',
-        STALLED_CHECK_MS: '2000',
-        LOG_LEVEL: 'warn',
-        POLL_CRON: '*/3 * * * * *',
-        CONCURRENCY_CREATE: '16',
-        CONCURRENCY_QUOTATIONS: '8',
-        CONCURRENCY_COMPARISON: '2',
-      },
+    const { redis, sandbox, data, prefix, staging } = pipeline;
+    const env = pipeline.workerEnv({
+      JOB_LOCK_MS: '5000',
+      STALLED_CHECK_MS: '2000',
+      LOG_LEVEL: 'warn',
+      POLL_CRON: '*/3 * * * * *',
+      CONCURRENCY_CREATE: '16',
+      CONCURRENCY_QUOTATIONS: '8',
+      CONCURRENCY_COMPARISON: '2',
     });
     service = await pipeline.spawnWorker(env);
     const t0 = Date.now();

@@ -71,14 +71,7 @@ describe('no silent stalls: real worker processes', () => {
   }
 
   it('the service refuses every token for 10 s, then accepts the same one: the worker resumes by itself within the back-off, creates everything once, and is never restarted', async () => {
-    const env = serviceEnv({
-      redisUrl: pipeline.redisUrl,
-      baseUrl: pipeline.sandboxUrl,
-      token: pipeline.token,
-      prefix: pipeline.prefix,
-      data: pipeline.data,
-      extra: { AUTH_CHECK_MS: '500' },
-    });
+    const env = pipeline.workerEnv({ AUTH_CHECK_MS: '500' });
     const worker = await pipeline.spawnWorker(env);
     const pid = worker.child.pid;
     const redis = new Redis(pipeline.redisUrl);

@@ -77,6 +77,13 @@ export interface Pipeline {
   readonly prefix: string;
   /** This test's (or file's) data folder. */
   readonly data: DataDir;
+  /**
+   * A scratch folder outside the data folder (on the same file system, so a rename into the inbox is atomic): files
+   * written there whole and moved in, as an ERP export should arrive. Made on first use, removed with the data folder.
+   */
+  readonly staging: string;
+  /** The environment of a whole worker (serviceEnv) on this pipeline's Redis, sandbox, prefix and data folder. */
+  workerEnv(extra?: Record<string, string>): Record<string, string>;
   /** A worker child running `rfq-sync worker`; killed (SIGKILL) at the end of the test or file if still running. */
   spawnWorker(env: Record<string, string>, opts?: SpawnWorkerOptions): Promise<WorkerChild>;
   /** An in-process worker context; closed at the end of the test or file. */
@@ -95,6 +102,7 @@ export function usePipeline(o: UsePipelineOptions = {}): Pipeline {
   const scope = o.scope ?? 'test';
   let prefix: string | undefined;
   let data: DataDir | undefined;
+  let staging: string | undefined;
   const children = new Set<WorkerChild>();
   const contexts = new Set<AppContext>();
   const setUp = async () => {
@@ -108,6 +116,8 @@ export function usePipeline(o: UsePipelineOptions = {}): Pipeline {
     contexts.clear();
     await data?.remove();
     data = undefined;
+    if (staging) await rm(staging, { recursive: true, force: true });
+    staging = undefined;
   };
   if (scope === 'test') {
     beforeEach(setUp);
@@ -119,7 +129,7 @@ export function usePipeline(o: UsePipelineOptions = {}): Pipeline {
   const noSandbox = (): never => {
     throw new Error('usePipeline({ sandbox: false }) has no sandbox');
   };
-  return {
+  const self: Pipeline = {
     get redis() {
       return redis.redis;
     },
@@ -143,6 +153,16 @@ export function usePipeline(o: UsePipelineOptions = {}): Pipeline {
       if (!data) throw new Error('no data folder yet (use inside a test)');
       return data;
     },
+    get staging() {
+      if (!data) throw new Error('no staging folder yet (use inside a test)');
+      // made on first use: most tests drop their files straight into the inbox
+      staging ??= mkdtempSync(join(tmpdir(), `rfq-sync-${o.tag ?? 'pipeline'}-staging-`));
+      return staging;
+    },
+    workerEnv(extra = {}) {
+      const { redisUrl, sandboxUrl, token } = self;
+      return serviceEnv({ redisUrl, baseUrl: sandboxUrl, token, prefix: self.prefix, data: self.data, extra });
+    },
     async spawnWorker(env, opts) {
       const child = await spawnWorker(env, opts);
       children.add(child);
@@ -165,6 +185,7 @@ export function usePipeline(o: UsePipelineOptions = {}): Pipeline {
       };
     },
   };
+  return self;
 }
 
 /**
@@ -359,15 +380,7 @@ export function withOwnMappings(
 ): { mappings: string; env: Record<string, string> } {
   const mappings = join(p.data.jail, 'mappings');
   mkdirSync(mappings);
-  const env = serviceEnv({
-    redisUrl: p.redisUrl,
-    baseUrl: p.sandboxUrl,
-    token: p.token,
-    prefix: p.prefix,
-    data: p.data,
-    extra: { MAPPINGS_DIR: mappings, ...extra },
-  });
-  return { mappings, env };
+  return { mappings, env: p.workerEnv({ MAPPINGS_DIR: mappings, ...extra }) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

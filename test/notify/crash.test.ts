@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serviceEnv, sleep, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { sleep, usePipeline, waitFor } from '../helpers/pipeline.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/notify.ts';
 
 const pipeline = usePipeline({ tag: 'notify-crash' });
@@ -23,24 +23,17 @@ describe('a worker killed while sending', () => {
     { timeout: 60_000 },
     async () => {
       smtp = await startSmtpCatcher();
-      const env = serviceEnv({
-        baseUrl: pipeline.sandboxUrl,
-        redisUrl: pipeline.redisUrl,
-        token: pipeline.token,
-        prefix: pipeline.prefix,
-        data: pipeline.data,
-        extra: {
-          FILE_STABLE_MS: '100',
-          JOB_LOCK_MS: '1000',
-          STALLED_CHECK_MS: '500',
-          POLL_CRON: '0 0 1 1 *',
-          NOTIFY_CHANNELS: JSON.stringify({
-            mail: { type: 'smtp', host: '127.0.0.1', port: smtp.port, security: 'none', from: 'rfq-sync@example.com' },
-          }),
-          NOTIFY_ROUTES: JSON.stringify({
-            it: { channel: 'mail', to: 'it@example.com', events: ['file-refused'], digest: 'immediate' },
-          }),
-        },
+      const env = pipeline.workerEnv({
+        FILE_STABLE_MS: '100',
+        JOB_LOCK_MS: '1000',
+        STALLED_CHECK_MS: '500',
+        POLL_CRON: '0 0 1 1 *',
+        NOTIFY_CHANNELS: JSON.stringify({
+          mail: { type: 'smtp', host: '127.0.0.1', port: smtp.port, security: 'none', from: 'rfq-sync@example.com' },
+        }),
+        NOTIFY_ROUTES: JSON.stringify({
+          it: { channel: 'mail', to: 'it@example.com', events: ['file-refused'], digest: 'immediate' },
+        }),
       });
       const first = await pipeline.spawnWorker(env);
       writeFileSync(join(pipeline.data.inbox, 'first.csv'), 'Nothing,We,Know\n1,2,3\n');
