@@ -20,7 +20,7 @@ import type { WorkerContext } from '../../src/pipeline/context.ts';
 import type { StoredRfq } from '../../src/sandbox/store.ts';
 import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
 import { trackingStore } from '../../src/tracking/context.ts';
-import { GENERIC_HEADER, ls, readAwardCsv, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { GENERIC_HEADER, jobCounts, ls, readAwardCsv, usePipeline, waitFor } from '../helpers/pipeline.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 
 const pipeline = usePipeline({
@@ -77,8 +77,27 @@ function rfqsOf(prs: string[]): Map<string, StoredRfq> {
   return out;
 }
 
-/** Polls until `done` (each poll and what it caused settled). */
+/** Polls until `done` (each poll and what it caused settled); on time-out says where each RFQ and queue stands. */
 async function pollUntil(ctx: WorkerContext, what: string, done: () => Promise<boolean>): Promise<void> {
+  const state = async () => {
+    const store = trackingStore(ctx);
+    const rfqs = pipeline.sandbox.control.listAll();
+    const recs = await store.getMany(rfqs.map((r) => r._id));
+    const { ingest, createRfq, poll, quotations, comparison } = ctx.queues;
+    const named = { ingest, createRfq, poll, quotations, comparison };
+    const counts = Object.fromEntries(
+      await Promise.all(Object.entries(named).map(async ([n, q]) => [n, await jobCounts(q)] as const)),
+    );
+    return JSON.stringify({
+      rfqs: rfqs.map((r, i) => ({
+        id: r._id,
+        state: r.state,
+        tracked: recs[i]?.state,
+        comparison: recs[i]?.comparison,
+      })),
+      queues: counts,
+    });
+  };
   await waitFor(
     what,
     async () => {
@@ -88,6 +107,7 @@ async function pollUntil(ctx: WorkerContext, what: string, done: () => Promise<b
     },
     40_000,
     50,
+    state,
   );
 }
 
