@@ -46,13 +46,14 @@ export async function runQuotations(
   const pull = await pullQuotations(ctx.client, rfqId, award);
   const revisions = revisionsOf(pull.quotations);
   const decisions = decisionsOf(pull.quotations, pull.invalid.length);
-  const decision = decideNewVersion(rec.comparison, {
+  const current = {
     revisions,
     award,
     listedUnreadable: rec.listedUnreadable ?? '',
     ...(pull.winnerKey !== undefined ? { winnerKey: pull.winnerKey } : {}),
     ...(decisions !== undefined ? { decisions } : {}),
-  });
+  };
+  let decision = decideNewVersion(rec.comparison, current);
   const base = {
     rfqId,
     quotations: pull.quotations.length,
@@ -68,14 +69,22 @@ export async function runQuotations(
   if (!decision.needed) return base;
 
   await storeSnapshot(store, rfqId, pull, revisions, opts.snapshotMaxBytes);
-  const version = (rec.comparison?.version ?? 0) + 1;
+  // A comparison version may have been written while this pull ran, from the snapshot before ours: its job ended
+  // without seeing ours, and asking for that version again would be a no-op. Decided again against what is written
+  // now; a version written after this read sees our snapshot itself (comparison-runner.ts askForNextVersion).
+  const written = (await store.get(rfqId))?.comparison;
+  if (written?.version !== rec.comparison?.version) {
+    decision = decideNewVersion(written, current);
+    if (!decision.needed) return { ...base, decision };
+  }
+  const version = (written?.version ?? 0) + 1;
   await enqueueComparison(ctx, { rfqId, version });
   const why = decision.revised.length > 0 ? ` (revised: ${decision.revised.join(', ')})` : '';
   log.info(
     { version, reasons: decision.reasons, revised: decision.revised },
     `RFQ ${rfqId}: comparison v${version} asked for: ${decision.reasons.join(', ')}${why}`,
   );
-  return { ...base, version };
+  return { ...base, decision, version };
 }
 
 /** What could not be read in this pull, warned about the first time it is met (later pulls say it at debug). */
