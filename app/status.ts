@@ -15,6 +15,7 @@
  *     heldFiles: [{ inboxName, file, profiles: [{ name, file, reason }], at, report }] (held for a broken profile),
  *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }],
  *     awardsWithheld: [{ rfqId, version, reason, at }], vendorDirectory: { outcome, path?, vendors, readAt?, detail? } | null,
+ *     notifyRetrying: [{ route, channel, messages, attempts, maxAttempts, reason, at }] (app/status-notify.ts),
  *     generatedAt }
  * `files` lists the input files of the last day that were refused whole, had rows rejected (a requisition held by
  * CATEGORY_CHECK=hold among them) or sent requisitions whose category no vendor follows (CATEGORY_CHECK=warn): their ingest job
@@ -35,6 +36,7 @@ import type { HeldFile } from '../src/intake/held-files.ts';
 import type { MappingSet } from '../src/intake/mapping-sets.ts';
 import type { RetentionResult } from '../src/intake/retention.ts';
 import { vendorStatusLines, type StatusVendorDirectory, type StatusWithheldAward } from './status-vendors.ts';
+import { notifyRetrying, notifyRetryingLines, type NotifyRetrying } from './status-notify.ts';
 
 type QueuesCtx = { queues: Pick<Queues, 'all'> };
 
@@ -106,6 +108,8 @@ export interface StatusReport {
   vendorDirectory: StatusVendorDirectory | null;
   /** Mapping profiles that do not load, as the workers seen lately report them: skipped, the others work. */
   brokenProfiles: BrokenProfileStatus[];
+  /** Notifications waiting for another attempt, per route (app/status-notify.ts): a channel failing or stalled. */
+  notifyRetrying?: NotifyRetrying[];
   /** Files held in the inbox until a broken profile is fixed (src/intake/held-files.ts). */
   heldFiles: Array<Pick<HeldFile, 'inboxName' | 'file' | 'profiles' | 'report'> & { at: string }>;
 }
@@ -236,12 +240,13 @@ export async function collectStatus(
   ctx: QueuesCtx & { authGate: { status(): Promise<AuthPauseStatus> } },
   tracking?: () => Promise<TrackingFacts>,
 ): Promise<StatusReport> {
-  const [queues, failures, files, auth, facts] = await Promise.all([
+  const [queues, failures, files, auth, facts, retrying] = await Promise.all([
     queueCounts(ctx),
     recentFailures(ctx),
     recentFileProblems(ctx, FILE_JOBS_SCANNED),
     ctx.authGate.status(),
     tracking ? tracking() : Promise.resolve<TrackingFacts>({ rfqs: {}, lastPoll: null }),
+    notifyRetrying(ctx),
   ]);
   return {
     generatedAt: new Date().toISOString(),
@@ -265,6 +270,7 @@ export async function collectStatus(
     paused: pauseReport(auth),
     tokenProblems: tokenProblemsReport(auth),
     intake: facts.intake ?? null,
+    notifyRetrying: retrying,
   };
 }
 
@@ -323,7 +329,8 @@ function alertLines(r: StatusReport): string[] {
       lines.push(`  ${g.map((m) => m.worker).join(', ')}: ${g[0]!.files.join(' ')} (${g[0]!.hash})`);
   }
   lines.push(...mappingAlertLines(r));
-  lines.push(...authLines(r.paused, r.tokenProblems), ...intakeLines(r.intake));
+  lines.push(...authLines(r.paused, r.tokenProblems), ...notifyRetryingLines(r.notifyRetrying ?? []));
+  lines.push(...intakeLines(r.intake));
   return lines;
 }
 

@@ -10,9 +10,12 @@
  * Errors:   a channel that fails (NotifyError: refused, time-out, non-2xx) is retried with back-off, NOTIFY_ATTEMPTS
  *           times in all, then kept as failed (`rfq-sync failed list`, `failed retry`); on that last failure the
  *           other routes are told (channel-failing). Nothing of the pipeline waits for this queue. A bad payload is
- *           unrecoverable.
+ *           unrecoverable. Each send ends within its channel's `timeout_ms` (src/notify/send-deadline.ts).
+ * Slots:    a channel sends at most NOTIFY_CONCURRENCY messages at once per process (src/notify/channel-slots.ts):
+ *           a message whose channel has no free slot goes back to the queue for a while (not an attempt), so a
+ *           stalled channel never holds another channel's messages.
  */
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { notifyJobSchema, type DeliveryResult } from '../src/notify/notifier.ts';
 
@@ -23,6 +26,11 @@ export async function processNotify(ctx: Pick<WorkerContext, 'notify' | 'logger'
   const data = notifyJobSchema.safeParse(job.data);
   if (!data.success)
     throw new UnrecoverableError(`notify job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
+  const slot = ctx.notify.reserve(data.data);
+  if ('retryInMs' in slot) {
+    await job.moveToDelayed(Date.now() + slot.retryInMs, job.token);
+    throw new DelayedError();
+  }
   try {
     return await ctx.notify.deliver(data.data);
   } catch (err) {
@@ -34,5 +42,7 @@ export async function processNotify(ctx: Pick<WorkerContext, 'notify' | 'logger'
           ctx.logger.warn({ err: e }, 'notify: could not tell the other routes of a failed message'),
         );
     throw err;
+  } finally {
+    slot.release();
   }
 }

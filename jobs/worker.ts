@@ -119,7 +119,9 @@ export function startWorker(ctx: WorkerContext & WorkerConnection, opts: StartWo
     const options: WorkerOptions = {
       connection: ctx.connection,
       prefix: ctx.bullPrefix,
-      concurrency: opts.concurrency?.[key] ?? concurrencyFor(ctx.config, key),
+      // notify: NOTIFY_CONCURRENCY per channel (src/notify/channel-slots.ts)
+      concurrency:
+        opts.concurrency?.[key] ?? (key === 'notify' ? ctx.notify.sendSlots : concurrencyFor(ctx.config, key)),
       lockDuration: opts.lockDurationMs ?? ctx.config.JOB_LOCK_MS,
       stalledInterval: opts.stalledIntervalMs ?? ctx.config.STALLED_CHECK_MS,
       maxStalledCount: opts.maxStalledCount ?? ctx.config.JOB_MAX_STALLED,

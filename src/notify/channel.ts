@@ -9,8 +9,11 @@ import { registerSecret, type Logger } from '../logger.ts';
 import type { OutgoingMessage } from './message.ts';
 
 export interface Channel {
-  /** Send one message to the route's recipients (e-mail) or the channel's URL; throws NotifyError when it did not. */
-  send(m: OutgoingMessage, to: readonly string[] | undefined): Promise<void>;
+  /**
+   * Send one message to the route's recipients (e-mail) or the channel's URL; throws NotifyError when it did not.
+   * `signal` aborts it (its deadline passed, the worker stops): the send lets go of its connection at once.
+   */
+  send(m: OutgoingMessage, to: readonly string[] | undefined, signal?: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -21,6 +24,8 @@ export interface ChannelKind<O = unknown> {
   readonly needsRecipients: boolean;
   /** Largest total of attachments per message, bytes (0: it never attaches; the path is shown instead). */
   attachMaxBytes(o: O): number;
+  /** The whole of one send (connect, hand-over, answer) ends within this, ms: its `timeout_ms` (send-deadline.ts). */
+  timeoutMs(o: O): number;
   create(o: O, env: { name: string; logger: Logger }): Channel;
 }
 

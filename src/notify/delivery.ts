@@ -13,6 +13,8 @@ import { composeMessage } from './compose.ts';
 import type { NotifyEvent } from './event-kind.ts';
 import { channelFailing } from './events/index.ts';
 import { createMessageStore, type MessageStore } from './message-store.ts';
+import { channelSlots, type SlotReservation } from './channel-slots.ts';
+import { sendWithin } from './send-deadline.ts';
 import type { OutgoingMessage } from './message.ts';
 import {
   resolveNotifySettings,
@@ -37,6 +39,12 @@ export interface NotifierCore {
   store: MessageStore;
   log: Logger;
   channelOf(name: string): Channel;
+  /** A send slot of the channel (channel-slots.ts), or how long to wait for one. */
+  reserve(channel: string): SlotReservation;
+  /** Send slots of all channels together (the notify worker's concurrency). */
+  sendSlots: number;
+  /** One send, within the channel's deadline (send-deadline.ts); close() stops those under way. */
+  send(channel: string, m: OutgoingMessage, to: readonly string[] | undefined): Promise<void>;
   compose(route: ResolvedRoute, events: NotifyEvent[], message: string): Promise<OutgoingMessage>;
   close(): Promise<void>;
 }
@@ -51,23 +59,35 @@ export function notifierCore(d: {
   const settings = resolveNotifySettings(config);
   const log = d.logger.child({ component: 'notify' });
   const open = new Map<string, Channel>();
+  const slots = channelSlots(config.NOTIFY_CONCURRENCY);
+  const stop = new AbortController();
   const configured = (name: string) => {
     const c = settings.channels.get(name);
     if (!c) throw new UnexpectedError(`notify: channel ${name} is not configured`);
     return c;
+  };
+  const channelOf = (name: string): Channel => {
+    let ch = open.get(name);
+    if (!ch) {
+      const c = configured(name);
+      open.set(name, (ch = c.kind.create(c.options, { name, logger: log })));
+    }
+    return ch;
   };
   return {
     config,
     settings,
     store: createMessageStore(d.redis, d.keys.key),
     log,
-    channelOf(name) {
-      let ch = open.get(name);
-      if (!ch) {
-        const c = configured(name);
-        open.set(name, (ch = c.kind.create(c.options, { name, logger: log })));
-      }
-      return ch;
+    channelOf,
+    reserve(name) {
+      const c = settings.channels.get(name);
+      return c ? slots.take(name, c.kind.timeoutMs(c.options)) : { release: () => undefined };
+    },
+    sendSlots: config.NOTIFY_CONCURRENCY * Math.max(1, settings.channels.size),
+    send(name, m, to) {
+      const c = configured(name);
+      return sendWithin(name, channelOf(name), m, to, { timeoutMs: c.kind.timeoutMs(c.options), stop: stop.signal });
     },
     compose(route, events, message) {
       const c = configured(route.channel);
@@ -81,6 +101,7 @@ export function notifierCore(d: {
       });
     },
     async close() {
+      stop.abort();
       await Promise.allSettled([...open.values()].map((c) => c.close()));
       open.clear();
     },
@@ -112,7 +133,7 @@ export async function deliverMessage(
   const attempt = rec.attempts + 1;
   await store.mark(route.name, job.message, 'sending', attempt);
   try {
-    await core.channelOf(route.channel).send(message, route.to);
+    await core.send(route.channel, message, route.to);
   } catch (err) {
     await store.mark(route.name, job.message, 'failed', attempt).catch(() => undefined);
     throw err;

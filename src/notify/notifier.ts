@@ -18,8 +18,9 @@ import { UnexpectedError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { jobId } from '../redis/queues.ts';
 import { deliverMessage, notifierCore, undeliveredNotice, type DeliveryResult } from './delivery.ts';
+import type { SlotReservation } from './channel-slots.ts';
 import type { NotifyEvent } from './event-kind.ts';
-import type { NotifierConfig, NotifySettings, ResolvedRoute } from './notify-settings.ts';
+import { EVENT_KINDS, type NotifierConfig, type NotifySettings, type ResolvedRoute } from './notify-settings.ts';
 import { routesFor } from './routing.ts';
 import { dailyMessage, ownMessage, windowMessage, type Slot } from './windows.ts';
 
@@ -36,6 +37,10 @@ export interface Notifier {
   /** Adds the event to the messages of the routes that pick it (not those through `exceptChannel`). */
   emit(event: NotifyEvent, o?: { exceptChannel?: string }): Promise<void>;
   deliver(job: NotifyJobData): Promise<DeliveryResult>;
+  /** A send slot of the job's channel in this process (src/notify/channel-slots.ts), or how long to wait for one. */
+  reserve(job: NotifyJobData): SlotReservation;
+  /** The send slots of every channel together: the notify worker's concurrency. */
+  readonly sendSlots: number;
   /** The message's last attempt failed: the other routes are told (channel-failing), unless it was such a notice. */
   undelivered(job: NotifyJobData, ref: string, attempts: number, err: Error): Promise<void>;
   close(): Promise<void>;
@@ -54,9 +59,14 @@ export interface NotifierDeps {
 export function createNotifier(d: NotifierDeps): Notifier {
   const core = notifierCore(d);
   const { config, settings, store } = core;
-  const addJob = (route: string, slot: Slot, now: number) =>
-    d.queue.add('notify', { route, message: slot.message } satisfies NotifyJobData, {
-      jobId: jobId('notify', route, slot.message),
+  // IT's events (channel-failing among them) are never queued behind procurement's messages: a route that picks
+  // only procurement events is sent after the others that wait (BullMQ runs jobs without a priority first).
+  const procurementOnly = (route: ResolvedRoute) =>
+    [...route.events].every((e) => EVENT_KINDS.get(e)?.audience === 'procurement');
+  const addJob = (route: ResolvedRoute, slot: Slot, now: number) =>
+    d.queue.add('notify', { route: route.name, message: slot.message } satisfies NotifyJobData, {
+      jobId: jobId('notify', route.name, slot.message),
+      ...(procurementOnly(route) ? { priority: 10 } : {}),
       delay: Math.max(0, slot.sendAt - now),
       attempts: config.NOTIFY_ATTEMPTS,
       backoff: { type: 'exponential', delay: config.NOTIFY_BACKOFF_MS, jitter: 0.5 },
@@ -66,7 +76,7 @@ export function createNotifier(d: NotifierDeps): Notifier {
     if (route.digest === 'immediate' || (route.digest === 'window' && config.NOTIFY_DIGEST_MS === 0)) {
       const slot = ownMessage(event.id, Date.now());
       await store.add(route.name, slot.message, event);
-      await addJob(route.name, slot, slot.sendAt);
+      await addJob(route, slot, slot.sendAt);
       return;
     }
     for (let tries = 0; tries < 5; tries++) {
@@ -78,7 +88,7 @@ export function createNotifier(d: NotifierDeps): Notifier {
         slot = windowMessage(w.start, config.NOTIFY_DIGEST_MS);
         now = w.now;
       }
-      await addJob(route.name, slot, now);
+      await addJob(route, slot, now);
       if ((await store.add(route.name, slot.message, event)) !== 'taken') return;
     }
     throw new UnexpectedError(`notify: route ${route.name}: no open message took event ${event.id}`);
@@ -91,6 +101,11 @@ export function createNotifier(d: NotifierDeps): Notifier {
       for (const route of routesFor(settings, event, o)) await enqueue(route, event);
     },
     deliver: (job) => deliverMessage(core, job),
+    reserve(job) {
+      const route = settings.routes.get(job.route);
+      return route ? core.reserve(route.channel) : { release: () => undefined };
+    },
+    sendSlots: core.sendSlots,
     async undelivered(job, ref, attempts, err) {
       const notice = await undeliveredNotice(core, job, ref, attempts, err);
       if (notice) await notifier.emit(notice.event, { exceptChannel: notice.channel });

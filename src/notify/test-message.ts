@@ -8,6 +8,7 @@ import type { Logger } from '../logger.ts';
 import { composeMessage } from './compose.ts';
 import { notifyTest } from './events/index.ts';
 import { resolveNotifySettings, type NotifierConfig } from './notify-settings.ts';
+import { sendWithin } from './send-deadline.ts';
 
 export async function sendTestMessage(
   config: Pick<NotifierConfig, 'NOTIFY_CHANNELS' | 'NOTIFY_ROUTES' | 'NOTIFY_OUTBOX_SHOWN_AS' | 'account' | 'folders'>,
@@ -34,7 +35,8 @@ export async function sendTestMessage(
     attachMaxBytes: 0,
   });
   try {
-    await channel.send(message, route.to);
+    // within the channel's timeout_ms, as the notify job sends (a server trickling its answer is given up)
+    await sendWithin(c.name, channel, message, route.to, { timeoutMs: c.kind.timeoutMs(c.options) });
   } finally {
     await channel.close();
   }

@@ -119,6 +119,7 @@ describe('status and failed jobs', () => {
       'intake',
       'lastPoll',
       'mappingSets',
+      'notifyRetrying',
       'paused',
       'queues',
       'reconcile',

@@ -45,8 +45,9 @@ export async function postJson(
   channel: string,
   url: string,
   body: string,
-  o: { timeoutMs: number; headers?: Record<string, string> },
+  o: { timeoutMs: number; headers?: Record<string, string>; signal?: AbortSignal },
 ): Promise<void> {
+  const signal = AbortSignal.any([AbortSignal.timeout(o.timeoutMs), ...(o.signal ? [o.signal] : [])]);
   let res: Response;
   try {
     res = await fetch(url, {
@@ -54,7 +55,7 @@ export async function postJson(
       headers: { 'content-type': 'application/json; charset=utf-8', ...o.headers },
       body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(o.timeoutMs),
+      signal,
     });
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
@@ -118,11 +119,12 @@ export function defineWebhookKind<O extends WebhookOptions>(k: {
     options: k.options,
     needsRecipients: false,
     attachMaxBytes: () => 0,
+    timeoutMs: (o) => o.timeout_ms,
     create(o, { name }) {
       return {
-        async send(m) {
+        async send(m, _to, signal) {
           const body = fittedBody((limit) => k.body(m, limit), o.max_bytes);
-          await postJson(name, o.url, body, { timeoutMs: o.timeout_ms, headers: k.headers?.(m, o) ?? {} });
+          await postJson(name, o.url, body, { timeoutMs: o.timeout_ms, headers: k.headers?.(m, o) ?? {}, signal });
         },
         close: async () => undefined,
       };

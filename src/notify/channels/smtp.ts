@@ -64,6 +64,7 @@ export default defineChannelKind({
   options,
   needsRecipients: true,
   attachMaxBytes: (o) => o.attach_max_bytes,
+  timeoutMs: (o) => o.timeout_ms,
   create(o, { name }) {
     const transport = createTransport({
       host: o.host,
@@ -76,12 +77,14 @@ export default defineChannelKind({
       connectionTimeout: o.timeout_ms,
       greetingTimeout: o.timeout_ms,
       socketTimeout: o.timeout_ms,
+      // a send given up (its deadline) lets go of the connection within a second, answered or not
+      socketCloseTimeout: 1_000,
       disableFileAccess: true,
       disableUrlAccess: true,
     });
     const domain = /@([^>\s]+)>?\s*$/.exec(o.from)?.[1] ?? 'rfq-sync.invalid';
     return {
-      async send(m, to) {
+      async send(m, to, signal) {
         if (!to?.length) throw new NotifyError(name, `route ${m.route} names no recipient (to)`);
         const body = fitted(
           (limit) => ({ text: messageText(m, limit), html: messageHtml(m, limit) }),
@@ -97,6 +100,9 @@ export default defineChannelKind({
             attachments: m.attachments.map((a) => ({ filename: a.filename, content: a.content })),
             messageId: `<rfq-sync.${shortHash(`${m.account}|${m.id}`)}@${domain}>`,
             headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
+            // the whole exchange: nodemailer's time-outs bound each wait for a byte, not the send (a server may
+            // trickle its answer); the deadline (send-deadline.ts) aborts it, and the connection is closed at once
+            ...(signal ? { signal } : {}),
           });
         } catch (err) {
           const e = err as Error & { code?: string; responseCode?: number };
