@@ -15,6 +15,7 @@ import { fileRefused } from '../../src/notify/events/index.ts';
 import { usePipeline, waitFor } from '../helpers/pipeline.ts';
 import { notifyContext, startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
 import { startStallingServer, type StallingServer } from '../helpers/stalling-servers.ts';
+import { spawnCli } from '../app/cli-helpers.ts';
 
 const pipeline = usePipeline({ sandbox: false, tag: 'stalled' });
 let worker: RunningWorker | undefined;
@@ -163,4 +164,34 @@ describe('channels isolated from each other', () => {
       expect(Date.now() - t0).toBeLessThan(5_000);
       expect((told!.json as { events: Array<{ id: string }> }).events[0]!.id).toBe(event.id);
     });
+});
+
+describe('rfq-sync notify test ROUTE', () => {
+  it('a mail server trickling its EHLO reply: exit 1 at timeout_ms, saying so', async () => {
+    stalling = await startStallingServer('smtp-trickle');
+    const env = {
+      RFQ_SYNC_DIR: pipeline.data.root,
+      NOTIFY_CHANNELS: JSON.stringify({
+        mail: {
+          type: 'smtp',
+          host: '127.0.0.1',
+          port: stalling.port,
+          security: 'none',
+          from: 'r@example.com',
+          timeout_ms: 3000,
+        },
+      }),
+      NOTIFY_ROUTES: JSON.stringify({ it: { channel: 'mail', to: 'it@example.com', events: ['it'] } }),
+    };
+    const t0 = Date.now();
+    const run = spawnCli(['notify', 'test', 'it'], env);
+    const late = setTimeout(() => run.child.kill('SIGKILL'), 30_000);
+    const { code } = await run.exited;
+    clearTimeout(late);
+    expect(code, run.output()).toBe(1);
+    // the command's own start-up (a loaded machine) besides the 3 s of the send
+    expect(Date.now() - t0).toBeLessThan(3_000 + 10_000);
+    expect(stalling.connections[0]?.spoke).toBe(true);
+    expect(run.output()).toMatch(/channel mail: no complete answer within 3000 ms/);
+  });
 });
