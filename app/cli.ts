@@ -60,12 +60,20 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>)
 function runFromCommands(
   name: keyof typeof Commands,
   o: Parameters<typeof setup>[1] = {},
+  notify?: { command: string; mode: 'refuse' | 'warn' },
 ): (...args: unknown[]) => Promise<void> {
   return action(async (...args: unknown[]) => {
-    const { config, logger } = setup(globals(), o);
+    const { config: loaded, logger } = setup(globals(), o);
+    const config = notify ? await notifySettings(loaded, notify.command, notify.mode) : loaded;
     const run = (await import('./commands.ts'))[name] as (c: Config, l: Logger, ...a: unknown[]) => Promise<number>;
     return run(config, logger, ...args.slice(0, -1));
   });
+}
+
+/** The notification settings checked (refuse) or said in one warning line and left out (warn): app/notify-check.ts. */
+async function notifySettings(config: Config, command: string, mode: 'refuse' | 'warn'): Promise<Config> {
+  const { checkNotifySettings } = await import('./notify-check.ts');
+  return checkNotifySettings(config, command, mode);
 }
 
 program
@@ -80,6 +88,7 @@ program
   .action(
     action(async () => {
       const { config, logger } = setup(globals(), { requireProduction: true, service: true });
+      await notifySettings(config, 'worker', 'refuse');
       const { runWorkerCommand } = await import('./service.ts');
       return runWorkerCommand(config, logger);
     }),
@@ -102,6 +111,7 @@ program
   .action(
     action(async (opts: { maxWait: number; sandbox?: boolean }) => {
       const { config, logger } = setup(globals(), { service: true });
+      await notifySettings(config, 'once', 'refuse');
       const { runOnceCommand } = await import('./service.ts');
       return runOnceCommand(config, logger, { maxWaitMs: opts.maxWait * 1000, sandbox: opts.sandbox === true });
     }),
@@ -185,7 +195,7 @@ program
   .argument('<file>', 'CSV or XLSX export')
   .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
   .option('--move', 'move the file instead of copying it (same file system as processing/ only)')
-  .action(runFromCommands('runIngestCommand', { redisOnly: true }));
+  .action(runFromCommands('runIngestCommand', { redisOnly: true }, { command: 'ingest', mode: 'warn' }));
 
 program
   .command('poll')
@@ -204,7 +214,7 @@ program
   .command('status')
   .description('queue counts, RFQs tracked per state, last poll, recent failures with their reason, auth pause')
   .option('--json', 'print one JSON document (for scripts and monitoring)')
-  .action(runFromCommands('runStatusCommand', { redisOnly: true }));
+  .action(runFromCommands('runStatusCommand', { redisOnly: true }, { command: 'status', mode: 'warn' }));
 
 program
   .command('doctor')
@@ -212,7 +222,7 @@ program
     "detect the sourcing service's dialect for this account now and read its vendor directory; print both with the evidence",
   )
   .option('--json', 'print JSON')
-  .action(runFromCommands('runDoctorCommand'));
+  .action(runFromCommands('runDoctorCommand', {}, { command: 'doctor', mode: 'refuse' }));
 
 program
   .command('recover')
@@ -225,7 +235,8 @@ program
   )
   .action(
     action(async (opts: { since: string }) => {
-      const { config, logger } = setup(globals(), { redisOnly: true });
+      const { config: loaded, logger } = setup(globals(), { redisOnly: true });
+      const config = await notifySettings(loaded, 'recover', 'warn');
       const { parseSince, runRecoverCommand } = await import('./recover.ts');
       return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, (l) =>
         process.stdout.write(`${l}\n`),
@@ -273,7 +284,7 @@ program
     new Option('--rfq <id>', 'the RFQ that is this requisition').argParser((v) => positiveInteger(v)).conflicts('post'),
   )
   .option('--post', 'no RFQ is this requisition: post it again')
-  .action(runFromCommands('runResolveCommand'));
+  .action(runFromCommands('runResolveCommand', {}, { command: 'resolve', mode: 'warn' }));
 
 const failed = program
   .command('failed')
@@ -283,13 +294,13 @@ failed
   .description('every failed job with its reason')
   .option('--json', 'print JSON')
   .option('--limit <n>', 'at most this many per queue', (v) => positiveInteger(v), 1000)
-  .action(runFromCommands('runFailedList', { redisOnly: true }));
+  .action(runFromCommands('runFailedList', { redisOnly: true }, { command: 'failed list', mode: 'warn' }));
 failed
   .command('retry')
   .description('run failed jobs again')
   .argument('[ref]', 'job reference from `failed list` (queue:id, or a bare id)')
   .option('--all', 'every failed job')
-  .action(runFromCommands('runFailedRetry', { redisOnly: true }));
+  .action(runFromCommands('runFailedRetry', { redisOnly: true }, { command: 'failed retry', mode: 'warn' }));
 
 const notify = program.command('notify').description('notifications (NOTIFY_CHANNELS, NOTIFY_ROUTES)');
 notify

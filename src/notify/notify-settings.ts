@@ -5,11 +5,12 @@
  * them (ConfigError), like any other bad setting.
  */
 import type { SettingValues } from '../settings/fields.ts';
-import type { notifySettings } from '../settings/notify.ts';
+import { channelEntrySchema, namedEntries, routeSchema, type notifySettings } from '../settings/notify.ts';
 import type { outputSettings } from '../settings/outputs.ts';
 import type { Folders } from '../settings/folders.ts';
 import { ConfigError } from '../errors.ts';
 import type { RouteSetting } from '../settings/notify.ts';
+import type { z } from 'zod';
 import type { ChannelKind } from './channel.ts';
 import * as channelKinds from './channels/index.ts';
 import type { Audience, EventKind } from './event-kind.ts';
@@ -66,11 +67,16 @@ export type NotifierConfig = Pick<
 > &
   Pick<SettingValues<typeof outputSettings>, 'TIME_ZONE'> & { account: string; folders: Pick<Folders, 'outbox'> };
 
-/** The channels and routes of the configuration; throws ConfigError listing every problem. */
+/**
+ * The channels and routes of the configuration; throws ConfigError listing every problem: the shape of each entry
+ * (src/settings/notify.ts), each channel's options by its kind, each route's channel, recipients and events.
+ */
 export function resolveNotifySettings(config: Pick<NotifyConfig, 'NOTIFY_CHANNELS' | 'NOTIFY_ROUTES'>): NotifySettings {
   const problems: string[] = [];
+  const channelEntries = entries('NOTIFY_CHANNELS', config.NOTIFY_CHANNELS, channelEntrySchema, problems);
+  const routeEntries = entries('NOTIFY_ROUTES', config.NOTIFY_ROUTES, routeSchema, problems);
   const channels = new Map<string, ResolvedChannel>();
-  for (const [name, entry] of Object.entries(config.NOTIFY_CHANNELS ?? {})) {
+  for (const [name, entry] of channelEntries) {
     const { type, ...rest } = entry;
     const kind = CHANNEL_KINDS.get(type);
     if (!kind) {
@@ -82,16 +88,17 @@ export function resolveNotifySettings(config: Pick<NotifyConfig, 'NOTIFY_CHANNEL
     const parsed = kind.options.safeParse(rest);
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
-        problems.push(`NOTIFY_CHANNELS.${name}${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`);
+        problems.push(`NOTIFY_CHANNELS.${name}${pathOf(issue.path)}: ${issue.message}`);
       continue;
     }
     channels.set(name, { name, type, kind, options: parsed.data });
   }
+  const named = new Set(namedKeys(config.NOTIFY_CHANNELS));
   const routes = new Map<string, ResolvedRoute>();
-  for (const [name, r] of Object.entries(config.NOTIFY_ROUTES ?? {})) {
+  for (const [name, r] of routeEntries) {
     const at = `NOTIFY_ROUTES.${name}`;
     const channel = channels.get(r.channel);
-    if (!channel && !(config.NOTIFY_CHANNELS && r.channel in config.NOTIFY_CHANNELS))
+    if (!channel && !named.has(r.channel))
       problems.push(`${at}.channel: ${r.channel} is not a channel of NOTIFY_CHANNELS`);
     if (channel?.kind.needsRecipients && !r.to?.length)
       problems.push(`${at}.to: required: the e-mail addresses this route sends to`);
@@ -121,4 +128,31 @@ export function resolveNotifySettings(config: Pick<NotifyConfig, 'NOTIFY_CHANNEL
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return { channels, routes };
+}
+
+const pathOf = (path: readonly PropertyKey[]): string => path.map((p) => `.${String(p)}`).join('');
+
+/** The entries of a mapping setting that have the shape `schema` wants; the others are problems, one line each. */
+function entries<T>(setting: string, value: unknown, schema: z.ZodType<T>, problems: string[]): Array<[string, T]> {
+  if (value === undefined) return [];
+  const mapping = namedEntries.safeParse(value);
+  if (!mapping.success) {
+    for (const issue of mapping.error.issues) problems.push(`${setting}${pathOf(issue.path)}: ${issue.message}`);
+    return [];
+  }
+  const out: Array<[string, T]> = [];
+  for (const [name, entry] of Object.entries(mapping.data)) {
+    const parsed = schema.safeParse(entry);
+    if (parsed.success) out.push([name, parsed.data]);
+    else
+      for (const issue of parsed.error.issues)
+        problems.push(`${setting}.${name}${pathOf(issue.path)}: ${issue.message}`);
+  }
+  return out;
+}
+
+/** The names of a mapping setting, whatever their entries hold. */
+function namedKeys(value: unknown): string[] {
+  const mapping = namedEntries.safeParse(value);
+  return mapping.success ? Object.keys(mapping.data) : [];
 }

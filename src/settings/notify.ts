@@ -2,9 +2,11 @@
  * Settings: Notifications: the channels (e-mail, Teams, Slack, a generic webhook), the routes that send events to the
  * people who act on them, digests, retries and the thresholds of the IT events (docs/notifications.md).
  * Part of the one configuration schema (src/config.ts); each default is documented above its field, and the table
- * of docs/operations.md is generated from these comments (app/config-doc.ts). The options of each channel kind, and
- * the event names a route may pick, are checked against their registries when the worker starts
- * (src/notify/notify-settings.ts).
+ * of docs/operations.md is generated from these comments (app/config-doc.ts). The channels and routes are read as
+ * they are here and checked in full (their shape, each kind's options, the event names) by
+ * src/notify/notify-settings.ts where notifications are used: the worker, `once`, `notify test` and `doctor` refuse
+ * them with one line per problem; the commands that send nothing (status, failed, ingest, resolve, recover) say so
+ * in one warning line and go on.
  */
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -31,7 +33,7 @@ function mappingOf<T extends z.ZodType>(value: T) {
 
 const list = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string().min(1)).min(1));
 
-const route = z.strictObject({
+export const routeSchema = z.strictObject({
   /** The channel (a name of NOTIFY_CHANNELS) this route sends through. */
   channel: z.string().regex(NAME, 'must name a channel of NOTIFY_CHANNELS'),
   /** The events it picks (docs/notifications.md#events), or `procurement`, `it`, `all`. */
@@ -49,7 +51,14 @@ const route = z.strictObject({
   /** `window` (NOTIFY_DIGEST_MS), `immediate` (one message per event) or `daily` (NOTIFY_DAILY_AT). */
   digest: z.enum(['window', 'immediate', 'daily']).default('window'),
 });
-export type RouteSetting = z.infer<typeof route>;
+export type RouteSetting = z.infer<typeof routeSchema>;
+
+/** The shape of NOTIFY_CHANNELS, entry by entry (each kind's own options are checked by its kind). */
+export const channelEntrySchema = z.looseObject({
+  type: z.string({ error: 'required: the kind of channel (smtp, teams, slack or webhook)' }).min(1),
+});
+/** A mapping of names to anything (each entry checked on its own, so every problem is said). */
+export const namedEntries = mappingOf(z.unknown());
 
 export const notifySettings = {
   /**
@@ -57,14 +66,14 @@ export const notifySettings = {
    * `teams`, `slack` or `webhook`, the other keys are that kind's options (docs/notifications.md#channels). Secrets
    * (`password`, `url`) may be given as files (`password_file`, `url_file`). Default: none.
    */
-  NOTIFY_CHANNELS: mappingOf(z.looseObject({ type: z.string().min(1) })).optional(),
+  NOTIFY_CHANNELS: z.unknown().optional(),
   /**
    * The routes by name: each sends the events it picks (`events`), optionally only those of some `profiles`,
    * `locations` (plants) or `categories`, through one `channel` (to the `to` addresses of an e-mail channel), as a
    * digest (`digest: window`, the default), one message per event (`immediate`) or once a day (`daily`)
    * (docs/notifications.md#routes). Default: none, nothing is sent.
    */
-  NOTIFY_ROUTES: mappingOf(route).optional(),
+  NOTIFY_ROUTES: z.unknown().optional(),
   /**
    * A route's events within this many ms of its first one go in one message (a burst of 500 refused files is one
    * e-mail). 0 sends each event on its own. Default 120,000 (2 minutes).
