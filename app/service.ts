@@ -26,7 +26,7 @@ import { pollHistory } from '../src/tracking/poll-history.ts';
 import { resolveRuntime } from './runtime.ts';
 import { QUEUE_KEYS, QUEUE_NAMES } from '../src/redis/queues.ts';
 import { installShutdown, type ShutdownHandle, type ShutdownStep } from './shutdown.ts';
-import { sendOpenDigestsNow } from '../src/notify/flush.ts';
+import { awaitOnceNotifications } from './once-notify.ts';
 
 /** The pipeline's queues: `once` waits for these; notifications only briefly at the end (a mail server may be down). */
 const PIPELINE_QUEUES = Object.values(QUEUE_NAMES).filter((q) => q !== QUEUE_NAMES.notify);
@@ -176,7 +176,7 @@ export async function runOnceCommand(config: Config, logger: Logger, o: OnceOpti
     });
     // A signal during start-up may have run the shutdown before there was a pipeline to stop (stop is idempotent).
     if (interrupted) await pipeline.stop(config.SHUTDOWN_TIMEOUT_MS);
-    else await runOnePass(pipeline, { ...o, deadline }, problems, () => interrupted !== undefined);
+    else await runOnePass(pipeline, { ...o, deadline }, problems, () => interrupted !== undefined, config, logger);
   } catch (err) {
     // Stopping closed Redis under whatever was waiting on it: that is the interruption, not an error.
     if (!interrupted) throw err;
@@ -207,6 +207,8 @@ async function runOnePass(
   o: OnceOptions & { deadline: number },
   problems: string[],
   stopped: () => boolean,
+  config: Config,
+  logger: Logger,
 ): Promise<void> {
   const { ctx } = pipeline;
   const { deadline } = o;
@@ -218,8 +220,7 @@ async function runOnePass(
     outcome = await waitForDrain(ctx, { queues: PIPELINE_QUEUES, deadline, stopped });
     if (outcome !== 'drained' || (await pendingWork(ctx)).done) break;
   }
-  if (ctx.notify.enabled && !stopped())
-    await sendOpenDigestsNow(ctx.queues.notify, Math.min(60_000, Math.max(0, deadline - Date.now())));
+  if (ctx.notify.enabled && !stopped()) await awaitOnceNotifications(pipeline, config, logger, deadline);
   if (outcome === 'paused')
     problems.push('the sourcing service refused the token: creation and polling are paused, jobs are kept');
   if (outcome === 'timeout')

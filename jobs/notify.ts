@@ -13,11 +13,16 @@
  *           unrecoverable. Each send ends within its channel's `timeout_ms` (src/notify/send-deadline.ts).
  * Slots:    a channel sends at most NOTIFY_CONCURRENCY messages at once per process (src/notify/channel-slots.ts):
  *           a message whose channel has no free slot goes back to the queue for a while (not an attempt), so a
- *           stalled channel never holds another channel's messages.
+ *           stalled channel never holds another channel's messages. A send stopped because the worker stops goes
+ *           back to the queue the same way (`once` at the end of NOTIFY_ONCE_WAIT_MS).
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { NotifyStoppedError } from '../src/errors.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { notifyJobSchema, type DeliveryResult } from '../src/notify/notifier.ts';
+
+/** A message whose send was stopped is taken again after this, ms (by the next worker: this one stops). */
+const STOPPED_RETRY_MS = 1_000;
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type NotifyJobResult = DeliveryResult;
@@ -34,6 +39,10 @@ export async function processNotify(ctx: Pick<WorkerContext, 'notify' | 'logger'
   try {
     return await ctx.notify.deliver(data.data);
   } catch (err) {
+    if (err instanceof NotifyStoppedError) {
+      await job.moveToDelayed(Date.now() + STOPPED_RETRY_MS, job.token);
+      throw new DelayedError();
+    }
     const attempts = job.attemptsMade + 1;
     if (attempts >= (job.opts.attempts ?? 1))
       await ctx.notify

@@ -398,6 +398,22 @@ export class NotifyError extends RfqSyncError {
   }
 }
 
+/**
+ * A send stopped because its worker stops (`once` at the end of its notification wait): the message goes back to the
+ * queue as it was (not a failed attempt) for the next worker or run.
+ */
+export class NotifyStoppedError extends RfqSyncError {
+  readonly channel: string;
+  constructor(channel: string) {
+    super(
+      'E_NOTIFY_STOPPED',
+      'transient',
+      `channel ${channel}: the send was stopped: the worker is stopping (the message stays queued)`,
+    );
+    this.channel = channel;
+  }
+}
+
 /** The sandbox (src/sandbox) refuses a request; `status` is the HTTP status it answers with. */
 export class SandboxError extends RfqSyncError {
   readonly status: number;

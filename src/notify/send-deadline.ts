@@ -6,7 +6,7 @@
  * (nodemailer and fetch let go of their connection on it), and is given up a moment later whatever the channel does
  * (a channel that ignored the signal cannot hold its send slot).
  */
-import { NotifyError } from '../errors.ts';
+import { NotifyError, NotifyStoppedError } from '../errors.ts';
 import type { Channel } from './channel.ts';
 import type { OutgoingMessage } from './message.ts';
 
@@ -25,7 +25,7 @@ export async function sendWithin(
   const signal = AbortSignal.any([deadline.signal, ...(o.stop ? [o.stop] : [])]);
   const why = () =>
     o.stop?.aborted && !deadline.signal.aborted
-      ? new NotifyError(name, 'the send was stopped: the worker is stopping (the message stays queued)')
+      ? new NotifyStoppedError(name)
       : new NotifyError(
           name,
           `no complete answer within ${o.timeoutMs} ms (timeout_ms bounds the whole send): given up, to be retried`,

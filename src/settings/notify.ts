@@ -88,8 +88,17 @@ export const notifySettings = {
   NOTIFY_ATTEMPTS: int(1, 100).default(8),
   /** First retry delay of a message that could not be sent, ms; doubles per attempt, with jitter. Default 10,000. */
   NOTIFY_BACKOFF_MS: int(1, 3_600_000).default(10_000),
-  /** Messages sent at once per worker process. Default 2. */
+  /**
+   * Messages sent at once per channel, per worker process: a channel that fails or stalls holds only its own send
+   * slots (docs/notifications.md#delivery). Default 2.
+   */
   NOTIFY_CONCURRENCY: int(1, 64).default(2),
+  /**
+   * How long `rfq-sync once` waits for its notifications once its pipeline is drained, ms; what is not sent by then
+   * stays queued for the next worker or run (said in one line). Default: the longest `timeout_ms` of the channels
+   * plus 5,000 (35,000 with a mail channel's default time-out).
+   */
+  NOTIFY_ONCE_WAIT_MS: int(0, 3_600_000).optional(),
   /** "Supplier response low": an RFQ with fewer quotations than this when it closes. Default 3. */
   NOTIFY_MIN_QUOTATIONS: int(1, 1000).default(3),
   /** "Service unreachable": the polls have failed for longer than this, ms. Default 900,000 (15 minutes). */
