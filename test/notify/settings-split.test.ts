@@ -111,3 +111,28 @@ describe('bad notification settings', () => {
       expect(out('notifyTest')).toMatch(c.problem);
     });
 });
+
+describe('a route naming a channel that does not exist', () => {
+  it('resolve and recover warn in one line and run (resolve used to exit 2)', async () => {
+    const env = {
+      RFQ_SYNC_DIR: pipeline.data.root,
+      REDIS_URL: pipeline.redisUrl,
+      REDIS_PREFIX: freshPrefix(),
+      SOURCING_ACCOUNT: 'split',
+      SOURCING_BASE_URL: 'http://127.0.0.1:9',
+      SOURCING_TOKEN: 'unused',
+      NOTIFY_CHANNELS: JSON.stringify({ hook: { type: 'webhook', url: 'https://hooks.example.com/it' } }),
+      NOTIFY_ROUTES: JSON.stringify({ it: { channel: 'nowhere', events: ['it'] } }),
+    };
+    const resolveRun = spawnCli(['resolve', 'generic/PR-1', '--post'], env);
+    const recoverRun = spawnCli(['recover', '--since', '2026-11-24'], env);
+    expect((await resolveRun.exited).code, resolveRun.output()).toBe(1);
+    expect(resolveRun.output()).toContain('generic/PR-1: not waiting for a decision');
+    expect((await recoverRun.exited).code, recoverRun.output()).toBe(0);
+    expect(recoverRun.output()).toMatch(/recover: 0 requisition\(s\) queued/);
+    for (const run of [resolveRun, recoverRun])
+      expect(run.output().match(/^rfq-sync: warning: .*$/gm)).toEqual([
+        expect.stringMatching(/NOTIFY_ROUTES\.it\.channel: nowhere is not a channel of NOTIFY_CHANNELS$/),
+      ]);
+  });
+});
