@@ -26,17 +26,22 @@ export interface Setup {
 /**
  * `service`: logs are the output (stdout, level from LOG_LEVEL). Otherwise logs go to stderr at `warn` unless
  * --log-level says otherwise, so `status --json` and `check` keep stdout for their answer. `redisOnly`: the command
- * reads or steers Redis only (status, failed, ingest, recover): no sourcing token is needed.
+ * reads or steers Redis only (status, failed, ingest, recover): no sourcing token is needed. `advisory`: settings the
+ * command does not use (their problems are said by the command, their defaults used: app/notify-check.ts).
  */
 export function setup(
   global: GlobalOptions,
-  o: { requireProduction?: boolean; service?: boolean; redisOnly?: boolean } = {},
+  o: { requireProduction?: boolean; service?: boolean; redisOnly?: boolean; advisory?: (key: string) => boolean } = {},
 ): Setup {
   const env = { ...process.env };
   if (global.config) env.RFQ_SYNC_CONFIG = global.config;
   if (global.logLevel) env.LOG_LEVEL = global.logLevel;
   if (global.account) env.SOURCING_ACCOUNT = global.account;
-  const config = loadConfig(env, { requireProduction: o.requireProduction, requireToken: !o.redisOnly });
+  const config = loadConfig(env, {
+    requireProduction: o.requireProduction,
+    requireToken: !o.redisOnly,
+    advisory: o.advisory,
+  });
   const logger = o.service
     ? createLogger({ level: config.LOG_LEVEL })
     : createLogger({ level: global.logLevel ?? (env.LOG_LEVEL ? config.LOG_LEVEL : 'warn'), stderr: true });

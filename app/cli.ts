@@ -63,12 +63,18 @@ function runFromCommands(
   notify?: { command: string; mode: 'refuse' | 'warn' },
 ): (...args: unknown[]) => Promise<void> {
   return action(async (...args: unknown[]) => {
-    const { config: loaded, logger } = setup(globals(), o);
+    const { config: loaded, logger } = setup(
+      globals(),
+      notify?.mode === 'warn' ? { ...o, advisory: notifySetting } : o,
+    );
     const config = notify ? await notifySettings(loaded, notify.command, notify.mode) : loaded;
     const run = (await import('./commands.ts'))[name] as (c: Config, l: Logger, ...a: unknown[]) => Promise<number>;
     return run(config, logger, ...args.slice(0, -1));
   });
 }
+
+/** Settings `status`, `failed`, `ingest`, `resolve` and `recover` do not use: the notification ones. */
+const notifySetting = (key: string): boolean => key.startsWith('NOTIFY_');
 
 /** The notification settings checked (refuse) or said in one warning line and left out (warn): app/notify-check.ts. */
 async function notifySettings(config: Config, command: string, mode: 'refuse' | 'warn'): Promise<Config> {
@@ -235,7 +241,7 @@ program
   )
   .action(
     action(async (opts: { since: string }) => {
-      const { config: loaded, logger } = setup(globals(), { redisOnly: true });
+      const { config: loaded, logger } = setup(globals(), { redisOnly: true, advisory: notifySetting });
       const config = await notifySettings(loaded, 'recover', 'warn');
       const { parseSince, runRecoverCommand } = await import('./recover.ts');
       return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, (l) =>

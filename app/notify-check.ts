@@ -9,25 +9,33 @@ import type { Config } from '../src/config.ts';
 import { ConfigError } from '../src/errors.ts';
 import { scrubSecrets } from '../src/logger.ts';
 
-/** `refuse`: throw the ConfigError; `warn`: one line on `write`, then the configuration without notifications. */
+/**
+ * `refuse`: throw the ConfigError. `warn`: one line on `write` naming every problem (those loadConfig kept in
+ * `ignored` too), then the configuration without notifications.
+ */
 export async function checkNotifySettings(
   config: Config,
   command: string,
   mode: 'refuse' | 'warn',
   write: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Promise<Config> {
-  if (config.NOTIFY_CHANNELS === undefined && config.NOTIFY_ROUTES === undefined) return config;
-  const { resolveNotifySettings } = await import('../src/notify/notify-settings.ts');
-  try {
-    resolveNotifySettings(config);
-    return config;
-  } catch (err) {
-    if (!(err instanceof ConfigError) || mode === 'refuse') throw err;
+  const problems = [...(config.ignored ?? [])];
+  let checked = config;
+  if (config.NOTIFY_CHANNELS !== undefined || config.NOTIFY_ROUTES !== undefined) {
+    const { resolveNotifySettings } = await import('../src/notify/notify-settings.ts');
+    try {
+      resolveNotifySettings(config);
+    } catch (err) {
+      if (!(err instanceof ConfigError) || mode === 'refuse') throw err;
+      problems.push(...err.problems);
+      checked = { ...config, NOTIFY_CHANNELS: undefined, NOTIFY_ROUTES: undefined };
+    }
+  }
+  if (problems.length > 0)
     write(
       scrubSecrets(
-        `rfq-sync: warning: notification settings ignored by \`${command}\` (the worker, once, notify test and doctor refuse them): ${err.problems.join('; ')}`,
+        `rfq-sync: warning: notification settings ignored by \`${command}\` (the worker, once, notify test and doctor refuse them): ${problems.join('; ')}`,
       ),
     );
-    return { ...config, NOTIFY_CHANNELS: undefined, NOTIFY_ROUTES: undefined };
-  }
+  return checked;
 }

@@ -64,6 +64,8 @@ export interface Config extends RawConfig {
   accountGiven: boolean;
   /** The bearer token as read at start (from SOURCING_TOKEN or SOURCING_TOKEN_FILE); undefined for the sandbox. */
   token: string | undefined;
+  /** Problems of settings the command does not use (`advisory`): left at their defaults, for one warning line. */
+  ignored?: string[];
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -75,10 +77,17 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
-  opts: { requireProduction?: boolean; requireToken?: boolean; cwd?: string } = {},
+  opts: {
+    requireProduction?: boolean;
+    requireToken?: boolean;
+    cwd?: string;
+    /** Settings the command does not use: a problem there is kept in `ignored` (the default used), not refused. */
+    advisory?: (key: string) => boolean;
+  } = {},
 ): Config {
   const problems: string[] = [];
-  const raw = parseSettings(env, problems);
+  const ignored: string[] = [];
+  const raw = parseSettings(env, problems, opts.advisory, ignored);
   // Secrets go into the log scrubber before anything can print them.
   registerSecret(raw.SOURCING_TOKEN);
   registerSecret(raw.HTTP_TOKEN);
@@ -117,6 +126,7 @@ export function loadConfig(
     token,
     account: raw.SOURCING_ACCOUNT ?? defaultAccount(raw.SOURCING_BASE_URL),
     accountGiven: Boolean(raw.SOURCING_ACCOUNT ?? raw.SOURCING_BASE_URL),
+    ...(ignored.length ? { ignored } : {}),
   };
 }
 
@@ -124,7 +134,12 @@ export function loadConfig(
  * The settings of the file RFQ_SYNC_CONFIG names, overridden by the non-empty environment variables, checked
  * against the schema. Throws a ConfigError listing every problem so far when anything is wrong.
  */
-function parseSettings(env: NodeJS.ProcessEnv, problems: string[]): RawConfig {
+function parseSettings(
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+  advisory?: (key: string) => boolean,
+  ignored: string[] = [],
+): RawConfig {
   const cfgFile = env.RFQ_SYNC_CONFIG;
   const fileValues = cfgFile ? readConfigFile(cfgFile, problems) : {};
   const known = new Set(Object.keys(rawConfigSchema.shape));
@@ -135,7 +150,19 @@ function parseSettings(env: NodeJS.ProcessEnv, problems: string[]): RawConfig {
     const v = env[k];
     if (v !== undefined && v !== '') merged[k] = v;
   }
-  const result = rawConfigSchema.safeParse(merged);
+  let result = rawConfigSchema.safeParse(merged);
+  // a setting the command does not use: its problems said (by the caller), its default used
+  const skipped = new Set<string>();
+  for (const issue of result.error?.issues ?? []) {
+    const key = String(issue.path[0] ?? '');
+    if (!advisory?.(key)) continue;
+    skipped.add(key);
+    ignored.push(`${issue.path.join('.')}: ${issue.message}`);
+  }
+  if (skipped.size > 0) {
+    for (const k of skipped) delete merged[k];
+    result = rawConfigSchema.safeParse(merged);
+  }
   if (!result.success) {
     for (const issue of result.error.issues) {
       const key = issue.path.join('.') || '(config)';

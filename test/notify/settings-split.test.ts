@@ -15,7 +15,11 @@ import { spawnCli } from '../app/cli-helpers.ts';
 
 const pipeline = usePipeline({ sandbox: false, tag: 'notify-split' });
 
-type Settings = { NOTIFY_CHANNELS: Record<string, object>; NOTIFY_ROUTES: Record<string, object> };
+type Settings = {
+  NOTIFY_CHANNELS: Record<string, object>;
+  NOTIFY_ROUTES: Record<string, object>;
+  [k: string]: unknown;
+};
 
 const good = (): Settings => ({
   NOTIFY_CHANNELS: {
@@ -48,6 +52,12 @@ const CASES: Array<{ what: string; spoil(s: Settings): void; problem: RegExp }> 
     what: 'a channel with no type',
     spoil: (s) => void (s.NOTIFY_CHANNELS.hook = { url: 'https://hooks.example.com/it' }),
     problem: /NOTIFY_CHANNELS\.hook\.type: required/,
+  },
+  {
+    // the same split for the other notification settings: status never reads them either
+    what: 'NOTIFY_DIGEST_MS: soon',
+    spoil: (s) => void (s.NOTIFY_DIGEST_MS = 'soon'),
+    problem: /NOTIFY_DIGEST_MS: must be a whole number/,
   },
 ];
 
