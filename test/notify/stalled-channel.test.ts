@@ -3,7 +3,8 @@
  * `timeout_ms` however the server trickles its answer, the attempt is retried and `status` shows the channel while
  * it retries; and a stalled or silent mail server never delays a message to a healthy webhook (each channel has its
  * own send slots). Real Redis, the project's notify job on an in-process worker with the default NOTIFY_CONCURRENCY,
- * local servers that trickle their answer one byte a second (test/helpers/stalling-servers.ts) or never answer.
+ * local servers that trickle their answer one byte a second (test/helpers/stalling-servers.ts) or never answer; and
+ * on a channel IT and procurement share, IT's messages are sent before procurement's waiting ones.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
@@ -11,9 +12,15 @@ import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { collectStatus, formatStatus } from '../../app/status.ts';
 import type { AppContext } from '../../app/worker-context.ts';
 import type { NotifyEvent } from '../../src/notify/event-kind.ts';
-import { fileRefused } from '../../src/notify/events/index.ts';
+import { comparisonReady, fileRefused } from '../../src/notify/events/index.ts';
 import { usePipeline, waitFor } from '../helpers/pipeline.ts';
-import { notifyContext, startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
+import {
+  notifyContext,
+  startHttpReceiver,
+  startSmtpCatcher,
+  type HttpReceiver,
+  type SmtpCatcher,
+} from '../helpers/notify.ts';
 import { startStallingServer, type StallingServer } from '../helpers/stalling-servers.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
 
@@ -21,11 +28,13 @@ const pipeline = usePipeline({ sandbox: false, tag: 'stalled' });
 let worker: RunningWorker | undefined;
 let stalling: StallingServer | undefined;
 let hook: HttpReceiver | undefined;
+let smtp: SmtpCatcher | undefined;
 afterEach(async () => {
   await worker?.close(1_000);
   await stalling?.close();
   await hook?.close();
-  worker = stalling = hook = undefined;
+  await smtp?.close();
+  worker = stalling = hook = smtp = undefined;
 });
 
 let n = 0;
@@ -164,6 +173,51 @@ describe('channels isolated from each other', () => {
       expect(Date.now() - t0).toBeLessThan(5_000);
       expect((told!.json as { events: Array<{ id: string }> }).events[0]!.id).toBe(event.id);
     });
+});
+
+describe("IT's messages first", () => {
+  it("on a channel IT and procurement share, IT's message queued after procurement's is sent first", async () => {
+    smtp = await startSmtpCatcher();
+    const ctx = await notifyContext(
+      pipeline,
+      {
+        NOTIFY_CONCURRENCY: '1',
+        NOTIFY_CHANNELS: JSON.stringify({
+          mail: { type: 'smtp', host: '127.0.0.1', port: smtp.port, security: 'none', from: 'r@example.com' },
+        }),
+        NOTIFY_ROUTES: JSON.stringify({
+          buyers: { channel: 'mail', to: 'buyer@example.com', events: ['procurement'], digest: 'immediate' },
+          it: { channel: 'mail', to: 'it@example.com', events: ['it'], digest: 'immediate' },
+        }),
+      },
+      { sandbox: false },
+    );
+    for (let rfqId = 1; rfqId <= 3; rfqId++)
+      await ctx.notify.emit(
+        comparisonReady.event({
+          rfqId,
+          rfqNo: `2027-${rfqId}`,
+          title: 'Pumps',
+          version: 1,
+          state: 'closed',
+          quotations: 3,
+          workbook: `/srv/outbox/comparisons/RFQ-2027-${rfqId}-v1.xlsx`,
+          bestTotal: '1234.50',
+          currency: 'EUR',
+          final: false,
+          location: 'Plant 1',
+        }),
+      );
+    await ctx.notify.emit(refused());
+    notifyWorker(ctx);
+    const mails = await smtp.waitFor(4);
+    expect(mails.map((m) => m.to[0])).toEqual([
+      'it@example.com',
+      'buyer@example.com',
+      'buyer@example.com',
+      'buyer@example.com',
+    ]);
+  });
 });
 
 describe('rfq-sync notify test ROUTE', () => {
