@@ -162,7 +162,7 @@ describe('channels isolated from each other', () => {
         },
         { sandbox: false },
       );
-      notifyWorker(ctx);
+      const { attempts } = notifyWorker(ctx);
       // procurement's mail first: more messages than the worker has send slots (NOTIFY_CONCURRENCY 2)
       for (let i = 0; i < 5; i++) await ctx.notify.emit(refused(), { exceptChannel: 'hook' });
       await waitFor('two mail sends under way', () => stalling!.connections.length >= 2, 15_000);
@@ -172,6 +172,9 @@ describe('channels isolated from each other', () => {
       const [told] = await hook.waitFor(1, 10_000);
       expect(Date.now() - t0).toBeLessThan(5_000);
       expect((told!.json as { events: Array<{ id: string }> }).events[0]!.id).toBe(event.id);
+      // the mail messages without a free slot were put back on the queue, not failed (no attempt used)
+      expect(attempts).toEqual([]);
+      expect(stalling.connections.length).toBe(2);
     });
 });
 
