@@ -1,7 +1,7 @@
 /**
  * Bad notification settings are refused where notifications are sent, and only there (docs/notifications.md#channels):
  * `status`, `failed list` and `ingest` run with one warning line naming the problem, so an operator fixing a typo in
- * a route keeps the commands that show what is wrong; the worker and `notify test` still refuse them (exit 2). Each
+ * a route keeps the commands that show what is wrong; the worker, `notify test` and `doctor` still refuse them (exit 2). Each
  * of the four errors that used to take the diagnostics away, written in the YAML settings file as IT writes it. Real
  * Redis, the real command line.
  */
@@ -63,7 +63,7 @@ const CASES: Array<{ what: string; spoil(s: Settings): void; problem: RegExp }> 
 
 describe('bad notification settings', () => {
   for (const c of CASES)
-    it(`${c.what}: status, failed list and ingest warn in one line and work; the worker and notify test refuse`, async () => {
+    it(`${c.what}: status, failed list and ingest warn in one line and work; the worker, notify test and doctor refuse`, async () => {
       const dir = pipeline.data.root;
       const settings = good();
       c.spoil(settings);
@@ -89,6 +89,7 @@ describe('bad notification settings', () => {
           HTTP_PORT: '0',
         }),
         notifyTest: spawnCli(['notify', 'test', 'it'], env),
+        doctor: spawnCli(['doctor'], { ...env, SOURCING_BASE_URL: 'http://127.0.0.1:9', SOURCING_TOKEN: 'unused' }),
       };
       const codes = Object.fromEntries(
         await Promise.all(Object.entries(runs).map(async ([k, r]) => [k, (await r.exited).code] as const)),
@@ -103,6 +104,7 @@ describe('bad notification settings', () => {
         ingest: 0,
         worker: 2,
         notifyTest: 2,
+        doctor: 2,
       });
       for (const k of ['status', 'failed', 'ingest'] as const) {
         const warnings = out(k)
@@ -119,6 +121,7 @@ describe('bad notification settings', () => {
       expect(out('ingest')).toContain('queued for ingestion');
       expect(out('worker')).toMatch(c.problem);
       expect(out('notifyTest')).toMatch(c.problem);
+      expect(out('doctor')).toMatch(c.problem);
     });
 });
 
