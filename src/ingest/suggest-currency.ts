@@ -8,6 +8,7 @@
 import { quoted as q, ref, scoreOf, type Column, type ColumnPool } from './suggest-columns.ts';
 import type { SuggestNotes } from './suggest-evidence.ts';
 import { ISO_4217, type NumberStyle } from './suggest-numbers.ts';
+import { reviewRivals } from './suggest-rivals.ts';
 
 /** Codes an export writes in a currency column (the common ones: an unnamed column of these is a currency column). */
 const COMMON = new Set(
@@ -38,9 +39,10 @@ export function pickCurrency(pool: ColumnPool, notes: SuggestNotes, style: Numbe
   // ISO 4217 codes only: a column of other three-letter codes (units, plants, MAT) is never a currency
   const isCodes = (c: Column) =>
     !c.numbers && !c.dates && c.nonEmpty >= pool.n * 0.9 && codes(c).every((t) => ISO_4217.has(t));
+  const namedCodes = pool.best('currency', isCodes);
+  if (namedCodes[0]) reviewRivals(notes, 'currency', namedCodes[0], namedCodes, 'currency');
   const column =
-    pool.best('currency', isCodes)[0] ??
-    pool.columns.find((c) => pool.free(c) && isCodes(c) && codes(c).every((t) => COMMON.has(t)));
+    namedCodes[0] ?? pool.columns.find((c) => pool.free(c) && isCodes(c) && codes(c).every((t) => COMMON.has(t)));
   if (column) {
     pool.use(column);
     const named = scoreOf(column, 'currency') >= 2;
