@@ -277,6 +277,18 @@ async function holdForVendors(run: Run, summary: IngestSummary, reason: string):
     reason,
   });
   const { inboxName, requisitions } = held;
+  await ctx.notify?.emit(
+    requisitionHeld.event({
+      file: file.original,
+      take: payload.processingName,
+      profile: summary.profile,
+      held: requisitions + summary.heldRequisitions,
+      rejectedRows: summary.rejectedRows,
+      queued: 0,
+      firstProblem: `CATEGORY_CHECK=hold: the vendor directory could not be read (${reason}); the file waits in the inbox as ${inboxName} and is read once it is`,
+      report: join(run.folders.reports, run.report),
+    }),
+  );
   return { status: 'held-for-vendors', file: file.original, inboxName, requisitions, reason, report: run.report };
 }
 

@@ -43,8 +43,8 @@ export interface VendorStore {
   forIngest(port: VendorPort | undefined): Promise<VendorDirectory | undefined>;
   /**
    * For an ingest that must not go unchecked (CATEGORY_CHECK=hold): what is stored when it can be used (read, or the
-   * service has none); else the directory is read now, waiting at most `waitMs` (for another worker's read too).
-   * Returns what is stored then: possibly still unreadable. Never throws.
+   * service has none); else the directory is read now, waiting at most `waitMs` (for another worker's read too),
+   * unless a read failed less than `waitMs` ago. Returns what is stored then: possibly still unreadable. Never throws.
    */
   forHold(port: VendorPort | undefined, waitMs: number): Promise<VendorDirectory | undefined>;
   /** The background read forIngest started last, if any (tests). */
@@ -97,6 +97,9 @@ export function vendorStore(o: { redis: Redis; keys: Pick<RedisKeys, 'key'>; log
     async forHold(port, waitMs) {
       const cur = await stored().catch(() => undefined);
       if (settled(cur) || !port) return cur;
+      // a read that failed within the wait is not tried again: a burst of files while the service is down each
+      // waits once, not every one of them (the poll tries again FAILED_RETRY_MS after a failure)
+      if (cur?.outcome === 'failed' && Date.now() - cur.fetchedAt < waitMs) return cur;
       const deadline = Date.now() + waitMs;
       const signal = AbortSignal.timeout(waitMs);
       for (;;) {

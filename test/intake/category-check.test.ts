@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { collectStatus } from '../../app/status.ts';
+import { collectStatus, formatStatus } from '../../app/status.ts';
 import { trackingFacts } from '../../app/commands.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import type { WorkerContext } from '../../src/pipeline/context.ts';
@@ -158,7 +158,8 @@ describe('CATEGORY_CHECK', () => {
   });
 
   it('hold with the directory unreadable: the file is held (report, status), never sent, and taken once it is read', async () => {
-    sandbox = await startSandbox({ seed: 5, faults: { down: true } });
+    // every GET answered with a broken body: the directory cannot be read, while RFQs could be created
+    sandbox = await startSandbox({ seed: 5, faults: { invalidJsonRate: 1 } });
     const ctx = await pipeline.context({
       redisUrl: pipeline.redisUrl,
       baseUrl: sandbox.url,
@@ -174,7 +175,10 @@ describe('CATEGORY_CHECK', () => {
     const reports = () => readdirSync(pipeline.data.reports).filter((f) => f.startsWith('categories-held'));
     await waitFor('the held report', async () => reports().length === 1, 20_000, 50);
     await waitFor('back in the inbox', async () => readdirSync(pipeline.data.inbox).includes('categories-held.csv'));
-    const notes = await reportNotes(join(pipeline.data.reports, reports()[0]!));
+    // the file is settled (held): none of its requisitions was queued, so none can reach the service
+    expect(sandbox.control.listAll()).toEqual([]);
+    const heldReport = reports()[0]!;
+    const notes = await reportNotes(join(pipeline.data.reports, heldReport));
     expect(notes[0]).toMatch(
       /^Held in the inbox \(CATEGORY_CHECK=hold\): the vendor directory could not be read \(.*\), so the categories of its 2 requisition\(s\) could not be checked; none was sent\. The file is read again once the directory is read/,
     );
@@ -182,6 +186,9 @@ describe('CATEGORY_CHECK', () => {
     expect(held.categoryHeldFiles).toEqual([
       expect.objectContaining({ inboxName: 'categories-held.csv', file: 'categories-held.csv', requisitions: 2 }),
     ]);
+    expect(formatStatus(held)).toMatch(
+      /HELD IN THE INBOX until the vendor directory is read[^\n]*\n {2}\S+ {2}categories-held\.csv: 2 requisition\(s\); it could not be read: /,
+    );
     // the inbox leaves it alone while the directory stays unreadable
     watcher = await startInboxWatcher(ctx, { watch: false, schedule: false });
     await watcher.sweep();
@@ -194,7 +201,7 @@ describe('CATEGORY_CHECK', () => {
     await waitFor('Paper created', async () => sandbox!.control.listAll().length === 1, 20_000, 50);
     await waitFor('the second report', async () => reports().length === 2, 20_000, 50);
     expect(sandbox.control.listAll().map((r) => r.title)).toEqual(['Paper']);
-    const second = reports().find((f) => f !== reports()[0]) ?? reports()[1]!;
+    const second = reports().find((f) => f !== heldReport)!;
     const rows = await reportRows(join(pipeline.data.reports, second));
     expect(rows.find((r) => r[1] === 'CAT-2')!.slice(2, 4)).toEqual(['rejected', 'error']);
     const after = await collectStatus(ctx, () => trackingFacts(ctx));
