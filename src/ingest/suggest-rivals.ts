@@ -9,6 +9,29 @@ import type { Concept } from './header-vocabulary.ts';
 import { quoted as q, scoreOf, type Column } from './suggest-columns.ts';
 import type { SuggestNotes } from './suggest-evidence.ts';
 
+const CONCEPTS: readonly Concept[] = [
+  'requisition',
+  'line',
+  'lineId',
+  'product',
+  'specification',
+  'itemNumber',
+  'uom',
+  'qty',
+  'unitPrice',
+  'total',
+  'priceUnit',
+  'currency',
+  'dueDate',
+  'requiredDate',
+  'title',
+  'description',
+  'requester',
+  'rfqType',
+  'category',
+  'location',
+];
+
 /** How `col`'s values go with `key`'s (row by row, both filled). */
 interface Ties {
   /** Every key value goes with one value of `col`. */
@@ -77,7 +100,12 @@ export function reviewRivals(
   concept: Concept,
   why?: string,
 ): void {
-  const others = candidates.filter((c) => c !== chosen);
+  // a header that only contains a telling word and names another concept exactly is that concept's
+  // ("Requisitioner" is a person, not the requisition number)
+  // (the product name's rivals are both text the values were compared on: never left out)
+  const otherConcept = (c: Column) =>
+    field !== 'product_name' && scoreOf(c, concept) < 3 && CONCEPTS.some((o) => o !== concept && scoreOf(c, o) === 3);
+  const others = candidates.filter((c) => c !== chosen && !otherConcept(c));
   if (others.length === 0) return;
   const reason =
     why ??

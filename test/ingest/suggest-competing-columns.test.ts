@@ -99,4 +99,20 @@ describe('other fields two columns compete for', () => {
     const text = s.reviews.find((r) => r.path === 'fields.uom')!.text;
     expect(text).toMatch(/"Un" and "OUn" could both be the uom: "Un" was chosen/);
   });
+
+  it('two requisition numbers (Purch.Req. and Reference) are named; a Requisitioner (a person) is no rival', async () => {
+    const lines = [
+      'Purch.Req.,Reference,Requisitioner,Item,Short Text,Quantity,Un,Valn Price,Plnt,Matl Group',
+      '4711,EXT-9,MUELLER,10,Hex bolt M8x40,500,PC,0.12,1000,BOLTS',
+      '4711,EXT-9,MUELLER,20,Hex nut M8,500,PC,0.05,1000,BOLTS',
+      '4712,EXT-10,SCHMIDT,10,Copy paper A4,20,PAK,3.95,1000,OFFICE',
+    ];
+    const path = join(dir, 'two-requisitions.csv');
+    await writeFile(path, lines.join('\r\n') + '\r\n');
+    const { s } = await suggestAndLoad(path);
+    expect(s.raw.fields).toMatchObject({ requisition: '{Purch.Req.}' });
+    const text = s.reviews.find((r) => r.path === 'fields.requisition')!.text;
+    expect(text).toMatch(/^"Purch\.Req\." and "Reference" could both be the requisition: "Purch\.Req\." was chosen/);
+    expect(text).not.toContain('Requisitioner');
+  });
 });
