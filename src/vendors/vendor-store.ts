@@ -97,8 +97,8 @@ export function vendorStore(o: { redis: Redis; keys: Pick<RedisKeys, 'key'>; log
     async forHold(port, waitMs) {
       const cur = await stored().catch(() => undefined);
       if (settled(cur) || !port) return cur;
-      // a read that failed within the wait is not tried again: a burst of files while the service is down each
-      // waits once, not every one of them (the poll tries again FAILED_RETRY_MS after a failure)
+      // a read that failed within the wait is not tried again: a burst of files while the service is down waits
+      // once, not once per file (the poll tries again FAILED_RETRY_MS after a failure)
       if (cur?.outcome === 'failed' && Date.now() - cur.fetchedAt < waitMs) return cur;
       const deadline = Date.now() + waitMs;
       const signal = AbortSignal.timeout(waitMs);
