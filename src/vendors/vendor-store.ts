@@ -106,6 +106,9 @@ export function vendorStore(o: { redis: Redis; keys: Pick<RedisKeys, 'key'>; log
         const got = await o.redis.set(lockKey, '1', 'PX', LOCK_MS, 'NX').catch(() => null);
         if (got === 'OK') {
           try {
+            // read by the worker that held the lock just before: nothing to read again
+            const landed = await stored();
+            if (settled(landed)) return landed;
             return await refresh({ listVendors: (opts) => port.listVendors({ ...opts, signal }) });
           } catch (err) {
             o.logger.warn({ event: 'vendors.failed', err }, `the vendor directory could not be read: ${String(err)}`);
