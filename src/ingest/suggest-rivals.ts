@@ -68,13 +68,15 @@ export function nameByValues(
 ): { chosen: Column; why: string } | undefined {
   if (item) {
     const [ta, tb] = [ties(a, item), ties(b, item)];
-    const nameLike = (t: Ties) => t.tied && t.widest.keys <= 1;
-    const purpose = (t: Ties) => t.widest.keys >= 2;
+    // x is the name when it is tied to the item number and y repeats across more items than x does (two items may
+    // share a name; a purpose is shared by many, or differs for one item)
+    const nameOver = (tx: Ties, ty: Ties) =>
+      tx.tied && ty.widest.keys >= 2 && (!ty.tied || ty.widest.keys > tx.widest.keys);
     for (const [x, tx, y, ty] of [
       [a, ta, b, tb],
       [b, tb, a, ta],
     ] as const)
-      if (nameLike(tx) && purpose(ty))
+      if (nameOver(tx, ty))
         return { chosen: x, why: `${q(x)} has one value per item number (${q(item)}); ${repeats(y, ty)}` };
     return undefined;
   }
