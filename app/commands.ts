@@ -24,6 +24,7 @@ import { accountsInRedis } from '../src/redis/accounts.ts';
 import { storedDialect } from '../src/creation/dialect-store.ts';
 import { listFailed, retryFailed } from '../src/pipeline/failed-jobs.ts';
 import { listHeldFiles } from '../src/intake/held-files.ts';
+import { listCategoryHeldFiles } from '../src/intake/category-held-files.ts';
 import { currentMappingSets } from '../src/intake/mapping-sets.ts';
 import { lastRetention } from '../src/intake/retention.ts';
 import { readLostState } from '../src/redis/state-epoch.ts';
@@ -195,6 +196,12 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     report: h.report,
     at: new Date(h.at).toISOString(),
   }));
+  const categoryHeldFiles = (await listCategoryHeldFiles(ctx.redis, ctx.keys, ctx.config.folders.inbox)).map(
+    ({ inboxName, file, requisitions, reason, at, report }) => ({
+      ...{ inboxName, file, requisitions, reason, report },
+      at: new Date(at).toISOString(),
+    }),
+  );
   const store = createIdempotencyStore(ctx.redis, ctx.keys);
   const changes: StatusChange[] = [];
   for (const { id, at } of await store.recentlyChanged(20)) {
@@ -228,6 +235,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     mappingSets,
     changes,
     heldFiles,
+    categoryHeldFiles,
     awardsWithheld: statusWithheld(withheld),
     vendorDirectory: statusVendorDirectory(vendors),
     intake: intake ?? null,

@@ -241,6 +241,10 @@ function noteProblems(
   const v = value as JobResults['ingest'] | undefined;
   if (queue === 'ingest' && v?.status === 'refused') problems.push(`file ${v.file} refused: ${v.reason}`);
   if (queue === 'ingest' && v?.status === 'held') problems.push(`file ${v.file} held in the inbox: ${v.reason}`);
+  if (queue === 'ingest' && v?.status === 'held-for-vendors')
+    problems.push(
+      `file ${v.file} held in the inbox (CATEGORY_CHECK=hold): the vendor directory could not be read (${v.reason}); read again once it is`,
+    );
   if (queue === 'ingest' && v?.status === 'done' && ((v.rejectedRows ?? 0) > 0 || (v.heldRequisitions ?? 0) > 0)) {
     problems.push(
       `file ${v.file}: ${v.rejectedRows ?? 0} row(s) rejected, ${v.heldRequisitions ?? 0} requisition(s) held back (see its report)`,

@@ -37,11 +37,30 @@ export function statusWithheld(w: WithheldAward[]): StatusWithheldAward[] {
 }
 
 /** The human lines: withheld awards first (the ERP is waiting), then the directory in one line. */
+/** A file held in the inbox until the vendor directory is read (src/intake/category-held-files.ts). */
+export interface StatusCategoryHeldFile {
+  inboxName: string;
+  file: string;
+  requisitions: number;
+  reason: string;
+  at: string;
+  report: string;
+}
+
 export function vendorStatusLines(r: {
   awardsWithheld: StatusWithheldAward[];
   vendorDirectory: StatusVendorDirectory | null;
+  categoryHeldFiles?: StatusCategoryHeldFile[];
 }): string[] {
   const lines: string[] = [];
+  const held = r.categoryHeldFiles ?? [];
+  if (held.length > 0) {
+    lines.push(
+      'HELD IN THE INBOX until the vendor directory is read (CATEGORY_CHECK=hold; nothing sent unchecked; `rfq-sync doctor` reads it now):',
+    );
+    for (const h of held)
+      lines.push(`  ${h.at}  ${h.inboxName}: ${h.requisitions} requisition(s); ${h.reason}  [report ${h.report}]`);
+  }
   if (r.awardsWithheld.length > 0) {
     lines.push(
       `AWARD FILES WITHHELD (${r.awardsWithheld.length}${r.awardsWithheld.length > 20 ? ', showing 20' : ''}; the RFQ's lines at the service no longer match what was posted, so their ERP ids are not certain):`,

@@ -13,6 +13,7 @@
  *     mappingSets: [[{ worker, files, hash, at, broken }]] (one group per distinct set; more than one: they differ),
  *     brokenProfiles: [{ name, file, reason, workers }] (skipped; the others work),
  *     heldFiles: [{ inboxName, file, profiles: [{ name, file, reason }], at, report }] (held for a broken profile),
+ *     categoryHeldFiles: [{ inboxName, file, requisitions, reason, at, report }] (held until the vendor directory is read),
  *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }],
  *     awardsWithheld: [{ rfqId, version, reason, at }], vendorDirectory: { outcome, path?, vendors, readAt?, detail? } | null,
  *     notifyRetrying: [{ route, channel, messages, attempts, maxAttempts, reason, at }] (app/status-notify.ts),
@@ -35,7 +36,12 @@ import type { Queues } from '../src/redis/queues.ts';
 import type { HeldFile } from '../src/intake/held-files.ts';
 import type { MappingSet } from '../src/intake/mapping-sets.ts';
 import type { RetentionResult } from '../src/intake/retention.ts';
-import { vendorStatusLines, type StatusVendorDirectory, type StatusWithheldAward } from './status-vendors.ts';
+import {
+  vendorStatusLines,
+  type StatusCategoryHeldFile,
+  type StatusVendorDirectory,
+  type StatusWithheldAward,
+} from './status-vendors.ts';
 import { notifyRetrying, notifyRetryingLines, type NotifyRetrying } from './status-notify.ts';
 
 type QueuesCtx = { queues: Pick<Queues, 'all'> };
@@ -112,6 +118,8 @@ export interface StatusReport {
   notifyRetrying?: NotifyRetrying[];
   /** Files held in the inbox until a broken profile is fixed (src/intake/held-files.ts). */
   heldFiles: Array<Pick<HeldFile, 'inboxName' | 'file' | 'profiles' | 'report'> & { at: string }>;
+  /** Files held in the inbox until the vendor directory is read (CATEGORY_CHECK=hold, src/intake/category-held-files.ts). */
+  categoryHeldFiles?: StatusCategoryHeldFile[];
 }
 
 export interface BrokenProfileStatus {
@@ -147,6 +155,7 @@ export interface TrackingFacts {
   mappingSets?: MappingSet[][];
   changes?: StatusChange[];
   heldFiles?: StatusReport['heldFiles'];
+  categoryHeldFiles?: StatusCategoryHeldFile[];
   awardsWithheld?: StatusWithheldAward[];
   vendorDirectory?: StatusVendorDirectory | null;
   intake?: IntakeFolder | null;
@@ -265,6 +274,7 @@ export async function collectStatus(
     changes: facts.changes ?? [],
     brokenProfiles: brokenProfiles(facts.mappingSets ?? []),
     heldFiles: facts.heldFiles ?? [],
+    categoryHeldFiles: facts.categoryHeldFiles ?? [],
     awardsWithheld: facts.awardsWithheld ?? [],
     vendorDirectory: facts.vendorDirectory ?? null,
     paused: pauseReport(auth),

@@ -6,8 +6,10 @@
  *   (src/intake/file-mover.ts); size and mtime are as hashed: a file that differs at the end of the read changed
  *   while being read, is not used, and goes back to the inbox (result `changed`).
  * Reads:  the file; the mapping profiles (MAPPINGS_DIR, loaded per job so a new profile needs no restart); the
- *         vendor directory for CATEGORY_CHECK as stored in Redis (never waited for: with none stored, a read starts in
- *         the background and the file is not checked).
+ *         vendor directory for CATEGORY_CHECK as stored in Redis (with `warn` never waited for: with none stored, a
+ *         read starts in the background and the file is not checked; with `hold` and none read yet, it is read first,
+ *         waiting at most CATEGORY_CHECK_WAIT_MS, and a file it cannot check is held in the inbox, result
+ *         `held-for-vendors`, until the directory is read: src/intake/category-held-files.ts).
  * Writes: one create-rfq job per valid requisition (deterministic ids, so a re-run adds nothing new), only once the
  *         whole file was read without a refusal: until then they are spooled to processing/.<token>.requisitions.jsonl
  *         (src/intake/requisition-spool.ts), deleted after enqueueing or on refusal; the report

@@ -5,6 +5,7 @@
  * Names are compared normalised (mapping-profile.ts normalizeHeader: case, spaces and punctuation do not matter).
  */
 import { normalizeHeader } from './mapping-profile.ts';
+import { SHORT_HEADERS, WEAK_HEADERS } from './header-vocabulary-short.ts';
 
 export type Concept =
   | 'requisition'
@@ -447,12 +448,12 @@ const VOCABULARY: Record<Concept, { exact: string[]; contains: string[] }> = {
   },
 };
 
-/** How well `header` names `concept`: 3 exact, 2 contains a telling word, 0 no. */
+/** How well `header` names `concept`: 3 exact (or a short header), 2 contains a telling word (or says it weakly), 0 no. */
 export function nameScore(header: string, concept: Concept): number {
   const k = normalizeHeader(header);
   if (k === '') return 0;
   const v = VOCABULARY[concept];
-  if (v.exact.includes(k)) return 3;
-  if (v.contains.some((w) => k.includes(w))) return 2;
+  if (v.exact.includes(k) || SHORT_HEADERS[concept]?.includes(k)) return 3;
+  if (v.contains.some((w) => k.includes(w)) || WEAK_HEADERS[concept]?.includes(k)) return 2;
   return 0;
 }

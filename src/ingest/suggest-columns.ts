@@ -70,6 +70,8 @@ export function readColumnNumbers(columns: readonly Column[], fmt: NumberFormat)
       if (x === null || (typeof x === 'string' && x.trim() === '')) nums.push(undefined);
       else if (typeof x === 'number') nums.push(new Decimal(x));
       else if (typeof x !== 'string') break;
+      else if (numberCore(x) === undefined)
+        break; // e.g. MAT-4711: a code, though ingestion would read it
       else {
         const r = parseNumber(x, fmt);
         if (!r.ok) break;

@@ -1,15 +1,17 @@
 /**
- * The currency of `check --suggest`: a column of ISO 4217 codes becomes `currency: "{Column}"` (read per requisition,
+ * The currency of `check --suggest`, only ever an ISO 4217 code (never "MAT" read off MAT-4711): a column of ISO 4217
+ * codes becomes `currency: "{Column}"` (read per requisition,
  * so an export of several legal entities keeps each one's currency); else the one currency the amounts are marked
  * with (`$1,260.00`, `1.234,50 €`) or the headers name (`Price each (EUR)`) becomes `currency: EUR`. Without either
  * the profile names none (REQUISITION_CURRENCY, or none at all, applies).
  */
 import { quoted as q, ref, scoreOf, type Column, type ColumnPool } from './suggest-columns.ts';
 import type { SuggestNotes } from './suggest-evidence.ts';
-import type { NumberStyle } from './suggest-numbers.ts';
+import { ISO_4217, type NumberStyle } from './suggest-numbers.ts';
+import { reviewRivals } from './suggest-rivals.ts';
 
 /** Codes an export writes in a currency column (the common ones: an unnamed column of these is a currency column). */
-const ISO = new Set(
+const COMMON = new Set(
   'USD EUR GBP CHF JPY CNY CAD AUD NZD SEK NOK DKK PLN CZK HUF RON BGN INR BRL MXN ZAR SGD HKD TRY KRW ILS AED SAR THB MYR IDR PHP'.split(
     ' ',
   ),
@@ -34,11 +36,13 @@ const MARKS: Record<string, string> = {
 /** The profile's `currency` (a code or a column template), or undefined. */
 export function pickCurrency(pool: ColumnPool, notes: SuggestNotes, style: NumberStyle): string | undefined {
   const codes = (c: Column) => [...new Set(c.texts.filter(Boolean).map((t) => t.toUpperCase()))];
+  // ISO 4217 codes only: a column of other three-letter codes (units, plants, MAT) is never a currency
   const isCodes = (c: Column) =>
-    !c.numbers && !c.dates && c.nonEmpty >= pool.n * 0.9 && codes(c).every((t) => /^[A-Z]{3}$/.test(t));
+    !c.numbers && !c.dates && c.nonEmpty >= pool.n * 0.9 && codes(c).every((t) => ISO_4217.has(t));
+  const namedCodes = pool.best('currency', isCodes);
+  if (namedCodes[0]) reviewRivals(notes, 'currency', namedCodes[0], namedCodes, 'currency');
   const column =
-    pool.best('currency', isCodes)[0] ??
-    pool.columns.find((c) => pool.free(c) && isCodes(c) && codes(c).every((t) => ISO.has(t)));
+    namedCodes[0] ?? pool.columns.find((c) => pool.free(c) && isCodes(c) && codes(c).every((t) => COMMON.has(t)));
   if (column) {
     pool.use(column);
     const named = scoreOf(column, 'currency') >= 2;
@@ -50,13 +54,14 @@ export function pickCurrency(pool: ColumnPool, notes: SuggestNotes, style: Numbe
     );
     return ref(column);
   }
-  const fromMarks = [...new Set(style.currencyMarks.map((m) => MARKS[m] ?? (/^[A-Z]{3}$/.test(m) ? m : '?')))];
+  const fromMarks = [...new Set(style.currencyMarks.map((m) => MARKS[m] ?? (ISO_4217.has(m) ? m : '?')))];
   const fromHeaders = [
     ...new Set(
       pool.columns.flatMap((c) => {
         const m = /[([]\s*([A-Z]{3}|[€$£¥])\s*[)\]]|\bin ([A-Z]{3})\b/.exec(c.header);
         const code = m && (m[1] ?? m[2]!);
-        return code ? [MARKS[code] ?? code] : [];
+        const iso = code ? (MARKS[code] ?? code) : undefined;
+        return iso && ISO_4217.has(iso) ? [iso] : [];
       }),
     ),
   ];

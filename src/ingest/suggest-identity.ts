@@ -7,6 +7,7 @@ import type { Decimal } from 'decimal.js';
 import { quoted as q, ref, scoreOf, type Column, type ColumnPool } from './suggest-columns.ts';
 import type { SuggestNotes } from './suggest-evidence.ts';
 import { isCounter, startsLow, valueRuns, type Runs } from './suggest-runs.ts';
+import { reviewRivals } from './suggest-rivals.ts';
 
 /** The requisition column: values in consecutive runs (blank below a value = the same requisition). */
 export function pickRequisition(pool: ColumnPool, notes: SuggestNotes): { reqCol: Column; reqRuns: Runs } {
@@ -17,7 +18,9 @@ export function pickRequisition(pool: ColumnPool, notes: SuggestNotes): { reqCol
     const r = runsOf.get(c)!;
     return r.contiguous && c.texts[0] !== '' && !c.dates && !(c.numbers && c.numbers.some((x) => x && !x.isInteger()));
   };
-  let reqCol = pool.best('requisition', reqOk)[0];
+  const named = pool.best('requisition', reqOk);
+  let reqCol = named[0];
+  if (reqCol) reviewRivals(notes, 'requisition', reqCol, named, 'requisition');
   if (reqCol) {
     const r = runsOf.get(reqCol)!;
     notes.say(

@@ -20,6 +20,9 @@ export interface NumberStyle {
 
 const CURRENCY = /^(?:[A-Z]{3}|[$€£¥₹₽₩₺¤]|US\$|CHF|Fr\.?)\s*|\s*(?:[A-Z]{3}|[$€£¥₹₽₩₺¤]|CHF|Fr\.?)$/u;
 
+/** The ISO 4217 codes (as the runtime's ICU knows them): a three-letter mark that is none (MAT-4711) is no currency. */
+export const ISO_4217: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+
 /** The digits-and-separators core of a number-like text, its currency marks; undefined when it is not one. */
 export function numberCore(text: string): { core: string; marks: string[] } | undefined {
   let s = text.replace(/[\u00A0\u202F]/g, ' ').trim();
@@ -29,7 +32,9 @@ export function numberCore(text: string): { core: string; marks: string[] } | un
   for (let i = 0; i < 2; i++) {
     const m = CURRENCY.exec(s);
     if (m) {
-      marks.push(m[0].trim());
+      const mark = m[0].trim();
+      if (/^[A-Z]{3}$/.test(mark) && !ISO_4217.has(mark)) return undefined; // a material number, not an amount
+      marks.push(mark);
       s = s.replace(CURRENCY, '').trim();
     }
   }

@@ -6,6 +6,7 @@
 import { quoted as q, ref, scoreOf, textual, type Column, type ColumnPool } from './suggest-columns.ts';
 import type { SuggestNotes } from './suggest-evidence.ts';
 import { isHeaderLevel, type Runs } from './suggest-runs.ts';
+import { nameByValues, reviewRivals } from './suggest-rivals.ts';
 
 type Fields = Record<string, string>;
 
@@ -28,6 +29,20 @@ export function pickItemFields(pool: ColumnPool, notes: SuggestNotes, reqRuns: R
     products.find(wordy) ??
     products[0];
   const codeColumn = products.find((c) => c !== product && !wordy(c));
+  const rival = product && products.find((c) => c !== product && wordy(c));
+  if (product && rival) {
+    // two texts could name the item: the values decide where they can (the item's name, not a purpose)
+    const item = codeColumn ?? pool.best('itemNumber', (c) => c.nonEmpty > 0 && c !== rival && c !== product)[0];
+    const settled = nameByValues(product, rival, item);
+    if (settled) product = settled.chosen;
+    const other = settled ? undefined : rival;
+    const why =
+      settled?.why ??
+      (other && scoreOf(other, 'specification') > scoreOf(product, 'specification')
+        ? `the values do not tell them apart; ${q(other)} is also named like a specification`
+        : undefined);
+    reviewRivals(notes, 'product_name', product, [product, rival], 'product', why);
+  }
   if (product)
     notes.say(
       'fields.product_name',
@@ -65,7 +80,9 @@ export function pickItemFields(pool: ColumnPool, notes: SuggestNotes, reqRuns: R
       specParts.map((c) => `${q(c)} (${c === itemNo ? 'item number' : 'text'})`).join(' and '),
     );
   }
-  const uom = pool.best('uom', (c) => textual(c) && c.avgLen <= 12)[0];
+  const uoms = pool.best('uom', (c) => textual(c) && c.avgLen <= 12);
+  const uom = uoms[0];
+  if (uom) reviewRivals(notes, 'uom', uom, uoms, 'uom');
   const unit = fromColumn(
     pool,
     notes,
@@ -81,7 +98,9 @@ export function pickItemFields(pool: ColumnPool, notes: SuggestNotes, reqRuns: R
 export function pickTitleAndDescription(pool: ColumnPool, notes: SuggestNotes, reqCol: Column, reqRuns: Runs): Fields {
   const fields: Fields = {};
   const headerText = (c: Column): boolean => textual(c) && (isHeaderLevel(c, reqRuns) || reqRuns.runs === pool.n);
-  const titleCol = pool.best('title', headerText)[0];
+  const titles = pool.best('title', headerText);
+  const titleCol = titles[0];
+  if (titleCol) reviewRivals(notes, 'title', titleCol, titles, 'title');
   if (titleCol) {
     pool.use(titleCol);
     fields.title = `${ref(reqCol)} ${ref(titleCol)}`;
@@ -95,7 +114,9 @@ export function pickTitleAndDescription(pool: ColumnPool, notes: SuggestNotes, r
     fields.title = `Requisition ${ref(reqCol)}`;
     notes.say('fields.title', fields.title, 'medium', 'no title column: the requisition number');
   }
-  const descCol = pool.best('description', headerText)[0];
+  const descs = pool.best('description', headerText);
+  const descCol = descs[0];
+  if (descCol) reviewRivals(notes, 'description', descCol, descs, 'description');
   if (descCol) pool.use(descCol);
   const requester = pool.best('requester', headerText)[0];
   if (requester) pool.use(requester);
@@ -140,7 +161,9 @@ export function pickRfqFields(pool: ColumnPool, notes: SuggestNotes): Fields {
       'the file has no Public/Private column: every RFQ is Private (suppliers by invitation); write Public if it should be open',
     );
   }
-  const category = pool.best('category', textual)[0] ?? pool.best('category', (c) => !!c.numbers && c.nonEmpty > 0)[0];
+  const categories = pool.best('category', textual);
+  const category = categories[0] ?? pool.best('category', (c) => !!c.numbers && c.nonEmpty > 0)[0];
+  if (category) reviewRivals(notes, 'rfq_category', category, categories, 'category');
   const rfqCategory = fromColumn(
     pool,
     notes,
@@ -149,7 +172,9 @@ export function pickRfqFields(pool: ColumnPool, notes: SuggestNotes): Fields {
     'named like a category (material group, commodity)',
   );
   if (rfqCategory) fields.rfq_category = rfqCategory;
-  const location = pool.best('location', (c) => c.nonEmpty > 0 && !c.dates)[0];
+  const locations = pool.best('location', (c) => c.nonEmpty > 0 && !c.dates);
+  const location = locations[0];
+  if (location) reviewRivals(notes, 'rfq_location', location, locations, 'location');
   const rfqLocation = fromColumn(pool, notes, 'rfq_location', location, 'named like a site, plant or location');
   if (rfqLocation) fields.rfq_location = rfqLocation;
   return fields;

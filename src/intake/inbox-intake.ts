@@ -22,6 +22,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { SettingValues } from '../settings/fields.ts';
 import type { folderSettings, Folders } from '../settings/folders.ts';
+import type { vendorSettings } from '../settings/vendors.ts';
 import { FileRefusedError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { FileLedger, type ClaimOutcome, type LedgerEntry } from './file-ledger.ts';
@@ -68,7 +69,8 @@ export type IngestJobPayload = z.infer<typeof ingestJobPayloadSchema>;
 export type IntakeConfig = Pick<
   SettingValues<typeof folderSettings>,
   'INBOX_DONE_SUFFIX' | 'WATCH_POLLING' | 'WATCH_INTERVAL_MS' | 'FILE_STABLE_MS' | 'SWEEP_CRON'
-> & { account: string; folders: Folders };
+> &
+  Pick<SettingValues<typeof vendorSettings>, 'CATEGORY_CHECK'> & { account: string; folders: Folders };
 
 /** What intake needs of the WorkerContext (a WorkerContext fits). */
 export interface IntakeContext {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { isInboxCandidate, takeInboxFile } from './file-mover.ts';
 import { admitTaken } from './inbox-admission.ts';
 import { stillHeld } from './held-files.ts';
+import { stillHeldForVendors } from './category-held-files.ts';
 import type { InboxWatcherState, Tracker } from './inbox-state.ts';
 import { doneMarkerGate, markedFile, removeDoneMarker } from './inbox-done-marker.ts';
 
@@ -64,6 +65,7 @@ async function checkInboxFile(s: InboxWatcherState, name: string, t: Tracker): P
   if (gate === 'wait') return settleInboxFile(s, name);
   if (gate === 'stable' && stillSettling(s, name, t, st)) return;
   if (await stillHeld(s.ctx, name, st)) return settleInboxFile(s, name); // waits for its broken profile
+  if (await stillHeldForVendors(s.ctx, name, st)) return settleInboxFile(s, name); // waits for the vendor directory
   t.taking = true;
   const took = await takeInboxFile(s.folders, name);
   if (!took.taken) {

@@ -1,8 +1,10 @@
 /**
- * CATEGORY_CHECK for one ingest: the account's vendor directory as stored (never waited for: with none stored yet,
- * a read starts in the background and this file is not checked),
- * the check each requisition of the file goes through, and what the file's report, log and result say of it.
- * Never blocking: without a readable directory nothing is checked (a `hold` says so in the report).
+ * CATEGORY_CHECK for one ingest: the account's vendor directory, the check each requisition of the file goes
+ * through, and what the file's report, log and result say of it.
+ * `warn`: the directory as stored, never waited for (with none stored yet, a read starts in the background and this
+ * file is not checked). `hold`: with no directory read yet, it is read first, waiting at most CATEGORY_CHECK_WAIT_MS;
+ * still unread, `holdReason` says why and the file is held in the inbox (src/intake/category-held-files.ts), never
+ * sent unchecked. A service without a directory blocks nothing in either mode.
  */
 import type { SettingValues } from '../settings/fields.ts';
 import type { vendorSettings } from '../settings/vendors.ts';
@@ -10,13 +12,18 @@ import type { Logger } from '../logger.ts';
 import type { RequisitionCheck } from '../ingest/requisition-grouper.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { categoryChecker } from '../vendors/category-check.ts';
-import { readable } from '../vendors/vendor-directory.ts';
+import { readable, type VendorDirectory } from '../vendors/vendor-directory.ts';
 import { vendorStore, type VendorPort } from '../vendors/vendor-store.ts';
 import type { Redis } from 'ioredis';
 
 export interface CategoryCheckRun {
   /** For ingestFile; undefined when nothing is checked. */
   check: RequisitionCheck | undefined;
+  /**
+   * `hold` without a readable directory (it could not be read within CATEGORY_CHECK_WAIT_MS): why. The file's
+   * requisitions must not be sent; the file is held until the directory is read.
+   */
+  holdReason?: string;
   /** Requisitions sent with a category warning, and the first warning. */
   warned: number;
   firstWarning?: string;
@@ -27,18 +34,25 @@ export interface CategoryCheckRun {
 }
 
 export async function categoryCheckRun(ctx: {
-  config: Pick<SettingValues<typeof vendorSettings>, 'CATEGORY_CHECK'>;
+  config: Pick<SettingValues<typeof vendorSettings>, 'CATEGORY_CHECK' | 'CATEGORY_CHECK_WAIT_MS'>;
   logger: Logger;
   redis: Redis;
   keys: RedisKeys;
   vendorPort?: VendorPort;
 }): Promise<CategoryCheckRun> {
   const mode = ctx.config.CATEGORY_CHECK;
-  const dir = mode === 'off' ? undefined : await vendorStore(ctx).forIngest(ctx.vendorPort);
+  const store = vendorStore(ctx);
+  const dir =
+    mode === 'off'
+      ? undefined
+      : mode === 'hold'
+        ? await store.forHold(ctx.vendorPort, ctx.config.CATEGORY_CHECK_WAIT_MS)
+        : await store.forIngest(ctx.vendorPort);
   const checker = categoryChecker(mode, dir);
   const warnings: string[] = [];
   let held = 0;
   const run: CategoryCheckRun = {
+    ...(mode === 'hold' && !checker && dir?.outcome !== 'absent' ? { holdReason: unreadReason(dir, ctx) } : {}),
     warned: 0,
     check: checker
       ? (r) => {
@@ -75,4 +89,11 @@ export async function categoryCheckRun(ctx: {
     },
   };
   return run;
+}
+
+/** Why a `hold` ingest has no directory to check against. */
+function unreadReason(dir: VendorDirectory | undefined, ctx: { vendorPort?: VendorPort }): string {
+  if (!ctx.vendorPort) return 'this process has no connection to the sourcing service to read it with';
+  if (dir?.outcome === 'failed') return `it could not be read: ${dir.detail ?? 'unknown error'}`;
+  return 'it was not read in time (another worker may still be reading it)';
 }

@@ -34,6 +34,7 @@ import {
 } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
 import { holdInInbox } from './held-files.ts';
+import { holdForVendorDirectory } from './category-held-files.ts';
 import { categoryCheckRun, type CategoryCheckRun } from './ingest-category-check.ts';
 import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './requisition-spool.ts';
@@ -63,6 +64,18 @@ export type IngestResult =
    * naming the profile; taken again once the mapping folder changes (src/intake/held-files.ts).
    */
   | { status: 'held'; file: string; inboxName: string; profiles: string[]; reason: string; report: string }
+  /**
+   * CATEGORY_CHECK=hold, and the vendor directory could not be read: back in the inbox (as `inboxName`) with a report,
+   * none of its `requisitions` sent; taken again once the directory is read (src/intake/category-held-files.ts).
+   */
+  | {
+      status: 'held-for-vendors';
+      file: string;
+      inboxName: string;
+      requisitions: number;
+      reason: string;
+      report: string;
+    }
   /** An earlier attempt already moved the file (crash after the move): only the ledger was brought up to date. */
   | { status: 'already-finished'; file: string; where: 'archive' | 'failed' | 'missing' }
   /**
@@ -76,7 +89,7 @@ export type IngestRunConfig = Pick<
   SettingValues<typeof folderSettings>,
   'MAX_FILE_BYTES' | 'MAX_XLSX_UNCOMPRESSED_BYTES' | 'MAX_XLSX_ENTRIES'
 > &
-  Pick<SettingValues<typeof vendorSettings>, 'CATEGORY_CHECK'> &
+  Pick<SettingValues<typeof vendorSettings>, 'CATEGORY_CHECK' | 'CATEGORY_CHECK_WAIT_MS'> &
   Pick<SettingValues<typeof serviceSettings>, 'PUSH_HEADER_CHANGES'> &
   Pick<SettingValues<typeof redisSettings>, 'REDIS_WAIT_REPLICAS' | 'REDIS_WAIT_TIMEOUT_MS'> & { folders: Folders };
 
@@ -146,6 +159,11 @@ export async function runIngest(
   if (await changedWhileRead(run)) {
     await spool.remove();
     return putBack(run);
+  }
+  // never sent unchecked: without a vendor directory, `hold` keeps the whole file until it is read
+  if (categories.holdReason !== undefined && summary.requisitions > 0) {
+    await spool.remove();
+    return holdForVendors(run, summary, categories.holdReason);
   }
   const changes = await enqueueSpooled(run, spool);
   return finishRead(run, summary, changes, categories);
@@ -242,6 +260,36 @@ async function holdForBrokenProfile(run: Run, err: ProfileBrokenError): Promise<
     reason: err.message,
     report: run.report,
   };
+}
+
+async function holdForVendors(run: Run, summary: IngestSummary, reason: string): Promise<IngestResult> {
+  const { ctx, file, payload } = run;
+  const held = await holdForVendorDirectory({
+    redis: ctx.redis,
+    keys: ctx.keys,
+    log: run.log,
+    folders: run.folders,
+    ledger: run.ledger,
+    file,
+    sha256: payload.sha256,
+    report: run.report,
+    summary,
+    reason,
+  });
+  const { inboxName, requisitions } = held;
+  await ctx.notify?.emit(
+    requisitionHeld.event({
+      file: file.original,
+      take: payload.processingName,
+      profile: summary.profile,
+      held: requisitions + summary.heldRequisitions,
+      rejectedRows: summary.rejectedRows,
+      queued: 0,
+      firstProblem: `CATEGORY_CHECK=hold: the vendor directory could not be read (${reason}); the file waits in the inbox as ${inboxName} and is read once it is`,
+      report: join(run.folders.reports, run.report),
+    }),
+  );
+  return { status: 'held-for-vendors', file: file.original, inboxName, requisitions, reason, report: run.report };
 }
 
 /** Read through without a refusal: now, and only now, the requisitions go to the service. */

@@ -24,6 +24,7 @@ export const KEY_FAMILIES = {
   epoch: ['src/redis/state-epoch.ts'],
   'state-lost': ['src/redis/state-epoch.ts'],
   'held-files': ['src/intake/held-files.ts'],
+  'category-held-files': ['src/intake/category-held-files.ts'],
   intake: ['src/intake/intake-folder.ts'],
   'mapping-sets': ['src/intake/mapping-sets.ts'],
   retention: ['src/intake/retention.ts'],

@@ -2,7 +2,8 @@
  * CATEGORY_CHECK at ingest: a requisition whose rfq_category no vendor of the account follows would become an RFQ
  * that reaches no supplier. `hold` keeps it back (a row error in the file report, counted in `status`), `warn`
  * sends it with a warning (file report, log, `status`), `off` does not look. Only with a readable directory: where
- * the service has none, or it could not be read yet, nothing is checked (never blocking).
+ * the service has none, nothing is checked (never blocking); where it could not be read yet, `warn` checks nothing
+ * and `hold` keeps the whole file until it is read (src/intake/ingest-category-check.ts).
  */
 import { minuteText } from '../time-zone.ts';
 import { categoryCounts, caseVariantOf, followersOf, readable, type VendorDirectory } from './vendor-directory.ts';

@@ -1,7 +1,8 @@
 /**
  * The account's vendor directory in Redis (key `vendors`, one JSON VendorDirectory), shared by every worker:
  * read at most hourly by the poll (refreshIfStale), in the background when an ingest finds none stored (forIngest:
- * the ingest itself never waits for the service), and on demand by `rfq-sync doctor` (refresh). Reading it never
+ * the ingest itself never waits for the service), first by an ingest with CATEGORY_CHECK=hold that finds none read
+ * yet (forHold, a bounded wait), and on demand by `rfq-sync doctor` (refresh). Reading it never
  * blocks anything: a failure keeps the vendors last read
  * (and is tried again after FAILED_RETRY_MS), a service without a directory (404/405 on both documented paths) is
  * said once in the log and by `doctor`, and the checks that use it step aside.
@@ -18,6 +19,13 @@ export const VENDOR_REFRESH_MS = 3_600_000;
 export const FAILED_RETRY_MS = 10 * 60_000;
 /** One reader at a time across the workers of an account (the lock expires on its own should a reader die). */
 const LOCK_MS = 60_000;
+/** How often forHold looks whether another worker's read has landed. */
+const LOCK_POLL_MS = 200;
+
+/** A directory an ingest can act on: read (its vendors usable), or the service has none. */
+function settled(d: VendorDirectory | undefined): boolean {
+  return d !== undefined && (d.outcome === 'absent' || d.readAt !== undefined);
+}
 
 export type VendorPort = Pick<SourcingPort, 'listVendors'>;
 
@@ -33,11 +41,17 @@ export interface VendorStore {
    * background (for the next file; the poll reads it too); never throws.
    */
   forIngest(port: VendorPort | undefined): Promise<VendorDirectory | undefined>;
+  /**
+   * For an ingest that must not go unchecked (CATEGORY_CHECK=hold): what is stored when it can be used (read, or the
+   * service has none); else the directory is read now, waiting at most `waitMs` (for another worker's read too),
+   * unless a read failed less than `waitMs` ago. Returns what is stored then: possibly still unreadable. Never throws.
+   */
+  forHold(port: VendorPort | undefined, waitMs: number): Promise<VendorDirectory | undefined>;
   /** The background read forIngest started last, if any (tests). */
   reading: Promise<unknown> | undefined;
 }
 
-export function vendorStore(o: { redis: Redis; keys: RedisKeys; logger: Logger }): VendorStore {
+export function vendorStore(o: { redis: Redis; keys: Pick<RedisKeys, 'key'>; logger: Logger }): VendorStore {
   const key = o.keys.key('vendors');
   const lockKey = o.keys.key('vendors', 'lock');
   const stored = async (): Promise<VendorDirectory | undefined> => {
@@ -79,6 +93,35 @@ export function vendorStore(o: { redis: Redis; keys: RedisKeys; logger: Logger }
       const cur = await stored().catch(() => undefined);
       if (!cur && port) store.reading = quietly(port);
       return cur;
+    },
+    async forHold(port, waitMs) {
+      const cur = await stored().catch(() => undefined);
+      if (settled(cur) || !port) return cur;
+      // a read that failed within the wait is not tried again: a burst of files while the service is down waits
+      // once, not once per file (the poll tries again FAILED_RETRY_MS after a failure)
+      if (cur?.outcome === 'failed' && Date.now() - cur.fetchedAt < waitMs) return cur;
+      const deadline = Date.now() + waitMs;
+      const signal = AbortSignal.timeout(waitMs);
+      for (;;) {
+        const got = await o.redis.set(lockKey, '1', 'PX', LOCK_MS, 'NX').catch(() => null);
+        if (got === 'OK') {
+          try {
+            // read by the worker that held the lock just before: nothing to read again
+            const landed = await stored();
+            if (settled(landed)) return landed;
+            return await refresh({ listVendors: (opts) => port.listVendors({ ...opts, signal }) });
+          } catch (err) {
+            o.logger.warn({ event: 'vendors.failed', err }, `the vendor directory could not be read: ${String(err)}`);
+            return stored().catch(() => undefined);
+          } finally {
+            await o.redis.del(lockKey).catch(() => undefined);
+          }
+        }
+        // another worker is reading it: wait for its outcome (or our deadline)
+        await new Promise((r) => setTimeout(r, Math.min(LOCK_POLL_MS, Math.max(0, deadline - Date.now()))));
+        const now = await stored().catch(() => undefined);
+        if (settled(now) || (now && now.fetchedAt !== cur?.fetchedAt) || Date.now() >= deadline) return now;
+      }
     },
   };
   return store;

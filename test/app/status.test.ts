@@ -109,6 +109,7 @@ describe('status and failed jobs', () => {
     expect(Object.keys(r).sort()).toEqual([
       'awardsWithheld',
       'brokenProfiles',
+      'categoryHeldFiles',
       'changes',
       'dialect',
       'failures',

@@ -249,7 +249,7 @@ describe('refused files', () => {
   it('an unknown --mapping name', async () => {
     const p = await put('unknown-mapping.csv', 'a,b\n1,2\n');
     expect(await refusal(p, { mappingName: 'sap' })).toBe(
-      'MappingError: no mapping profile is named "sap" (profiles: banf-liste-de, dynamics-365, facilities-pandas, generic, maintenance-requests, netsuite, odoo, oracle-ebs, sage-100, sap-me5a-de-warengruppe, sap-me5a-de, sap-me5a-en)',
+      'MappingError: no mapping profile is named "sap" (profiles: banf-liste-de, dynamics-365, facilities-pandas, generic, maintenance-requests, netsuite, odoo, oracle-ebs, sage-100, sap-alv-list-tabs, sap-me5a-de-warengruppe, sap-me5a-de, sap-me5a-en)',
     );
   });
 

@@ -280,6 +280,7 @@ describe('mapping profiles', () => {
       'odoo',
       'oracle-ebs',
       'sage-100',
+      'sap-alv-list-tabs',
       'sap-me5a-de-warengruppe',
       'sap-me5a-de',
       'sap-me5a-en',

@@ -2,15 +2,16 @@
  * CATEGORY_CHECK end to end: a file with one requisition in a category the account's vendors follow and one in a
  * category nobody follows, ingested by a worker against the sandbox's vendor directory. `hold` keeps the second back
  * (its reason in the file report and `status`), `warn` sends it and says so (report, log, `status`); a service
- * without a directory blocks nothing, and an ingest never waits for the directory (before the first read, nothing is
- * checked). The directory is read by a poll, in the sandbox's docs dialect too ("0"-keyed categories at /v1/vendor/).
+ * without a directory blocks nothing. Before the first read, `hold` reads the directory first (a bounded wait) and,
+ * when it cannot be read, holds the file in the inbox until it is (never sending unchecked); `warn` never waits. The
+ * directory is read by a poll, in the sandbox's docs dialect too ("0"-keyed categories at /v1/vendor/).
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { collectStatus } from '../../app/status.ts';
+import { collectStatus, formatStatus } from '../../app/status.ts';
 import { trackingFacts } from '../../app/commands.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import type { WorkerContext } from '../../src/pipeline/context.ts';
@@ -18,11 +19,16 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { runPoll } from '../../src/tracking/poll-runner.ts';
 import { GENERIC_HEADER, reportNotes, usePipeline, waitFor } from '../helpers/pipeline.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
+import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
+import { vendorStore } from '../../src/vendors/vendor-store.ts';
 
 const pipeline = usePipeline({ sandbox: false });
 let worker: RunningWorker | undefined;
 let sandbox: Sandbox | undefined;
+let watcher: InboxWatcher | undefined;
 afterEach(async () => {
+  await watcher?.close();
+  watcher = undefined;
   await worker?.close(5_000);
   await sandbox?.stop();
   worker = sandbox = undefined;
@@ -58,7 +64,7 @@ async function run(
   const path = join(pipeline.data.jail, `${name}.csv`);
   writeFileSync(path, FILE);
   await ingestOneFile(ctx, path);
-  const expected = mode === 'hold' && sandboxOptions?.vendors !== false && o.poll !== false ? 1 : 2;
+  const expected = mode === 'hold' && sandboxOptions?.vendors !== false ? 1 : 2;
   await waitFor(`${expected} RFQ(s)`, async () => sandbox!.control.listAll().length === expected, 20_000, 50);
   const report = () => readdirSync(pipeline.data.reports).find((f) => f.startsWith(name));
   await waitFor('the report', async () => report() !== undefined, 20_000, 50);
@@ -125,11 +131,22 @@ describe('CATEGORY_CHECK', () => {
     ]);
   });
 
-  it('before the directory was ever read, an ingest does not wait for it: nothing checked, the report says so', async () => {
+  it('hold on a fresh Redis: the first ingest reads the directory first and sends nothing no vendor follows', async () => {
     const { ctx, report, created } = await run('hold', {}, { poll: false, file: 'categories-first' });
+    expect(created).toEqual(['Paper']);
+    const rows = await reportRows(report);
+    expect(rows.find((r) => r[1] === 'CAT-2')!.slice(2, 4)).toEqual(['rejected', 'error']);
+    expect(await reportNotes(report)).toContain(
+      '1 requisition(s) held back: no vendor follows their category (CATEGORY_CHECK=hold).',
+    );
+    expect(await vendorStore(ctx).stored()).toMatchObject({ outcome: 'ok', vendors: expect.any(Array) });
+  });
+
+  it('warn on a fresh Redis does not wait for the directory: nothing checked, the report says so', async () => {
+    const { ctx, report, created } = await run('warn', {}, { poll: false, file: 'categories-first-warn' });
     expect(created.sort()).toEqual(['Paper', 'Widgets']);
     expect(await reportNotes(report)).toContain(
-      'CATEGORY_CHECK=hold: categories were not checked: the vendor directory has not been read yet (it is being read now; the poll reads it too).',
+      'CATEGORY_CHECK=warn: categories were not checked: the vendor directory has not been read yet (it is being read now; the poll reads it too).',
     );
     // the read it started in the background lands for the next file
     await waitFor(
@@ -138,6 +155,57 @@ describe('CATEGORY_CHECK', () => {
       10_000,
       50,
     );
+  });
+
+  it('hold with the directory unreadable: the file is held (report, status), never sent, and taken once it is read', async () => {
+    // every GET answered with a broken body: the directory cannot be read, while RFQs could be created
+    sandbox = await startSandbox({ seed: 5, faults: { invalidJsonRate: 1 } });
+    const ctx = await pipeline.context({
+      redisUrl: pipeline.redisUrl,
+      baseUrl: sandbox.url,
+      token: 'sandbox-token',
+      prefix: pipeline.prefix,
+      dir: pipeline.data.root,
+      extra: { CATEGORY_CHECK: 'hold', CATEGORY_CHECK_WAIT_MS: '1000', FILE_STABLE_MS: '100' },
+    });
+    worker = startWorker(ctx, { queues: ['ingest', 'createRfq'] });
+    const path = join(pipeline.data.jail, 'categories-held.csv');
+    writeFileSync(path, FILE);
+    await ingestOneFile(ctx, path);
+    const reports = () => readdirSync(pipeline.data.reports).filter((f) => f.startsWith('categories-held'));
+    await waitFor('the held report', async () => reports().length === 1, 20_000, 50);
+    await waitFor('back in the inbox', async () => readdirSync(pipeline.data.inbox).includes('categories-held.csv'));
+    // the file is settled (held): none of its requisitions was queued, so none can reach the service
+    expect(sandbox.control.listAll()).toEqual([]);
+    const heldReport = reports()[0]!;
+    const notes = await reportNotes(join(pipeline.data.reports, heldReport));
+    expect(notes[0]).toMatch(
+      /^Held in the inbox \(CATEGORY_CHECK=hold\): the vendor directory could not be read \(.*\), so the categories of its 2 requisition\(s\) could not be checked; none was sent\. The file is read again once the directory is read/,
+    );
+    const held = await collectStatus(ctx, () => trackingFacts(ctx));
+    expect(held.categoryHeldFiles).toEqual([
+      expect.objectContaining({ inboxName: 'categories-held.csv', file: 'categories-held.csv', requisitions: 2 }),
+    ]);
+    expect(formatStatus(held)).toMatch(
+      /HELD IN THE INBOX until the vendor directory is read[^\n]*\n {2}\S+ {2}categories-held\.csv: 2 requisition\(s\); it could not be read: /,
+    );
+    // the inbox leaves it alone while the directory stays unreadable
+    watcher = await startInboxWatcher(ctx, { watch: false, schedule: false });
+    await watcher.sweep();
+    expect(readdirSync(pipeline.data.inbox)).toEqual(['categories-held.csv']);
+
+    // the service is back; the directory is read (the poll, or `rfq-sync doctor`), and the next sweep takes the file
+    sandbox.control.setFaults({});
+    await vendorStore(ctx).refresh(ctx.client);
+    await watcher.sweep();
+    await waitFor('Paper created', async () => sandbox!.control.listAll().length === 1, 20_000, 50);
+    await waitFor('the second report', async () => reports().length === 2, 20_000, 50);
+    expect(sandbox.control.listAll().map((r) => r.title)).toEqual(['Paper']);
+    const second = reports().find((f) => f !== heldReport)!;
+    const rows = await reportRows(join(pipeline.data.reports, second));
+    expect(rows.find((r) => r[1] === 'CAT-2')!.slice(2, 4)).toEqual(['rejected', 'error']);
+    const after = await collectStatus(ctx, () => trackingFacts(ctx));
+    expect(after.categoryHeldFiles).toEqual([]);
   });
 
   it('a service without a directory blocks nothing, even with hold (the report says the check was not made)', async () => {
