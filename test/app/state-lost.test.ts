@@ -31,6 +31,32 @@ afterAll(async () => {
 const waitFor = (what: string, cond: () => Promise<boolean> | boolean, timeoutMs: number) =>
   waitUntil(what, cond, timeoutMs, 100, async () => `worker said:\n${worker?.output().slice(-3000)}`);
 
+/** Calls that reached the sandbox and are not answered yet. */
+const callsInFlight = (s: Sandbox) => {
+  const st = s.stats();
+  const answered = Object.values(st.calls).reduce((n, by) => n + Object.values(by).reduce((a, b) => a + b, 0), 0);
+  return st.requestTimes.length - answered;
+};
+
+/** The worker's state checks seen so far (each reads the `state-lost` key: a finished sweep of the epoch check). */
+async function watchStateChecks(url: string): Promise<{ count(): number; stop(): Promise<void> }> {
+  const base = new Redis(url, { lazyConnect: true });
+  const monitor = await base.monitor();
+  let n = 0;
+  monitor.on('monitor', (_time: string, args: string[]) => {
+    if (args[0]?.toLowerCase() === 'get' && args[1]?.endsWith(':state-lost')) n++;
+  });
+  return { count: () => n, stop: async () => monitor.disconnect() };
+}
+
+/** The create-rfq queue as `status --json` reads it: no job left to run (waiting, delayed, active). */
+async function createQueueDrained(env: Record<string, string>): Promise<boolean> {
+  const s = spawnCli(['status', '--json'], env);
+  if ((await s.exited).code !== 0) return false;
+  const q = (JSON.parse(s.output()) as { queues: Record<string, Record<string, number>> }).queues['create-rfq'] ?? {};
+  return Object.entries(q).every(([state, n]) => ['completed', 'failed'].includes(state) || n === 0);
+}
+
 describe('Redis loses its state mid-run', () => {
   it(
     'is detected, pauses creation, and recover brings 60 requisitions to exactly 60 RFQs; a re-drop adds none',
@@ -78,10 +104,24 @@ describe('Redis loses its state mid-run', () => {
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(ready.status).toBe(503);
       expect(await ready.text()).toMatch(/Redis lost its state/);
-      // creation stays paused: nothing more than what was in flight at the flush
-      await new Promise((r) => setTimeout(r, 1_500));
+      // creation stays paused: nothing more than what was in flight at the flush. What was in flight has landed when
+      // the sandbox answered every call and the worker finished a state check since; then two more checks pass
+      const checks = await watchStateChecks(redis.url);
+      let idleSince = Infinity;
+      await waitFor(
+        'the calls in flight at the flush answered, and a state check since',
+        () => {
+          if (callsInFlight(sandbox!) !== 0) idleSince = Infinity;
+          else idleSince = Math.min(idleSince, checks.count());
+          return checks.count() > idleSince;
+        },
+        10_000,
+      );
       const paused = ours().length;
-      await new Promise((r) => setTimeout(r, 1_500));
+      const seen = checks.count();
+      await waitFor('two more state checks of the worker', () => checks.count() >= seen + 2, 10_000);
+      await checks.stop();
+      expect(callsInFlight(sandbox)).toBe(0);
       expect(ours().length).toBe(paused);
       expect(paused).toBeLessThan(60);
 
@@ -94,7 +134,12 @@ describe('Redis loses its state mid-run', () => {
 
       const distinct = () => new Set(ours().flatMap((r) => r.lines.map((l) => l.external_id))).size;
       await waitFor('every requisition created', () => distinct() === 120, 60_000);
-      await new Promise((r) => setTimeout(r, 1_000));
+      // every create job has run (none waiting, delayed or active) and the sandbox answered every call
+      await waitFor(
+        'the create queue drained',
+        async () => (await createQueueDrained(env)) && callsInFlight(sandbox!) === 0,
+        30_000,
+      );
       expect(ours()).toHaveLength(60);
       expect(sandbox.stats().rfqsCreated).toBe(60); // the ones made before the flush were adopted, not posted again
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
@@ -102,7 +147,12 @@ describe('Redis loses its state mid-run', () => {
       // the same file again: every requisition already has its RFQ
       writeFileSync(join(dir, 'inbox', 'export-again.csv'), csv);
       await waitFor('the re-drop archived', () => readdirSync(join(dir!, 'archive')).length === 2, 30_000);
-      await new Promise((r) => setTimeout(r, 2_000));
+      // its 60 create jobs were queued before the file was archived: each has run once the queue is drained
+      await waitFor(
+        'the create queue drained',
+        async () => (await createQueueDrained(env)) && callsInFlight(sandbox!) === 0,
+        30_000,
+      );
       expect(ours()).toHaveLength(60);
       console.log(
         `state lost: ${atFlush} RFQs at the flush, ${paused} when paused; after recover 60 RFQs, ${sandbox.stats().rfqsCreated} posted in all`,
