@@ -14,6 +14,7 @@ import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from '../hardening/hostile-files.ts';
 import { spawnCli, type Spawned } from './cli-helpers.ts';
+import { watchCommands } from '../helpers/monitor.ts';
 import { freePort, waitFor as waitUntil } from '../helpers/wait.ts';
 
 let redis: EmbeddedRedis | undefined;
@@ -37,17 +38,6 @@ const callsInFlight = (s: Sandbox) => {
   const answered = Object.values(st.calls).reduce((n, by) => n + Object.values(by).reduce((a, b) => a + b, 0), 0);
   return st.requestTimes.length - answered;
 };
-
-/** The worker's state checks seen so far (each reads the `state-lost` key: a finished sweep of the epoch check). */
-async function watchStateChecks(url: string): Promise<{ count(): number; stop(): Promise<void> }> {
-  const base = new Redis(url, { lazyConnect: true });
-  const monitor = await base.monitor();
-  let n = 0;
-  monitor.on('monitor', (_time: string, args: string[]) => {
-    if (args[0]?.toLowerCase() === 'get' && args[1]?.endsWith(':state-lost')) n++;
-  });
-  return { count: () => n, stop: async () => monitor.disconnect() };
-}
 
 /** The create-rfq queue as `status --json` reads it: no job left to run (waiting, delayed, active). */
 async function createQueueDrained(env: Record<string, string>): Promise<boolean> {
@@ -106,7 +96,8 @@ describe('Redis loses its state mid-run', () => {
       expect(await ready.text()).toMatch(/Redis lost its state/);
       // creation stays paused: nothing more than what was in flight at the flush. What was in flight has landed when
       // the sandbox answered every call and the worker finished a state check since; then two more checks pass
-      const checks = await watchStateChecks(redis.url);
+      // (each check of the worker reads the `state-lost` key: a finished sweep of the epoch check)
+      const checks = await watchCommands(redis.url, ([cmd, key]) => cmd === 'get' && !!key?.endsWith(':state-lost'));
       let idleSince = Infinity;
       await waitFor(
         'the calls in flight at the flush answered, and a state check since',
@@ -120,7 +111,7 @@ describe('Redis loses its state mid-run', () => {
       const paused = ours().length;
       const seen = checks.count();
       await waitFor('two more state checks of the worker', () => checks.count() >= seen + 2, 10_000);
-      await checks.stop();
+      checks.stop();
       expect(callsInFlight(sandbox)).toBe(0);
       expect(ours().length).toBe(paused);
       expect(paused).toBeLessThan(60);

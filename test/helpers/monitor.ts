@@ -1,0 +1,22 @@
+/**
+ * Progress markers read off Redis: a worker's periodic sweeps (the state check, the inbox sweep's look at a held
+ * file...) each send a known command, and MONITOR sees it whatever process sends it. A test waits until a sweep has
+ * run again, instead of sleeping a guessed time before asserting that something did not happen.
+ */
+import { Redis } from 'ioredis';
+
+export interface CommandWatch {
+  /** How many commands matched so far. */
+  count(): number;
+  stop(): void;
+}
+
+/** Count the commands sent to the Redis at `url` (by any client) for which `match(args)` holds; args[0]: its name. */
+export async function watchCommands(url: string, match: (args: string[]) => boolean): Promise<CommandWatch> {
+  const monitor = await new Redis(url, { lazyConnect: true }).monitor();
+  let n = 0;
+  monitor.on('monitor', (_time: string, args: string[]) => {
+    if (match([args[0]?.toLowerCase() ?? '', ...args.slice(1)])) n++;
+  });
+  return { count: () => n, stop: () => monitor.disconnect() };
+}
