@@ -24,6 +24,7 @@ import {
   makeRequisitions,
   pipelineContext,
   waitFor,
+  waitForQueue,
   type PipelineEnv,
   usePipeline,
 } from '../helpers/pipeline.ts';
@@ -186,7 +187,8 @@ describe('create-rfq', () => {
     expect(await ctx.queues.poll.isPaused()).toBe(true);
     expect(await ctx.queues.createRfq.getFailedCount()).toBe(0);
     expect(rfqsOf('auth')).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 500));
+    // every job that met the refusal is back in the queue (none running): however many did, one line
+    await waitForQueue([c.queues.createRfq], ([q]) => q!.active === 0);
     const errors = logged.filter((l) => l.level >= 50);
     expect(errors).toHaveLength(1); // ONE clear line, however many jobs met the refusal
     expect(errors[0]!.msg).toMatch(/AUTH REFUSED.*paused.*SOURCING_TOKEN_FILE/);

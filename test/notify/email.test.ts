@@ -14,7 +14,7 @@ import { processNotify } from '../../jobs/notify.ts';
 import { QUEUE_NAMES } from '../../src/redis/queues.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { pollingHarness, usePipeline, type PollingHarness } from '../helpers/pipeline.ts';
+import { pollingHarness, usePipeline, waitForQueue, type PollingHarness } from '../helpers/pipeline.ts';
 import { localhostTls, secretFile, startSmtpCatcher, type CaughtMail, type SmtpCatcher } from '../helpers/notify.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 5 } });
@@ -117,7 +117,8 @@ describe('e-mail notifications', () => {
     await h.pollAndSettle();
     // plant 1: comparison v2 of A (final) and the award
     const mails = await smtp.waitFor(5);
-    await new Promise((r) => setTimeout(r, 300)); // nothing more arrives
+    // nothing more arrives: every job that could send has run (the pipeline's queues and the notify queue idle)
+    await waitForQueue([ctx.queues.poll, ctx.queues.quotations, ctx.queues.comparison, ctx.queues.notify]);
     expect(mails).toHaveLength(5);
 
     for (const m of mails) {
