@@ -20,3 +20,14 @@ export async function watchCommands(url: string, match: (args: string[]) => bool
   });
   return { count: () => n, stop: () => monitor.disconnect() };
 }
+
+/**
+ * The claims of the file ledger (HSETNX of an entry) made for the inbox file `name`: a copy of a file still being
+ * read claims again every 200 ms while it waits for the first (src/intake/inbox-intake.ts).
+ */
+export function ledgerClaims(url: string, name: string): Promise<CommandWatch> {
+  return watchCommands(
+    url,
+    ([cmd, , , value]) => cmd === 'hsetnx' && !!value?.includes(`"name":${JSON.stringify(name)}`),
+  );
+}
