@@ -14,7 +14,7 @@ import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from '../hardening/hostile-files.ts';
 import { spawnCli, type Spawned } from './cli-helpers.ts';
-import { watchCommands } from '../helpers/monitor.ts';
+import { callsInFlight, watchCommands } from '../helpers/monitor.ts';
 import { freePort, waitFor as waitUntil } from '../helpers/wait.ts';
 
 let redis: EmbeddedRedis | undefined;
@@ -31,13 +31,6 @@ afterAll(async () => {
 /** The harness's waitFor, naming what the worker said when it times out. */
 const waitFor = (what: string, cond: () => Promise<boolean> | boolean, timeoutMs: number) =>
   waitUntil(what, cond, timeoutMs, 100, async () => `worker said:\n${worker?.output().slice(-3000)}`);
-
-/** Calls that reached the sandbox and are not answered yet. */
-const callsInFlight = (s: Sandbox) => {
-  const st = s.stats();
-  const answered = Object.values(st.calls).reduce((n, by) => n + Object.values(by).reduce((a, b) => a + b, 0), 0);
-  return st.requestTimes.length - answered;
-};
 
 /** The create-rfq queue as `status --json` reads it: no job left to run (waiting, delayed, active). */
 async function createQueueDrained(env: Record<string, string>): Promise<boolean> {

@@ -15,7 +15,8 @@ import { freePort } from '../../src/redis/embedded-redis.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
-import { sleep, spawnWorker, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
+import { callsInFlight } from '../helpers/monitor.ts';
+import { spawnWorker, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
 
 const SECTION = 'failover';
 const REQUISITIONS = 300;
@@ -184,7 +185,23 @@ describe('Redis Sentinel: the primary SIGKILLed mid-run', () => {
         200,
         async () => `distinct ${distinct()}, rfqs ${count()}; worker: ${worker!.output().slice(-2000)}`,
       );
-      await sleep(1_500); // anything still in flight lands now, or never
+      // anything still in flight lands now, or never: every requisition's create job has finished (the worker said
+      // so) and the sandbox answered every call
+      const finished = () =>
+        new Set(
+          [
+            ...worker!
+              .output()
+              .matchAll(/"queue":"create-rfq"[^\n]*?"requisition":"([^"]+)"[^\n]*"msg":"create-rfq job /g),
+          ].map((m) => m[1]),
+        ).size;
+      await waitFor(
+        'every create job finished',
+        () => finished() >= REQUISITIONS && callsInFlight(sandbox!) === 0,
+        60_000,
+        100,
+        async () => `create jobs finished ${finished()}; worker: ${worker!.output().slice(-2000)}`,
+      );
       const rfqs = sandbox.control.listAll();
       const seen = new Map<string, number>();
       for (const r of rfqs)

@@ -4,6 +4,7 @@
  * run again, instead of sleeping a guessed time before asserting that something did not happen.
  */
 import { Redis } from 'ioredis';
+import type { Sandbox } from '../../src/sandbox/server.ts';
 
 export interface CommandWatch {
   /** How many commands matched so far. */
@@ -30,4 +31,11 @@ export function ledgerClaims(url: string, name: string): Promise<CommandWatch> {
     url,
     ([cmd, , , value]) => cmd === 'hsetnx' && !!value?.includes(`"name":${JSON.stringify(name)}`),
   );
+}
+
+/** Calls that reached the sandbox and are not answered yet (it counts each call when it arrives and when answered). */
+export function callsInFlight(sandbox: Pick<Sandbox, 'stats'>): number {
+  const st = sandbox.stats();
+  const answered = Object.values(st.calls).reduce((n, by) => n + Object.values(by).reduce((a, b) => a + b, 0), 0);
+  return st.requestTimes.length - answered;
 }
