@@ -109,7 +109,7 @@ describe('a hostile inbox', () => {
       const w = await watch(ctx, { schedule: false, onAdmitted: (a) => admitted.push(a.status) });
       writeFileSync(join(inbox, 'slow-export.csv'), '');
       void w.sweep();
-      await sleep(1_000); // 5x FILE_STABLE_MS: a non-empty file would have been taken by now
+      await sleep(1_000); // sleep: 5x FILE_STABLE_MS: a non-empty file would have been taken by now (time is tested)
       expect(ls(inbox)).toEqual(['slow-export.csv']);
       expect(ls(processing)).toEqual([]);
       writeFileSync(join(inbox, 'slow-export.csv'), genericCsv(['PR-7101', 1]));
@@ -128,6 +128,12 @@ describe('a hostile inbox', () => {
       const ctx = setup({ SWEEP_CRON: '* * * * * *' }, own.url);
       const { inbox, processing } = ctx.config.folders;
       mkdirSync(inbox, { recursive: true });
+      const lines: string[] = [];
+      ctx.logger = createLogger({
+        level: 'info',
+        pretty: false,
+        destination: new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }),
+      });
       await watch(ctx);
       await own.stop();
       writeFileSync(join(inbox, 'during-outage.csv'), genericCsv(['PR-7201', 1]));
@@ -136,7 +142,9 @@ describe('a hostile inbox', () => {
         () => ls(processing).some((n) => n.endsWith('_during-outage.csv')),
         10_000,
       );
-      await sleep(1_500); // its admission failed: Redis is down
+      await waitFor('its admission failed: Redis is down', () =>
+        lines.some((l) => l.includes('during-outage.csv was taken but could not be queued')),
+      );
       await own.restart();
       const back = Date.now();
       await waitFor(
