@@ -198,7 +198,8 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
         growers.push(
           (async () => {
             for (const part of parts.slice(1)) {
-              await sleep(250); // shorter than FILE_STABLE_MS: the file never looks finished until the copy ends
+              // sleep: shorter than FILE_STABLE_MS: the file never looks finished until the copy ends
+              await sleep(250);
               await appendFile(dst, part);
             }
           })(),
