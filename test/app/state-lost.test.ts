@@ -5,8 +5,7 @@
  * the same file dropped again afterwards creates nothing more. Before the epoch marker: 46 of 60 were never created
  * and the re-drop made 14 duplicates.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { csvOf, GENERIC_TEMPLATE, linesOf } from '../hardening/hostile-files.ts'
 import { spawnCli, type Spawned } from './cli-helpers.ts';
 import { callsInFlight, watchCommands } from '../helpers/monitor.ts';
 import { freePort, waitFor as waitUntil } from '../helpers/wait.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let redis: EmbeddedRedis | undefined;
 let sandbox: Sandbox | undefined;
@@ -25,7 +25,6 @@ afterAll(async () => {
   worker?.child.kill('SIGKILL');
   await sandbox?.stop();
   await redis?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** The harness's waitFor, naming what the worker said when it times out. */
@@ -48,7 +47,7 @@ describe('Redis loses its state mid-run', () => {
       // its own Redis: FLUSHALL must not reach the other test files' keys
       redis = await startEmbeddedRedis({ appendonly: true });
       sandbox = await startSandbox({ seed: 5, faults: { latencyMs: 150 } });
-      dir = mkdtempSync(join(tmpdir(), 'rfq-state-lost-'));
+      dir = tempDir('rfq-state-lost-');
       const port = await freePort();
       const env = {
         RFQ_SYNC_DIR: dir,

@@ -2,13 +2,15 @@
  * The test kit is used, not copied: a fixed wait in a test is slow, and before an absence check it can pass under load
  * without testing anything, so a test waits on a progress marker (test/helpers/wait.ts waitFor, test/helpers/
  * monitor.ts) instead. Every fixed wait over 200 ms that remains in test/ says why on its line or the line before
- * (`// sleep: <reason>`), and the list of them is printed. Pure: reads the sources.
+ * (`// sleep: <reason>`), and the list of them is printed. Temporary folders come from test/helpers/temp-dir.ts
+ * (removed after the test), never from mkdtemp in a test file. Pure: reads the sources (and makes two folders).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ROOT, sources } from '../helpers/sources.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const MAX_SLEEP_MS = 200;
 
@@ -64,6 +66,15 @@ export function fixedWaits(path: string, text: string, limit = MAX_SLEEP_MS): Fi
   return found;
 }
 
+/** `path:line` of each direct mkdtemp call (sync or promise) in a file, comments aside. */
+export function mkdtempCalls(path: string, text: string): string[] {
+  return text
+    .split('\n')
+    .flatMap((line, i) =>
+      /^\s*(\/\/|\*|\/\*)/.test(line) || !/\bmkdtemp(Sync)?\s*\(/.test(line) ? [] : [`${path}:${i + 1}`],
+    );
+}
+
 const testFiles = () =>
   sources(join(ROOT, 'test')).map((p) => ({ path: relative(ROOT, p), text: readFileSync(p, 'utf8') }));
 
@@ -94,5 +105,40 @@ describe('fixed waits in tests', () => {
       ['test/x.test.ts:4', 300, 'the copy must look unfinished to the watcher'],
       ['test/x.test.ts:5', 250, 'the service is down this long'],
     ]);
+  });
+});
+
+describe('temporary folders in tests', () => {
+  it('no test file calls mkdtemp itself: tempDir() (test/helpers/temp-dir.ts) makes the folder and removes it', () => {
+    const calls = testFiles()
+      .filter(({ path }) => path !== 'test/helpers/temp-dir.ts')
+      .flatMap(({ path, text }) => mkdtempCalls(path, text));
+    expect(calls).toEqual([]);
+  });
+
+  it('the check sees mkdtemp in either form and not in a comment (it can fail)', () => {
+    const call = 'mkdtemp'; // spelled apart, so this file has no call itself
+    const text = [
+      `const dir = ${call}Sync(join(tmpdir(), 'x-'));`,
+      `const d = await ${call}(join(tmpdir(), 'y-'));`,
+      ` * made with ${call}(...) before`,
+      "const t = tempDir('z-');",
+    ].join('\n');
+    expect(mkdtempCalls('test/a.test.ts', text)).toEqual(['test/a.test.ts:1', 'test/a.test.ts:2']);
+  });
+});
+
+describe('tempDir()', () => {
+  const forTheFile = tempDir('rfq-kit-file-');
+  let forTheTest = '';
+
+  it('makes a folder that is there during the test', () => {
+    forTheTest = tempDir('rfq-kit-test-');
+    expect([existsSync(forTheTest), existsSync(forTheFile)]).toEqual([true, true]);
+  });
+
+  it('removed it after the test that made it; one made outside a test stays until the file ends', () => {
+    expect(forTheTest).not.toBe('');
+    expect([existsSync(forTheTest), existsSync(forTheFile)]).toEqual([false, true]);
   });
 });

@@ -3,8 +3,7 @@
  * work collapse, re-exports report changes and add supplementary RFQs, conflicts are rejected and listed, a refused
  * token pauses instead of failing, and an evicting Redis is refused.
  */
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
@@ -28,6 +27,7 @@ import {
   type PipelineEnv,
   usePipeline,
 } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 50 } });
 
@@ -163,7 +163,7 @@ describe('create-rfq', () => {
   });
 
   it('pauses creation on a refused token, keeps the job, and resumes when the token file is replaced', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rfq-token-'));
+    const dir = tempDir('rfq-token-');
     const tokenFile = join(dir, 'token');
     writeFileSync(tokenFile, 'wrong-token');
     const logged: Array<{ level: number; msg: string }> = [];

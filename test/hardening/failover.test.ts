@@ -6,8 +6,7 @@
  * first POST that could not have been in flight at the kill is measured (a figure, not an assertion).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
 import { callsInFlight } from '../helpers/monitor.ts';
 import { spawnWorker, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const SECTION = 'failover';
 const REQUISITIONS = 300;
@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 function tmp(tag: string): string {
-  const d = mkdtempSync(join(tmpdir(), `rfq-failover-${tag}-`));
+  const d = tempDir(`rfq-failover-${tag}-`);
   dirs.push(d);
   return d;
 }

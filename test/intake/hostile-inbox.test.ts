@@ -34,11 +34,11 @@ import {
   ls,
   reportNotes,
   sleep,
-  tempDir,
   useIntakes,
   usePipeline,
   waitFor,
 } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline();
 
@@ -178,9 +178,8 @@ describe('a file nobody may read, left in processing/', () => {
     'is refused to failed/ with a report; the worker starts and takes the other files',
     { timeout: 60_000 },
     async () => {
-      const t = tempDir();
-      cleanups.push(t.remove);
-      const processing = join(t.dir, 'processing');
+      const dir = tempDir('rfq-inbox-');
+      const processing = join(dir, 'processing');
       mkdirSync(processing, { recursive: true });
       const locked = newProcessingName('locked.csv', Date.now() - 60_000);
       writeFileSync(join(processing, locked.name), genericCsv(['PR-7301', 1]));
@@ -201,7 +200,7 @@ describe('a file nobody may read, left in processing/', () => {
         REDIS_PREFIX: freshPrefix(),
         SOURCING_BASE_URL: pipeline.sandboxUrl,
         SOURCING_TOKEN: pipeline.token,
-        RFQ_SYNC_DIR: t.dir,
+        RFQ_SYNC_DIR: dir,
         HTTP_PORT: '0',
         FILE_STABLE_MS: '200',
         LOG_LEVEL: 'info',
@@ -213,15 +212,15 @@ describe('a file nobody may read, left in processing/', () => {
       cleanups.push(() => void child.kill('SIGKILL'));
       await waitFor(
         'locked refused, good archived',
-        () => ls(join(t.dir, 'failed')).includes(locked.name) && ls(join(t.dir, 'archive')).includes(good.name),
+        () => ls(join(dir, 'failed')).includes(locked.name) && ls(join(dir, 'archive')).includes(good.name),
         40_000,
         100,
       ).catch((err: Error) => {
         throw new Error(`${err.message}; worker said:\n${out.slice(-3000)}`);
       });
       expect(child.exitCode, out.slice(-2000)).toBeNull(); // still running
-      const reports = ls(join(t.dir, 'outbox', 'reports'));
-      const notes = await Promise.all(reports.map((f) => reportNotes(join(t.dir, 'outbox', 'reports', f))));
+      const reports = ls(join(dir, 'outbox', 'reports'));
+      const notes = await Promise.all(reports.map((f) => reportNotes(join(dir, 'outbox', 'reports', f))));
       expect(notes.flat().join(' ')).toMatch(/locked\.csv|cannot be read \(EACCES: permission denied\)/);
       expect(notes.flat().join(' ')).toMatch(/cannot be read \(EACCES: permission denied\)/);
       await waitFor(

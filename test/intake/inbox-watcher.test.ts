@@ -16,13 +16,13 @@ import {
   ls,
   reportNotes,
   sleep,
-  tempDir,
   testConfig,
   type TestIntake,
   testIntake,
   useIntakes,
   waitFor,
 } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const r = useRedis();
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
@@ -193,14 +193,13 @@ describe('inbox watcher on network shares and missed events', () => {
   });
 
   it('watches an inbox reached through a symbolic link (a mounted share)', async () => {
-    const t = tempDir();
-    cleanups.push(t.remove);
-    const real = join(t.dir, 'real-inbox');
+    const dir = tempDir('rfq-inbox-');
+    const real = join(dir, 'real-inbox');
     mkdirSync(real);
-    symlinkSync(real, join(t.dir, 'inbox-link'));
+    symlinkSync(real, join(dir, 'inbox-link'));
     const ctx = testIntake(
       r.url,
-      testConfig(t.dir, { INBOX_DIR: join(t.dir, 'inbox-link'), FILE_STABLE_MS: '100', SWEEP_CRON: '0 0 1 1 *' }),
+      testConfig(dir, { INBOX_DIR: join(dir, 'inbox-link'), FILE_STABLE_MS: '100', SWEEP_CRON: '0 0 1 1 *' }),
     );
     cleanups.push(() => ctx.close());
     await start(ctx, { schedule: false });

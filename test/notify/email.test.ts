@@ -5,8 +5,7 @@
  * location: each buyer gets the RFQs of their plant, the workbook attached byte for byte (or named by its path above
  * the channel's cap), the award summary in the body, and no secret anywhere.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, type Job } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { pollingHarness, usePipeline, waitForQueue, type PollingHarness } from '../helpers/pipeline.ts';
 import { localhostTls, secretFile, startSmtpCatcher, type CaughtMail, type SmtpCatcher } from '../helpers/notify.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 5 } });
 const SMTP_PASSWORD = 'smtp-Pa55word-in-a-file';
@@ -57,7 +57,7 @@ const mailsTo = (mails: CaughtMail[], who: string) => mails.filter((m) => m.to.i
 describe('e-mail notifications', () => {
   it('over STARTTLS with AUTH: per route its recipients, subject, text and HTML, the workbook attached byte-identical or by path above the cap, the award summary', async () => {
     smtp = await startSmtpCatcher({ users: { 'rfq-sync': SMTP_PASSWORD } });
-    const dir = mkdtempSync(join(tmpdir(), 'rfq-notify-mail-'));
+    const dir = tempDir('rfq-notify-mail-');
     dirs.push(dir);
     const mail = {
       type: 'smtp',
