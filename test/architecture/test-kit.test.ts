@@ -3,7 +3,8 @@
  * without testing anything, so a test waits on a progress marker (test/helpers/wait.ts waitFor, test/helpers/
  * monitor.ts) instead. Every fixed wait over 200 ms that remains in test/ says why on its line or the line before
  * (`// sleep: <reason>`), and the list of them is printed. Temporary folders come from test/helpers/temp-dir.ts
- * (removed after the test), never from mkdtemp in a test file. Pure: reads the sources (and makes two folders).
+ * (removed after the test), never from mkdtemp in a test file; the source folders are walked by test/helpers/sources.ts
+ * alone. Pure: reads the sources (and makes two folders).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -140,5 +141,15 @@ describe('tempDir()', () => {
   it('removed it after the test that made it; one made outside a test stays until the file ends', () => {
     expect(forTheTest).not.toBe('');
     expect([existsSync(forTheTest), existsSync(forTheFile)]).toEqual([false, true]);
+  });
+});
+
+describe('one source walker', () => {
+  it('no test file walks the source folders itself: test/helpers/sources.ts does', () => {
+    const walkers = testFiles()
+      .filter(({ path }) => path !== 'test/helpers/sources.ts')
+      .filter(({ text }) => /\breaddirSync\(\w+\)\.flatMap\(/.test(text))
+      .map(({ path }) => path);
+    expect(walkers).toEqual([]);
   });
 });
