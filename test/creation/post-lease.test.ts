@@ -68,7 +68,7 @@ describe('the post lease', () => {
       r!,
     ).catch((e: unknown) => e);
     await pausing;
-    await sleep(deps.postLeaseMs + 50);
+    await sleep(deps.postLeaseMs + 50); // sleep: the lease must run out (what is tested)
     // meanwhile the lease ran out: another attempt takes the requisition (reconciles: the first may have posted)
     const other = await createAsJob(deps, r!);
     expect(other).toMatchObject({ status: 'created' });

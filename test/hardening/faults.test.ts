@@ -107,7 +107,7 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
   async function phase(name: string, tag: string, n: number, faults: SandboxFaults, forMs: number): Promise<void> {
     await drop(tag, n);
     sandbox.setFaults(faults);
-    await sleep(forMs);
+    await sleep(forMs); // sleep: the fault lasts forMs (the scenario)
     sandbox.setFaults({});
     const recoverMs = await settle(name);
     const t = tally();
