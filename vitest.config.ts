@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { ALONE } from './vitest.alone.config.ts';
+import { SlowFirst } from './test/helpers/slow-first.ts';
 
 // Tests that need Redis start their own redis-server on a free port (test/helpers/redis.ts);
 // the timing-sensitive proofs run alone after it (vitest.alone.config.ts); the hardening suite runs apart (vitest.hardening.config.ts, `npm run test:hardening`).
@@ -14,5 +15,7 @@ export default defineConfig({
     // The suite waits more than it computes (workers, Redis, the sandbox's latencies): at 2 files at a time it used
     // 40% of a 2-core machine (137 s CPU in 188 s). 3 at a time on the same machine: 132 s instead of 188 s.
     maxWorkers: 3,
+    // the longest files first (test/helpers/slow-first.ts): a long file starting last ran alone at the end
+    sequence: { sequencer: SlowFirst },
   },
 });

@@ -3,14 +3,14 @@
  * account found in Redis when there is only one (and said), several accounts ask for --account, and `ingest FILE`
  * says when no worker of the account is running.
  */
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeWorkerContext } from '../../app/worker-context.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import { pipelineContext, usePipeline } from '../helpers/pipeline.ts';
 import { spawnCli } from './cli-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline();
 
@@ -54,7 +54,7 @@ describe('which account a Redis-only command acts on', () => {
   });
 
   it('ingest FILE says when no worker of the account is running', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rfq-ingest-noworker-'));
+    const dir = tempDir('rfq-ingest-noworker-');
     const file = join(dir, 'generic-template.csv');
     copyFileSync(resolve(import.meta.dirname, '../../samples/generic-template.csv'), file);
     const run = spawnCli(['ingest', file], {

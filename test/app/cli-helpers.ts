@@ -1,12 +1,12 @@
 /** Spawning the CLI as a user would (`node bin/rfq-sync.ts ...`), with a clean environment. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');
 
@@ -84,13 +84,12 @@ export function useOnceRun(redisUrl: () => string): {
   let prefix = '';
   afterEach(async () => {
     await sandbox?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
     sandbox = dir = undefined;
   });
   return {
     async start(opts, inbox = {}) {
       sandbox = await startSandbox(opts);
-      dir = mkdtempSync(join(tmpdir(), 'rfq-once-'));
+      dir = tempDir('rfq-once-'); // removed after the test
       mkdirSync(join(dir, 'inbox'));
       for (const [name, from] of Object.entries(inbox)) copyFileSync(from, join(dir, 'inbox', name));
       prefix = freshPrefix();

@@ -1,13 +1,13 @@
 /** Configuration errors: one line per problem, naming the variable; secrets never echoed. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { displayRedisUrl, loadConfig } from '../../src/config.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { scrubSecrets } from '../../src/logger.ts';
 import { redisOptionsFromUrl } from '../../app/redis-options.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');
 
@@ -64,7 +64,7 @@ describe('configuration', () => {
   });
 
   it('reads the token from SOURCING_TOKEN_FILE (Docker secrets) and names an unreadable one', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rfq-cfg-'));
+    const dir = tempDir('rfq-cfg-');
     const file = join(dir, 'token');
     writeFileSync(file, 'file-token-value-42\n');
     const cfg = loadConfig({ SOURCING_BASE_URL: 'https://svc.example/esourcing', SOURCING_TOKEN_FILE: file });
@@ -100,7 +100,7 @@ describe('configuration', () => {
   });
 
   it('merges an optional config file, the environment winning, and names unknown keys', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rfq-cfg-'));
+    const dir = tempDir('rfq-cfg-');
     const file = join(dir, 'rfq-sync.yaml');
     writeFileSync(file, 'POLL_CRON: "*/2 * * * *"\nLOG_LEVEL: debug\nCONCURENCY_CREATE: 4\n');
     expect(problemsOf({ RFQ_SYNC_CONFIG: file })).toEqual([`CONCURENCY_CREATE: unknown setting in ${file}`]);

@@ -3,18 +3,18 @@
  * environment is ignored), it ends with exit 0 and prints paths of comparison workbooks and award files that exist,
  * and where the notification e-mails its own SMTP catcher took are.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import ExcelJS from 'exceljs';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { BIN } from './cli-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('demo', () => {
   it('runs the whole loop and prints the workbooks and award files it wrote', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'rfq-ops-demo-'));
+    const cwd = tempDir('rfq-ops-demo-');
     // the demo gives up after --timeout seconds: its run took 63 s on this 2-core machine at load 12, and may take
     // longer under more load; this test asserts what it does, not how fast (that is a benchmark's)
     const child = spawn(process.execPath, [BIN, 'demo', '--timeout', '240'], {
@@ -102,7 +102,7 @@ describe('demo', () => {
   }, 300_000);
 
   it('names the package to install when redis-server is missing', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'rfq-ops-demo-'));
+    const cwd = tempDir('rfq-ops-demo-');
     const child = spawn(process.execPath, [BIN, 'demo'], {
       cwd,
       env: { PATH: '/nonexistent' },

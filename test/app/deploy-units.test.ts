@@ -3,10 +3,10 @@
  * them OK or better, where systemd-analyze exists (it runs offline: no systemd needs to be running).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
@@ -40,7 +40,7 @@ describe('the Node version', () => {
 
 describe.skipIf(!hasAnalyze)('systemd units', () => {
   it.each(UNITS)('%s: verify passes and security scores OK or better', (src, name) => {
-    const dir = mkdtempSync(join(tmpdir(), 'rfq-units-'));
+    const dir = tempDir('rfq-units-');
     const unit = join(dir, name);
     copyFileSync(join(ROOT, src), unit);
     const verify = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' });

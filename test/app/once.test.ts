@@ -2,15 +2,15 @@
  * `rfq-sync once` exit codes, spawned as the CLI: with --sandbox (the built-in sandbox and a private redis-server),
  * and its refusal to take real inbox files without SOURCING_BASE_URL.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startHttpReceiver } from '../helpers/notify.ts';
 import { spawnCli } from './cli-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 function inboxWith(files: Record<string, string | { copy: string }>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rfq-ops-once-'));
+  const dir = tempDir('rfq-ops-once-');
   mkdirSync(join(dir, 'inbox'));
   for (const [name, content] of Object.entries(files)) {
     if (typeof content === 'string') writeFileSync(join(dir, 'inbox', name), content);

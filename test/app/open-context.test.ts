@@ -1,7 +1,4 @@
 /** openContext: both sourcing clients are built from the configuration with the metrics hook, each with its own options. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/logger.ts';
@@ -10,17 +7,17 @@ import { openContext } from '../../app/runtime.ts';
 import { closeWorkerContext } from '../../app/worker-context.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const r = useRedis();
 let sandbox: Sandbox;
 let dir: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ faults: { down: true } });
-  dir = mkdtempSync(join(tmpdir(), 'rfq-open-ctx-'));
+  dir = tempDir('rfq-open-ctx-');
 });
 afterAll(async () => {
   await sandbox.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('openContext', () => {

@@ -4,16 +4,16 @@
  * the setting, never the value; a trailing newline in a token file is trimmed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { freePort } from '../../src/redis/embedded-redis.ts';
 import { spawnCli } from './cli-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'rfq-secrets-'));
+const dir = tempDir('rfq-secrets-');
 const file = (name: string, content: string) => {
   const p = join(dir, name);
   writeFileSync(p, content);

@@ -4,13 +4,13 @@
  * openssl or a TLS-enabled redis-server is missing.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/redis/embedded-redis.ts';
 import { spawnCli } from './cli-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 const PASSWORD = 'tls-Redis-pa55';
@@ -41,7 +41,7 @@ describe.skipIf(!hasOpenssl)('rediss:// with a password', () => {
   let tlsAvailable = false;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rfq-ops-tls-'));
+    dir = tempDir('rfq-ops-tls-');
     openssl(dir, [
       'req',
       '-x509',

@@ -1,11 +1,11 @@
 /** REDIS_SENTINELS in the configuration: refused beside REDIS_URL, passwords from files, never printed. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { displayRedisUrl, loadConfig } from '../../src/config.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { redisOptionsFromUrl } from '../../app/redis-options.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const problems = (env: Record<string, string>): string[] => {
   try {
@@ -18,7 +18,7 @@ const problems = (env: Record<string, string>): string[] => {
 
 describe('Redis under Sentinel', () => {
   it('every connection gets the sentinels, the primary name and both passwords; display masks them', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rfq-sentinel-'));
+    const dir = tempDir('rfq-sentinel-');
     writeFileSync(join(dir, 'redis-pw'), 'p@ss:w/rd\n');
     const c = loadConfig({
       REDIS_SENTINELS: 'a.example:26379, b.example:26380',

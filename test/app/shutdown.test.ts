@@ -3,8 +3,7 @@
  * child process): SIGTERM lets in-flight creations finish and record their RFQ, leaves the rest queued, loses
  * nothing; a second signal exits at once.
  */
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
@@ -12,6 +11,7 @@ import { bullPrefix, createQueues, type Queues } from '../../src/redis/queues.ts
 import { useRedis, freshPrefix } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { spawnCli, until } from './cli-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const SAMPLE = resolve(import.meta.dirname, '../../samples/generic-template.csv'); // 3 requisitions
 
@@ -24,7 +24,7 @@ describe('rfq-sync worker: graceful shutdown', () => {
   });
 
   function setup(extra: Record<string, string>) {
-    const dir = mkdtempSync(join(tmpdir(), 'rfq-ops-shutdown-'));
+    const dir = tempDir('rfq-ops-shutdown-');
     mkdirSync(join(dir, 'inbox'), { recursive: true });
     const env: Record<string, string> = {
       REDIS_URL: redis.url,

@@ -5,8 +5,7 @@
  * the same file dropped again afterwards creates nothing more. Before the epoch marker: 46 of 60 were never created
  * and the re-drop made 14 duplicates.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +13,9 @@ import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from '../hardening/hostile-files.ts';
 import { spawnCli, type Spawned } from './cli-helpers.ts';
+import { callsInFlight, watchCommands } from '../helpers/monitor.ts';
 import { freePort, waitFor as waitUntil } from '../helpers/wait.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let redis: EmbeddedRedis | undefined;
 let sandbox: Sandbox | undefined;
@@ -24,12 +25,19 @@ afterAll(async () => {
   worker?.child.kill('SIGKILL');
   await sandbox?.stop();
   await redis?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** The harness's waitFor, naming what the worker said when it times out. */
 const waitFor = (what: string, cond: () => Promise<boolean> | boolean, timeoutMs: number) =>
   waitUntil(what, cond, timeoutMs, 100, async () => `worker said:\n${worker?.output().slice(-3000)}`);
+
+/** The create-rfq queue as `status --json` reads it: no job left to run (waiting, delayed, active). */
+async function createQueueDrained(env: Record<string, string>): Promise<boolean> {
+  const s = spawnCli(['status', '--json'], env);
+  if ((await s.exited).code !== 0) return false;
+  const q = (JSON.parse(s.output()) as { queues: Record<string, Record<string, number>> }).queues['create-rfq'] ?? {};
+  return Object.entries(q).every(([state, n]) => ['completed', 'failed'].includes(state) || n === 0);
+}
 
 describe('Redis loses its state mid-run', () => {
   it(
@@ -39,7 +47,7 @@ describe('Redis loses its state mid-run', () => {
       // its own Redis: FLUSHALL must not reach the other test files' keys
       redis = await startEmbeddedRedis({ appendonly: true });
       sandbox = await startSandbox({ seed: 5, faults: { latencyMs: 150 } });
-      dir = mkdtempSync(join(tmpdir(), 'rfq-state-lost-'));
+      dir = tempDir('rfq-state-lost-');
       const port = await freePort();
       const env = {
         RFQ_SYNC_DIR: dir,
@@ -78,10 +86,25 @@ describe('Redis loses its state mid-run', () => {
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(ready.status).toBe(503);
       expect(await ready.text()).toMatch(/Redis lost its state/);
-      // creation stays paused: nothing more than what was in flight at the flush
-      await new Promise((r) => setTimeout(r, 1_500));
+      // creation stays paused: nothing more than what was in flight at the flush. What was in flight has landed when
+      // the sandbox answered every call and the worker finished a state check since; then two more checks pass
+      // (each check of the worker reads the `state-lost` key: a finished sweep of the epoch check)
+      const checks = await watchCommands(redis.url, ([cmd, key]) => cmd === 'get' && !!key?.endsWith(':state-lost'));
+      let idleSince = Infinity;
+      await waitFor(
+        'the calls in flight at the flush answered, and a state check since',
+        () => {
+          if (callsInFlight(sandbox!) !== 0) idleSince = Infinity;
+          else idleSince = Math.min(idleSince, checks.count());
+          return checks.count() > idleSince;
+        },
+        10_000,
+      );
       const paused = ours().length;
-      await new Promise((r) => setTimeout(r, 1_500));
+      const seen = checks.count();
+      await waitFor('two more state checks of the worker', () => checks.count() >= seen + 2, 10_000);
+      checks.stop();
+      expect(callsInFlight(sandbox)).toBe(0);
       expect(ours().length).toBe(paused);
       expect(paused).toBeLessThan(60);
 
@@ -94,7 +117,12 @@ describe('Redis loses its state mid-run', () => {
 
       const distinct = () => new Set(ours().flatMap((r) => r.lines.map((l) => l.external_id))).size;
       await waitFor('every requisition created', () => distinct() === 120, 60_000);
-      await new Promise((r) => setTimeout(r, 1_000));
+      // every create job has run (none waiting, delayed or active) and the sandbox answered every call
+      await waitFor(
+        'the create queue drained',
+        async () => (await createQueueDrained(env)) && callsInFlight(sandbox!) === 0,
+        30_000,
+      );
       expect(ours()).toHaveLength(60);
       expect(sandbox.stats().rfqsCreated).toBe(60); // the ones made before the flush were adopted, not posted again
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
@@ -102,7 +130,12 @@ describe('Redis loses its state mid-run', () => {
       // the same file again: every requisition already has its RFQ
       writeFileSync(join(dir, 'inbox', 'export-again.csv'), csv);
       await waitFor('the re-drop archived', () => readdirSync(join(dir!, 'archive')).length === 2, 30_000);
-      await new Promise((r) => setTimeout(r, 2_000));
+      // its 60 create jobs were queued before the file was archived: each has run once the queue is drained
+      await waitFor(
+        'the create queue drained',
+        async () => (await createQueueDrained(env)) && callsInFlight(sandbox!) === 0,
+        30_000,
+      );
       expect(ours()).toHaveLength(60);
       console.log(
         `state lost: ${atFlush} RFQs at the flush, ${paused} when paused; after recover 60 RFQs, ${sandbox.stats().rfqsCreated} posted in all`,

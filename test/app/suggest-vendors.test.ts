@@ -5,19 +5,18 @@
  * category_map with the directory's spelling; a service that cannot be asked is said in the evidence, never fatal;
  * without a service nothing is checked.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { followedCategories } from '../../app/suggest-vendors.ts';
 import { loadConfig, PACKAGE_ROOT } from '../../src/config.ts';
 import { suggestProfile } from '../../src/ingest/profile-suggest.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { LIMITS, NOW } from '../ingest/suggest-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const sandbox = useSandbox();
-const dir = mkdtempSync(join(tmpdir(), 'rfq-suggest-vendors-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('rfq-suggest-vendors-');
 
 const configFor = (baseUrl?: string) =>
   loadConfig({

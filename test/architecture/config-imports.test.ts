@@ -3,21 +3,16 @@
  * the configuration. Only the parsers import src/config.ts: src/config.ts itself, its split-out helpers
  * (config-redis.ts, config-secrets.ts) and the schema's fields in src/settings/. Pure: reads the sources.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sources } from '../helpers/sources.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CONFIG = join(ROOT, 'src/config.ts');
 const PARSERS = new Set(['src/config.ts', 'src/config-redis.ts', 'src/config-secrets.ts']);
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
 /** Static imports, `import type`, re-exports (`export ... from`) and dynamic `import()`. */
 const SPEC = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
 

@@ -4,10 +4,11 @@
  * (src/sourcing/listing-strategy.ts, account-reading.ts). The poll, the reconcile, the lag probe and every command
  * ask the strategy; none compares a flag itself. Pure: reads the sources.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sources } from '../helpers/sources.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Where a flag may be compared, and why. */
@@ -22,13 +23,6 @@ const OWNERS = new Map([
 const FLAG = `\\.(?:filter|unfiltered|echo|detail|edit)`;
 const VALUE = `'(?:yes|no|unknown|none|lower|capitalised)'`;
 const COMPARE = new RegExp(`${FLAG}\\s*[!=]==?\\s*${VALUE}|${VALUE}\\s*[!=]==?\\s*\\w+${FLAG}\\b`);
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
 
 function branching(files: Array<{ path: string; text: string }>): string[] {
   return files

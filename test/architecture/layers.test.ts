@@ -3,10 +3,11 @@
  * the pipeline's assembly down to its building blocks. A folder may import its own files and any lower folder; the
  * folders of one level may import each other (madge --circular keeps files free of cycles). Pure: reads the sources.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sources } from '../helpers/sources.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -37,12 +38,6 @@ function folderOf(file: string): string {
 }
 function levelOf(folder: string): number | undefined {
   return LEVELS.find(([f]) => f === folder)?.[1];
-}
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
-  });
 }
 const SPEC = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
 

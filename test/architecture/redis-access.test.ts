@@ -14,11 +14,12 @@
  * named as its owners there: every other file goes through their functions.
  * Pure: reads the sources. The checkers are run on planted violations first, so they are known to be able to fail.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sources } from '../helpers/sources.ts';
 import { KEY_FAMILIES, type KeyFamily } from '../../src/redis/redis-keys.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -73,13 +74,6 @@ export function foreignFamilies(path: string, text: string): string[] {
     }
   });
   return found;
-}
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
-  });
 }
 
 describe('no app/ file touches a Redis key', () => {

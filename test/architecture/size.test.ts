@@ -2,22 +2,16 @@
  * Size limits a newcomer can read in one sitting: no file in src/, jobs/ or app/ over 500 lines, no function over
  * 100 (a factory closure counts whole: its methods are its body). Pure: parses the sources with TypeScript's parser.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sources } from '../helpers/sources.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAX_FILE_LINES = 500;
 const MAX_FUNCTION_LINES = 100;
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
 
 function functionName(node: ts.SignatureDeclaration): string {
   if (node.name) return node.name.getText();

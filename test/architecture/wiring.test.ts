@@ -6,19 +6,13 @@
  * notifier) are made in app/ only: src/ and jobs/ receive them, so what a module depends on is in its signature.
  * Pure: reads the sources.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sources } from '../helpers/sources.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
 
 type Source = { path: string; text: string };
 

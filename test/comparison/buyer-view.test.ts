@@ -3,24 +3,21 @@
  * supplier's notes and attachment names in the supplier's column group (and per line, the documents attached to
  * that line), and dates the ERP gave without a time shown as dates. Opened with exceljs.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison, writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import { SUPPLIER_PARTS as P, supplierColumn } from '../../src/comparison/comparison-sheet.ts';
 import { MIN_PRINT_SCALE, printLayout } from '../../src/comparison/print-layout.ts';
 import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { demoInput, makeRfq, quote } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let dir = '';
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-buyer-view-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir('rfq-buyer-view-');
 });
 
 async function open(

@@ -3,12 +3,11 @@
  * requisitions; it travels with the requisition, is kept with the tracked RFQ, and every amount names it (header,
  * number formats, award file column). One RFQ, one currency: no figure mixes two.
  */
-import { mkdtemp, readFile, rm, writeFile, copyFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile, copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeAwardCsv, writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import { COMPARISON_COLS as C, COMPARISON_ROWS as R, AWARD_ROWS } from '../../src/comparison/workbook.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -16,14 +15,12 @@ import { compileProfile, ingestFile, loadProfiles } from '../../src/ingest/index
 import type { Requisition } from '../../src/requisition.ts';
 import { requisitionSchema } from '../../jobs/create-rfq.ts';
 import { demoInput } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-currency-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir('rfq-currency-');
 });
 
 describe('currency', () => {

@@ -3,11 +3,9 @@
  * create-rfq accepts it, the tracked RFQ keeps it with the instant sent, and the comparison shows the day as a date
  * (real Redis for the tracked record; the rendering itself is in buyer-view.test.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { requisitionSchema } from '../../jobs/create-rfq.ts';
 import { writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
@@ -19,14 +17,12 @@ import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { demoInput, ingestSample } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const srv = useRedis();
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-erp-days-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir('rfq-erp-days-');
 });
 
 describe('a date without a time of day', () => {

@@ -4,10 +4,7 @@
  * quoting exactly the ERP's price would show a "saving". The export's unit price and price unit travel with the
  * requisition and the tracked RFQ, and the comparison's estimates use them.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { requisitionSchema } from '../../jobs/create-rfq.ts';
 import { buildComparison } from '../../src/comparison/index.ts';
 import type { Requisition } from '../../src/requisition.ts';
@@ -16,14 +13,12 @@ import { trackedRfq } from '../../src/tracking/status.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { GENERATED_AT, ingestSample, makeRfq, quote } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const srv = useRedis();
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-erp-price-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir('rfq-erp-price-');
 });
 
 describe("the ERP's own unit price", () => {

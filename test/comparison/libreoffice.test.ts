@@ -8,13 +8,13 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { basename, delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import { demoInput } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 function runs(cmd: string, args: string[]): boolean {
   try {
@@ -102,10 +102,7 @@ async function convert(xlsx: string, format: string): Promise<void> {
 
 let dir = '';
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-comparison-lo-'));
-});
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = tempDir('rfq-comparison-lo-');
 });
 
 it.skipIf(!hasSoffice())(

@@ -2,27 +2,23 @@
  * 60 suppliers on one RFQ: every cell of every column group is checked against an independent brute-force
  * computation (ranks = 1 + number of strictly lower qualified prices; totals summed in decimal).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import ExcelJS from 'exceljs';
 import type { Cell } from 'exceljs';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { writeAwardCsv, writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import type { ComparisonInput } from '../../src/comparison/index.ts';
 import type { Quotation } from '../../src/sourcing/types.ts';
 import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
 import { readFile } from 'node:fs/promises';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const SUPPLIERS = 60;
 const LINES = 12;
 
 let dir = '';
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
 
 /** Small deterministic generator: the same prices on every run. */
 function lcg(seed: number): () => number {
@@ -62,7 +58,7 @@ function build(): ComparisonInput {
 }
 
 it('compares 60 suppliers: every price, line total, rank, total, coverage and style matches a brute-force check', async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-comparison-60-'));
+  dir = tempDir('rfq-comparison-60-');
   const input = build();
   const file = join(dir, 'sixty.xlsx');
   await writeComparisonWorkbook(input, file);

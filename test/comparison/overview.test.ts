@@ -3,11 +3,10 @@
  * model its workbook renders, and the renderer's behaviour when the file cannot be written.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison } from '../../src/comparison/index.ts';
 import {
   comparisonSummary,
@@ -17,13 +16,11 @@ import {
   type OverviewRow,
 } from '../../src/comparison/overview.ts';
 import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-overview-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir('rfq-overview-');
 });
 
 const rfq = () =>

@@ -3,22 +3,19 @@
  * and award rows with `line_total`; the wrong setting on such quotes (or unit prices read as line totals) raises the
  * warning in the Notes sheet and the header. Files are written and read back with exceljs.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison, writeAwardCsv, writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import type { ComparisonInput, PriceBasis } from '../../src/comparison/index.ts';
 import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { demoInput, GENERATED_AT, makeRfq, quote } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-basis-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir('rfq-basis-');
 });
 
 /** Three lines quoted as LINE TOTALS near the estimates (qty 4, 3, 10). */

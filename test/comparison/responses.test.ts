@@ -4,21 +4,19 @@
  * the vendors who did not quote, with the contact person and e-mail the vendor directory gives. A quotation is a
  * vendor's by its key (the vendor's id) or its supplier name (letter case and spacing aside).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison, writeComparisonWorkbook, type ComparisonInput } from '../../src/comparison/index.ts';
 import { AWARD_SUMMARY_ROWS } from '../../src/comparison/comparison-sheet.ts';
 import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { demoInput } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-responses-'));
+  dir = tempDir('rfq-responses-');
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** demoInput's quotations: 101 Nordic Office Supply AB, comp_7 Hanse IT, 205 Bürotechnik Müller, 310 Cheap Imports, 412 TechPartner. */
 const FOLLOWING = [

@@ -3,22 +3,19 @@
  * single supplier gets every line (one order instead of two); the tie rule names the lower key when quotation dates are
  * equal.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison, writeAwardCsv, writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import type { ComparisonInput } from '../../src/comparison/index.ts';
 import { AWARD_ROWS } from '../../src/comparison/workbook.ts';
 import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-ties-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir('rfq-ties-');
 });
 
 const day = Date.UTC(2026, 0, 5);

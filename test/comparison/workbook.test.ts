@@ -2,12 +2,11 @@
  * The comparison workbook as procurement reads it: written, read back with exceljs, and checked cell by cell
  * (values, ranks, totals, coverage, the styles of lowest / missing / not-qualified prices, neutralised text).
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Cell, Worksheet } from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   buildComparison,
   comparisonFileNames,
@@ -18,13 +17,11 @@ import {
 import type { ComparisonInput } from '../../src/comparison/index.ts';
 import { AWARD_ROWS, COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { demoInput, GENERATED_AT, makeRfq, quote } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-comparison-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir('rfq-comparison-');
 });
 
 async function writeAndRead(input: ComparisonInput, name: string): Promise<ExcelJS.Workbook> {

@@ -4,8 +4,7 @@
  * resumes by itself; `rfq-sync resume` checks now; a rotated token file that cannot be used is said in the log and in
  * `status`, by the position of the bad character, never the token. Real Redis, the sandbox over HTTP.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
@@ -26,6 +25,7 @@ import {
 } from '../helpers/pipeline.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
 import { collectStatus } from '../../app/status.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 // A token whose halves appear nowhere else (paths, URLs), so a leak of either is seen.
 const pipeline = usePipeline({ sandbox: { pageSize: 50, accounts: { 'tok-Zq7pW3xK9mV2nB4': 'Outage Buyer Ltd' } } });
@@ -145,7 +145,7 @@ describe('an auth pause that lifts itself', () => {
   });
 
   it('a rotated token file that cannot be used is an error in the log and in `status`, naming the position, never the token', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rfq-token-'));
+    const dir = tempDir('rfq-token-');
     dirs.push(dir);
     const tokenFile = join(dir, 'token');
     writeFileSync(tokenFile, pipeline.token);

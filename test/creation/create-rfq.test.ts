@@ -3,8 +3,7 @@
  * work collapse, re-exports report changes and add supplementary RFQs, conflicts are rejected and listed, a refused
  * token pauses instead of failing, and an evicting Redis is refused.
  */
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
@@ -24,9 +23,11 @@ import {
   makeRequisitions,
   pipelineContext,
   waitFor,
+  waitForQueue,
   type PipelineEnv,
   usePipeline,
 } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 50 } });
 
@@ -162,7 +163,7 @@ describe('create-rfq', () => {
   });
 
   it('pauses creation on a refused token, keeps the job, and resumes when the token file is replaced', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rfq-token-'));
+    const dir = tempDir('rfq-token-');
     const tokenFile = join(dir, 'token');
     writeFileSync(tokenFile, 'wrong-token');
     const logged: Array<{ level: number; msg: string }> = [];
@@ -186,7 +187,8 @@ describe('create-rfq', () => {
     expect(await ctx.queues.poll.isPaused()).toBe(true);
     expect(await ctx.queues.createRfq.getFailedCount()).toBe(0);
     expect(rfqsOf('auth')).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 500));
+    // every job that met the refusal is back in the queue (none running): however many did, one line
+    await waitForQueue([c.queues.createRfq], ([q]) => q!.active === 0);
     const errors = logged.filter((l) => l.level >= 50);
     expect(errors).toHaveLength(1); // ONE clear line, however many jobs met the refusal
     expect(errors[0]!.msg).toMatch(/AUTH REFUSED.*paused.*SOURCING_TOKEN_FILE/);

@@ -62,13 +62,13 @@ describe('the post lease', () => {
         ...deps,
         replicated: async () => {
           paused();
-          await sleep(deps.postLeaseMs + 300);
+          await sleep(deps.postLeaseMs + 300); // sleep: the stall must outlast the lease (what is tested)
         },
       },
       r!,
     ).catch((e: unknown) => e);
     await pausing;
-    await sleep(deps.postLeaseMs + 50);
+    await sleep(deps.postLeaseMs + 50); // sleep: the lease must run out (what is tested)
     // meanwhile the lease ran out: another attempt takes the requisition (reconciles: the first may have posted)
     const other = await createAsJob(deps, r!);
     expect(other).toMatchObject({ status: 'created' });
@@ -83,6 +83,7 @@ describe('the post lease', () => {
     sandbox!.setFaults({ latencyMs: 20_000 }); // the service takes the request and does not answer
     const [r] = makeRequisitions(1, 'hang');
     const t0 = performance.now();
+    // sleep: replication that hangs: the POST's deadline must end before the lease does
     const err = await createRfqOnce({ ...deps, replicated: () => sleep(2_500) }, r!).catch((e: unknown) => e);
     const took = performance.now() - t0;
     expect(err).toBeInstanceOf(TransientHttpError);

@@ -72,7 +72,8 @@ describe('proof 3: Redis restarted mid-run (AOF on)', () => {
         );
         restartsAt.push(sb.sandbox.stats().rfqsCreated);
         await r.stop(); // SIGTERM: Redis writes its AOF and exits
-        await new Promise((res) => setTimeout(res, 1_000)); // down for a second: calls fail, jobs wait or retry
+        // sleep: down for a second (the outage is the scenario): calls fail, jobs wait or retry
+        await new Promise((res) => setTimeout(res, 1_000));
         await r.restart(); // same port and data dir: the AOF is replayed
       }
       await waitFor(

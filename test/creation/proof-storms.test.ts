@@ -76,12 +76,13 @@ describe('proof 5: 429 storms and 5xx bursts', () => {
         await sleep(ms);
         storms.push({ at, retryAfterSeconds, refused: (await sb.stats()).sent429 - before });
       };
+      // sleep: the storms' schedule (calm, 5xx burst, 429 storms) is the scenario; each phase lasts a fixed time
       await sleep(800);
       await sb.setFaults({ latencyMs: 5, errorRate: 0.4 }); // 5xx burst: creates are ambiguous, reconciles follow
-      await sleep(1_200);
+      await sleep(1_200); // sleep: the 5xx burst's length
       await storm(3, 2, 6_500);
       await sb.setFaults({ latencyMs: 5, errorRate: 0.5 });
-      await sleep(1_000);
+      await sleep(1_000); // sleep: the second 5xx burst's length
       await storm(3, 1, 3_500);
       await sb.setFaults({ latencyMs: 5 });
       await waitFor('150 completed', async () => (await c.queues.createRfq.getCompletedCount()) === 150, 40_000, 200);

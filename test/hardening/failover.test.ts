@@ -6,8 +6,7 @@
  * first POST that could not have been in flight at the kill is measured (a figure, not an assertion).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,7 +14,9 @@ import { freePort } from '../../src/redis/embedded-redis.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
-import { sleep, spawnWorker, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
+import { callsInFlight } from '../helpers/monitor.ts';
+import { spawnWorker, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const SECTION = 'failover';
 const REQUISITIONS = 300;
@@ -33,7 +34,7 @@ afterAll(async () => {
 });
 
 function tmp(tag: string): string {
-  const d = mkdtempSync(join(tmpdir(), `rfq-failover-${tag}-`));
+  const d = tempDir(`rfq-failover-${tag}-`);
   dirs.push(d);
   return d;
 }
@@ -184,7 +185,23 @@ describe('Redis Sentinel: the primary SIGKILLed mid-run', () => {
         200,
         async () => `distinct ${distinct()}, rfqs ${count()}; worker: ${worker!.output().slice(-2000)}`,
       );
-      await sleep(1_500); // anything still in flight lands now, or never
+      // anything still in flight lands now, or never: every requisition's create job has finished (the worker said
+      // so) and the sandbox answered every call
+      const finished = () =>
+        new Set(
+          [
+            ...worker!
+              .output()
+              .matchAll(/"queue":"create-rfq"[^\n]*?"requisition":"([^"]+)"[^\n]*"msg":"create-rfq job /g),
+          ].map((m) => m[1]),
+        ).size;
+      await waitFor(
+        'every create job finished',
+        () => finished() >= REQUISITIONS && callsInFlight(sandbox!) === 0,
+        60_000,
+        100,
+        async () => `create jobs finished ${finished()}; worker: ${worker!.output().slice(-2000)}`,
+      );
       const rfqs = sandbox.control.listAll();
       const seen = new Map<string, number>();
       for (const r of rfqs)

@@ -107,7 +107,7 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
   async function phase(name: string, tag: string, n: number, faults: SandboxFaults, forMs: number): Promise<void> {
     await drop(tag, n);
     sandbox.setFaults(faults);
-    await sleep(forMs);
+    await sleep(forMs); // sleep: the fault lasts forMs (the scenario)
     sandbox.setFaults({});
     const recoverMs = await settle(name);
     const t = tally();
@@ -168,7 +168,7 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
     await waitFor('the first RFQs of the phase', () => tally().created >= start + 10, 30_000, 20);
     const before = tally().created - start;
     await redis.stop({ hard: true });
-    await sleep(2_000);
+    await sleep(2_000); // sleep: Redis stays down 2 s (the outage is the scenario)
     await redis.restart();
     sandbox.setFaults({});
     recordFigure({
@@ -196,7 +196,7 @@ describe('faults: the service, Redis and the worker fail; nothing is lost or dou
     const queues = openQueues(redis.url, prefix);
     try {
       for (let i = 0; i < 8; i++) {
-        await sleep(400 + ((i * 397) % 900));
+        await sleep(400 + ((i * 397) % 900)); // sleep: the kills land at spread moments (the scenario)
         const c = await queues.counts();
         for (const [k, v] of Object.entries(c)) if ((v.active ?? 0) > 0) stages[k] = (stages[k] ?? 0) + 1;
         if ((await readdir(data.processing)).length > 0) stages.file = (stages.file ?? 0) + 1;

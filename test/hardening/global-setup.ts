@@ -1,11 +1,11 @@
 /** Fresh figures file per run; at the end, the summary table of the whole suite (also kept as Markdown). */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeTempDir } from '../helpers/temp-dir.ts';
 import { readFigures, renderTable } from './figures.ts';
 
 export default function setup(): () => void {
-  const dir = mkdtempSync(join(tmpdir(), 'rfq-sync-hardening-'));
+  const dir = makeTempDir('rfq-sync-hardening-'); // kept: the figures table stays there after the run
   const file = join(dir, 'figures.jsonl');
   process.env.HARDENING_FIGURES_FILE = file;
   return () => {

@@ -3,8 +3,7 @@
  * then through the real pipeline (worker + inbox watcher + Redis + sandbox over HTTP) when it is there.
  */
 import { existsSync } from 'node:fs';
-import { appendFile, copyFile, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, copyFile, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileRefusedError, RfqSyncError } from '../../src/errors.ts';
@@ -26,6 +25,7 @@ import { workbookText } from './outputs.ts';
 import { recordFigure } from './figures.ts';
 import { HOSTILE_LIMITS, hostileCases, type HostileCase } from './hostile-files.ts';
 import { MB, withPeakRss } from './memory.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 /** Growth of resident memory allowed while one hostile file is read (the largest holds a 50 MB cell). */
 const RSS_BOUND_MB = 400;
@@ -50,12 +50,11 @@ describe('hostile files straight through ingestFile', () => {
   const results: Array<{ id: string; outcome: string; ms: number; rssMb: number; ok: boolean }> = [];
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'rfq-sync-hostile-'));
+    dir = tempDir('rfq-sync-hostile-');
     // The shipped profiles, as a worker would load them: the files follow mappings/generic.yaml.
     profiles = await loadProfiles(join(PACKAGE_ROOT, 'mappings'));
   });
   afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
     const n = (o: string) => results.filter((r) => r.outcome === o).length;
     const parked = hostileCases().length - cases.length;
     recordFigure({
@@ -198,7 +197,8 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
         growers.push(
           (async () => {
             for (const part of parts.slice(1)) {
-              await sleep(250); // shorter than FILE_STABLE_MS: the file never looks finished until the copy ends
+              // sleep: shorter than FILE_STABLE_MS: the file never looks finished until the copy ends
+              await sleep(250);
               await appendFile(dst, part);
             }
           })(),

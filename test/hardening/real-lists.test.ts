@@ -81,7 +81,7 @@ describe('exactly once while the lists move', () => {
           const purge = pick();
           if (purge) sb.control.purge(purge._id);
           moves += 3;
-          await sleep(1_000);
+          await sleep(1_000); // sleep: the account keeps moving at one round of moves a second (the scenario)
         }
       })();
       const done = await waitFor(

@@ -29,12 +29,12 @@ import {
   usePipeline,
   openQueues,
   serviceEnv,
-  sleep,
   unfinished,
   waitFor,
   type DataDir,
   type WorkerChild,
 } from '../helpers/pipeline.ts';
+import { callsInFlight } from '../helpers/monitor.ts';
 import { csvFields, filesContaining, isFormulaLike, workbookText } from './outputs.ts';
 
 const run = promisify(execFile);
@@ -136,7 +136,17 @@ describe('security', () => {
     sandbox.setFaults({ errorRate: 0.2, commitThenFail: { rate: 0.3, mode: '502' } });
 
     await waitFor('5 RFQs created', () => sandbox.control.listAll().length >= 5, 60_000);
-    await sleep(1_000);
+    // every create job has run (none waiting, delayed or active) and the sandbox answered every call: no more can come
+    const createQueue = openQueues(redis.url, prefix);
+    try {
+      await waitFor(
+        'the create queue drained',
+        async () => unfinished(await createQueue.counts(), ['createRfq']) === 0 && callsInFlight(sandbox) === 0,
+        60_000,
+      );
+    } finally {
+      await createQueue.close();
+    }
     sandbox.setFaults({});
     const rfqs = sandbox.control.listAll();
     expect(rfqs).toHaveLength(5);

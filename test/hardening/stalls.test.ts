@@ -82,6 +82,7 @@ describe('no silent stalls: real worker processes', () => {
     const refusedAt = Date.now();
     const expected = await drop(pipeline.data, 'AUTH', 20);
     await waitFor('paused', async () => (await redis.exists(pauseKey)) === 1, 30_000);
+    // sleep: refused for 10 s: the back-off's schedule over that time is what is measured
     await sleep(Math.max(0, refusedAt + 10_000 - Date.now()));
     expect(tally(expected).created).toBe(0); // nothing went out while refused
     // The check of the same token that was due when the service took it back (the back-off's schedule).

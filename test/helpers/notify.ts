@@ -4,15 +4,15 @@
  * mailparser; and a local HTTP receiver for the webhooks, keeping every request. Both on loopback, free ports.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { AppContext } from '../../app/worker-context.ts';
 import type { Pipeline } from './pipeline.ts';
 import { sleep } from './wait.ts';
+import { makeTempDir } from './temp-dir.ts';
 
 export interface TlsFixture {
   dir: string;
@@ -27,7 +27,8 @@ let tls: TlsFixture | undefined;
 /** A key and self-signed certificate for localhost and 127.0.0.1 (the client trusts it as its CA: `ca_file`). */
 export function localhostTls(): TlsFixture {
   if (tls) return tls;
-  const dir = mkdtempSync(join(tmpdir(), 'rfq-notify-tls-'));
+  const dir = makeTempDir('rfq-notify-tls-'); // kept for the process (the fixture is cached), removed at its exit
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const r = spawnSync(
     'openssl',
     [

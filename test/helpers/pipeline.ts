@@ -5,9 +5,8 @@
  * that drive one piece, one `waitFor` and one `waitForQueue`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -45,6 +44,7 @@ import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { freshPrefix, useRedis } from './redis.ts';
 import { useSandbox } from './sandbox.ts';
 import { sleep } from './wait.ts';
+import { makeTempDir } from './temp-dir.ts';
 
 export { freshPrefix, useRedis } from './redis.ts';
 export { useSandbox } from './sandbox.ts';
@@ -156,7 +156,7 @@ export function usePipeline(o: UsePipelineOptions = {}): Pipeline {
     get staging() {
       if (!data) throw new Error('no staging folder yet (use inside a test)');
       // made on first use: most tests drop their files straight into the inbox
-      staging ??= mkdtempSync(join(tmpdir(), `rfq-sync-${o.tag ?? 'pipeline'}-staging-`));
+      staging ??= makeTempDir(`rfq-sync-${o.tag ?? 'pipeline'}-staging-`);
       return staging;
     },
     workerEnv(extra = {}) {
@@ -230,7 +230,7 @@ export interface DataDir extends Pick<
 }
 
 export async function makeDataDir(tag: string): Promise<DataDir> {
-  const jail = await mkdtemp(join(tmpdir(), `rfq-sync-${tag}-`));
+  const jail = makeTempDir(`rfq-sync-${tag}-`);
   const root = join(jail, 'data');
   const d = {
     jail,
@@ -247,9 +247,9 @@ export async function makeDataDir(tag: string): Promise<DataDir> {
   return d;
 }
 
-/** A bare temp folder (the intake tests make their folders through the config). */
+/** A bare temp folder that the caller removes (a test takes test/helpers/temp-dir.ts's tempDir(), removed for it). */
 export function tempDir(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'rfq-inbox-'));
+  const dir = makeTempDir('rfq-inbox-');
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -691,7 +691,7 @@ export interface HarnessOptions {
  * comparison queues running this project's processors.
  */
 export async function pollingHarness(o: HarnessOptions): Promise<PollingHarness> {
-  const dir = o.shareWith?.dir ?? mkdtempSync(join(tmpdir(), 'rfq-poll-'));
+  const dir = o.shareWith?.dir ?? makeTempDir('rfq-poll-');
   const config = loadConfig({
     RFQ_SYNC_DIR: dir,
     REDIS_PREFIX: o.shareWith?.ctx.config.REDIS_PREFIX ?? freshPrefix(),

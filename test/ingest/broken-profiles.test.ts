@@ -6,24 +6,23 @@
  * file is read or refused as before.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileRefusedError, ProfileBrokenError } from '../../src/errors.ts';
 import { ingestFile, loadProfileCatalog, loadProfiles, type ProfileCatalog } from '../../src/ingest/index.ts';
 import { LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
 import { LIMITS, NOW } from './suggest-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const dir = mkdtempSync(join(tmpdir(), 'rfq-broken-profiles-'));
+const dir = tempDir('rfq-broken-profiles-');
 mkdirSync(join(dir, 'data'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const LEGACY = LEGACY_PROFILE_BROKEN;
 
 function folder(files: Record<string, string>): string {
-  const d = mkdtempSync(join(dir, 'maps-'));
+  const d = tempDir('maps-', dir);
   cpSync(join(ROOT, 'mappings', 'generic.yaml'), join(d, 'generic.yaml'));
   for (const [n, text] of Object.entries(files)) writeFileSync(join(d, n), text);
   return d;

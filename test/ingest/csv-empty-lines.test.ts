@@ -3,14 +3,14 @@
  * records one by one (that took 20-90 s for 1,000,000 lines), while row numbers in the report still count rows as
  * a spreadsheet shows the file: every empty line is a row, a quoted multi-line field is one row.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readCsvRows } from '../../src/ingest/csv-reader.ts';
 import { ingestFile, loadProfiles, type MappingProfile } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/requisition.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = new Date('2026-11-22T10:00:00Z');
@@ -23,11 +23,8 @@ const line = (key: string, n: number, item: string, qty = '5'): string =>
 let dir: string;
 let profiles: MappingProfile[];
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-csv-empty-'));
+  dir = tempDir('rfq-csv-empty-');
   profiles = await loadProfiles(`${ROOT}mappings`);
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('CSV empty lines', () => {

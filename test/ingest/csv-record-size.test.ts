@@ -2,14 +2,14 @@
  * A CSV row longer than MAX_CSV_RECORD_CHARS (one huge cell, or a quote never closed in a large file) refuses the
  * file, naming the reason and the line, before the parser gathers the whole of it in memory.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CSV_RECORD_CHARS } from '../../src/ingest/csv-reader.ts';
 import { ingestFile, loadProfiles, type MappingProfile } from '../../src/ingest/index.ts';
 import { FileRefusedError } from '../../src/errors.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = new Date('2026-11-22T10:00:00Z');
@@ -22,11 +22,8 @@ const line = (key: string, n: number, item: string): string =>
 let dir: string;
 let profiles: MappingProfile[];
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-csv-record-'));
+  dir = tempDir('rfq-csv-record-');
   profiles = await loadProfiles(`${ROOT}mappings`);
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('CSV row size', () => {

@@ -3,14 +3,14 @@
  * with no report. The limit comes from the one definition the client's request schema uses, and is checked at
  * validation: `check` exits 1 and names the requisition, the field and the limit.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRfqRequestSchema } from '../../src/sourcing/schemas.ts';
 import { MAX_LINES_PER_RFQ } from '../../src/sourcing/limits.ts';
 import { genericCsv, genericRows } from '../helpers/pipeline.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('the lines limit of one RFQ', () => {
   it("is the request schema's own", () => {
@@ -26,7 +26,7 @@ describe('the lines limit of one RFQ', () => {
   });
 
   it('a requisition of 1,001 lines: check exits 1 and names the requisition, the field and the limit; the others pass', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rfq-line-limit-'));
+    const dir = tempDir('rfq-line-limit-');
     const file = join(dir, 'big-export.csv');
     writeFileSync(file, genericCsv(['PR-SMALL', 3]) + genericRows('PR-HUGE', 1001) + genericRows('PR-AFTER', 2));
     const run = spawnCli(['check', file], {});

@@ -5,12 +5,11 @@
  */
 import ExcelJS from 'exceljs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FileRefusedError, MappingError, type RowProblem } from '../../src/errors.ts';
 import {
   ingestFile,
@@ -20,6 +19,7 @@ import {
   type MappingProfile,
 } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/requisition.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = new Date('2026-11-22T10:00:00Z');
@@ -28,11 +28,8 @@ const LIMITS = { maxFileBytes: 1024 * 1024, maxXlsxUncompressedBytes: 1024 * 102
 let dir: string;
 let profiles: MappingProfile[];
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-ingest-corpus-'));
+  dir = tempDir('rfq-ingest-corpus-');
   profiles = await loadProfiles(`${ROOT}mappings`);
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 async function put(name: string, data: string | Uint8Array): Promise<string> {

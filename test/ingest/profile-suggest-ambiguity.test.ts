@@ -2,18 +2,15 @@
  * `check --suggest` never guesses silently: what the values cannot settle is a review point in the YAML, and the
  * same layout with one telling value is settled without one.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { suggestAndLoad } from './suggest-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'suggest-ambiguity-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = tempDir('suggest-ambiguity-');
 });
 
 async function suggest(name: string, lines: string[]) {

@@ -3,14 +3,14 @@
  * and the error a broken mapping profile gives (file and field named).
  */
 import ExcelJS from 'exceljs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MappingError } from '../../src/errors.ts';
 import { ingestFile, loadProfiles, runCheck, writeIngestReport, type MappingProfile } from '../../src/ingest/index.ts';
 import { MAX_REPORTED } from '../../src/ingest/row-report.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = new Date('2026-11-22T10:00:00Z');
@@ -21,11 +21,8 @@ const HEADER =
 let dir: string;
 let profiles: MappingProfile[];
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-ingest-report-'));
+  dir = tempDir('rfq-ingest-report-');
   profiles = await loadProfiles(`${ROOT}mappings`);
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 const BAD = [
@@ -219,7 +216,7 @@ describe('check', () => {
 
 describe('mapping profiles', () => {
   async function loadOne(yaml: string): Promise<string> {
-    const d = await mkdtemp(join(dir, 'maps-'));
+    const d = tempDir('maps-', dir);
     await mkdir(d, { recursive: true });
     await writeFile(join(d, 'acme.yaml'), yaml);
     try {

@@ -4,14 +4,14 @@
  * message naming the field and the profile setting that fills it. A profile's `category_map` turns ERP values into
  * the service's categories. Every shipped sample still passes `check` with nothing held for want of a field.
  */
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MappingError } from '../../src/errors.ts';
 import { compileProfile, ingestFile, loadProfiles, runCheck, type MappingProfile } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/requisition.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = new Date('2026-11-22T10:00:00Z');
@@ -23,10 +23,9 @@ const COLS = HEADER.split(',');
 let dir: string;
 let shipped: MappingProfile[];
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-required-'));
+  dir = tempDir('rfq-required-');
   shipped = await loadProfiles(`${ROOT}mappings`);
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** A generic-template row, with some columns emptied. */
 function row(pr: string, empty: string[] = []): string {

@@ -4,29 +4,19 @@
  * a long file is read only as far as the sample goes.
  */
 import { spawnSync } from 'node:child_process';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { compileProfile } from '../../src/ingest/index.ts';
 import { runSuggest } from '../../src/ingest/suggest-command.ts';
 import { SAMPLE_ROWS } from '../../src/ingest/suggest-sample.ts';
 import { LIMITS } from './suggest-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');
 const SAMPLES = resolve(import.meta.dirname, '../../samples');
-const dir = mkdtempSync(join(tmpdir(), 'suggest-cli-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('suggest-cli-');
 
 function cli(args: string[], env: Record<string, string> = {}) {
   const work = join(dir, 'work');

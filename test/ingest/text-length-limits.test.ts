@@ -3,15 +3,15 @@
  * N characters (got M)"), with the same maxima as the client's request schema: before, a 50 MB product name went on
  * as a 50 MB create-rfq job and was refused by the client with nothing in the report.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ingestFile, loadProfiles, type IngestSummary, type MappingProfile } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/requisition.ts';
 import { REQUEST_TEXT_LIMITS } from '../../src/sourcing/limits.ts';
 import { createRfqRequestSchema } from '../../src/sourcing/schemas.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = new Date('2026-11-22T10:00:00Z');
@@ -50,11 +50,8 @@ const line = (r: Row): string =>
 let dir: string;
 let profiles: MappingProfile[];
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-text-limits-'));
+  dir = tempDir('rfq-text-limits-');
   profiles = await loadProfiles(`${ROOT}mappings`);
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 async function ingest(name: string, rows: Row[]): Promise<{ s: IngestSummary; reqs: Requisition[] }> {

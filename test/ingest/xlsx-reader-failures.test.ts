@@ -5,23 +5,20 @@
  */
 import ExcelJS from 'exceljs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readXlsxRows } from '../../src/ingest/xlsx-reader.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let dir: string;
 let workbook: Buffer;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'rfq-xlsx-fail-'));
+  dir = tempDir('rfq-xlsx-fail-');
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('Lines');
   for (let i = 0; i < 4000; i++) ws.addRow([`PR-${i}`, i, `item ${i} ${(i * 7919) % 1000}`, 'x'.repeat(30)]);
   workbook = Buffer.from(await wb.xlsx.writeBuffer());
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** Reads every batch with a pause per batch; resolves with the rows read and the error the read ended with. */

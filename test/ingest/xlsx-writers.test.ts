@@ -4,11 +4,10 @@
  * part paths, inline or shared strings; a profile that names its sheet takes the file; the D365 sample saved the
  * openpyxl way is read by `check` exactly as the original.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileProfile, ingestFile, loadProfiles, runCheck } from '../../src/ingest/index.ts';
 import { listXlsxSheets, readXlsxRows, type XlsxRow } from '../../src/ingest/xlsx-reader.ts';
 import type { Requisition } from '../../src/requisition.ts';
@@ -22,10 +21,10 @@ import {
   type Writer,
 } from './fixtures/xlsx-writers.ts';
 import { LIMITS, NOW } from './suggest-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'rfq-xlsx-writers-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('rfq-xlsx-writers-');
 
 const d = (y: number, m: number, day: number) => new Date(Date.UTC(y, m - 1, day));
 const LINES: SheetSpec = {

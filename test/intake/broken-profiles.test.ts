@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/config.ts';
 import { genericCsv, ls, reportNotes, usePipeline, waitFor, withOwnMappings } from '../helpers/pipeline.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
+import { watchCommands } from '../helpers/monitor.ts';
 import { freePort } from '../helpers/wait.ts';
 import { LEGACY_PROFILE, LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
 
@@ -96,10 +97,26 @@ describe('a broken mapping profile next to good ones', () => {
         ['legacy-2027.csv', ['legacy']],
         ['mystery.csv', ['acme']],
       ]);
-      // a sweep leaves held files where they are (not read again while nothing changed)
+      // a sweep leaves held files where they are (not read again while nothing changed): two sweeps look at each
+      // held file (each look asks Redis whether it is still held) and leave it
       const reportsBefore = ls(data.reports).length;
-      await new Promise((r) => setTimeout(r, 2_500));
+      const looks = (name: string) =>
+        watchCommands(
+          pipeline.redisUrl,
+          ([cmd, key, field]) => cmd === 'hget' && !!key?.startsWith(pipeline.prefix) && field === name,
+        );
+      const [legacyLooks, mysteryLooks] = await Promise.all([looks('legacy-2027.csv'), looks('mystery.csv')]);
+      await waitFor(
+        'two sweeps past both held files',
+        () => legacyLooks.count() >= 2 && mysteryLooks.count() >= 2,
+        20_000,
+        100,
+        state,
+      );
+      legacyLooks.stop();
+      mysteryLooks.stop();
       expect(ls(data.reports).length).toBe(reportsBefore);
+      expect(ls(data.inbox)).toEqual(['legacy-2027.csv', 'mystery.csv']);
 
       // the profile is fixed: a reload, and the held file is read
       writeFileSync(join(mappings, 'legacy.yaml'), LEGACY_PROFILE);

@@ -11,7 +11,8 @@ import { processIngest } from '../../jobs/ingest.ts';
 import { ingestOneFile, recoverProcessing, type AdmitResult } from '../../src/intake/inbox-intake.ts';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { useRedis } from '../helpers/redis.ts';
-import { genericCsv, ls, reportNotes, sleep, type TestIntake, useIntakes } from '../helpers/pipeline.ts';
+import { ledgerClaims } from '../helpers/monitor.ts';
+import { genericCsv, ls, reportNotes, type TestIntake, useIntakes, waitFor } from '../helpers/pipeline.ts';
 
 const r = useRedis();
 
@@ -42,8 +43,10 @@ describe('a copy of a file still being read', () => {
       const ctx = setup();
       const { processing, archive, failed } = ctx.config.folders;
       const first = await drop(ctx, 'empty.csv', '');
+      const asks = await ledgerClaims(r.url, 'empty.xlsx');
       const second = drop(ctx, 'empty.xlsx', '');
-      await sleep(600);
+      await waitFor('the copy found the first still being read, twice', () => asks.count() >= 2);
+      asks.stop();
       // Still untouched in processing/ while the first is not finished: not archived, no job.
       expect(ls(archive)).toEqual([]);
       expect(ls(processing)).toHaveLength(2);
@@ -67,8 +70,10 @@ describe('a copy of a file still being read', () => {
       const { processing, archive, reports } = ctx.config.folders;
       const csv = genericCsv(['PR-TWIN', 2]);
       const first = await drop(ctx, 'twin-a.csv', csv);
+      const asks = await ledgerClaims(r.url, 'twin-b.csv');
       const second = drop(ctx, 'twin-b.csv', csv);
-      await sleep(400);
+      await waitFor('the copy found the first still being read, twice', () => asks.count() >= 2);
+      asks.stop();
       expect(ls(archive)).toEqual([]);
       expect(await runJob(ctx, first)).toMatchObject({ status: 'done', file: 'twin-a.csv', requisitions: 1 });
       const dup = await second;

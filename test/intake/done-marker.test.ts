@@ -32,7 +32,7 @@ describe('done-file pickup', () => {
     const w = await intakes.watch(ctx, { schedule: false });
     writeFileSync(join(inbox, 'slow-erp.csv'), 'a,b\n1,2\n');
     writeFileSync(join(inbox, 'orphan.csv.done'), ''); // a marker alone
-    await sleep(800); // eight times FILE_STABLE_MS: stable, but no marker
+    await sleep(800); // sleep: eight times FILE_STABLE_MS: stable, but no marker (time is tested)
     await w.sweep();
     expect(ls(inbox)).toEqual(['orphan.csv.done', 'slow-erp.csv']);
     expect(await takenNames(ctx)).toEqual([]);

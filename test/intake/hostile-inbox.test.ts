@@ -34,11 +34,11 @@ import {
   ls,
   reportNotes,
   sleep,
-  tempDir,
   useIntakes,
   usePipeline,
   waitFor,
 } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline();
 
@@ -109,7 +109,7 @@ describe('a hostile inbox', () => {
       const w = await watch(ctx, { schedule: false, onAdmitted: (a) => admitted.push(a.status) });
       writeFileSync(join(inbox, 'slow-export.csv'), '');
       void w.sweep();
-      await sleep(1_000); // 5x FILE_STABLE_MS: a non-empty file would have been taken by now
+      await sleep(1_000); // sleep: 5x FILE_STABLE_MS: a non-empty file would have been taken by now (time is tested)
       expect(ls(inbox)).toEqual(['slow-export.csv']);
       expect(ls(processing)).toEqual([]);
       writeFileSync(join(inbox, 'slow-export.csv'), genericCsv(['PR-7101', 1]));
@@ -128,6 +128,12 @@ describe('a hostile inbox', () => {
       const ctx = setup({ SWEEP_CRON: '* * * * * *' }, own.url);
       const { inbox, processing } = ctx.config.folders;
       mkdirSync(inbox, { recursive: true });
+      const lines: string[] = [];
+      ctx.logger = createLogger({
+        level: 'info',
+        pretty: false,
+        destination: new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }),
+      });
       await watch(ctx);
       await own.stop();
       writeFileSync(join(inbox, 'during-outage.csv'), genericCsv(['PR-7201', 1]));
@@ -136,7 +142,9 @@ describe('a hostile inbox', () => {
         () => ls(processing).some((n) => n.endsWith('_during-outage.csv')),
         10_000,
       );
-      await sleep(1_500); // its admission failed: Redis is down
+      await waitFor('its admission failed: Redis is down', () =>
+        lines.some((l) => l.includes('during-outage.csv was taken but could not be queued')),
+      );
       await own.restart();
       const back = Date.now();
       await waitFor(
@@ -170,9 +178,8 @@ describe('a file nobody may read, left in processing/', () => {
     'is refused to failed/ with a report; the worker starts and takes the other files',
     { timeout: 60_000 },
     async () => {
-      const t = tempDir();
-      cleanups.push(t.remove);
-      const processing = join(t.dir, 'processing');
+      const dir = tempDir('rfq-inbox-');
+      const processing = join(dir, 'processing');
       mkdirSync(processing, { recursive: true });
       const locked = newProcessingName('locked.csv', Date.now() - 60_000);
       writeFileSync(join(processing, locked.name), genericCsv(['PR-7301', 1]));
@@ -193,7 +200,7 @@ describe('a file nobody may read, left in processing/', () => {
         REDIS_PREFIX: freshPrefix(),
         SOURCING_BASE_URL: pipeline.sandboxUrl,
         SOURCING_TOKEN: pipeline.token,
-        RFQ_SYNC_DIR: t.dir,
+        RFQ_SYNC_DIR: dir,
         HTTP_PORT: '0',
         FILE_STABLE_MS: '200',
         LOG_LEVEL: 'info',
@@ -205,15 +212,15 @@ describe('a file nobody may read, left in processing/', () => {
       cleanups.push(() => void child.kill('SIGKILL'));
       await waitFor(
         'locked refused, good archived',
-        () => ls(join(t.dir, 'failed')).includes(locked.name) && ls(join(t.dir, 'archive')).includes(good.name),
+        () => ls(join(dir, 'failed')).includes(locked.name) && ls(join(dir, 'archive')).includes(good.name),
         40_000,
         100,
       ).catch((err: Error) => {
         throw new Error(`${err.message}; worker said:\n${out.slice(-3000)}`);
       });
       expect(child.exitCode, out.slice(-2000)).toBeNull(); // still running
-      const reports = ls(join(t.dir, 'outbox', 'reports'));
-      const notes = await Promise.all(reports.map((f) => reportNotes(join(t.dir, 'outbox', 'reports', f))));
+      const reports = ls(join(dir, 'outbox', 'reports'));
+      const notes = await Promise.all(reports.map((f) => reportNotes(join(dir, 'outbox', 'reports', f))));
       expect(notes.flat().join(' ')).toMatch(/locked\.csv|cannot be read \(EACCES: permission denied\)/);
       expect(notes.flat().join(' ')).toMatch(/cannot be read \(EACCES: permission denied\)/);
       await waitFor(

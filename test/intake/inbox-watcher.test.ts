@@ -10,18 +10,19 @@ import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { newProcessingName } from '../../src/intake/file-mover.ts';
 import { ingestJobPayloadSchema } from '../../src/intake/inbox-intake.ts';
 
+import { ledgerClaims } from '../helpers/monitor.ts';
 import { useRedis } from '../helpers/redis.ts';
 import {
   ls,
   reportNotes,
   sleep,
-  tempDir,
   testConfig,
   type TestIntake,
   testIntake,
   useIntakes,
   waitFor,
 } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const r = useRedis();
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
@@ -56,7 +57,7 @@ describe('inbox watcher', () => {
       content += line;
     }
     // The writer stopped just now: the file cannot be taken before FILE_STABLE_MS have passed.
-    await sleep(400);
+    await sleep(400); // sleep: less than FILE_STABLE_MS (1 s) after the last write: time is what is tested
     expect(ls(ctx.config.folders.inbox)).toEqual(['growing.csv']);
     expect(await ingestJobs(ctx)).toEqual([]);
 
@@ -91,6 +92,7 @@ describe('inbox watcher', () => {
     writeFileSync(join(inbox, 'real.csv'), 'a,b\n1,2\n');
     await waitFor('real.csv taken', () => !ls(inbox).includes('real.csv'));
     await w.sweep();
+    // sleep: chokidar's event for ~$later.xlsx may come after the sweep, and an ignored file leaves no trace to wait on
     await sleep(300);
     expect(ls(inbox)).toEqual([...junk, '~$later.xlsx', 'sub'].sort());
     expect(ls(join(inbox, 'sub'))).toEqual(['nested.csv']);
@@ -122,9 +124,11 @@ describe('inbox watcher', () => {
     expect(first).toBeDefined();
     // Before the first was processed: a copy under another name is left alone until the first is finished (it
     // might yet be refused, and the copy read on its own).
+    const asks = await ledgerClaims(r.url, 'copy of first.csv');
     writeFileSync(join(inbox, 'copy of first.csv'), bytes);
     const sweeping = w.sweep();
-    await sleep(500);
+    await waitFor('the copy found the first still being read, twice', () => asks.count() >= 2);
+    asks.stop();
     expect(ls(archive)).toEqual([]);
     expect(ls(ctx.config.folders.processing)).toHaveLength(2);
     await new FileLedger(ctx.redis, ctx.keys.fileLedger).markDone(first!.data.sha256, first!.data.processingName, {
@@ -189,14 +193,13 @@ describe('inbox watcher on network shares and missed events', () => {
   });
 
   it('watches an inbox reached through a symbolic link (a mounted share)', async () => {
-    const t = tempDir();
-    cleanups.push(t.remove);
-    const real = join(t.dir, 'real-inbox');
+    const dir = tempDir('rfq-inbox-');
+    const real = join(dir, 'real-inbox');
     mkdirSync(real);
-    symlinkSync(real, join(t.dir, 'inbox-link'));
+    symlinkSync(real, join(dir, 'inbox-link'));
     const ctx = testIntake(
       r.url,
-      testConfig(t.dir, { INBOX_DIR: join(t.dir, 'inbox-link'), FILE_STABLE_MS: '100', SWEEP_CRON: '0 0 1 1 *' }),
+      testConfig(dir, { INBOX_DIR: join(dir, 'inbox-link'), FILE_STABLE_MS: '100', SWEEP_CRON: '0 0 1 1 *' }),
     );
     cleanups.push(() => ctx.close());
     await start(ctx, { schedule: false });

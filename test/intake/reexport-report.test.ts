@@ -3,8 +3,7 @@
  * report (a Changes sheet: requisition, RFQ, line or header, field, was, now, what happens) and in `status`, not
  * only in the log.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,15 +14,15 @@ import { freshPrefix } from '../helpers/redis.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
 import { pipelineContext, waitFor, usePipeline } from '../helpers/pipeline.ts';
 import { GENERIC_HEADER, genericRows } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline();
-const dir = mkdtempSync(join(tmpdir(), 'rfq-reexport-'));
+const dir = tempDir('rfq-reexport-');
 let ctx: AppContext | undefined;
 let worker: RunningWorker | undefined;
 afterAll(async () => {
   await worker?.close(5_000);
   if (ctx) await closeWorkerContext(ctx);
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('a re-export that changes an existing RFQ', () => {

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Job } from 'bullmq';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startWorker } from '../../jobs/worker.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../../app/worker-context.ts';
@@ -16,22 +16,21 @@ import {
   ls,
   reportNotes,
   settled,
-  tempDir,
   testConfig,
   usePipeline,
   waitFor,
 } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline();
-const tmp = tempDir();
-afterAll(() => tmp.remove());
+const dir = tempDir('rfq-inbox-');
 
 describe('a file refused part-way', () => {
   it(
     'a CSV whose first requisitions are fine and whose end breaks the parser: failed/, zero RFQs, the cause reported',
     { timeout: 60_000 },
     async () => {
-      const config = testConfig(tmp.dir, {
+      const config = testConfig(dir, {
         SOURCING_BASE_URL: pipeline.sandboxUrl,
         SOURCING_TOKEN: pipeline.token,
         RATE_LIMIT_PER_SECOND: '1000',
@@ -51,8 +50,8 @@ describe('a file refused part-way', () => {
         const csv =
           genericCsv(...good) +
           'PR-9999,1,"Unclosed item,Spec,pc,1,10,T,Test,2031-01-15,2031-02-15,Public,Tests,Plant 1\n';
-        mkdirSync(join(tmp.dir, 'drop'), { recursive: true });
-        const path = join(tmp.dir, 'drop', 'export-broken-end.csv');
+        mkdirSync(join(dir, 'drop'), { recursive: true });
+        const path = join(dir, 'drop', 'export-broken-end.csv');
         writeFileSync(path, csv);
         const admitted = await ingestOneFile(ctx, path);
         if (admitted.status !== 'enqueued') throw new Error(`not enqueued: ${admitted.status}`);

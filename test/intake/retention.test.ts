@@ -4,17 +4,17 @@
  */
 import { mkdirSync, utimesSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { lastRetention, runRetention } from '../../src/intake/retention.ts';
 import { Redis } from 'ioredis';
 import { useRedis } from '../helpers/redis.ts';
-import { tempDir, testConfig } from '../helpers/pipeline.ts';
+import { testConfig } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const r = useRedis();
-const tmp = tempDir();
-afterAll(() => tmp.remove());
+const dir = tempDir('rfq-inbox-');
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 25, 3, 30);
 const token = (ms: number, hex: string) =>
@@ -25,7 +25,7 @@ const token = (ms: number, hex: string) =>
 
 describe('retention', () => {
   it('removes what is older than the setting, keeps the rest and what is in use, and says so in the last run', async () => {
-    const config = testConfig(tmp.dir, { RETENTION_DAYS: '30', OUTBOX_RETENTION_DAYS: '0' });
+    const config = testConfig(dir, { RETENTION_DAYS: '30', OUTBOX_RETENTION_DAYS: '0' });
     const f = config.folders;
     for (const d of [f.archive, f.failed, f.reports, f.comparisons, f.awards]) mkdirSync(d, { recursive: true });
     const old = `${token(NOW - 40 * DAY, 'aaaaaa')}_old.csv`;
@@ -83,7 +83,7 @@ describe('retention', () => {
   });
 
   it('with RETENTION_DAYS=0 (the default) nothing is removed', async () => {
-    const config = testConfig(join(tmp.dir, 'keep'));
+    const config = testConfig(join(dir, 'keep'));
     mkdirSync(config.folders.archive, { recursive: true });
     writeFileSync(join(config.folders.archive, `${token(NOW - 4000 * DAY, 'dddddd')}_ancient.csv`), 'x');
     const redis = new Redis(r.url);

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startWorker } from '../../jobs/worker.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { closeWorkerContext, createWorkerContext, type AppContext } from '../../app/worker-context.ts';
@@ -14,12 +14,12 @@ import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { startInboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { genericCsv, genericRows, ls, reportNotes, tempDir, testConfig, waitFor } from '../helpers/pipeline.ts';
+import { genericCsv, genericRows, ls, reportNotes, testConfig, waitFor } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const r = useRedis();
 const sandboxes = { friendly: useSandbox(), docs: useSandbox({ dialect: 'docs' }) };
-const tmp = tempDir();
-afterAll(() => tmp.remove());
+const dir = tempDir('rfq-inbox-');
 
 async function idle(ctx: AppContext): Promise<boolean> {
   for (const q of [ctx.queues.ingest, ctx.queues.createRfq]) {
@@ -35,7 +35,7 @@ describe('proof 4: two workers, one inbox', () => {
     { timeout: 120_000 },
     async (dialect) => {
       const s = sandboxes[dialect];
-      const config = testConfig(join(tmp.dir, dialect), {
+      const config = testConfig(join(dir, dialect), {
         SOURCING_BASE_URL: s.url,
         SOURCING_TOKEN: s.token,
         FILE_STABLE_MS: '300',

@@ -2,22 +2,21 @@
  * What several workers of one account must agree on, and what a crash leaves behind: workers whose mapping profiles
  * differ are reported (log and `status`); temporary files a crash left in the outbox are removed at start.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { removeStaleTemps } from '../../src/atomic-write.ts';
 import { createLogger } from '../../src/logger.ts';
 import { currentMappingSets, startMappingSetWatch } from '../../src/intake/mapping-sets.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const r = useRedis();
-const dir = mkdtempSync(join(tmpdir(), 'rfq-agree-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('rfq-agree-');
 const MAPPINGS = resolve(import.meta.dirname, '../../mappings');
 
 describe('workers of one account', () => {

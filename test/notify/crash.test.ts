@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sleep, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { watchCommands } from '../helpers/monitor.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/notify.ts';
 
 const pipeline = usePipeline({ tag: 'notify-crash' });
@@ -49,7 +50,13 @@ describe('a worker killed while sending', () => {
       const second = await pipeline.spawnWorker(env);
       await smtp.waitFor(3);
       await waitFor('the repeat recorded', () => second.output().includes('"event":"notify.sent"'));
-      await sleep(1_000); // two stalled checks more: nothing else goes out
+      // two stalled checks of the notify queue more (each runs BullMQ's script on its stalled-check key): nothing
+      // else goes out
+      const checks = await watchCommands(pipeline.redisUrl, (args) =>
+        args.some((a) => a.startsWith(pipeline.prefix) && a.endsWith(':notify:stalled-check')),
+      );
+      await waitFor('two stalled checks of the notify queue', () => checks.count() >= 2);
+      checks.stop();
       const subjects = smtp.mails.map((m) => m.parsed.subject);
       expect(subjects).toEqual([
         expect.stringMatching(/^\[rfq-sync\] first\.csv refused: fits no mapping profile/),

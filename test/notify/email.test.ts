@@ -5,8 +5,7 @@
  * location: each buyer gets the RFQs of their plant, the workbook attached byte for byte (or named by its path above
  * the channel's cap), the award summary in the body, and no secret anywhere.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, type Job } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,8 +13,9 @@ import { processNotify } from '../../jobs/notify.ts';
 import { QUEUE_NAMES } from '../../src/redis/queues.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { pollingHarness, usePipeline, type PollingHarness } from '../helpers/pipeline.ts';
+import { pollingHarness, usePipeline, waitForQueue, type PollingHarness } from '../helpers/pipeline.ts';
 import { localhostTls, secretFile, startSmtpCatcher, type CaughtMail, type SmtpCatcher } from '../helpers/notify.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 5 } });
 const SMTP_PASSWORD = 'smtp-Pa55word-in-a-file';
@@ -57,7 +57,7 @@ const mailsTo = (mails: CaughtMail[], who: string) => mails.filter((m) => m.to.i
 describe('e-mail notifications', () => {
   it('over STARTTLS with AUTH: per route its recipients, subject, text and HTML, the workbook attached byte-identical or by path above the cap, the award summary', async () => {
     smtp = await startSmtpCatcher({ users: { 'rfq-sync': SMTP_PASSWORD } });
-    const dir = mkdtempSync(join(tmpdir(), 'rfq-notify-mail-'));
+    const dir = tempDir('rfq-notify-mail-');
     dirs.push(dir);
     const mail = {
       type: 'smtp',
@@ -117,7 +117,8 @@ describe('e-mail notifications', () => {
     await h.pollAndSettle();
     // plant 1: comparison v2 of A (final) and the award
     const mails = await smtp.waitFor(5);
-    await new Promise((r) => setTimeout(r, 300)); // nothing more arrives
+    // nothing more arrives: every job that could send has run (the pipeline's queues and the notify queue idle)
+    await waitForQueue([ctx.queues.poll, ctx.queues.quotations, ctx.queues.comparison, ctx.queues.notify]);
     expect(mails).toHaveLength(5);
 
     for (const m of mails) {

@@ -18,7 +18,7 @@ import { requisitionId } from '../../src/redis/redis-keys.ts';
 import { trackingStore } from '../../src/tracking/context.ts';
 import { recordPoll } from '../../src/tracking/poll-history.ts';
 import { emptyPollResult } from '../../src/tracking/poll-result.ts';
-import { GENERIC_HEADER, genericRows, makeRequisitions, usePipeline } from '../helpers/pipeline.ts';
+import { GENERIC_HEADER, genericRows, makeRequisitions, usePipeline, waitForQueue } from '../helpers/pipeline.ts';
 import { notifyContext, startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
 import { LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
 
@@ -102,7 +102,8 @@ describe('IT events', () => {
     expect(await ctx.state.check()).toBe('lost');
     const [, , , , , lost] = await told(6);
     expect(lost!.kind).toBe('redis-state-lost');
-    await new Promise((res) => setTimeout(res, 300));
+    // nothing more: every job that could tell IT has run
+    await waitForQueue([ctx.queues.ingest, ctx.queues.createRfq, ctx.queues.notify]);
     expect(hook.requests).toHaveLength(6);
   });
 

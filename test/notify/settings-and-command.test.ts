@@ -4,19 +4,18 @@
  * `rfq-sync notify test ROUTE` sends one message through the route now: exit 0 when it went, 1 when the channel
  * failed (saying why), 2 for a route that does not exist.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { loadConfig } from '../../src/config.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { resolveNotifySettings } from '../../src/notify/notify-settings.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
 import { localhostTls, secretFile, startSmtpCatcher } from '../helpers/notify.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'rfq-notify-settings-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('rfq-notify-settings-');
 
 function problemsOf(settings: Record<string, unknown>): string[] {
   const file = join(dir, `cfg-${Math.random().toString(36).slice(2)}.yaml`);

@@ -4,9 +4,6 @@
  * Authorization header from a file). Each keeps to its time-out and size cap, follows no redirect, and never names
  * its URL (a secret) in an error. The channels are driven directly, as the notify job drives them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
@@ -16,6 +13,7 @@ import type { NotifyEvent } from '../../src/notify/event-kind.ts';
 import { comparisonReady, fileRefused } from '../../src/notify/events/index.ts';
 import { CHANNEL_KINDS } from '../../src/notify/notify-settings.ts';
 import { secretFile, startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const OUTBOX = '/srv/rfq-sync/outbox';
 const SECRET_PATH = '/hooks/T0001/B0002/s3cr3t-webhook-part';
@@ -24,7 +22,7 @@ let dir: string;
 const open: Channel[] = [];
 beforeAll(async () => {
   hook = await startHttpReceiver();
-  dir = mkdtempSync(join(tmpdir(), 'rfq-notify-hooks-'));
+  dir = tempDir('rfq-notify-hooks-');
 });
 afterEach(async () => {
   hook.requests.splice(0);
@@ -33,7 +31,6 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await hook.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** A loopback port nobody listens on. */

@@ -57,7 +57,7 @@ describe('sandbox behaviours', () => {
     expect((await list()).meta.total).toBe(before);
     expect(await allIds()).not.toContain(id);
     expect((await fetch(`${env.url}/v1/rfqs/${id}`, { headers })).status).toBe(200);
-    await sleep(650);
+    await sleep(650); // sleep: the list lag (600 ms) passes: time is what is tested
     expect((await list()).meta.total).toBe(before + 1);
     expect(await allIds()).toContain(id);
   });

@@ -2,13 +2,13 @@
  * The sandbox as a stand-in for the real service: raw HTTP (fetch, not our client) so what is checked is the wire
  * format the spec shows, the control API people and the demo drive, faults, the autopilot and the state file.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const env = useSandbox({
   accounts: { 'tok-one-1111': 'One Ltd', 'tok-two-2222': 'Two plc' },
@@ -324,7 +324,7 @@ describe('state file', () => {
   });
 
   it('a restarted sandbox keeps RFQs, numbering, quotations and decisions', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sandbox-state-'));
+    const dir = tempDir('sandbox-state-');
     dirs.push(dir);
     const stateFile = join(dir, 'state.json');
     let sb: Sandbox = await startSandbox({ stateFile, seed: 1 });

@@ -4,16 +4,16 @@
  * returns, the workbook is written. Skipped where a tmpfs cannot be mounted (not root).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
 import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const mnt = mkdtempSync(join(tmpdir(), 'rfq-diskfull-'));
+const mnt = tempDir('rfq-diskfull-');
 const canMount =
   process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mnt]).status === 0;
 const pipeline = usePipeline();
@@ -21,7 +21,6 @@ let h: PollingHarness | undefined;
 afterAll(async () => {
   await h?.close();
   if (canMount) spawnSync('umount', [mnt]);
-  rmSync(mnt, { recursive: true, force: true });
 });
 
 describe.skipIf(!canMount)('a full disk under the outbox', () => {

@@ -102,7 +102,7 @@ async function pollUntil(ctx: WorkerContext, what: string, done: () => Promise<b
     what,
     async () => {
       await enqueuePollNow(ctx);
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, 250)); // sleep: paces the polls asked for inside a waitFor
       return done();
     },
     40_000,

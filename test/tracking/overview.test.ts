@@ -3,8 +3,7 @@
  * every poll and after the comparisons a poll caused (OVERVIEW_REFRESH_MS window). Real Redis, the sandbox over HTTP, the project's poll, quotations and comparison jobs; the file is
  * opened with exceljs as procurement's Excel would.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 5 } });
 let h: PollingHarness | undefined;
@@ -234,7 +234,7 @@ describe('overview.xlsx', () => {
   });
 
   it('an overview that cannot be written leaves the poll done (logged, in the poll result); the next poll writes it', async () => {
-    const base = mkdtempSync(join(tmpdir(), 'rfq-overview-'));
+    const base = tempDir('rfq-overview-');
     const outbox = join(base, 'outbox');
     writeFileSync(outbox, 'a file where the outbox folder should be');
     try {
@@ -254,7 +254,6 @@ describe('overview.xlsx', () => {
       expect(last?.overview).toMatchObject({ rows: 1 });
       expect(rows(await openOverview(h)).map((r) => r.rfqId)).toEqual([id]);
     } finally {
-      rmSync(base, { recursive: true, force: true });
     }
   });
 
