@@ -5,19 +5,13 @@
  * values are tied to the item number is the product name, one whose values repeat across different items is a
  * purpose, not a name.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { ingestWith, suggestAndLoad } from './suggest-helpers.ts';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'suggest-competing-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDir('suggest-competing-');
 
 /** Items of the export: item number -> its name. */
 const ITEMS: Record<string, string> = {
