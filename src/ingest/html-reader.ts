@@ -84,7 +84,7 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
     while (t.spans.has(t.row!.length)) {
       t.row!.push('');
     }
-    if (rows > 1) for (let i = 0; i < span; i++) t.spans.set(t.row!.length + i, rows - 1);
+    if (rows > 1) for (let i = 0; i < span; i++) t.spans.set(t.row!.length + i, rows); // this row counts
     t.colspan = span - 1;
   };
   const endCell = (t: OpenTable): void => {

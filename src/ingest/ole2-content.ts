@@ -22,9 +22,11 @@ export async function ole2Content(path: string): Promise<Ole2Content> {
   try {
     const cfb = CFB.read(buf, { type: 'buffer' });
     names = cfb.FileIndex.filter((e: { type: number }) => e.type === 2).map((e: { name: string }) => e.name);
-  } catch (err) {
+  } catch {
+    // SheetJS' own words here are misleading ("Unsupported ZIP encryption": it tried the bytes as a zip last)
     return {
-      refuse: `is an old binary Excel file (.xls) or a password-protected workbook, but its OLE2 container is corrupt (${(err as Error).message ?? err})`,
+      refuse:
+        'is an old binary Excel file (.xls) or a password-protected workbook, but its OLE2 container is corrupt (its sector tables cannot be read)',
     };
   }
   const has = (n: string): boolean => names.some((x) => x.toLowerCase() === n.toLowerCase());

@@ -76,6 +76,12 @@ export const folderSettings = {
   MAX_XLSX_UNCOMPRESSED_BYTES: int(1, 64 * 1024 ** 3).default(1024 ** 3),
   /** Most entries in an xlsx zip. Default 10,000. */
   MAX_XLSX_ENTRIES: int(1, 10_000_000).default(10_000),
+  /**
+   * Largest file parsed whole in memory, bytes: an old binary .xls, an XML Spreadsheet 2003, or an .ods (its
+   * uncompressed size); larger ones are refused. Peak memory of such a read is up to about 35x the file's size
+   * (.xls) or 10x (XML, .ods): about 1.1 GiB at the default. Default 32 MiB.
+   */
+  MAX_IN_MEMORY_FILE_BYTES: int(1, 4 * 1024 ** 3).default(32 * 1024 ** 2),
 };
 
 /** The data folders, resolved against RFQ_SYNC_DIR at start (src/config.ts). */

@@ -275,14 +275,19 @@ describe('mapping profiles', () => {
       'dynamics-365',
       'facilities-pandas',
       'generic',
+      'libreoffice-ods',
       'maintenance-requests',
+      'netsuite-xml',
       'netsuite',
       'odoo',
       'oracle-ebs',
+      'oracle-iproc-html',
       'sage-100',
+      'sap-list-unconverted',
       'sap-me5a-de-warengruppe',
       'sap-me5a-de',
       'sap-me5a-en',
+      'sap-xxl-xls',
     ]);
   });
 });
