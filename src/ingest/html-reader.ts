@@ -10,8 +10,8 @@
  * A `colspan` or `rowspan` cell keeps its value in its first cell and leaves the others empty (as a merged range in
  * a workbook), so the columns after it stay in place. Row numbers count the table's rows (`<tr>`), from 1.
  *
- * Bounds: a row longer than MAX_CSV_RECORD_CHARS characters, or tables nested deeper than MAX_TABLE_DEPTH, refuse
- * the file; a page without any table is refused as "an HTML page without a table".
+ * Bounds: a row longer than MAX_CSV_RECORD_CHARS characters, elements nested deeper than MAX_ELEMENT_DEPTH or tables
+ * deeper than MAX_TABLE_DEPTH refuse the file; a page without any table is refused as "an HTML page without a table".
  */
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -24,6 +24,12 @@ import type { HeadRow } from './profile-selection.ts';
 
 /** Tables inside tables inside tables...: real layouts nest a few; more is a hostile page. */
 export const MAX_TABLE_DEPTH = 64;
+/**
+ * Elements inside elements: Excel's and report servers' pages nest about 10 deep. htmlparser2 keeps its open
+ * elements with Array.unshift, so its cost grows with the square of the depth (200,000 nested <div>: 2 minutes);
+ * past this depth the page is refused before that cost is paid.
+ */
+export const MAX_ELEMENT_DEPTH = 1000;
 const BATCH = 500;
 const BR = '\u2028';
 
@@ -73,6 +79,7 @@ type Want = { table: string | undefined; onRow: (t: OpenTable, cells: string[]) 
 function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
   const stack: OpenTable[] = [];
   let count = 0;
+  let depth = 0;
   const top = (): OpenTable | undefined => stack[stack.length - 1];
   const startCell = (t: OpenTable, attribs: Record<string, string>): void => {
     if (!t.row) startRow(t);
@@ -122,6 +129,8 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
   return {
     stack,
     onopentag(name: string, attribs: Record<string, string>): void {
+      if (++depth > MAX_ELEMENT_DEPTH)
+        throw new FileRefusedError(file, `is an HTML page with elements nested more than ${MAX_ELEMENT_DEPTH} deep`);
       const t = top();
       if (name === 'table') {
         if (stack.length >= MAX_TABLE_DEPTH)
@@ -156,6 +165,7 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
       } else if (t.inCaption) t.caption = cleanText((t.caption ?? '') + text).slice(0, 200);
     },
     onclosetag(name: string): void {
+      depth--;
       const t = top();
       if (!t) return;
       if (name === 'td' || name === 'th') endCell(t);

@@ -219,6 +219,43 @@ describe('the readers', () => {
     ]);
   });
 
+  it('formulas give their cached results; merged ranges their value in the top-left cell only', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([
+      ['Title', null],
+      ['Qty', 'Total'],
+    ]);
+    ws.A3 = { t: 'n', v: 3, f: '1+2' };
+    ws.B3 = { t: 'n', v: 30, f: 'A3*10' };
+    ws['!ref'] = 'A1:B3';
+    ws['!merges'] = [{ s: { r: 0, c: 0 }, e: { r: 0, c: 1 } }];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'S');
+    for (const [kind, bookType] of [
+      ['ods', 'ods'],
+      ['xml2003', 'xlml'],
+      ['xls', 'biff8'],
+    ] as const) {
+      const path = await put(`formulas-${kind}`, XLSX.write(wb, { bookType, type: 'buffer' }) as Uint8Array);
+      const rows = await all(readWorkbookRows(await loadWorkbook(path, kind, 'f'), 'S'));
+      expect(
+        rows.map((r) => r.cells.slice(0, 2)),
+        kind,
+      ).toEqual([
+        ['Title', null],
+        ['Qty', 'Total'],
+        [3, 30],
+      ]);
+    }
+  });
+
+  it('HTML: void and implied-closed elements do not count as nesting (5,000 <br>, <img>, unclosed <p>)', async () => {
+    const path = await put(
+      'voids.html',
+      `<html><body>${'<p>text<br>more<img src=x><input>'.repeat(5000)}<table><tr><td>a<td>b</table></body></html>`,
+    );
+    expect((await all(readHtmlRows(path, 'utf8', 0, 'voids.html'))).map((r) => r.cells)).toEqual([['a', 'b']]);
+  });
+
   it('SAP list: page headers, rules, subtotals and group lines are left out; a value holding "|" stays whole', async () => {
     const rule = '-'.repeat(31);
     const text = [
