@@ -5,7 +5,8 @@
  * a corrupt workbook, binary garbage, or text that is another kind of document (format-recognition.ts). What is read:
  * xlsx, OpenDocument .ods and old binary .xls (BIFF, in an OLE2 container) as workbooks, and text as CSV or
  * tab-separated text, an HTML table, an XML Spreadsheet 2003 or an SAP list. Formats parsed whole in memory
- * (.xls, XML 2003, .ods) are refused above `maxInMemoryBytes`. For text, the encoding: UTF-8 (BOM or not),
+ * (.xls, XML 2003, .ods) are refused when their parse would take more than `maxInMemoryBytes`. For text, the
+ * encoding: UTF-8 (BOM or not),
  * UTF-16 LE/BE (BOM), else Windows-1252.
  */
 import { isAscii } from 'node:buffer';
@@ -20,21 +21,30 @@ export interface IngestLimits {
   maxFileBytes: number;
   maxXlsxUncompressedBytes: number;
   maxXlsxEntries: number;
-  /** Largest .xls, XML Spreadsheet 2003 or .ods (its uncompressed parts) parsed whole in memory; default 32 MiB. */
+  /**
+   * Memory budget of a file parsed whole (.xls, XML Spreadsheet 2003, .ods): its size (an .ods': its uncompressed
+   * parts) times its format's IN_MEMORY_EXPANSION must stay below it; default 1 GiB (MAX_IN_MEMORY_READ_BYTES).
+   */
   maxInMemoryBytes?: number;
 }
 
-/** The default of MAX_IN_MEMORY_FILE_BYTES (src/settings/folders.ts). */
-export const DEFAULT_MAX_IN_MEMORY_BYTES = 32 * 1024 * 1024;
+/** The default of MAX_IN_MEMORY_READ_BYTES (src/settings/folders.ts). */
+export const DEFAULT_MAX_IN_MEMORY_BYTES = 1024 ** 3;
+
+/**
+ * Peak memory of SheetJS' whole-file parse as a multiple of the bytes it parses, rounded up from what
+ * `npm run bench:ingest` measures (peak RSS of the read over the file's size, docs/development.md).
+ */
+export const IN_MEMORY_EXPANSION: Record<InMemoryKind, number> = { xls: 28, xml2003: 8, ods: 8 };
 
 export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'windows1252';
+
+/** Formats a reader holds whole in memory (sheetjs-reader.ts). */
+export type InMemoryKind = 'xls' | 'ods' | 'xml2003';
 
 export type SniffResult =
   | { kind: 'csv' | 'sap-list' | 'html'; encoding: TextEncoding; bomBytes: number; size: number }
   | { kind: 'xlsx' | 'xls' | 'ods' | 'xml2003'; size: number };
-
-/** Formats a reader holds whole in memory (sheetjs-reader.ts). */
-export type InMemoryKind = 'xls' | 'ods' | 'xml2003';
 
 const SNIFF_BYTES = 64 * 1024;
 
@@ -88,21 +98,26 @@ export async function sniffFile(path: string, displayName: string, limits: Inges
   }
   const ext = extname(displayName).toLowerCase();
 
-  const inMemory = limits.maxInMemoryBytes ?? DEFAULT_MAX_IN_MEMORY_BYTES;
-  const overInMemory = (what: string): string =>
-    `is ${what}, over the ${mib(inMemory)} limit for files read whole into memory (MAX_IN_MEMORY_FILE_BYTES)`;
+  const budget = limits.maxInMemoryBytes ?? DEFAULT_MAX_IN_MEMORY_BYTES;
+  /** The refusal of a file whose whole-file parse would take more memory than the budget, else undefined. */
+  const overBudget = (kind: InMemoryKind, what: string, bytes: number): string | undefined =>
+    bytes * IN_MEMORY_EXPANSION[kind] <= budget
+      ? undefined
+      : `is ${what}: read whole it would take about ${mib(bytes * IN_MEMORY_EXPANSION[kind])} of memory, over the ${mib(budget)} budget for files read into memory (MAX_IN_MEMORY_READ_BYTES)`;
 
   // OLE2 compound document: old .xls, or an xlsx saved with a password (Office encrypts into an OLE2 container).
   if (head.length >= 8 && head.readUInt32BE(0) === 0xd0cf11e0 && head.readUInt32BE(4) === 0xa1b11ae1) {
-    if (size > inMemory) refuse(overInMemory(`an old binary Excel file (.xls) of ${mib(size)}`));
+    const over = overBudget('xls', `an old binary Excel file (.xls) of ${mib(size)}`, size);
+    if (over) refuse(over);
     const content = await ole2Content(path);
     if (content !== 'workbook') refuse(content.refuse);
     return { kind: 'xls', size };
   }
   if (head.length >= 4 && head.readUInt32BE(0) === 0x504b0304) {
     const zip = await checkZip(path, limits, refuse, openDocumentType(head));
-    if (zip.kind === 'ods' && zip.uncompressed > inMemory)
-      refuse(overInMemory(`an OpenDocument spreadsheet (.ods) that inflates to ${mib(zip.uncompressed)}`));
+    const what = `an OpenDocument spreadsheet (.ods) that inflates to ${mib(zip.uncompressed)}`;
+    const over = zip.kind === 'ods' ? overBudget('ods', what, zip.uncompressed) : undefined;
+    if (over) refuse(over);
     return { kind: zip.kind, size };
   }
   if (head.length >= 4 && head.readUInt32BE(0) === 0x504b0506) refuse('is an empty zip archive, not a workbook');
@@ -137,7 +152,8 @@ export async function sniffFile(path: string, displayName: string, limits: Inges
   const text = recognizeText(headText(head, encoding, bomBytes));
   if ('refuse' in text) return refuse(text.refuse);
   if (text.kind === 'xml2003') {
-    if (size > inMemory) refuse(overInMemory(`an XML spreadsheet of ${mib(size)}`));
+    const over = overBudget('xml2003', `an XML spreadsheet of ${mib(size)}`, size);
+    if (over) refuse(over);
     return { kind: 'xml2003', size };
   }
   return { kind: text.kind, encoding, bomBytes, size };

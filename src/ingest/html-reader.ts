@@ -48,6 +48,8 @@ interface OpenTable {
   spans: Map<number, number>;
   /** Empty cells to add after the current one (its colspan). */
   colspan: number;
+  /** Whether its rows are the ones asked for (settled at its first row, once its caption is known). */
+  wanted?: boolean;
 }
 
 export interface HtmlTableInfo {
@@ -64,7 +66,11 @@ function aliases(t: { index: number; id?: string; caption?: string }): string[] 
   return [t.id, t.caption, `Table ${t.index}`].filter((x): x is string => !!x).map((x) => x.toLowerCase());
 }
 
+/** Anything to clean: white space other than single inner spaces, a no-break space, a <br> mark, spaces at the ends. */
+const UNCLEAN = /[\t\n\r\f\v\u00a0\u2028]| {2}|^ | $/;
+
 function cleanText(s: string): string {
+  if (!UNCLEAN.test(s)) return s; // most cells: nothing to do (this check is most of the reader's time otherwise)
   return s
     .replace(/[\s\u00a0]+/g, (m) => (m.includes(BR) ? '\n' : ' '))
     .split('\n')
@@ -75,57 +81,61 @@ function cleanText(s: string): string {
 
 type Want = { table: string | undefined; onRow: (t: OpenTable, cells: string[]) => void };
 
+/** A cell's text into its row (and the empty cells of its colspan); refuses a row over the length bound. */
+function endCell(file: string, t: OpenTable): void {
+  if (t.cell === undefined || !t.row) return;
+  const text = cleanText(t.cell);
+  t.rowChars += text.length;
+  if (t.rowChars > MAX_CSV_RECORD_CHARS)
+    throw new FileRefusedError(
+      file,
+      `has a table row longer than ${MAX_CSV_RECORD_CHARS.toLocaleString('en')} characters (row ${t.rowNo} of ${tableName(t)})`,
+    );
+  t.row.push(text);
+  for (let i = 0; i < t.colspan; i++) t.row.push('');
+  t.colspan = 0;
+  t.cell = undefined;
+}
+
+/** The row complete: the columns rowspans above still take filled, the spans counted down, the row handed on. */
+function endRow(file: string, want: Want, t: OpenTable): void {
+  endCell(file, t);
+  if (!t.row) return;
+  while (t.spans.has(t.row.length)) t.row.push('');
+  for (const [col, left] of t.spans) {
+    if (left <= 1) t.spans.delete(col);
+    else t.spans.set(col, left - 1);
+  }
+  t.wanted ??= want.table === undefined || aliases(t).includes(want.table.toLowerCase());
+  if (t.wanted) want.onRow(t, t.row);
+  t.row = undefined;
+}
+
+function startRow(file: string, want: Want, t: OpenTable): void {
+  endRow(file, want, t);
+  t.rowNo++;
+  t.row = [];
+  t.rowChars = 0;
+}
+
+function startCell(file: string, want: Want, t: OpenTable, attribs: Record<string, string>): void {
+  if (!t.row) startRow(file, want, t);
+  endCell(file, t);
+  t.cell = '';
+  const span = Math.min(1000, Math.max(1, Number.parseInt(attribs.colspan ?? '1', 10) || 1));
+  const rows = Math.min(10000, Math.max(1, Number.parseInt(attribs.rowspan ?? '1', 10) || 1));
+  // skip the columns a rowspan above still takes
+  while (t.spans.has(t.row!.length)) t.row!.push('');
+  if (rows > 1) for (let i = 0; i < span; i++) t.spans.set(t.row!.length + i, rows); // this row counts
+  t.colspan = span - 1;
+}
+
 /** The parser's callbacks, keeping the open tables on a stack of their own (no recursion anywhere). */
 function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
   const stack: OpenTable[] = [];
   let count = 0;
   let depth = 0;
   const top = (): OpenTable | undefined => stack[stack.length - 1];
-  const startCell = (t: OpenTable, attribs: Record<string, string>): void => {
-    if (!t.row) startRow(t);
-    endCell(t);
-    t.cell = '';
-    const span = Math.min(1000, Math.max(1, Number.parseInt(attribs.colspan ?? '1', 10) || 1));
-    const rows = Math.min(10000, Math.max(1, Number.parseInt(attribs.rowspan ?? '1', 10) || 1));
-    // skip the columns a rowspan above still takes
-    while (t.spans.has(t.row!.length)) {
-      t.row!.push('');
-    }
-    if (rows > 1) for (let i = 0; i < span; i++) t.spans.set(t.row!.length + i, rows); // this row counts
-    t.colspan = span - 1;
-  };
-  const endCell = (t: OpenTable): void => {
-    if (t.cell === undefined || !t.row) return;
-    const text = cleanText(t.cell);
-    t.rowChars += text.length;
-    if (t.rowChars > MAX_CSV_RECORD_CHARS)
-      throw new FileRefusedError(
-        file,
-        `has a table row longer than ${MAX_CSV_RECORD_CHARS.toLocaleString('en')} characters (row ${t.rowNo} of ${tableName(t)})`,
-      );
-    t.row.push(text);
-    for (let i = 0; i < t.colspan; i++) t.row.push('');
-    t.colspan = 0;
-    t.cell = undefined;
-  };
-  const startRow = (t: OpenTable): void => {
-    endRow(t);
-    t.rowNo++;
-    t.row = [];
-    t.rowChars = 0;
-  };
-  const endRow = (t: OpenTable): void => {
-    endCell(t);
-    if (!t.row) return;
-    while (t.spans.has(t.row.length)) t.row.push('');
-    for (const [col, left] of t.spans) {
-      if (left <= 1) t.spans.delete(col);
-      else t.spans.set(col, left - 1);
-    }
-    const wanted = want.table === undefined || aliases(t).includes(want.table.toLowerCase());
-    if (wanted) want.onRow(t, t.row);
-    t.row = undefined;
-  };
   return {
     stack,
     onopentag(name: string, attribs: Record<string, string>): void {
@@ -147,8 +157,8 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
           colspan: 0,
         });
       } else if (!t) return;
-      else if (name === 'tr') startRow(t);
-      else if (name === 'td' || name === 'th') startCell(t, attribs);
+      else if (name === 'tr') startRow(file, want, t);
+      else if (name === 'td' || name === 'th') startCell(file, want, t, attribs);
       else if (name === 'br' && t.cell !== undefined) t.cell += BR;
       else if (name === 'caption') t.inCaption = true;
     },
@@ -168,11 +178,11 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
       depth--;
       const t = top();
       if (!t) return;
-      if (name === 'td' || name === 'th') endCell(t);
-      else if (name === 'tr') endRow(t);
+      if (name === 'td' || name === 'th') endCell(file, t);
+      else if (name === 'tr') endRow(file, want, t);
       else if (name === 'caption') t.inCaption = false;
       else if (name === 'table') {
-        endRow(t);
+        endRow(file, want, t);
         stack.pop();
         tables.push({ index: t.index, name: tableName(t), aliases: aliases(t), rows: t.rowNo });
       }

@@ -1,7 +1,7 @@
 /**
  * Old binary .xls (BIFF5/BIFF8), XML Spreadsheet 2003 and OpenDocument .ods, parsed whole in memory by SheetJS CE
  * (`@e965/xlsx` 0.20.3, see docs/development.md): the sniffer has held the file (or the .ods' uncompressed parts)
- * under MAX_IN_MEMORY_FILE_BYTES, and refused an XML file that declares a DTD before this reads it (SheetJS does not
+ * within MAX_IN_MEMORY_READ_BYTES, and refused an XML file that declares a DTD before this reads it (SheetJS does not
  * expand entities either; the check is ours so that no parser is ever trusted with one).
  *
  * Rows come as the xlsx reader gives them: typed cells (text as written, numbers as numbers, date-formatted cells

@@ -77,11 +77,12 @@ export const folderSettings = {
   /** Most entries in an xlsx zip. Default 10,000. */
   MAX_XLSX_ENTRIES: int(1, 10_000_000).default(10_000),
   /**
-   * Largest file parsed whole in memory, bytes: an old binary .xls, an XML Spreadsheet 2003, or an .ods (its
-   * uncompressed size); larger ones are refused. Peak memory of such a read is up to about 35x the file's size
-   * (.xls) or 10x (XML, .ods): about 1.1 GiB at the default. Default 32 MiB.
+   * Memory budget, bytes, of a file parsed whole: an old binary .xls, an XML Spreadsheet 2003, or an .ods. Its size
+   * (an .ods: uncompressed) times its format's measured expansion (28 for .xls, 8 for XML and .ods) must stay below
+   * it, else the file is refused: at the default, .xls up to 36 MiB, XML 2003 and .ods content up to 128 MiB.
+   * Default 1 GiB.
    */
-  MAX_IN_MEMORY_FILE_BYTES: int(1, 4 * 1024 ** 3).default(32 * 1024 ** 2),
+  MAX_IN_MEMORY_READ_BYTES: int(1, 64 * 1024 ** 3).default(1024 ** 3),
 };
 
 /** The data folders, resolved against RFQ_SYNC_DIR at start (src/config.ts). */

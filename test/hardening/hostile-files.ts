@@ -16,6 +16,7 @@ export const HOSTILE_LIMITS = {
   maxFileBytes: 80 * 1024 * 1024,
   maxXlsxUncompressedBytes: 64 * 1024 * 1024,
   maxXlsxEntries: 1_000,
+  maxInMemoryBytes: 256 * 1024 * 1024,
 } as const;
 
 /** One line of the generic template, as the test means it. */

@@ -146,14 +146,16 @@ describe('content that matches no reader is refused in one sentence naming what 
     expect(await refusal(path)).toMatch(/^is an XML spreadsheet that declares a DTD or entities/);
   });
 
-  it('files read whole into memory are refused above MAX_IN_MEMORY_FILE_BYTES, naming the limit', async () => {
-    const small = { ...LIMITS, maxInMemoryBytes: 4096 };
+  it('files read whole into memory are refused when their parse would take more than MAX_IN_MEMORY_READ_BYTES', async () => {
+    const small = { ...LIMITS, maxInMemoryBytes: 32 * 1024 };
     for (const f of ['SAP_XXL_PurchReqs_Plant2000.xls', 'NS_SavedSearch_PurchaseRequests.xls']) {
       const r = await refusal(join(ROOT, 'samples', f), small);
-      expect(r).toMatch(/over the 0\.0 MiB limit for files read whole into memory \(MAX_IN_MEMORY_FILE_BYTES\)$/);
+      expect(r).toMatch(
+        /: read whole it would take about [\d.]+ MiB of memory, over the [\d.]+ MiB budget for files read into memory \(MAX_IN_MEMORY_READ_BYTES\)$/,
+      );
     }
     expect(await refusal(join(ROOT, 'samples', 'LibreOffice_Bestellanforderungen.ods'), small)).toMatch(
-      /^is an OpenDocument spreadsheet \(\.ods\) that inflates to .*\(MAX_IN_MEMORY_FILE_BYTES\)$/,
+      /^is an OpenDocument spreadsheet \(\.ods\) that inflates to .*\(MAX_IN_MEMORY_READ_BYTES\)$/,
     );
     // streamed formats have no such limit
     expect((await ingest(join(ROOT, 'samples', 'Oracle_iProc_Requisitions_Report.xls'), small)).reqs.length).toBe(3);
