@@ -157,6 +157,7 @@ program
           maxFileBytes: config.MAX_FILE_BYTES,
           maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES,
           maxXlsxEntries: config.MAX_XLSX_ENTRIES,
+          maxInMemoryBytes: config.MAX_IN_MEMORY_READ_BYTES,
         };
         // commander has conflicts but no "only with": these are checked here
         for (const o of ['name', 'out', 'force'] as const)

@@ -85,6 +85,7 @@ export async function runRecoverCommand(
               maxFileBytes: config.MAX_FILE_BYTES,
               maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES,
               maxXlsxEntries: config.MAX_XLSX_ENTRIES,
+              maxInMemoryBytes: config.MAX_IN_MEMORY_READ_BYTES,
             },
             now: new Date(f.takenAt),
             displayName: f.original,

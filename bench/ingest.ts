@@ -6,7 +6,12 @@
  * counted, nothing else) and our ingestFile (sniff + UTF-8 check + parse + map + validate + group).
  * Targets: ours/raw CSV rows/s >= 0.5; CSV peak RSS < 400 MB at 3M lines; XLSX peak RSS < 600 MB at 200k rows and
  * flat from 100k to 400k rows (at most x1.25 for 4x the rows).
- * Options: --csv-lines N,N,..., --xlsx-rows N,N,..., --keep (leave the files).
+ * The formats read besides (bench/ingest-formats.ts): a 65,535-row binary .xls (BIFF8's maximum per sheet), a
+ * 100,000-row XML Spreadsheet 2003 .xls and a 100,000-row HTML table, each against the library's own raw parse
+ * (SheetJS / htmlparser2). Targets: ours/raw rows/s >= 0.6; peak RSS of the in-memory formats below the budget of
+ * MAX_IN_MEMORY_READ_BYTES (docs/mapping.md), of HTML below the CSV bound.
+ * Options: --csv-lines N,N,..., --xlsx-rows N,N,..., --xls-rows N, --xml-rows N, --html-rows N, --formats-only (the
+ * new formats' cases alone; by default every case runs), --keep (leave the files).
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -19,6 +24,8 @@ import { parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import { ingestFile, loadProfiles } from '../src/ingest/index.ts';
 import { ExternalIdIndex } from '../src/ingest/external-id-index.ts';
+import { formatCases } from './ingest-formats-run.ts';
+import { FORMAT_KINDS, FORMAT_WRITERS, rawParse } from './ingest-formats.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const HEADER = [
@@ -109,7 +116,14 @@ async function child(kind: string, file: string): Promise<Measure> {
   const t0 = performance.now();
   let rows = 0;
   const extra: Record<string, number> = {};
-  if (kind === 'raw-csv') {
+  if ((FORMAT_KINDS as readonly string[]).includes(kind)) {
+    rows = await rawParse(kind as (typeof FORMAT_KINDS)[number], file);
+  } else if (kind.startsWith('write-')) {
+    // the new formats' files are written in a child of their own: SheetJS' writers take GBs the parent would keep
+    const [what, n] = kind.slice('write-'.length).split(':');
+    rows = Number(n);
+    await FORMAT_WRITERS[what as keyof typeof FORMAT_WRITERS](file, HEADER, dataRow, rows);
+  } else if (kind === 'raw-csv') {
     const parser = createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(
       parse({ bom: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: false }),
     );
@@ -166,10 +180,16 @@ if (args[0] === '--child') {
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1]!.split(',').map(Number) : def;
   };
-  const csvSizes = sizes('--csv-lines', [1_000_000, 2_000_000, 3_000_000]);
-  const xlsxSizes = sizes('--xlsx-rows', [100_000, 200_000, 400_000]);
+  const formatsOnly = args.includes('--formats-only');
+  const csvSizes = formatsOnly ? [] : sizes('--csv-lines', [1_000_000, 2_000_000, 3_000_000]);
+  const xlsxSizes = formatsOnly ? [] : sizes('--xlsx-rows', [100_000, 200_000, 400_000]);
   const dir = await mkdtemp(join(tmpdir(), 'rfq-bench-ingest-'));
   try {
+    if (formatsOnly) {
+      await formatCases(dir, sizes, runChild);
+      if (!args.includes('--keep')) await rm(dir, { recursive: true, force: true });
+      process.exit(0);
+    }
     const fmt = (m: Measure) =>
       `${Math.round(m.rows / (m.ms / 1000))
         .toLocaleString('en-US')
@@ -203,6 +223,8 @@ if (args[0] === '--child') {
         );
       }
     }
+
+    await formatCases(dir, sizes, runChild);
 
     const idxCsv = join(dir, 'generic-bench-index.csv');
     await writeCsv(idxCsv, 1_000_000);

@@ -1,25 +1,50 @@
 /**
- * Decide what a file is before any parser sees it, and refuse what we cannot read with one sentence: too big,
- * empty, old binary .xls, OpenDocument .ods, encrypted (password-protected) xlsx, a zip that would inflate past the
- * limits (checked on the central directory with yauzl, before exceljs opens it), a corrupt workbook, or binary
- * garbage named .csv. For text, the encoding: UTF-8 (BOM or not), UTF-16 LE/BE (BOM), else Windows-1252.
+ * Decide what a file is by its content (never its extension) before any parser sees it, and refuse what we cannot
+ * read with one sentence: too big, empty, encrypted (password-protected) xlsx, an OLE2 document holding no workbook,
+ * a zip that would inflate past the limits (checked on the central directory with yauzl, before exceljs opens it),
+ * a corrupt workbook, binary garbage, or text that is another kind of document (format-recognition.ts). What is read:
+ * xlsx, OpenDocument .ods and old binary .xls (BIFF, in an OLE2 container) as workbooks, and text as CSV or
+ * tab-separated text, an HTML table, an XML Spreadsheet 2003 or an SAP list. Formats parsed whole in memory
+ * (.xls, XML 2003, .ods) are refused when their parse would take more than `maxInMemoryBytes`. For text, the
+ * encoding: UTF-8 (BOM or not),
+ * UTF-16 LE/BE (BOM), else Windows-1252.
  */
 import { isAscii } from 'node:buffer';
 import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import yauzl from 'yauzl';
 import { FileRefusedError } from '../errors.ts';
+import { headText, openDocumentType, recognizeText } from './format-recognition.ts';
+import { ole2Content } from './ole2-content.ts';
 
 export interface IngestLimits {
   maxFileBytes: number;
   maxXlsxUncompressedBytes: number;
   maxXlsxEntries: number;
+  /**
+   * Memory budget of a file parsed whole (.xls, XML Spreadsheet 2003, .ods): its size (an .ods': its uncompressed
+   * parts) times its format's IN_MEMORY_EXPANSION must stay below it; default 1 GiB (MAX_IN_MEMORY_READ_BYTES).
+   */
+  maxInMemoryBytes?: number;
 }
+
+/** The default of MAX_IN_MEMORY_READ_BYTES (src/settings/folders.ts). */
+export const DEFAULT_MAX_IN_MEMORY_BYTES = 1024 ** 3;
+
+/**
+ * Peak memory of SheetJS' whole-file parse as a multiple of the bytes it parses, rounded up from what
+ * `npm run bench:ingest` measures (peak RSS of the read over the file's size, docs/development.md).
+ */
+export const IN_MEMORY_EXPANSION: Record<InMemoryKind, number> = { xls: 28, xml2003: 8, ods: 8 };
 
 export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'windows1252';
 
+/** Formats a reader holds whole in memory (sheetjs-reader.ts). */
+export type InMemoryKind = 'xls' | 'ods' | 'xml2003';
+
 export type SniffResult =
-  { kind: 'csv'; encoding: TextEncoding; bomBytes: number; size: number } | { kind: 'xlsx'; size: number };
+  | { kind: 'csv' | 'sap-list' | 'html'; encoding: TextEncoding; bomBytes: number; size: number }
+  | { kind: 'xlsx' | 'xls' | 'ods' | 'xml2003'; size: number };
 
 const SNIFF_BYTES = 64 * 1024;
 
@@ -73,18 +98,33 @@ export async function sniffFile(path: string, displayName: string, limits: Inges
   }
   const ext = extname(displayName).toLowerCase();
 
+  const budget = limits.maxInMemoryBytes ?? DEFAULT_MAX_IN_MEMORY_BYTES;
+  /** The refusal of a file whose whole-file parse would take more memory than the budget, else undefined. */
+  const overBudget = (kind: InMemoryKind, what: string, bytes: number): string | undefined =>
+    bytes * IN_MEMORY_EXPANSION[kind] <= budget
+      ? undefined
+      : `is ${what}: read whole it would take about ${mib(bytes * IN_MEMORY_EXPANSION[kind])} of memory, over the ${mib(budget)} budget for files read into memory (MAX_IN_MEMORY_READ_BYTES)`;
+
   // OLE2 compound document: old .xls, or an xlsx saved with a password (Office encrypts into an OLE2 container).
   if (head.length >= 8 && head.readUInt32BE(0) === 0xd0cf11e0 && head.readUInt32BE(4) === 0xa1b11ae1) {
-    if (ext === '.xlsx' || ext === '.xlsm')
-      refuse('is a password-protected (encrypted) workbook; save it without a password as .xlsx');
-    refuse('is an old binary Excel file (.xls); save it as .xlsx or CSV');
+    const over = overBudget('xls', `an old binary Excel file (.xls) of ${mib(size)}`, size);
+    if (over) refuse(over);
+    const content = await ole2Content(path);
+    if (content !== 'workbook') refuse(content.refuse);
+    return { kind: 'xls', size };
   }
   if (head.length >= 4 && head.readUInt32BE(0) === 0x504b0304) {
-    await checkZip(path, limits, refuse);
-    return { kind: 'xlsx', size };
+    const zip = await checkZip(path, limits, refuse, openDocumentType(head));
+    const what = `an OpenDocument spreadsheet (.ods) that inflates to ${mib(zip.uncompressed)}`;
+    const over = zip.kind === 'ods' ? overBudget('ods', what, zip.uncompressed) : undefined;
+    if (over) refuse(over);
+    return { kind: zip.kind, size };
   }
   if (head.length >= 4 && head.readUInt32BE(0) === 0x504b0506) refuse('is an empty zip archive, not a workbook');
-  if (ext === '.xlsx' || ext === '.xlsm')
+  if (head.length >= 5 && head.toString('latin1', 0, 5) === '%PDF-')
+    refuse('is a PDF document, not a spreadsheet export');
+  // Binary content named .xlsx: a workbook damaged or renamed (text named .xlsx is read as what it is).
+  if ((ext === '.xlsx' || ext === '.xlsm') && isBinaryHead(head))
     refuse('is not a valid xlsx workbook (it is not a zip archive: corrupt or renamed)');
 
   // Text.
@@ -109,7 +149,20 @@ export async function sniffFile(path: string, displayName: string, limits: Inges
   if (size === bomBytes || isBlank(head.subarray(bomBytes), encoding)) {
     if (size <= SNIFF_BYTES) refuse('is empty (no rows)');
   }
-  return { kind: 'csv', encoding, bomBytes, size };
+  const text = recognizeText(headText(head, encoding, bomBytes));
+  if ('refuse' in text) return refuse(text.refuse);
+  if (text.kind === 'xml2003') {
+    const over = overBudget('xml2003', `an XML spreadsheet of ${mib(size)}`, size);
+    if (over) refuse(over);
+    return { kind: 'xml2003', size };
+  }
+  return { kind: text.kind, encoding, bomBytes, size };
+}
+
+/** Bytes no text file starts with: NUL or other control characters among the first 512. */
+function isBinaryHead(head: Buffer): boolean {
+  for (const b of head.subarray(0, 512)) if (b < 0x09 || (b > 0x0d && b < 0x20)) return true;
+  return false;
 }
 
 function isBlank(b: Buffer, enc: TextEncoding): boolean {
@@ -152,17 +205,18 @@ async function checkZip(
   path: string,
   limits: IngestLimits,
   refuse: (reason: string, cause?: unknown) => never,
-): Promise<void> {
+  openDocument: string | undefined,
+): Promise<{ kind: 'xlsx' | 'ods'; uncompressed: number }> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.openPromise(path, ZIP_OPEN);
   } catch (err) {
     return refuse(`is a corrupt zip/xlsx archive (${(err as Error).message})`, err);
   }
+  let total = 0;
   try {
     if (zip.entryCount > limits.maxXlsxEntries)
       refuse(`is a zip with ${zip.entryCount} entries, over the limit of ${limits.maxXlsxEntries}`);
-    let total = 0;
     const names = new Set<string>();
     let encrypted = false;
     await new Promise<void>((resolve, reject) => {
@@ -189,10 +243,13 @@ async function checkZip(
       refuse(`is a corrupt zip/xlsx archive (${(err as Error).message})`, err);
     });
     if (encrypted) refuse('is an encrypted zip archive; save it without a password');
-    if (names.has('mimetype') && !names.has('xl/workbook.xml'))
-      refuse('is an OpenDocument spreadsheet (.ods); save it as .xlsx or CSV');
-    if (!names.has('xl/workbook.xml')) refuse('is a zip archive but not an xlsx workbook (no xl/workbook.xml)');
+    const ods = !names.has('xl/workbook.xml') && names.has('mimetype') && names.has('content.xml');
+    if (ods && openDocument !== undefined && !openDocument.endsWith('.spreadsheet'))
+      refuse(`is an OpenDocument file of type ${openDocument.split('.').pop()}, not a spreadsheet`);
+    if (!ods && !names.has('xl/workbook.xml'))
+      refuse('is a zip archive but not an xlsx or OpenDocument workbook (no xl/workbook.xml, no content.xml)');
     await inflateAll(path, refuse);
+    return { kind: ods ? 'ods' : 'xlsx', uncompressed: total };
   } finally {
     zip.close();
   }

@@ -14,7 +14,7 @@ import {
 import { heldFor } from './broken-profiles.ts';
 import type { BrokenProfile } from './profile-catalog.ts';
 import type { Requisition } from '../requisition.ts';
-import { MAX_CSV_RECORD_CHARS, readCsvRows, type Delimiter } from './csv-reader.ts';
+import { MAX_CSV_RECORD_CHARS, type Delimiter } from './csv-reader.ts';
 import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
 import { bindMapping, isBlankRow, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
@@ -27,7 +27,7 @@ import {
   type RowStatus,
 } from './requisition-grouper.ts';
 import { MAX_REPORTED, RowReport } from './row-report.ts';
-import { readXlsxRows } from './xlsx-reader.ts';
+import { KIND_NAME, rowSource, type RowSource } from './row-source.ts';
 
 export { MAX_REPORTED };
 
@@ -92,24 +92,21 @@ class CallbackFailure extends Error {
 }
 
 /**
- * Batches of rows from either reader, with the first rows peeked for profile choice. Opened again (on another sheet
- * or with another delimiter) when the chosen profile says so; `close` ends the reader last opened.
+ * Batches of rows from the file's reader (row-source.ts), with the first rows peeked for profile choice. Opened
+ * again (on another sheet or table, or with another delimiter) when the chosen profile says so; `close` ends the
+ * reader last opened.
  */
 class Rows {
   head: HeadRow[] = [];
   private rest: HeadRow[] = [];
   private src: AsyncGenerator<HeadRow[]> | undefined;
-  private readonly path: string;
-  private readonly sniff: SniffResult;
-  constructor(path: string, sniff: SniffResult) {
-    this.path = path;
-    this.sniff = sniff;
+  readonly source: RowSource;
+  constructor(source: RowSource) {
+    this.source = source;
   }
   /** Start reading from the first row (close the previous reader first). */
   open(sheet: string | undefined, delimiter: Delimiter | 'auto'): void {
-    const { path, sniff } = this;
-    this.src =
-      sniff.kind === 'csv' ? readCsvRows(path, sniff.encoding, sniff.bomBytes, delimiter) : readXlsxRows(path, sheet);
+    this.src = this.source.open(sheet, delimiter);
     this.head = [];
     this.rest = [];
   }
@@ -148,7 +145,7 @@ export async function ingestFile(
   const file = opts.displayName ?? basename(path);
   const now = opts.now ?? new Date();
   const sniff = await sniffFile(path, file, opts.limits);
-  const rows = new Rows(path, sniff);
+  const rows = new Rows(rowSource(path, sniff, file));
   try {
     const choice = await openAndChooseProfile(rows, file, sniff, opts);
     opts.onProfile?.(choice.profile.name, choice.reason);
@@ -176,7 +173,8 @@ async function openAndChooseProfile(
       : opts.profiles.find((p) => p.name.toLowerCase() === opts.mappingName!.toLowerCase());
   // An xlsx profile may name its sheet: try the sheet of the profile the file name points to first.
   const byName = opts.profiles.find((p) => p.sheet !== undefined && p.filenamePatterns.some((re) => re.test(file)));
-  const firstSheet = sniff.kind === 'xlsx' ? (forced ? forced.sheet : byName?.sheet) : undefined;
+  const multi = rows.source.multiSheet;
+  const firstSheet = multi ? (forced ? forced.sheet : byName?.sheet) : undefined;
   rows.open(firstSheet, forced?.delimiter ?? 'auto');
   let head: HeadRow[];
   try {
@@ -194,17 +192,14 @@ async function openAndChooseProfile(
   try {
     choice = chooseProfile(opts.profiles, file, head, opts.mappingName);
   } catch (err) {
-    const onNamed =
-      sniff.kind === 'xlsx' && !forced ? await chooseOnNamedSheets(rows, file, opts.profiles, head) : undefined;
+    const onNamed = multi && !forced ? await chooseOnOtherSheets(rows, file, opts.profiles, head) : undefined;
     if (!onNamed) throw err;
     return onNamed;
   }
   const profile = choice.profile;
   // The chosen profile may read another sheet, or fix a CSV delimiter other than the one detected: read again.
   const otherSheet =
-    sniff.kind === 'xlsx' &&
-    profile.sheet !== undefined &&
-    head[0]?.sheet?.toLowerCase() !== profile.sheet.toLowerCase();
+    multi && profile.sheet !== undefined && head[0]?.sheet?.toLowerCase() !== profile.sheet.toLowerCase();
   const otherDelimiter = sniff.kind === 'csv' && profile !== forced && profile.delimiter !== 'auto';
   if (!otherSheet && !otherDelimiter) return choice;
   await rows.close();
@@ -214,24 +209,28 @@ async function openAndChooseProfile(
 }
 
 /**
- * No profile fits the sheet read first (a cover sheet before the data, as D365 writes): the sheets the profiles name,
- * each with the profiles naming it. Returns with `rows` open on the sheet that fits, or undefined (none does).
+ * No profile fits the sheet (or HTML table) read first (a cover sheet before the data, as D365 writes; a table of
+ * report parameters above the data, as web reports write): the sheets the profiles name, then every other sheet in
+ * order, each with the profiles that name it or name no sheet. Returns with `rows` open on the first sheet that
+ * fits, or undefined (none does).
  */
-async function chooseOnNamedSheets(
+async function chooseOnOtherSheets(
   rows: Rows,
   file: string,
   profiles: readonly MappingProfile[],
   head: readonly HeadRow[],
 ): Promise<ProfileChoice | undefined> {
   const read = head[0]?.sheet?.toLowerCase();
-  const sheets = [...new Set(profiles.flatMap((p) => (p.sheet ? [p.sheet.toLowerCase()] : [])))].filter(
-    (s) => s !== read,
-  );
+  const named = profiles.flatMap((p) => (p.sheet ? [p.sheet.toLowerCase()] : []));
+  const all = (await rows.source.sheets()).map((s) => s.toLowerCase());
+  const sheets = [...new Set([...named, ...all])].filter((s) => s !== read);
   for (const sheet of sheets) {
+    const eligible = profiles.filter((p) => p.sheet === undefined || p.sheet.toLowerCase() === sheet);
+    const naming = named.includes(sheet) && !all.includes(sheet) ? eligible.filter((p) => p.sheet) : eligible;
+    if (naming.length === 0) continue;
     await rows.close();
     rows.open(sheet, 'auto');
     try {
-      const naming = profiles.filter((p) => p.sheet?.toLowerCase() === sheet);
       return chooseProfile(naming, file, await rows.readHead());
     } catch (err) {
       if (!(err instanceof SheetNotFoundError || err instanceof FileRefusedError)) throw err;
@@ -248,9 +247,9 @@ function refusalFor(err: unknown, file: string, sniff: SniffResult): unknown {
     return new FileRefusedError(file, `is a corrupt xlsx workbook (${err.message})`);
   if (err instanceof RfqSyncError) return err;
   const what =
-    sniff.kind === 'xlsx'
-      ? 'is a corrupt xlsx workbook'
-      : (CSV_ERROR_TEXT[(err as { code?: string }).code ?? ''] ?? 'cannot be read');
+    sniff.kind === 'csv'
+      ? (CSV_ERROR_TEXT[(err as { code?: string }).code ?? ''] ?? 'cannot be read')
+      : `is a corrupt ${KIND_NAME[sniff.kind]}`;
   return new FileRefusedError(file, `${what} (${(err as Error).message})`, { cause: err });
 }
 

@@ -87,7 +87,7 @@ export type IngestResult =
 /** The settings a file's read reads: its limits, the category check, header pushes and replica waits of previews. */
 export type IngestRunConfig = Pick<
   SettingValues<typeof folderSettings>,
-  'MAX_FILE_BYTES' | 'MAX_XLSX_UNCOMPRESSED_BYTES' | 'MAX_XLSX_ENTRIES'
+  'MAX_FILE_BYTES' | 'MAX_XLSX_UNCOMPRESSED_BYTES' | 'MAX_XLSX_ENTRIES' | 'MAX_IN_MEMORY_READ_BYTES'
 > &
   Pick<SettingValues<typeof vendorSettings>, 'CATEGORY_CHECK' | 'CATEGORY_CHECK_WAIT_MS'> &
   Pick<SettingValues<typeof serviceSettings>, 'PUSH_HEADER_CHANGES'> &
@@ -183,6 +183,7 @@ async function readToSpool(run: Run, spool: RequisitionSpool, categories: Catego
         maxFileBytes: config.MAX_FILE_BYTES,
         maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES,
         maxXlsxEntries: config.MAX_XLSX_ENTRIES,
+        maxInMemoryBytes: config.MAX_IN_MEMORY_READ_BYTES,
       },
       // The take time, not the clock: a retry computes the same default due dates.
       now: new Date(run.file.takenAt),

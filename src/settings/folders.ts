@@ -76,6 +76,13 @@ export const folderSettings = {
   MAX_XLSX_UNCOMPRESSED_BYTES: int(1, 64 * 1024 ** 3).default(1024 ** 3),
   /** Most entries in an xlsx zip. Default 10,000. */
   MAX_XLSX_ENTRIES: int(1, 10_000_000).default(10_000),
+  /**
+   * Memory budget, bytes, of a file parsed whole: an old binary .xls, an XML Spreadsheet 2003, or an .ods. Its size
+   * (an .ods: uncompressed) times its format's measured expansion (28 for .xls, 8 for XML and .ods) must stay below
+   * it, else the file is refused: at the default, .xls up to 36 MiB, XML 2003 and .ods content up to 128 MiB.
+   * Default 1 GiB.
+   */
+  MAX_IN_MEMORY_READ_BYTES: int(1, 64 * 1024 ** 3).default(1024 ** 3),
 };
 
 /** The data folders, resolved against RFQ_SYNC_DIR at start (src/config.ts). */

@@ -150,6 +150,7 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
         MAX_FILE_BYTES: String(HOSTILE_LIMITS.maxFileBytes),
         MAX_XLSX_UNCOMPRESSED_BYTES: String(HOSTILE_LIMITS.maxXlsxUncompressedBytes),
         MAX_XLSX_ENTRIES: String(HOSTILE_LIMITS.maxXlsxEntries),
+        MAX_IN_MEMORY_READ_BYTES: String(HOSTILE_LIMITS.maxInMemoryBytes),
         // Big hostile files keep an ingest job busy for seconds: a lock that outlives them.
         JOB_LOCK_MS: '30000',
         STALLED_CHECK_MS: '5000',

@@ -9,12 +9,14 @@ import { mkdir, open, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32, deflateRawSync, constants as zlibConstants } from 'node:zlib';
 import { strToU8, zipSync, type Zippable } from 'fflate';
+import { addFormatCases } from './hostile-formats.ts';
 
 /** Limits the suite passes to ingestFile and the worker (small enough to test quickly, big enough for real files). */
 export const HOSTILE_LIMITS = {
   maxFileBytes: 80 * 1024 * 1024,
   maxXlsxUncompressedBytes: 64 * 1024 * 1024,
   maxXlsxEntries: 1_000,
+  maxInMemoryBytes: 256 * 1024 * 1024,
 } as const;
 
 /** One line of the generic template, as the test means it. */
@@ -609,7 +611,7 @@ export function hostileCases(
     id: 'unknown-extension',
     fileName: 'requisitions.pdf',
     what: 'a file with an extension that is no spreadsheet',
-    expect: failed(/extension|format|unsupported|not supported|binary|mapping profile/i),
+    expect: failed(/extension|format|unsupported|not supported|binary|mapping profile|PDF document/i),
     write: (d) => put(d, 'requisitions.pdf', '%PDF-1.4\n%%EOF\n'),
   });
   add({
@@ -801,7 +803,7 @@ export function hostileCases(
     id: 'json-as-csv',
     fileName: 'api-dump.csv',
     what: 'a JSON document named .csv',
-    expect: { outcome: 'failed', cause: /header|mapping|profile|column|format/i },
+    expect: { outcome: 'failed', cause: /header|mapping|profile|column|format|JSON document/i },
     write: (d) => put(d, 'api-dump.csv', JSON.stringify({ rfqs: [{ a: 1 }, { b: 2 }] })),
   });
   add({
@@ -988,6 +990,8 @@ export function hostileCases(
     expect: archive(2, 4),
     write: (d) => put(d, 'twin-a.csv', good('TWIN', 2)),
   });
+  // ---- the formats read besides CSV and xlsx (.xls, XML 2003, HTML, .ods, SAP lists)
+  addFormatCases(add, t, linesOf, failed, archive);
   return cases;
 }
 

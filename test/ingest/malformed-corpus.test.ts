@@ -95,12 +95,12 @@ describe('refused files', () => {
     [
       'legacy.xls',
       async () => OLE2,
-      'FileRefusedError: legacy.xls: is an old binary Excel file (.xls); save it as .xlsx or CSV',
+      'FileRefusedError: legacy.xls: is an old binary Excel file (.xls) or a password-protected workbook, but its OLE2 container is corrupt (its sector tables cannot be read)',
     ],
     [
       'protected.xlsx',
       async () => OLE2,
-      'FileRefusedError: protected.xlsx: is a password-protected (encrypted) workbook; save it without a password as .xlsx',
+      'FileRefusedError: protected.xlsx: is an old binary Excel file (.xls) or a password-protected workbook, but its OLE2 container is corrupt (its sector tables cannot be read)',
     ],
     [
       'calc.ods',
@@ -109,7 +109,7 @@ describe('refused files', () => {
           mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet'),
           'content.xml': strToU8('<x/>'),
         }),
-      'FileRefusedError: calc.ods: is an OpenDocument spreadsheet (.ods); save it as .xlsx or CSV',
+      'FileRefusedError: calc.ods: is a corrupt OpenDocument spreadsheet (.ods) (Unsupported ZIP file)',
     ],
     [
       'calc-renamed.xlsx',
@@ -118,7 +118,7 @@ describe('refused files', () => {
           mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet'),
           'content.xml': strToU8('<x/>'),
         }),
-      'FileRefusedError: calc-renamed.xlsx: is an OpenDocument spreadsheet (.ods); save it as .xlsx or CSV',
+      'FileRefusedError: calc-renamed.xlsx: is a corrupt OpenDocument spreadsheet (.ods) (Unsupported ZIP file)',
     ],
     [
       'bomb.xlsx',
@@ -139,7 +139,7 @@ describe('refused files', () => {
     [
       'photos.xlsx',
       async () => zipSync({ 'a.jpg': strToU8('jpeg') }),
-      'FileRefusedError: photos.xlsx: is a zip archive but not an xlsx workbook (no xl/workbook.xml)',
+      'FileRefusedError: photos.xlsx: is a zip archive but not an xlsx or OpenDocument workbook (no xl/workbook.xml, no content.xml)',
     ],
     [
       'truncated.xlsx',
@@ -170,9 +170,10 @@ describe('refused files', () => {
       'FileRefusedError: half-sheet.xlsx: is a corrupt xlsx workbook (sheet xl/worksheets/sheet1.xml is cut short)',
     ],
     [
+      // text named .xlsx is read as the CSV it is (formats are recognised by content): here it fits no profile
       'renamed.xlsx',
       async () => 'Requisition,Line\nA,1\n',
-      'FileRefusedError: renamed.xlsx: is not a valid xlsx workbook (it is not a zip archive: corrupt or renamed)',
+      'FileRefusedError: renamed.xlsx: fits no mapping profile by file name or header columns; closest is "facilities-pandas", missing "PR Number", "Item", "Qty", "Description", "UoM", "Amount", "Requested By", "Need By" and 2 more',
     ],
     [
       'huge.csv',
@@ -246,7 +247,7 @@ describe('refused files', () => {
   it('an unknown --mapping name', async () => {
     const p = await put('unknown-mapping.csv', 'a,b\n1,2\n');
     expect(await refusal(p, { mappingName: 'sap' })).toBe(
-      'MappingError: no mapping profile is named "sap" (profiles: banf-liste-de, dynamics-365, facilities-pandas, generic, maintenance-requests, netsuite, odoo, oracle-ebs, sage-100, sap-alv-list-tabs, sap-me5a-de-warengruppe, sap-me5a-de, sap-me5a-en)',
+      'MappingError: no mapping profile is named "sap" (profiles: banf-liste-de, dynamics-365, facilities-pandas, generic, libreoffice-ods, maintenance-requests, netsuite-xml, netsuite, odoo, oracle-ebs, oracle-iproc-html, sage-100, sap-alv-list-tabs, sap-list-unconverted, sap-me5a-de-warengruppe, sap-me5a-de, sap-me5a-en, sap-xxl-xls)',
     );
   });
 

@@ -272,15 +272,20 @@ describe('mapping profiles', () => {
       'dynamics-365',
       'facilities-pandas',
       'generic',
+      'libreoffice-ods',
       'maintenance-requests',
+      'netsuite-xml',
       'netsuite',
       'odoo',
       'oracle-ebs',
+      'oracle-iproc-html',
       'sage-100',
       'sap-alv-list-tabs',
+      'sap-list-unconverted',
       'sap-me5a-de-warengruppe',
       'sap-me5a-de',
       'sap-me5a-en',
+      'sap-xxl-xls',
     ]);
   });
 });

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ingestFile, loadProfiles } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/requisition.ts';
+import { FORMAT_SAMPLES } from './format-samples-expected.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = new Date('2026-11-22T10:00:00Z');
@@ -944,6 +945,8 @@ const EXPECTED: Record<string, { profile: string; warnings: number; requisitions
     ],
   },
 };
+// the .xls (BIFF, XML 2003, HTML), .ods and SAP list samples: their expectations in a file of their own
+Object.assign(EXPECTED, FORMAT_SAMPLES);
 
 describe('shipped samples', async () => {
   const profiles = await loadProfiles(`${ROOT}mappings`);

@@ -1,0 +1,10 @@
+import { writeHtml, rawParse } from '../bench/ingest-formats.ts';
+import { readHtmlRows } from '../src/ingest/html-reader.ts';
+const H = ['Requisition','Line','Item','Specification','UoM','Qty','Estimated Total','Title','Description','Due Date','Required Date','RFQ Type','Category','Location'];
+const row = (i: number) => [`BENCH-${i}`, i % 10, `Hex bolt M${i%5}`, 'zinc plated, 8.8', 'pc', 10 + (i % 90), `${i%1000}.5`, `Bench req ${i}`, 'Generated', '2027-06-30', '2027-07-31', 'Public', 'Fasteners', 'Plant 1000'];
+const f = '/tmp/fx/h.html';
+await writeHtml(f, H, row, 20000);
+let t = performance.now(); await rawParse('raw-html', f); console.log('raw', Math.round(performance.now() - t));
+t = performance.now(); let n = 0; for await (const b of readHtmlRows(f, 'utf8', 0, 'h')) n += b.length; console.log('reader', n, Math.round(performance.now() - t));
+t = performance.now(); await rawParse('raw-html', f); console.log('raw', Math.round(performance.now() - t));
+t = performance.now(); n = 0; for await (const b of readHtmlRows(f, 'utf8', 0, 'h')) n += b.length; console.log('reader', n, Math.round(performance.now() - t));

@@ -1,0 +1,82 @@
+/**
+ * The report of the new formats' cases of `npm run bench:ingest` (bench/ingest-formats.ts): each file written, then
+ * measured in child processes (raw parse, ours), one line per case and the targets.
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEFAULT_MAX_IN_MEMORY_BYTES, IN_MEMORY_EXPANSION } from '../src/ingest/file-sniffer.ts';
+
+interface Measure {
+  rows: number;
+  ms: number;
+  maxRssMB: number;
+}
+export async function formatCases(
+  dir: string,
+  sizes: (flag: string, def: number[]) => number[],
+  runChild: (kind: string, file: string) => Measure,
+): Promise<void> {
+  const cases = [
+    {
+      name: '.xls BIFF8',
+      flag: '--xls-rows',
+      def: 65_535,
+      raw: 'raw-sheetjs',
+      kind: 'xls',
+    },
+    {
+      name: '.xls XML03',
+      flag: '--xml-rows',
+      def: 100_000,
+      raw: 'raw-sheetjs',
+      kind: 'xml2003',
+    },
+    {
+      name: 'HTML .xls',
+      flag: '--html-rows',
+      def: 100_000,
+      raw: 'raw-html',
+      kind: 'html',
+    },
+  ] as const;
+  const budgetMB = DEFAULT_MAX_IN_MEMORY_BYTES / 1024 ** 2;
+  const fmt = (m: Measure) =>
+    `${Math.round(m.rows / (m.ms / 1000))
+      .toLocaleString('en-US')
+      .padStart(9)} rows/s ${(m.ms / 1000).toFixed(1).padStart(6)} s ${m.maxRssMB.toFixed(0).padStart(5)} MB`;
+  console.log(
+    'format      size        raw parse (SheetJS / htmlparser2)          ours (sniff+parse+map+validate+group)      speed  RSS ours/raw',
+  );
+  const verdicts: string[] = [];
+  for (const c of cases) {
+    const n = sizes(c.flag, [c.def])[0]!;
+    const file = join(dir, `generic-bench-${c.kind}-${n}.xls`);
+    runChild(`write-${c.kind}:${n}`, file);
+    const { size } = await import('node:fs/promises').then((fs) => fs.stat(file));
+    const raw = runChild(c.raw, file);
+    const reader = runChild(`reader-${c.kind}`, file);
+    const ours = runChild('ours', file);
+    await rm(file, { force: true });
+    const speed = ours.rows / ours.ms / (raw.rows / raw.ms);
+    const readerSpeed = reader.rows / reader.ms / (raw.rows / raw.ms);
+    console.log(
+      `${c.name.padEnd(10)}  ${n.toLocaleString('en-US').padStart(9)}  ${fmt(raw)}  ${fmt(ours)}  ${speed.toFixed(2).padStart(5)}  ${(ours.maxRssMB / raw.maxRssMB).toFixed(2)}`,
+    );
+    console.log(
+      `  (our reader alone, no mapping: ${fmt(reader)}, ${readerSpeed.toFixed(2)} of the raw parse; file ${(size / 1024 ** 2).toFixed(1)} MB)`,
+    );
+    const ok = (b: boolean) => (b ? 'OK' : 'MISSED');
+    const mb = size / 1024 ** 2;
+    if (c.kind === 'html')
+      verdicts.push(
+        `${c.name}: ${mb.toFixed(1)} MB streamed; speed ours/raw ${speed.toFixed(2)} (target >= 0.6) ${ok(speed >= 0.6)}; peak RSS ${ours.maxRssMB.toFixed(0)} MB (target < 400, the CSV bound) ${ok(ours.maxRssMB < 400)}`,
+      );
+    else {
+      const expansion = IN_MEMORY_EXPANSION[c.kind];
+      verdicts.push(
+        `${c.name}: ${mb.toFixed(1)} MB x ${expansion} (its expansion) = ${(mb * expansion).toFixed(0)} MB of the ${budgetMB} MB budget; speed ours/raw ${speed.toFixed(2)} (target >= 0.6) ${ok(speed >= 0.6)}; peak RSS ${ours.maxRssMB.toFixed(0)} MB (target < the budget) ${ok(ours.maxRssMB < budgetMB)}`,
+      );
+    }
+  }
+  for (const v of verdicts) console.log(v);
+}

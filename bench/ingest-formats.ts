@@ -1,0 +1,104 @@
+/**
+ * The cases of `npm run bench:ingest` for the formats read besides CSV and xlsx: an old binary .xls at BIFF8's
+ * maximum of 65,535 data rows per sheet, the same rows as a 100,000-row .xls in XML Spreadsheet 2003 (NetSuite's
+ * "Excel" export; BIFF8 cannot hold 100,000 rows in one sheet), and a 100,000-row HTML table named .xls. Each file is
+ * measured twice in a child process of its own: the library's own raw parse (SheetJS' XLSX.read with the options
+ * the reader uses / htmlparser2 with no-op callbacks, rows counted) and our ingestFile on it.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import * as XLSX from '@e965/xlsx';
+import { Parser } from 'htmlparser2';
+import { readHtmlRows } from '../src/ingest/html-reader.ts';
+import { loadWorkbook, readWorkbookRows } from '../src/ingest/sheetjs-reader.ts';
+
+export const FORMAT_KINDS = ['raw-sheetjs', 'raw-html', 'reader-xls', 'reader-xml2003', 'reader-html'] as const;
+
+type Row = (string | number)[];
+
+/** The rows of a sheet as SheetJS types them (quantities and totals as numbers). */
+function typed(header: string[], dataRow: (i: number) => Row, rows: number): Row[] {
+  const aoa: Row[] = [header];
+  for (let i = 0; i < rows; i++) {
+    const r = dataRow(i);
+    r[6] = Number(r[6]);
+    aoa.push(r);
+  }
+  return aoa;
+}
+
+export async function writeBiff(path: string, header: string[], dataRow: (i: number) => Row, rows: number) {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(typed(header, dataRow, rows)), 'Requisitions');
+  await writeFile(path, XLSX.write(wb, { bookType: 'biff8', type: 'buffer' }) as Buffer);
+}
+
+export async function writeXml2003(path: string, header: string[], dataRow: (i: number) => Row, rows: number) {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(typed(header, dataRow, rows)), 'Requisitions');
+  await writeFile(path, XLSX.write(wb, { bookType: 'xlml', type: 'buffer' }) as Buffer);
+}
+
+export async function writeHtml(path: string, header: string[], dataRow: (i: number) => Row, rows: number) {
+  const esc = (v: string | number) => String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const out = createWriteStream(path);
+  out.write(
+    `<html><head><meta charset="utf-8"><title>Requisitions</title></head><body><table border="1">\n<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>\n`,
+  );
+  let buf = '';
+  for (let i = 0; i < rows; i++) {
+    buf += `<tr>${dataRow(i)
+      .map((c) => `<td>${esc(c)}</td>`)
+      .join('')}</tr>\n`;
+    if (buf.length > 1 << 20) {
+      if (!out.write(buf)) await once(out, 'drain');
+      buf = '';
+    }
+  }
+  out.end(`${buf}</table></body></html>\n`);
+  await once(out, 'finish');
+}
+
+/** The raw parse of `kind` (or our reader alone, `reader-*`): rows counted, nothing else. */
+export async function rawParse(kind: (typeof FORMAT_KINDS)[number], file: string): Promise<number> {
+  if (kind === 'reader-html') {
+    let n = 0;
+    for await (const b of readHtmlRows(file, 'utf8', 0, 'bench')) n += b.length;
+    return n;
+  }
+  if (kind === 'reader-xls' || kind === 'reader-xml2003') {
+    let n = 0;
+    const wb = await loadWorkbook(file, kind === 'reader-xls' ? 'xls' : 'xml2003', 'bench');
+    for await (const b of readWorkbookRows(wb)) n += b.length;
+    return n;
+  }
+  if (kind === 'raw-sheetjs') {
+    const wb = XLSX.read(await readFile(file), {
+      type: 'buffer',
+      dense: true,
+      cellDates: true,
+      UTC: true,
+      cellText: false,
+      cellHTML: false,
+      cellNF: false,
+      cellStyles: false,
+    });
+    return (wb.Sheets[wb.SheetNames[0]!]!['!data'] ?? []).length;
+  }
+  let rows = 0;
+  const parser = new Parser(
+    {
+      onclosetag(name) {
+        if (name === 'tr') rows++;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 }))
+    parser.write(chunk as string);
+  parser.end();
+  return rows;
+}
+
+export const FORMAT_WRITERS = { xls: writeBiff, xml2003: writeXml2003, html: writeHtml };

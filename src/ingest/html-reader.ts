@@ -1,0 +1,275 @@
+/**
+ * Tables of an HTML page (what Oracle EBS, many web reports and SAP's "Excel" download write and name `.xls`), read
+ * streamed with htmlparser2: a real HTML parser (implied end tags, entities, comments, scripts), never regular
+ * expressions, and never the whole page in memory: a row is kept until its `</tr>`, then handed on.
+ *
+ * Each `<table>` is one table, numbered in document order (`Table 1`, `Table 2`, ...) and also known by its `id`
+ * and its `<caption>`: a profile's `sheet` may name it by any of these. Without a name, the first table holding any
+ * value is read. A table nested in a cell is a table of its own; its text is not the outer cell's. Cells (`td`,
+ * `th`) are text as written: entities decoded, runs of white space as one space, `<br>` as a line break, trimmed.
+ * A `colspan` or `rowspan` cell keeps its value in its first cell and leaves the others empty (as a merged range in
+ * a workbook), so the columns after it stay in place. Row numbers count the table's rows (`<tr>`), from 1.
+ *
+ * Bounds: a row longer than MAX_CSV_RECORD_CHARS characters, elements nested deeper than MAX_ELEMENT_DEPTH or tables
+ * deeper than MAX_TABLE_DEPTH refuse the file; a page without any table is refused as "an HTML page without a table".
+ */
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { Parser } from 'htmlparser2';
+import iconv from 'iconv-lite';
+import { FileRefusedError, SheetNotFoundError } from '../errors.ts';
+import { MAX_CSV_RECORD_CHARS } from './csv-reader.ts';
+import type { TextEncoding } from './file-sniffer.ts';
+import type { HeadRow } from './profile-selection.ts';
+
+/** Tables inside tables inside tables...: real layouts nest a few; more is a hostile page. */
+export const MAX_TABLE_DEPTH = 64;
+/**
+ * Elements inside elements: Excel's and report servers' pages nest about 10 deep. htmlparser2 keeps its open
+ * elements with Array.unshift, so its cost grows with the square of the depth (200,000 nested <div>: 2 minutes);
+ * past this depth the page is refused before that cost is paid.
+ */
+export const MAX_ELEMENT_DEPTH = 1000;
+const BATCH = 500;
+const BR = '\u2028';
+
+interface OpenTable {
+  index: number;
+  id?: string;
+  caption?: string;
+  /** Rows seen (`<tr>` opened), the current one's number. */
+  rowNo: number;
+  row: string[] | undefined;
+  rowChars: number;
+  /** The cell being read: its text so far. */
+  cell: string | undefined;
+  inCaption: boolean;
+  /** Columns still taken by a rowspan above: column -> rows left. */
+  spans: Map<number, number>;
+  /** Empty cells to add after the current one (its colspan). */
+  colspan: number;
+  /** Whether its rows are the ones asked for (settled at its first row, once its caption is known). */
+  wanted?: boolean;
+}
+
+export interface HtmlTableInfo {
+  index: number;
+  name: string;
+  aliases: string[];
+  rows: number;
+}
+
+function tableName(t: { index: number; id?: string; caption?: string }): string {
+  return t.id || t.caption || `Table ${t.index}`;
+}
+function aliases(t: { index: number; id?: string; caption?: string }): string[] {
+  return [t.id, t.caption, `Table ${t.index}`].filter((x): x is string => !!x).map((x) => x.toLowerCase());
+}
+
+/** Anything to clean: white space other than single inner spaces, a no-break space, a <br> mark, spaces at the ends. */
+const UNCLEAN = /[\t\n\r\f\v\u00a0\u2028]| {2}|^ | $/;
+
+function cleanText(s: string): string {
+  if (!UNCLEAN.test(s)) return s; // most cells: nothing to do (this check is most of the reader's time otherwise)
+  return s
+    .replace(/[\s\u00a0]+/g, (m) => (m.includes(BR) ? '\n' : ' '))
+    .split('\n')
+    .map((l) => l.trim())
+    .join('\n')
+    .trim();
+}
+
+type Want = { table: string | undefined; onRow: (t: OpenTable, cells: string[]) => void };
+
+/** A cell's text into its row (and the empty cells of its colspan); refuses a row over the length bound. */
+function endCell(file: string, t: OpenTable): void {
+  if (t.cell === undefined || !t.row) return;
+  const text = cleanText(t.cell);
+  t.rowChars += text.length;
+  if (t.rowChars > MAX_CSV_RECORD_CHARS)
+    throw new FileRefusedError(
+      file,
+      `has a table row longer than ${MAX_CSV_RECORD_CHARS.toLocaleString('en')} characters (row ${t.rowNo} of ${tableName(t)})`,
+    );
+  t.row.push(text);
+  for (let i = 0; i < t.colspan; i++) t.row.push('');
+  t.colspan = 0;
+  t.cell = undefined;
+}
+
+/** The row complete: the columns rowspans above still take filled, the spans counted down, the row handed on. */
+function endRow(file: string, want: Want, t: OpenTable): void {
+  endCell(file, t);
+  if (!t.row) return;
+  while (t.spans.has(t.row.length)) t.row.push('');
+  for (const [col, left] of t.spans) {
+    if (left <= 1) t.spans.delete(col);
+    else t.spans.set(col, left - 1);
+  }
+  t.wanted ??= want.table === undefined || aliases(t).includes(want.table.toLowerCase());
+  if (t.wanted) want.onRow(t, t.row);
+  t.row = undefined;
+}
+
+function startRow(file: string, want: Want, t: OpenTable): void {
+  endRow(file, want, t);
+  t.rowNo++;
+  t.row = [];
+  t.rowChars = 0;
+}
+
+function startCell(file: string, want: Want, t: OpenTable, attribs: Record<string, string>): void {
+  if (!t.row) startRow(file, want, t);
+  endCell(file, t);
+  t.cell = '';
+  const span = Math.min(1000, Math.max(1, Number.parseInt(attribs.colspan ?? '1', 10) || 1));
+  const rows = Math.min(10000, Math.max(1, Number.parseInt(attribs.rowspan ?? '1', 10) || 1));
+  // skip the columns a rowspan above still takes
+  while (t.spans.has(t.row!.length)) t.row!.push('');
+  if (rows > 1) for (let i = 0; i < span; i++) t.spans.set(t.row!.length + i, rows); // this row counts
+  t.colspan = span - 1;
+}
+
+/** The parser's callbacks, keeping the open tables on a stack of their own (no recursion anywhere). */
+function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
+  const stack: OpenTable[] = [];
+  let count = 0;
+  let depth = 0;
+  const top = (): OpenTable | undefined => stack[stack.length - 1];
+  return {
+    stack,
+    onopentag(name: string, attribs: Record<string, string>): void {
+      if (++depth > MAX_ELEMENT_DEPTH)
+        throw new FileRefusedError(file, `is an HTML page with elements nested more than ${MAX_ELEMENT_DEPTH} deep`);
+      const t = top();
+      if (name === 'table') {
+        if (stack.length >= MAX_TABLE_DEPTH)
+          throw new FileRefusedError(file, `has tables nested more than ${MAX_TABLE_DEPTH} deep`);
+        stack.push({
+          index: ++count,
+          id: attribs.id?.trim() || undefined,
+          rowNo: 0,
+          row: undefined,
+          rowChars: 0,
+          cell: undefined,
+          inCaption: false,
+          spans: new Map(),
+          colspan: 0,
+        });
+      } else if (!t) return;
+      else if (name === 'tr') startRow(file, want, t);
+      else if (name === 'td' || name === 'th') startCell(file, want, t, attribs);
+      else if (name === 'br' && t.cell !== undefined) t.cell += BR;
+      else if (name === 'caption') t.inCaption = true;
+    },
+    ontext(text: string): void {
+      const t = top();
+      if (!t) return;
+      if (t.cell !== undefined) {
+        t.cell += text;
+        if (t.cell.length > MAX_CSV_RECORD_CHARS)
+          throw new FileRefusedError(
+            file,
+            `has a table cell longer than ${MAX_CSV_RECORD_CHARS.toLocaleString('en')} characters (row ${t.rowNo} of ${tableName(t)})`,
+          );
+      } else if (t.inCaption) t.caption = cleanText((t.caption ?? '') + text).slice(0, 200);
+    },
+    onclosetag(name: string): void {
+      depth--;
+      const t = top();
+      if (!t) return;
+      if (name === 'td' || name === 'th') endCell(file, t);
+      else if (name === 'tr') endRow(file, want, t);
+      else if (name === 'caption') t.inCaption = false;
+      else if (name === 'table') {
+        endRow(file, want, t);
+        stack.pop();
+        tables.push({ index: t.index, name: tableName(t), aliases: aliases(t), rows: t.rowNo });
+      }
+    },
+  };
+}
+
+function decoded(path: string, encoding: TextEncoding, bomBytes: number): Readable {
+  const file = createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024 });
+  const enc = encoding === 'windows1252' ? 'win1252' : encoding;
+  const out = file.pipe(iconv.decodeStream(enc)) as unknown as Readable;
+  file.on('error', (err) => out.destroy(err));
+  return out;
+}
+
+/**
+ * The rows of the table named `table` (its id, caption or `Table N`, any case), or of the first table holding any
+ * value, in batches.
+ */
+export async function* readHtmlRows(
+  path: string,
+  encoding: TextEncoding,
+  bomBytes: number,
+  file: string,
+  table?: string,
+): AsyncGenerator<HeadRow[]> {
+  let batch: HeadRow[] = [];
+  let chosen: number | undefined;
+  const tables: HtmlTableInfo[] = [];
+  const h = handlers(
+    file,
+    {
+      table,
+      onRow(t, cells) {
+        if (table === undefined) {
+          if (chosen === undefined && cells.some((c) => c !== '')) chosen = t.index;
+          if (chosen !== t.index) return;
+        }
+        batch.push({ row: t.rowNo, cells, sheet: table ?? tableName(t) });
+      },
+    },
+    tables,
+  );
+  const parser = new Parser(h, { decodeEntities: true, lowerCaseTags: true, recognizeSelfClosing: true });
+  const input = decoded(path, encoding, bomBytes);
+  let any = false;
+  try {
+    for await (const chunk of input) {
+      parser.write(chunk as string);
+      if (batch.length >= BATCH) {
+        any = true;
+        yield batch;
+        batch = [];
+      }
+      // the table read without a name has ended: nothing more to read
+      if (table === undefined && chosen !== undefined && !h.stack.some((t) => t.index === chosen)) break;
+    }
+    parser.end();
+  } finally {
+    input.destroy();
+  }
+  if (batch.length > 0) {
+    any = true;
+    yield batch;
+  }
+  if (any) return;
+  if (tables.length === 0 && table === undefined) throw new FileRefusedError(file, 'is an HTML page without a table');
+  if (table !== undefined && !tables.some((t) => t.aliases.includes(table.toLowerCase())))
+    throw new SheetNotFoundError(
+      table,
+      tables.map((t) => t.name),
+    );
+}
+
+/** The tables of the page in document order (one streamed pass). */
+export async function listHtmlTables(path: string, encoding: TextEncoding, bomBytes: number, file: string) {
+  const tables: HtmlTableInfo[] = [];
+  const parser = new Parser(handlers(file, { table: '\u0000none', onRow: () => undefined }, tables), {
+    decodeEntities: true,
+    lowerCaseTags: true,
+  });
+  const input = decoded(path, encoding, bomBytes);
+  try {
+    for await (const chunk of input) parser.write(chunk as string);
+    parser.end();
+  } finally {
+    input.destroy();
+  }
+  return tables.sort((a, b) => a.index - b.index);
+}
