@@ -11,8 +11,13 @@
  *   - hard bound: at most `perSecond` slots in any window of 1 s + a margin (the spread between a slot and the call
  *     reaching the service);
  *   - `Retry-After`: after a 429 nobody calls until the wait is over (`holdOff`); a caller whose slot comes during a
- *     hold-off asks again.
+ *     hold-off asks again;
+ *   - priority: a read that a waiting requisition or comparison depends on (the list-lag probe's reads, a webhook's
+ *     targeted check: made inside `readsFirst`) takes the first slot the calls already made leave free, ahead of the
+ *     slots others reserved; those step back when they wake if calling then would break the bound. Creates cannot
+ *     starve it; the bound holds for all.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ThrottledError } from '../errors.ts';
@@ -33,7 +38,7 @@ export interface RateLimiter {
    * Wait for a permit to make one call. Waits in-process up to `maxWaitMs` (default 2 s); beyond that throws
    * ThrottledError so the caller can reschedule its job instead of holding a worker slot.
    */
-  acquire(opts?: { maxWaitMs?: number }): Promise<void>;
+  acquire(opts?: { maxWaitMs?: number; priority?: boolean }): Promise<void>;
   /** The service said Retry-After: nobody calls for `ms`. */
   holdOff(ms: number): Promise<void>;
   readonly perSecond: number;
@@ -51,6 +56,18 @@ export interface RateLimiterOptions {
   marginMs?: number;
 }
 
+const priorityScope = new AsyncLocalStorage<true>();
+
+/** Runs `fn` with every service call it makes (through rateLimitHooks) taking its permit with priority. */
+export function readsFirst<T>(fn: () => Promise<T>): Promise<T> {
+  return priorityScope.run(true, fn);
+}
+
+/** True inside readsFirst. */
+export function inReadsFirst(): boolean {
+  return priorityScope.getStore() === true;
+}
+
 export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterOptions): RateLimiter {
   const acquireScript = defineScript(redis, ACQUIRE);
   const confirmScript = defineScript(redis, CONFIRM);
@@ -66,7 +83,7 @@ export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterO
       const started = Date.now();
       for (;;) {
         const left = Math.max(0, maxWait - (Date.now() - started));
-        const member = randomUUID();
+        const member = opts.priority ? `p:${randomUUID()}` : randomUUID();
         const [wait, delay] = await acquireScript([k.window, k.hold, k.tat], [o.perSecond, windowMs, left, member]);
         if (wait > 0) {
           if (Date.now() - started + wait > maxWait) throw new ThrottledError(wait);

@@ -14,7 +14,7 @@
  *   for webhooks never sent, a worker that was down, or changes between two webhooks.
  */
 import { randomUUID } from 'node:crypto';
-import type { SourcingClient } from '../sourcing/client.ts';
+import { readsFirst } from '../creation/rate-limiter.ts';
 import { targetedReadingFor } from '../sourcing/targeted-read.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { countHint } from './hint-stats.ts';
@@ -30,7 +30,7 @@ const MAX_NAMED = 50;
 /** A targeted check gives up after this long (then the poll does it). */
 const CHECK_MAX_MS = 30_000;
 
-export type HintContext = TrackingContext & { priorityClient?: SourcingClient };
+export type HintContext = TrackingContext;
 
 export interface HintOutcome {
   /** Tracked RFQs the payload named that can still change. */
@@ -129,10 +129,9 @@ async function check(ctx: HintContext, ids: number[]): Promise<number> {
     seen: new Map(),
   };
   const reading = targetedReadingFor(ctx.dialects ? await ctx.dialects.get() : undefined);
-  const figures = await reading.read(
-    ctx.priorityClient ?? ctx.client,
-    { active: s.tracked, sink: sinkOf(s, [], new Set()), signal: s.budget, log },
-    ids,
+  // a waiting comparison depends on these reads: their permits come ahead of the creates'
+  const figures = await readsFirst(() =>
+    reading.read(ctx.client, { active: s.tracked, sink: sinkOf(s, [], new Set()), signal: s.budget, log }, ids),
   );
   await applySeen(s);
   const transitions = s.result.transitions.length;

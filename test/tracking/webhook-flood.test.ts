@@ -62,7 +62,10 @@ describe('a flood of webhooks naming tracked RFQs', () => {
       .map((x) => x._id);
     expect(ids).toHaveLength(1_000);
     for (const id of ids)
-      await trackRfq(h.ctx, { rfqId: id, requisition: { key: `PR-${id}`, sourceFile: 'flood.csv', title: `${id}` } });
+      await trackRfq(h.ctx, {
+        rfqId: id,
+        requisition: { key: `PR-${id}`, sourceFile: 'flood.csv', profile: 'generic', title: `${id}` },
+      });
     await h.pollAndSettle(); // every one seen in its list: the flood announces nothing new
 
     const since = Date.now();
