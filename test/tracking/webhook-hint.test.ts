@@ -10,7 +10,8 @@ import { startOpsServer, type OpsServer } from '../../app/http-server.ts';
 import { createMetrics } from '../../app/metrics.ts';
 import { webhookOutcome } from '../../app/webhook.ts';
 import { actOnWebhook } from '../../src/tracking/hint-check.ts';
-import { hintFigures } from '../../src/tracking/hint-stats.ts';
+import { closeToWorkbook, hintFigures } from '../../src/tracking/hint-stats.ts';
+import { statusWebhook, webhookLines } from '../../app/status-webhook.ts';
 import { trackingStore } from '../../src/tracking/context.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 import { pollingHarness, type PollingHarness, usePipeline, waitFor } from '../helpers/pipeline.ts';
@@ -131,7 +132,7 @@ describe('a webhook that names a tracked RFQ', () => {
     });
     expect(res.status).toBe(202);
     await waitFor('the webhook handled', async () =>
-      logs.lines().find((l) => l.event === 'webhook.received' && l.named === 1 && l.checked === 1),
+      logs.lines().find((l) => l.event === 'webhook.received' && l.named === 1 && l.checked === 1 && l.at),
     );
     await h.settle();
     const rec = await trackingStore(h.ctx).get(id);
@@ -139,5 +140,24 @@ describe('a webhook that names a tracked RFQ', () => {
     expect(logs.lines().filter((l) => l.event === 'rfq.transition' && l.rfqId === id && l.to === 'closed')).toEqual([
       expect.objectContaining({ via: 'poll' }),
     ]);
+  });
+
+  it('status and the metrics show the webhook path: hints, checks, transitions, polls woken, close to workbook', async () => {
+    const w = await statusWebhook(h.ctx);
+    // the tests above: one hinted closing, three webhooks naming nothing tracked, one naming an RFQ already closed
+    expect(w).toMatchObject({ received: 5, checked: 2, transitions: 1, pollsWoken: 4 });
+    expect(w.closeToWorkbook.count).toBeGreaterThanOrEqual(4); // every closing above got its first workbook
+    const text = webhookLines(w).join('\n');
+    expect(text).toContain('Webhooks: 5 received, 2 RFQs checked by hint (2 requests), 1 transitions found by hint');
+    expect(text).toMatch(/Close to workbook: \d+ closings, mean [\d.]+ s, p50 <= [\d.]+ s, p95 <= [\d.]+ s/);
+    const m = createMetrics({ defaultMetrics: false });
+    m.setSources({ webhook: () => hintFigures(h.ctx), closeToWorkbook: () => closeToWorkbook(h.ctx) });
+    const metrics = await m.registry.metrics();
+    expect(metrics).toContain('rfq_sync_webhook_total{what="received"} 5');
+    expect(metrics).toContain('rfq_sync_webhook_total{what="transitions_found"} 1');
+    expect(metrics).toContain('rfq_sync_webhook_total{what="polls_woken"} 4');
+    expect(metrics).toContain('# TYPE rfq_sync_close_to_workbook_seconds histogram');
+    expect(metrics).toMatch(new RegExp(`^rfq_sync_close_to_workbook_seconds_count ${w.closeToWorkbook.count}$`, 'm'));
+    expect(metrics).toMatch(/^rfq_sync_close_to_workbook_seconds_bucket\{le="\+Inf"\} \d+$/m);
   });
 });
