@@ -18,6 +18,8 @@ import { readsFirst } from './rate-limiter.ts';
 
 /** A probe gives up after this long. */
 export const LAG_PROBE_MAX_MS = 60_000;
+/** A probe starts at most this long after its create was answered, else it leaves the measure to a later create. */
+const PROMPT_MS = 500;
 /** After a probe that saw nothing, the next one waits this long. */
 const FAILED_PROBE_REST_MS = 10 * 60_000;
 /** The probe's lock lives this long unless renewed (a worker killed mid-probe frees it soon). */
@@ -42,9 +44,12 @@ export function createLagProbe(o: {
   const releaseLock = defineScript(o.redis, LOCK_RELEASE);
   let running: Promise<void> = Promise.resolve();
   const probe = async (rfqId: number, answeredAt: number) => {
-    const d = await o.dialects.get(); // detected now if no worker did yet
+    const d = await readsFirst(() => o.dialects.get()); // detected now if no worker did yet
     const fresh = d.listLagMs !== undefined && Date.now() - (d.listLagAt ?? 0) < DIALECT_MAX_AGE_MS;
     if (fresh) return;
+    // a probe that starts late (the dialect being detected, the probe before it) would measure its own wait, not
+    // the list's: the next create is measured instead
+    if (Date.now() - answeredAt > PROMPT_MS) return;
     const list = listingStrategyFor(d).newestList;
     if (list === undefined) return;
     const token = randomUUID();
