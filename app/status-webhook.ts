@@ -1,5 +1,5 @@
 /**
- * `status`'s webhook block (issue 35): what the webhook path did, every worker's, from Redis (src/tracking/hint-stats.ts):
+ * `status`'s webhook block: what the webhook path did, every worker's, from Redis (src/tracking/hint-stats.ts):
  * webhooks received, RFQs checked because one named them, transitions those checks found, polls woken, and the
  * close-to-workbook latency (from a closing seen, by a webhook's check or a poll, to its first workbook written).
  */

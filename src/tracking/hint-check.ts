@@ -1,5 +1,5 @@
 /**
- * A webhook names the RFQ: act on it (issue 35). The payload is a hint and the service the truth:
+ * A webhook names the RFQ: act on it. The payload is a hint and the service the truth:
  *
  * - the tracked RFQs the payload names (hintIds: every integer value at any depth, those under an id-like field
  *   first) that can still change are checked at the service at once, the smallest reading the dialect allows
