@@ -18,8 +18,6 @@ import { readsFirst } from './rate-limiter.ts';
 
 /** A probe gives up after this long. */
 export const LAG_PROBE_MAX_MS = 60_000;
-/** A probe starts at most this long after its create was answered, else it leaves the measure to a later create. */
-const PROMPT_MS = 500;
 /** After a probe that saw nothing, the next one waits this long. */
 const FAILED_PROBE_REST_MS = 10 * 60_000;
 /** The probe's lock lives this long unless renewed (a worker killed mid-probe frees it soon). */
@@ -47,9 +45,6 @@ export function createLagProbe(o: {
     const d = await readsFirst(() => o.dialects.get()); // detected now if no worker did yet
     const fresh = d.listLagMs !== undefined && Date.now() - (d.listLagAt ?? 0) < DIALECT_MAX_AGE_MS;
     if (fresh) return;
-    // a probe that starts late (the dialect being detected, the probe before it) would measure its own wait, not
-    // the list's: the next create is measured instead
-    if (Date.now() - answeredAt > PROMPT_MS) return;
     const list = listingStrategyFor(d).newestList;
     if (list === undefined) return;
     const token = randomUUID();
