@@ -5,7 +5,13 @@ import { defineConfig } from 'vitest/config';
  * the service would see it) run alone, after the main suite: another test file running beside them on a 2-core
  * machine delays calls between the permit and the wire and makes the measurement about the machine, not the code.
  */
-export const ALONE = ['test/creation/proof-storms.test.ts', 'test/creation/rate-limit-all-calls.test.ts'];
+export const ALONE = [
+  'test/creation/proof-storms.test.ts',
+  'test/creation/rate-limit-all-calls.test.ts',
+  // issue 35: priority reads and the webhook flood, measured at the sandbox
+  'test/creation/lag-probe-priority.test.ts',
+  'test/tracking/webhook-flood.test.ts',
+];
 
 export default defineConfig({
   test: {

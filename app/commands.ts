@@ -3,6 +3,7 @@
  * sourcing service): status, failed, ingest, poll, compare. They never start a sandbox or a private Redis: without
  * REDIS_URL there is no installation to act on.
  */
+import { statusWebhook } from './status-webhook.ts';
 import { Redis } from 'ioredis';
 import { displayRedisUrl, type Config } from '../src/config.ts';
 import { ConfigError, redisUnreachable } from '../src/errors.ts';
@@ -239,6 +240,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     awardsWithheld: statusWithheld(withheld),
     vendorDirectory: statusVendorDirectory(vendors),
     intake: intake ?? null,
+    webhook: await statusWebhook(ctx),
   };
 }
 

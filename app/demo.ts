@@ -17,7 +17,9 @@ import { createLogger, type Logger } from '../src/logger.ts';
 import { pendingWork, trackingStatus } from '../src/tracking/status.ts';
 import { writeAccountOverview } from '../src/tracking/overview.ts';
 import { trackingStore } from '../src/tracking/context.ts';
-import { isWebhookSlot, wakePoll } from '../src/tracking/poll-wake.ts';
+import { isWebhookSlot } from '../src/tracking/poll-wake.ts';
+import { actOnWebhook } from '../src/tracking/hint-check.ts';
+import { webhookOutcome } from './webhook.ts';
 import type { JobResults } from '../jobs/worker.ts';
 import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { startOpsServer, type OpsServer } from './http-server.ts';
@@ -142,7 +144,7 @@ async function startDemoEndpoint(
   config: Config,
   logger: Logger,
   metrics: OpsMetrics,
-  ctx: Pick<WorkerContext, 'queues' | 'redis' | 'keys'>,
+  ctx: WorkerContext,
   runtime: Runtime,
 ): Promise<OpsServer> {
   const ops = await startOpsServer({
@@ -153,7 +155,7 @@ async function startDemoEndpoint(
     queues: ctx.queues.all,
     webhook: { secret: config.WEBHOOK_SECRET, maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES },
   });
-  ops.setWebhookTarget(() => wakePoll(ctx, config.WEBHOOK_MIN_INTERVAL_MS));
+  ops.setWebhookTarget(({ ids }) => actOnWebhook(ctx, ids).then(webhookOutcome));
   if (runtime.sandbox) runtime.sandbox.webhooks.url = `${ops.url}/hooks/sourcing/${config.WEBHOOK_SECRET}`;
   return ops;
 }

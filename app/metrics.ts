@@ -6,7 +6,8 @@
  * them), except prom-client's three gauges named `_total`, which Prometheus reserves for counters: they are dropped, their
  * counts stay in `nodejs_active_handles`, `nodejs_active_requests` and `nodejs_active_resources` (by type).
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import type { HintFigures, LatencyHistogram } from '../src/tracking/hint-stats.ts';
 
 export const METRIC_NAMES = {
   jobs: 'rfq_sync_jobs_total',
@@ -20,6 +21,8 @@ export const METRIC_NAMES = {
   awardFiles: 'rfq_sync_award_files_written_total',
   rejectedRows: 'rfq_sync_rows_rejected_total',
   lastOkPoll: 'rfq_sync_last_successful_poll_timestamp_seconds',
+  webhook: 'rfq_sync_webhook_total',
+  closeToWorkbook: 'rfq_sync_close_to_workbook_seconds',
 } as const;
 
 /** How many of the latest calls readiness looks at. */
@@ -32,6 +35,10 @@ export interface MetricsSources {
   pausedForAuth?: () => Promise<boolean>;
   /** Unix ms of the last poll that succeeded (any worker), if any. */
   lastOkPoll?: () => Promise<number | undefined>;
+  /** The webhook path's figures (src/tracking/hint-stats.ts). */
+  webhook?: () => Promise<HintFigures>;
+  /** From a closing seen to its first workbook written (src/tracking/hint-stats.ts). */
+  closeToWorkbook?: () => Promise<LatencyHistogram>;
 }
 
 export interface ApiCall {
@@ -122,6 +129,8 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): OpsMetri
   });
   lastOkPollGauge(registry, current);
   pausedForAuthGauge(registry, current);
+  webhookCounter(registry, current);
+  closeToWorkbookHistogram(registry, current);
 
   return {
     registry,
@@ -220,4 +229,57 @@ function pausedForAuthGauge(registry: Registry, current: () => MetricsSources): 
       this.set((await sources.pausedForAuth().catch(() => false)) ? 1 : 0);
     },
   });
+}
+
+/** The webhook path's counts (every worker's, read from Redis at scrape time), by what was counted. */
+function webhookCounter(registry: Registry, current: () => MetricsSources): void {
+  const labels: Record<keyof HintFigures, string> = {
+    received: 'received',
+    checked: 'rfqs_checked',
+    transitions: 'transitions_found',
+    pollsWoken: 'polls_woken',
+    requests: 'check_requests',
+  };
+  new Counter({
+    name: METRIC_NAMES.webhook,
+    help: 'Webhooks received, RFQs checked because one named them, transitions those checks found, polls woken, requests the checks sent (shared, read from Redis)',
+    labelNames: ['what'] as const,
+    registers: [registry],
+    async collect() {
+      const sources = current();
+      if (!sources.webhook) return;
+      const f = await sources.webhook().catch(() => undefined);
+      if (!f) return;
+      this.reset();
+      for (const [k, what] of Object.entries(labels)) this.inc({ what }, f[k as keyof HintFigures]);
+    },
+  });
+}
+
+/**
+ * From a closing seen (by a webhook's check or a poll) to its first comparison workbook written, seconds: every
+ * worker's, kept in Redis and served as a histogram at scrape time.
+ */
+function closeToWorkbookHistogram(registry: Registry, current: () => MetricsSources): void {
+  const name = METRIC_NAMES.closeToWorkbook;
+  const help = 'From an RFQ closing seen to its comparison workbook written, seconds (shared, read from Redis)';
+  const metric = {
+    name,
+    help,
+    type: 'histogram',
+    aggregator: 'sum',
+    async get() {
+      const source = current().closeToWorkbook;
+      const h = source ? await source().catch(() => undefined) : undefined;
+      const values = h
+        ? [
+            ...h.buckets.map((b) => ({ metricName: `${name}_bucket`, labels: { le: b.le }, value: b.count })),
+            { metricName: `${name}_sum`, labels: {}, value: h.sum },
+            { metricName: `${name}_count`, labels: {}, value: h.count },
+          ]
+        : [];
+      return { name, help, type: 'histogram', aggregator: 'sum', values };
+    },
+  };
+  registry.registerMetric(metric as unknown as Metric);
 }

@@ -8,6 +8,7 @@ import type { Job } from 'bullmq';
 import { startWorker, type JobResults, type RunningWorker, type StartWorkerOptions } from '../jobs/worker.ts';
 import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/logger.ts';
+import { closeToWorkbook, hintFigures } from '../src/tracking/hint-stats.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { closeWorkerContext, type AppContext } from './worker-context.ts';
 import type { AdmitResult } from '../src/intake/inbox-intake.ts';
@@ -255,6 +256,8 @@ function wireMetrics(ctx: Pick<WorkerContext, 'queues' | 'redis' | 'keys' | 'aut
     rfqsByState: async () => (await trackingStatus(ctx)).byState,
     pausedForAuth: async () => (await ctx.authGate.status()).paused,
     lastOkPoll: () => lastSuccessfulPollAt(ctx),
+    webhook: () => hintFigures(ctx),
+    closeToWorkbook: () => closeToWorkbook(ctx),
   });
 }
 

@@ -21,7 +21,8 @@ import {
   serviceReadiness,
   stateReadiness,
 } from './readiness.ts';
-import { wakePoll } from '../src/tracking/poll-wake.ts';
+import { actOnWebhook } from '../src/tracking/hint-check.ts';
+import { webhookOutcome } from './webhook.ts';
 import { pollHistory } from '../src/tracking/poll-history.ts';
 import { resolveRuntime } from './runtime.ts';
 import { QUEUE_KEYS, QUEUE_NAMES } from '../src/redis/queues.ts';
@@ -104,7 +105,7 @@ async function startWorkerService(
     poll: pollReadiness(() => pollHistory(pipeline.ctx, 10)),
   });
   ops?.setQueues(pipeline.ctx.queues.all);
-  ops?.setWebhookTarget(() => wakePoll(pipeline.ctx, config.WEBHOOK_MIN_INTERVAL_MS));
+  ops?.setWebhookTarget(({ ids }) => actOnWebhook(pipeline.ctx, ids).then(webhookOutcome));
 
   logger.info(
     {

@@ -5,7 +5,7 @@
 import type { SettingValues } from '../src/settings/fields.ts';
 import type { serviceSettings } from '../src/settings/service.ts';
 import type { SourcingClientOptions } from '../src/sourcing/client.ts';
-import type { RateLimiter } from '../src/creation/rate-limiter.ts';
+import { inReadsFirst, type RateLimiter } from '../src/creation/rate-limiter.ts';
 
 /** The sourcing client's time-outs, retries and paging (src/settings/service.ts). */
 export type SourcingClientConfig = Pick<
@@ -30,13 +30,17 @@ const LISTINGS = new Set(['listRfqs', 'listVendors']);
 /**
  * Every HTTP attempt of a client takes one permit of the shared limiter, except a create: the create protocol takes
  * its permit with the claim (claim-6.lua), so the POST goes out the moment its lease allows (a POST is never
- * retried, so that is its only attempt). Every Retry-After holds everyone off.
+ * retried, so that is its only attempt). Every Retry-After holds everyone off. A call made inside `readsFirst`
+ * (the list-lag probe, a webhook's targeted check) takes its permit with priority.
  */
 export function rateLimitHooks(limiter: RateLimiter): Pick<SourcingClientOptions, 'beforeRequest' | 'onRetryAfter'> {
   return {
     beforeRequest: async (operation) => {
       if (operation === 'createRfq') return;
-      await limiter.acquire(LISTINGS.has(operation) ? { maxWaitMs: LISTING_PERMIT_WAIT_MS } : {});
+      await limiter.acquire({
+        ...(LISTINGS.has(operation) ? { maxWaitMs: LISTING_PERMIT_WAIT_MS } : {}),
+        ...(inReadsFirst() ? { priority: true } : {}),
+      });
     },
     onRetryAfter: (ms) => limiter.holdOff(ms),
   };

@@ -17,11 +17,13 @@
  *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }],
  *     awardsWithheld: [{ rfqId, version, reason, at }], vendorDirectory: { outcome, path?, vendors, readAt?, detail? } | null,
  *     notifyRetrying: [{ route, channel, messages, attempts, maxAttempts, reason, at }] (app/status-notify.ts),
- *     generatedAt }
+ *     webhook: { received, checked, transitions, pollsWoken, requests, closeToWorkbook: { count, meanS, p50AtMostS,
+ *     p95AtMostS, buckets } } (app/status-webhook.ts), generatedAt }
  * `files` lists the input files of the last day that were refused whole, had rows rejected (a requisition held by
  * CATEGORY_CHECK=hold among them) or sent requisitions whose category no vendor follows (CATEGORY_CHECK=warn): their ingest job
  * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
  */
+import { webhookLines, type StatusWebhook } from './status-webhook.ts';
 import type { AuthPauseStatus } from '../src/creation/auth-gate.ts';
 import { describeFolder, type IntakeFolder } from '../src/intake/intake-folder.ts';
 import {
@@ -91,6 +93,8 @@ export interface StatusReport {
   tokenProblems: StatusTokenProblem[];
   /** Which data folder does intake for the account (src/intake/intake-folder.ts); null before the first worker. */
   intake: IntakeFolder | null;
+  /** The webhook path: hints received, RFQs checked and transitions found by hint, polls woken, close-to-workbook. */
+  webhook?: StatusWebhook | null;
   /** The account's sourcing dialect as last detected (src/sourcing/dialect.ts), with its evidence; null before. */
   dialect: Dialect | null;
   /** Requisitions parked after an ambiguous reconcile: nothing posted until `rfq-sync resolve`. */
@@ -159,6 +163,7 @@ export interface TrackingFacts {
   awardsWithheld?: StatusWithheldAward[];
   vendorDirectory?: StatusVendorDirectory | null;
   intake?: IntakeFolder | null;
+  webhook?: StatusWebhook | null;
 }
 
 export async function queueCounts(ctx: QueuesCtx): Promise<Record<string, Record<string, number>>> {
@@ -281,6 +286,7 @@ export async function collectStatus(
     tokenProblems: tokenProblemsReport(auth),
     intake: facts.intake ?? null,
     notifyRetrying: retrying,
+    webhook: facts.webhook ?? null,
   };
 }
 
@@ -390,6 +396,7 @@ function trackingLines(r: StatusReport): string[] {
   lines.push(
     `Last poll: ${r.lastPoll ? `${r.lastPoll.at} ${r.lastPoll.ok ? 'ok' : 'FAILED'}${r.lastPoll.detail ? ` (${r.lastPoll.detail})` : ''}` : 'never'}`,
   );
+  lines.push(...webhookLines(r.webhook));
   if (r.dialect) {
     const d = r.dialect;
     lines.push(

@@ -6,6 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
+import { readsFirst } from './rate-limiter.ts';
 import { detectDialect, type Dialect, type DialectSettings, type Tristate } from '../sourcing/dialect.ts';
 import type { SourcingPort } from '../sourcing/port.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
@@ -56,11 +57,14 @@ export function createDialectSource(o: {
     Date.now() - d.detectedAt < (d.filterBasis === 'unproven' ? UNPROVEN_MAX_AGE_MS : DIALECT_MAX_AGE_MS);
   const refresh = async (): Promise<Dialect> => {
     const before = await stored();
-    const d = await detectDialect(o.port, o.settings, {
-      echo: before?.echo === 'unknown' ? undefined : before?.echo,
-      edit: before?.edit === 'unknown' ? undefined : before?.edit,
-      ...(before?.listLagMs !== undefined ? { listLagMs: before.listLagMs, listLagAt: before.listLagAt } : {}),
-    });
+    // every reconcile, probe and poll waits for the dialect: its reads take their permits ahead of the creates
+    const d = await readsFirst(() =>
+      detectDialect(o.port, o.settings, {
+        echo: before?.echo === 'unknown' ? undefined : before?.echo,
+        edit: before?.edit === 'unknown' ? undefined : before?.edit,
+        ...(before?.listLagMs !== undefined ? { listLagMs: before.listLagMs, listLagAt: before.listLagAt } : {}),
+      }),
+    );
     await o.redis.set(key, JSON.stringify(d));
     o.logger.info(
       {

@@ -14,6 +14,7 @@ import { listingStrategyFor } from '../sourcing/listing-strategy.ts';
 import { LOCK_RELEASE, LOCK_RENEW } from '../redis/lock-scripts.ts';
 import { defineScript } from '../redis/redis-scripts.ts';
 import { DIALECT_MAX_AGE_MS, type DialectSource } from './dialect-store.ts';
+import { readsFirst } from './rate-limiter.ts';
 
 /** A probe gives up after this long. */
 export const LAG_PROBE_MAX_MS = 60_000;
@@ -41,7 +42,7 @@ export function createLagProbe(o: {
   const releaseLock = defineScript(o.redis, LOCK_RELEASE);
   let running: Promise<void> = Promise.resolve();
   const probe = async (rfqId: number, answeredAt: number) => {
-    const d = await o.dialects.get(); // detected now if no worker did yet
+    const d = await readsFirst(() => o.dialects.get()); // detected now if no worker did yet
     const fresh = d.listLagMs !== undefined && Date.now() - (d.listLagAt ?? 0) < DIALECT_MAX_AGE_MS;
     if (fresh) return;
     const list = listingStrategyFor(d).newestList;
@@ -55,11 +56,10 @@ export function createLagProbe(o: {
       const from = await o.redis.zscore(created, String(rfqId));
       const later = async () =>
         new Set(from === null ? [] : (await o.redis.zrangebyscore(created, `(${from}`, '+inf')).map(Number));
-      m = await measureListLag(o.port, list, rfqId, answeredAt, {
-        maxMs: LAG_PROBE_MAX_MS,
-        wholeListPages: 20,
-        later,
-      });
+      // its reads decide how long every lost answer waits: they take their permits ahead of the creates
+      m = await readsFirst(() =>
+        measureListLag(o.port, list, rfqId, answeredAt, { maxMs: LAG_PROBE_MAX_MS, wholeListPages: 20, later }),
+      );
     } finally {
       clearInterval(renew);
     }

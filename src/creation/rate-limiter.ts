@@ -11,8 +11,13 @@
  *   - hard bound: at most `perSecond` slots in any window of 1 s + a margin (the spread between a slot and the call
  *     reaching the service);
  *   - `Retry-After`: after a 429 nobody calls until the wait is over (`holdOff`); a caller whose slot comes during a
- *     hold-off asks again.
+ *     hold-off asks again;
+ *   - priority: a read that a waiting requisition or comparison depends on (the list-lag probe's reads, a webhook's
+ *     targeted check: made inside `readsFirst`) takes the first slot a caller without priority is still waiting
+ *     for; those move one slot back each, keeping their places. The schedule's slots stay the same, so the bound
+ *     holds as without priority; creates cannot starve it.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ThrottledError } from '../errors.ts';
@@ -33,7 +38,7 @@ export interface RateLimiter {
    * Wait for a permit to make one call. Waits in-process up to `maxWaitMs` (default 2 s); beyond that throws
    * ThrottledError so the caller can reschedule its job instead of holding a worker slot.
    */
-  acquire(opts?: { maxWaitMs?: number }): Promise<void>;
+  acquire(opts?: { maxWaitMs?: number; priority?: boolean }): Promise<void>;
   /** The service said Retry-After: nobody calls for `ms`. */
   holdOff(ms: number): Promise<void>;
   readonly perSecond: number;
@@ -51,6 +56,18 @@ export interface RateLimiterOptions {
   marginMs?: number;
 }
 
+const priorityScope = new AsyncLocalStorage<true>();
+
+/** Runs `fn` with every service call it makes (through rateLimitHooks) taking its permit with priority. */
+export function readsFirst<T>(fn: () => Promise<T>): Promise<T> {
+  return priorityScope.run(true, fn);
+}
+
+/** True inside readsFirst. */
+export function inReadsFirst(): boolean {
+  return priorityScope.getStore() === true;
+}
+
 export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterOptions): RateLimiter {
   const acquireScript = defineScript(redis, ACQUIRE);
   const confirmScript = defineScript(redis, CONFIRM);
@@ -63,22 +80,30 @@ export function createRateLimiter(redis: Redis, keys: RedisKeys, o: RateLimiterO
     windowMs,
     async acquire(opts = {}) {
       const maxWait = opts.maxWaitMs ?? 2_000;
+      let moved = 0;
       const started = Date.now();
+      const elapsed = () => Date.now() - started - moved;
       for (;;) {
-        const left = Math.max(0, maxWait - (Date.now() - started));
-        const member = randomUUID();
+        const left = Math.max(0, maxWait - elapsed());
+        const member = opts.priority ? `p:${randomUUID()}` : randomUUID();
         const [wait, delay] = await acquireScript([k.window, k.hold, k.tat], [o.perSecond, windowMs, left, member]);
         if (wait > 0) {
-          if (Date.now() - started + wait > maxWait) throw new ThrottledError(wait);
+          if (elapsed() + wait > maxWait) throw new ThrottledError(wait);
           await new Promise((r) => setTimeout(r, wait));
           continue;
         }
         if (delay <= 0) return;
         await new Promise((r) => setTimeout(r, delay));
-        // woken late, or a 429 came in meanwhile: the confirm says whether the call may still go now
-        const again = await confirmScript([k.window, k.hold], [o.perSecond, windowMs, member]);
-        if (again <= 0) return;
-        if (Date.now() - started + again > maxWait) throw new ThrottledError(again);
+        // woken late, or a 429 came in meanwhile: the confirm says whether the call may still go now; a slot a
+        // priority caller took was moved later: sleep on, the place is kept (beyond maxWaitMs too: it is a slot)
+        let again = await confirmScript([k.window, k.hold], [o.perSecond, windowMs, member]);
+        while (again < 0) {
+          moved += -again; // not counted against maxWaitMs: the place was kept, only pushed back
+          await new Promise((r) => setTimeout(r, -again));
+          again = await confirmScript([k.window, k.hold], [o.perSecond, windowMs, member]);
+        }
+        if (again === 0) return;
+        if (elapsed() + again > maxWait) throw new ThrottledError(again);
         await new Promise((r) => setTimeout(r, again));
       }
     },

@@ -47,7 +47,7 @@ export type WorkerConfig = IntakeConfig &
     | 'NOTIFY_CHECK_MS'
   > &
   Pick<SettingValues<typeof operationsSettings>, 'SHUTDOWN_TIMEOUT_MS'> &
-  Pick<SettingValues<typeof webhookSettings>, 'WEBHOOK_MIN_INTERVAL_MS'> &
+  Pick<SettingValues<typeof webhookSettings>, 'WEBHOOK_MIN_INTERVAL_MS' | 'WEBHOOK_CHECKS_PER_INTERVAL'> &
   SettingValues<typeof outputSettings> &
   SettingValues<typeof pollingSettings> &
   SettingValues<typeof reconcileSettings>;

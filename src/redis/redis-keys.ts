@@ -33,6 +33,8 @@ export const KEY_FAMILIES = {
   awards: ['src/tracking/withheld-awards.ts'],
   /** The start of the last poll a webhook asked for (pollWake-1.lua). */
   hook: ['src/tracking/poll-wake.ts'],
+  /** The webhook path's figures and its targeted checks' budget per interval. */
+  hint: ['src/tracking/hint-stats.ts', 'src/tracking/hint-check.ts'],
   vendors: ['src/vendors/vendor-store.ts'],
   /** The notification routes' windows, marks and messages. */
   notify: ['src/notify/message-store.ts'],

@@ -22,6 +22,13 @@ export const webhookSettings = {
    * one poll per interval. Default 2,000.
    */
   WEBHOOK_MIN_INTERVAL_MS: int(0, 3_600_000).default(2_000),
+  /**
+   * A webhook whose JSON body names tracked RFQs has those RFQs checked at once (a detail call each, or one page of
+   * the closed list), instead of a whole poll: at most this many such checks per WEBHOOK_MIN_INTERVAL_MS (at least
+   * 1 s) across all workers; a webhook beyond that wakes the poll as one naming nothing does. 0: no targeted checks
+   * (every webhook wakes the poll). Default 10.
+   */
+  WEBHOOK_CHECKS_PER_INTERVAL: int(0, 10_000).default(10),
   /** A webhook's body is read up to this many bytes (a longer one is not read further; it is only logged). Default 65,536. */
   WEBHOOK_MAX_BODY_BYTES: int(0, 10_485_760).default(65_536),
 };

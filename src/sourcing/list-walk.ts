@@ -38,7 +38,8 @@ function place(req: TrackedStatesRequest, name: ListName, r: ListedRfq): void {
 }
 
 /**
- * A list read page by page; `stop()` is asked after each page (undefined: to its end). Returns the `_id`s read per
+ * A list read page by page (`edges`: page 1 and the last page only); `stop()` is asked after each page (undefined:
+ * to its end). Returns the `_id`s read per
  * page, in order (the evidence of the account's list order), and whether `meta.total` moved while it was read (RFQs
  * left or joined it, so offset pages may have shifted an RFQ past the pages read).
  */
@@ -49,6 +50,7 @@ export async function readList(
   name: ListName,
   list: ListFilter,
   stop?: () => boolean,
+  which: 'all' | 'edges' = 'all',
 ): Promise<{ ids: number[][]; moved: boolean }> {
   const once = new Set<number>();
   const pages: number[][] = [];
@@ -61,6 +63,7 @@ export async function readList(
   };
   for await (const page of port.listRfqPages(list, {
     onInvalid,
+    ...(which === 'edges' ? { pages: which } : {}),
     ...(req.pageRetry ? { pageRetry: req.pageRetry } : {}),
     ...(req.signal ? { signal: req.signal } : {}),
   })) {

@@ -31,6 +31,7 @@ import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, enqueueOverview, type ComparisonJobData } from './enqueue.ts';
 import { findListedRfq } from './find-rfq.ts';
+import { observeCloseToWorkbook } from './hint-stats.ts';
 import { decideNewVersion, decisionsOf, revisionsOf } from './revisions.ts';
 import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
 import { tellComparisonWritten } from './comparison-notices.ts';
@@ -93,6 +94,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   await store.update(rfqId, (cur) =>
     cur && !(cur.comparison && cur.comparison.version >= version) ? { ...cur, comparison: written } : undefined,
   );
+  await noteFirstAfterClose(ctx, rec, written.writtenAt);
   await noteWithheld(ctx, rfqId, version, model.award.withheld);
   if (model.award.withheld !== undefined)
     log.warn(
@@ -204,6 +206,13 @@ function comparisonInputOf(
     version,
     ...(rec.comparison?.awardCsv !== undefined ? { supersedes: rec.comparison.awardCsv } : {}),
   };
+}
+
+/** The first workbook since the RFQ's latest closing was seen: its latency goes into the histogram (hint-stats.ts). */
+async function noteFirstAfterClose(ctx: TrackingContext, rec: TrackedRfq, writtenAt: number): Promise<void> {
+  const closedAt = rec.transitions.findLast((t) => t.to === 'closed')?.at;
+  if (closedAt === undefined || (rec.comparison !== undefined && rec.comparison.writtenAt >= closedAt)) return;
+  await observeCloseToWorkbook(ctx, writtenAt - closedAt);
 }
 
 /** The version as recorded on the tracked RFQ: what it reflected (revisions, award, decisions) and its files. */

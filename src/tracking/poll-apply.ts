@@ -2,11 +2,14 @@
  * A poll's second step: apply what the lists showed to every tracked RFQ's record (state, missing count, listed
  * version), then follow up: log the transition or flag, enqueue the quotations, revision check or award job.
  * The record is written first, the follow-up job enqueued second (a crash in between: the next poll does the work).
+ * A webhook's targeted check (hint-check.ts) applies what it read through the same steps (applySeen), so a
+ * transition is recorded once, by whichever reading sees it first (compare-and-set on the record), and a reading
+ * older than the record's last change does not move its state back.
  */
 import type { TrackingContext } from './context.ts';
 import { enqueueQuotations } from './enqueue.ts';
 import type { PollResult } from './poll-result.ts';
-import type { PollState } from './poll-state.ts';
+import type { PollState, TransitionVia } from './poll-state.ts';
 import { finalFollowUp, isFinal, observe, unreadableOf, type Observation, type TrackedRfq } from './transitions.ts';
 import { retryWithheld } from './withheld-awards.ts';
 
@@ -22,6 +25,22 @@ export async function applyToTracked(s: PollState): Promise<void> {
   }
 }
 
+/**
+ * Only the RFQs the reading found (a webhook's targeted check): nothing is counted missing, and a closed RFQ
+ * still closed asks for no revision check (the poll does that).
+ */
+export async function applySeen(s: PollState): Promise<void> {
+  const now = Date.now();
+  const ids = [...s.seen.keys()];
+  const records = await s.store.getMany(ids);
+  for (const [j, id] of ids.entries()) if (records[j]) await applyToRecord(s, id, records[j], now);
+}
+
+/** True when `cur` was changed by a reading that started after this one: this one's state is older than its. */
+function newerThan(s: PollState, cur: TrackedRfq | undefined, seen: string | undefined): boolean {
+  return seen !== undefined && cur !== undefined && seen !== cur.state && (cur.lastSeenAt ?? 0) > s.readAt;
+}
+
 /** One RFQ: its record updated (compare-and-set, read again on a race), then followed up. */
 async function applyToRecord(s: PollState, id: number, first: TrackedRfq | undefined, now: number): Promise<void> {
   const { store, slot, result } = s;
@@ -30,17 +49,18 @@ async function applyToRecord(s: PollState, id: number, first: TrackedRfq | undef
   // completed and cancelled are final: not looked for, so not missing; an award never written is asked for again
   if (!found && first && isFinal(first.state)) {
     const actions = finalFollowUp(first);
-    if (actions.length > 0) await follow(s.ctx, { record: first, actions, changed: false }, slot, result, s.log);
+    if (actions.length > 0) await follow(s.ctx, { record: first, actions, changed: false }, slot, result, s.log, s.via);
     return;
   }
   let obs: Observation | undefined;
   const decide = (cur: TrackedRfq | undefined) => {
     const base = cur ?? store.fresh(id, now);
-    if (!found && cur?.missingSlot === slot) {
-      obs = { record: cur, actions: [], changed: false };
+    if ((!found && cur?.missingSlot === slot) || newerThan(s, cur, found?.state)) {
+      obs = cur ? { record: cur, actions: [], changed: false } : undefined;
       return undefined;
     }
     obs = observe(base, found?.state, now, threshold);
+    if (s.via === 'webhook') obs.actions = obs.actions.filter((a) => a !== 'check-revisions');
     if (!found) obs.record.missingSlot = slot;
     const rec = obs.record;
     // A record that broke the schema tells no version: the last one read stays.
@@ -78,16 +98,20 @@ async function applyToRecord(s: PollState, id: number, first: TrackedRfq | undef
   }
   if (!obs) return;
   if (!found) result.missing++;
-  await follow(s.ctx, obs, slot, result, s.log);
+  await follow(s.ctx, obs, slot, result, s.log, s.via);
 }
 
-/** Say what changed for one RFQ (transition, flag) and enqueue its follow-up jobs. */
+/**
+ * Say what changed for one RFQ (transition, flag) and enqueue its follow-up jobs. The one place a transition is
+ * recorded in the result and logged, with the path that saw it (`via`: the poll, or a webhook's targeted check).
+ */
 async function follow(
   ctx: TrackingContext,
   obs: Observation,
   slot: string,
   result: PollResult,
   log: TrackingContext['logger'],
+  via: TransitionVia,
 ): Promise<void> {
   const rfqId = obs.record.rfqId;
   const req = obs.record.requisition;
@@ -95,8 +119,8 @@ async function follow(
   if (obs.transition) {
     result.transitions.push({ rfqId, ...obs.transition });
     log.info(
-      { ...about, from: obs.transition.from, to: obs.transition.to, event: 'rfq.transition' },
-      `RFQ ${rfqId}: ${obs.transition.from} -> ${obs.transition.to}`,
+      { ...about, from: obs.transition.from, to: obs.transition.to, via, event: 'rfq.transition' },
+      `RFQ ${rfqId}: ${obs.transition.from} -> ${obs.transition.to}${via === 'webhook' ? ' (webhook)' : ''}`,
     );
   }
   if (obs.flag === 'flagged') {

@@ -66,7 +66,7 @@ export async function readStatusLists(s: PollState): Promise<void> {
 }
 
 /** Where the strategy hands what it read: placed, counted, unreadable fields and broken records kept for status. */
-function sinkOf(s: PollState, said: ToSay[], unknownLabels: Set<string>): StateSink {
+export function sinkOf(s: PollState, said: ToSay[], unknownLabels: Set<string>): StateSink {
   const count = (state: RfqState) => (s.result.listed[state] = (s.result.listed[state] ?? 0) + 1);
   return {
     found(state, rfq, from) {

@@ -54,7 +54,19 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     const trackedIds = await store.trackedIds();
     const tracked = new Set(trackedIds);
     result.tracked = trackedIds.length;
-    const s: PollState = { ctx, slot: data.slot, store, log, result, trackedIds, tracked, budget, seen: new Map() };
+    const s: PollState = {
+      ctx,
+      slot: data.slot,
+      via: 'poll',
+      readAt: startedAt,
+      store,
+      log,
+      result,
+      trackedIds,
+      tracked,
+      budget,
+      seen: new Map(),
+    };
 
     await readStatusLists(s);
     await applyToTracked(s);

@@ -5,9 +5,18 @@ import type { PollResult } from './poll-result.ts';
 import type { TrackingStore } from './store.ts';
 import type { RfqState } from './transitions.ts';
 
+/** Which path saw a transition: the full poll, or a targeted check of the RFQs a webhook named (hint-check.ts). */
+export type TransitionVia = 'poll' | 'webhook';
+
 export interface PollState {
   ctx: TrackingContext;
   slot: string;
+  via: TransitionVia;
+  /**
+   * Unix ms when this reading started: a record another reading changed after that (its `lastSeenAt` is later) keeps
+   * its state, whatever this (older) reading showed (a webhook's check and a poll running at once).
+   */
+  readAt: number;
   store: TrackingStore;
   log: TrackingContext['logger'];
   result: PollResult;

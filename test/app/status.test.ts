@@ -130,7 +130,9 @@ describe('status and failed jobs', () => {
       'tokenProblems',
       'undecided',
       'vendorDirectory',
+      'webhook',
     ]);
+    expect(r.webhook).toMatchObject({ received: 0, checked: 0, transitions: 0, pollsWoken: 0 });
     expect(r.reconcile).toEqual({ pending: 0, gate: null });
     const files = (r as unknown as { files: Array<Record<string, unknown>> }).files;
     expect(files.map((f) => [f.file, f.outcome]).sort()).toEqual([

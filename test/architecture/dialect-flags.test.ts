@@ -16,6 +16,7 @@ const OWNERS = new Map([
   ['src/sourcing/dialect.ts', 'detects the dialect'],
   ['src/sourcing/listing-strategy.ts', 'chooses how the tracked RFQs are read'],
   ['src/sourcing/account-reading.ts', 'chooses how the whole account is read'],
+  ['src/sourcing/targeted-read.ts', 'chooses how the RFQs a webhook names are read'],
   ['src/creation/dialect-store.ts', 'merges what workers learn into the stored dialect'],
   ['src/creation/header-push.ts', 'the edit call itself: tries it and learns whether the service has it'],
 ]);

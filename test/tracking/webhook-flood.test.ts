@@ -1,0 +1,121 @@
+/**
+ * A flood of webhooks cannot multiply the calls (issue 35): 1,000 webhooks naming 1,000 tracked RFQs within 10 s.
+ * The targeted checks stay within WEBHOOK_CHECKS_PER_INTERVAL per WEBHOOK_MIN_INTERVAL_MS, the polls the rest wakes
+ * within one per interval, and every call reaches the service within RATE_LIMIT_PER_SECOND in any 1 s, as the sandbox
+ * (in its own process, so arrival times are not skewed by this one's event loop) measures it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, request } from 'undici';
+import { startOpsServer, type OpsServer } from '../../app/http-server.ts';
+import { createMetrics } from '../../app/metrics.ts';
+import { webhookOutcome } from '../../app/webhook.ts';
+import type { Sandbox } from '../../src/sandbox/server.ts';
+import { actOnWebhook } from '../../src/tracking/hint-check.ts';
+import { hintFigures } from '../../src/tracking/hint-stats.ts';
+import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
+import { captureLogs } from '../sourcing/fake-service.ts';
+import { pollingHarness, type PollingHarness, useRedis, waitFor } from '../helpers/pipeline.ts';
+import { startSandboxChild, type SandboxChild } from '../helpers/sandbox-child.ts';
+
+const LIMIT = 10;
+const INTERVAL = 2_000;
+const CHECKS = 10;
+const SECRET = 'hook-secret-flood-0123456789';
+const r = useRedis();
+const logs = captureLogs();
+let sandbox: SandboxChild;
+let h: PollingHarness;
+let ops: OpsServer;
+
+beforeAll(async () => {
+  sandbox = await startSandboxChild({ dialect: 'docs', pageSize: 100, existing: 1_800, seed: 35 });
+  h = await pollingHarness({
+    redisUrl: r.url,
+    sandbox: { url: sandbox.url } as Sandbox,
+    logger: logs.logger,
+    env: {
+      RATE_LIMIT_PER_SECOND: String(LIMIT),
+      WEBHOOK_MIN_INTERVAL_MS: String(INTERVAL),
+      WEBHOOK_CHECKS_PER_INTERVAL: String(CHECKS),
+    },
+  });
+  ops = await startOpsServer({
+    host: '127.0.0.1',
+    port: 0,
+    logger: logs.logger,
+    metrics: createMetrics(),
+    webhook: { secret: SECRET, maxBodyBytes: 4096 },
+  });
+  ops.setWebhookTarget(({ ids }) => actOnWebhook(h.ctx, ids).then(webhookOutcome));
+}, 60_000);
+afterAll(async () => {
+  await ops?.close();
+  await h?.close();
+  await sandbox?.stop();
+});
+
+describe('a flood of webhooks naming tracked RFQs', () => {
+  it('1,000 webhooks naming 1,000 ids in 10 s: checks within the interval bound, calls within the rate limit', async () => {
+    const ids = (await sandbox.listAll())
+      .filter((x) => x.state === 'open')
+      .slice(0, 1_000)
+      .map((x) => x._id);
+    expect(ids).toHaveLength(1_000);
+    for (const id of ids)
+      await trackRfq(h.ctx, {
+        rfqId: id,
+        requisition: { key: `PR-${id}`, sourceFile: 'flood.csv', profile: 'generic', title: `${id}` },
+      });
+    await h.pollAndSettle(); // every one seen in its list: the flood announces nothing new
+
+    const since = Date.now();
+    const dispatcher = new Agent({ connections: 20 });
+    const answers: Array<Promise<number>> = [];
+    for (const [i, id] of ids.entries()) {
+      if (i % 10 === 0) await new Promise((res) => setTimeout(res, Math.max(0, since + i * 10 - Date.now())));
+      const body = JSON.stringify({ event: 'rfq.status_changed', rfq_id: id, rfq_no: i + 1, status: 'Open' });
+      answers.push(
+        request(`${ops.url}/hooks/sourcing/${SECRET}`, { method: 'POST', body, dispatcher }).then(async (res) => {
+          await res.body.dump();
+          return res.statusCode;
+        }),
+      );
+    }
+    expect((await Promise.all(answers)).every((s) => s === 202)).toBe(true);
+    const sent = Date.now() - since;
+    await dispatcher.close();
+    await waitFor(
+      'every webhook handled',
+      async () => logs.lines().filter((l) => l.event === 'webhook.received').length === 1_000,
+      60_000,
+    );
+    const handled = Date.now() - since;
+    await h.settle();
+
+    const figures = await hintFigures(h.ctx);
+    expect(figures.received).toBe(1_000);
+    // budget windows of INTERVAL, each opened by the first webhook after the last one ended
+    const windows = Math.floor(handled / INTERVAL) + 1;
+    expect(figures.checked).toBeGreaterThan(0);
+    expect(figures.checked).toBeLessThanOrEqual(CHECKS * windows);
+    expect(figures.requests).toBeLessThanOrEqual(CHECKS * windows);
+    const hookPolls = (await h.ctx.queues.poll.getJobs(['completed', 'failed', 'active', 'waiting', 'delayed'])).filter(
+      (j) => j.id?.startsWith('poll~hook~'),
+    ).length;
+    expect(hookPolls).toBeLessThanOrEqual(Math.floor(handled / INTERVAL) + 2);
+
+    const stats = await sandbox.stats();
+    const times = stats.requestTimes.filter((t) => t >= since).sort((a, b) => a - b);
+    expect(stats.sent429).toBe(0);
+    let densest = 0;
+    for (let e = 0, b = 0; e < times.length; e++) {
+      while (times[e]! - times[b]! >= 1000) b++;
+      densest = Math.max(densest, e - b + 1);
+    }
+    expect(densest).toBeLessThanOrEqual(LIMIT);
+    console.log(
+      `flood: sent in ${sent} ms, handled in ${handled} ms; ${figures.checked} checked (${figures.requests} requests), ` +
+        `${hookPolls} polls woken, ${times.length} calls at the service, densest 1 s ${densest}`,
+    );
+  }, 180_000);
+});
