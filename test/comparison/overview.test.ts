@@ -14,8 +14,10 @@ import {
   sortOverviewRows,
   writeOverview,
   writeOverviewWorkbook,
+  OVERVIEW_COLS,
   type OverviewRow,
 } from '../../src/comparison/overview.ts';
+import { colLetter } from '../../src/comparison/sheet-common.ts';
 import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
 
 let dir: string;
@@ -157,7 +159,10 @@ it.skipIf(!hasSoffice())(
     expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/Error:|could not be loaded|general input\/output error/i);
     const { unzipSync, strFromU8 } = await import('fflate');
     const content = strFromU8(unzipSync(new Uint8Array(await readFile(join(dir, 'overview.ods'))))['content.xml']!);
-    expect(content).toContain('table:target-range-address="Overview.A3:Overview.N5"');
+    // The filter spans every column of the overview (the last one taken from its column map, so a column added
+    // later is covered too) and the header plus the two rows.
+    const last = colLetter(Math.max(...Object.values(OVERVIEW_COLS)));
+    expect(content).toContain(`table:target-range-address="Overview.A3:Overview.${last}5"`);
     expect(content).toContain('PR-4711');
   },
   180_000,
