@@ -52,6 +52,8 @@ export interface ComparisonInput {
    * `line_id`; a line without one shows "no earlier award". Absent: the history was not looked up (no columns' data).
    */
   lastAwards?: Record<string, LastAward>;
+  /** external_id -> the ERP's material or item number (the profile's `product_code`): the price history's key. */
+  productCodes?: Record<string, string>;
   /** Paper of the printout (PRINT_PAPER), default A4. */
   paper?: 'a4' | 'letter';
   /** The "Evaluated by / Approved by / Date" block below the Comparison sheet (COMPARISON_SIGN_OFF), default on. */

@@ -33,6 +33,8 @@ export const KEY_FAMILIES = {
   /** The start of the last poll a webhook asked for (pollWake-1.lua). */
   hook: ['src/tracking/poll-wake.ts'],
   vendors: ['src/vendors/vendor-store.ts'],
+  /** The price history: final awards per product, and the set of products (src/tracking/price-history.ts). */
+  prices: ['src/tracking/price-history.ts'],
   /** The notification routes' windows, marks and messages. */
   notify: ['src/notify/message-store.ts'],
 } as const satisfies Record<string, readonly string[]>;
