@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { COMPARISON_COLS as C, SUPPLIER_PARTS as P } from '../../src/comparison/comparison-layout.ts';
 import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
+import { writeAccountOverview } from '../../src/tracking/overview.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
 
@@ -145,5 +146,23 @@ describe('the last price paid', () => {
     expect(texts.join('\n')).toMatch(
       /2 of 3 awarded lines bought before: awarded now at 1105\.00, at the last prices 1100\.00; dearer by 5\.00 \(\+0\.5%\)/,
     );
+
+    // The overview's Prices sheet: per product the last awards, newest first, and the trend.
+    const { path } = await writeAccountOverview(h.ctx);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path);
+    const prices = wb.getWorksheet('Prices')!;
+    const rows = new Map<string, unknown[]>();
+    prices.eachRow((r, n) => {
+      if (n > 3) rows.set(String(r.getCell(1).value), (r.values as unknown[]).slice(1));
+    });
+    expect([...rows.keys()]).toEqual(['Dichtungssatz NBR', 'hydraulic  PUMP', 'Never bought']);
+    const seal = rows.get('Dichtungssatz NBR')!;
+    expect(seal.slice(0, 3)).toEqual(['Dichtungssatz NBR', 'PC', 'mat-4711']);
+    expect([seal[3], seal[5], seal[6]]).toEqual([11.25, 'Newcomer GmbH', `RFQ ${second}`]);
+    expect([seal[7], seal[9]]).toEqual([12.5, 'Seals & Co']);
+    expect(seal[15]).toBeCloseTo(-0.1, 10);
+    expect(seal[16]).toBe('falling');
+    expect(rows.get('Never bought')![15]).toBeUndefined();
   });
 });
