@@ -28,15 +28,23 @@ export const AWARD_SUMMARY_ROWS = {
  * The bottom line, below the lines (on the first page of a short RFQ): whether the award is final, what a split
  * award costs and saves. Not beside the supplier header rows: those print beside every page's supplier groups.
  */
-/** `detailWidth`: characters of the columns the details are merged over. Returns the row after the summary. */
-export function writeAwardSummary(ws: Worksheet, model: ComparisonModel, first: number, detailWidth: number): number {
+/**
+ * `detailWidth`: characters of the columns the details are merged over (D to `lastCol`). Returns the row after the
+ * summary.
+ */
+export function writeAwardSummary(
+  ws: Worksheet,
+  model: ComparisonModel,
+  first: number,
+  detailWidth: number,
+  lastCol: number = COMPARISON_COLS.quotes - 1,
+): number {
   const { S } = stylesFor(model.currency);
   const { award, suppliers, lines } = model;
   const A = AWARD_SUMMARY_ROWS;
   const n = lines.length;
   // Details are merged over the first page's remaining columns and wrapped: overflowing, they would print on the
   // pages of supplier groups.
-  const lastCol = COMPARISON_COLS.quotes - 1;
   const detailCell = (x: Row, text: string, style: Partial<Style>): void => {
     put(x, 4, t(text), { ...style, alignment: { wrapText: true, vertical: 'top' } });
     ws.mergeCells(x.number, 4, x.number, lastCol);

@@ -13,7 +13,7 @@ import { COMPARISON_COLS, COMPARISON_ROWS, supplierColumn } from './comparison-l
 import { writeColumnHeaders, writeLineInfo, writeSupplierCells } from './comparison-line-rows.ts';
 import { writeSupplierHeaders } from './comparison-supplier-rows.ts';
 import { comparisonColumns } from './comparison-widths.ts';
-import { writeSignOff, SIGN_OFF_ROWS } from './comparison-sign-off.ts';
+import { writeSignOff, SIGN_OFF_ROW_PT, SIGN_OFF_ROWS } from './comparison-sign-off.ts';
 import { supplierNotesText } from './comparison-supplier-rows.ts';
 import { colBreaksXml, MARGINS, PAPER, printLayout, type PrintColumn, type PrintLayout } from './print-layout.ts';
 import { colLetter, ROWS_PER_YIELD, SHEETS, yieldToLoop } from './sheet-common.ts';
@@ -33,9 +33,9 @@ export async function writeComparisonSheet(
   const C = COMPARISON_COLS;
   const columns = comparisonColumns(model);
   const widths = columns.map((c) => c.width);
-  const lineHeights = model.lines.map((l) => lineHeight(model, l, widths));
-  const print = comparisonPrintLayout(model, columns, lineHeights);
+  const print = comparisonPrintLayout(model, columns);
   const folded = new Set(print.folded);
+  const lineHeights = model.lines.map((l) => lineHeight(model, l, widths, folded));
   const shown = widths.map((w, i) => (folded.has(i + 1) ? 0 : w));
   const ws = wb.addWorksheet(SHEETS.comparison, {
     views: [{ state: 'frozen', xSplit: 2, ySplit: R.columnHeader, activeCell: `C${R.firstLine}`, showGridLines: true }],
@@ -55,8 +55,10 @@ export async function writeComparisonSheet(
     ws.autoFilter = `A${R.columnHeader}:${colLetter(lastDataCol)}${R.columnHeader + model.lines.length}`;
 
   const st = stylesFor(model.currency);
-  const span = (from: number): number => shown.slice(from - 1, C.quotes - 1).reduce((a, b) => a + b, 0);
-  writeHeaderBlock(ws, model, st, span(1), span(4));
+  // The header block and the award summary span the first page's columns: on one page, every line column.
+  const spanTo = print.mode === 'one-page' ? C.lastSupplier : C.quotes - 1;
+  const span = (from: number): number => shown.slice(from - 1, spanTo).reduce((a, b) => a + b, 0);
+  writeHeaderBlock(ws, model, st, span(1), span(4), spanTo);
   writeSupplierHeaders(ws, model, st);
   writeColumnHeaders(ws, model, st);
   for (let r = R.title; r <= R.columnHeader; r++) ws.getRow(r).commit();
@@ -68,25 +70,40 @@ export async function writeComparisonSheet(
     row.commit();
     if ((line.index + 1) % ROWS_PER_YIELD === 0) await yieldToLoop();
   }
-  const after = writeAwardSummary(ws, model, R.firstLine + model.lines.length + 1, span(4));
-  if (model.input.signOff !== false) writeSignOff(ws, model, after + 1);
+  const summaryAt = R.firstLine + model.lines.length + 1;
+  const beside = print.mode === 'one-page' && model.suppliers.length >= 2;
+  // Beside the award summary on one page (rows 2-4 of the summary, the supplier columns), else below it.
+  if (model.input.signOff !== false && beside)
+    writeSignOff(ws, model, summaryAt + 2, C.firstSupplier, lastDataCol, false);
+  const after = writeAwardSummary(ws, model, summaryAt, span(4), spanTo);
+  if (model.input.signOff !== false && !beside) writeSignOff(ws, model, after + 1, 1, spanTo);
   ws.commit();
 }
 
 const LINE_PT = 15;
 /** Rows below the lines: the award summary (up to 10 rows) and the sign-off block, with the gaps before them. */
-const SUMMARY_PT = 10 * 18 + 15;
-const SIGN_OFF_PT = SIGN_OFF_ROWS * 24 + 15;
+const SUMMARY_PT = 10 * 17 + 15;
+const SIGN_OFF_PT = SIGN_OFF_ROWS * SIGN_OFF_ROW_PT + 15;
 
-/** A line's height: one text line, or as many as its wrapped product, specification or best supplier need. */
-function lineHeight(model: ComparisonModel, line: LineComparison, widths: readonly number[]): number {
+/**
+ * A line's height: one text line, or as many as its wrapped product, specification or best supplier need (text in
+ * a folded column wraps nothing).
+ */
+function lineHeight(
+  model: ComparisonModel,
+  line: LineComparison,
+  widths: readonly number[],
+  folded: ReadonlySet<number>,
+): number {
   const C = COMPARISON_COLS;
   const best = line.best !== undefined ? model.suppliers[line.best]!.name : '';
+  const wraps = (col: number, text: string, indent = 0): number =>
+    folded.has(col) ? 1 : wrappedLines(text, widths[col - 1]! - indent);
   const lines = Math.max(
-    wrappedLines(line.product, widths[C.product - 1]!),
-    wrappedLines(line.specification, widths[C.specification - 1]!),
-    wrappedLines(best, widths[C.bestSupplier - 1]! - 3),
-    wrappedLines(model.input.lastAwards?.[line.lineId]?.supplier ?? '', widths[C.lastSupplier - 1]! - 3),
+    wraps(C.product, line.product),
+    wraps(C.specification, line.specification),
+    wraps(C.bestSupplier, best, 3),
+    wraps(C.lastSupplier, model.input.lastAwards?.[line.lineId]?.supplier ?? '', 3),
   );
   return lines <= 1 ? LINE_PT : lines * 13 + 3;
 }
@@ -94,25 +111,23 @@ function lineHeight(model: ComparisonModel, line: LineComparison, widths: readon
 /** Text lines `text` takes in a wrapping column `width` wide (Calibri 11). */
 function wrappedLines(text: string, width: number): number {
   if (!text) return 1;
-  return Math.max(1, Math.ceil(columnWidthFor(text) / Math.max(1, width - 0.5)));
+  return Math.max(1, Math.ceil(columnWidthFor(text) / Math.max(1, width)));
 }
 
-function comparisonPrintLayout(
-  model: ComparisonModel,
-  columns: PrintColumn[],
-  lineHeights: readonly number[],
-): PrintLayout {
+function comparisonPrintLayout(model: ComparisonModel, columns: PrintColumn[]): PrintLayout {
   const C = COMPARISON_COLS;
+  const widths = columns.map((c) => c.width);
   return printLayout({
     columns,
     blockStarts: [C.externalId, C.quotes, ...model.suppliers.map((_s, si) => supplierColumn(si))],
     lines: model.lines.length,
     quotations: model.suppliers.length,
-    rowsHeightPt:
+    // One page puts the sign-off beside the award summary (comparison-sign-off.ts).
+    rowsHeightPt: (folded) =>
       headerHeightPt(model) +
-      lineHeights.reduce((a, b) => a + b, 0) +
+      model.lines.reduce((a, l) => a + lineHeight(model, l, widths, folded), 0) +
       SUMMARY_PT +
-      (model.input.signOff !== false ? SIGN_OFF_PT : 0),
+      (model.input.signOff !== false && model.suppliers.length < 2 ? SIGN_OFF_PT : 0),
     paper: model.input.paper ?? 'a4',
   });
 }
@@ -120,7 +135,7 @@ function comparisonPrintLayout(
 /** Rows 1 to the column header, as comparison-header.ts and comparison-supplier-rows.ts size them (estimated). */
 function headerHeightPt(model: ComparisonModel): number {
   const notes = Math.max(1, ...model.suppliers.map((s) => supplierNotesText(s).split('\n').length * 2));
-  return 22 + 48 + 5 * 15 + 30 + 24 + Math.min(96, notes * 13 + 3) + 4 * 15 + 32;
+  return 22 + 32 + 5 * 15 + 30 + 24 + Math.min(96, notes * 13 + 3) + 4 * 15 + 32;
 }
 
 function pageSetupOf(model: ComparisonModel, print: PrintLayout): Partial<PageSetup> {

@@ -11,7 +11,7 @@ import { columnWidthFor, numberWidth } from './text-width.ts';
 import type { ComparisonModel } from './types.ts';
 
 /** Caps of text columns (wider text wraps). */
-const CAP = { externalId: 16, product: 24, specification: 20, bestSupplier: 24, lastSupplier: 20 } as const;
+const CAP = { externalId: 16, product: 30, specification: 22, bestSupplier: 24, lastSupplier: 20 } as const;
 /** An indent of 1 (text beside a number column) takes about three digits' width. */
 const INDENT = 3;
 
@@ -51,6 +51,9 @@ const FOLD = {
   quotes: 3,
   lowest: 3,
   lineTotal: 2,
+  /** The best supplier is also the green cell of its group: folded last, and it stops long names wrapping lines. */
+  bestSupplier: 1,
+  bestLineTotal: 1,
 } as const;
 
 /** The column headers of the line columns (comparison-line-rows.ts writes them). */
@@ -84,6 +87,8 @@ const LINE_FOLDS: Record<number, number> = {
   [COMPARISON_COLS.savingsPct]: FOLD.savingsPct,
   [COMPARISON_COLS.quotes]: FOLD.quotes,
   [COMPARISON_COLS.lowest]: FOLD.lowest,
+  [COMPARISON_COLS.bestSupplier]: FOLD.bestSupplier,
+  [COMPARISON_COLS.bestLineTotal]: FOLD.bestLineTotal,
 };
 
 export function comparisonColumns(model: ComparisonModel): PrintColumn[] {

@@ -73,8 +73,11 @@ export interface PrintInput {
   blockStarts: readonly number[];
   lines: number;
   quotations: number;
-  /** Height in points of every row printed (header block, lines, award summary, sign-off). */
-  rowsHeightPt: number;
+  /**
+   * Height in points of every row printed (header block, lines, award summary, sign-off), or of every row with the
+   * given columns folded (text in a folded column wraps no line).
+   */
+  rowsHeightPt: number | ((folded: ReadonlySet<number>) => number);
   paper: Paper;
 }
 
@@ -90,11 +93,13 @@ export function printLayout(input: PrintInput): PrintLayout {
     const folded = new Set<number>();
     const shownPt = (): number => columns.reduce((a, c, i) => a + (folded.has(i + 1) ? 0 : columnPt(c.width)), 0);
     const levels = [...new Set(columns.map((c) => c.fold).filter((f) => f > 0))].sort((a, b) => b - a);
-    let scale = fitScale(shownPt(), input.rowsHeightPt, paper);
+    const height = (): number =>
+      typeof input.rowsHeightPt === 'number' ? input.rowsHeightPt : input.rowsHeightPt(folded);
+    let scale = fitScale(shownPt(), height(), paper);
     for (const level of levels) {
       if (scale >= MIN_PRINT_SCALE) break;
       columns.forEach((c, i) => c.fold === level && folded.add(i + 1));
-      scale = fitScale(shownPt(), input.rowsHeightPt, paper);
+      scale = fitScale(shownPt(), height(), paper);
     }
     return { mode: 'one-page', paper, scale, folded: [...folded].sort((a, b) => a - b), breaksAfter: [] };
   }

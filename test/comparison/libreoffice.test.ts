@@ -127,6 +127,16 @@ it.skipIf(!hasSoffice())(
   TEST_TIMEOUT_MS,
 );
 
+/** The printed size (pt) of an 11 pt word on page 1: its pdftotext box height over Carlito's 1.293 em box. */
+async function printedPt(pdf: string, word: string): Promise<number> {
+  const html = `${pdf}.bbox.html`;
+  execFileSync('pdftotext', ['-bbox', '-f', '1', '-l', '1', pdf, html]);
+  const box = new RegExp(`<word xMin="[\\d.]+" yMin="([\\d.]+)" xMax="[\\d.]+" yMax="([\\d.]+)">${word}</word>`).exec(
+    await readFile(html, 'utf8'),
+  )!;
+  return (Number(box[2]) - Number(box[1])) / 1.293;
+}
+
 /** The PDF's pages, as text, and which of them are the Comparison sheet's (its footer names it). */
 function pdfPages(pdf: string): { all: string[]; comparison: number[] } {
   const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }))![1]);
@@ -155,6 +165,20 @@ it.skipIf(!canReadPrintout())(
       expect(all[comparison[0]! - 1]).toContain('Award summary');
       expect(all[comparison[0]! - 1]).toContain('Rank by total');
       expect(all[comparison[0]! - 1]).toContain('Evaluated by');
+    }
+    // The printed size of the 11 pt line text (its word box is 1.29 x the size in Carlito, measured at a known
+    // scale): 7 pt and more up to 12 lines and 4 quotations; a 25-line, 5-quotation page is wider than A4 holds at
+    // 7 pt and prints at about 6.4 pt (docs/comparison.md#printing).
+    const sizes: Record<string, number> = {};
+    for (const [name, input, least] of [
+      ['s12x4', printInput(12, 4, { lastAwards: {} }), 7],
+      ['s25x5', printInput(25, 5, { lastAwards: {} }), 6],
+    ] as const) {
+      const xlsx = join(dir, `${name}.xlsx`);
+      await writeComparisonWorkbook(input, xlsx);
+      await convert(xlsx, 'pdf');
+      sizes[name] = await printedPt(join(dir, `${name}.pdf`), 'PR-4711-010');
+      expect(sizes[name], name).toBeGreaterThanOrEqual(least);
     }
     // the amount the committee looks for: the lowest line total, bold on green, whole
     expect(pdfPages(join(dir, 'short25.pdf')).all.join('\n')).toMatch(/8,203,\d{3}\.\d{2} EUR/);

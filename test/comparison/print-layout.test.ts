@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison, writeComparisonWorkbook } from '../../src/comparison/index.ts';
-import { COMPARISON_COLS as C, supplierColumn } from '../../src/comparison/comparison-sheet.ts';
+import { COMPARISON_COLS as C, SUPPLIER_PARTS as P, supplierColumn } from '../../src/comparison/comparison-sheet.ts';
 import {
   columnPt,
   defaultPaper,
@@ -89,10 +89,12 @@ describe('one page for a short RFQ', () => {
       fitToHeight: 1,
     });
     expect(ws.headerFooter.oddFooter).toMatch(/^&LRFQ 117 quote comparison&RPage &P of &N$/);
-    // nothing the committee looks for is folded away: the line, the last price paid, each unit price, the best
-    for (const col of [C.externalId, C.product, C.qty, C.estTotal, C.bestSupplier, C.bestLineTotal, C.lastPrice])
+    // nothing the committee looks for is folded away: the line, its estimate, the last price paid, each unit price
+    // (the best one green) and its difference from the last price
+    for (const col of [C.externalId, C.product, C.specification, C.qty, C.estTotal, C.lastPrice, C.lastDate])
       expect(ws.getColumn(col).hidden, `column ${col}`).toBe(false);
-    expect(ws.getColumn(supplierColumn(0)).hidden).toBe(false);
+    expect(ws.getColumn(supplierColumn(0) + P.unit).hidden).toBe(false);
+    expect(ws.getColumn(supplierColumn(0) + P.vsLast).hidden).toBe(false);
     expect(tooNarrow(wb)).toEqual([]);
   });
 
