@@ -155,6 +155,9 @@ function writeResponses(
  * The awarded lines whose product has an earlier award in the same currency: what they cost at the last prices
  * paid, against what they are awarded at now. Undefined when the history was not looked up.
  */
+/** An amount as the sheet's cells show it (thousands separators, two decimals), exact. */
+const money = (d: Decimal): string => d.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
 export function awardVsLastPrices(model: ComparisonModel): { atLast?: Decimal; text: string } | undefined {
   const history = model.input.lastAwards;
   if (!history) return undefined;
@@ -183,6 +186,6 @@ export function awardVsLastPrices(model: ComparisonModel): { atLast?: Decimal; t
   const pct = atLast.isZero() ? '' : ` (${diff.isNegative() ? '' : '+'}${pctText(diff.div(atLast))})`;
   return {
     atLast,
-    text: `${compared} of ${awardedLines} awarded lines bought before: awarded now at ${awarded.toFixed(2)}, at the last prices ${atLast.toFixed(2)}; ${diff.isNegative() ? 'cheaper' : diff.isZero() ? 'the same' : 'dearer'} by ${diff.abs().toFixed(2)}${pct}`,
+    text: `${compared} of ${awardedLines} awarded lines bought before: awarded now at ${money(awarded)}, at the last prices ${money(atLast)}; ${diff.isNegative() ? 'cheaper' : diff.isZero() ? 'the same' : 'dearer'} by ${money(diff.abs())}${pct}`,
   };
 }

@@ -102,8 +102,8 @@ function lineHeight(
   const lines = Math.max(
     wraps(C.product, line.product),
     wraps(C.specification, line.specification),
-    wraps(C.bestSupplier, best, 3),
-    wraps(C.lastSupplier, model.input.lastAwards?.[line.lineId]?.supplier ?? '', 3),
+    wraps(C.bestSupplier, best, 2),
+    wraps(C.lastSupplier, model.input.lastAwards?.[line.lineId]?.supplier ?? '', 2),
   );
   return lines <= 1 ? LINE_PT : lines * 13 + 3;
 }

@@ -11,9 +11,9 @@ import { columnWidthFor, numberWidth } from './text-width.ts';
 import type { ComparisonModel } from './types.ts';
 
 /** Caps of text columns (wider text wraps). */
-const CAP = { externalId: 16, product: 30, specification: 22, bestSupplier: 24, lastSupplier: 20 } as const;
-/** An indent of 1 (text beside a number column) takes about three digits' width. */
-const INDENT = 3;
+const CAP = { externalId: 16, product: 30, specification: 22, bestSupplier: 24, lastSupplier: 34 } as const;
+/** An indent of 1 (text beside a number column) takes about two digits' width (10 px). */
+const INDENT = 2;
 
 /** Widest bold word of a column header: a header wraps between words, never inside one ("Ran / k"). */
 function headerWidth(text: string): number {

@@ -22,21 +22,62 @@ const ADVANCE: Record<string, number> = {
   '·': 0.252,
   '×': 0.498,
   '"': 0.401,
-  i: 0.229,
-  l: 0.229,
-  j: 0.239,
+  a: 0.478,
+  b: 0.525,
+  c: 0.423,
+  d: 0.525,
+  e: 0.498,
   f: 0.305,
-  t: 0.335,
-  r: 0.349,
+  g: 0.471,
+  h: 0.525,
+  i: 0.229,
+  j: 0.239,
+  k: 0.455,
+  l: 0.229,
   m: 0.799,
+  n: 0.525,
+  o: 0.527,
+  p: 0.525,
+  q: 0.525,
+  r: 0.349,
+  s: 0.391,
+  t: 0.335,
+  u: 0.525,
+  v: 0.452,
   w: 0.715,
+  x: 0.433,
+  y: 0.453,
+  z: 0.395,
+  A: 0.579,
+  B: 0.544,
+  C: 0.533,
+  D: 0.615,
+  E: 0.488,
+  F: 0.459,
+  G: 0.631,
+  H: 0.623,
   I: 0.252,
   J: 0.319,
+  K: 0.52,
+  L: 0.42,
   M: 0.855,
+  N: 0.646,
+  O: 0.662,
+  P: 0.517,
+  Q: 0.673,
+  R: 0.543,
+  S: 0.459,
+  T: 0.487,
+  U: 0.642,
+  V: 0.567,
   W: 0.89,
+  X: 0.519,
+  Y: 0.487,
+  Z: 0.468,
 };
 const DIGIT = 0.507;
-const LOWER = 0.49;
+/** Letters not in the table (accented, other scripts): as wide as an average small or capital letter. */
+const LOWER = 0.5;
 const UPPER = 0.6;
 const OTHER = 0.6;
 /** Bold Calibri: digits keep their width (tabular), letters run about 4 % wider. */
@@ -65,7 +106,9 @@ export function emWidth(text: string, bold = false): number {
         em += DIGIT;
         continue;
       }
-      w = ch >= 'a' && ch <= 'z' ? LOWER : ch >= 'A' && ch <= 'Z' ? UPPER : OTHER;
+      // accented letters (ü, é) are as wide as their base letters
+      const base = ch.normalize('NFD')[0]!;
+      w = ADVANCE[base] ?? (/\p{Ll}/u.test(ch) ? LOWER : /\p{Lu}/u.test(ch) ? UPPER : OTHER);
     }
     em += bold ? w * BOLD_LETTERS : w;
   }

@@ -144,7 +144,7 @@ describe('the last price paid', () => {
     ws.eachRow((r) => r.eachCell((c) => void texts.push(String(c.value))));
     expect(texts).toContain('Against last prices');
     expect(texts.join('\n')).toMatch(
-      /2 of 3 awarded lines bought before: awarded now at 1105\.00, at the last prices 1100\.00; dearer by 5\.00 \(\+0\.5%\)/,
+      /2 of 3 awarded lines bought before: awarded now at 1,105\.00, at the last prices 1,100\.00; dearer by 5\.00 \(\+0\.5%\)/,
     );
 
     // The overview's Prices sheet: per product the last awards, newest first, and the trend.
