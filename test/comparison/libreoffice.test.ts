@@ -168,7 +168,7 @@ it.skipIf(!canReadPrintout())(
     }
     // The printed size of the 11 pt line text (its word box is 1.29 x the size in Carlito, measured at a known
     // scale): 7 pt and more up to 12 lines and 4 quotations; a 25-line, 5-quotation page is wider than A4 holds at
-    // 7 pt and prints at about 6.4 pt (docs/comparison.md#printing).
+    // 7 pt and prints at about 6.5 pt (docs/comparison.md#printing).
     const sizes: Record<string, number> = {};
     for (const [name, input, least] of [
       ['s12x4', printInput(12, 4, { lastAwards: {} }), 7],
