@@ -7,6 +7,7 @@ import { zoneOffsetLabel } from '../time-zone.ts';
 import { excelDateInZone } from './dates.ts';
 import { COMPARISON_COLS, COMPARISON_ROWS, top } from './comparison-layout.ts';
 import { basisHeader, put, rfqHeading, SHEETS, stateLabel, t, type Value } from './sheet-common.ts';
+import { pageOneSummary } from './page-one-summary.ts';
 import { responseText } from './responses.ts';
 import { columnWidthFor } from './text-width.ts';
 import type { ComparisonModel } from './types.ts';
@@ -30,7 +31,8 @@ function headerDate(
 /**
  * `firstPageWidth`: characters of the columns the title and legend span (to `spanTo`: the first page's columns, the
  * ones before the statistics; on a one-page print, the line columns to the last price); `valueWidth`: of those from
- * D on, which the right-hand values span.
+ * D on, which the right-hand values span. `summaryOnTop`: the award and the ranking in brief under the award status
+ * (page-one-summary.ts), for a printout whose award summary is not on page 1.
  */
 export function writeHeaderBlock(
   ws: Worksheet,
@@ -39,6 +41,7 @@ export function writeHeaderBlock(
   firstPageWidth: number,
   valueWidth: number,
   spanTo: number = COMPARISON_COLS.quotes - 1,
+  summaryOnTop = false,
 ): void {
   const R = COMPARISON_ROWS;
   const { input, timeZone } = model;
@@ -72,7 +75,8 @@ export function writeHeaderBlock(
       rfqDate.value,
       rfqDate.style,
       'Status',
-      `${stateLabel(model)} · award ${model.award.final ? 'FINAL' : model.award.withheld !== undefined ? 'WITHHELD (ERP ids, see Notes)' : 'DRAFT'} (summary below the lines)`,
+      `${stateLabel(model)} · award ${model.award.final ? 'FINAL' : model.award.withheld !== undefined ? 'WITHHELD (ERP ids, see Notes)' : 'DRAFT'} (summary below the lines)` +
+        (summaryOnTop ? `\n${pageOneSummary(model)}` : ''),
     ],
     [
       'Due date',
@@ -94,6 +98,9 @@ export function writeHeaderBlock(
     // merged to the end of the first page and wrapped there, as the legend
     put(row, 4, t(v2), S.wrapTop);
     ws.mergeCells(row.number, 4, row.number, spanTo);
-    row.height = Math.max(15, Math.ceil(columnWidthFor(v2) / Math.max(10, valueWidth)) * 15);
+    const textLines = v2
+      .split('\n')
+      .reduce((n, part) => n + Math.ceil(columnWidthFor(part) / Math.max(10, valueWidth)), 0);
+    row.height = Math.max(15, textLines * 15);
   });
 }

@@ -58,7 +58,8 @@ export async function writeComparisonSheet(
   // The header block and the award summary span the first page's columns: on one page, every line column.
   const spanTo = print.mode === 'one-page' ? C.lastSupplier : C.quotes - 1;
   const span = (from: number): number => shown.slice(from - 1, spanTo).reduce((a, b) => a + b, 0);
-  writeHeaderBlock(ws, model, st, span(1), span(4), spanTo);
+  // In blocks the award summary follows the last line: page 1 gets the award and the ranking in brief.
+  writeHeaderBlock(ws, model, st, span(1), span(4), spanTo, print.mode === 'blocks');
   writeSupplierHeaders(ws, model, st);
   writeColumnHeaders(ws, model, st);
   for (let r = R.title; r <= R.columnHeader; r++) ws.getRow(r).commit();

@@ -198,6 +198,10 @@ it.skipIf(!canReadPrintout())(
     const pdf = join(dir, 'long.pdf');
     const { all, comparison } = pdfPages(pdf);
     expect(comparison.length).toBeGreaterThanOrEqual(3);
+    // page 1 carries the award and the ranking (the award summary itself follows the last line)
+    const first = all[comparison[0]! - 1]!;
+    expect(first).toMatch(/Split award [\d,]+\.\d{2} EUR \(30 of 30 lines\)/);
+    expect(first).toMatch(/Ranking by total: 1\. /);
     const seen = new Map<string, number>();
     for (const p of comparison) {
       const page = all[p - 1]!;

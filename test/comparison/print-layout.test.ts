@@ -129,6 +129,10 @@ describe('blocks for a long or wide RFQ', () => {
       expect(ws.headerFooter.oddFooter).toContain('RFQ 117');
       expect(ws.headerFooter.oddFooter).toContain('Page &P of &N');
       expect(tooNarrow(wb)).toEqual([]);
+      // page 1 (the header block) carries the award and the ranking by total in brief
+      const status = String(ws.getCell(4, 4).value);
+      expect(status).toMatch(/Split award [\d,]+\.\d{2} EUR \(\d+ of \d+ lines\)/);
+      expect(status).toMatch(/Ranking by total: 1\. .+ [\d,]+\.\d{2} EUR; 2\. /);
     }
   });
 
