@@ -2,13 +2,20 @@
  * The price history in Redis (src/tracking/price-history.ts): what a final award records and what a later comparison
  * reads back, the product key, a later version of the same RFQ replacing its entries, retention. Real redis-server.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison } from '../../src/comparison/index.ts';
 import { productKey } from '../../src/comparison/product-key.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
+import type { Requisition } from '../../src/requisition.ts';
 import { lastAwards, priceHistories, recordFinalAward } from '../../src/tracking/price-history.ts';
-import { GENERATED_AT, makeRfq, quote } from '../comparison/fixtures.ts';
+import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
+import { trackedRfq } from '../../src/tracking/status.ts';
+import { requisitionSchema } from '../../jobs/create-rfq.ts';
+import { GENERATED_AT, ingestSample, makeRfq, quote } from '../comparison/fixtures.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 
 const server = useRedis();
@@ -112,5 +119,24 @@ describe('price history', () => {
     expect(draft.award.final).toBe(false);
     expect(await recordFinalAward(c, draft, 5021, Date.now())).toBe(0);
     expect(await priceHistories(c, Date.now())).toEqual([]);
+  });
+});
+
+describe('the material number through ingest, create-rfq and tracking', () => {
+  it("the shipped SAP profile maps product_code from Material; create-rfq's payload keeps it; the tracked RFQ too", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rfq-product-code-'));
+    try {
+      const req = (await ingestSample(dir, 'ME5A_export_EN.csv')).find((r) => r.key === '10012345')!;
+      // a text item without a material number has none: its history goes by name and unit
+      expect(req.lines.map((l) => l.product_code)).toEqual(['100-400', '100-410', undefined]);
+      const codes = { 'SAP-10012345-10': '100-400', 'SAP-10012345-20': '100-410' };
+      const payload = requisitionSchema.parse(JSON.parse(JSON.stringify(req))) as Requisition;
+      expect(payload.lines.map((l) => l.product_code)).toEqual(req.lines.map((l) => l.product_code));
+      const c = { redis, keys: redisKeys(freshPrefix(), 'acme') };
+      await trackRfq(c, { rfqId: 78, requisition: payload });
+      expect((await trackedRfq(c, 78))?.requisition?.productCodes).toEqual(codes);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
