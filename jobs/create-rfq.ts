@@ -60,6 +60,8 @@ export const requisitionLineSchema = z.object({
     .string()
     .regex(/^\d+(\.\d+)?$/)
     .optional(),
+  /** The ERP's material number (profile field product_code): kept with the tracked RFQ for the price history. */
+  product_code: z.string().max(80).optional(),
   row: z.number().int(),
 });
 

@@ -19,6 +19,8 @@ export interface RequisitionLine {
    */
   unit_price?: string;
   price_unit?: string;
+  /** The ERP's material or item number (profile field product_code): the key of the last price paid. */
+  product_code?: string;
   /** 1-based row number in the source file (for reports). */
   row: number;
 }

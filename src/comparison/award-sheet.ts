@@ -1,7 +1,10 @@
 /** The Award sheet: the scenarios (split, best single supplier, winner, estimate), then one row per line. */
 import type ExcelJS from 'exceljs';
-import type { Row, Worksheet } from 'exceljs';
+import type { PageSetup, Row, Worksheet } from 'exceljs';
+import { readableSetup } from './print-layout.ts';
 import type { Decimal } from 'decimal.js';
+import { numberWidth } from './text-width.ts';
+import { formats } from './styles.ts';
 import { draftText } from './model.ts';
 import { supplierLabel } from './notes.ts';
 import {
@@ -36,17 +39,16 @@ function linesText(n: number, of: number): string {
 export async function writeAwardSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): Promise<void> {
   const st = stylesFor(model.currency);
   const A = AWARD_ROWS;
+  const widths = columnWidths(model);
   const ws = wb.addWorksheet(SHEETS.award, {
     views: [{ state: 'frozen', ySplit: A.tableHeader }],
     pageSetup: {
       orientation: 'landscape',
-      paperSize: 9,
-      fitToWidth: 1,
-      fitToHeight: 0,
+      ...(readableSetup(widths, model.input.paper ?? 'a4') as Partial<PageSetup>),
       printTitlesRow: `${A.tableHeader}:${A.tableHeader}`,
     },
   }) as Worksheet;
-  ws.columns = columnWidths(model).map((width) => ({ width }));
+  ws.columns = widths.map((width) => ({ width }));
   const n = model.lines.length;
   if (n > 0) ws.autoFilter = `A${A.tableHeader}:K${A.tableHeader + n}`;
   writeTitle(ws, model, st);
@@ -91,7 +93,45 @@ function columnWidths(model: ComparisonModel): number[] {
   // The scenario rows name a supplier with its key.
   if (award.bestSingle) wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[award.bestSingle.supplier]!)));
   if (award.winner) wSup = Math.max(wSup, textWidth(supplierLabel(suppliers[award.winner.supplier]!)));
-  return [clamp(wExt + 2, 14, 30), 12, clamp(wProd + 2, 18, 45), 9, 8, clamp(wSup + 2, 22, 48), 14, 14, 16, 22, 44];
+  // Amounts as formatted and styled (bold totals, currency): a number too wide for its column prints as `###`.
+  const FMT = formats(model.currency);
+  const totals = [
+    award.awardedTotal,
+    award.splitTotal,
+    award.bestSingle?.total,
+    award.winner?.total,
+    award.estimatedTotal,
+  ];
+  let wTotal = 16;
+  let wUnit = 14;
+  let wDiff = 14;
+  for (const d of totals) if (d) wTotal = Math.max(wTotal, numberWidth(d.toNumber(), FMT.money, { bold: true }));
+  for (const l of lines) {
+    if (l.award?.unitPrice)
+      wUnit = Math.max(wUnit, numberWidth(l.award.unitPrice.toNumber(), FMT.unit.replace('0.00##', '0.0000')));
+    if (l.award?.lineTotal)
+      wTotal = Math.max(wTotal, numberWidth(l.award.lineTotal.toNumber(), FMT.money, { bold: true }));
+  }
+  for (const d of [
+    award.splitSaving,
+    award.bestSingle?.total.sub(award.splitTotal),
+    award.winner?.total.sub(award.splitTotal),
+  ])
+    if (d)
+      wDiff = Math.max(wDiff, numberWidth(d.toNumber(), FMT.money), numberWidth(-Math.abs(d.toNumber()), FMT.money));
+  return [
+    clamp(wExt + 2, 14, 30),
+    12,
+    clamp(wProd + 2, 18, 45),
+    9,
+    8,
+    clamp(wSup + 2, 22, 48),
+    14,
+    wUnit,
+    wTotal,
+    Math.max(22, wDiff),
+    44,
+  ];
 }
 
 function writeTitle(ws: Worksheet, model: ComparisonModel, { S }: Styles): void {

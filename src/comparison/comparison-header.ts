@@ -7,7 +7,9 @@ import { zoneOffsetLabel } from '../time-zone.ts';
 import { excelDateInZone } from './dates.ts';
 import { COMPARISON_COLS, COMPARISON_ROWS, top } from './comparison-layout.ts';
 import { basisHeader, put, rfqHeading, SHEETS, stateLabel, t, type Value } from './sheet-common.ts';
+import { pageOneSummary } from './page-one-summary.ts';
 import { responseText } from './responses.ts';
+import { columnWidthFor } from './text-width.ts';
 import type { ComparisonModel } from './types.ts';
 import type { Styles } from './styles.ts';
 
@@ -27,8 +29,10 @@ function headerDate(
 }
 
 /**
- * `firstPageWidth`: characters of the columns before the statistics, which the title and legend span; `valueWidth`:
- * of those from D on, which the right-hand values span.
+ * `firstPageWidth`: characters of the columns the title and legend span (to `spanTo`: the first page's columns, the
+ * ones before the statistics; on a one-page print, the line columns to the last price); `valueWidth`: of those from
+ * D on, which the right-hand values span. `summaryOnTop`: the award and the ranking in brief under the award status
+ * (page-one-summary.ts), for a printout whose award summary is not on page 1.
  */
 export function writeHeaderBlock(
   ws: Worksheet,
@@ -36,9 +40,10 @@ export function writeHeaderBlock(
   { S }: Styles,
   firstPageWidth: number,
   valueWidth: number,
+  spanTo: number = COMPARISON_COLS.quotes - 1,
+  summaryOnTop = false,
 ): void {
   const R = COMPARISON_ROWS;
-  const spanTo = COMPARISON_COLS.quotes - 1;
   const { input, timeZone } = model;
   const { rfq } = input;
   const offset = zoneOffsetLabel(input.generatedAt.getTime(), timeZone);
@@ -55,8 +60,8 @@ export function writeHeaderBlock(
     `gold = winner; % of mean = unit price against the line's mean unit price. ${model.notes.length} notes on sheet "${SHEETS.notes}".`;
   put(legend, 1, legendText, S.subtitleWrap);
   ws.mergeCells(R.legend, 1, R.legend, spanTo);
-  // 9 pt italic: about 1.2 characters per width unit
-  legend.height = Math.min(120, Math.ceil(legendText.length / (firstPageWidth * 1.2)) * 11 + 4);
+  // 10 pt italic, measured as Calibri 11 scaled down
+  legend.height = Math.min(120, Math.ceil((columnWidthFor(legendText) * 10) / 11 / firstPageWidth) * 13 + 4);
   const requisition = input.requisition
     ? `${input.requisition.key}${input.requisition.profile ? ` (profile ${input.requisition.profile})` : ''} from ${input.requisition.sourceFile}`
     : '';
@@ -70,7 +75,8 @@ export function writeHeaderBlock(
       rfqDate.value,
       rfqDate.style,
       'Status',
-      `${stateLabel(model)} · award ${model.award.final ? 'FINAL' : model.award.withheld !== undefined ? 'WITHHELD (ERP ids, see Notes)' : 'DRAFT'} (summary below the lines)`,
+      `${stateLabel(model)} · award ${model.award.final ? 'FINAL' : model.award.withheld !== undefined ? 'WITHHELD (ERP ids, see Notes)' : 'DRAFT'} (summary below the lines)` +
+        (summaryOnTop ? `\n${pageOneSummary(model)}` : ''),
     ],
     [
       'Due date',
@@ -92,6 +98,9 @@ export function writeHeaderBlock(
     // merged to the end of the first page and wrapped there, as the legend
     put(row, 4, t(v2), S.wrapTop);
     ws.mergeCells(row.number, 4, row.number, spanTo);
-    row.height = Math.max(15, Math.ceil(v2.length / Math.max(10, valueWidth)) * 15);
+    const textLines = v2
+      .split('\n')
+      .reduce((n, part) => n + Math.ceil(columnWidthFor(part) / Math.max(10, valueWidth)), 0);
+    row.height = Math.max(15, textLines * 15);
   });
 }

@@ -40,12 +40,16 @@ export const COMPARISON_COLS = {
   bestLineTotal: 13,
   savings: 14,
   savingsPct: 15,
-  firstSupplier: 16,
-  perSupplier: 4,
+  /** The last price paid for the line's product (src/tracking/price-history.ts): unit price, date, supplier. */
+  lastPrice: 16,
+  lastDate: 17,
+  lastSupplier: 18,
+  firstSupplier: 19,
+  perSupplier: 5,
 } as const;
 
-/** Offsets of a supplier group's columns. */
-export const SUPPLIER_PARTS = { unit: 0, lineTotal: 1, pctOfMean: 2, rank: 3 } as const;
+/** Offsets of a supplier group's columns; vsLast: the unit price against the last price paid. */
+export const SUPPLIER_PARTS = { unit: 0, lineTotal: 1, pctOfMean: 2, rank: 3, vsLast: 4 } as const;
 
 /** The first column of supplier `si`'s group. */
 export const supplierColumn = (si: number): number => COMPARISON_COLS.firstSupplier + si * COMPARISON_COLS.perSupplier;

@@ -5,6 +5,7 @@
 import type { Row, Style, Worksheet } from 'exceljs';
 import { Decimal } from 'decimal.js';
 import { COMPARISON_COLS, COMPARISON_ROWS, SUPPLIER_PARTS, supplierColumn } from './comparison-layout.ts';
+import { excelDateInZone } from './dates.ts';
 import { num, put, t } from './sheet-common.ts';
 import type { ComparisonModel, LineComparison } from './types.ts';
 import { stylesFor, type Styles, type SupplierKind } from './styles.ts';
@@ -27,6 +28,9 @@ export function writeColumnHeaders(ws: Worksheet, model: ComparisonModel, { S, C
     [C.bestLineTotal, 'Best line total', S.statsHeader],
     [C.savings, 'Savings vs est.', S.statsHeader],
     [C.savingsPct, 'Savings %', S.statsHeader],
+    [C.lastPrice, 'Last price paid', S.lastHeader],
+    [C.lastDate, 'Awarded on', S.lastHeader],
+    [C.lastSupplier, 'Last supplier', S.lastHeader],
   ];
   const hdr = ws.getRow(COMPARISON_ROWS.columnHeader);
   hdr.height = 32;
@@ -38,6 +42,7 @@ export function writeColumnHeaders(ws: Worksheet, model: ComparisonModel, { S, C
     put(hdr, c0 + P.lineTotal, 'Line total', S.colHeader);
     put(hdr, c0 + P.pctOfMean, '% of mean', S.colHeader);
     put(hdr, c0 + P.rank, 'Rank', S.colHeader);
+    put(hdr, c0 + P.vsLast, 'vs last', S.colHeader);
   });
 }
 
@@ -52,6 +57,7 @@ export function writeSupplierCells(
   // A display ratio: doubles are exact enough for a whole percent.
   const mean = line.mean && !line.mean.isZero() ? line.mean.toNumber() : Number.NaN;
   const { suppliers } = model;
+  const last = lastUnitPrice(model, line);
   for (let si = 0; si < suppliers.length; si++) {
     const s = suppliers[si]!;
     const c0 = supplierColumn(si);
@@ -71,7 +77,40 @@ export function writeSupplierCells(
     const ofMean = price / mean;
     put(row, c0 + P.pctOfMean, Number.isFinite(ofMean) ? ofMean : null, SUPPLIER_CELL.pctOfMean[kind]);
     put(row, c0 + P.rank, rank > 0 ? rank : null, SUPPLIER_CELL.rank[kind]);
+    // A display ratio, as % of mean: the difference from the last price paid (+5.0% = dearer).
+    const vsLast = last !== undefined && !Number.isNaN(price) ? price / last - 1 : Number.NaN;
+    put(row, c0 + P.vsLast, Number.isFinite(vsLast) ? vsLast : null, SUPPLIER_CELL.vsLast[kind]);
   }
+}
+
+/** The last unit price paid for the line's product in the comparison's currency (a double, for display), if any. */
+export function lastUnitPrice(model: ComparisonModel, line: LineComparison): number | undefined {
+  const last = model.input.lastAwards?.[line.lineId];
+  if (!last || (last.currency ?? '') !== (model.currency ?? '')) return undefined;
+  const v = Number(last.unitPrice);
+  return v > 0 ? v : undefined;
+}
+
+/** The last price paid, its date and supplier; "no earlier award" when the product has none. */
+function writeLastAward(row: Row, line: LineComparison, model: ComparisonModel, S: Styles['S']): void {
+  const C = COMPARISON_COLS;
+  if (!model.input.lastAwards) return;
+  const last = model.input.lastAwards[line.lineId];
+  if (!last) {
+    put(row, C.lastPrice, 'no earlier award', S.noEarlier);
+    put(row, C.lastDate, null, S.lastText);
+    put(row, C.lastSupplier, null, S.lastText);
+    return;
+  }
+  const sameCurrency = (last.currency ?? '') === (model.currency ?? '');
+  put(
+    row,
+    C.lastPrice,
+    sameCurrency ? Number(last.unitPrice) : t(`${last.unitPrice} ${last.currency ?? ''}`),
+    S.lastUnit,
+  );
+  put(row, C.lastDate, excelDateInZone(last.at, model.timeZone), S.lastDate);
+  put(row, C.lastSupplier, t(last.supplier), S.lastText);
 }
 
 /**
@@ -97,9 +136,9 @@ function meanPlaces(model: ComparisonModel, line: LineComparison): number {
 export function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): void {
   const { S } = stylesFor(model.currency);
   const C = COMPARISON_COLS;
-  put(row, C.externalId, t(line.externalId), S.text);
-  put(row, C.product, t(line.product), S.text);
-  put(row, C.specification, t(line.specification), S.text);
+  put(row, C.externalId, t(line.externalId), S.textWrap);
+  put(row, C.product, t(line.product), S.textWrap);
+  put(row, C.specification, t(line.specification), S.textWrap);
   put(row, C.uom, t(line.uom), S.center);
   put(row, C.qty, line.qty ?? null, S.qty);
   put(row, C.estUnit, num(line.estimatedUnit), S.unit);
@@ -123,4 +162,5 @@ export function writeLineInfo(row: Row, line: LineComparison, model: ComparisonM
   put(row, C.bestLineTotal, num(line.bestLineTotal), S.statsMoney);
   put(row, C.savings, num(line.savings), S.statsMoney);
   put(row, C.savingsPct, num(line.savingsPct?.toDecimalPlaces(6)), S.statsPct);
+  writeLastAward(row, line, model, S);
 }

@@ -6,24 +6,19 @@
  * comparison-award-summary.ts; comparison-layout.ts says where each part is.
  */
 import type ExcelJS from 'exceljs';
-import type { Worksheet } from 'exceljs';
+import type { PageSetup, Worksheet } from 'exceljs';
 import { writeAwardSummary } from './comparison-award-summary.ts';
 import { writeHeaderBlock } from './comparison-header.ts';
 import { COMPARISON_COLS, COMPARISON_ROWS, supplierColumn } from './comparison-layout.ts';
 import { writeColumnHeaders, writeLineInfo, writeSupplierCells } from './comparison-line-rows.ts';
 import { writeSupplierHeaders } from './comparison-supplier-rows.ts';
-import { colBreaksXml, printLayout } from './print-layout.ts';
-import {
-  clamp,
-  colLetter,
-  moneyWidth,
-  numberWidth,
-  ROWS_PER_YIELD,
-  SHEETS,
-  textWidth,
-  yieldToLoop,
-} from './sheet-common.ts';
-import type { ComparisonModel } from './types.ts';
+import { comparisonColumns } from './comparison-widths.ts';
+import { writeSignOff, SIGN_OFF_ROW_PT, SIGN_OFF_ROWS } from './comparison-sign-off.ts';
+import { supplierNotesText } from './comparison-supplier-rows.ts';
+import { colBreaksXml, MARGINS, PAPER, printLayout, type PrintColumn, type PrintLayout } from './print-layout.ts';
+import { colLetter, ROWS_PER_YIELD, SHEETS, yieldToLoop } from './sheet-common.ts';
+import { columnWidthFor } from './text-width.ts';
+import type { ComparisonModel, LineComparison } from './types.ts';
 import { stylesFor } from './styles.ts';
 
 export { COMPARISON_COLS, COMPARISON_ROWS, SUPPLIER_PARTS, supplierColumn } from './comparison-layout.ts';
@@ -35,49 +30,131 @@ export async function writeComparisonSheet(
   model: ComparisonModel,
 ): Promise<void> {
   const R = COMPARISON_ROWS;
-  const { rfq } = model.input;
-  const widths = columnWidths(model);
   const C = COMPARISON_COLS;
-  const blocks = [C.externalId, C.quotes, ...model.suppliers.map((_s, si) => supplierColumn(si))];
-  const print = printLayout(widths, blocks);
+  const columns = comparisonColumns(model);
+  const widths = columns.map((c) => c.width);
+  const print = comparisonPrintLayout(model, columns);
+  const folded = new Set(print.folded);
+  const lineHeights = model.lines.map((l) => lineHeight(model, l, widths, folded));
+  const shown = widths.map((w, i) => (folded.has(i + 1) ? 0 : w));
   const ws = wb.addWorksheet(SHEETS.comparison, {
     views: [{ state: 'frozen', xSplit: 2, ySplit: R.columnHeader, activeCell: `C${R.firstLine}`, showGridLines: true }],
-    pageSetup: {
-      orientation: 'landscape',
-      paperSize: 9, // A4
-      scale: print.scale,
-      printTitlesRow: `${R.supplierName}:${R.columnHeader}`,
-      printTitlesColumn: print.repeatColumns,
-      margins: { left: 0.3, right: 0.3, top: 0.5, bottom: 0.5, header: 0.25, footer: 0.25 },
-    },
+    properties: { outlineLevelCol: folded.size > 0 ? 1 : 0, defaultRowHeight: 15 },
+    pageSetup: pageSetupOf(model, print),
     headerFooter: {
-      oddFooter: `&L${rfq.rfq_no !== undefined ? `RFQ ${rfq.rfq_no}` : `RFQ id ${rfq._id}`} quote comparison&RPage &P of &N`,
+      oddFooter: `&L${rfqLabel(model)} quote comparison&RPage &P of &N`,
     },
   }) as Worksheet;
   addColumnBreaks(ws, print.breaksAfter);
-  ws.columns = widths.map((width) => ({ width }));
+  ws.columns = widths.map((width, i) => (folded.has(i + 1) ? { width, hidden: true, outlineLevel: 1 } : { width }));
   const lastDataCol = Math.max(
     COMPARISON_COLS.firstSupplier + model.suppliers.length * COMPARISON_COLS.perSupplier - 1,
-    COMPARISON_COLS.savingsPct,
+    COMPARISON_COLS.lastSupplier,
   );
   if (model.lines.length > 0)
     ws.autoFilter = `A${R.columnHeader}:${colLetter(lastDataCol)}${R.columnHeader + model.lines.length}`;
 
   const st = stylesFor(model.currency);
-  const span = (from: number): number => widths.slice(from - 1, C.quotes - 1).reduce((a, b) => a + b, 0);
-  writeHeaderBlock(ws, model, st, span(1), span(4));
+  // The header block and the award summary span the first page's columns: on one page, every line column.
+  const spanTo = print.mode === 'one-page' ? C.lastSupplier : C.quotes - 1;
+  const span = (from: number): number => shown.slice(from - 1, spanTo).reduce((a, b) => a + b, 0);
+  // In blocks the award summary follows the last line: page 1 gets the award and the ranking in brief.
+  writeHeaderBlock(ws, model, st, span(1), span(4), spanTo, print.mode === 'blocks');
   writeSupplierHeaders(ws, model, st);
   writeColumnHeaders(ws, model, st);
   for (let r = R.title; r <= R.columnHeader; r++) ws.getRow(r).commit();
   for (const line of model.lines) {
     const row = ws.getRow(R.firstLine + line.index);
+    if (lineHeights[line.index]! > LINE_PT) row.height = lineHeights[line.index]!;
     writeLineInfo(row, line, model);
     writeSupplierCells(row, line, model, st);
     row.commit();
     if ((line.index + 1) % ROWS_PER_YIELD === 0) await yieldToLoop();
   }
-  writeAwardSummary(ws, model, R.firstLine + model.lines.length + 1, span(4));
+  const summaryAt = R.firstLine + model.lines.length + 1;
+  const beside = print.mode === 'one-page' && model.suppliers.length >= 2;
+  // Beside the award summary on one page (rows 2-4 of the summary, the supplier columns), else below it.
+  if (model.input.signOff !== false && beside)
+    writeSignOff(ws, model, summaryAt + 2, C.firstSupplier, lastDataCol, false);
+  const after = writeAwardSummary(ws, model, summaryAt, span(4), spanTo);
+  if (model.input.signOff !== false && !beside) writeSignOff(ws, model, after + 1, 1, spanTo);
   ws.commit();
+}
+
+const LINE_PT = 15;
+/** Rows below the lines: the award summary (up to 10 rows) and the sign-off block, with the gaps before them. */
+const SUMMARY_PT = 10 * 17 + 15;
+const SIGN_OFF_PT = SIGN_OFF_ROWS * SIGN_OFF_ROW_PT + 15;
+
+/**
+ * A line's height: one text line, or as many as its wrapped product, specification or best supplier need (text in
+ * a folded column wraps nothing).
+ */
+function lineHeight(
+  model: ComparisonModel,
+  line: LineComparison,
+  widths: readonly number[],
+  folded: ReadonlySet<number>,
+): number {
+  const C = COMPARISON_COLS;
+  const best = line.best !== undefined ? model.suppliers[line.best]!.name : '';
+  const wraps = (col: number, text: string, indent = 0): number =>
+    folded.has(col) ? 1 : wrappedLines(text, widths[col - 1]! - indent);
+  const lines = Math.max(
+    wraps(C.product, line.product),
+    wraps(C.specification, line.specification),
+    wraps(C.bestSupplier, best, 2),
+    wraps(C.lastSupplier, model.input.lastAwards?.[line.lineId]?.supplier ?? '', 2),
+  );
+  return lines <= 1 ? LINE_PT : lines * 13 + 3;
+}
+
+/** Text lines `text` takes in a wrapping column `width` wide (Calibri 11). */
+function wrappedLines(text: string, width: number): number {
+  if (!text) return 1;
+  return Math.max(1, Math.ceil(columnWidthFor(text) / Math.max(1, width)));
+}
+
+function comparisonPrintLayout(model: ComparisonModel, columns: PrintColumn[]): PrintLayout {
+  const C = COMPARISON_COLS;
+  const widths = columns.map((c) => c.width);
+  return printLayout({
+    columns,
+    blockStarts: [C.externalId, C.quotes, ...model.suppliers.map((_s, si) => supplierColumn(si))],
+    lines: model.lines.length,
+    quotations: model.suppliers.length,
+    // One page puts the sign-off beside the award summary (comparison-sign-off.ts).
+    rowsHeightPt: (folded) =>
+      headerHeightPt(model) +
+      model.lines.reduce((a, l) => a + lineHeight(model, l, widths, folded), 0) +
+      SUMMARY_PT +
+      (model.input.signOff !== false && model.suppliers.length < 2 ? SIGN_OFF_PT : 0),
+    paper: model.input.paper ?? 'a4',
+  });
+}
+
+/** Rows 1 to the column header, as comparison-header.ts and comparison-supplier-rows.ts size them (estimated). */
+function headerHeightPt(model: ComparisonModel): number {
+  const notes = Math.max(1, ...model.suppliers.map((s) => supplierNotesText(s).split('\n').length * 2));
+  return 22 + 32 + 5 * 15 + 30 + 24 + Math.min(96, notes * 13 + 3) + 4 * 15 + 32;
+}
+
+function pageSetupOf(model: ComparisonModel, print: PrintLayout): Partial<PageSetup> {
+  const R = COMPARISON_ROWS;
+  const common: Partial<PageSetup> = {
+    orientation: 'landscape',
+    paperSize: PAPER[print.paper].code as PageSetup['paperSize'],
+    printTitlesRow: `${R.supplierName}:${R.columnHeader}`,
+    margins: { ...MARGINS },
+  };
+  return print.mode === 'one-page'
+    ? { ...common, fitToPage: true, fitToWidth: 1, fitToHeight: 1 }
+    : { ...common, scale: print.scale, printTitlesColumn: print.repeatColumns! };
+}
+
+function rfqLabel(model: ComparisonModel): string {
+  const { rfq } = model.input;
+  return rfq.rfq_no !== undefined ? `RFQ ${rfq.rfq_no}` : `RFQ id ${rfq._id}`;
 }
 
 /**
@@ -93,69 +170,4 @@ function addColumnBreaks(ws: Worksheet, breaksAfter: readonly number[]): void {
     writeRowBreaks();
     writer.stream.write(xml);
   };
-}
-
-/** Widths that fit the content, bounded so one long text does not push everything off screen (or off the page). */
-function columnWidths(model: ComparisonModel): number[] {
-  const { lines, suppliers } = model;
-  let wExt = textWidth('External ID');
-  let wProd = 0;
-  let wSpec = 0;
-  let wUom = 4;
-  let wQty = 5;
-  let wMoney = 10;
-  // The currency after each amount (` "EUR"` shows as ` EUR`).
-  const curW = model.currency ? model.currency.length + 1 : 0;
-  let wBest = 14;
-  for (const l of lines) {
-    wExt = Math.max(wExt, textWidth(l.externalId));
-    wProd = Math.max(wProd, textWidth(l.product));
-    wSpec = Math.max(wSpec, textWidth(l.specification));
-    wUom = Math.max(wUom, textWidth(l.uom));
-    wQty = Math.max(wQty, l.qty === undefined ? 0 : numberWidth(Math.abs(l.qty)) - 3);
-    wMoney = Math.max(wMoney, moneyWidth(l.estimatedTotal), moneyWidth(l.estimatedUnit, 2), moneyWidth(l.highest, 2));
-    if (l.best !== undefined)
-      wBest = Math.max(wBest, textWidth(suppliers[l.best]!.name) + (l.tiedAtBest.length > 1 ? 8 : 0));
-  }
-  const money = clamp(wMoney + 2 + curW, 10, 20 + curW);
-  const widths: number[] = [
-    clamp(wExt + 2, 14, 24),
-    clamp(wProd + 2, 18, 40),
-    clamp(wSpec + 2, 16, 40),
-    clamp(wUom + 2, 6, 12),
-    clamp(wQty + 2, 6, 14),
-    money,
-    money,
-    8,
-    money,
-    money,
-    money,
-    clamp(wBest + 2, 16, 30),
-    money,
-    money,
-    10,
-  ];
-  for (const s of suppliers) {
-    let maxUnit = 0;
-    let maxTotal = 0;
-    for (let i = 0; i < lines.length; i++) {
-      const u = s.unitValues[i]!;
-      const v = s.lineTotalValues[i]!;
-      if (u > maxUnit) maxUnit = u;
-      if (v > maxTotal) maxTotal = v;
-    }
-    const wu = Math.max(10, numberWidth(maxUnit) + 2) + curW;
-    const wt = Math.max(11, numberWidth(maxTotal), moneyWidth(s.total)) + curW;
-    // Supplier names wrap over two lines in the group header (4 columns wide).
-    const need = Math.ceil(textWidth(s.name) / 2) + 2;
-    const have = wu + wt + 7 + 6 + 4;
-    const spare = Math.max(0, need - have);
-    widths.push(
-      clamp(wu + 2 + Math.ceil(spare / 2), 10, 24 + curW),
-      clamp(wt + 2 + Math.floor(spare / 2), 11, 26 + curW),
-      7,
-      6,
-    );
-  }
-  return widths;
 }

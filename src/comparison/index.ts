@@ -9,6 +9,7 @@ export type {
   ComparisonInput,
   ComparisonModel,
   ComparisonNote,
+  LastAward,
   LineComparison,
   SupplierDecision,
   SupplierSummary,

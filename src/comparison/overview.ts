@@ -1,6 +1,6 @@
 /**
  * The daily overview workbook (`outbox/overview.xlsx`): one row per tracked RFQ of an account,
- * sorted by due date, filters on. This file holds the pure parts: the summary a comparison job keeps with the
+ * sorted by due date, filters on; and the Prices sheet (prices-sheet.ts): the last three awards of each product. This file holds the pure parts: the summary a comparison job keeps with the
  * tracked RFQ (so the overview is built from Redis alone, never by reopening workbooks) and the renderer. The rows
  * are gathered from Redis by src/tracking/overview.ts.
  */
@@ -12,6 +12,7 @@ import { minuteText, zoneOffsetLabel } from '../time-zone.ts';
 import { excelDateInZone } from './dates.ts';
 import { workbookWriter, writeStreamedFile } from './file-stream.ts';
 import { colLetter } from './sheet-common.ts';
+import { writePricesSheet, type PriceHistoryEntry } from './prices-sheet.ts';
 import { COLOR, stylesFor } from './styles.ts';
 import type { ComparisonModel } from './types.ts';
 
@@ -175,6 +176,8 @@ export interface OverviewOptions {
   timeZone: string;
   generatedAt: Date;
   account?: string;
+  /** The price history per product, newest award first: the Prices sheet (absent: no such sheet). */
+  prices?: ReadonlyArray<readonly PriceHistoryEntry[]>;
 }
 
 /** Streams the overview to `filePath` (not atomic: writeOverview is). `rows` are written in the order given. */
@@ -263,6 +266,7 @@ async function render(
     }
   }
   ws.commit();
+  if (opts.prices) writePricesSheet(wb, opts.prices, opts.timeZone);
   await wb.commit();
 }
 

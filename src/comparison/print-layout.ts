@@ -1,48 +1,127 @@
 /**
- * How the Comparison sheet prints. Fitting every column on one page wide printed a 3-supplier RFQ at about 5 pt, so
- * instead: A4 landscape at a scale of at least MIN_PRINT_SCALE, the line columns (External ID, Product) repeated on
- * every page, the lines, their statistics and the supplier groups as whole blocks, as many per page as fit, with a
- * manual page break between blocks so none is cut in two.
+ * How the Comparison sheet prints, by size.
+ *
+ * - Short (up to ONE_PAGE_LINES lines and ONE_PAGE_QUOTATIONS quotations): one landscape page, fitted to width
+ *   (`fitToPage` with one page wide and one tall). When every column does not fit at MIN_PRINT_SCALE (text at
+ *   MIN_PRINTED_PT), the detail columns are folded (hidden in a collapsed outline group, a click on its `+` shows
+ *   them), the least needed first, until it does or none is left to fold: the page then prints smaller (`scale`
+ *   says how small; a 25-line, 5-quotation RFQ does not reach 7 pt).
+ * - Longer or wider: blocks of lines (rows flow onto further pages) and blocks of suppliers, at the largest scale
+ *   from MIN_PRINT_SCALE to 100 % at which each block fits a page; manual column breaks fall between blocks only,
+ *   and every page repeats the line columns and the supplier header rows.
+ *
+ * Every page is numbered "page x of y" with the RFQ in the footer (comparison-sheet.ts).
  */
 
-export const MIN_PRINT_SCALE = 70;
+/** Paper sizes: OOXML paperSize codes and the page's width and height in points (portrait). */
+export const PAPER = {
+  a4: { code: 9, width: 595, height: 842 },
+  letter: { code: 1, width: 612, height: 792 },
+} as const;
+export type Paper = keyof typeof PAPER;
 
-/** A4 landscape (842 pt wide) less the sheet's 0.3 in left and right margins. */
-const PRINTABLE_PT = 842 - 2 * 0.3 * 72;
+export const ONE_PAGE_LINES = 25;
+export const ONE_PAGE_QUOTATIONS = 5;
+/** No text prints smaller than this (points). */
+export const MIN_PRINTED_PT = 7;
+/** The smallest font of the Comparison sheet (the legend, supplier notes and keys), points. */
+export const SMALLEST_FONT_PT = 10;
+/** The smallest scale (percent) at which SMALLEST_FONT_PT prints at MIN_PRINTED_PT or more. */
+export const MIN_PRINT_SCALE = Math.ceil((100 * MIN_PRINTED_PT) / SMALLEST_FONT_PT);
+
+/** Margins of the Comparison sheet, inches. */
+export const MARGINS = { left: 0.25, right: 0.25, top: 0.4, bottom: 0.5, header: 0.2, footer: 0.25 } as const;
 
 /**
  * A column `width` characters wide prints as (width x 7 + 5) px of the default font at 96 dpi, 0.75 pt per px. Excel
- * and LibreOffice (with other fonts than Calibri) measure differently; the 10 % kept in reserve covers that.
+ * and LibreOffice measure slightly differently; the 4 % kept in reserve covers that.
  */
-const columnPt = (width: number): number => Math.trunc(width * 7 + 5) * 0.75;
-const RESERVE = 0.9;
+export const columnPt = (width: number): number => Math.trunc(width * 7 + 5) * 0.75;
+const RESERVE = 0.96;
+
+/** Printable width and height of a landscape page, points, after margins. */
+export function printableLandscape(paper: Paper): { width: number; height: number } {
+  const p = PAPER[paper];
+  return {
+    width: (p.height - (MARGINS.left + MARGINS.right) * 72) * RESERVE,
+    height: (p.width - (MARGINS.top + MARGINS.bottom + 0.15) * 72) * RESERVE,
+  };
+}
+
+export interface PrintColumn {
+  width: number;
+  /** 0: always printed; n > 0: folded for a one-page print, the highest numbers first. */
+  fold: number;
+}
 
 export interface PrintLayout {
-  /** Percent, MIN_PRINT_SCALE..100. */
+  mode: 'one-page' | 'blocks';
+  paper: Paper;
+  /** Percent: the scale the sheet prints at (for `one-page`, the smallest a fitting print uses). */
   scale: number;
-  /** Columns repeated at the left of every page, as Excel's print titles ("A:B"). */
-  repeatColumns: string;
+  /** 1-based column numbers folded (hidden in a collapsed outline group). */
+  folded: number[];
+  /** Columns repeated at the left of every page, as Excel's print titles ("A:B"); none on one page. */
+  repeatColumns?: string;
   /** 1-based numbers of the last column of each page but the last: a manual page break follows each. */
   breaksAfter: number[];
 }
 
+export interface PrintInput {
+  columns: readonly PrintColumn[];
+  /** The first column of each block a page break must not cut (line columns, statistics, each supplier group). */
+  blockStarts: readonly number[];
+  lines: number;
+  quotations: number;
+  /**
+   * Height in points of every row printed (header block, lines, award summary, sign-off), or of every row with the
+   * given columns folded (text in a folded column wraps no line).
+   */
+  rowsHeightPt: number | ((folded: ReadonlySet<number>) => number);
+  paper: Paper;
+}
+
+/** The one-page scale (percent) of a sheet `widthPt` wide and `heightPt` tall: fitted to width, and to height. */
+export function fitScale(widthPt: number, heightPt: number, paper: Paper): number {
+  const page = printableLandscape(paper);
+  return Math.min(100, Math.floor(Math.min((100 * page.width) / widthPt, (100 * page.height) / heightPt)));
+}
+
+export function printLayout(input: PrintInput): PrintLayout {
+  const { columns, paper } = input;
+  if (input.lines <= ONE_PAGE_LINES && input.quotations <= ONE_PAGE_QUOTATIONS) {
+    const folded = new Set<number>();
+    const shownPt = (): number => columns.reduce((a, c, i) => a + (folded.has(i + 1) ? 0 : columnPt(c.width)), 0);
+    const levels = [...new Set(columns.map((c) => c.fold).filter((f) => f > 0))].sort((a, b) => b - a);
+    const height = (): number =>
+      typeof input.rowsHeightPt === 'number' ? input.rowsHeightPt : input.rowsHeightPt(folded);
+    let scale = fitScale(shownPt(), height(), paper);
+    for (const level of levels) {
+      if (scale >= MIN_PRINT_SCALE) break;
+      columns.forEach((c, i) => c.fold === level && folded.add(i + 1));
+      scale = fitScale(shownPt(), height(), paper);
+    }
+    return { mode: 'one-page', paper, scale, folded: [...folded].sort((a, b) => a - b), breaksAfter: [] };
+  }
+  return blocksLayout(input);
+}
+
 /**
- * `widths`: every column's width in characters, in order. `blockStarts`: the first column of each block that must not
- * be cut by a page break (the line columns, the line statistics, each supplier group), ascending, the first being 1.
- * Pages after the first repeat columns A:B, so each later page holds A:B and whole blocks.
+ * Blocks: the largest scale from MIN_PRINT_SCALE to 100 % at which every block, with the repeated columns A:B, fits
+ * one page wide; breaks between blocks, as many blocks per page as fit.
  */
-export function printLayout(widths: readonly number[], blockStarts: readonly number[]): PrintLayout {
-  const pt = widths.map(columnPt);
+function blocksLayout({ columns, blockStarts, paper }: PrintInput): PrintLayout {
+  const pt = columns.map((c) => columnPt(c.width));
   const sum = (from: number, to: number): number => pt.slice(from - 1, to).reduce((a, b) => a + b, 0);
   const repeat = sum(1, 2);
   const blocks = blockStarts
-    .filter((c) => c <= widths.length)
-    .map((from, i, all) => ({ from, to: Math.min(widths.length, (all[i + 1] ?? widths.length + 1) - 1) }))
+    .filter((c) => c <= columns.length)
+    .map((from, i, all) => ({ from, to: Math.min(columns.length, (all[i + 1] ?? columns.length + 1) - 1) }))
     .map((b, i) => ({ ...b, width: sum(b.from, b.to) + (i === 0 ? 0 : repeat) }));
-  // The largest scale at which every block, with the repeated columns, fits one page.
+  const printable = printableLandscape(paper).width;
   const widest = Math.max(0, ...blocks.map((b) => b.width));
-  const scale = Math.max(MIN_PRINT_SCALE, Math.min(100, Math.floor((100 * PRINTABLE_PT * RESERVE) / widest)));
-  const page = (PRINTABLE_PT * RESERVE * 100) / scale;
+  const scale = Math.max(MIN_PRINT_SCALE, Math.min(100, Math.floor((100 * printable) / widest)));
+  const page = (printable * 100) / scale;
   const breaksAfter: number[] = [];
   let used = 0;
   blocks.forEach((b, i) => {
@@ -53,7 +132,7 @@ export function printLayout(widths: readonly number[], blockStarts: readonly num
     }
     used += own;
   });
-  return { scale, repeatColumns: 'A:B', breaksAfter };
+  return { mode: 'blocks', paper, scale, folded: [], repeatColumns: 'A:B', breaksAfter };
 }
 
 /** The <colBreaks> element for `breaksAfter` (a break's id is the 0-based index of the column after it). */
@@ -61,4 +140,25 @@ export function colBreaksXml(breaksAfter: readonly number[]): string {
   if (breaksAfter.length === 0) return '';
   const brks = breaksAfter.map((c) => `<brk id="${c}" max="1048575" man="1"/>`).join('');
   return `<colBreaks count="${breaksAfter.length}" manualBreakCount="${breaksAfter.length}">${brks}</colBreaks>`;
+}
+
+/**
+ * The paper a region uses when PRINT_PAPER is not set: Letter in the zones of the countries that print on it (the
+ * United States, Canada, Mexico and the Americas' Letter countries, the Philippines), A4 elsewhere.
+ */
+const LETTER_ZONES =
+  /^(America\/(New_York|Chicago|Denver|Phoenix|Los_Angeles|Anchorage|Adak|Boise|Detroit|Indiana\/.*|Kentucky\/.*|Menominee|Metlakatla|Nome|North_Dakota\/.*|Sitka|Juneau|Yakutat|Toronto|Vancouver|Edmonton|Winnipeg|Regina|Halifax|St_Johns|Moncton|Whitehorse|Yellowknife|Iqaluit|Mexico_City|Monterrey|Tijuana|Cancun|Merida|Chihuahua|Hermosillo|Mazatlan|Bogota|Caracas|Santiago|Guatemala|Costa_Rica|El_Salvador|Managua|Panama|Puerto_Rico)|US\/.*|Canada\/.*|Pacific\/Honolulu|Asia\/Manila)$/;
+export function defaultPaper(timeZone: string | undefined): Paper {
+  return timeZone && LETTER_ZONES.test(timeZone) ? 'letter' : 'a4';
+}
+
+/**
+ * The page setup of the Suppliers, Award and Notes sheets: landscape, the largest scale from MIN_PRINT_SCALE to
+ * 100 % at which their columns fit one page wide, never smaller (their long texts wrap in their columns instead of
+ * the whole sheet shrinking to one page wide, which printed the Suppliers sheet at about 5 pt).
+ */
+export function readableSetup(widths: readonly number[], paper: Paper): { paperSize: number; scale: number } {
+  const pt = widths.reduce((a, w) => a + columnPt(w), 0);
+  const scale = Math.max(MIN_PRINT_SCALE, Math.min(100, Math.floor((100 * printableLandscape(paper).width) / pt)));
+  return { paperSize: PAPER[paper].code, scale };
 }

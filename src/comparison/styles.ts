@@ -43,6 +43,8 @@ export const COLOR = {
   gridBorder: 'FFD9D9D9',
   titleFont: 'FF1F3864',
   mutedFont: 'FF595959',
+  lastFill: 'FFF3EEF8',
+  lastHeaderFill: 'FFE4DAF0',
 } as const;
 
 const solid = (argb: string): Fill => ({ type: 'pattern', pattern: 'solid', fgColor: { argb }, bgColor: { argb } });
@@ -71,15 +73,17 @@ type Formats = ReturnType<typeof formats>;
 function sheetStyles(FMT: Formats) {
   return {
     title: { font: { bold: true, size: 14, color: { argb: COLOR.titleFont } } },
-    subtitle: { font: { italic: true, size: 9, color: { argb: COLOR.mutedFont } } },
+    subtitle: { font: { italic: true, size: 10, color: { argb: COLOR.mutedFont } } },
     subtitleWrap: {
-      font: { italic: true, size: 9, color: { argb: COLOR.mutedFont } },
+      font: { italic: true, size: 10, color: { argb: COLOR.mutedFont } },
       alignment: { wrapText: true, vertical: 'top' },
     },
     label: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'left' } },
     summaryTitle: { font: { bold: true, size: 11, color: { argb: COLOR.titleFont } } },
     labelRight: { font: { bold: true, color: { argb: COLOR.mutedFont } }, alignment: { horizontal: 'right' } },
     text: { alignment: { horizontal: 'left' } },
+    /** Text of a capped column: wraps (a line row is made as tall as it needs). */
+    textWrap: { alignment: { horizontal: 'left', vertical: 'top', wrapText: true } },
     /** Text right of a number column: indented so the two do not run together. */
     textPad: { alignment: { horizontal: 'left', indent: 1 } },
     center: { alignment: { horizontal: 'center' } },
@@ -115,7 +119,10 @@ function sheetStyles(FMT: Formats) {
     statsUnit: { numFmt: FMT.unit, fill: solid('FFFFFBEA') },
     statsMoney: { numFmt: FMT.money, fill: solid('FFFFFBEA') },
     statsPct: { numFmt: FMT.deviation, fill: solid('FFFFFBEA') },
-    statsText: { fill: solid('FFFFFBEA'), alignment: { horizontal: 'left', indent: 1 } },
+    statsText: {
+      fill: solid('FFFFFBEA'),
+      alignment: { horizontal: 'left', vertical: 'top', wrapText: true, indent: 1 },
+    },
     statsNoQuote: {
       fill: solid('FFFFFBEA'),
       font: { italic: true, color: { argb: 'FFC00000' } },
@@ -125,6 +132,29 @@ function sheetStyles(FMT: Formats) {
     winnerMark: { font: { bold: true }, fill: solid(COLOR.winnerFill) },
     draft: { font: { bold: true, color: { argb: 'FFC00000' } } },
     awardNone: { font: { italic: true, color: { argb: 'FFC00000' } }, alignment: { horizontal: 'left', indent: 1 } },
+    /** The last price paid beside the line (its unit price, date, supplier), and "no earlier award". */
+    lastUnit: { numFmt: FMT.unit, fill: solid(COLOR.lastFill) },
+    lastDate: { numFmt: FMT.dateOnly, fill: solid(COLOR.lastFill), alignment: { horizontal: 'center' } },
+    lastText: {
+      fill: solid(COLOR.lastFill),
+      alignment: { horizontal: 'left', vertical: 'top', wrapText: true, indent: 1 },
+    },
+    noEarlier: {
+      fill: solid(COLOR.lastFill),
+      font: { italic: true, color: { argb: COLOR.mutedFont } },
+      alignment: { horizontal: 'left' },
+    },
+    lastHeader: {
+      font: bold,
+      fill: solid(COLOR.lastHeaderFill),
+      alignment: { wrapText: true, vertical: 'middle', horizontal: 'center' },
+      border: headerBorder,
+    },
+    signOff: {
+      font: { bold: true, color: { argb: COLOR.mutedFont } },
+      alignment: { vertical: 'bottom', horizontal: 'left' },
+      border: { bottom: { style: 'thin', color: { argb: 'FF595959' } } },
+    },
   } satisfies Record<string, Partial<Style>>;
 }
 
@@ -158,10 +188,11 @@ const KINDS: SupplierKind[] = ['normal', 'lowest', 'missing', 'nq', 'nqMissing']
 const table = <T>(make: (k: SupplierKind) => T): Record<SupplierKind, T> =>
   Object.fromEntries(KINDS.map((k) => [k, make(k)])) as Record<SupplierKind, T>;
 
-/** Styles of the four cells of a supplier group in a line row: unit price, line total, % of mean, rank. */
+/** Styles of the cells of a supplier group in a line row: unit price, line total, % of mean, rank, vs last price. */
 function supplierCellStyles(FMT: Formats) {
   return {
     unit: table((k) => supplierCell(FMT.unit, k, true, false)),
+    vsLast: table((k) => supplierCell(FMT.deviation, k === 'lowest' ? 'normal' : k, false, true)),
     total: table((k) => supplierCell(FMT.money, k, false, false)),
     pctOfMean: table((k) => supplierCell(FMT.pctOfMean, k, false, true)),
     rank: table((k) => supplierCell(FMT.rank, k === 'lowest' ? 'lowest' : k, false, true)),
@@ -192,12 +223,12 @@ const headerTable = (extra: Partial<Style>, first: boolean): Record<SupplierHead
 function groupHeaderStyles(FMT: Formats) {
   return {
     name: [headerTable({ font: { bold: true } }, true), headerTable({ font: { bold: true } }, false)],
-    info: [headerTable({ font: { size: 9 } }, true), headerTable({ font: { size: 9 } }, false)],
+    info: [headerTable({ font: { size: 10 } }, true), headerTable({ font: { size: 10 } }, false)],
     money: [headerTable({ numFmt: FMT.money, font: { bold: true } }, true), headerTable({ numFmt: FMT.money }, false)],
     text: [headerTable({}, true), headerTable({}, false)],
     notes: [
-      headerTable({ font: { size: 9 }, alignment: { horizontal: 'left', vertical: 'top', wrapText: true } }, true),
-      headerTable({ font: { size: 9 } }, false),
+      headerTable({ font: { size: 10 }, alignment: { horizontal: 'left', vertical: 'top', wrapText: true } }, true),
+      headerTable({ font: { size: 10 } }, false),
     ],
     deviation: [headerTable({ numFmt: FMT.deviation }, true), headerTable({ numFmt: FMT.deviation }, false)],
     rank: [headerTable({ numFmt: '0', font: { bold: true } }, true), headerTable({ numFmt: '0' }, false)],
@@ -211,7 +242,22 @@ function buildStyles(currency: string | undefined) {
   const SUPPLIER_CELL = supplierCellStyles(FMT);
   const GROUP_HEADER = groupHeaderStyles(FMT);
   const COL_HEADER_GROUP_START: Partial<Style> = { ...S.colHeader, border: { ...headerBorder, ...groupStart } };
-  return { FMT, S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START };
+  const styles = { FMT, S, SUPPLIER_CELL, GROUP_HEADER, COL_HEADER_GROUP_START };
+  nameFonts(styles);
+  return styles;
+}
+
+/**
+ * Names Calibri in every font: a font without a name takes the application's default, which in LibreOffice is a
+ * serif (DejaVu Serif) far wider than Calibri, so bold amounts printed as `###`. Column widths are measured in
+ * Calibri (text-width.ts).
+ */
+function nameFonts(node: unknown, seen = new Set<unknown>()): void {
+  if (typeof node !== 'object' || node === null || seen.has(node)) return;
+  seen.add(node);
+  const o = node as Record<string, unknown>;
+  if (typeof o.font === 'object' && o.font !== null && !('name' in o.font)) o.font = { name: 'Calibri', ...o.font };
+  for (const [k, v] of Object.entries(o)) if (k !== 'font') nameFonts(v, seen);
 }
 
 export type Styles = ReturnType<typeof buildStyles>;

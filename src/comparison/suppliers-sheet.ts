@@ -4,22 +4,34 @@
  * award.
  */
 import type ExcelJS from 'exceljs';
-import type { Row, Style, Worksheet } from 'exceljs';
+import type { PageSetup, Row, Style, Worksheet } from 'exceljs';
+import { readableSetup } from './print-layout.ts';
+import { numberWidth } from './text-width.ts';
 import { responseText } from './responses.ts';
 import { excelDateInZone } from './dates.ts';
 import { clamp, decisionLabel, num, put, rfqHeading, SHEETS, t, textWidth, wrappedHeight } from './sheet-common.ts';
 import type { ComparisonModel } from './types.ts';
-import { stylesFor } from './styles.ts';
+import { formats, stylesFor } from './styles.ts';
 
 export function writeSuppliersSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): void {
   const { S } = stylesFor(model.currency);
   const { suppliers, timeZone, lines } = model;
+  const nameWidth = clamp(Math.max(0, ...suppliers.map((s) => textWidth(s.name))) + 2, 18, 40);
+  // The totals as formatted (currency, thousands): a number too wide for its column prints as `###`.
+  const FMT = formats(model.currency);
+  const wTotal = Math.max(16, ...suppliers.map((s) => numberWidth(s.total.toNumber(), FMT.money)));
+  // Notes and attachments wrap in their columns; the sheet prints readable (print-layout.ts readableSetup).
+  const widths = [8, nameWidth, 12, 16, 9, 9, 18, 9, 9, 10, wTotal, 12, 11, 50, 30];
   const ws = wb.addWorksheet(SHEETS.suppliers, {
     views: [{ state: 'frozen', xSplit: 2, ySplit: 3 }],
-    pageSetup: { orientation: 'landscape', paperSize: 9, fitToWidth: 1, fitToHeight: 0, printTitlesRow: '3:3' },
+    pageSetup: {
+      orientation: 'landscape',
+      ...(readableSetup(widths, model.input.paper ?? 'a4') as Partial<PageSetup>),
+      printTitlesRow: '3:3',
+      printTitlesColumn: 'A:B',
+    },
   }) as Worksheet;
-  const nameWidth = clamp(Math.max(0, ...suppliers.map((s) => textWidth(s.name))) + 2, 18, 40);
-  ws.columns = [8, nameWidth, 12, 16, 9, 9, 18, 9, 9, 10, 16, 12, 11, 60, 40].map((width) => ({ width }));
+  ws.columns = widths.map((width) => ({ width }));
   if (suppliers.length > 0) ws.autoFilter = `A3:O${3 + suppliers.length}`;
   put(ws.getRow(1), 1, t(`Suppliers · ${rfqHeading(model)}`), S.title);
   put(

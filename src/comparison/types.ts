@@ -47,6 +47,29 @@ export interface ComparisonInput {
   erpIdsBy?: { echoed: number; byPosition: number };
   /** The vendors following the RFQ's category (the account's vendor directory), for the response rate. */
   vendors?: CategoryVendors;
+  /**
+   * The last final award of each line's product before this RFQ (src/tracking/price-history.ts), by the line's
+   * `line_id`; a line without one shows "no earlier award". Absent: the history was not looked up (no columns' data).
+   */
+  lastAwards?: Record<string, LastAward>;
+  /** external_id -> the ERP's material or item number (the profile's `product_code`): the price history's key. */
+  productCodes?: Record<string, string>;
+  /** Paper of the printout (PRINT_PAPER), default A4. */
+  paper?: 'a4' | 'letter';
+  /** The "Evaluated by / Approved by / Date" block below the Comparison sheet (COMPARISON_SIGN_OFF), default on. */
+  signOff?: boolean;
+}
+
+/** A final award of a product, as the price history keeps it. */
+export interface LastAward {
+  /** Unit price as a decimal string. */
+  unitPrice: string;
+  currency?: string;
+  /** Unix ms when the award became final (the comparison that made it final was written). */
+  at: number;
+  supplier: string;
+  rfqId: number;
+  rfqNo?: number;
 }
 
 /** A vendor of the account's directory, as procurement contacts it. */

@@ -25,6 +25,8 @@ const PLAIN_POINT_PARTS = /^(\d{1,15})(?:\.(\d{1,20}))?$/;
 const PLAIN_COMMA_PARTS = /^(\d{1,15})(?:,(\d{1,20}))?$/;
 
 const L = REQUEST_TEXT_LIMITS;
+/** A material number is short (SAP: 40 characters); longer text is cut, it is a key, never sent to the service. */
+const PRODUCT_CODE_MAX = 80;
 const lineSchema = z.object({
   external_id: z.string().min(1).max(L.external_id),
   product_name: z.string().min(1).max(L.product_name),
@@ -164,6 +166,8 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
   if (ctx.problems.some((p) => p.severity === 'error')) return { key, problems: ctx.problems };
   const line: RequisitionLine = { external_id, product_name, qty: qty!, row, uom };
   if (specification !== undefined) line.specification = specification;
+  const product_code = optional(ctx, cells, 'product_code');
+  if (product_code !== undefined) line.product_code = product_code.slice(0, PRODUCT_CODE_MAX);
   if (estimated_price !== undefined) line.estimated_price = estimated_price;
   if (erpPrice) {
     line.unit_price = erpPrice.unit;

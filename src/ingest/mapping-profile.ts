@@ -136,6 +136,8 @@ const profileSchema = z.strictObject({
     estimated_price: template.optional(),
     unit_price: template.optional(),
     price_unit: template.optional(),
+    /** The ERP's material or item number: the key of the price history (the last price paid for the product). */
+    product_code: template.optional(),
     title: template.optional(),
     description: template.optional(),
     due_date: template.optional(),

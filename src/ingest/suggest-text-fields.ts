@@ -5,6 +5,7 @@
  */
 import { quoted as q, ref, scoreOf, textual, type Column, type ColumnPool } from './suggest-columns.ts';
 import type { SuggestNotes } from './suggest-evidence.ts';
+import { draftProductCode } from './suggest-product-code.ts';
 import { isHeaderLevel, type Runs } from './suggest-runs.ts';
 import { nameByValues, reviewRivals } from './suggest-rivals.ts';
 
@@ -65,6 +66,7 @@ export function pickItemFields(pool: ColumnPool, notes: SuggestNotes, reqRuns: R
   fields.product_name = ref(product);
   const itemNo = codeColumn ?? pool.best('itemNumber', (c) => textual(c) && lineLevel(c))[0];
   if (itemNo) pool.use(itemNo);
+  Object.assign(fields, draftProductCode(itemNo, notes));
   const spec = pool.best(
     'specification',
     (c) => textual(c) && (lineLevel(c) || (scoreOf(c, 'specification') === 3 && scoreOf(c, 'description') < 3)),

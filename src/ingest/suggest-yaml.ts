@@ -13,6 +13,7 @@ const FIELD_ORDER: readonly FieldName[] = [
   'external_id',
   'product_name',
   'specification',
+  'product_code',
   'uom',
   'qty',
   'estimated_price',

@@ -4,7 +4,7 @@
  * of docs/operations.md is generated from these comments (app/config-doc.ts).
  */
 import { z } from 'zod';
-import { timeZone } from './fields.ts';
+import { bool, int, timeZone } from './fields.ts';
 
 export const outputSettings = {
   /**
@@ -29,4 +29,21 @@ export const outputSettings = {
     .string()
     .regex(/^[A-Z]{3}$/, 'is not an ISO 4217 code (three capital letters, e.g. EUR)')
     .optional(),
+
+  /**
+   * Paper of the printed comparison workbook: `a4` or `letter`. Default: Letter where TIME_ZONE is a zone of the
+   * United States, Canada, Mexico, the Philippines or another Letter country of the Americas, else A4.
+   */
+  PRINT_PAPER: z.enum(['a4', 'letter']).optional(),
+  /**
+   * The sign-off block ("Evaluated by / Approved by / Date") at the end of the Comparison sheet, on its last printed
+   * page. Default true.
+   */
+  COMPARISON_SIGN_OFF: bool.default(true),
+  /**
+   * Days each final award is kept in the price history (Redis), the source of the last price paid beside every
+   * line of later comparisons and of the overview's Prices sheet; a product not awarded again within this many days
+   * shows "no earlier award". Default 1,095 (three years).
+   */
+  PRICE_HISTORY_DAYS: int(1, 36_500).default(1095),
 };

@@ -10,6 +10,7 @@ import { comparisonExtras } from './comparison-extras.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { findListedRfq } from './find-rfq.ts';
+import { lastAwards } from './price-history.ts';
 import { pullQuotations } from './snapshot.ts';
 
 export async function writeComparisonNow(
@@ -35,6 +36,7 @@ export async function writeComparisonNow(
   };
   const workbook = opts.out ?? join(ctx.config.folders.comparisons, comparisonFileNames(found.rfq).workbook);
   const model = buildComparison(input);
+  input.lastAwards = await lastAwards(ctx, model, rfqId, input.generatedAt.getTime());
   await workbookOutput.write(model, workbook);
   return {
     workbook,

@@ -3,11 +3,20 @@
  * requisition it came from, its currency, the ERP's own unit prices and the dates the ERP gave as days.
  */
 import type { ComparisonInput } from '../comparison/index.ts';
+import { defaultPaper } from '../comparison/print-layout.ts';
 import type { TrackedRfq } from './transitions.ts';
 
 type FromRecord = Pick<
   ComparisonInput,
-  'requisition' | 'currency' | 'erpPrices' | 'erpDays' | 'priceBasis' | 'timeZone'
+  | 'requisition'
+  | 'currency'
+  | 'erpPrices'
+  | 'erpDays'
+  | 'priceBasis'
+  | 'timeZone'
+  | 'paper'
+  | 'signOff'
+  | 'productCodes'
 >;
 
 export function comparisonInputFromRecord(
@@ -16,6 +25,8 @@ export function comparisonInputFromRecord(
     REQUISITION_CURRENCY?: string | undefined;
     TIME_ZONE: string;
     QUOTATION_PRICE_BASIS: NonNullable<ComparisonInput['priceBasis']>;
+    PRINT_PAPER?: 'a4' | 'letter' | undefined;
+    COMPARISON_SIGN_OFF?: boolean;
   },
 ): FromRecord {
   const r = rec?.requisition;
@@ -30,5 +41,8 @@ export function comparisonInputFromRecord(
     ...(currency ? { currency } : {}),
     ...(r?.erpPrices ? { erpPrices: r.erpPrices } : {}),
     ...(r?.erpDays ? { erpDays: r.erpDays } : {}),
+    ...(r?.productCodes ? { productCodes: r.productCodes } : {}),
+    paper: config.PRINT_PAPER ?? defaultPaper(config.TIME_ZONE),
+    signOff: config.COMPARISON_SIGN_OFF ?? true,
   };
 }

@@ -13,6 +13,8 @@
  * - Each line's ERP external_id is the one the service echoes, else the one posted at its position; when the listed
  *   lines no longer match what was posted, the award file is withheld (workbook Notes, `status`, the log).
  * - The response rate comes from the stored vendor directory (comparison-extras.ts).
+ * - Each line shows the last price paid for its product (price-history.ts); a final award with its award file goes
+ *   into that history.
  */
 import {
   awardFileOutput,
@@ -36,6 +38,7 @@ import { decideNewVersion, decisionsOf, revisionsOf } from './revisions.ts';
 import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
 import { tellComparisonWritten } from './comparison-notices.ts';
 import { overviewPath } from './overview.ts';
+import { lastAwards, recordFinalAward } from './price-history.ts';
 import type { TrackingStore } from './store.ts';
 import { unreadableOf, type TrackedRfq, type WrittenComparison } from './transitions.ts';
 import { noteWithheld } from './withheld-awards.ts';
@@ -70,11 +73,14 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   const input = comparisonInputOf(ctx, rec, extras, snap, quotations, version);
   const names = comparisonFileNames(rfq, version);
   const model = buildComparison(input);
+  // The last price paid for each line's product (rendered beside the line; the model's figures do not use it).
+  input.lastAwards = await lastAwards(ctx, model, rfqId, input.generatedAt.getTime());
   // Every registered output; the award file only once the award is final (a draft stays in the workbook).
   const files = await writeComparisonOutputs(model, { folders: ctx.config.folders, names });
   const workbook = fileOf(files, workbookOutput)!;
   const csv = fileOf(files, awardFileOutput);
   const final = model.award.final;
+  if (csv !== undefined) await recordFinalAward(ctx, model, rfqId, input.generatedAt.getTime());
   await writeDoneFiles(ctx.config, {
     rfqId,
     version,

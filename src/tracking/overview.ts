@@ -7,6 +7,7 @@
 import { join, relative } from 'node:path';
 import { sortOverviewRows, writeOverview, type OverviewRow } from '../comparison/overview.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
+import { priceHistories } from './price-history.ts';
 import type { TrackedRfq } from './transitions.ts';
 
 export const OVERVIEW_FILE = 'overview.xlsx';
@@ -59,6 +60,12 @@ export async function writeAccountOverview(
   const started = performance.now();
   const rows = await overviewRows(ctx);
   const path = overviewPath(ctx.config);
-  await writeOverview(rows, path, { timeZone: ctx.config.TIME_ZONE, generatedAt, account: ctx.config.account });
+  const prices = await priceHistories(ctx, generatedAt.getTime());
+  await writeOverview(rows, path, {
+    timeZone: ctx.config.TIME_ZONE,
+    generatedAt,
+    account: ctx.config.account,
+    prices,
+  });
   return { path, rows: rows.length, ms: Math.round(performance.now() - started) };
 }

@@ -18,7 +18,9 @@ export async function trackRfq(
   // The currency is fixed when tracking starts: a later change of REQUISITION_CURRENCY does not relabel old RFQs.
   const currency = r.currency ?? ctx.config?.REQUISITION_CURRENCY;
   let erpPrices: Record<string, [string, string]> | undefined;
+  let productCodes: Record<string, string> | undefined;
   for (const l of r.lines ?? []) {
+    if (l.product_code !== undefined) (productCodes ??= {})[l.external_id] = l.product_code;
     if (l.unit_price === undefined) continue;
     (erpPrices ??= {})[l.external_id] = [l.unit_price, l.price_unit ?? '1'];
   }
@@ -36,6 +38,7 @@ export async function trackRfq(
     title: r.title,
     ...(currency ? { currency } : {}),
     ...(erpPrices ? { erpPrices } : {}),
+    ...(productCodes ? { productCodes } : {}),
     ...(erpDays ? { erpDays } : {}),
   });
 }

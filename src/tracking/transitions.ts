@@ -67,6 +67,8 @@ export interface TrackedRfq {
     title?: string;
     currency?: string;
     erpPrices?: Record<string, [string, string]>;
+    /** external_id -> the ERP's material or item number (profile field product_code): the price history's key. */
+    productCodes?: Record<string, string>;
     erpDays?: ErpDays;
   };
   state: TrackedState;

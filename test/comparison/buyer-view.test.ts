@@ -3,15 +3,12 @@
  * supplier's notes and attachment names in the supplier's column group (and per line, the documents attached to
  * that line), and dates the ERP gave without a time shown as dates. Opened with exceljs.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { strFromU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison, writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import { SUPPLIER_PARTS as P, supplierColumn } from '../../src/comparison/comparison-sheet.ts';
-import { MIN_PRINT_SCALE, printLayout } from '../../src/comparison/print-layout.ts';
-import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
+import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { demoInput, makeRfq, quote } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -133,44 +130,7 @@ describe('dates the ERP gave without a time', () => {
   });
 });
 
-describe('print layout', () => {
-  it('a 3-supplier RFQ prints at 70 % or more, line columns repeated, page breaks only between whole blocks (lines, statistics, supplier groups)', async () => {
-    const input = demoInput();
-    input.quotations = input.quotations.slice(0, 3);
-    const { wb, path } = await open('print.xlsx', input);
-    const ws = wb.getWorksheet('Comparison')!;
-    expect(ws.pageSetup.fitToPage).toBe(false);
-    expect(ws.pageSetup.scale).toBeGreaterThanOrEqual(MIN_PRINT_SCALE);
-    expect(ws.pageSetup.printTitlesColumn).toBe('A:B');
-    const xml = strFromU8(unzipSync(new Uint8Array(await readFile(path)))['xl/worksheets/sheet1.xml']!);
-    const breaks = [...xml.matchAll(/<brk id="(\d+)"[^>]*man="1"\/>/g)].map((m) => Number(m[1]));
-    expect(breaks.length).toBeGreaterThan(0);
-    expect(xml).toMatch(/<\/headerFooter><colBreaks count="\d+" manualBreakCount="\d+">/);
-    // every break falls after the line columns, after the statistics or after a whole group
-    for (const b of breaks)
-      expect(b === C.quotes - 1 || (b - (C.firstSupplier - 1)) % C.perSupplier === 0, `break after column ${b}`).toBe(
-        true,
-      );
-  });
-
-  it('packs whole blocks per page at the largest scale from 70 % to 100 % at which the widest block fits', () => {
-    const lineBlock = [20, 30, 25, 8, 8, 12, 12, 7, 12, 12, 12, 20, 12, 12, 9];
-    const group = [14, 14, 7, 5];
-    const widths = [...lineBlock, ...Array.from({ length: 10 }, () => group).flat()];
-    const blocks = [1, 8, ...Array.from({ length: 10 }, (_, i) => 16 + 4 * i)];
-    const layout = printLayout(widths, blocks);
-    expect(layout.scale).toBeGreaterThanOrEqual(MIN_PRINT_SCALE);
-    expect(layout.scale).toBeLessThanOrEqual(100);
-    expect(layout.breaksAfter.every((b) => b === 7 || (b >= 15 && (b - 15) % 4 === 0))).toBe(true);
-    expect(layout.breaksAfter).toContain(15);
-    // pages after the first hold the same number of groups (equal widths), more than one
-    const perPage = layout.breaksAfter.slice(1).map((b, i) => (b - layout.breaksAfter[i]!) / 4);
-    expect(new Set(perPage).size).toBeLessThanOrEqual(1);
-    expect(perPage[0] ?? 10).toBeGreaterThan(1);
-    // a narrow sheet prints at 100 % on one page
-    expect(printLayout([10, 10, 10], [1, 3])).toEqual({ scale: 100, repeatColumns: 'A:B', breaksAfter: [] });
-  });
-});
+// The print layout (one page for a short RFQ, blocks for a long one) is tested in print-layout.test.ts.
 
 describe('a workbook file that cannot be written', () => {
   it('ends the write with the file error instead of waiting forever (a missing folder)', async () => {

@@ -141,3 +141,73 @@ export async function ingestSample(dir: string, sample: string): Promise<Requisi
   );
   return got;
 }
+
+const PRINT_PRODUCTS = [
+  ['Hydraulic pump HP-220', 'cast iron, 220 bar'],
+  ['Seal kit NBR', 'for HP-220'],
+  ['Ball bearing 6204-2RS', 'sealed both sides'],
+  ['Conveyor belt 800 mm', 'EP 400/3, per metre'],
+  ['Gear motor 1.5 kW', 'IE3, 400 V'],
+  ['Safety gloves', 'cut level C, size 9'],
+  ['Stainless bolts M12x60', 'A4-80, DIN 933'],
+  ['Frequency inverter 4 kW', 'IP20, EMC filter'],
+  ['Pneumatic cylinder 50/200', 'ISO 15552'],
+  ['Cable NYM-J 5x2.5', 'drum of 100 m'],
+] as const;
+
+/**
+ * An RFQ of `lines` lines and `suppliers` quotations sized for the printout: large quantities, so a line total
+ * runs into millions (8,203,437.40 as the lowest, bold on green, was printed as `###`), products and specifications
+ * of ordinary length, every supplier quoting every line, one not qualified.
+ */
+export function printInput(lines: number, suppliers: number, over: Partial<ComparisonInput> = {}): ComparisonInput {
+  const rfq = makeRfq(
+    Array.from({ length: lines }, (_, i) => {
+      const [product, spec] = PRINT_PRODUCTS[i % PRINT_PRODUCTS.length]!;
+      return {
+        ext: `PR-4711-${String((i + 1) * 10).padStart(3, '0')}`,
+        product: i < PRINT_PRODUCTS.length ? product : `${product} (${Math.floor(i / PRINT_PRODUCTS.length) + 1})`,
+        spec,
+        qty: i === 0 ? 7_460 : 10 + i * 37,
+        est: i === 0 ? '8500000' : String((10 + i * 37) * (40 + i * 13)),
+        uom: i % 4 === 3 ? 'M' : 'PC',
+      };
+    }),
+    { title: 'Maintenance spares 2027', rfq_category: 'MRO' },
+  );
+  const names = [
+    'Nordic Industrial Supply AB',
+    'Hanse Technik GmbH',
+    'Bürotechnik Müller & Söhne KG',
+    'Cheap Imports Ltd',
+    'TechPartner Solutions',
+    'Rhein-Main Antriebe GmbH',
+    'Alpine Components AG',
+  ];
+  const quotations: Quotation[] = Array.from({ length: suppliers }, (_, s) => {
+    const prices: Record<string, string> = {};
+    for (let i = 0; i < lines; i++) {
+      // line 1: 7,460 x 1,099.66 = 8,203,463.60 ... the lowest of them 8,203,437.40 (1,099.6565 rounds in the cell)
+      const base = i === 0 ? 1099.65 : 40 + i * 13;
+      prices[`L${i + 1}`] = (base * (1 + ((s * 7 + i * 3) % 11) / 100) + (i === 0 && s === 1 ? -0.0035 : 0)).toFixed(
+        i === 0 ? 4 : 2,
+      );
+    }
+    return quote(String(100 + s), names[s % names.length]!, prices, {
+      quotation_date: Date.UTC(2026, 5, 8 + s, 10, 0),
+      status: s === 3 ? 'not qualified' : 'qualified',
+      notes: s === 0 ? 'Delivery in 3 weeks, DAP Hamburg.' : '',
+    });
+  });
+  return {
+    rfq,
+    state: 'closed',
+    quotations,
+    requisition: { key: 'REQ-2026-0117', sourceFile: 'sap_export_2026-06-01.csv', profile: 'sap-me5a' },
+    generatedAt: GENERATED_AT,
+    timeZone: 'Europe/Berlin',
+    currency: 'EUR',
+    version: 1,
+    ...over,
+  };
+}

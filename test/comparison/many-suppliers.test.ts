@@ -76,7 +76,7 @@ it('compares 60 suppliers: every price, line total, rank, total, coverage and st
     order.push(byKey.get(key!)!);
   }
   expect(new Set(order.map((q) => q.quotation_key)).size).toBe(SUPPLIERS);
-  expect(ws.getCell(R.columnHeader, C.firstSupplier + SUPPLIERS * C.perSupplier - 1).value).toBe('Rank');
+  expect(ws.getCell(R.columnHeader, C.firstSupplier + SUPPLIERS * C.perSupplier - 1).value).toBe('vs last');
   expect(ws.getCell(R.columnHeader, C.firstSupplier + SUPPLIERS * C.perSupplier).value).toBeNull();
 
   const eligible = (q: Quotation): boolean => q.status !== 'not qualified';
