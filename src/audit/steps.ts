@@ -1,0 +1,34 @@
+/**
+ * Audit lines built where the step happens in src/ (a call site writes `await ctx.audit?.write(step(...))`, one
+ * line): plain inputs, so the audit module depends on nobody's types.
+ */
+import type { AuditEvent } from './events.ts';
+
+/** How a poll came to run, from its slot (src/tracking/enqueue.ts): a webhook's, one asked by hand, the schedule's. */
+export function pollPath(slot: string): 'webhook' | 'manual poll' | 'poll' {
+  return slot.startsWith('hook~') ? 'webhook' : slot.startsWith('now~') ? 'manual poll' : 'poll';
+}
+
+/** A state change of a tracked RFQ, seen by a poll; written before the change is stored. */
+export function transitionSeen(
+  rfqId: number,
+  t: { from: string; to: string; at: number },
+  slot: string,
+  listed?: { rfq_no?: number | undefined; due_date?: number | undefined },
+  requisition?: { key: string; profile?: string | undefined; sourceFile: string },
+): AuditEvent {
+  const path = pollPath(slot);
+  return {
+    event: 'transition',
+    summary: `RFQ ${rfqId}: ${t.from} -> ${t.to} (seen by ${path === 'webhook' ? "a webhook's poll" : `the ${path}`})`,
+    rfq_id: rfqId,
+    ...(listed?.rfq_no !== undefined ? { rfq_no: listed.rfq_no } : {}),
+    ...(requisition?.profile ? { profile: requisition.profile, key: requisition.key } : {}),
+    ...(requisition ? { file: requisition.sourceFile } : {}),
+    from: t.from,
+    to: t.to,
+    seen_at: new Date(t.at).toISOString(),
+    path,
+    ...(listed?.due_date !== undefined ? { due_date: listed.due_date } : {}),
+  };
+}
