@@ -154,6 +154,7 @@ async function startDemoEndpoint(
     webhook: { secret: config.WEBHOOK_SECRET, maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES },
   });
   ops.setWebhookTarget(() => wakePoll(ctx, config.WEBHOOK_MIN_INTERVAL_MS));
+  ops.setLookup((await import('./trace.ts')).traceLookupFor(config, ctx));
   if (runtime.sandbox) runtime.sandbox.webhooks.url = `${ops.url}/hooks/sourcing/${config.WEBHOOK_SECRET}`;
   return ops;
 }

@@ -105,6 +105,7 @@ async function startWorkerService(
   });
   ops?.setQueues(pipeline.ctx.queues.all);
   ops?.setWebhookTarget(() => wakePoll(pipeline.ctx, config.WEBHOOK_MIN_INTERVAL_MS));
+  ops?.setLookup((await import('./trace.ts')).traceLookupFor(config, pipeline.ctx));
 
   logger.info(
     {

@@ -6,10 +6,41 @@
  */
 import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/logger.ts';
+import type { Redis } from 'ioredis';
 import { buildTimeline, formatTimeline, type Timeline } from '../src/audit/timeline.ts';
+import type { RedisKeys } from '../src/redis/redis-keys.ts';
 import { traceState } from '../src/tracking/trace-state.ts';
 import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { withReadContext } from './commands.ts';
+import type { TraceLookup } from './trace-page.ts';
+
+/** How long the lookup page waits for Redis's state before it answers from the log alone. */
+const STATE_WAIT_MS = 3_000;
+
+/** The lookup page's answers (app/trace-page.ts), on a running worker's Redis connection. */
+export function traceLookupFor(
+  config: Pick<Config, 'folders' | 'NOTIFY_OUTBOX_SHOWN_AS'>,
+  ctx: { redis: Redis; keys: RedisKeys },
+): TraceLookup {
+  const root = config.folders.root;
+  return {
+    outbox: config.folders.outbox,
+    shownAs: config.NOTIFY_OUTBOX_SHOWN_AS,
+    async timeline(what) {
+      try {
+        return await buildTimeline(root, what, { redis: 'up' }, (found) => {
+          let timer: NodeJS.Timeout | undefined;
+          const late = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer in ${STATE_WAIT_MS} ms`)), STATE_WAIT_MS);
+          });
+          return Promise.race([traceState(ctx, found), late]).finally(() => clearTimeout(timer));
+        });
+      } catch (err) {
+        return buildTimeline(root, what, { redis: 'down', reason: (err as Error).message.slice(0, 300) });
+      }
+    },
+  };
+}
 
 /** The timeline of `what`: with Redis's state when Redis answers, else from the log alone (and why). */
 export async function traceTimeline(config: Config, logger: Logger, what: string): Promise<Timeline> {

@@ -248,7 +248,7 @@ async function comparisonEvents(ctx: AuditJobContext, res: JobResults['compariso
       event: 'award-final',
       summary: `award final for RFQ ${res.rfqId}: ${a.suppliers.join(', ') || '-'}; total ${
         Object.entries(a.totals)
-          .map(([c, v]) => `${v} ${c}`)
+          .map(([c, v]) => (c === 'XXX' ? `${v} (no currency given)` : `${v} ${c}`))
           .join(' + ') || '-'
       }`,
       ...rfq,
@@ -282,7 +282,7 @@ function awardOf(text: string): {
   for (const row of rows.slice(1)) {
     const v = csvFields(row);
     const total = v[col('line_total')] ?? '';
-    const currency = v[col('currency')] || 'n/a';
+    const currency = v[col('currency')] || 'XXX'; // ISO 4217's code for "no currency"
     lines.push({
       external_id: v[col('external_id')] ?? '',
       supplier: v[col('supplier_name')] ?? '',
