@@ -21,7 +21,7 @@ export interface KnownRfq {
   how: 'posted' | 'adopted';
 }
 
-const SETTLED = new Set(['created', 'adopted', 'existing']);
+const SETTLED = new Set(['created', 'adopted', 'existing', 'resolved']);
 
 /** The RFQ of each requisition (`profile/key`) the log recorded a create for; the last line wins. */
 export async function rfqsInAuditLog(root: string): Promise<Map<string, KnownRfq>> {

@@ -18,14 +18,14 @@ import { ingestFile, loadProfiles } from '../src/ingest/index.ts';
 import type { Logger } from '../src/logger.ts';
 import { parseProcessingName } from '../src/intake/file-mover.ts';
 import { postedBodyOf } from '../src/creation/fingerprint.ts';
-import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
+import { createIdempotencyStore, type IdempotencyStore } from '../src/creation/idempotency-store.ts';
 import { jobId } from '../src/redis/queues.ts';
 import { contentHashOf, toCreateRfqRequest } from '../src/creation/rfq-creator.ts';
 import { createStateEpoch, readLostState } from '../src/redis/state-epoch.ts';
 import type { Requisition } from '../src/requisition.ts';
 import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
-import { withReadContext } from './commands.ts';
-import { reseedFromAudit, rfqsInAuditLog } from './recover-audit.ts';
+import { withReadContext, type ReadContext } from './commands.ts';
+import { reseedFromAudit, rfqsInAuditLog, type KnownRfq } from './recover-audit.ts';
 
 /** `--since`: an ISO date (midnight UTC) or date-time with its zone (Z or +hh:mm); anything else is refused. */
 export function parseSince(text: string): Date {
@@ -106,26 +106,16 @@ export async function runRecoverCommand(
         continue;
       }
       summary.files++;
-      let seeded = 0;
-      let recorded = 0;
-      let fromLog = 0;
+      const n = { seeded: 0, recorded: 0, fromLog: 0 };
       for (const r of requisitions) {
-        const contentHash = contentHashOf(r);
-        const res = await store.seedForRecovery(r, contentHash, postedBodyOf(toCreateRfqRequest(r)));
-        if (res.status === 'seeded' && (await reseedFromAudit(ctx, store, r, known))) fromLog++;
-        else if (res.status === 'seeded') {
-          seeded++;
-          await ctx.queues.createRfq.add(
-            'create-rfq',
-            { requisition: r },
-            { jobId: jobId('create', r.profile, r.key, contentHash, 'recover', Date.now()) },
-          );
-        } else if (res.status === 'exists') recorded++;
-        else
+        const res = await seedOne(ctx, store, r, known);
+        if (res.status === 'conflict')
           summary.conflicts.push(
             `${r.profile}/${r.key} (${f.original}): ${res.conflicts.map((c) => `${c.externalId} held by ${c.heldBy}`).join(', ')}`,
           );
+        else n[res.status]++;
       }
+      const { seeded, recorded, fromLog } = n;
       summary.seeded += seeded;
       summary.recorded += recorded;
       summary.fromLog += fromLog;
@@ -155,4 +145,30 @@ export async function runRecoverCommand(
     );
     return summary.unreadable.length + summary.conflicts.length > 0 ? EXIT_FAILED : EXIT_OK;
   });
+}
+
+/**
+ * One requisition: seeded to reconcile (queued), or recorded with the RFQ the audit log knows, or left alone (it
+ * has a record), or in conflict with another requisition's external_ids.
+ */
+async function seedOne(
+  ctx: ReadContext,
+  store: IdempotencyStore,
+  r: Requisition,
+  known: Map<string, KnownRfq>,
+): Promise<
+  | { status: 'seeded' | 'recorded' | 'fromLog' }
+  | { status: 'conflict'; conflicts: Array<{ externalId: string; heldBy: string }> }
+> {
+  const contentHash = contentHashOf(r);
+  const res = await store.seedForRecovery(r, contentHash, postedBodyOf(toCreateRfqRequest(r)));
+  if (res.status === 'exists') return { status: 'recorded' };
+  if (res.status === 'conflict') return res;
+  if (await reseedFromAudit(ctx, store, r, known)) return { status: 'fromLog' };
+  await ctx.queues.createRfq.add(
+    'create-rfq',
+    { requisition: r },
+    { jobId: jobId('create', r.profile, r.key, contentHash, 'recover', Date.now()) },
+  );
+  return { status: 'seeded' };
 }

@@ -32,3 +32,45 @@ export function transitionSeen(
     ...(listed?.due_date !== undefined ? { due_date: listed.due_date } : {}),
   };
 }
+
+/** `rfq-sync resolve`: a person settled a parked requisition (that RFQ is its own, or it is posted again). */
+export function resolvedBy(
+  r: { profile: string; key: string; sourceFile: string; lines: Array<{ external_id: string }> },
+  by: string,
+  rfq?: { rfqId: number; lines: Array<{ line: { external_id: string }; position: number }> },
+): AuditEvent {
+  const id = `${r.profile}/${r.key}`;
+  return {
+    event: 'create-sent',
+    summary: rfq
+      ? `requisition ${id} resolved by ${by}: RFQ ${rfq.rfqId} is its own (nothing posted)`
+      : `requisition ${id} resolved by ${by}: to be posted again`,
+    profile: r.profile,
+    key: r.key,
+    file: r.sourceFile,
+    external_ids: r.lines.map((l) => l.external_id),
+    outcome: rfq ? 'resolved' : 'resolved-to-post',
+    by,
+    ...(rfq
+      ? {
+          rfq_id: rfq.rfqId,
+          how: 'adopted',
+          positions: Object.fromEntries(rfq.lines.map((l) => [l.line.external_id, l.position])),
+        }
+      : {}),
+  };
+}
+
+/** A retention run: what it removed, by folder. */
+export function retentionDone(removed: Record<string, number>, days: number, outboxDays: number): AuditEvent {
+  const total = Object.values(removed).reduce((a, b) => a + b, 0);
+  return {
+    event: 'retention',
+    summary: `retention removed ${total} (${Object.entries(removed)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}); RETENTION_DAYS ${days}, OUTBOX_RETENTION_DAYS ${outboxDays}`,
+    removed,
+    days,
+    outbox_days: outboxDays,
+  };
+}
