@@ -4,7 +4,7 @@
  * is still pending and why, from the log alone or with Redis's current state (Current) where Redis answers.
  */
 import type { AuditLine } from './events.ts';
-import { collectAudit, type AuditReadStats } from './reader.ts';
+import { collectAudit, readAudit, type AuditReadStats } from './reader.ts';
 
 /** Redis's current state of the requisitions and RFQs a trace found (app/ reads it; absent when Redis is down). */
 export interface Current {
@@ -54,34 +54,47 @@ export function namesWhat(what: string): (l: AuditLine) => boolean {
     (sha !== undefined && l.file_sha256 !== undefined && l.file_sha256.startsWith(sha));
 }
 
-/** The lines of the log about `what` and everything related to it (two passes over the log). */
+/** The lines of the log about `what` and everything related to it (a few passes over the log, streamed). */
 export async function traceLines(
   root: string,
   what: string,
 ): Promise<{ lines: AuditLine[]; requisitions: string[]; rfqIds: number[]; files: string[]; torn: string[] }> {
   const stats: AuditReadStats = { files: 0, lines: 0, torn: [] };
-  const seeds = await collectAudit(root, namesWhat(what), stats);
+  const q = what.trim();
+  const seeds = await collectAudit(root, namesWhat(q), stats);
   const reqs = new Set<string>();
   const rfqs = new Set<number>();
   const shas = new Set<string>();
-  const fileQuery = seeds.some((l) => l.file === what.trim() || (l.file_sha256 ?? '').startsWith(what.trim()));
+  // a file asked for: its requisitions are the answer; else only the file-level steps of the files involved
+  const fileQuery = seeds.some(
+    (l) => l.file === q || (q.length >= 8 && (l.file_sha256 ?? '').startsWith(q.toLowerCase())),
+  );
+  const grow = (l: AuditLine): boolean => {
+    const before = reqs.size + rfqs.size + shas.size;
+    const r = requisitionOf(l);
+    const parent = typeof l.parent === 'string' ? l.parent : undefined;
+    const mine =
+      (r !== undefined && reqs.has(r)) ||
+      (parent !== undefined && reqs.has(parent)) ||
+      (l.rfq_id !== undefined && rfqs.has(l.rfq_id)) ||
+      (fileQuery && l.file_sha256 !== undefined && shas.has(l.file_sha256));
+    if (!mine) return false;
+    if (r) reqs.add(r);
+    if (l.rfq_id !== undefined && l.event !== 'notification-sent') rfqs.add(l.rfq_id);
+    if (l.file_sha256 && (r || fileQuery)) shas.add(l.file_sha256);
+    return reqs.size + rfqs.size + shas.size > before;
+  };
   for (const l of seeds) {
     const r = requisitionOf(l);
     if (r) reqs.add(r);
     if (l.rfq_id !== undefined) rfqs.add(l.rfq_id);
     if (l.file_sha256 && (r || fileQuery)) shas.add(l.file_sha256);
   }
-  // a requisition's supplementary RFQs, and the RFQs of the requisitions found (each create names both)
-  const second = await collectAudit(root, (l) => {
-    const r = requisitionOf(l);
-    return (r !== undefined && reqs.has(r)) || (l.rfq_id !== undefined && rfqs.has(l.rfq_id));
-  });
-  for (const l of second) {
-    const r = requisitionOf(l);
-    if (l.rfq_id !== undefined && r && reqs.has(r)) rfqs.add(l.rfq_id);
-    const parent = typeof l.parent === 'string' ? l.parent : undefined;
-    if (parent && reqs.has(parent) && r) reqs.add(r);
-    if (l.file_sha256 && r && reqs.has(r)) shas.add(l.file_sha256);
+  // a requisition's RFQ and supplementary RFQs, a file's requisitions: until nothing new (at most a few passes)
+  for (let pass = 0; pass < 4; pass++) {
+    let grew = false;
+    for await (const l of readAudit(root)) grew = grow(l) || grew;
+    if (!grew) break;
   }
   const related = (l: AuditLine): boolean => {
     const r = requisitionOf(l);
@@ -90,7 +103,7 @@ export async function traceLines(
     if (Array.isArray(l.rfq_ids)) return (l.rfq_ids as number[]).some((id) => rfqs.has(id));
     return l.file_sha256 !== undefined && shas.has(l.file_sha256); // file-level steps of its files
   };
-  const lines = reqs.size + rfqs.size + shas.size === 0 ? [] : await collectAudit(root, related, stats);
+  const lines = reqs.size + rfqs.size + shas.size === 0 ? [] : await collectAudit(root, related);
   lines.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   const files = [...new Set(lines.filter((l) => l.event === 'file-taken').map((l) => l.file ?? ''))];
   return {
@@ -116,6 +129,15 @@ function stepOf(l: AuditLine): TimelineStep {
     ...(l.rfq_no !== undefined ? { rfq_no: l.rfq_no } : {}),
     ...(Object.keys(files).length ? { files } : {}),
   };
+}
+
+/** The RFQ's due date (Unix ms) as last seen in the log: its lines', else its requisition's. */
+function dueOf(lines: AuditLine[], rfqId: number): number | undefined {
+  const reqs = new Set(lines.filter((l) => l.rfq_id === rfqId).flatMap((l) => requisitionOf(l) ?? []));
+  const withDue = lines.filter(
+    (l) => typeof l.due_date === 'number' && (l.rfq_id === rfqId || reqs.has(requisitionOf(l) ?? '')),
+  );
+  return withDue.at(-1)?.due_date as number | undefined;
 }
 
 const day = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
@@ -146,7 +168,7 @@ export function pendingOf(lines: AuditLine[], requisitions: string[], current?: 
     const seen = mine.filter((l) => l.event === 'transition').at(-1);
     const now = current?.rfqs[String(rfqId)];
     const state = now?.state ?? (seen ? String(seen.to) : mine.length ? 'created' : undefined);
-    const due = now?.dueDate ?? (typeof mine[0]?.due_date === 'number' ? (mine[0].due_date as number) : undefined);
+    const due = now?.dueDate ?? dueOf(lines, rfqId);
     const rfq = `RFQ ${rfqId}`;
     if (state === 'created' || state === 'open')
       out.push(`${rfq}: waiting for the service to close the RFQ${due !== undefined ? ` (due ${day(due)})` : ''}`);
