@@ -7,12 +7,10 @@
  * job writes while it runs (the file taken, each requisition accepted, each transition) are written before the step
  * they record. Pure mapping plus reads of the files and records named; never a secret.
  */
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { basename, isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import type { Job } from 'bullmq';
-import { Decimal } from 'decimal.js';
 import type { AuditEvent } from '../src/audit/events.ts';
+import { quotationsPulled } from '../src/audit/steps.ts';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import type { QueueKey } from '../src/redis/queues.ts';
 import type { Requisition } from '../src/requisition.ts';
@@ -20,6 +18,7 @@ import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
 import { parseProcessingName } from '../src/intake/file-mover.ts';
 import { trackingStore } from '../src/tracking/context.ts';
 import { loadSnapshot } from '../src/tracking/snapshot.ts';
+import { createMessageStore } from '../src/notify/message-store.ts';
 import type { IngestResult } from '../src/intake/ingest-run.ts';
 import type { CreateOutcome } from '../src/creation/rfq-creator.ts';
 import type { QuotationsResult } from '../src/tracking/quotations-runner.ts';
@@ -95,9 +94,9 @@ async function eventsOf(ctx: AuditJobContext, key: QueueKey, job: Job, result: u
     case 'quotations':
       return quotationsEvents(ctx, job, result as JobResults['quotations']);
     case 'comparison':
-      return comparisonEvents(ctx, result as JobResults['comparison']);
+      return []; // written by the comparison itself, before its files are told of (src/tracking/comparison-runner.ts)
     case 'notify':
-      return notifyEvents(result as JobResults['notify']);
+      return notifyEvents(ctx, result as JobResults['notify']);
     case 'poll':
       return []; // each transition is written before it is stored (src/tracking/poll-apply.ts)
   }
@@ -199,134 +198,47 @@ async function createEvents(ctx: AuditJobContext, job: Job, o: JobResults['creat
 }
 
 async function quotationsEvents(ctx: AuditJobContext, job: Job, res: JobResults['quotations']): Promise<AuditEvent[]> {
-  if (res.skipped) return [];
+  // a pull that asked for a comparison wrote its line before queueing it (src/tracking/quotations-runner.ts)
+  if (res.skipped || res.version !== undefined) return [];
   const snap = await loadSnapshot(trackingStore(ctx), res.rfqId).catch(() => undefined);
-  const keys = Object.keys(snap?.revisions ?? {});
   const reason = (job.data as { reason?: string }).reason;
   return [
-    {
-      event: 'quotations-pulled',
-      summary: `${res.quotations ?? 0} quotation(s) pulled for RFQ ${res.rfqId} (${reason})${res.version ? `; comparison v${res.version} asked for` : ''}`,
-      rfq_id: res.rfqId,
+    quotationsPulled({
+      rfqId: res.rfqId,
       count: res.quotations ?? 0,
-      keys,
+      keys: Object.keys(snap?.revisions ?? {}),
       reason,
-      ...(res.winnerKey ? { winner: res.winnerKey } : {}),
-      ...(res.version ? { version: res.version } : {}),
-    },
+      winnerKey: res.winnerKey,
+    }),
   ];
 }
 
-async function comparisonEvents(ctx: AuditJobContext, res: JobResults['comparison']): Promise<AuditEvent[]> {
-  let { workbook, awardCsv } = res;
-  if (res.skipped) {
-    // a re-run after a crash between the version's record and its line: the record names what was written
-    const rec = await trackingStore(ctx).get(res.rfqId);
-    if (!/already written/.test(res.skipped) || rec?.comparison?.version !== res.version) return [];
-    ({ workbook, awardCsv } = rec.comparison);
-  }
-  if (!workbook) return [];
-  const f = ctx.config.folders;
-  const book = isAbsolute(workbook) ? workbook : join(f.comparisons, workbook);
-  const no = /^RFQ-(\d+)-\d+/.exec(basename(workbook));
-  const rfq = { rfq_id: res.rfqId, ...(no ? { rfq_no: Number(no[1]) } : {}) };
-  const out: AuditEvent[] = [
-    {
-      event: 'comparison-written',
-      summary: `comparison workbook v${res.version} written for RFQ ${res.rfqId}`,
-      ...rfq,
-      version: res.version,
-      workbook: book,
-      sha256: await sha256Of(book),
-    },
-  ];
-  if (awardCsv && awardCsv.endsWith(`-v${res.version}.csv`)) {
-    const award = isAbsolute(awardCsv) ? awardCsv : join(f.awards, awardCsv);
-    const text = await readFile(award, 'utf8').catch(() => '');
-    const a = awardOf(text);
-    out.push({
-      event: 'award-final',
-      summary: `award final for RFQ ${res.rfqId}: ${a.suppliers.join(', ') || '-'}; total ${
-        Object.entries(a.totals)
-          .map(([c, v]) => (c === 'XXX' ? `${v} (no currency given)` : `${v} ${c}`))
-          .join(' + ') || '-'
-      }`,
-      ...rfq,
-      version: res.version,
-      award,
-      sha256: text ? createHash('sha256').update(text).digest('hex') : undefined,
-      ...(res.winnerKey ? { winner: res.winnerKey } : {}),
-      lines: a.lines,
-      totals: a.totals,
-    });
-  }
-  return out;
-}
-
-async function sha256Of(path: string): Promise<string | undefined> {
-  const buf = await readFile(path).catch(() => undefined);
-  return buf ? createHash('sha256').update(buf).digest('hex') : undefined;
-}
-
-/** Supplier per line and the totals per currency, exactly (decimal), from the award file's text. */
-function awardOf(text: string): {
-  lines: Array<{ external_id: string; supplier: string; line_total: string }>;
-  totals: Record<string, string>;
-  suppliers: string[];
-} {
-  const rows = text.split(/\r?\n/).filter(Boolean);
-  const head = csvFields(rows[0] ?? '');
-  const col = (name: string) => head.indexOf(name);
-  const lines: Array<{ external_id: string; supplier: string; line_total: string }> = [];
-  const sums = new Map<string, Decimal>();
-  for (const row of rows.slice(1)) {
-    const v = csvFields(row);
-    const total = v[col('line_total')] ?? '';
-    const currency = v[col('currency')] || 'XXX'; // ISO 4217's code for "no currency"
-    lines.push({
-      external_id: v[col('external_id')] ?? '',
-      supplier: v[col('supplier_name')] ?? '',
-      line_total: total,
-    });
-    if (/^-?\d+(\.\d+)?$/.test(total)) sums.set(currency, (sums.get(currency) ?? new Decimal(0)).plus(total));
-  }
-  const totals = Object.fromEntries([...sums].map(([c, d]) => [c, d.toFixed(2)]));
-  return { lines, totals, suppliers: [...new Set(lines.map((l) => l.supplier))] };
-}
-
-/** One RFC 4180 row (quoted fields, doubled quotes). */
-function csvFields(row: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < row.length; i++) {
-    const c = row[i]!;
-    if (quoted) {
-      if (c === '"' && row[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += c;
-  }
-  out.push(cur);
-  return out;
-}
-
-function notifyEvents(res: JobResults['notify']): AuditEvent[] {
+/**
+ * A message sent: its route and id, and what it told of (kinds, RFQs, requisitions), read back from the message's
+ * events (taking a message again returns the same events and changes nothing).
+ */
+async function notifyEvents(ctx: AuditJobContext, res: JobResults['notify']): Promise<AuditEvent[]> {
   if (res.status !== 'sent' && res.status !== 'already-sent') return [];
+  const events = await createMessageStore(ctx.redis, ctx.keys.key)
+    .take(res.route, res.message)
+    .catch(() => []);
+  const data = events.map((e) => (e.data ?? {}) as { rfqId?: unknown; requisition?: unknown });
+  const rfqIds = [...new Set(data.flatMap((d) => (typeof d.rfqId === 'number' ? [d.rfqId] : [])))];
+  const requisitions = [...new Set(data.flatMap((d) => (typeof d.requisition === 'string' ? [d.requisition] : [])))];
+  const kinds = [...new Set(events.map((e) => e.kind))];
+  const one = requisitions.length === 1 ? /^([^/]+)\/(.+)$/.exec(requisitions[0]!) : null;
   return [
     {
       event: 'notification-sent',
-      summary: `notification ${res.message} sent on route ${res.route} (${res.events} event(s))${res.repeated ? ', once more after a crash' : ''}`,
+      summary: `notification ${res.message} (${kinds.join(', ') || `${res.events} event(s)`}) sent on route ${res.route}${res.repeated ? ', once more after a crash' : ''}`,
       route: res.route,
       message_id: res.message,
       events: res.events,
+      kinds,
       outcome: res.status,
+      ...(rfqIds.length === 1 ? { rfq_id: rfqIds[0] } : {}),
+      ...(rfqIds.length > 0 ? { rfq_ids: rfqIds } : {}),
+      ...(one ? { profile: one[1], key: one[2] } : {}),
     },
   ];
 }

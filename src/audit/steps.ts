@@ -74,3 +74,24 @@ export function retentionDone(removed: Record<string, number>, days: number, out
     outbox_days: outboxDays,
   };
 }
+
+/** A quotations pull (written before the comparison it asks for is queued, or at the end of its job). */
+export function quotationsPulled(o: {
+  rfqId: number;
+  count: number;
+  keys: string[];
+  reason: string | undefined;
+  winnerKey?: string | undefined;
+  version?: number | undefined;
+}): AuditEvent {
+  return {
+    event: 'quotations-pulled',
+    summary: `${o.count} quotation(s) pulled for RFQ ${o.rfqId} (${o.reason ?? 'pull'})${o.version ? `; comparison v${o.version} asked for` : ''}`,
+    rfq_id: o.rfqId,
+    count: o.count,
+    keys: o.keys,
+    reason: o.reason,
+    ...(o.winnerKey ? { winner: o.winnerKey } : {}),
+    ...(o.version ? { version: o.version } : {}),
+  };
+}

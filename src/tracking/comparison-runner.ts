@@ -38,6 +38,7 @@ import { overviewPath } from './overview.ts';
 import type { TrackingStore } from './store.ts';
 import { unreadableOf, type TrackedRfq, type WrittenComparison } from './transitions.ts';
 import { noteWithheld } from './withheld-awards.ts';
+import { auditComparison } from '../audit/outputs.ts';
 
 export interface ComparisonResult {
   rfqId: number;
@@ -80,6 +81,14 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     files,
     awardName: names.award,
     overview: overviewPath(ctx.config),
+  });
+  await auditComparison(ctx.audit, {
+    rfqId,
+    rfqNo: rfq.rfq_no,
+    version,
+    workbook,
+    award: csv,
+    winnerKey: snap.winnerKey,
   });
   await tellComparisonWritten(ctx, {
     rec,

@@ -1,10 +1,11 @@
 /**
  * "Where is my requisition?" end to end: the shipped `rfq-sync worker` runs a sample export to its award against
- * the sandbox (quotations, close, winner, completion driven by the sandbox's control, as the demo's autopilot does).
+ * the sandbox (quotations, close, winner, completion driven by the sandbox's control, as the demo's autopilot does),
+ * and tells procurement of the award (a webhook route).
  * Then, on that run:
  *   - `rfq-sync trace <external_id>` prints the timeline from the file to the award; each step is asserted, in
  *     order, against what the run did (the file's sha256, the RFQ the sandbox holds, the transitions, the workbooks
- *     and the award file on disk and their sha256);
+ *     and the award file on disk and their sha256, the message sent);
  *   - the lookup page, in a real browser (Debian's chromium driven by playwright-core, no download): the dashboard
  *     links it, a search for the external_id shows the same steps (RFQ_SYNC_DOCS_PICTURE=1 writes the screenshot
  *     of docs/operations.md);
@@ -16,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { chromium } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
 import { SAMPLES_DIR } from '../helpers/samples.ts';
 import { readAwardCsv, usePipeline, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
 import { freePort } from '../helpers/wait.ts';
@@ -43,6 +45,7 @@ let env: Record<string, string>;
 let worker: WorkerChild;
 let ops: string;
 let rfq: StoredRfq;
+let hook: HttpReceiver | undefined;
 const comparisons = () =>
   ls(cmpDir())
     .filter((f) => f.includes(`-${rfq._id}-`))
@@ -51,7 +54,15 @@ const awards = () => ls(awardDir()).filter((f) => f.includes(`-${rfq._id}-`) && 
 
 beforeAll(async () => {
   const port = await freePort();
-  env = pipeline.workerEnv({ LOG_LEVEL: 'info', HTTP_PORT: String(port), NOTIFY_OUTBOX_SHOWN_AS: SHARE });
+  hook = await startHttpReceiver();
+  env = pipeline.workerEnv({
+    LOG_LEVEL: 'info',
+    HTTP_PORT: String(port),
+    NOTIFY_OUTBOX_SHOWN_AS: SHARE,
+    // procurement is told of the award: the message is a step of the timeline too
+    NOTIFY_CHANNELS: JSON.stringify({ hook: { type: 'webhook', url: `${hook.url}/buyers` } }),
+    NOTIFY_ROUTES: JSON.stringify({ buyers: { channel: 'hook', events: ['award-final'], digest: 'immediate' } }),
+  });
   ops = `http://127.0.0.1:${port}`;
   worker = await pipeline.spawnWorker(env);
   const staged = join(pipeline.staging, 'generic-template.csv');
@@ -73,7 +84,11 @@ beforeAll(async () => {
   ctl.pickWinner(rfq._id, String(acme.quotation_key));
   ctl.advance(rfq._id, 'completed');
   await waitFor('the award file', () => awards().length >= 1, 60_000);
+  await waitFor('the award notice logged', async () => (await trace(ID)).out.includes('notification-sent'), 60_000);
 }, 180_000);
+afterAll(async () => {
+  await hook?.close();
+});
 
 type Step = Timeline['steps'][number];
 
@@ -102,6 +117,10 @@ function milestones(): Array<[string, (s: Step) => boolean]> {
       'award',
       (s) =>
         s.event === 'award-final' && s.files?.award === join(awardDir(), awards()[0]!) && s.summary.includes('Acme'),
+    ],
+    [
+      'notified',
+      (s) => s.event === 'notification-sent' && s.summary.includes('award-final') && s.summary.includes('route buyers'),
     ],
   ];
 }
