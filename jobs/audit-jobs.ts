@@ -2,10 +2,12 @@
  * The audit lines of the jobs (src/audit/, docs/operations.md "Where is my requisition"): what each job did, as one
  * line per step, written by the worker (jobs/worker.ts) after the job's processor returned and BEFORE BullMQ records
  * the job done, so no job is reported done without its line. A worker killed in between leaves the job unfinished:
- * its re-run (the stalled-job check) finds the work done and writes the line then (each builder below also knows the
- * "already done" answers: an RFQ already recorded, a version already written, a message already sent). The lines a
- * job writes while it runs (the file taken, each requisition accepted, each transition) are written before the step
- * they record. Pure mapping plus reads of the files and records named; never a secret.
+ * its re-run (the stalled-job check) finds the work done and writes the line then (the builders below know the
+ * "already done" answers: a file finished by an earlier attempt, an RFQ already recorded, a message already sent).
+ * Lines written while a job runs, before the step they record, are built where the step happens: the file taken and
+ * each requisition accepted (here and in jobs/ingest.ts), each transition (src/tracking/poll-apply.ts), a pull that
+ * asks for a comparison (src/tracking/quotations-runner.ts), a comparison version and its award
+ * (src/tracking/comparison-runner.ts). Pure mapping plus reads of the records named; never a secret.
  */
 import { join } from 'node:path';
 import type { Job } from 'bullmq';
@@ -35,7 +37,7 @@ interface JobResults {
 }
 
 export type AuditJobContext = Pick<WorkerContext, 'audit' | 'redis' | 'keys'> & {
-  config: { folders: Pick<WorkerContext['config']['folders'], 'reports' | 'comparisons' | 'awards'> };
+  config: { folders: Pick<WorkerContext['config']['folders'], 'reports'> };
 };
 
 /** Before the processor: an ingest job's file is taken. */
