@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { chromium } from 'playwright-core';
@@ -245,6 +246,21 @@ describe('rfq-sync trace', () => {
       }
     },
   );
+
+  it("the lookup page is read-only and under the endpoint's Host check", async () => {
+    const ask = (method: string, host: string) =>
+      new Promise<number>((done, fail) => {
+        const req = request(`${ops}/trace?q=${ID}`, { method, headers: { host } }, (res) => {
+          res.resume();
+          done(res.statusCode ?? 0);
+        });
+        req.on('error', fail);
+        req.end();
+      });
+    expect(await ask('GET', `127.0.0.1:${new URL(ops).port}`)).toBe(200);
+    expect(await ask('GET', 'attacker.example')).toBe(421); // a DNS-rebinding page names its own host
+    expect(await ask('POST', `127.0.0.1:${new URL(ops).port}`)).toBe(403); // no HTTP_TOKEN: nothing changes state
+  });
 
   it('answers from the audit log alone with Redis stopped, and says so', async () => {
     const before = json((await trace(ID, '--json')).out);
