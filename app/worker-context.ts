@@ -158,6 +158,7 @@ export async function createWorkerContext(
     const audit = createAuditLog({
       root: config.folders.root,
       retentionDays: config.AUDIT_RETENTION_DAYS,
+      account: config.account,
       enrich: auditIdentity({ redis, keys }),
     });
     return {

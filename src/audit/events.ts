@@ -4,6 +4,7 @@
  * says which requisition, RFQ and file it is about; the other fields are the step's own. Never a secret: no token,
  * no URL with credentials, no message text (only ids, counts, paths and hashes).
  */
+import { scrubSecrets } from '../logger.ts';
 
 export const AUDIT_EVENTS = [
   'file-taken',
@@ -34,6 +35,8 @@ export interface AuditIdentity {
   rfq_id?: number;
   /** The RFQ's number (`rfq_no`) at the service, once known. */
   rfq_no?: number;
+  /** The sourcing account (SOURCING_ACCOUNT) whose worker wrote the line. */
+  account?: string;
   /** The input file's original name, and the sha256 of its bytes. */
   file?: string;
   file_sha256?: string;
@@ -57,8 +60,13 @@ export type AuditLine = AuditEvent & {
 /** Keys that must never reach the log, whatever an event passes (a defence in depth: events carry ids only). */
 const SECRET_KEY = /token|secret|password|authorization|bearer|cookie/i;
 
-/** The event without any field whose name looks like a secret's, at any depth. */
+/**
+ * The event without any field whose name looks like a secret's, at any depth, and with the secrets the logger knows
+ * (the token as read, bearer and basic credentials, passwords in URLs) scrubbed from every text (a service's error
+ * text in a `reason`, say).
+ */
 export function withoutSecrets<T>(value: T): T {
+  if (typeof value === 'string') return scrubSecrets(value) as T;
   if (Array.isArray(value)) return value.map((v: unknown) => withoutSecrets(v)) as T;
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};

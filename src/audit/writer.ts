@@ -34,6 +34,8 @@ export interface AuditLogOptions {
   retentionDays: number;
   /** Default: this machine's host name. */
   host?: string;
+  /** The sourcing account, on every line (several accounts may share a data folder). */
+  account?: string;
   now?: () => number;
   /**
    * Fills in the identity fields an event lacks (a transition knows its RFQ, not its external_ids): read from
@@ -84,7 +86,7 @@ export function createAuditLog(o: AuditLogOptions): AuditLog {
         at: new Date(at).toISOString(),
         host,
         pid: process.pid,
-        ...withoutSecrets({ ...known, ...e }),
+        ...withoutSecrets({ ...(o.account ? { account: o.account } : {}), ...known, ...e }),
       };
       await appendLine(join(dir, `${day}.${host}.jsonl`), Buffer.from(`${JSON.stringify(line)}\n`, 'utf8'));
     },

@@ -25,7 +25,7 @@ function clock(start = T0) {
 async function loggedRun() {
   root = mkdtempSync(join(tmpdir(), 'rfq-audit-'));
   const c = clock();
-  const log = createAuditLog({ root, retentionDays: 400, host: 'erp-gw 01', now: c.now });
+  const log = createAuditLog({ root, retentionDays: 400, host: 'erp-gw 01', account: 'acme', now: c.now });
   const req = { profile: 'generic', key: 'PR-1', external_ids: ['PR-1-1', 'PR-1-2'], file: 'export.csv' };
   await log.write({
     event: 'file-taken',
@@ -50,6 +50,7 @@ async function loggedRun() {
     outcome: 'created',
     token: 'must-not-be-kept',
     headers: { Authorization: 'Bearer x' },
+    reason: 'the service answered 500 to Bearer abcdef123456',
   });
   c.tick();
   await log.write({
@@ -80,6 +81,8 @@ describe('the audit writer', () => {
     });
     expect(create.token).toBeUndefined();
     expect(create.headers).toEqual({});
+    expect(create.reason).toBe('the service answered 500 to Bearer [REDACTED]');
+    expect(create.account).toBe('acme');
   });
 
   it('removes files older than AUDIT_RETENTION_DAYS on the first write of a day', async () => {
