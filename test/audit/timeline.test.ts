@@ -136,6 +136,30 @@ describe('trace from the log', () => {
     expect(parked.pending).toEqual(['generic/PR-2: parked: needs `rfq-sync resolve` (two RFQs match)']);
   });
 
+  it('merges the files of several hosts on one data folder, oldest first', async () => {
+    const { root, c } = await loggedRun();
+    const other = createAuditLog({ root, retentionDays: 400, host: 'worker-2', now: c.now });
+    c.set(T0 + 1_500); // between the accepted line and the create of the first host
+    await other.write({
+      event: 'transition',
+      summary: 'RFQ 47: created -> open',
+      rfq_id: 47,
+      from: 'created',
+      to: 'open',
+    });
+    expect(readdirSync(join(root, 'audit')).sort()).toEqual([
+      '2026-11-20.erp-gw_01.jsonl',
+      '2026-11-20.worker-2.jsonl',
+    ]);
+    const t = await buildTimeline(root, 'PR-1-1', { redis: 'up' });
+    expect(t.steps.map((s) => `${s.event}@${s.host}`)).toEqual([
+      'file-taken@erp-gw_01',
+      'requisition-accepted@erp-gw_01',
+      'transition@worker-2',
+      'create-sent@erp-gw_01',
+    ]);
+  });
+
   it('skips a line that is not whole and says so', async () => {
     const { root, log } = await loggedRun();
     const file = join(root, 'audit', '2026-11-20.erp-gw_01.jsonl');
