@@ -159,15 +159,16 @@ async function createEvents(ctx: AuditJobContext, job: Job, o: JobResults['creat
   const store = createIdempotencyStore(ctx.redis, ctx.keys);
   const rec = await store.get(o.requisitionId);
   const id = `${r.profile}/${r.key}`;
-  const summary: Record<string, string> = {
-    created: `RFQ ${o.rfqId} created for requisition ${id} (${r.lines.length} line(s) sent)`,
+  const summary: Partial<Record<CreateOutcome['status'], string>> = {
     adopted: `RFQ ${o.rfqId} adopted for requisition ${id}: the answer to its create was lost, the RFQ was found at the service (nothing posted twice)`,
     existing: `requisition ${id} already has RFQ ${o.rfqId} (${rec?.how ?? 'created'} earlier)${o.changes?.length ? `; ${o.changes.length} changed line(s) reported` : ''}`,
     undecided: `requisition ${id} parked: needs \`rfq-sync resolve\` (${o.reason ?? 'the match is ambiguous'})`,
     rejected: `requisition ${id} rejected: ${o.reason ?? ''}`,
   };
-  const out: AuditEvent[] = [
-    {
+  // a 201 wrote its line before the RFQ was recorded (src/creation/rfq-creator.ts): only the other outcomes here
+  const out: AuditEvent[] = [];
+  if (o.status !== 'created')
+    out.push({
       event: 'create-sent',
       summary: summary[o.status]!,
       ...identityOf(r),
@@ -179,8 +180,7 @@ async function createEvents(ctx: AuditJobContext, job: Job, o: JobResults['creat
       ...(o.rfqIds?.length ? { candidates: o.rfqIds } : {}),
       ...(o.changes?.length ? { changed_lines: o.changes.map((c) => c.externalId) } : {}),
       due_date: r.due_date,
-    },
-  ];
+    });
   for (const s of o.supplements ?? []) {
     const supp = await store.get(s.requisitionId);
     out.push({

@@ -95,3 +95,24 @@ export function quotationsPulled(o: {
     ...(o.version ? { version: o.version } : {}),
   };
 }
+
+/** The service answered a create with the RFQ's `_id` (201): written before the RFQ is recorded and tracked. */
+export function createAnswered(
+  r: { profile: string; key: string; sourceFile: string; due_date?: number; lines: Array<{ external_id: string }> },
+  rfqId: number,
+): AuditEvent {
+  return {
+    event: 'create-sent',
+    summary: `RFQ ${rfqId} created for requisition ${r.profile}/${r.key} (${r.lines.length} line(s) sent)`,
+    profile: r.profile,
+    key: r.key,
+    external_ids: r.lines.map((l) => l.external_id),
+    file: r.sourceFile,
+    rfq_id: rfqId,
+    outcome: 'created',
+    status: 201,
+    how: 'posted',
+    positions: Object.fromEntries(r.lines.map((l, i) => [l.external_id, i])),
+    ...(r.due_date !== undefined ? { due_date: r.due_date } : {}),
+  };
+}

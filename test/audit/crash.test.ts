@@ -2,9 +2,10 @@
  * The audit log across crashes (src/audit/writer.ts, jobs/audit-jobs.ts): no step reported done is missing from the
  * log, and no line is torn.
  *   1. Killed between a step and its line, deterministically: the day's log file is replaced by a FIFO, so the
- *      shipped worker's next line blocks in open() after its step. Its creates are recorded (the RFQs exist, Redis
- *      says `created`) but no create job is done; the worker is SIGKILLed there. After a restart each job runs again,
- *      finds its RFQ, writes its line, and only then is done.
+ *      shipped worker's next line blocks in open() after its step. The service answered its creates (the RFQs
+ *      exist), but the answer's line comes first: nothing is recorded, no create job is done; the worker is SIGKILLed
+ *      there. After a restart each job reconciles, adopts the RFQ posted (nothing posted twice), writes its line,
+ *      and only then is done.
  *   2. Killed at random moments (the crash harness of the creation proofs: SIGKILL, restart, again) while 40
  *      requisitions go through: every line of the log is whole JSON, and every job BullMQ recorded done has its line.
  */
@@ -95,16 +96,11 @@ describe('the audit log across crashes', () => {
         const admin = new Redis(pipeline.redisUrl);
         const store = createIdempotencyStore(admin, redisKeys(pipeline.prefix, 'hardening'));
         const ids = ['generic/GEN-2027-0001', 'generic/GEN-2027-0002', 'generic/GEN-2027-0003'];
-        await waitFor(
-          'every create recorded (the step done)',
-          async () => {
-            const recs = await Promise.all(ids.map((id) => store.get(id)));
-            return recs.every((r) => r?.state === 'created');
-          },
-          30_000,
-        );
-        expect(pipeline.sandbox.control.listAll()).toHaveLength(3);
-        // the steps are done at the service and in Redis; none is reported done: each job waits for its line
+        // the service answered every create (the RFQs exist); the answer's line comes before its record, so none is
+        // recorded, and no job is done: each waits for its line
+        await waitFor('every create answered', () => pipeline.sandbox.control.listAll().length === 3, 30_000);
+        const recs = await Promise.all(ids.map((id) => store.get(id)));
+        expect(recs.map((r) => r?.state)).toEqual(['creating', 'creating', 'creating']);
         expect((await q.create.getJobCounts('completed')).completed).toBe(0);
         await worker.kill('SIGKILL');
         rmSync(day);
@@ -122,8 +118,10 @@ describe('the audit log across crashes', () => {
         expect(await expectEveryDoneCreateLogged(q.create, lines)).toBe(3);
         const creates = lines.filter((l) => l.event === 'create-sent');
         expect(creates.map((l) => `${String(l.profile)}/${String(l.key)}`).sort()).toEqual(ids);
-        // the re-run found its RFQ: the line says so, with the RFQ the first run posted
-        for (const l of creates) expect(l).toMatchObject({ outcome: 'existing', how: 'posted' });
+        // the re-run found the RFQ the first run posted (its answer was never recorded): adopted, not posted again
+        const posted = pipeline.sandbox.control.listAll().map((r) => r._id);
+        for (const l of creates) expect(l).toMatchObject({ outcome: 'adopted', how: 'adopted' });
+        expect(creates.map((l) => l.rfq_id).sort()).toEqual(posted.sort());
         expect(pipeline.sandbox.stats().rfqsCreated).toBe(3);
         await admin.quit();
       } finally {
