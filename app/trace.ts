@@ -53,7 +53,8 @@ export async function traceTimeline(config: Config, logger: Logger, what: string
       return buildTimeline(root, what, { redis: 'up' }, (found) => traceState(ctx, found));
     });
   } catch (err) {
-    if (reached) throw err;
+    // only an unreachable Redis is answered from the log alone: a wrong password or account is said as it is
+    if (reached || (err as { code?: string }).code !== 'E_REDIS_DOWN') throw err;
     const reason = (err as Error).message.split('\n')[0]!.slice(0, 300);
     return buildTimeline(root, what, { redis: 'down', reason });
   }

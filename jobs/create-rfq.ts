@@ -111,19 +111,18 @@ export async function enqueueCreateRfq(queues: Pick<Queues, 'createRfq'>, requis
 export type CreateRfqContext = Pick<
   WorkerContext,
   'redis' | 'keys' | 'client' | 'listingClient' | 'limiter' | 'dialects' | 'logger'
-> &
-  Partial<Pick<WorkerContext, 'audit'>> & {
-    config: Pick<
-      WorkerConfig,
-      | 'SOURCING_CALL_DEADLINE_MS'
-      | 'SOURCING_LIST_SETTLE_MS'
-      | 'RECONCILE_MAX_WALKS'
-      | 'REDIS_WAIT_REPLICAS'
-      | 'REDIS_WAIT_TIMEOUT_MS'
-      | 'PUSH_HEADER_CHANGES'
-      | 'REQUISITION_CURRENCY'
-    >;
-  };
+> & {
+  config: Pick<
+    WorkerConfig,
+    | 'SOURCING_CALL_DEADLINE_MS'
+    | 'SOURCING_LIST_SETTLE_MS'
+    | 'RECONCILE_MAX_WALKS'
+    | 'REDIS_WAIT_REPLICAS'
+    | 'REDIS_WAIT_TIMEOUT_MS'
+    | 'PUSH_HEADER_CHANGES'
+    | 'REQUISITION_CURRENCY'
+  >;
+} & Partial<Pick<WorkerContext, 'audit'>>;
 
 /** The account's reconcile coordinator for this context (src/creation/reconcile-coordinator.ts). */
 export function reconcilerOf(ctx: CreateRfqContext): ReconcileCoordinator {
