@@ -224,6 +224,21 @@ program
   .action(runFromCommands('runStatusCommand', { redisOnly: true }, { command: 'status', mode: 'warn' }));
 
 program
+  .command('trace')
+  .description(
+    'where is my requisition: its timeline from file to award (audit log and Redis), and what is pending and why',
+  )
+  .argument('<what>', 'an external_id, a requisition (profile/key), an RFQ number or _id, a file name or sha256')
+  .option('--json', 'print one JSON document')
+  .action(
+    action(async (what: string, opts: { json?: boolean }) => {
+      const { config, logger } = setup(globals(), { redisOnly: true });
+      const { runTraceCommand } = await import('./trace.ts');
+      return runTraceCommand(config, logger, what, opts);
+    }),
+  );
+
+program
   .command('doctor')
   .description(
     "detect the sourcing service's dialect for this account now and read its vendor directory; print both with the evidence",

@@ -4,6 +4,8 @@
  * REDIS_URL there is no installation to act on.
  */
 import { statusWebhook } from './status-webhook.ts';
+import { userInfo } from 'node:os';
+import { resolvedBy } from '../src/audit/steps.ts';
 import { Redis } from 'ioredis';
 import { displayRedisUrl, type Config } from '../src/config.ts';
 import { ConfigError, redisUnreachable } from '../src/errors.ts';
@@ -434,6 +436,7 @@ export async function runResolveCommand(
       );
       await trackRfq(ctx, { rfqId: o.rfq, requisition: r });
       await reconciler.unpark(requisition);
+      await ctx.audit.write(resolvedBy(r, userInfo().username, { rfqId: o.rfq, lines }));
       await again();
       out(
         res.status === 'duplicate'
@@ -444,6 +447,7 @@ export async function runResolveCommand(
     }
     await store.unparkToPost(requisition);
     await reconciler.unpark(requisition);
+    await ctx.audit.write(resolvedBy(r, userInfo().username));
     await again();
     out(`${requisition}: will be posted again by a worker`);
     return EXIT_OK;

@@ -109,7 +109,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
         for (const line of jobProgressLines(queue, job, result, value, rel)) say(line);
       },
     });
-    ops = await startDemoEndpoint(config, logger, metrics, pipeline.ctx, runtime);
+    ops = await startDemoEndpoint(config, logger, metrics, pipeline.ctx, runtime, say);
     say(`dashboard ${ops.url}/queues, metrics ${ops.url}/metrics`);
     say(`webhooks: the sandbox posts every state change to ${ops.url}/hooks/sourcing/<secret>, which wakes the poll`);
 
@@ -146,6 +146,7 @@ async function startDemoEndpoint(
   metrics: OpsMetrics,
   ctx: WorkerContext,
   runtime: Runtime,
+  say: (line: string) => void,
 ): Promise<OpsServer> {
   const ops = await startOpsServer({
     host: '127.0.0.1',
@@ -155,7 +156,13 @@ async function startDemoEndpoint(
     queues: ctx.queues.all,
     webhook: { secret: config.WEBHOOK_SECRET, maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES },
   });
-  ops.setWebhookTarget(({ ids }) => actOnWebhook(ctx, ids).then(webhookOutcome));
+  ops.setWebhookTarget(async ({ ids }) => {
+    const hint = await actOnWebhook(ctx, ids);
+    // what the RFQ a webhook named showed at once, as a poll's transitions are shown
+    for (const t of hint.found ?? []) say(`RFQ ${t.rfqId}: ${t.from} -> ${t.to} (checked on its webhook)`);
+    return webhookOutcome(hint);
+  });
+  ops.setLookup((await import('./trace.ts')).traceLookupFor(config, ctx));
   if (runtime.sandbox) runtime.sandbox.webhooks.url = `${ops.url}/hooks/sourcing/${config.WEBHOOK_SECRET}`;
   return ops;
 }

@@ -21,6 +21,7 @@ import type { Logger } from '../src/logger.ts';
 import type { OpsMetrics } from './metrics.ts';
 import { runChecks, type ReadinessCheck } from './readiness.ts';
 import { webhookRoute, type WebhookTarget } from './webhook.ts';
+import { traceRoute, type TraceLookup } from './trace-page.ts';
 
 export interface OpsServerOptions {
   host: string;
@@ -45,6 +46,8 @@ export interface OpsServer {
   setQueues(queues: readonly Queue[]): void;
   /** What a webhook sets off, once the pipeline is up (503 until then). */
   setWebhookTarget(target: WebhookTarget): void;
+  /** What the lookup page /trace answers from, once the pipeline is up (503 until then; app/trace-page.ts). */
+  setLookup(lookup: TraceLookup): void;
   close(): Promise<void>;
 }
 
@@ -119,6 +122,9 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     }
   });
 
+  const trace = traceRoute(); // "where is my requisition?": read-only, behind the guard like the dashboard
+  app.get('/trace', (req, res) => void trace.handle(req, res));
+
   const { board, adapter } = mountDashboard(app, o.queues ?? [], !o.token);
 
   const server = await listen(app, o.host, o.port);
@@ -138,6 +144,7 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
       board.replaceQueues(queues.map(adapter));
     },
     setWebhookTarget: hook.setTarget,
+    setLookup: trace.setTarget,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -213,7 +220,7 @@ function mountDashboard(app: Express, queues: readonly Queue[], readOnly: boolea
     queues: queues.map(adapter),
     // @bull-board/express pins its own copy of @bull-board/api: same shape, distinct private declarations.
     serverAdapter: boardAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
-    options: { uiConfig: { boardTitle: 'rfq-sync' } },
+    options: { uiConfig: { boardTitle: 'rfq-sync', miscLinks: [{ text: 'Where is my requisition?', url: '/trace' }] } },
   });
   app.use('/queues', boardAdapter.getRouter());
   return { board, adapter };

@@ -1,7 +1,9 @@
 /**
  * `rfq-sync recover --since WHEN`: after Redis lost its state (src/redis/state-epoch.ts), bring every requisition
- * of the files taken since WHEN (archive/ and processing/) back to exactly one RFQ. Each requisition without a record
- * is seeded as `creating` (its RFQ may exist) and queued: the worker reconciles it (walk of the account, match by
+ * of the files taken since WHEN (archive/ and processing/) back to exactly one RFQ. First the audit log: a
+ * requisition whose create it recorded is recorded again with that RFQ and tracked, without a walk of the service
+ * (app/recover-audit.ts). Each other requisition without a record is seeded as `creating` (its RFQ may exist) and
+ * queued: the worker reconciles it (walk of the account, match by
  * external_id or by the fingerprint of what it would post) before any post, adopting what exists and posting only
  * what does not. Requisitions that still have a record are left alone. Then the epoch is renewed in Redis and in the
  * data folder, and creation resumes.
@@ -16,13 +18,14 @@ import { ingestFile, loadProfiles } from '../src/ingest/index.ts';
 import type { Logger } from '../src/logger.ts';
 import { parseProcessingName } from '../src/intake/file-mover.ts';
 import { postedBodyOf } from '../src/creation/fingerprint.ts';
-import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
+import { createIdempotencyStore, type IdempotencyStore } from '../src/creation/idempotency-store.ts';
 import { jobId } from '../src/redis/queues.ts';
 import { contentHashOf, toCreateRfqRequest } from '../src/creation/rfq-creator.ts';
 import { createStateEpoch, readLostState } from '../src/redis/state-epoch.ts';
 import type { Requisition } from '../src/requisition.ts';
 import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
-import { withReadContext } from './commands.ts';
+import { withReadContext, type ReadContext } from './commands.ts';
+import { reseedFromAudit, rfqsInAuditLog, type KnownRfq } from './recover-audit.ts';
 
 /** `--since`: an ISO date (midnight UTC) or date-time with its zone (Z or +hh:mm); anything else is refused. */
 export function parseSince(text: string): Date {
@@ -43,6 +46,8 @@ export interface RecoverSummary {
   files: number;
   seeded: number;
   recorded: number;
+  /** Recorded again with the RFQ the audit log knows (app/recover-audit.ts): no reconcile needed. */
+  fromLog: number;
   conflicts: string[];
   unreadable: string[];
 }
@@ -62,7 +67,10 @@ export async function runRecoverCommand(
     );
     const store = createIdempotencyStore(ctx.redis, ctx.keys);
     const profiles = await loadProfiles(config.folders.mappings);
-    const summary: RecoverSummary = { files: 0, seeded: 0, recorded: 0, conflicts: [], unreadable: [] };
+    const summary: RecoverSummary = { files: 0, seeded: 0, recorded: 0, fromLog: 0, conflicts: [], unreadable: [] };
+    // what the audit log recorded, read before anything is queued: no walk of the service for what it knows
+    const known = await rfqsInAuditLog(config.folders.root);
+    out(`the audit log knows the RFQ of ${known.size} requisition(s)`);
 
     const taken: Array<{ dir: string; name: string; original: string; takenAt: number }> = [];
     for (const dir of [config.folders.archive, config.folders.processing]) {
@@ -99,27 +107,22 @@ export async function runRecoverCommand(
         continue;
       }
       summary.files++;
-      let seeded = 0;
-      let recorded = 0;
+      const n = { seeded: 0, recorded: 0, fromLog: 0 };
       for (const r of requisitions) {
-        const contentHash = contentHashOf(r);
-        const res = await store.seedForRecovery(r, contentHash, postedBodyOf(toCreateRfqRequest(r)));
-        if (res.status === 'seeded') {
-          seeded++;
-          await ctx.queues.createRfq.add(
-            'create-rfq',
-            { requisition: r },
-            { jobId: jobId('create', r.profile, r.key, contentHash, 'recover', Date.now()) },
-          );
-        } else if (res.status === 'exists') recorded++;
-        else
+        const res = await seedOne(ctx, store, r, known);
+        if (res.status === 'conflict')
           summary.conflicts.push(
             `${r.profile}/${r.key} (${f.original}): ${res.conflicts.map((c) => `${c.externalId} held by ${c.heldBy}`).join(', ')}`,
           );
+        else n[res.status]++;
       }
+      const { seeded, recorded, fromLog } = n;
       summary.seeded += seeded;
       summary.recorded += recorded;
-      out(`  ${f.name}: ${requisitions.length} requisition(s): ${seeded} to reconcile, ${recorded} with a record`);
+      summary.fromLog += fromLog;
+      out(
+        `  ${f.name}: ${requisitions.length} requisition(s): ${seeded} to reconcile, ${recorded} with a record, ${fromLog} re-seeded from the audit log`,
+      );
     }
     for (const c of summary.conflicts) out(`  conflict, not queued: ${c}`);
 
@@ -138,9 +141,35 @@ export async function runRecoverCommand(
       `recover: ${summary.seeded} requisition(s) queued to reconcile before any post`,
     );
     out(
-      `recover: ${summary.seeded} requisition(s) queued to reconcile before any post, ${summary.recorded} left alone (recorded), ` +
+      `recover: ${summary.fromLog} requisition(s) re-seeded from the audit log, ${summary.seeded} queued to reconcile before any post, ${summary.recorded} left alone (recorded), ` +
         `${summary.conflicts.length} conflict(s), ${summary.unreadable.length} file(s) not read; creation resumed`,
     );
     return summary.unreadable.length + summary.conflicts.length > 0 ? EXIT_FAILED : EXIT_OK;
   });
+}
+
+/**
+ * One requisition: seeded to reconcile (queued), or recorded with the RFQ the audit log knows, or left alone (it
+ * has a record), or in conflict with another requisition's external_ids.
+ */
+async function seedOne(
+  ctx: ReadContext,
+  store: IdempotencyStore,
+  r: Requisition,
+  known: Map<string, KnownRfq>,
+): Promise<
+  | { status: 'seeded' | 'recorded' | 'fromLog' }
+  | { status: 'conflict'; conflicts: Array<{ externalId: string; heldBy: string }> }
+> {
+  const contentHash = contentHashOf(r);
+  const res = await store.seedForRecovery(r, contentHash, postedBodyOf(toCreateRfqRequest(r)));
+  if (res.status === 'exists') return { status: 'recorded' };
+  if (res.status === 'conflict') return res;
+  if (await reseedFromAudit(ctx, store, r, known)) return { status: 'fromLog' };
+  await ctx.queues.createRfq.add(
+    'create-rfq',
+    { requisition: r },
+    { jobId: jobId('create', r.profile, r.key, contentHash, 'recover', Date.now()) },
+  );
+  return { status: 'seeded' };
 }

@@ -106,6 +106,7 @@ async function startWorkerService(
   });
   ops?.setQueues(pipeline.ctx.queues.all);
   ops?.setWebhookTarget(({ ids }) => actOnWebhook(pipeline.ctx, ids).then(webhookOutcome));
+  ops?.setLookup((await import('./trace.ts')).traceLookupFor(config, pipeline.ctx));
 
   logger.info(
     {

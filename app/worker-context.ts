@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import type { WorkerConfig } from '../src/pipeline/worker-config.ts';
 import type { SettingValues } from '../src/settings/fields.ts';
 import type { jobSettings } from '../src/settings/jobs.ts';
+import type { folderSettings } from '../src/settings/folders.ts';
 import type { redisSettings } from '../src/settings/redis.ts';
 import type { serviceSettings } from '../src/settings/service.ts';
 import type { DialectSettings } from '../src/sourcing/dialect.ts';
@@ -31,6 +32,8 @@ import { registerAccount } from '../src/redis/accounts.ts';
 import { createTokenSource, tokenFingerprint, type TokenSource } from '../src/creation/token-source.ts';
 import { createNotifier } from '../src/notify/notifier.ts';
 import { redisStateLost, tokenRefused } from '../src/notify/events/index.ts';
+import { createAuditLog } from '../src/audit/writer.ts';
+import { auditIdentity } from '../src/tracking/audit-identity.ts';
 import type { WorkerConnection } from '../jobs/worker.ts';
 import { redisOptionsFromUrl } from './redis-options.ts';
 import {
@@ -51,7 +54,8 @@ export type AssemblyConfig = WorkerConfig &
   DialectSettings &
   Pick<SettingValues<typeof serviceSettings>, 'SOURCING_TOKEN_FILE'> &
   Pick<SettingValues<typeof redisSettings>, 'REDIS_PREFIX'> &
-  Pick<SettingValues<typeof jobSettings>, 'JOB_ATTEMPTS' | 'AUTH_CHECK_MS'> & {
+  Pick<SettingValues<typeof jobSettings>, 'JOB_ATTEMPTS' | 'AUTH_CHECK_MS'> &
+  Pick<SettingValues<typeof folderSettings>, 'AUDIT_RETENTION_DAYS'> & {
     /** The bearer token as read at start (SOURCING_TOKEN or SOURCING_TOKEN_FILE); undefined for the sandbox. */
     token: string | undefined;
   };
@@ -151,10 +155,17 @@ export async function createWorkerContext(
       },
       resumeCreation: () => queues.createRfq.resume(),
     });
+    const audit = createAuditLog({
+      root: config.folders.root,
+      retentionDays: config.AUDIT_RETENTION_DAYS,
+      account: config.account,
+      enrich: auditIdentity({ redis, keys }),
+    });
     return {
       config,
       logger,
       redis,
+      audit,
       keys,
       connection,
       queues,

@@ -124,7 +124,7 @@ export type CreateRfqContext = Pick<
     | 'PUSH_HEADER_CHANGES'
     | 'REQUISITION_CURRENCY'
   >;
-};
+} & Partial<Pick<WorkerContext, 'audit'>>;
 
 /** The account's reconcile coordinator for this context (src/creation/reconcile-coordinator.ts). */
 export function reconcilerOf(ctx: CreateRfqContext): ReconcileCoordinator {
@@ -188,6 +188,7 @@ export function creatorDeps(ctx: CreateRfqContext): CreatorDeps {
       : undefined,
     reconciler: reconcilerOf(ctx),
     onPosted: (rfqId, answeredAt) => lagProbe.afterCreate(rfqId, answeredAt),
+    audit: ctx.audit,
   };
 }
 

@@ -33,13 +33,14 @@ import { runIngest, type IngestResult, type IngestRunConfig } from '../src/intak
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import type { Notifier } from '../src/notify/notifier.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
+import { requisitionAccepted } from './audit-jobs.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type IngestJobResult = IngestResult;
 
 export async function processIngest(
   ctx: Pick<WorkerContext, 'logger' | 'redis' | 'keys' | 'queues'> &
-    Partial<Pick<WorkerContext, 'client'>> & {
+    Partial<Pick<WorkerContext, 'client' | 'audit'>> & {
       config: IngestRunConfig & Pick<WorkerContext['config'], 'JOB_BACKOFF_MS'>;
       notify?: Pick<Notifier, 'emit'>;
     },
@@ -53,7 +54,14 @@ export async function processIngest(
   try {
     const vendors = ctx.client ? { vendorPort: ctx.client } : {};
     return await runIngest(
-      { ...ctx, ...vendors, enqueue: (r) => enqueueCreateRfq(ctx.queues, r) },
+      {
+        ...ctx,
+        ...vendors,
+        enqueue: async (r) => {
+          await ctx.audit?.write(requisitionAccepted(r, parsed.data.sha256)); // before it is queued: never missing
+          return enqueueCreateRfq(ctx.queues, r);
+        },
+      },
       parsed.data,
       job.id,
     );

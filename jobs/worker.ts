@@ -10,6 +10,7 @@ import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { WorkerContext } from '../src/pipeline/context.ts';
 import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } from '../src/redis/queues.ts';
 import type { WorkerConfig } from '../src/pipeline/worker-config.ts';
+import { audited } from './audit-jobs.ts';
 
 type Processor = (job: Job) => Promise<unknown>;
 /** Builds a queue's processor for the worker's context: whatever wiring its jobs share is built once, here. */
@@ -136,9 +137,7 @@ export function startWorker(ctx: WorkerContext & WorkerConnection, opts: StartWo
       async (job: Job) => {
         inFlight++;
         try {
-          return await (
-            await load
-          )(job);
+          return await audited(ctx, key, job, await load);
         } finally {
           if (--inFlight === 0) idle?.();
         }

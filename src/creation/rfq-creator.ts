@@ -34,6 +34,8 @@ import { requisitionId } from '../redis/redis-keys.ts';
 import { adoptedLines } from './adoption.ts';
 import { toCreateRfqRequest } from './rfq-body.ts';
 import { settleExisting, type CreateOutcome, type SettleDeps } from './settle-existing.ts';
+import type { AuditSink } from '../audit/writer.ts';
+import { createAnswered } from '../audit/steps.ts';
 
 export { toCreateRfqRequest } from './rfq-body.ts';
 export { RECONCILE_LIMITS, type ReconcileLimits } from './reconcile-walk.ts';
@@ -71,6 +73,8 @@ export interface CreatorDeps extends SettleDeps {
   replicated?: (what: string) => Promise<void>;
   /** Pushes a re-export's header changes with the edit call (PUSH_HEADER_CHANGES); absent: they are only reported. */
   headerPusher?: HeaderPusher;
+  /** The audit log: the service's answer to a create is a line before the RFQ is recorded (src/audit/). */
+  audit?: AuditSink | undefined;
   /** Our RFQ was posted and recorded; its create was answered at `answeredAt` (this host's ms): the list-lag probe. */
   onPosted?(rfqId: number, answeredAt: number): void;
 }
@@ -257,6 +261,7 @@ async function postAndRecord(deps: CreatorDeps, a: Attempt, leaseFrom: number): 
     throw err;
   }
   const answeredAt = Date.now();
+  await deps.audit?.write(createAnswered(r, rfqId));
   // Tracking starts alongside the record (one round trip): a crash between the two leaves a tracked RFQ whose
   // requisition is still `creating`, which the next attempt adopts - never a second RFQ.
   const [rec] = await Promise.all([

@@ -48,6 +48,8 @@ export type IngestResult =
   | {
       status: 'done';
       file: string;
+      /** The mapping profile that read it (absent on results stored before it was kept). */
+      profile?: string;
       requisitions: number;
       heldRequisitions: number;
       rejectedRows: number;
@@ -370,6 +372,7 @@ async function finishRead(
   return {
     status: 'done',
     file: file.original,
+    profile: summary.profile,
     requisitions: summary.requisitions,
     heldRequisitions: summary.heldRequisitions,
     rejectedRows: summary.rejectedRows,

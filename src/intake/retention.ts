@@ -18,6 +18,8 @@ import type { Logger } from '../logger.ts';
 import { parseProcessingName } from './file-mover.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { defineScript, loadScript, type ScriptFlag } from '../redis/redis-scripts.ts';
+import type { AuditSink } from '../audit/writer.ts';
+import { retentionDone } from '../audit/steps.ts';
 
 export interface RetentionResult {
   /** ISO time of the run. */
@@ -63,6 +65,8 @@ export async function runRetention(o: {
   keys: RedisKeys;
   logger: Logger;
   now?: number;
+  /** The audit log: each run is a line (what it removed). */
+  audit?: AuditSink;
 }): Promise<RetentionResult> {
   const now = o.now ?? Date.now();
   const f = o.config.folders;
@@ -99,6 +103,7 @@ export async function runRetention(o: {
     removed.awards = await removeOlder(f.awards, cutoff, errors);
   }
   const result: RetentionResult = { at: new Date(now).toISOString(), days, outboxDays, removed, errors };
+  await o.audit?.write(retentionDone(removed, days, outboxDays));
   await o.redis.set(o.keys.key('retention', 'last'), JSON.stringify(result));
   const total = Object.values(removed).reduce((a, b) => a + b, 0);
   o.logger.info(
@@ -123,6 +128,7 @@ export function startRetentionSchedule(ctx: {
   redis: Redis;
   keys: RedisKeys;
   logger: Logger;
+  audit?: AuditSink;
 }): { task?: ScheduledTask; stop(): Promise<void> } {
   if (ctx.config.RETENTION_DAYS <= 0 && ctx.config.OUTBOX_RETENTION_DAYS <= 0) return { stop: async () => undefined };
   const task = cron.schedule(

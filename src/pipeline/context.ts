@@ -15,6 +15,7 @@ import type { RateLimiter } from '../creation/rate-limiter.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import type { TokenSource } from '../creation/token-source.ts';
 import type { Notifier } from '../notify/notifier.ts';
+import type { AuditSink } from '../audit/writer.ts';
 
 export interface WorkerContext {
   /** The settings the worker reads (worker-config.ts), as app/ parsed them. */
@@ -51,4 +52,9 @@ export interface WorkerContext {
   tokens: Pick<TokenSource, 'fingerprint'>;
   /** Tells people (NOTIFY_ROUTES): events go on the notify queue, never waiting for a mail server. */
   notify: Notifier;
+  /**
+   * The audit log (src/audit/writer.ts): one line per step of a requisition, appended and flushed before the step is
+   * reported done (`rfq-sync trace`).
+   */
+  audit: AuditSink;
 }

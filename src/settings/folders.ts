@@ -68,6 +68,12 @@ export const folderSettings = {
   OUTBOX_DONE_FILES: z.enum(['marker', 'manifest', 'off']).default('off'),
   /** Days to keep comparison workbooks and award files in the outbox. Default 0: keep them (procurement's files). */
   OUTBOX_RETENTION_DAYS: int(0, 36_500).default(0),
+  /**
+   * Days of audit log files (`<RFQ_SYNC_DIR>/audit/YYYY-MM-DD.<host>.jsonl`, one line per step of each requisition,
+   * read by `rfq-sync trace`) kept; older files go on the first write of each day. Default 400 (a year and a month);
+   * 0 keeps them all.
+   */
+  AUDIT_RETENTION_DAYS: int(0, 36_500).default(400),
   /** When retention runs (on every worker; harmless twice). Default 03:30 daily. */
   RETENTION_CRON: cron.default('30 3 * * *'),
   /** Largest input file accepted, bytes. Default 256 MiB. */

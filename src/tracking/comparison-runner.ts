@@ -42,6 +42,7 @@ import { lastAwards, recordFinalAward } from './price-history.ts';
 import type { TrackingStore } from './store.ts';
 import { unreadableOf, type TrackedRfq, type WrittenComparison } from './transitions.ts';
 import { noteWithheld } from './withheld-awards.ts';
+import { auditComparison } from '../audit/outputs.ts';
 
 export interface ComparisonResult {
   rfqId: number;
@@ -87,6 +88,14 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     files,
     awardName: names.award,
     overview: overviewPath(ctx.config),
+  });
+  await auditComparison(ctx.audit, {
+    rfqId,
+    rfqNo: rfq.rfq_no,
+    version,
+    workbook,
+    award: csv,
+    winnerKey: snap.winnerKey,
   });
   await tellComparisonWritten(ctx, {
     rec,

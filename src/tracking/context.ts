@@ -33,7 +33,7 @@ export type TrackingContext = Pick<
   'logger' | 'redis' | 'keys' | 'queues' | 'client' | 'limiter' | 'authGate'
 > & {
   config: TrackingConfig;
-} & Partial<Pick<WorkerContext, 'dialects' | 'notify'>>;
+} & Partial<Pick<WorkerContext, 'dialects' | 'notify' | 'audit'>>;
 
 /** The tracking records of the context's account: a view over its Redis client and keys, cheap to make, holds nothing. */
 export function trackingStore(ctx: Pick<TrackingContext, 'redis' | 'keys'>): TrackingStore {

@@ -20,7 +20,7 @@ import { trackingStore, type TrackingContext } from './context.ts';
 import { countHint } from './hint-stats.ts';
 import { applySeen } from './poll-apply.ts';
 import { sinkOf } from './poll-listing.ts';
-import { emptyPollResult } from './poll-result.ts';
+import { emptyPollResult, type PollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
 import { isFinal } from './transitions.ts';
 import { wakePoll, type Wake } from './poll-wake.ts';
@@ -39,6 +39,8 @@ export interface HintOutcome {
   checked: number;
   /** Transitions the check found and recorded. */
   transitions: number;
+  /** Which: each RFQ that moved on, from and to (the demo prints them as a poll's). */
+  found?: PollResult['transitions'];
   /** The poll woken (as a webhook naming nothing wakes it), when the check did not settle the webhook. */
   poll?: Wake;
 }
@@ -79,7 +81,8 @@ export async function actOnWebhook(ctx: HintContext, ids: readonly number[]): Pr
   out.checked = checked.length;
   if (checked.length > 0) {
     try {
-      out.transitions = await check(ctx, checked);
+      out.found = await check(ctx, checked);
+      out.transitions = out.found.length;
     } catch (err) {
       ctx.logger.warn(
         { event: 'webhook.check-failed', rfqIds: checked, err },
@@ -110,7 +113,7 @@ async function takeChecks(ctx: HintContext, n: number): Promise<number> {
 }
 
 /** The RFQs read now and applied as a poll applies what it read; the transitions found. */
-async function check(ctx: HintContext, ids: number[]): Promise<number> {
+async function check(ctx: HintContext, ids: number[]): Promise<PollResult['transitions']> {
   const store = trackingStore(ctx);
   const startedAt = Date.now();
   const slot = `hint~${startedAt}~${randomUUID().slice(0, 8)}`;
@@ -140,5 +143,5 @@ async function check(ctx: HintContext, ids: number[]): Promise<number> {
     { event: 'webhook.checked', rfqIds: ids, requests: figures.requests, reading: reading.name, transitions },
     `webhook: checked RFQs ${ids.join(', ')} (${figures.requests} requests, ${reading.name}): ${transitions} transitions`,
   );
-  return transitions;
+  return s.result.transitions;
 }

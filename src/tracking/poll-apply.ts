@@ -12,6 +12,7 @@ import type { PollResult } from './poll-result.ts';
 import type { PollState, TransitionVia } from './poll-state.ts';
 import { finalFollowUp, isFinal, observe, unreadableOf, type Observation, type TrackedRfq } from './transitions.ts';
 import { retryWithheld } from './withheld-awards.ts';
+import { transitionSeen } from '../audit/steps.ts';
 
 const BATCH = 500;
 
@@ -89,6 +90,8 @@ async function applyToRecord(s: PollState, id: number, first: TrackedRfq | undef
   };
   const quick = decide(first);
   if (quick !== undefined) {
+    if (obs?.transition)
+      await s.ctx.audit?.write(transitionSeen(id, obs.transition, slot, found?.rfq, quick.requisition, s.via));
     // The RFQ as listed (header and lines for the workbook), refreshed whenever the record changes.
     if (found?.rfq) await store.putListed(found.rfq);
     if (!(await store.compareAndSet(first, quick))) await store.update(id, decide);

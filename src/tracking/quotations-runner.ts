@@ -14,6 +14,7 @@ import { sayOnce, type ToSay } from './report-once.ts';
 import { decideNewVersion, decisionsOf, revisionsOf, type VersionDecision } from './revisions.ts';
 import { pullQuotations, storeSnapshot, type QuotationPull } from './snapshot.ts';
 import type { TrackingStore } from './store.ts';
+import { quotationsPulled } from '../audit/steps.ts';
 
 export interface QuotationsResult {
   rfqId: number;
@@ -27,7 +28,7 @@ export interface QuotationsResult {
 }
 
 /** What a quotations pull reads: the tracked record, the service, and the comparison queue it may ask. */
-export type QuotationsContext = Pick<TrackingContext, 'redis' | 'keys' | 'client' | 'logger' | 'queues'>;
+export type QuotationsContext = Pick<TrackingContext, 'redis' | 'keys' | 'client' | 'logger' | 'queues' | 'audit'>;
 
 export async function runQuotations(
   ctx: QuotationsContext,
@@ -78,6 +79,15 @@ export async function runQuotations(
     if (!decision.needed) return { ...base, decision };
   }
   const version = (written?.version ?? 0) + 1;
+  await ctx.audit?.write(
+    quotationsPulled({
+      rfqId,
+      count: pull.quotations.length,
+      keys: Object.keys(revisions),
+      reason: data.reason,
+      version,
+    }),
+  );
   await enqueueComparison(ctx, { rfqId, version });
   const why = decision.revised.length > 0 ? ` (revised: ${decision.revised.join(', ')})` : '';
   log.info(

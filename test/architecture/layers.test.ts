@@ -21,6 +21,7 @@ const LEVELS: Array<[folder: string, level: number]> = [
   ['src/comparison', 1],
   ['src/redis', 1],
   ['src/notify', 1], // messages to people: channels, event kinds, routes, the notify queue's messages
+  ['src/audit', 1], // the audit log: one line per step of a requisition, its reader and timelines
   ['src/creation', 2],
   ['src/vendors', 2], // the account's vendor directory: its store in Redis and the category check
   ['src/intake', 3],

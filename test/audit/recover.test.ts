@@ -1,0 +1,93 @@
+/**
+ * `rfq-sync recover` re-seeds from the audit log before any walk of the service. One run of the three sample exports
+ * (11 requisitions, on an account holding 200 other RFQs) by the shipped worker; then Redis is flushed twice and recovered twice from the same data folder
+ * and the same sandbox: once without the audit log (today's recover: every requisition is queued to reconcile, and
+ * the worker walks the account for them) and once with it (each requisition recorded again with the RFQ the log
+ * knows). Requests to the sandbox are counted from the flush until the worker is done, the same way in both: the
+ * log's recover asks the service less, and both end with every requisition on its original RFQ, none posted again.
+ */
+import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
+import { redisKeys } from '../../src/redis/redis-keys.ts';
+import { SAMPLES, SAMPLES_DIR } from '../helpers/samples.ts';
+import { usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { spawnCli } from '../app/cli-helpers.ts';
+
+// an account with history: 200 RFQs made by hand before rfq-sync (the walk reads them all)
+const pipeline = usePipeline({ tag: 'recover-audit', sandbox: { seed: 42, existing: 200 } });
+
+/** Every create-sent line of the log: requisition -> RFQ. */
+function createdInLog(dir: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const f of existsSync(dir) ? readdirSync(dir) : [])
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean)) {
+      const l = JSON.parse(line) as { event: string; profile: string; key: string; rfq_id?: number };
+      if (l.event === 'create-sent' && l.rfq_id !== undefined) m.set(`${l.profile}/${l.key}`, l.rfq_id);
+    }
+  return m;
+}
+
+const calls = (stats: { calls: Record<string, Record<string, number>> }) =>
+  Object.values(stats.calls).reduce((n, byStatus) => n + Object.values(byStatus).reduce((a, b) => a + b, 0), 0);
+
+describe('recover after a flushed Redis', () => {
+  it('re-seeds from the audit log and asks the service less than without it', { timeout: 240_000 }, async () => {
+    // no scheduled poll: what the service is asked is the recovery's (and the worker's start, alike in both)
+    const env = pipeline.workerEnv({ LOG_LEVEL: 'info', POLL_CRON: '0 0 1 1 *' });
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const audit = join(pipeline.data.root, 'audit');
+    let worker = await pipeline.spawnWorker(env);
+    for (const f of SAMPLES) {
+      copyFileSync(join(SAMPLES_DIR, f), join(pipeline.staging, f));
+      renameSync(join(pipeline.staging, f), join(pipeline.data.inbox, f));
+    }
+    await waitFor('11 RFQs created and logged', () => createdInLog(audit).size === 11, 90_000);
+    const original = createdInLog(audit);
+    await worker.kill('SIGTERM');
+    const rfqs = pipeline.sandbox.control.listAll().length;
+
+    const admin = new Redis(pipeline.redisUrl);
+    const store = createIdempotencyStore(admin, redisKeys(pipeline.prefix, 'hardening'));
+    const allBack = async () => {
+      for (const [id, rfqId] of original) {
+        const rec = await store.get(id);
+        if (rec?.state !== 'created' || rec.rfqId !== rfqId) return false;
+      }
+      return true;
+    };
+    /** Flush, recover, run the worker until every requisition is back on its RFQ; the requests it took. */
+    const recoverRun = async (): Promise<{ requests: number; output: string }> => {
+      await admin.flushall();
+      pipeline.sandbox.control.resetStats();
+      const recover = spawnCli(['recover', '--since', since], env);
+      const { code } = await recover.exited;
+      expect(code, recover.output()).toBe(0);
+      worker = await pipeline.spawnWorker(env);
+      await waitFor('every requisition back on its RFQ', allBack, 90_000, 100);
+      await worker.kill('SIGTERM');
+      const requests = calls(pipeline.sandbox.control.stats());
+      expect(pipeline.sandbox.control.stats().rfqsCreated).toBe(0); // nothing posted again
+      expect(pipeline.sandbox.control.listAll()).toHaveLength(rfqs);
+      return { requests, output: recover.output() };
+    };
+
+    // today's recover: the same data folder without its audit log
+    renameSync(audit, `${audit}.kept`);
+    const without = await recoverRun();
+    expect(without.output).toMatch(/recover: 0 requisition\(s\) re-seeded from the audit log, 11 queued to reconcile/);
+    // with the log (the one of the original run)
+    rmSync(audit, { recursive: true, force: true });
+    renameSync(`${audit}.kept`, audit);
+    const withLog = await recoverRun();
+    expect(withLog.output).toMatch(/recover: 11 requisition\(s\) re-seeded from the audit log, 0 queued to reconcile/);
+
+    console.log(
+      `recover after FLUSHALL, 11 requisitions of the 3 samples, 200 other RFQs in the account: ${without.requests} requests to the service without the audit log, ${withLog.requests} with it`,
+    );
+    expect(withLog.requests).toBeLessThan(without.requests);
+    await admin.quit();
+  });
+});
