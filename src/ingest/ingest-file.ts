@@ -221,17 +221,22 @@ async function chooseOnOtherSheets(
   head: readonly HeadRow[],
 ): Promise<ProfileChoice | undefined> {
   const read = head[0]?.sheet?.toLowerCase();
-  const named = profiles.flatMap((p) => (p.sheet ? [p.sheet.toLowerCase()] : []));
-  const all = (await rows.source.sheets()).map((s) => s.toLowerCase());
-  const sheets = [...new Set([...named, ...all])].filter((s) => s !== read);
-  for (const sheet of sheets) {
-    const eligible = profiles.filter((p) => p.sheet === undefined || p.sheet.toLowerCase() === sheet);
-    const naming = named.includes(sheet) && !all.includes(sheet) ? eligible.filter((p) => p.sheet) : eligible;
+  const named = profiles.flatMap((p) => (p.sheet ? [p.sheet] : []));
+  const all = await rows.source.sheets();
+  const inFile = new Set(all.map((s) => s.toLowerCase()));
+  const seen = new Set<string>([read ?? '']);
+  for (const sheet of [...named, ...all]) {
+    const key = sheet.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const eligible = profiles.filter((p) => p.sheet === undefined || p.sheet.toLowerCase() === key);
+    const naming = inFile.has(key) ? eligible : eligible.filter((p) => p.sheet);
     if (naming.length === 0) continue;
     await rows.close();
     rows.open(sheet, 'auto');
     try {
-      return chooseProfile(naming, file, await rows.readHead());
+      const choice = chooseProfile(naming, file, await rows.readHead());
+      return { ...choice, reason: `${choice.reason}, in sheet or table "${sheet}"` };
     } catch (err) {
       if (!(err instanceof SheetNotFoundError || err instanceof FileRefusedError)) throw err;
     }

@@ -11,6 +11,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { CellObject, WorkBook } from '@e965/xlsx';
+import { Parser } from 'htmlparser2';
 import { FileRefusedError, SheetNotFoundError } from '../errors.ts';
 import type { InMemoryKind } from './file-sniffer.ts';
 import { XML_DTD } from './format-recognition.ts';
@@ -59,7 +60,19 @@ export async function loadWorkbook(path: string, kind: InMemoryKind, file: strin
       'is an XML spreadsheet that declares a DTD or entities (<!DOCTYPE>/<!ENTITY>); these are refused, as entity expansion can exhaust memory ("billion laughs")',
     );
   let book: WorkBook;
+  let hiddenOds = new Set<string>();
+  // SheetJS reports what it doubts with console.error (ODS number formats it cannot convert, ...): kept off the
+  // worker's output, whose logs are structured (the read is synchronous: nothing else runs meanwhile)
+  const consoleError = console.error;
+  console.error = () => undefined;
   try {
+    if (kind === 'ods') {
+      const cfb = XLSX.CFB as {
+        read(b: Buffer, o: { type: 'buffer' }): unknown;
+        find(c: unknown, path: string): { content: Uint8Array } | null;
+      };
+      hiddenOds = odsHiddenTables(cfb.find(cfb.read(buf, { type: 'buffer' }), 'content.xml')?.content);
+    }
     book = XLSX.read(buf, {
       type: 'buffer',
       dense: true,
@@ -74,16 +87,40 @@ export async function loadWorkbook(path: string, kind: InMemoryKind, file: strin
     const msg = (err as Error)?.message || String(err);
     throw new FileRefusedError(file, `is ${WHAT[kind]} (${msg})`, { cause: err });
   } finally {
+    console.error = consoleError;
     buf = undefined;
   }
   const states = book.Workbook?.Sheets ?? [];
   const sheets = book.SheetNames.map((name, i) => {
-    const h = states[i]?.Hidden ?? 0;
+    const h = hiddenOds.has(name) ? 1 : (states[i]?.Hidden ?? 0);
     return { name, state: h === 2 ? 'veryHidden' : h === 1 ? 'hidden' : 'visible' };
   });
   if (sheets.length === 0)
     throw new FileRefusedError(file, `is ${WHAT[kind].replace('a corrupt', 'an')} without any sheet`);
   return { sheets, book };
+}
+
+/**
+ * The tables of an .ods that LibreOffice hides (SheetJS does not report them): a table whose automatic style has
+ * `table:display="false"`. content.xml is read with htmlparser2 in XML mode (no DTD, no entity but the five XML ones).
+ */
+function odsHiddenTables(contentXml: Uint8Array | undefined): Set<string> {
+  if (!contentXml) return new Set();
+  const hiddenStyles = new Set<string>();
+  const tables: Array<[string, string]> = [];
+  let style: string | undefined;
+  const parser = new Parser(
+    {
+      onopentag(name, a) {
+        if (name === 'style:style') style = a['style:family'] === 'table' ? a['style:name'] : undefined;
+        else if (name === 'style:table-properties' && style && a['table:display'] === 'false') hiddenStyles.add(style);
+        else if (name === 'table:table') tables.push([a['table:name'] ?? '', a['table:style-name'] ?? '']);
+      },
+    },
+    { xmlMode: true },
+  );
+  parser.end(Buffer.from(contentXml).toString('utf8'));
+  return new Set(tables.filter(([, st]) => hiddenStyles.has(st)).map(([n]) => n));
 }
 
 function cellValue(c: CellObject | undefined): CellValue {

@@ -154,10 +154,22 @@ export function addFormatCases(
     fileName: 'huge-saved-search.xls',
     what: 'XML Spreadsheet 2003 of 40 MB (one 40 MB cell): over the in-memory budget of the suite (256 MiB)',
     expect: { ...failed(/MAX_IN_MEMORY_READ_BYTES/), createsNothing: true },
-    write: (d) => {
-      const big = rows('XHUGE');
-      big[1]![t.productColumn] = 'A'.repeat(40 * 1024 * 1024);
-      return put(d, 'huge-saved-search.xls', write(workbook([['S', XLSX.utils.aoa_to_sheet(big)]]), 'xlml'));
+    // written in chunks, never built whole: a synchronous 40 MB write would stall the pipeline test's slow copy
+    write: async (d) => {
+      await mkdir(d, { recursive: true });
+      const p = join(d, 'huge-saved-search.xls');
+      const xml = (write(workbook([['S', XLSX.utils.aoa_to_sheet(rows('XHUGE'))]]), 'xlml') as Buffer).toString();
+      const [before, after] = xml.split('Bolt M6x20');
+      const fh = await open(p, 'w');
+      try {
+        await fh.write(before!);
+        const chunk = Buffer.alloc(1024 * 1024, 'A');
+        for (let i = 0; i < 40; i++) await fh.write(chunk);
+        await fh.write(after!);
+      } finally {
+        await fh.close();
+      }
+      return p;
     },
   });
   add({

@@ -246,6 +246,17 @@ describe('the readers', () => {
     }
   });
 
+  it('hidden sheets are tried after the visible ones, LibreOffice .ods included (SheetJS does not report them there)', async () => {
+    // made by LibreOffice 7 (soffice --convert-to ods) from an xlsx whose first sheet "Old" is hidden
+    const path = join(ROOT, 'test/ingest/fixtures/hidden-sheet-libreoffice.ods');
+    const wb = await loadWorkbook(path, 'ods', 'hidden-sheet-libreoffice.ods');
+    expect(wb.sheets).toEqual([
+      { name: 'Old', state: 'hidden' },
+      { name: 'Current', state: 'visible' },
+    ]);
+    expect((await all(readWorkbookRows(wb))).map((r) => r.cells)).toEqual([['new']]);
+  });
+
   it('HTML: void and implied-closed elements do not count as nesting (5,000 <br>, <img>, unclosed <p>)', async () => {
     const path = await put(
       'voids.html',
