@@ -109,9 +109,11 @@ export async function runDemo(o: DemoOptions): Promise<number> {
         for (const line of jobProgressLines(queue, job, result, value, rel)) say(line);
       },
     });
-    ops = await startDemoEndpoint(config, logger, metrics, pipeline.ctx, runtime);
+    ops = await startDemoEndpoint(config, logger, metrics, pipeline.ctx, runtime, say);
     say(`dashboard ${ops.url}/queues, metrics ${ops.url}/metrics`);
-    say(`webhooks: the sandbox posts every state change to ${ops.url}/hooks/sourcing/<secret>, which wakes the poll`);
+    say(
+      `webhooks: the sandbox posts every state change to ${ops.url}/hooks/sourcing/<secret>: the RFQ it names is checked at once`,
+    );
 
     const copied = await copySamples(config.folders.inbox);
     say(`copied ${copied} sample exports into ${rel(config.folders.inbox)}`);
@@ -146,6 +148,7 @@ async function startDemoEndpoint(
   metrics: OpsMetrics,
   ctx: WorkerContext,
   runtime: Runtime,
+  say: (line: string) => void,
 ): Promise<OpsServer> {
   const ops = await startOpsServer({
     host: '127.0.0.1',
@@ -155,7 +158,12 @@ async function startDemoEndpoint(
     queues: ctx.queues.all,
     webhook: { secret: config.WEBHOOK_SECRET, maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES },
   });
-  ops.setWebhookTarget(({ ids }) => actOnWebhook(ctx, ids).then(webhookOutcome));
+  ops.setWebhookTarget(async ({ ids }) => {
+    const h = await actOnWebhook(ctx, ids);
+    for (const t of h.found)
+      if (t.from !== 'created' || t.to !== 'open') say(`RFQ ${t.rfqId}: ${t.from} -> ${t.to} (named by a webhook)`);
+    return webhookOutcome(h);
+  });
   if (runtime.sandbox) runtime.sandbox.webhooks.url = `${ops.url}/hooks/sourcing/${config.WEBHOOK_SECRET}`;
   return ops;
 }

@@ -39,6 +39,8 @@ export interface HintOutcome {
   checked: number;
   /** Transitions the check found and recorded. */
   transitions: number;
+  /** Those transitions. */
+  found: Array<{ rfqId: number; from: string; to: string }>;
   /** The poll woken (as a webhook naming nothing wakes it), when the check did not settle the webhook. */
   poll?: Wake;
 }
@@ -68,7 +70,7 @@ export function hintIds(json: unknown): number[] {
 /** What one webhook sets off: its named RFQs checked now, and the poll woken when that does not settle it. */
 export async function actOnWebhook(ctx: HintContext, ids: readonly number[]): Promise<HintOutcome> {
   const store = trackingStore(ctx);
-  const out: HintOutcome = { named: 0, checked: 0, transitions: 0 };
+  const out: HintOutcome = { named: 0, checked: 0, transitions: 0, found: [] };
   await countHint(ctx, { received: 1 });
   const records = await store.getMany(ids);
   const named = ids.filter((_, i) => records[i] !== undefined && !isFinal(records[i]!.state));
@@ -79,7 +81,8 @@ export async function actOnWebhook(ctx: HintContext, ids: readonly number[]): Pr
   out.checked = checked.length;
   if (checked.length > 0) {
     try {
-      out.transitions = await check(ctx, checked);
+      out.found = await check(ctx, checked);
+      out.transitions = out.found.length;
     } catch (err) {
       ctx.logger.warn(
         { event: 'webhook.check-failed', rfqIds: checked, err },
@@ -110,7 +113,7 @@ async function takeChecks(ctx: HintContext, n: number): Promise<number> {
 }
 
 /** The RFQs read now and applied as a poll applies what it read; the transitions found. */
-async function check(ctx: HintContext, ids: number[]): Promise<number> {
+async function check(ctx: HintContext, ids: number[]): Promise<HintOutcome['found']> {
   const store = trackingStore(ctx);
   const startedAt = Date.now();
   const slot = `hint~${startedAt}~${randomUUID().slice(0, 8)}`;
@@ -140,5 +143,5 @@ async function check(ctx: HintContext, ids: number[]): Promise<number> {
     { event: 'webhook.checked', rfqIds: ids, requests: figures.requests, reading: reading.name, transitions },
     `webhook: checked RFQs ${ids.join(', ')} (${figures.requests} requests, ${reading.name}): ${transitions} transitions`,
   );
-  return transitions;
+  return s.result.transitions.map((t) => ({ rfqId: t.rfqId, from: t.from, to: t.to }));
 }
