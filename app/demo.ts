@@ -111,7 +111,9 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     });
     ops = await startDemoEndpoint(config, logger, metrics, pipeline.ctx, runtime, say);
     say(`dashboard ${ops.url}/queues, metrics ${ops.url}/metrics`);
-    say(`webhooks: the sandbox posts every state change to ${ops.url}/hooks/sourcing/<secret>, which wakes the poll`);
+    say(
+      `webhooks: the sandbox posts every state change to ${ops.url}/hooks/sourcing/<secret>: the RFQ it names is checked at once`,
+    );
 
     const copied = await copySamples(config.folders.inbox);
     say(`copied ${copied} sample exports into ${rel(config.folders.inbox)}`);
@@ -157,10 +159,10 @@ async function startDemoEndpoint(
     webhook: { secret: config.WEBHOOK_SECRET, maxBodyBytes: config.WEBHOOK_MAX_BODY_BYTES },
   });
   ops.setWebhookTarget(async ({ ids }) => {
-    const hint = await actOnWebhook(ctx, ids);
-    // what the RFQ a webhook named showed at once, as a poll's transitions are shown
-    for (const t of hint.found ?? []) say(`RFQ ${t.rfqId}: ${t.from} -> ${t.to} (checked on its webhook)`);
-    return webhookOutcome(hint);
+    const h = await actOnWebhook(ctx, ids);
+    for (const t of h.found)
+      if (t.from !== 'created' || t.to !== 'open') say(`RFQ ${t.rfqId}: ${t.from} -> ${t.to} (named by a webhook)`);
+    return webhookOutcome(h);
   });
   ops.setLookup((await import('./trace.ts')).traceLookupFor(config, ctx));
   if (runtime.sandbox) runtime.sandbox.webhooks.url = `${ops.url}/hooks/sourcing/${config.WEBHOOK_SECRET}`;

@@ -20,7 +20,7 @@ import { trackingStore, type TrackingContext } from './context.ts';
 import { countHint } from './hint-stats.ts';
 import { applySeen } from './poll-apply.ts';
 import { sinkOf } from './poll-listing.ts';
-import { emptyPollResult, type PollResult } from './poll-result.ts';
+import { emptyPollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
 import { isFinal } from './transitions.ts';
 import { wakePoll, type Wake } from './poll-wake.ts';
@@ -39,8 +39,8 @@ export interface HintOutcome {
   checked: number;
   /** Transitions the check found and recorded. */
   transitions: number;
-  /** Which: each RFQ that moved on, from and to (the demo prints them as a poll's). */
-  found?: PollResult['transitions'];
+  /** Those transitions. */
+  found: Array<{ rfqId: number; from: string; to: string }>;
   /** The poll woken (as a webhook naming nothing wakes it), when the check did not settle the webhook. */
   poll?: Wake;
 }
@@ -70,7 +70,7 @@ export function hintIds(json: unknown): number[] {
 /** What one webhook sets off: its named RFQs checked now, and the poll woken when that does not settle it. */
 export async function actOnWebhook(ctx: HintContext, ids: readonly number[]): Promise<HintOutcome> {
   const store = trackingStore(ctx);
-  const out: HintOutcome = { named: 0, checked: 0, transitions: 0 };
+  const out: HintOutcome = { named: 0, checked: 0, transitions: 0, found: [] };
   await countHint(ctx, { received: 1 });
   const records = await store.getMany(ids);
   const named = ids.filter((_, i) => records[i] !== undefined && !isFinal(records[i]!.state));
@@ -113,7 +113,7 @@ async function takeChecks(ctx: HintContext, n: number): Promise<number> {
 }
 
 /** The RFQs read now and applied as a poll applies what it read; the transitions found. */
-async function check(ctx: HintContext, ids: number[]): Promise<PollResult['transitions']> {
+async function check(ctx: HintContext, ids: number[]): Promise<HintOutcome['found']> {
   const store = trackingStore(ctx);
   const startedAt = Date.now();
   const slot = `hint~${startedAt}~${randomUUID().slice(0, 8)}`;
@@ -143,5 +143,5 @@ async function check(ctx: HintContext, ids: number[]): Promise<PollResult['trans
     { event: 'webhook.checked', rfqIds: ids, requests: figures.requests, reading: reading.name, transitions },
     `webhook: checked RFQs ${ids.join(', ')} (${figures.requests} requests, ${reading.name}): ${transitions} transitions`,
   );
-  return s.result.transitions;
+  return s.result.transitions.map((t) => ({ rfqId: t.rfqId, from: t.from, to: t.to }));
 }

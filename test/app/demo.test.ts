@@ -34,12 +34,11 @@ describe('demo', () => {
     expect(out).toMatch(/copied \d+ sample exports/);
     expect(out).toMatch(/RFQ \d+ created for requisition/);
     expect(out).toMatch(/RFQ \d+: (open|created) -> closed/);
-    // the sandbox's webhooks: state changes seen by the check of the RFQ a webhook named, or by the poll it woke,
-    // not only by the schedule's
+    // the sandbox's webhooks named the RFQs (or woke the poll): state changes seen by them, not only by the schedule's
     expect(out).toMatch(
       /webhooks: the sandbox posts every state change to http:\/\/127\.0\.0\.1:\d+\/hooks\/sourcing\/<secret>/,
     );
-    expect(out).toMatch(/RFQ \d+: \w+ -> (closed|completed|cancelled) \((woken by a webhook|checked on its webhook)\)/);
+    expect(out).toMatch(/RFQ \d+: \w+ -> (closed|completed|cancelled) \((woken|named) by a webhook\)/);
     expect(out).toMatch(/Done in [\d.]+ s\./);
     const section = (title: string) => {
       const lines = out.split('\n');

@@ -160,4 +160,15 @@ describe('a webhook that names a tracked RFQ', () => {
     expect(metrics).toMatch(new RegExp(`^rfq_sync_close_to_workbook_seconds_count ${w.closeToWorkbook.count}$`, 'm'));
     expect(metrics).toMatch(/^rfq_sync_close_to_workbook_seconds_bucket\{le="\+Inf"\} \d+$/m);
   });
+
+  it('with targeted checks off (WEBHOOK_CHECKS_PER_INTERVAL=0), a webhook naming a tracked RFQ only wakes the poll', async () => {
+    const id = await h.createTrackedRfq('Checks off', 2);
+    await h.pollAndSettle();
+    const before = calls();
+    const off = { ...h.ctx, config: { ...h.ctx.config, WEBHOOK_CHECKS_PER_INTERVAL: 0 } };
+    const out = await actOnWebhook(off, [id]);
+    expect(out).toMatchObject({ named: 1, checked: 0, transitions: 0, poll: { outcome: expect.any(String) } });
+    await h.settle();
+    expect(calls().detail - before.detail).toBe(0);
+  });
 });
