@@ -89,6 +89,8 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     workbook,
     award: csv,
     winnerKey: snap.winnerKey,
+    revisions: snap.revisions,
+    forAward: snap.award,
   });
   await tellComparisonWritten(ctx, {
     rec,
