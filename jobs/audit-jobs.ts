@@ -126,7 +126,17 @@ function ingestEvents(ctx: AuditJobContext, job: Job, res: JobResults['ingest'])
           rejected_rows: res.rejectedRows,
         },
       ];
-      if (res.heldRequisitions > 0)
+      for (const h of res.held ?? [])
+        out.push({
+          event: 'requisition-held',
+          summary: `requisition ${res.profile}/${h.key} of ${res.file} held back: ${h.reason}`,
+          ...base,
+          ...(res.profile ? { profile: res.profile } : {}),
+          key: h.key,
+          reason: h.reason,
+          report,
+        });
+      if (res.heldRequisitions > 0 && !res.held)
         out.push({
           event: 'requisition-held',
           summary: `${res.heldRequisitions} requisition(s) of ${res.file} held back${res.firstProblem ? `: ${res.firstProblem}` : ''} (every problem in the report)`,

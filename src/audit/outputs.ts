@@ -18,6 +18,12 @@ export interface ComparisonWritten {
   workbook: string;
   award?: string | undefined;
   winnerKey?: string | undefined;
+  /**
+   * What the version reflected, as its record keeps it: revision_no per quotation_key and whether it was pulled for
+   * the award (`recover` restores the record from them, so no version is written again for nothing).
+   */
+  revisions?: Record<string, number> | undefined;
+  forAward?: boolean | undefined;
 }
 
 export async function auditComparison(audit: AuditSink | undefined, o: ComparisonWritten): Promise<void> {
@@ -36,6 +42,9 @@ export async function comparisonEvents(o: ComparisonWritten): Promise<AuditEvent
       version: o.version,
       workbook: o.workbook,
       ...(book ? { sha256: createHash('sha256').update(book).digest('hex') } : {}),
+      ...(o.revisions ? { revisions: o.revisions } : {}),
+      ...(o.forAward !== undefined ? { for_award: o.forAward } : {}),
+      ...(o.winnerKey !== undefined ? { winner: o.winnerKey } : {}),
     },
   ];
   if (o.award === undefined) return out;

@@ -148,6 +148,13 @@ export function pendingOf(lines: AuditLine[], requisitions: string[], current?: 
   for (const id of requisitions) {
     const mine = lines.filter((l) => requisitionOf(l) === id);
     const create = mine.filter((l) => l.event === 'create-sent').at(-1);
+    const read = mine.filter((l) => l.event === 'requisition-accepted' || l.event === 'requisition-held').at(-1);
+    if (read?.event === 'requisition-held') {
+      out.push(
+        `${id}: held back when ${read.file ?? 'its file'} was read: ${String(read.reason)} (fix it in the ERP and export it again; every problem in the file's report)`,
+      );
+      continue;
+    }
     const now = current?.requisitions[id];
     const state = now?.state ?? (create ? String(create.outcome) : undefined);
     if (state === 'undecided')

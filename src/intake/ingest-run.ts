@@ -55,6 +55,8 @@ export type IngestResult =
       rejectedRows: number;
       report: string;
       firstProblem?: string;
+      /** The requisitions held back (the first of the report's rows), each with its first problem. */
+      held?: Array<{ key: string; reason: string }>;
       /** Requisitions sent although no vendor follows their category (CATEGORY_CHECK=warn), and the first. */
       categoryWarnings?: number;
       firstCategoryWarning?: string;
@@ -377,6 +379,7 @@ async function finishRead(
     heldRequisitions: summary.heldRequisitions,
     rejectedRows: summary.rejectedRows,
     report,
+    ...(summary.heldRequisitions > 0 ? { held: heldOf(summary) } : {}),
     ...(firstProblem !== undefined ? { firstProblem } : {}),
     ...(categories.warned > 0
       ? { categoryWarnings: categories.warned, firstCategoryWarning: categories.firstWarning }
@@ -433,6 +436,23 @@ async function settleLedger(run: Run, where: 'archive' | 'failed'): Promise<void
       report: run.report,
     });
   else await run.ledger.release(run.payload.sha256, run.payload.processingName);
+}
+
+/**
+ * Each held requisition of the report's rows with its first problem (what `trace` says of it): a requisition with a
+ * row held or rejected and none sent (a bad row holds its requisition whole).
+ */
+function heldOf(summary: IngestSummary): Array<{ key: string; reason: string }> {
+  const held = new Map<string, string>();
+  const sent = new Set<string>();
+  for (const row of summary.rows) {
+    if (!row.requisition) continue;
+    if (row.status === 'ok' || row.status === 'warning') sent.add(row.requisition);
+    if ((row.status !== 'held' && row.status !== 'rejected') || held.has(row.requisition)) continue;
+    const problem = row.problems.find((p) => p.severity === 'error') ?? row.problems[0];
+    if (problem) held.set(row.requisition, formatRowProblem(problem));
+  }
+  return [...held].filter(([key]) => !sent.has(key)).map(([key, reason]) => ({ key, reason }));
 }
 
 function heldEvent(run: Run, summary: IngestSummary) {

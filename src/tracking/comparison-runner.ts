@@ -80,7 +80,6 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   const files = await writeComparisonOutputs(model, { folders: ctx.config.folders, names });
   const workbook = fileOf(files, workbookOutput)!;
   const csv = fileOf(files, awardFileOutput);
-  const final = model.award.final;
   if (csv !== undefined) await recordFinalAward(ctx, model, rfqId, input.generatedAt.getTime());
   await writeDoneFiles(ctx.config, {
     rfqId,
@@ -96,6 +95,8 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
     workbook,
     award: csv,
     winnerKey: snap.winnerKey,
+    revisions: snap.revisions,
+    forAward: snap.award,
   });
   await tellComparisonWritten(ctx, {
     rec,
@@ -111,6 +112,41 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
   );
   await noteFirstAfterClose(ctx, rec, written.writtenAt);
   await noteWithheld(ctx, rfqId, version, model.award.withheld);
+  logWritten(log, { rfqId, version, workbook, csv, model, quotations, input, winnerKey: snap.winnerKey });
+
+  // The overview shows this version at the end of the current OVERVIEW_REFRESH_MS window (or after the next poll).
+  await enqueueOverview(ctx);
+
+  const winnerName = model.suppliers.find((sup) => sup.winner)?.name || undefined;
+  const result: ComparisonResult = {
+    rfqId,
+    version,
+    workbook,
+    ...(csv !== undefined ? { awardCsv: csv } : {}),
+    ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
+    ...(winnerName !== undefined ? { winnerName } : {}),
+  };
+  if (await askForNextVersion(ctx, store, rfqId, version, written, usedSeq)) result.next = version + 1;
+  return result;
+}
+
+/** The log lines of a written version: the award withheld, what was written, the price basis in doubt. */
+function logWritten(
+  log: TrackingContext['logger'],
+  w: {
+    rfqId: number;
+    version: number;
+    workbook: string | undefined;
+    csv: string | undefined;
+    model: ReturnType<typeof buildComparison>;
+    quotations: readonly unknown[];
+    input: { invalidQuotations?: readonly unknown[] | undefined };
+    winnerKey: string | undefined;
+  },
+): void {
+  const { rfqId, version, workbook, csv, model, quotations, input } = w;
+  const final = model.award.final;
+  const winnerKey = w.winnerKey;
   if (model.award.withheld !== undefined)
     log.warn(
       { event: 'comparison.award_withheld', reason: model.award.withheld },
@@ -123,15 +159,11 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
       awardFinal: final,
       quotations: quotations.length,
       invalid: input.invalidQuotations?.length ?? 0,
-      winnerKey: snap.winnerKey,
+      winnerKey,
       event: 'comparison.written',
     },
     `RFQ ${rfqId}: comparison v${version} written${final ? ` with the final award (${model.award.finalBecause})` : ' (draft award: no award file yet)'}`,
   );
-
-  // The overview shows this version at the end of the current OVERVIEW_REFRESH_MS window (or after the next poll).
-  await enqueueOverview(ctx);
-
   if (model.priceBasisWarning) {
     log.warn(
       {
@@ -144,17 +176,6 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
       `RFQ ${rfqId}: ${model.priceBasisWarning.text}`,
     );
   }
-  const winnerName = model.suppliers.find((sup) => sup.winner)?.name || undefined;
-  const result: ComparisonResult = {
-    rfqId,
-    version,
-    workbook,
-    ...(csv !== undefined ? { awardCsv: csv } : {}),
-    ...(snap.winnerKey !== undefined ? { winnerKey: snap.winnerKey } : {}),
-    ...(winnerName !== undefined ? { winnerName } : {}),
-  };
-  if (await askForNextVersion(ctx, store, rfqId, version, written, usedSeq)) result.next = version + 1;
-  return result;
 }
 
 /** The path an output wrote, if it wrote one. */

@@ -12,7 +12,7 @@
  *   - Redis stopped: trace answers from the log alone and says that Redis is down.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { Decimal } from 'decimal.js';
@@ -246,6 +246,25 @@ describe('rfq-sync trace', () => {
       }
     },
   );
+
+  it('says why a requisition held back at ingest has no RFQ', async () => {
+    const header = readFileSync(join(SAMPLES_DIR, 'generic-template.csv'), 'utf8').split('\n')[0]!;
+    const row = 'HELD-1,1,Widget,,pc,many,100,Held one,,2027-01-29,2027-02-26,Public,Office supplies,Head office';
+    writeFileSync(join(pipeline.staging, 'held.csv'), `${header}\n${row}\n`);
+    renameSync(join(pipeline.staging, 'held.csv'), join(pipeline.data.inbox, 'held.csv'));
+    const t = await waitFor(
+      'the held requisition logged',
+      async () => {
+        const r = await trace('generic/HELD-1', '--json');
+        return r.code === 0 ? json(r.out) : undefined;
+      },
+      20_000,
+    );
+    expect(t.steps.map((s) => s.event)).toEqual(['file-taken', 'file-read', 'requisition-held']);
+    expect(t.pending).toEqual([
+      expect.stringMatching(/^generic\/HELD-1: held back when held\.csv was read: .*Qty.*many.* \(fix it in the ERP/),
+    ]);
+  });
 
   it("the lookup page is read-only and under the endpoint's Host check", async () => {
     const ask = (method: string, host: string) =>
