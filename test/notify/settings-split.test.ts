@@ -142,7 +142,9 @@ describe('a route naming a channel that does not exist', () => {
     expect((await resolveRun.exited).code, resolveRun.output()).toBe(1);
     expect(resolveRun.output()).toContain('generic/PR-1: not waiting for a decision');
     expect((await recoverRun.exited).code, recoverRun.output()).toBe(0);
-    expect(recoverRun.output()).toMatch(/recover: 0 requisition\(s\) queued/);
+    expect(recoverRun.output()).toMatch(
+      /recover: 0 requisition\(s\) re-seeded from the audit log, 0 queued to reconcile/,
+    );
     for (const run of [resolveRun, recoverRun])
       expect(run.output().match(/^rfq-sync: warning: .*$/gm)).toEqual([
         expect.stringMatching(/NOTIFY_ROUTES\.it\.channel: nowhere is not a channel of NOTIFY_CHANNELS$/),
