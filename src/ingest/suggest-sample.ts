@@ -1,7 +1,9 @@
 /**
  * The bounded sample `check --suggest` reasons on: the encoding (from the first MiB, not the whole file), the
- * delimiter, the sheet, the header row and the first SAMPLE_ROWS data rows. The rows come from the same readers
- * ingestion uses (csv-reader, xlsx-reader), stopped early, so a 1M-line export costs a few thousand rows.
+ * delimiter, the sheet or table, the header row and the first SAMPLE_ROWS data rows. The file is sniffed by content
+ * as ingestion sniffs it (file-sniffer.ts) and its rows come from the same readers (csv-reader for CSV text, else
+ * row-source.ts: xlsx, .xls, XML Spreadsheet 2003, .ods, HTML tables, SAP lists), stopped early, so a 1M-line export
+ * costs a few thousand rows (a format parsed whole in memory is bounded by the sniffer's MAX_IN_MEMORY_READ_BYTES).
  */
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
