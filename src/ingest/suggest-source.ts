@@ -71,13 +71,19 @@ export function sayNumbers(style: NumberStyle, notes: SuggestNotes): void {
       ? `${style.votes[d]} value(s) can only be read with "${d}" as decimal separator (e.g. "${style.examples[d]}")`
       : style.ambiguous > 0
         ? `no value decides; ${style.ambiguous} read either way (e.g. "${style.examples.ambiguous}")`
-        : 'no value has a decimal or thousands separator: the default';
+        : style.typed !== undefined
+          ? `${style.typed} number cell(s) stored as numbers, no number written as text has a separator: none is read`
+          : 'no value has a decimal or thousands separator: the default';
   notes.say('numbers.decimal', JSON.stringify(d), style.confidence, why);
   notes.say(
     'numbers.thousands',
     JSON.stringify(style.format.thousands),
     style.confidence,
-    style.format.thousands === 'auto' ? 'not settled by the values' : 'the other separator, as the values group them',
+    style.typed !== undefined
+      ? 'number cells carry no separators'
+      : style.format.thousands === 'auto'
+        ? 'not settled by the values'
+        : 'the other separator, as the values group them',
   );
   if (style.currencyMarks.length > 0)
     notes.say(

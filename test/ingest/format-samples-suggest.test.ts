@@ -67,6 +67,20 @@ describe('every format: the unedited `check --suggest` draft ingests as the hand
     expect(got.reqs.flatMap(missingRequired)).toEqual([]);
     expect(asked(got.reqs)).toEqual(asked(want.reqs, prefix));
   });
+
+  it.each(SAMPLES.filter((x) => /\.(xls|ods)$/.test(x.file) && !x.file.startsWith('Oracle')))(
+    '$file: typed cells are read as typed (dates as dates, numbers as numbers, no separator to guess)',
+    async ({ file }) => {
+      const { s } = await suggestAndLoad(join(ROOT, 'samples', file));
+      const said = (what: string) => s.evidence.find((e) => e.what === what);
+      expect(said('dates.formats')?.why).toMatch(/^"[^"]+": 0 text date\(s\) and \d+ Excel date cell\(s\) all read$/);
+      expect(said('numbers.decimal')).toMatchObject({
+        confidence: 'high',
+        why: expect.stringMatching(/^\d+ number cell\(s\) stored as numbers/),
+      });
+      expect(s.reviews.map((r) => r.path)).not.toContain('numbers.decimal');
+    },
+  );
 });
 
 describe('the sheet and the requisition column a draft takes', () => {
