@@ -194,6 +194,8 @@ async function sampleSheets(source: RowSource, kind: SheetKind, file: string): P
     if (err instanceof FileRefusedError) throw err;
     throw new FileRefusedError(file, `is a corrupt ${KIND_NAME[kind]} (${(err as Error).message})`, { cause: err });
   }
+  // no sheet or table at all: the reader's own refusal ("an HTML page without a table"), as ingestion gives it
+  if (sheets.length === 0) await collect(source.open(undefined, 'auto'));
   let best: SheetChoice | undefined;
   for (const sheet of sheets) {
     const { rows, complete } = await collect(source.open(sheet, 'auto'));

@@ -119,6 +119,16 @@ describe('the sheet and the requisition column a draft takes', () => {
     },
   );
 
+  it.each([
+    ['Report.xls', '<html><body><p>No requisitions today</p></body></html>', 'is an HTML page without a table'],
+    ['Export.csv', '<?xml version="1.0"?><root><a>1</a></root>', 'is an XML document (root element <root>)'],
+  ])('%s: refused as ingestion refuses it, by what it is, never drafted from as CSV text', async (name, text, says) => {
+    const path = join(tempDir(), name);
+    writeFileSync(path, text);
+    await expect(suggestAndLoad(path)).rejects.toThrow(`${name}: ${says}`);
+    await expect(ingestWith(path, [])).rejects.toThrow(`${name}: ${says}`);
+  });
+
   it('without a column named for it, the requisition is not a column named for something else ("Einheit")', async () => {
     // "Einheit" (the unit) comes in more consecutive runs than "Vorgang" (the requisition): it was once taken
     const rows = [
