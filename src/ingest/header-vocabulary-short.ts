@@ -9,7 +9,7 @@
 
 /** Exact short names per concept (the concept names of header-vocabulary.ts). */
 export const SHORT_HEADERS: Readonly<Record<string, readonly string[]>> = {
-  requisition: ['purchreq', 'purchreqn', 'purreq', 'preq', 'bestellanf', 'banfnummer', 'prqn'],
+  requisition: ['purchreq', 'purchreqn', 'purreq', 'preq', 'bestellanf', 'banfnummer', 'prqn', 'anfnr', 'anfnummer'],
   line: ['itm', 'reqitem', 'banfpos', 'itemofreq'],
   product: ['itemtext', 'shorttxt', 'kurztxt'],
   itemNumber: ['matl', 'matnr', 'materialno', 'matno'],

@@ -123,7 +123,7 @@ export function suggestFromSample(
     name,
     description: `Drafted by rfq-sync check --suggest from ${opts.displayName}`,
   };
-  raw.source = source;
+  if (Object.keys(source).length > 0) raw.source = source; // an SAP list has neither delimiter nor sheet
   raw.numbers = { decimal: style.format.decimal, thousands: style.format.thousands };
   raw.dates = { formats: dates.formats, time_zone: 'UTC', default_time: '12:00' };
   if (continuation) raw.continuation = true;

@@ -52,12 +52,17 @@ export function readColumns(sample: FileSample): Column[] {
 /** The file's number style, from the text columns whose every value is number-like. */
 export function columnNumberStyle(sample: FileSample, columns: readonly Column[]): NumberStyle {
   const numberTexts: string[] = [];
+  let typed = 0;
   for (const c of columns) {
     const strs = c.cells.filter((x): x is string => typeof x === 'string' && x.trim() !== '');
     if (strs.length > 0 && strs.every((s) => numberCore(s) !== undefined)) numberTexts.push(...strs);
+    typed += c.cells.filter((x) => typeof x === 'number').length;
   }
   const hint: '.' | ',' = sample.delimiter === ';' || sample.headers.some((h) => /[äöüß]/i.test(h)) ? ',' : '.';
-  return inferNumberStyle(numberTexts, hint);
+  const style = inferNumberStyle(numberTexts, hint);
+  // a workbook's number cells carry no separators: nothing to settle when no number written as text has one
+  const undecided = style.votes['.'] === 0 && style.votes[','] === 0 && style.ambiguous === 0;
+  return undecided && typed > 0 ? { ...style, typed, confidence: 'high', review: undefined } : style;
 }
 
 /** Sets `numbers` on each column whose every non-empty value reads as a number in `fmt`. */

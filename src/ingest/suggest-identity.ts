@@ -4,10 +4,22 @@
  * column unique per row). The ids must be stable across re-exports, which no sample can prove: always a review point.
  */
 import type { Decimal } from 'decimal.js';
+import type { Concept } from './header-vocabulary.ts';
 import { quoted as q, ref, scoreOf, type Column, type ColumnPool } from './suggest-columns.ts';
 import type { SuggestNotes } from './suggest-evidence.ts';
 import { isCounter, startsLow, valueRuns, type Runs } from './suggest-runs.ts';
 import { reviewRivals } from './suggest-rivals.ts';
+
+/** Concepts whose exact names say a column is not the requisition number. */
+const OTHER_CONCEPTS: readonly Concept[] = [
+  'uom',
+  'currency',
+  'category',
+  'location',
+  'product',
+  'requester',
+  'itemNumber',
+];
 
 /** The requisition column: values in consecutive runs (blank below a value = the same requisition). */
 export function pickRequisition(pool: ColumnPool, notes: SuggestNotes): { reqCol: Column; reqRuns: Runs } {
@@ -34,7 +46,9 @@ export function pickRequisition(pool: ColumnPool, notes: SuggestNotes): { reqCol
     const cands = columns.filter(
       (c) => reqOk(c) && c.nonEmpty === n && runsOf.get(c)!.runs < n && runsOf.get(c)!.runs > 1 && !c.numbers,
     );
-    cands.sort((a, b) => runsOf.get(b)!.runs - runsOf.get(a)!.runs || a.i - b.i);
+    // A column named for what else it is (a unit "Einheit", a site, a category) numbers no requisition: last.
+    const other = (c: Column): number => (OTHER_CONCEPTS.some((k) => scoreOf(c, k) >= 3) ? 1 : 0);
+    cands.sort((a, b) => other(a) - other(b) || runsOf.get(b)!.runs - runsOf.get(a)!.runs || a.i - b.i);
     reqCol = pool.need(cands[0] ?? columns.find((c) => c.nonEmpty > 0), 'requisition number');
     notes.say(
       'fields.requisition',

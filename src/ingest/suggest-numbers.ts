@@ -16,6 +16,8 @@ export interface NumberStyle {
   /** Set when the values do not settle the decimal separator (or contradict each other). */
   review?: string;
   confidence: 'high' | 'medium' | 'low';
+  /** Number cells a workbook stores as numbers: no separator is read in them. */
+  typed?: number;
 }
 
 const CURRENCY = /^(?:[A-Z]{3}|[$€£¥₹₽₩₺¤]|US\$|CHF|Fr\.?)\s*|\s*(?:[A-Z]{3}|[$€£¥₹₽₩₺¤]|CHF|Fr\.?)$/u;

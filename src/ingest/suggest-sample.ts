@@ -1,24 +1,31 @@
 /**
  * The bounded sample `check --suggest` reasons on: the encoding (from the first MiB, not the whole file), the
- * delimiter, the sheet, the header row and the first SAMPLE_ROWS data rows. The rows come from the same readers
- * ingestion uses (csv-reader, xlsx-reader), stopped early, so a 1M-line export costs a few thousand rows.
+ * delimiter, the sheet or table, the header row and the first SAMPLE_ROWS data rows. The file is sniffed by content
+ * as ingestion sniffs it (file-sniffer.ts) and its rows come from the same readers (csv-reader for CSV text, else
+ * row-source.ts: xlsx, .xls, XML Spreadsheet 2003, .ods, HTML tables, SAP lists), stopped early, so a 1M-line export
+ * costs a few thousand rows (a format parsed whole in memory is bounded by the sniffer's MAX_IN_MEMORY_READ_BYTES).
  */
 import { open } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { FileRefusedError } from '../errors.ts';
 import { detectDelimiter, readCsvRows, type Delimiter } from './csv-reader.ts';
 import { sniffFile, type IngestLimits, type TextEncoding } from './file-sniffer.ts';
+import { nameScore, type Concept } from './header-vocabulary.ts';
 import { cellText, isBlankRow, type Cell } from './mapping-engine.ts';
 import { HEADER_SEARCH_ROWS, type HeadRow } from './profile-selection.ts';
+import { KIND_NAME, rowSource, type RowSource } from './row-source.ts';
 
 /** Data rows read after the header ("the first few thousand rows"). */
 export const SAMPLE_ROWS = 5000;
 /** Bytes looked at for the encoding of a text file. */
 const ENCODING_BYTES = 1 << 20;
 
+/** Formats with sheets (workbooks) or tables (HTML pages) to choose from. */
+export type SheetKind = 'xlsx' | 'xls' | 'xml2003' | 'ods' | 'html';
+
 export interface FileSample {
   file: string;
-  kind: 'csv' | 'xlsx';
+  kind: 'csv' | SheetKind | 'sap-list';
   encoding?: TextEncoding;
   bom?: boolean;
   delimiter?: Delimiter;
@@ -41,16 +48,13 @@ export async function readSample(
   displayName = basename(path),
 ): Promise<FileSample> {
   const head = await readHead(path, displayName);
-  const ext = extname(displayName).toLowerCase();
-  const zipOrOle =
-    head.length >= 4 &&
-    (head.readUInt32BE(0) === 0x504b0304 || head.readUInt32BE(0) === 0xd0cf11e0 || head.readUInt32BE(0) === 0x504b0506);
-  if (zipOrOle || ext === '.xlsx' || ext === '.xlsm' || ext === '.xls') {
-    // A workbook: the sniffer's refusals (encrypted, .xls, zip bombs) apply unchanged; its cost is bounded by them.
-    const sniff = await sniffFile(path, displayName, limits);
-    if (sniff.kind === 'xlsx') return sampleXlsx(path, displayName);
-  }
-  return sampleCsv(path, displayName, head);
+  // By content, as ingestion reads it: the sniffer's refusals (encrypted, zip bombs, an HTML page without a table,
+  // over the in-memory budget) apply unchanged, and its cost is bounded by them.
+  const sniff = await sniffFile(path, displayName, limits);
+  if (sniff.kind === 'csv') return sampleCsv(path, displayName, head);
+  const source = rowSource(path, sniff, displayName);
+  if (sniff.kind === 'sap-list') return sampleList(source, displayName, sniff.encoding, sniff.bomBytes > 0);
+  return sampleSheets(source, sniff.kind, displayName);
 }
 
 async function readHead(path: string, displayName: string): Promise<Buffer> {
@@ -144,35 +148,78 @@ function trimmedWidth(cells: readonly Cell[]): number {
   return n;
 }
 
-async function sampleXlsx(path: string, file: string): Promise<FileSample> {
-  // Loaded here: exceljs costs a CSV's whole answer time to import.
-  const { readXlsxRows, listXlsxSheets } = await import('./xlsx-reader.ts');
+/** An SAP list saved "Unconverted": its reader leaves out rule lines, repeated page headers and subtotals. */
+async function sampleList(source: RowSource, file: string, encoding: TextEncoding, bom: boolean): Promise<FileSample> {
+  const { rows, complete } = await collect(source.open(undefined, 'auto'));
+  const found = findHeader(rows);
+  if (!found)
+    throw new FileRefusedError(
+      file,
+      `has no header row (a row of column names) in its first ${HEADER_SEARCH_ROWS} rows`,
+    );
+  const { data, whole } = dataRows(rows, found.at, complete);
+  return {
+    file,
+    kind: 'sap-list',
+    encoding,
+    bom,
+    headerRow: rows[found.at]!.row,
+    titleRows: rows.slice(0, found.at).filter((r) => !isBlankRow(r.cells)).length,
+    headers: found.headers,
+    rows: data,
+    complete: whole,
+  };
+}
+
+interface SheetChoice {
+  sheet: string;
+  rows: HeadRow[];
+  at: number;
+  headers: string[];
+  complete: boolean;
+  known: number;
+  score: number;
+}
+
+/**
+ * A workbook or an HTML page: the first sheet or table (visible ones first, as rowSource orders them) whose header
+ * names at least KNOWN_HEADERS columns the vocabulary knows and has data below it; else the one with the best header
+ * and the most data rows (an "Export info" sheet before the data, as D365 writes; a table of report parameters).
+ */
+async function sampleSheets(source: RowSource, kind: SheetKind, file: string): Promise<FileSample> {
   let sheets: string[];
   try {
-    sheets = (await listXlsxSheets(path)).map((s) => s.name);
+    sheets = await source.sheets();
   } catch (err) {
-    throw new FileRefusedError(file, `is a corrupt xlsx workbook (${(err as Error).message})`, { cause: err });
+    if (err instanceof FileRefusedError) throw err;
+    throw new FileRefusedError(file, `is a corrupt ${KIND_NAME[kind]} (${(err as Error).message})`, { cause: err });
   }
-  // The sheet with the best header and the most data rows below it (an "Export info" sheet comes first in D365).
-  let best:
-    { sheet: string; rows: HeadRow[]; at: number; headers: string[]; complete: boolean; score: number } | undefined;
+  // no sheet or table at all: the reader's own refusal ("an HTML page without a table"), as ingestion gives it
+  if (sheets.length === 0) await collect(source.open(undefined, 'auto'));
+  let best: SheetChoice | undefined;
   for (const sheet of sheets) {
-    const { rows, complete } = await collect(readXlsxRows(path, sheet));
+    const { rows, complete } = await collect(source.open(sheet, 'auto'));
     const found = findHeader(rows);
     if (!found) continue;
     const dataRows = rows.length - found.at - 1;
+    const known = found.headers.filter(knownHeader).length;
+    const choice = { sheet, rows, at: found.at, headers: found.headers, complete, known };
+    if (known >= KNOWN_HEADERS && dataRows > 0) {
+      best = { ...choice, score: Infinity };
+      break;
+    }
     const score = Math.min(dataRows, 50) * 100 + found.headers.filter(Boolean).length;
-    if (!best || score > best.score) best = { sheet, rows, at: found.at, headers: found.headers, complete, score };
+    if (!best || score > best.score) best = { ...choice, score };
   }
   if (!best)
     throw new FileRefusedError(
       file,
-      `has no sheet with a header row (a row of column names) in its first ${HEADER_SEARCH_ROWS} rows`,
+      `has no ${kind === 'html' ? 'table' : 'sheet'} with a header row (a row of column names) in its first ${HEADER_SEARCH_ROWS} rows`,
     );
   const { data, whole } = dataRows(best.rows, best.at, best.complete);
   return {
     file,
-    kind: 'xlsx',
+    kind,
     sheet: best.sheet,
     sheets,
     headerRow: best.rows[best.at]!.row,
@@ -181,6 +228,16 @@ async function sampleXlsx(path: string, file: string): Promise<FileSample> {
     rows: data,
     complete: whole,
   };
+}
+
+/** Headers the vocabulary must know for a sheet to be taken as the data without looking further. */
+const KNOWN_HEADERS = 3;
+
+const CONCEPTS: readonly Concept[] = ['requisition', 'product', 'uom', 'qty', 'unitPrice', 'total', 'requiredDate'];
+
+/** The header names a concept of a requisition line exactly (or as a known short header). */
+function knownHeader(header: string): boolean {
+  return CONCEPTS.some((c) => nameScore(header, c) >= 3);
 }
 
 /** The non-blank rows below the header, at most SAMPLE_ROWS; `whole` when they are all the file has. */

@@ -1,6 +1,6 @@
 /**
- * The form of the file as `check --suggest` found it, with the evidence of each finding: encoding and delimiter (CSV)
- * or sheet (xlsx), header row, how much was sampled, and the number style.
+ * The form of the file as `check --suggest` found it, with the evidence of each finding: encoding and delimiter (CSV),
+ * encoding (SAP list) or sheet (workbooks) or table (HTML), header row, how much was sampled, and the number style.
  */
 import type { SuggestNotes } from './suggest-evidence.ts';
 import type { NumberStyle } from './suggest-numbers.ts';
@@ -11,7 +11,7 @@ export function describeSource(sample: FileSample, notes: SuggestNotes): Record<
   const source: Record<string, unknown> = {};
   const n = sample.rows.length;
   const extent = sample.complete ? `all ${n} data rows` : `the first ${n} data rows (the file has more)`;
-  if (sample.kind === 'csv') {
+  if (sample.kind === 'csv' || sample.kind === 'sap-list')
     notes.say(
       'source.encoding',
       sample.encoding!,
@@ -22,6 +22,14 @@ export function describeSource(sample: FileSample, notes: SuggestNotes): Record<
           ? 'the first MiB decodes as UTF-8'
           : 'not UTF-8 in the first MiB: Windows-1252',
     );
+  if (sample.kind === 'sap-list') {
+    notes.say(
+      'source.format',
+      'SAP list (unconverted)',
+      'high',
+      'columns framed by "|" between rule lines; repeated page headers, rule lines and subtotals are left out',
+    );
+  } else if (sample.kind === 'csv') {
     source.delimiter = sample.delimiter;
     const fit = sample.delimiterFit!;
     notes.say(
@@ -32,14 +40,15 @@ export function describeSource(sample: FileSample, notes: SuggestNotes): Record<
     );
   } else {
     source.sheet = sample.sheet;
+    const what = sample.kind === 'html' ? 'table' : 'sheet';
     const others = sample.sheets!.filter((s) => s !== sample.sheet);
     notes.say(
       'source.sheet',
       JSON.stringify(sample.sheet),
       'high',
       others.length > 0
-        ? `the sheet with a header and data rows (others: ${others.map((s) => `"${s}"`).join(', ')})`
-        : 'the only sheet',
+        ? `the ${what} with a header and data rows (others: ${others.map((s) => `"${s}"`).join(', ')})`
+        : `the only ${what}`,
     );
   }
   notes.say(
@@ -62,13 +71,19 @@ export function sayNumbers(style: NumberStyle, notes: SuggestNotes): void {
       ? `${style.votes[d]} value(s) can only be read with "${d}" as decimal separator (e.g. "${style.examples[d]}")`
       : style.ambiguous > 0
         ? `no value decides; ${style.ambiguous} read either way (e.g. "${style.examples.ambiguous}")`
-        : 'no value has a decimal or thousands separator: the default';
+        : style.typed !== undefined
+          ? `${style.typed} number cell(s) stored as numbers, no number written as text has a separator: none is read`
+          : 'no value has a decimal or thousands separator: the default';
   notes.say('numbers.decimal', JSON.stringify(d), style.confidence, why);
   notes.say(
     'numbers.thousands',
     JSON.stringify(style.format.thousands),
     style.confidence,
-    style.format.thousands === 'auto' ? 'not settled by the values' : 'the other separator, as the values group them',
+    style.typed !== undefined
+      ? 'number cells carry no separators'
+      : style.format.thousands === 'auto'
+        ? 'not settled by the values'
+        : 'the other separator, as the values group them',
   );
   if (style.currencyMarks.length > 0)
     notes.say(

@@ -3,6 +3,7 @@
  * and unit of measure (line level), title and description (requisition level: taken from a requisition's first row),
  * and the RFQ's type, category and location.
  */
+import { normalizeHeader } from './mapping-profile.ts';
 import { quoted as q, ref, scoreOf, textual, type Column, type ColumnPool } from './suggest-columns.ts';
 import type { SuggestNotes } from './suggest-evidence.ts';
 import { draftProductCode } from './suggest-product-code.ts';
@@ -174,12 +175,40 @@ export function pickRfqFields(pool: ColumnPool, notes: SuggestNotes): Fields {
     'named like a category (material group, commodity)',
   );
   if (rfqCategory) fields.rfq_category = rfqCategory;
-  const locations = pool.best('location', (c) => c.nonEmpty > 0 && !c.dates);
+  // a place (Location, Plant, Site) before an organisational unit (Department, Company, Cost Center) named as one
+  const locations = pool
+    .best('location', (c) => c.nonEmpty > 0 && !c.dates)
+    .sort((a, b) => Number(orgUnit(a)) - Number(orgUnit(b)));
   const location = locations[0];
-  if (location) reviewRivals(notes, 'rfq_location', location, locations, 'location');
+  if (location) {
+    const others = locations.filter((c) => c !== location);
+    const why =
+      !orgUnit(location) && others.length > 0 && others.every(orgUnit)
+        ? `${q(location)} names a place; ${others.map(q).join(', ')} ${others.length === 1 ? 'names' : 'name'} an organisational unit`
+        : undefined;
+    reviewRivals(notes, 'rfq_location', location, locations, 'location', why);
+  }
   const rfqLocation = fromColumn(pool, notes, 'rfq_location', location, 'named like a site, plant or location');
   if (rfqLocation) fields.rfq_location = rfqLocation;
   return fields;
+}
+
+/** Organisational units the location vocabulary also accepts: where no place is named, the RFQ goes to them. */
+const ORG_UNITS = new Set([
+  'department',
+  'dept',
+  'subsidiary',
+  'company',
+  'costcenter',
+  'costcentre',
+  'kostenstelle',
+  'abteilung',
+  'businessunit',
+  'division',
+]);
+
+function orgUnit(c: Column): boolean {
+  return ORG_UNITS.has(normalizeHeader(c.header));
 }
 
 /**
