@@ -101,14 +101,19 @@ function endCell(file: string, t: OpenTable): void {
 function endRow(file: string, want: Want, t: OpenTable): void {
   endCell(file, t);
   if (!t.row) return;
-  while (t.spans.has(t.row.length)) t.row.push('');
+  if (t.spans.size > 0) fillSpans(t, t.row);
+  t.wanted ??= want.table === undefined || aliases(t).includes(want.table.toLowerCase());
+  if (t.wanted) want.onRow(t, t.row);
+  t.row = undefined;
+}
+
+/** The columns rowspans above still take filled at the row's end, the spans counted down. */
+function fillSpans(t: OpenTable, row: string[]): void {
+  while (t.spans.has(row.length)) row.push('');
   for (const [col, left] of t.spans) {
     if (left <= 1) t.spans.delete(col);
     else t.spans.set(col, left - 1);
   }
-  t.wanted ??= want.table === undefined || aliases(t).includes(want.table.toLowerCase());
-  if (t.wanted) want.onRow(t, t.row);
-  t.row = undefined;
 }
 
 function startRow(file: string, want: Want, t: OpenTable): void {
@@ -122,6 +127,11 @@ function startCell(file: string, want: Want, t: OpenTable, attribs: Record<strin
   if (!t.row) startRow(file, want, t);
   endCell(file, t);
   t.cell = '';
+  // most cells span nothing and no rowspan above reaches them: nothing to count
+  if (attribs.colspan === undefined && attribs.rowspan === undefined && t.spans.size === 0) {
+    t.colspan = 0;
+    return;
+  }
   const span = Math.min(1000, Math.max(1, Number.parseInt(attribs.colspan ?? '1', 10) || 1));
   const rows = Math.min(10000, Math.max(1, Number.parseInt(attribs.rowspan ?? '1', 10) || 1));
   // skip the columns a rowspan above still takes
