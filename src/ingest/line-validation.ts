@@ -7,7 +7,6 @@
  * A problem keeps only the start of its value: a rejected 50 MB cell must not live on in the report.
  */
 import { Decimal } from 'decimal.js';
-import { z } from 'zod';
 import type { RowProblem } from '../errors.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import { REQUEST_TEXT_LIMITS, type LimitedTextField } from '../sourcing/limits.ts';
@@ -18,24 +17,15 @@ import type { FieldName } from './mapping-profile.ts';
 import { parseNumber, roundHalfUp } from './number-format.ts';
 import { mapCategory } from './category-map.ts';
 import { missingReason, type RequiredField } from './required-fields.ts';
+import { lineSchema, plainlyValid } from './line-shape.ts';
 
 const PLAIN_INT = /^\d{1,15}$/;
 const DAY_MS = 86_400_000;
 const PLAIN_POINT_PARTS = /^(\d{1,15})(?:\.(\d{1,20}))?$/;
 const PLAIN_COMMA_PARTS = /^(\d{1,15})(?:,(\d{1,20}))?$/;
 
-const L = REQUEST_TEXT_LIMITS;
 /** A material number is short (SAP: 40 characters); longer text is cut, it is a key, never sent to the service. */
 const PRODUCT_CODE_MAX = 80;
-const lineSchema = z.object({
-  external_id: z.string().min(1).max(L.external_id),
-  product_name: z.string().min(1).max(L.product_name),
-  specification: z.string().max(L.specification).optional(),
-  uom: z.string().max(L.uom).optional(),
-  qty: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  estimated_price: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
-  row: z.number().int().positive(),
-});
 
 type ErpDays = NonNullable<Requisition['erp_days']>;
 
@@ -308,26 +298,6 @@ function totalFromUnitPrice(ctx: Ctx, cells: readonly Cell[], qty: number | unde
       `line total ${qty} x ${unit.toString()}${per.eq(1) ? '' : ` / ${per.toString()}`} =`,
     ),
   };
-}
-
-const textIn = (v: unknown, min: number, max: number): boolean =>
-  typeof v === 'string' && v.length >= min && v.length <= max;
-const wholeFrom = (v: unknown, min: number): boolean => Number.isSafeInteger(v) && (v as number) >= min;
-
-/**
- * What lineSchema accepts, checked by hand (zod's safeParse was a tenth of an ingest's time): true only when zod
- * would accept the line too; otherwise zod checks it and names the issue, as before.
- */
-function plainlyValid(l: RequisitionLine): boolean {
-  return (
-    textIn(l.external_id, 1, L.external_id) &&
-    textIn(l.product_name, 1, L.product_name) &&
-    (l.specification === undefined || textIn(l.specification, 0, L.specification)) &&
-    (l.uom === undefined || textIn(l.uom, 0, L.uom)) &&
-    wholeFrom(l.qty, 1) &&
-    (l.estimated_price === undefined || wholeFrom(l.estimated_price, 0)) &&
-    wholeFrom(l.row, 1)
-  );
 }
 
 /** The final shape check (zod): the first issue becomes the row's problem and the line is dropped. */
