@@ -46,8 +46,11 @@ interface OpenTable {
   inCaption: boolean;
   /** Columns still taken by a rowspan above: column -> rows left. */
   spans: Map<number, number>;
-  /** Empty cells to add after the current one (its colspan). */
-  colspan: number;
+  /** The current cell's `colspan` and `rowspan` as written (the first of each), applied when it ends. */
+  colspanAttr: string | undefined;
+  rowspanAttr: string | undefined;
+  /** Whether the table's `id` was given (the first one counts, as in the DOM). */
+  idSeen: boolean;
   /** Whether its rows are the ones asked for (settled at its first row, once its caption is known). */
   wanted?: boolean;
 }
@@ -92,23 +95,41 @@ function endCell(file: string, t: OpenTable): void {
       `has a table row longer than ${MAX_CSV_RECORD_CHARS.toLocaleString('en')} characters (row ${t.rowNo} of ${tableName(t)})`,
     );
   t.row.push(text);
-  for (let i = 0; i < t.colspan; i++) t.row.push('');
-  t.colspan = 0;
+  if (t.colspanAttr !== undefined || t.rowspanAttr !== undefined) spanCell(t, t.row);
   t.cell = undefined;
+}
+
+/**
+ * The cell just added spans columns and rows: a rowspan takes its columns in the rows below (this row counts), a
+ * colspan leaves empty cells after it.
+ */
+function spanCell(t: OpenTable, row: string[]): void {
+  const span = Math.min(1000, Math.max(1, Number.parseInt(t.colspanAttr ?? '1', 10) || 1));
+  const rows = Math.min(10000, Math.max(1, Number.parseInt(t.rowspanAttr ?? '1', 10) || 1));
+  const col = row.length - 1;
+  if (rows > 1) for (let i = 0; i < span; i++) t.spans.set(col + i, rows);
+  for (let i = 1; i < span; i++) row.push('');
+  t.colspanAttr = undefined;
+  t.rowspanAttr = undefined;
 }
 
 /** The row complete: the columns rowspans above still take filled, the spans counted down, the row handed on. */
 function endRow(file: string, want: Want, t: OpenTable): void {
   endCell(file, t);
   if (!t.row) return;
-  while (t.spans.has(t.row.length)) t.row.push('');
+  if (t.spans.size > 0) fillSpans(t, t.row);
+  t.wanted ??= want.table === undefined || aliases(t).includes(want.table.toLowerCase());
+  if (t.wanted) want.onRow(t, t.row);
+  t.row = undefined;
+}
+
+/** The columns rowspans above still take filled at the row's end, the spans counted down. */
+function fillSpans(t: OpenTable, row: string[]): void {
+  while (t.spans.has(row.length)) row.push('');
   for (const [col, left] of t.spans) {
     if (left <= 1) t.spans.delete(col);
     else t.spans.set(col, left - 1);
   }
-  t.wanted ??= want.table === undefined || aliases(t).includes(want.table.toLowerCase());
-  if (t.wanted) want.onRow(t, t.row);
-  t.row = undefined;
 }
 
 function startRow(file: string, want: Want, t: OpenTable): void {
@@ -118,48 +139,72 @@ function startRow(file: string, want: Want, t: OpenTable): void {
   t.rowChars = 0;
 }
 
-function startCell(file: string, want: Want, t: OpenTable, attribs: Record<string, string>): void {
+/** A cell opens: past the columns a rowspan above still takes; its own spans come with its attributes. */
+function startCell(file: string, want: Want, t: OpenTable): void {
   if (!t.row) startRow(file, want, t);
   endCell(file, t);
   t.cell = '';
-  const span = Math.min(1000, Math.max(1, Number.parseInt(attribs.colspan ?? '1', 10) || 1));
-  const rows = Math.min(10000, Math.max(1, Number.parseInt(attribs.rowspan ?? '1', 10) || 1));
-  // skip the columns a rowspan above still takes
-  while (t.spans.has(t.row!.length)) t.row!.push('');
-  if (rows > 1) for (let i = 0; i < span; i++) t.spans.set(t.row!.length + i, rows); // this row counts
-  t.colspan = span - 1;
+  t.colspanAttr = undefined;
+  t.rowspanAttr = undefined;
+  if (t.spans.size > 0) while (t.spans.has(t.row!.length)) t.row!.push('');
 }
 
-/** The parser's callbacks, keeping the open tables on a stack of their own (no recursion anywhere). */
+/**
+ * The parser's callbacks, keeping the open tables on a stack of their own (no recursion anywhere). Tags come by
+ * name and their attributes one by one (onopentagname, onattribute): without an `onopentag`, htmlparser2 builds no
+ * attribute object for each of the page's tags, and only a table's `id` and a cell's spans are kept.
+ */
 function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
   const stack: OpenTable[] = [];
   let count = 0;
   let depth = 0;
+  /** The table whose tag (0: none, 1: <table>, 2: a cell) is being opened: where its attributes go. */
+  let attrOf: OpenTable | undefined;
+  let attrTag = 0;
   const top = (): OpenTable | undefined => stack[stack.length - 1];
   return {
     stack,
-    onopentag(name: string, attribs: Record<string, string>): void {
+    onattribute(name: string, value: string): void {
+      if (attrTag === 0) return;
+      const t = attrOf!;
+      if (attrTag === 1) {
+        if (name === 'id' && !t.idSeen) {
+          t.idSeen = true;
+          t.id = value.trim() || undefined;
+        }
+      } else if (name === 'colspan') t.colspanAttr ??= value;
+      else if (name === 'rowspan') t.rowspanAttr ??= value;
+    },
+    onopentagname(name: string): void {
+      attrTag = 0;
       if (++depth > MAX_ELEMENT_DEPTH)
         throw new FileRefusedError(file, `is an HTML page with elements nested more than ${MAX_ELEMENT_DEPTH} deep`);
       const t = top();
       if (name === 'table') {
         if (stack.length >= MAX_TABLE_DEPTH)
           throw new FileRefusedError(file, `has tables nested more than ${MAX_TABLE_DEPTH} deep`);
-        stack.push({
+        attrOf = {
           index: ++count,
-          id: attribs.id?.trim() || undefined,
+          id: undefined,
           rowNo: 0,
           row: undefined,
           rowChars: 0,
           cell: undefined,
           inCaption: false,
           spans: new Map(),
-          colspan: 0,
-        });
+          colspanAttr: undefined,
+          rowspanAttr: undefined,
+          idSeen: false,
+        };
+        attrTag = 1;
+        stack.push(attrOf);
       } else if (!t) return;
       else if (name === 'tr') startRow(file, want, t);
-      else if (name === 'td' || name === 'th') startCell(file, want, t, attribs);
-      else if (name === 'br' && t.cell !== undefined) t.cell += BR;
+      else if (name === 'td' || name === 'th') {
+        startCell(file, want, t);
+        attrOf = t;
+        attrTag = 2;
+      } else if (name === 'br' && t.cell !== undefined) t.cell += BR;
       else if (name === 'caption') t.inCaption = true;
     },
     ontext(text: string): void {

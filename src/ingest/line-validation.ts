@@ -7,7 +7,6 @@
  * A problem keeps only the start of its value: a rejected 50 MB cell must not live on in the report.
  */
 import { Decimal } from 'decimal.js';
-import { z } from 'zod';
 import type { RowProblem } from '../errors.ts';
 import type { Requisition, RequisitionLine } from '../requisition.ts';
 import { REQUEST_TEXT_LIMITS, type LimitedTextField } from '../sourcing/limits.ts';
@@ -18,24 +17,15 @@ import type { FieldName } from './mapping-profile.ts';
 import { parseNumber, roundHalfUp } from './number-format.ts';
 import { mapCategory } from './category-map.ts';
 import { missingReason, type RequiredField } from './required-fields.ts';
+import { lineSchema, plainlyValid } from './line-shape.ts';
 
 const PLAIN_INT = /^\d{1,15}$/;
 const DAY_MS = 86_400_000;
 const PLAIN_POINT_PARTS = /^(\d{1,15})(?:\.(\d{1,20}))?$/;
 const PLAIN_COMMA_PARTS = /^(\d{1,15})(?:,(\d{1,20}))?$/;
 
-const L = REQUEST_TEXT_LIMITS;
 /** A material number is short (SAP: 40 characters); longer text is cut, it is a key, never sent to the service. */
 const PRODUCT_CODE_MAX = 80;
-const lineSchema = z.object({
-  external_id: z.string().min(1).max(L.external_id),
-  product_name: z.string().min(1).max(L.product_name),
-  specification: z.string().max(L.specification).optional(),
-  uom: z.string().max(L.uom).optional(),
-  qty: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  estimated_price: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
-  row: z.number().int().positive(),
-});
 
 type ErpDays = NonNullable<Requisition['erp_days']>;
 
@@ -312,6 +302,7 @@ function totalFromUnitPrice(ctx: Ctx, cells: readonly Cell[], qty: number | unde
 
 /** The final shape check (zod): the first issue becomes the row's problem and the line is dropped. */
 function schemaChecked(ctx: Ctx, key: string, line: RequisitionLine): LineResult {
+  if (plainlyValid(line)) return { key, line, problems: ctx.problems };
   const checked = lineSchema.safeParse(line);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
