@@ -109,16 +109,19 @@ export async function createAuthGate(o: AuthGateOptions): Promise<AuthGate> {
 
   const resume = async (why: string): Promise<void> => {
     const removed = await o.redis.del(o.keys.authPause);
+    const was = paused;
+    // Open before any job is let go: a promoted job that still saw the gate paused would be set aside for
+    // AUTH_RETRY_MS again (seen: the resumed poll ran 30 s late, 1 run in 4).
+    paused = false;
     await Promise.all(o.queues.map((q) => q.resume()));
     // Jobs set aside while paused wait as delayed: run them now (a job delayed for another reason looks again
     // and is delayed again, which is harmless).
     await Promise.all((o.promote ?? o.queues).map((q) => q.promoteJobs().catch(() => undefined)));
-    if (paused || removed > 0)
+    if (was || removed > 0)
       o.logger.info(
         { event: 'auth.resumed', why },
         `sourcing token accepted again (${why}): creation and polling resumed`,
       );
-    paused = false;
   };
 
   /** The same token, tried once (the check was claimed): resumes on success, keeps the result otherwise. */
