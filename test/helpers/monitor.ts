@@ -15,6 +15,12 @@ export interface CommandWatch {
 /** Count the commands sent to the Redis at `url` (by any client) for which `match(args)` holds; args[0]: its name. */
 export async function watchCommands(url: string, match: (args: string[]) => boolean): Promise<CommandWatch> {
   const monitor = await new Redis(url, { lazyConnect: true }).monitor();
+  // ioredis sets the connection's monitoring state a tick after MONITOR's OK: a line of another client's command
+  // that arrives in between is reported as "Command queue state error" (seen 1 run in ~12). That line is dropped,
+  // which only delays a count; the error must not fail the test.
+  monitor.on('error', (err: Error) => {
+    if (!err.message.startsWith('Command queue state error')) throw err;
+  });
   let n = 0;
   monitor.on('monitor', (_time: string, args: string[]) => {
     if (match([args[0]?.toLowerCase() ?? '', ...args.slice(1)])) n++;
