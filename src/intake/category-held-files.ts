@@ -9,35 +9,25 @@
  * lists the held files.
  */
 import type { Stats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
 import { writeIngestReport, type IngestSummary } from '../ingest/index.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { vendorStore } from '../vendors/vendor-store.ts';
-import { returnToInbox, type FileFolders, type ProcessingName } from './file-mover.ts';
+import type { FileFolders, ProcessingName } from './file-mover.ts';
+import { inboxHolds, type InboxHold } from './inbox-hold.ts';
 import type { FileLedger } from './file-ledger.ts';
 
-export interface CategoryHeldFile {
-  /** Its name in the inbox now. */
-  inboxName: string;
-  /** Its name as dropped. */
-  file: string;
-  sha256: string;
-  size: number;
-  mtimeMs: number;
+export interface CategoryHeldFile extends InboxHold {
   /** Requisitions read from it, none sent. */
   requisitions: number;
   /** Why the directory could not be used. */
   reason: string;
-  at: number;
-  /** Its report in outbox/reports/. */
-  report: string;
 }
 
 type Keys = Pick<RedisKeys, 'key'>;
-const heldKey = (keys: Keys) => keys.key('category-held-files');
+const holds = inboxHolds<CategoryHeldFile>((keys: Keys) => keys.key('category-held-files'));
 
 /**
  * Report, back to the inbox, the record, then the ledger lets its bytes be read again. A crash before the record
@@ -67,21 +57,8 @@ export async function holdForVendorDirectory(o: {
       ],
     },
   );
-  const inboxName = await returnToInbox(o.folders, file);
-  const st = await lstat(join(o.folders.inbox, inboxName));
-  const held: CategoryHeldFile = {
-    inboxName,
-    file: file.original,
-    sha256: o.sha256,
-    size: st.size,
-    mtimeMs: st.mtimeMs,
-    requisitions: n,
-    reason: o.reason,
-    at: Date.now(),
-    report: o.report,
-  };
-  await o.redis.hset(heldKey(o.keys), inboxName, JSON.stringify(held));
-  await o.ledger.release(o.sha256, file.name);
+  const held = await holds.hold(o, { requisitions: n, reason: o.reason });
+  const { inboxName } = held;
   o.log.warn(
     { event: 'file.category-held', inboxName, requisitions: n, reason: o.reason, report: o.report },
     `ingest: ${file.original} held in the inbox as ${inboxName}: CATEGORY_CHECK=hold and the vendor directory could not be read (${o.reason}); its ${n} requisition(s) are read and checked once it is (report outbox/reports/${o.report})`,
@@ -99,30 +76,14 @@ export async function stillHeldForVendors(
   name: string,
   st: Pick<Stats, 'size' | 'mtimeMs'>,
 ): Promise<boolean> {
-  if (ctx.redis.status !== 'ready') return false;
-  try {
-    const raw = await ctx.redis.hget(heldKey(ctx.keys), name);
-    if (raw === null) return false;
-    const held = JSON.parse(raw) as CategoryHeldFile;
+  return holds.stillHeld(ctx, name, st, async () => {
+    if (ctx.config.CATEGORY_CHECK !== 'hold') return false;
     const dir = await vendorStore(ctx).stored();
-    const unread =
-      ctx.config.CATEGORY_CHECK === 'hold' &&
-      (dir === undefined || (dir.readAt === undefined && dir.outcome !== 'absent'));
-    if (held.size === st.size && held.mtimeMs === st.mtimeMs && unread) return true;
-    await ctx.redis.hdel(heldKey(ctx.keys), name);
-  } catch {
-    // Redis went away meanwhile: take the file (held again if it must be)
-  }
-  return false;
+    return dir === undefined || (dir.readAt === undefined && dir.outcome !== 'absent');
+  });
 }
 
 /** The files held now, oldest first (a record whose file left the inbox, or was replaced, is not one). */
-export async function listCategoryHeldFiles(redis: Redis, keys: Keys, inbox: string): Promise<CategoryHeldFile[]> {
-  const out: CategoryHeldFile[] = [];
-  for (const [name, raw] of Object.entries(await redis.hgetall(heldKey(keys)))) {
-    const held = JSON.parse(raw) as CategoryHeldFile;
-    const st = await lstat(join(inbox, name)).catch(() => undefined);
-    if (st && st.size === held.size && st.mtimeMs === held.mtimeMs) out.push(held);
-  }
-  return out.sort((a, b) => a.at - b.at);
+export function listCategoryHeldFiles(redis: Redis, keys: Keys, inbox: string): Promise<CategoryHeldFile[]> {
+  return holds.list(redis, keys, inbox);
 }

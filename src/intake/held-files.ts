@@ -8,36 +8,26 @@
  * new file. `status` lists the held files.
  */
 import type { Stats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { ProfileBrokenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { mappingFolderHash } from '../ingest/index.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
-import { returnToInbox, type FileFolders, type ProcessingName } from './file-mover.ts';
+import type { FileFolders, ProcessingName } from './file-mover.ts';
+import { inboxHolds, type InboxHold } from './inbox-hold.ts';
 import type { FileLedger } from './file-ledger.ts';
 import { writeFileNoticeReport } from './file-report.ts';
 
-export interface HeldFile {
-  /** Its name in the inbox now. */
-  inboxName: string;
-  /** Its name as dropped. */
-  file: string;
-  sha256: string;
-  size: number;
-  mtimeMs: number;
+export interface HeldFile extends InboxHold {
   /** The broken profiles it waits for. */
   profiles: Array<{ name: string; file: string; reason: string }>;
   /** The mapping folder's hash when it was held: a change of the folder lets the file be taken again. */
   mappingsHash: string;
-  at: number;
-  /** Its report in outbox/reports/. */
-  report: string;
 }
 
 type Keys = Pick<RedisKeys, 'key'>;
-const heldKey = (keys: Keys) => keys.key('held-files');
+const holds = inboxHolds<HeldFile>((keys: Keys) => keys.key('held-files'));
 
 /**
  * Back to the inbox with a report naming the broken profile, recorded as held; the ledger lets its bytes be read
@@ -67,21 +57,8 @@ export async function holdInInbox(o: {
       ...err.profiles.map((p) => `Broken profile ${p.name}: ${p.reason}`),
     ],
   });
-  const inboxName = await returnToInbox(o.folders, file);
-  const st = await lstat(join(o.folders.inbox, inboxName));
-  const held: HeldFile = {
-    inboxName,
-    file: file.original,
-    sha256: o.sha256,
-    size: st.size,
-    mtimeMs: st.mtimeMs,
-    profiles: [...err.profiles],
-    mappingsHash: o.mappingsHash,
-    at: Date.now(),
-    report: o.report,
-  };
-  await o.redis.hset(heldKey(o.keys), inboxName, JSON.stringify(held));
-  await o.ledger.release(o.sha256, file.name);
+  const held = await holds.hold(o, { profiles: [...err.profiles], mappingsHash: o.mappingsHash });
+  const { inboxName } = held;
   o.log.warn(
     { event: 'file.held', inboxName, profiles: err.profiles, report: o.report },
     `ingest: ${file.original} held in the inbox as ${inboxName}: only the broken mapping profile ${names} could take it; it is read once the profile is fixed (report outbox/reports/${o.report})`,
@@ -99,29 +76,13 @@ export async function stillHeld(
   name: string,
   st: Pick<Stats, 'size' | 'mtimeMs'>,
 ): Promise<boolean> {
-  // Redis down: the file is taken into processing/ as ever (queued once Redis answers), never kept waiting here.
-  if (ctx.redis.status !== 'ready') return false;
-  let raw: string | null;
-  try {
-    raw = await ctx.redis.hget(heldKey(ctx.keys), name);
-  } catch {
-    return false;
-  }
-  if (raw === null) return false;
-  const held = JSON.parse(raw) as HeldFile;
-  const hash = await mappingFolderHash(ctx.config.folders.mappings).catch(() => '');
-  if (held.size === st.size && held.mtimeMs === st.mtimeMs && hash === held.mappingsHash) return true;
-  await ctx.redis.hdel(heldKey(ctx.keys), name).catch(() => undefined);
-  return false;
+  return holds.stillHeld(ctx, name, st, async (held) => {
+    const hash = await mappingFolderHash(ctx.config.folders.mappings).catch(() => '');
+    return hash === held.mappingsHash;
+  });
 }
 
 /** The files held now, oldest first (a record whose file left the inbox, or was replaced, is not one). */
-export async function listHeldFiles(redis: Redis, keys: Keys, inbox: string): Promise<HeldFile[]> {
-  const out: HeldFile[] = [];
-  for (const [name, raw] of Object.entries(await redis.hgetall(heldKey(keys)))) {
-    const held = JSON.parse(raw) as HeldFile;
-    const st = await lstat(join(inbox, name)).catch(() => undefined);
-    if (st && st.size === held.size && st.mtimeMs === held.mtimeMs) out.push(held);
-  }
-  return out.sort((a, b) => a.at - b.at);
+export function listHeldFiles(redis: Redis, keys: Keys, inbox: string): Promise<HeldFile[]> {
+  return holds.list(redis, keys, inbox);
 }
