@@ -3,9 +3,9 @@
  * failure), a logger (JSON on stdout for the service; on stderr for commands whose stdout is their answer), and the
  * mapping from errors to exit codes: 2 for bad configuration or usage, 1 for a failure that was reported.
  */
-import { loadConfig, type Config } from '../src/config.ts';
-import { ConfigError, RfqSyncError } from '../src/errors.ts';
-import { createLogger, scrubSecrets, type Logger } from '../src/logger.ts';
+import { loadConfig, type Config } from '../src/settings/config.ts';
+import { ConfigError, RfqSyncError } from '../src/core/errors.ts';
+import { createLogger, scrubSecrets, type Logger } from '../src/core/logger.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -27,7 +27,7 @@ export interface Setup {
  * `service`: logs are the output (stdout, level from LOG_LEVEL). Otherwise logs go to stderr at `warn` unless
  * --log-level says otherwise, so `status --json` and `check` keep stdout for their answer. `redisOnly`: the command
  * reads or steers Redis only (status, failed, ingest, recover): no sourcing token is needed. `advisory`: settings the
- * command does not use (their problems are said by the command, their defaults used: app/notify-check.ts).
+ * command does not use (their problems are said by the command, their defaults used: app/runtime/notify-check.ts).
  */
 export function setup(
   global: GlobalOptions,

@@ -4,12 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import type { Config } from '../src/config.ts';
-import { ConfigError } from '../src/errors.ts';
-import type { Logger } from '../src/logger.ts';
+import type { Config } from '../src/settings/config.ts';
+import { ConfigError } from '../src/core/errors.ts';
+import type { Logger } from '../src/core/logger.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, reportError, setup, type GlobalOptions } from './cli-support.ts';
-import type * as Commands from './commands.ts';
-import type { SandboxCommandOptions } from './sandbox-command.ts';
+import type * as Commands from './commands/operator.ts';
+import type { SandboxCommandOptions } from './commands/sandbox.ts';
 
 const program = new Command('rfq-sync')
   .description(
@@ -54,7 +54,7 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>)
 }
 
 /**
- * A command whose body is one function of commands.ts, loaded when it runs: `run(config, logger, ...what commander
+ * A command whose body is one function of commands/operator.ts, loaded when it runs: `run(config, logger, ...what commander
  * parsed)` (its arguments, then its options; the Command object commander adds last is left out).
  */
 function runFromCommands(
@@ -68,7 +68,11 @@ function runFromCommands(
       notify?.mode === 'warn' ? { ...o, advisory: notifySetting } : o,
     );
     const config = notify ? await notifySettings(loaded, notify.command, notify.mode) : loaded;
-    const run = (await import('./commands.ts'))[name] as (c: Config, l: Logger, ...a: unknown[]) => Promise<number>;
+    const run = (await import('./commands/operator.ts'))[name] as (
+      c: Config,
+      l: Logger,
+      ...a: unknown[]
+    ) => Promise<number>;
     return run(config, logger, ...args.slice(0, -1));
   });
 }
@@ -76,9 +80,9 @@ function runFromCommands(
 /** Settings `status`, `failed`, `ingest`, `resolve` and `recover` do not use: the notification ones. */
 const notifySetting = (key: string): boolean => key.startsWith('NOTIFY_');
 
-/** The notification settings checked (refuse) or said in one warning line and left out (warn): app/notify-check.ts. */
+/** The notification settings checked (refuse) or said in one warning line and left out (warn): app/runtime/notify-check.ts. */
 async function notifySettings(config: Config, command: string, mode: 'refuse' | 'warn'): Promise<Config> {
-  const { checkNotifySettings } = await import('./notify-check.ts');
+  const { checkNotifySettings } = await import('./runtime/notify-check.ts');
   return checkNotifySettings(config, command, mode);
 }
 
@@ -95,7 +99,7 @@ program
     action(async () => {
       const { config, logger } = setup(globals(), { requireProduction: true, service: true });
       await notifySettings(config, 'worker', 'refuse');
-      const { runWorkerCommand } = await import('./service.ts');
+      const { runWorkerCommand } = await import('./commands/service.ts');
       return runWorkerCommand(config, logger);
     }),
   );
@@ -118,7 +122,7 @@ program
     action(async (opts: { maxWait: number; sandbox?: boolean }) => {
       const { config, logger } = setup(globals(), { service: true });
       await notifySettings(config, 'once', 'refuse');
-      const { runOnceCommand } = await import('./service.ts');
+      const { runOnceCommand } = await import('./commands/service.ts');
       return runOnceCommand(config, logger, { maxWaitMs: opts.maxWait * 1000, sandbox: opts.sandbox === true });
     }),
   );
@@ -164,7 +168,7 @@ program
           if (opts[o] !== undefined && !opts.suggest) throw new ConfigError([`--${o}: only with --suggest`]);
         if (opts.force && opts.out === undefined) throw new ConfigError(['--force: only with --out']);
         if (opts.suggest) {
-          const { runSuggest } = await import('../src/ingest/suggest-command.ts');
+          const { runSuggest } = await import('../src/ingest/suggest/command.ts');
           return runSuggest(
             file,
             {
@@ -172,7 +176,8 @@ program
               name: opts.name,
               outFile: opts.out,
               force: opts.force,
-              followedCategories: async () => (await import('./suggest-vendors.ts')).followedCategories(config),
+              followedCategories: async () =>
+                (await import('./commands/suggest-vendors.ts')).followedCategories(config),
             },
             (text) => process.stdout.write(text),
             (line) => process.stderr.write(`${line}\n`),
@@ -233,7 +238,7 @@ program
   .action(
     action(async (what: string, opts: { json?: boolean }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
-      const { runTraceCommand } = await import('./trace.ts');
+      const { runTraceCommand } = await import('./commands/trace.ts');
       return runTraceCommand(config, logger, what, opts);
     }),
   );
@@ -259,7 +264,7 @@ program
     action(async (opts: { since: string }) => {
       const { config: loaded, logger } = setup(globals(), { redisOnly: true, advisory: notifySetting });
       const config = await notifySettings(loaded, 'recover', 'warn');
-      const { parseSince, runRecoverCommand } = await import('./recover.ts');
+      const { parseSince, runRecoverCommand } = await import('./commands/recover.ts');
       return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, (l) =>
         process.stdout.write(`${l}\n`),
       );
@@ -278,7 +283,7 @@ program
   .action(
     action(async () => {
       const { config, logger } = setup(globals());
-      const { runResumeCommand } = await import('./resume.ts');
+      const { runResumeCommand } = await import('./commands/resume.ts');
       return runResumeCommand(config, logger, (l) => process.stdout.write(`${l}\n`));
     }),
   );
@@ -293,7 +298,7 @@ program
   .action(
     action(async (opts: { takeOver?: boolean }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
-      const { runIntakeCommand } = await import('./intake.ts');
+      const { runIntakeCommand } = await import('./commands/intake.ts');
       return runIntakeCommand(config, logger, opts, (l) => process.stdout.write(`${l}\n`));
     }),
   );
@@ -376,7 +381,7 @@ program
   )
   .action(
     action(async (opts: SandboxCommandOptions) => {
-      const { runSandboxCommand } = await import('./sandbox-command.ts');
+      const { runSandboxCommand } = await import('./commands/sandbox.ts');
       return runSandboxCommand(globals(), opts);
     }),
   );
@@ -396,7 +401,7 @@ program
   )
   .action(
     action(async (opts: { dir: string; timeout: number; stay?: boolean; shapes: 'current' | 'legacy' }) => {
-      const { runDemo } = await import('./demo.ts');
+      const { runDemo } = await import('./commands/demo.ts');
       return runDemo({
         dir: opts.dir,
         timeoutMs: opts.timeout * 1000,

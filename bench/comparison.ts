@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { buildComparison } from '../src/comparison/model.ts';
 import type { ComparisonInput } from '../src/comparison/types.ts';
 import { writeComparisonModel } from '../src/comparison/workbook.ts';
-import { writeAtomically } from '../src/atomic-write.ts';
+import { writeAtomically } from '../src/core/atomic-write.ts';
 import type { ListedRfq, Quotation } from '../src/sourcing/types.ts';
 import { Redis } from 'ioredis';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';

@@ -5,9 +5,9 @@
  * answers { cpu } (its process.cpuUsage() since 'mark') and exits.
  */
 import { startWorker } from '../jobs/worker.ts';
-import { loadConfig } from '../src/config.ts';
-import { silentLogger } from '../src/logger.ts';
-import { closeWorkerContext, createWorkerContext } from '../app/worker-context.ts';
+import { loadConfig } from '../src/settings/config.ts';
+import { silentLogger } from '../src/core/logger.ts';
+import { closeWorkerContext, createWorkerContext } from '../app/runtime/worker-context.ts';
 
 const config = loadConfig(process.env);
 const ctx = await createWorkerContext(config, silentLogger, {

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
 import { Redis } from 'ioredis';
 import { excelDateInZone } from '../src/comparison/dates.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/settings/config.ts';
 import { redisKeys } from '../src/redis/redis-keys.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import { trackingStore } from '../src/tracking/context.ts';

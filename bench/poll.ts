@@ -19,12 +19,12 @@
  *    a wake-up only (WEBHOOK_CHECKS_PER_INTERVAL=0), as before.
  * `BENCH_POLL_CASES=closing` runs only case 3.
  */
-import { startOpsServer } from '../app/http-server.ts';
-import { createMetrics } from '../app/metrics.ts';
+import { startOpsServer } from '../app/http/http-server.ts';
+import { createMetrics } from '../app/http/metrics.ts';
 import { startWorker } from '../jobs/worker.ts';
-import { loadConfig, type Config } from '../src/config.ts';
-import { silentLogger } from '../src/logger.ts';
-import { closeWorkerContext, createWorkerContext, type AppContext } from '../app/worker-context.ts';
+import { loadConfig, type Config } from '../src/settings/config.ts';
+import { silentLogger } from '../src/core/logger.ts';
+import { closeWorkerContext, createWorkerContext, type AppContext } from '../app/runtime/worker-context.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.ts';
 import { RFQ_STATUSES } from '../src/sourcing/types.ts';
@@ -32,7 +32,7 @@ import { trackingStore } from '../src/tracking/context.ts';
 import { runPoll } from '../src/tracking/poll-runner.ts';
 import { wakePoll } from '../src/tracking/poll-wake.ts';
 import { actOnWebhook } from '../src/tracking/hint-check.ts';
-import { webhookOutcome } from '../app/webhook.ts';
+import { webhookOutcome } from '../app/http/webhook.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
 
 const PAGE = 20;

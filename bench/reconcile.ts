@@ -9,11 +9,11 @@
  */
 import { enqueueCreateRfq, reconcilerOf } from '../jobs/create-rfq.ts';
 import { startWorker } from '../jobs/worker.ts';
-import { loadConfig } from '../src/config.ts';
-import { silentLogger } from '../src/logger.ts';
-import { closeWorkerContext, createWorkerContext } from '../app/worker-context.ts';
+import { loadConfig } from '../src/settings/config.ts';
+import { silentLogger } from '../src/core/logger.ts';
+import { closeWorkerContext, createWorkerContext } from '../app/runtime/worker-context.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
-import type { Requisition } from '../src/requisition.ts';
+import type { Requisition } from '../src/core/requisition.ts';
 import { startSandbox } from '../src/sandbox/server.ts';
 
 const EXISTING = 300;

@@ -13,10 +13,10 @@ import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startPipeline } from '../app/pipeline-runner.ts';
-import { resolveRuntime } from '../app/runtime.ts';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
+import { startPipeline } from '../app/runtime/pipeline-runner.ts';
+import { resolveRuntime } from '../app/runtime/endpoints.ts';
+import { loadConfig } from '../src/settings/config.ts';
+import { createLogger } from '../src/core/logger.ts';
 
 const target = fileURLToPath(new URL('./comparison-page1.png', import.meta.url));
 const dir = await mkdtemp(join(tmpdir(), 'rfq-docs-picture-'));

@@ -11,7 +11,7 @@
  *           holds what was posted: else withheld, kept for `status`), outbox/awards/<name>-v<n>.csv, each to a temporary name then renamed; records the version and the revision numbers it reflects (a newer pull asks for v<n+1>)
  *           with the overview's summary of it; asks for an overview rewrite (enqueueOverview: one per OVERVIEW_REFRESH_MS window).
  * Errors:   a refused token (only a re-pull calls the service) pauses through the auth gate and delays the job;
- *           a full outbox disk delays the job until space returns (never fails: src/intake/disk-full.ts); an RFQ whose
+ *           a full outbox disk delays the job until space returns (never fails: src/outbox/disk-full.ts); an RFQ whose
  *           identity the service keeps writing unreadably fails the job after 3 attempts with the reason; other disk
  *           errors are retried with back-off; a bad payload is unrecoverable.
  */

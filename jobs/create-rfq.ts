@@ -24,15 +24,15 @@
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { z } from 'zod';
-import { AuthError, RateLimitError } from '../src/errors.ts';
-import type { WorkerContext } from '../src/pipeline/context.ts';
-import type { WorkerConfig } from '../src/pipeline/worker-config.ts';
+import { AuthError, RateLimitError } from '../src/core/errors.ts';
+import type { WorkerContext } from '../src/worker/context.ts';
+import type { WorkerConfig } from '../src/settings/worker-config.ts';
 import { createHeaderPusher } from '../src/creation/header-push.ts';
 import { replicationWait } from '../src/redis/replication.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
 import { jobId, type Queues } from '../src/redis/queues.ts';
-import { ThrottledError } from '../src/creation/rate-limiter.ts';
-import { createLagProbe } from '../src/creation/lag-probe.ts';
+import { ThrottledError } from '../src/account/rate-limiter.ts';
+import { createLagProbe } from '../src/account/lag-probe.ts';
 import { createReconcileCoordinator, type ReconcileCoordinator } from '../src/creation/reconcile-coordinator.ts';
 import {
   AttemptBusyError,
@@ -41,7 +41,7 @@ import {
   type CreateOutcome,
   type CreatorDeps,
 } from '../src/creation/rfq-creator.ts';
-import type { Requisition } from '../src/requisition.ts';
+import type { Requisition } from '../src/core/requisition.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
 import { requisitionDecision } from '../src/notify/events/index.ts';
 

@@ -26,11 +26,11 @@
  *         (FileNotHereError): never settled as done, so its requisitions are not lost silently.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
-import { DiskFullError, FileNotHereError } from '../src/errors.ts';
-import { delayForDiskFull } from '../src/intake/disk-full.ts';
+import { DiskFullError, FileNotHereError } from '../src/core/errors.ts';
+import { delayForDiskFull } from '../src/outbox/disk-full.ts';
 import { ingestJobPayloadSchema } from '../src/intake/inbox-intake.ts';
 import { runIngest, type IngestResult, type IngestRunConfig } from '../src/intake/ingest-run.ts';
-import type { WorkerContext } from '../src/pipeline/context.ts';
+import type { WorkerContext } from '../src/worker/context.ts';
 import type { Notifier } from '../src/notify/notifier.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
 import { requisitionAccepted } from './audit-jobs.ts';

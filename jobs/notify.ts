@@ -17,8 +17,8 @@
  *           back to the queue the same way (`once` at the end of NOTIFY_ONCE_WAIT_MS).
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { NotifyStoppedError } from '../src/errors.ts';
-import type { WorkerContext } from '../src/pipeline/context.ts';
+import { NotifyStoppedError } from '../src/core/errors.ts';
+import type { WorkerContext } from '../src/worker/context.ts';
 import { notifyJobSchema, type DeliveryResult } from '../src/notify/notifier.ts';
 
 /** A message whose send was stopped is taken again after this, ms (by the next worker: this one stops). */

@@ -4,12 +4,12 @@
  * job to one worker at a time and the Redis records (idempotency, file ledger, tracking) make a re-run harmless
  * (a job whose worker died is picked up again by the stalled-job check after its lock expires).
  *
- * The inbox watcher and the poll schedule are started beside this by the app (app/pipeline-runner.ts).
+ * The inbox watcher and the poll schedule are started beside this by the app (app/runtime/pipeline-runner.ts).
  */
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
-import type { WorkerContext } from '../src/pipeline/context.ts';
+import type { WorkerContext } from '../src/worker/context.ts';
 import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } from '../src/redis/queues.ts';
-import type { WorkerConfig } from '../src/pipeline/worker-config.ts';
+import type { WorkerConfig } from '../src/settings/worker-config.ts';
 import { audited } from './audit-jobs.ts';
 
 type Processor = (job: Job) => Promise<unknown>;
@@ -127,7 +127,7 @@ export function startWorker(ctx: WorkerContext & WorkerConnection, opts: StartWo
       stalledInterval: opts.stalledIntervalMs ?? ctx.config.STALLED_CHECK_MS,
       maxStalledCount: opts.maxStalledCount ?? ctx.config.JOB_MAX_STALLED,
       drainDelay: opts.drainDelaySeconds ?? 5,
-      // Jobs started per second; the calls themselves are held to the same rate by src/creation/rate-limiter.ts.
+      // Jobs started per second; the calls themselves are held to the same rate by src/account/rate-limiter.ts.
       ...(key === 'createRfq'
         ? { limiter: { max: opts.ratePerSecond ?? ctx.config.RATE_LIMIT_PER_SECOND, duration: 1000 } }
         : {}),

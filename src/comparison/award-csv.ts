@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import type { Decimal } from 'decimal.js';
-import { writeFileAtomically } from '../atomic-write.ts';
-import { safeCsvField } from '../spreadsheet-safety.ts';
+import { writeFileAtomically } from '../core/atomic-write.ts';
+import { safeCsvField } from '../core/spreadsheet-safety.ts';
 import { buildComparison } from './model.ts';
 import type { OutputWriter } from './output-writer.ts';
 import type { ComparisonInput, ComparisonModel } from './types.ts';

@@ -6,7 +6,7 @@
  * position), no id is taken from positions and the reason is returned, so no award line can be mislabelled.
  * Pure: no Redis, no HTTP.
  */
-import { foldText } from '../fold-text.ts';
+import { foldText } from '../core/fold-text.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 
 /** What was posted at one position of the RFQ (from the requisition's record). */

@@ -1,5 +1,5 @@
 /** Output names that are safe on Windows and Linux shares whatever the RFQ title holds. */
-import { safeFileName } from '../atomic-write.ts';
+import { safeFileName } from '../core/atomic-write.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 
 /**

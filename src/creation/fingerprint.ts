@@ -13,9 +13,9 @@
  *   none  - another title, or another number of lines.
  */
 import { Decimal } from 'decimal.js';
-import type { RequisitionLine } from '../requisition.ts';
+import type { RequisitionLine } from '../core/requisition.ts';
 import type { CreateRfqRequest, ListedRfq } from '../sourcing/types.ts';
-import { foldText } from '../fold-text.ts';
+import { foldText } from '../core/fold-text.ts';
 import { hashOf } from './hash.ts';
 
 export type PostedLine = Pick<
@@ -41,7 +41,7 @@ export interface PostedBody {
 
 export type Match = 'exact' | 'near' | 'none';
 
-/** Text as services store it (src/fold-text.ts). */
+/** Text as services store it (src/core/fold-text.ts). */
 export const normText = foldText;
 
 /** An external_id as a service may echo it (trimmed, upper-cased): compared in this form. */

@@ -37,12 +37,12 @@
  * keys.externalIds: hash external_id -> requisition id (the claim table).
  */
 import type { Redis } from 'ioredis';
-import { UnexpectedError } from '../errors.ts';
-import type { Requisition, RequisitionLine } from '../requisition.ts';
+import { UnexpectedError } from '../core/errors.ts';
+import type { Requisition, RequisitionLine } from '../core/requisition.ts';
 import type { HeaderOutcome, PostedHeader } from './header-push.ts';
 import { requisitionId, type RedisKeys } from '../redis/redis-keys.ts';
 import type { PostedBody } from './fingerprint.ts';
-import type { RateLimiter } from './rate-limiter.ts';
+import type { RateLimiter } from '../account/rate-limiter.ts';
 import {
   defineIdempotencyScripts,
   type ClaimReply,

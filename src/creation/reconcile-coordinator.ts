@@ -25,7 +25,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { ReconcileUnstableError } from '../errors.ts';
+import { ReconcileUnstableError } from '../core/errors.ts';
 import { listSettleMs, settledFrom } from './list-settle.ts';
 import type { PendingEntry, ReconcileResult } from './reconcile-decision.ts';
 import { RECONCILE_LIMITS, type ReconcileLimits } from './reconcile-walk.ts';

@@ -17,7 +17,7 @@
  *       made before our first POST; a near one - same title and line count, other content - made since our
  *       first POST and not exactly another requisition's).
  */
-import type { Requisition } from '../requisition.ts';
+import type { Requisition } from '../core/requisition.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 import { bestMatch, matchListed, normExternalId, normText, type Match, type PostedBody } from './fingerprint.ts';
 

@@ -8,7 +8,7 @@
  * never keeps a lost answer waiting for good, and is never taken for absence.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { ListedRfq } from '../sourcing/types.ts';
 import { normText, type PostedBody } from './fingerprint.ts';
 

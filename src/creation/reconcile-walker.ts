@@ -7,7 +7,7 @@
  * walk counts against every requisition it could have decided; at RECONCILE_MAX_WALKS it is parked with the reason.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { hasExternalIds, type AccountReading } from '../sourcing/account-reading.ts';
 import type { Dialect } from '../sourcing/dialect.ts';

@@ -5,7 +5,7 @@
  * `status` (which tell people).
  */
 import type { ReportedChange } from '../ingest/ingest-report.ts';
-import type { Requisition, RequisitionLine } from '../requisition.ts';
+import type { Requisition, RequisitionLine } from '../core/requisition.ts';
 import { headerChanges, headerOf, type HeaderChange, type PostedHeader } from './header-push.ts';
 import { lineFingerprint, type IdempotencyStore, type LineFingerprint } from './idempotency-store.ts';
 import { requisitionId } from '../redis/redis-keys.ts';

@@ -1,5 +1,5 @@
 /** The create request posted for a requisition (POST /v1/rfqs): one place, for the creator, its hashes and reports. */
-import type { Requisition } from '../requisition.ts';
+import type { Requisition } from '../core/requisition.ts';
 import type { CreateRfqRequest } from '../sourcing/types.ts';
 
 export function toCreateRfqRequest(r: Requisition): CreateRfqRequest {

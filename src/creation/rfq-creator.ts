@@ -21,12 +21,12 @@ import {
   PermanentHttpError,
   RateLimitError,
   RfqSyncError,
-} from '../errors.ts';
-import type { Logger } from '../logger.ts';
-import type { Requisition } from '../requisition.ts';
-import type { SourcingClient } from '../sourcing/client.ts';
+} from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import type { Requisition } from '../core/requisition.ts';
+import type { SourcingClient } from '../sourcing/client/http-client.ts';
 import { hashOf, type IdempotencyStore } from './idempotency-store.ts';
-import type { RateLimiter } from './rate-limiter.ts';
+import type { RateLimiter } from '../account/rate-limiter.ts';
 import type { PendingEntry, ReconcileCoordinator, ReconcileResult } from './reconcile-coordinator.ts';
 import { postedBodyOf, type PostedBody } from './fingerprint.ts';
 import { headerOf, type HeaderPusher } from './header-push.ts';
@@ -40,8 +40,8 @@ import { createAnswered } from '../audit/steps.ts';
 export { toCreateRfqRequest } from './rfq-body.ts';
 export { RECONCILE_LIMITS, type ReconcileLimits } from './reconcile-walk.ts';
 export type { CreateOutcome } from './settle-existing.ts';
-// in the catalogue (src/errors.ts); still exported here, where the create job imports them
-export { AttemptBusyError, ReconcileUnstableError } from '../errors.ts';
+// in the catalogue (src/core/errors.ts); still exported here, where the create job imports them
+export { AttemptBusyError, ReconcileUnstableError } from '../core/errors.ts';
 
 /** Kept of the post lease beyond the POST's deadline: the answer is read and the clocks may drift a little. */
 const LEASE_MARGIN_MS = 1_000;

@@ -2,9 +2,9 @@
  * Dates as ERP exports write them (`dd.MM.yyyy`, `dd-MMM-yyyy`, `M/d/yyyy`, ISO, Excel serial numbers, real xlsx
  * dates) turned into Unix milliseconds, explicit about the time zone: a wall-clock date in the profile's IANA zone.
  * Impossible dates (31.02.) are errors, never rolled over the way `new Date()` does. The zone arithmetic is
- * src/time-zone.ts.
+ * src/core/time-zone.ts.
  */
-import { wallToUtc, type WallClock } from '../time-zone.ts';
+import { wallToUtc, type WallClock } from '../core/time-zone.ts';
 
 export interface DateFormat {
   /** Patterns tried in order: tokens yyyy yy MMM MM M dd d HH H mm ss, or `iso`, or `excel_serial`. */

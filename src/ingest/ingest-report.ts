@@ -4,9 +4,9 @@
  * Every text from the input goes through safeCellText (no formula injection); written atomically.
  */
 import type ExcelJS from 'exceljs';
-import { loadExcelJS } from '../exceljs-loader.ts';
-import { writeAtomically } from '../atomic-write.ts';
-import { safeCellText } from '../spreadsheet-safety.ts';
+import { loadExcelJS } from '../core/exceljs-loader.ts';
+import { writeAtomically } from '../core/atomic-write.ts';
+import { safeCellText } from '../core/spreadsheet-safety.ts';
 import type { IngestSummary } from './ingest-file.ts';
 import { emptySummary, MAX_REPORTED } from './ingest-file.ts';
 

@@ -7,10 +7,10 @@
  * A problem keeps only the start of its value: a rejected 50 MB cell must not live on in the report.
  */
 import { Decimal } from 'decimal.js';
-import type { RowProblem } from '../errors.ts';
-import type { Requisition, RequisitionLine } from '../requisition.ts';
+import type { RowProblem } from '../core/errors.ts';
+import type { Requisition, RequisitionLine } from '../core/requisition.ts';
 import { REQUEST_TEXT_LIMITS, type LimitedTextField } from '../sourcing/limits.ts';
-import { daysLaterAt } from '../time-zone.ts';
+import { daysLaterAt } from '../core/time-zone.ts';
 import { parseDateCell } from './date-format.ts';
 import { cellText, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { FieldName } from './mapping-profile.ts';

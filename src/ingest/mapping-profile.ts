@@ -6,9 +6,9 @@
  */
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
-import { MappingError } from '../errors.ts';
+import { MappingError } from '../core/errors.ts';
 import { compileCategoryMap, type CategoryMap } from './category-map.ts';
-import { isValidTimeZone } from '../time-zone.ts';
+import { isValidTimeZone } from '../core/time-zone.ts';
 import type { DateFormat } from './date-format.ts';
 import type { NumberFormat } from './number-format.ts';
 

@@ -7,8 +7,8 @@
  * each saying where the requisition first ended, and the already-emitted part is left as it was.
  */
 import { MAX_LINES_PER_RFQ } from '../sourcing/limits.ts';
-import type { RowProblem } from '../errors.ts';
-import type { Requisition, RequisitionLine } from '../requisition.ts';
+import type { RowProblem } from '../core/errors.ts';
+import type { Requisition, RequisitionLine } from '../core/requisition.ts';
 import { ExternalIdIndex } from './external-id-index.ts';
 import type { BoundMapping, Cell } from './mapping-engine.ts';
 import type { FieldName } from './mapping-profile.ts';

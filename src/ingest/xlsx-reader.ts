@@ -13,8 +13,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { stream as StreamNamespace } from 'exceljs';
-import { loadExcelJS } from '../exceljs-loader.ts';
-import { SheetNotFoundError } from '../errors.ts';
+import { loadExcelJS } from '../core/exceljs-loader.ts';
+import { SheetNotFoundError } from '../core/errors.ts';
 import { openXlsxPackage, type SheetRef, type XlsxPackage } from './xlsx-package.ts';
 
 type StreamApi = typeof StreamNamespace;

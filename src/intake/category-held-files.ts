@@ -11,7 +11,7 @@
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { writeIngestReport, type IngestSummary } from '../ingest/index.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { vendorStore } from '../vendors/vendor-store.ts';

@@ -15,7 +15,7 @@
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { UnexpectedError } from '../errors.ts';
+import { UnexpectedError } from '../core/errors.ts';
 import { defineScript, loadScript, type ScriptCaller } from '../redis/redis-scripts.ts';
 
 const entrySchema = z.object({

@@ -10,8 +10,8 @@
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { ProfileBrokenError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import type { ProfileBrokenError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
 import { mappingFolderHash } from '../ingest/index.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import type { FileFolders, ProcessingName } from './file-mover.ts';

@@ -23,8 +23,8 @@ import { z } from 'zod';
 import type { SettingValues } from '../settings/fields.ts';
 import type { folderSettings, Folders } from '../settings/folders.ts';
 import type { vendorSettings } from '../settings/vendors.ts';
-import { FileRefusedError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import { FileRefusedError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
 import { FileLedger, type ClaimOutcome, type LedgerEntry } from './file-ledger.ts';
 import {
   assertPlainName,

@@ -8,7 +8,7 @@
  */
 import type { SettingValues } from '../settings/fields.ts';
 import type { vendorSettings } from '../settings/vendors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { RequisitionCheck } from '../ingest/requisition-grouper.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { categoryChecker } from '../vendors/category-check.ts';

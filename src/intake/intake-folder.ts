@@ -19,8 +19,8 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Folders } from '../settings/folders.ts';
-import { ConfigError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import { ConfigError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 
 /** The marker, relative to the data folder. */

@@ -13,7 +13,7 @@
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { loadProfileCatalog } from '../ingest/index.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 
 export interface MappingSet {

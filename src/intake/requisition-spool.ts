@@ -10,8 +10,8 @@
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { UnexpectedError } from '../errors.ts';
-import type { Requisition } from '../requisition.ts';
+import { UnexpectedError } from '../core/errors.ts';
+import type { Requisition } from '../core/requisition.ts';
 
 const FLUSH_BYTES = 64 * 1024;
 

@@ -6,8 +6,8 @@
  */
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../redis/redis-keys.ts';
-import { UnexpectedError } from '../errors.ts';
-import { scrubSecrets, type Logger } from '../logger.ts';
+import { UnexpectedError } from '../core/errors.ts';
+import { scrubSecrets, type Logger } from '../core/logger.ts';
 import type { Channel } from './channel.ts';
 import { composeMessage } from './compose.ts';
 import type { NotifyEvent } from './event-kind.ts';

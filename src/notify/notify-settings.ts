@@ -8,7 +8,7 @@ import type { SettingValues } from '../settings/fields.ts';
 import { channelEntrySchema, namedEntries, routeSchema, type notifySettings } from '../settings/notify.ts';
 import type { outputSettings } from '../settings/outputs.ts';
 import type { Folders } from '../settings/folders.ts';
-import { ConfigError } from '../errors.ts';
+import { ConfigError } from '../core/errors.ts';
 import type { RouteSetting } from '../settings/notify.ts';
 import type { z } from 'zod';
 import type { ChannelKind } from './channel.ts';

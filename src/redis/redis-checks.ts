@@ -7,8 +7,8 @@
  * Managed services that forbid CONFIG GET are read through INFO where possible; what cannot be read is a warning.
  */
 import type { Redis } from 'ioredis';
-import { RedisUnfitError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import { RedisUnfitError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
 
 export const MIN_REDIS_VERSION = '6.2.0';
 

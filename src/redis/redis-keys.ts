@@ -13,12 +13,12 @@ export const KEY_FAMILIES = {
   /** Requisitions whose re-export changed them after their RFQ existed, by time. */
   changed: ['src/creation/idempotency-store.ts'],
   /** The shared rate limit's window, hold-off and schedule (claim-7.lua takes a permit in the claim's step). */
-  rate: ['src/creation/rate-limiter.ts', 'src/creation/idempotency-store.ts'],
+  rate: ['src/account/rate-limiter.ts', 'src/creation/idempotency-store.ts'],
   /** The reconcile coordinator's entries, walks and gate; the list-lag probe's lock; record-5's created index. */
-  recon: ['src/creation/reconcile-coordinator.ts', 'src/creation/lag-probe.ts', 'src/creation/idempotency-store.ts'],
-  dialect: ['src/creation/dialect-store.ts'],
+  recon: ['src/creation/reconcile-coordinator.ts', 'src/account/lag-probe.ts', 'src/creation/idempotency-store.ts'],
+  dialect: ['src/account/dialect-store.ts'],
   /** The token problems seen while paused (the pause itself is `authPause`). */
-  auth: ['src/creation/token-problems.ts'],
+  auth: ['src/account/token-problems.ts'],
   /** Written before a WAIT for the replicas. */
   'replication-mark': ['src/redis/replication.ts'],
   epoch: ['src/redis/state-epoch.ts'],
@@ -27,7 +27,7 @@ export const KEY_FAMILIES = {
   'category-held-files': ['src/intake/category-held-files.ts'],
   intake: ['src/intake/intake-folder.ts'],
   'mapping-sets': ['src/intake/mapping-sets.ts'],
-  retention: ['src/intake/retention.ts'],
+  retention: ['src/outbox/retention.ts'],
   /** The tracking store's records, lists, snapshots, poll history and lock. */
   trk: ['src/tracking/store.ts'],
   awards: ['src/tracking/withheld-awards.ts'],
@@ -66,7 +66,7 @@ export interface RedisKeys {
   /** Hash sha256 -> JSON of what became of the file. */
   readonly fileLedger: string;
 
-  // ---- auth pause (src/creation/auth-gate.ts)
+  // ---- auth pause (src/account/auth-gate.ts)
   /** Hash: reason, since (ms), tokenFingerprint. Present while creation and polling are paused. */
   readonly authPause: string;
 

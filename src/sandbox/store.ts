@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Decimal } from 'decimal.js';
-import { writeFileAtomically } from '../atomic-write.ts';
-import { SandboxError } from '../errors.ts';
+import { writeFileAtomically } from '../core/atomic-write.ts';
+import { SandboxError } from '../core/errors.ts';
 import type { WireCreateRfq, WireEditRfq } from './wire-schemas.ts';
 
 export type RfqState = 'open' | 'closed' | 'cancelled' | 'completed';

@@ -1,7 +1,7 @@
 /**
  * Settings: The data folders and the inbox: where files go, how they are watched, swept, kept and bounded.
- * Part of the one configuration schema (src/config.ts); each default is documented above its field, and the table
- * of docs/operations.md is generated from these comments (app/config-doc.ts).
+ * Part of the one configuration schema (src/settings/config.ts); each default is documented above its field, and the table
+ * of docs/operations.md is generated from these comments (scripts/config-doc.ts).
  */
 import { z } from 'zod';
 import { int, bool, cron } from './fields.ts';
@@ -91,7 +91,7 @@ export const folderSettings = {
   MAX_IN_MEMORY_READ_BYTES: int(1, 64 * 1024 ** 3).default(1024 ** 3),
 };
 
-/** The data folders, resolved against RFQ_SYNC_DIR at start (src/config.ts). */
+/** The data folders, resolved against RFQ_SYNC_DIR at start (src/settings/config.ts). */
 export interface Folders {
   root: string;
   inbox: string;

@@ -1,8 +1,8 @@
 /**
  * Settings: Notifications: the channels (e-mail, Teams, Slack, a generic webhook), the routes that send events to the
  * people who act on them, digests, retries and the thresholds of the IT events (docs/notifications.md).
- * Part of the one configuration schema (src/config.ts); each default is documented above its field, and the table
- * of docs/operations.md is generated from these comments (app/config-doc.ts). The channels and routes are read as
+ * Part of the one configuration schema (src/settings/config.ts); each default is documented above its field, and the table
+ * of docs/operations.md is generated from these comments (scripts/config-doc.ts). The channels and routes are read as
  * they are here and checked in full (their shape, each kind's options, the event names) by
  * src/notify/notify-settings.ts where notifications are used: the worker, `once`, `notify test` and `doctor` refuse
  * them with one line per problem; the commands that send nothing (status, failed, ingest, resolve, recover) say so

@@ -1,7 +1,7 @@
 /**
  * Settings: What the quotations and requisitions mean in the comparison workbook, award file and overview.
- * Part of the one configuration schema (src/config.ts); each default is documented above its field, and the table
- * of docs/operations.md is generated from these comments (app/config-doc.ts).
+ * Part of the one configuration schema (src/settings/config.ts); each default is documented above its field, and the table
+ * of docs/operations.md is generated from these comments (scripts/config-doc.ts).
  */
 import { z } from 'zod';
 import { bool, int, timeZone } from './fields.ts';

@@ -2,8 +2,8 @@
  * Settings: The reconcile after a lost create answer (docs/architecture.md#reconcile-after-a-lost-answer): how long
  * the lists must settle before they may prove an RFQ absent, and how long a requisition may wait for lists that
  * cannot be proven complete before a person is asked.
- * Part of the one configuration schema (src/config.ts); each default is documented above its field, and the README's
- * table is generated from these comments (app/config-doc.ts).
+ * Part of the one configuration schema (src/settings/config.ts); each default is documented above its field, and the README's
+ * table is generated from these comments (scripts/config-doc.ts).
  */
 import { int } from './fields.ts';
 

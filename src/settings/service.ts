@@ -1,7 +1,7 @@
 /**
  * Settings: The sourcing service: where it is, the token, time-outs, paging, rate limit, dialect overrides, re-exports.
- * Part of the one configuration schema (src/config.ts); each default is documented above its field, and the table
- * of docs/operations.md is generated from these comments (app/config-doc.ts).
+ * Part of the one configuration schema (src/settings/config.ts); each default is documented above its field, and the table
+ * of docs/operations.md is generated from these comments (scripts/config-doc.ts).
  */
 import { z } from 'zod';
 import { int, url, bool } from './fields.ts';

@@ -1,7 +1,7 @@
 /**
- * Settings: the sourcing service's webhooks, a wake-up for the poll (app/webhook.ts, src/tracking/poll-wake.ts).
- * Part of the one configuration schema (src/config.ts); each default is documented above its field, and the table
- * of docs/operations.md is generated from these comments (app/config-doc.ts).
+ * Settings: the sourcing service's webhooks, a wake-up for the poll (app/http/webhook.ts, src/tracking/poll-wake.ts).
+ * Part of the one configuration schema (src/settings/config.ts); each default is documented above its field, and the table
+ * of docs/operations.md is generated from these comments (scripts/config-doc.ts).
  */
 import { z } from 'zod';
 import { int } from './fields.ts';

@@ -1,10 +1,10 @@
 /**
  * The sourcing port: how the rest of rfq-sync talks to the sourcing service, in domain types (types.ts: RFQ, line,
- * quotation, state), never the wire format. The HTTP client (client.ts) is its adapter; tests may script it.
+ * quotation, state), never the wire format. The HTTP client (client/http-client.ts) is its adapter; tests may script it.
  * What a particular service supports beyond the three documented operations (the unfiltered list, the detail and
  * edit calls, the filter's letter case, the external_id echo) is detected per account (dialect.ts), never assumed.
  */
-import type { InvalidResponseError } from '../errors.ts';
+import type { InvalidResponseError } from '../core/errors.ts';
 import type { CreateRfqRequest, ListedRfq, ListFilter, QuotationList, RfqHeaderEdit } from './types.ts';
 import type { VendorListing } from './vendor-types.ts';
 
@@ -75,7 +75,7 @@ export interface SourcingPort {
     rfqId: number,
     opts?: { quotationKey?: string; status?: 'success'; fields?: string[] },
   ): Promise<QuotationList>;
-  /** The account's vendor directory, all pages (client-vendors.ts); `absent` where the service has none. */
+  /** The account's vendor directory, all pages (client/vendors.ts); `absent` where the service has none. */
   listVendors(opts?: { signal?: AbortSignal }): Promise<VendorListing>;
   close(): Promise<void>;
 }

@@ -25,8 +25,8 @@ import {
 } from '../comparison/index.ts';
 import type { ComparisonInput, ComparisonModel, OutputWriter, WrittenFile } from '../comparison/index.ts';
 import { comparisonSummary } from '../comparison/overview.ts';
-import { writeDoneFiles } from '../comparison/done-files.ts';
-import { rfqNotListed } from '../errors.ts';
+import { writeDoneFiles } from '../outbox/done-files.ts';
+import { rfqNotListed } from '../core/errors.ts';
 import type { ListedRfq, Quotation } from '../sourcing/types.ts';
 import { comparisonExtras, type ComparisonExtras } from './comparison-extras.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';

@@ -14,7 +14,7 @@
  *   for webhooks never sent, a worker that was down, or changes between two webhooks.
  */
 import { randomUUID } from 'node:crypto';
-import { readsFirst } from '../creation/rate-limiter.ts';
+import { readsFirst } from '../account/rate-limiter.ts';
 import { targetedReadingFor } from '../sourcing/targeted-read.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { countHint } from './hint-stats.ts';

@@ -18,7 +18,7 @@
  * poll-history.ts (the results kept); each step takes the poll's state (poll-state.ts). The account's vendor directory
  * is read again with the poll once it is an hour old (src/vendors/vendor-store.ts).
  */
-import { TransientHttpError } from '../errors.ts';
+import { TransientHttpError } from '../core/errors.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import type { PollJobData } from './enqueue.ts';
 import { writeAccountOverview } from './overview.ts';

@@ -7,7 +7,7 @@
  * one): hosts whose clocks differ by less than that still agree on the slot.
  */
 import cron, { type ScheduledTask } from 'node-cron';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { enqueuePoll } from './enqueue.ts';
 import type { Queues } from '../redis/queues.ts';
 

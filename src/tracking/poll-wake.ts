@@ -1,5 +1,5 @@
 /**
- * A poll asked for by a webhook of the sourcing service (app/webhook.ts): a wake-up, never data. At most one such
+ * A poll asked for by a webhook of the sourcing service (app/http/webhook.ts): a wake-up, never data. At most one such
  * poll waits at a time, and they start at least `minIntervalMs` apart, shared by every worker through Redis
  * (`hook:last`, the start of the last webhook poll, set atomically by pollWake-1.lua on Redis's clock): a webhook
  * that arrives while one waits adds nothing (the waiting poll starts after it arrived and reads what it announced),

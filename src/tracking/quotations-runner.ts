@@ -7,7 +7,7 @@
  * read is left out of its quotation; both are passed on to the workbook's notes and said once per RFQ, quotation and
  * field (report-once.ts), never blocking the others.
  */
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, type QuotationsJobData } from './enqueue.ts';
 import { sayOnce, type ToSay } from './report-once.ts';

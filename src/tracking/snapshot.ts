@@ -9,7 +9,7 @@
  * pull landed while it wrote, and ask for the next version.
  * Documents are kept as their count only: the workbook shows how many, never their content.
  */
-import type { SourcingClient } from '../sourcing/client.ts';
+import type { SourcingClient } from '../sourcing/client/http-client.ts';
 import type { Quotation, QuotationList } from '../sourcing/types.ts';
 import type { TrackingStore } from './store.ts';
 

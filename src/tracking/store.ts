@@ -15,7 +15,7 @@
  * and flag sets, so two writers (a poll and a comparison job) never lose each other's change.
  */
 import type { Redis } from 'ioredis';
-import { UnexpectedError } from '../errors.ts';
+import { UnexpectedError } from '../core/errors.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { defineScript, loadScript, type ScriptCaller, type ScriptFlag } from '../redis/redis-scripts.ts';
 import type { ListedRfq } from '../sourcing/types.ts';

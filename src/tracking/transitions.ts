@@ -59,7 +59,7 @@ export interface TrackedRfq {
   /** Bumped by every write: optimistic concurrency (compare-and-set) in the store. */
   seq: number;
   /** currency: ISO 4217, from the profile or REQUISITION_CURRENCY when the RFQ was tracked; every amount's. */
-  /** erpPrices: external_id -> [unit price, price unit] from the export (src/requisition.ts), for the estimates. */
+  /** erpPrices: external_id -> [unit price, price unit] from the export (src/core/requisition.ts), for the estimates. */
   requisition?: {
     key: string;
     sourceFile: string;

@@ -8,7 +8,7 @@
  * said once in the log and by `doctor`, and the checks that use it step aside.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import type { SourcingPort } from '../sourcing/port.ts';
 import type { VendorDirectory } from './vendor-directory.ts';

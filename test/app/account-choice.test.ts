@@ -6,7 +6,7 @@
 import { copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closeWorkerContext } from '../../app/worker-context.ts';
+import { closeWorkerContext } from '../../app/runtime/worker-context.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import { pipelineContext, usePipeline } from '../helpers/pipeline.ts';
 import { spawnCli } from './cli-helpers.ts';

@@ -1,11 +1,11 @@
-/** The configuration table of docs/operations.md ("All settings") is the one generated from src/config.ts. */
+/** The configuration table of docs/operations.md ("All settings") is the one generated from src/settings/config.ts. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { rawConfigSchema } from '../../src/config.ts';
-import { DOC_PATH, configurationTable, renderDoc } from '../../app/config-doc.ts';
+import { rawConfigSchema } from '../../src/settings/config.ts';
+import { DOC_PATH, configurationTable, renderDoc } from '../../scripts/config-doc.ts';
 
 describe('configuration table of docs/operations.md', () => {
-  it('lists every setting of the schema, with its default, and is up to date (node app/config-doc.ts --write)', () => {
+  it('lists every setting of the schema, with its default, and is up to date (node scripts/config-doc.ts --write)', () => {
     expect(DOC_PATH).toMatch(/docs[/\\]operations\.md$/);
     const doc = readFileSync(DOC_PATH, 'utf8');
     expect(renderDoc(doc)).toBe(doc);

@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { displayRedisUrl, loadConfig } from '../../src/config.ts';
-import { ConfigError } from '../../src/errors.ts';
-import { scrubSecrets } from '../../src/logger.ts';
-import { redisOptionsFromUrl } from '../../app/redis-options.ts';
+import { displayRedisUrl, loadConfig } from '../../src/settings/config.ts';
+import { ConfigError } from '../../src/core/errors.ts';
+import { scrubSecrets } from '../../src/core/logger.ts';
+import { redisOptionsFromUrl } from '../../app/runtime/redis-options.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');

@@ -2,11 +2,11 @@
 import { networkInterfaces } from 'node:os';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { startOpsServer, type OpsServer } from '../../app/http-server.ts';
-import { METRIC_NAMES, createMetrics } from '../../app/metrics.ts';
-import { redisReadiness } from '../../app/readiness.ts';
+import { ConfigError } from '../../src/core/errors.ts';
+import { silentLogger } from '../../src/core/logger.ts';
+import { startOpsServer, type OpsServer } from '../../app/http/http-server.ts';
+import { METRIC_NAMES, createMetrics } from '../../app/http/metrics.ts';
+import { redisReadiness } from '../../app/http/readiness.ts';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import { waitFor as waitUntil } from '../helpers/wait.ts';

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { createMetrics, METRIC_NAMES } from '../../app/metrics.ts';
+import { createMetrics, METRIC_NAMES } from '../../app/http/metrics.ts';
 
 describe('metric names', () => {
   it('standard Node names, no gauge named _total, the outputs counted, the last good poll as a timestamp', async () => {

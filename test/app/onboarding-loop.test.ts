@@ -10,8 +10,8 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../src/config.ts';
-import { runSuggest } from '../../src/ingest/suggest-command.ts';
+import { PACKAGE_ROOT } from '../../src/settings/config.ts';
+import { runSuggest } from '../../src/ingest/suggest/command.ts';
 import { LIMITS } from '../ingest/suggest-helpers.ts';
 import { ls, readAwardCsv, usePipeline, waitFor, withOwnMappings } from '../helpers/pipeline.ts';
 

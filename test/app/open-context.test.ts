@@ -1,10 +1,10 @@
 /** openContext: both sourcing clients are built from the configuration with the metrics hook, each with its own options. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { createMetrics } from '../../app/metrics.ts';
-import { openContext } from '../../app/runtime.ts';
-import { closeWorkerContext } from '../../app/worker-context.ts';
+import { loadConfig } from '../../src/settings/config.ts';
+import { silentLogger } from '../../src/core/logger.ts';
+import { createMetrics } from '../../app/http/metrics.ts';
+import { openContext } from '../../app/runtime/endpoints.ts';
+import { closeWorkerContext } from '../../app/runtime/worker-context.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

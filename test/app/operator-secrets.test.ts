@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/settings/config.ts';
 import { freePort } from '../../src/redis/embedded-redis.ts';
 import { spawnCli } from './cli-helpers.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

@@ -7,13 +7,13 @@
 import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { PermanentHttpError } from '../../src/errors.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { startOpsServer, type OpsServer } from '../../app/http-server.ts';
-import { createMetrics } from '../../app/metrics.ts';
-import { permanentlyFailing, pollReadiness, redisReadiness, serviceReadiness } from '../../app/readiness.ts';
+import { PermanentHttpError } from '../../src/core/errors.ts';
+import { silentLogger } from '../../src/core/logger.ts';
+import { startOpsServer, type OpsServer } from '../../app/http/http-server.ts';
+import { createMetrics } from '../../app/http/metrics.ts';
+import { permanentlyFailing, pollReadiness, redisReadiness, serviceReadiness } from '../../app/http/readiness.ts';
 import { startEmbeddedRedis } from '../../src/redis/embedded-redis.ts';
-import { createSourcingClient } from '../../src/sourcing/client.ts';
+import { createSourcingClient } from '../../src/sourcing/client/http-client.ts';
 import { startFakeService } from '../sourcing/fake-service.ts';
 
 const servers: OpsServer[] = [];

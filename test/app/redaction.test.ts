@@ -1,8 +1,8 @@
 /** Log redaction: the token, the Redis password and any Authorization header never reach the log stream. */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
+import { loadConfig } from '../../src/settings/config.ts';
+import { createLogger } from '../../src/core/logger.ts';
 
 function capture() {
   const chunks: string[] = [];

@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { displayRedisUrl, loadConfig } from '../../src/config.ts';
-import { ConfigError } from '../../src/errors.ts';
-import { redisOptionsFromUrl } from '../../app/redis-options.ts';
+import { displayRedisUrl, loadConfig } from '../../src/settings/config.ts';
+import { ConfigError } from '../../src/core/errors.ts';
+import { redisOptionsFromUrl } from '../../app/runtime/redis-options.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const problems = (env: Record<string, string>): string[] => {

@@ -6,7 +6,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/settings/config.ts';
 import { bullPrefix, createQueues, type Queues } from '../../src/redis/queues.ts';
 import { useRedis, freshPrefix } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';

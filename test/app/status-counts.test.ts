@@ -3,8 +3,8 @@
  * (cut at 200), so a poll of 18,390 transitions read "200 change(s)"; lists cut for the human view did not say so.
  */
 import { describe, expect, it } from 'vitest';
-import { formatStatus, type StatusReport } from '../../app/status.ts';
-import { trackingFacts } from '../../app/commands.ts';
+import { formatStatus, type StatusReport } from '../../app/commands/status.ts';
+import { trackingFacts } from '../../app/commands/operator.ts';
 import { runPoll } from '../../src/tracking/poll-runner.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { pollingHarness, usePipeline } from '../helpers/pipeline.ts';

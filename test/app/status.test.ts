@@ -2,7 +2,7 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/settings/config.ts';
 import { bullPrefix, createQueues, type Queues } from '../../src/redis/queues.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { useRedis, freshPrefix } from '../helpers/redis.ts';

@@ -8,9 +8,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { followedCategories } from '../../app/suggest-vendors.ts';
-import { loadConfig, PACKAGE_ROOT } from '../../src/config.ts';
-import { suggestProfile } from '../../src/ingest/profile-suggest.ts';
+import { followedCategories } from '../../app/commands/suggest-vendors.ts';
+import { loadConfig, PACKAGE_ROOT } from '../../src/settings/config.ts';
+import { suggestProfile } from '../../src/ingest/suggest/profile.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { LIMITS, NOW } from '../ingest/suggest-helpers.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

@@ -1,6 +1,6 @@
 /**
  * Config is read in app/ and passed down: a module under src/ receives the options it uses (typed, narrow), never
- * the configuration. Only the parsers import src/config.ts: src/config.ts itself, its split-out helpers
+ * the configuration. Only the parsers import src/settings/config.ts: src/settings/config.ts itself, its split-out helpers
  * (config-redis.ts, config-secrets.ts) and the schema's fields in src/settings/. Pure: reads the sources.
  */
 import { readFileSync } from 'node:fs';
@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { sources } from '../helpers/sources.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CONFIG = join(ROOT, 'src/config.ts');
-const PARSERS = new Set(['src/config.ts', 'src/config-redis.ts', 'src/config-secrets.ts']);
+const CONFIG = join(ROOT, 'src/settings/config.ts');
+const PARSERS = new Set(['src/settings/config.ts', 'src/settings/config-redis.ts', 'src/settings/config-secrets.ts']);
 
 /** Static imports, `import type`, re-exports (`export ... from`) and dynamic `import()`. */
 const SPEC = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
@@ -24,7 +24,7 @@ function configImporters(files: Array<{ path: string; text: string }>): string[]
 }
 
 describe('config imports', () => {
-  it('no module under src/ imports src/config.ts except its parsers', () => {
+  it('no module under src/ imports src/settings/config.ts except its parsers', () => {
     const files = sources(join(ROOT, 'src')).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
     expect(configImporters(files)).toEqual([]);
   });
@@ -32,13 +32,13 @@ describe('config imports', () => {
   it('the check sees every form of import (it can fail)', () => {
     const at = (name: string) => join(ROOT, 'src', name);
     const found = configImporters([
-      { path: at('tracking/a.ts'), text: "import type { Config } from '../config.ts';" },
-      { path: at('b.ts'), text: "import { SOURCING_DEFAULTS } from './config.ts';" },
-      { path: at('intake/c.ts'), text: "const m = await import('../config.ts');" },
-      { path: at('d.ts'), text: "export { readTokenFile } from './config.ts';" },
-      { path: at('e.ts'), text: "import { loadConfig } from './config-secrets.ts';" },
-      { path: at('settings/f.ts'), text: "import type { Config } from '../config.ts';" },
-      { path: at('config-redis.ts'), text: "import type { Config } from './config.ts';" },
+      { path: at('tracking/a.ts'), text: "import type { Config } from '../settings/config.ts';" },
+      { path: at('b.ts'), text: "import { SOURCING_DEFAULTS } from './settings/config.ts';" },
+      { path: at('intake/c.ts'), text: "const m = await import('../settings/config.ts');" },
+      { path: at('d.ts'), text: "export { readTokenFile } from './settings/config.ts';" },
+      { path: at('e.ts'), text: "import { loadConfig } from './settings/config-secrets.ts';" },
+      { path: at('settings/f.ts'), text: "import type { Config } from './config.ts';" },
+      { path: at('settings/config-redis.ts'), text: "import type { Config } from './config.ts';" },
     ]);
     expect(found).toEqual(['src/tracking/a.ts', 'src/b.ts', 'src/intake/c.ts', 'src/d.ts']);
   });

@@ -17,7 +17,7 @@ const OWNERS = new Map([
   ['src/sourcing/listing-strategy.ts', 'chooses how the tracked RFQs are read'],
   ['src/sourcing/account-reading.ts', 'chooses how the whole account is read'],
   ['src/sourcing/targeted-read.ts', 'chooses how the RFQs a webhook names are read'],
-  ['src/creation/dialect-store.ts', 'merges what workers learn into the stored dialect'],
+  ['src/account/dialect-store.ts', 'merges what workers learn into the stored dialect'],
   ['src/creation/header-push.ts', 'the edit call itself: tries it and learns whether the service has it'],
 ]);
 /** A dialect flag compared with one of its values, either way round. */
@@ -44,14 +44,14 @@ describe('dialect flags', () => {
 
   it('the check sees a flag compared either way round (it can fail)', () => {
     const found = branching([
-      { path: 'src/creation/lag-probe.ts', text: "const list = d.unfiltered === 'yes' ? 'all' : undefined;" },
+      { path: 'src/account/lag-probe.ts', text: "const list = d.unfiltered === 'yes' ? 'all' : undefined;" },
       { path: 'src/creation/reconcile-walker.ts', text: "if ('yes' === dialect.echo) return;" },
       { path: 'jobs/poll.ts', text: "if (d.filter !== 'none') read();" },
-      { path: 'src/creation/dialect-store.ts', text: "if (d.echo === 'yes') keep();" },
-      { path: 'app/status.ts', text: '`detail call ${d.detail}`' },
+      { path: 'src/account/dialect-store.ts', text: "if (d.echo === 'yes') keep();" },
+      { path: 'app/commands/status.ts', text: '`detail call ${d.detail}`' },
     ]);
     expect(found).toEqual([
-      "src/creation/lag-probe.ts:1: const list = d.unfiltered === 'yes' ? 'all' : undefined;",
+      "src/account/lag-probe.ts:1: const list = d.unfiltered === 'yes' ? 'all' : undefined;",
       "src/creation/reconcile-walker.ts:1: if ('yes' === dialect.echo) return;",
       "jobs/poll.ts:1: if (d.filter !== 'none') read();",
     ]);

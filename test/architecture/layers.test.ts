@@ -13,23 +13,25 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Level of each folder, lowest first. */
 const LEVELS: Array<[folder: string, level: number]> = [
-  ['src', 0], // the files at the top of src: config, errors, logger, requisition, atomic writes
-  ['src/settings', 0], // the configuration schema's fields, by concern
-  ['src/sourcing', 1],
-  ['src/sandbox', 1],
-  ['src/ingest', 1],
-  ['src/comparison', 1],
-  ['src/redis', 1],
-  ['src/notify', 1], // messages to people: channels, event kinds, routes, the notify queue's messages
-  ['src/audit', 1], // the audit log: one line per step of a requisition, its reader and timelines
-  ['src/creation', 2],
-  ['src/vendors', 2], // the account's vendor directory: its store in Redis and the category check
-  ['src/intake', 3],
-  ['src/pipeline', 4],
-  ['src/tracking', 5],
-  ['jobs', 6],
-  ['app', 7],
-  ['bin', 8],
+  ['src/core', 0], // errors, logger, time zones, text folding, atomic writes, the requisition type
+  ['src/settings', 1], // the configuration: schema, loader, secrets, Redis settings, each concern's fields
+  ['src/sourcing', 2],
+  ['src/sandbox', 2],
+  ['src/ingest', 2],
+  ['src/comparison', 2],
+  ['src/redis', 2],
+  ['src/notify', 2], // messages to people: channels, event kinds, routes, the notify queue's messages
+  ['src/audit', 2], // the audit log: one line per step of a requisition, its reader and timelines
+  ['src/account', 3], // the session with the service: auth gate, token, rate limiter, dialect store
+  ['src/creation', 3],
+  ['src/vendors', 3], // the account's vendor directory: its store in Redis and the category check
+  ['src/intake', 4],
+  ['src/worker', 4], // the worker context every job and command receives
+  ['src/outbox', 5], // what rfq-sync writes and keeps: retention, a full disk, done files
+  ['src/tracking', 6],
+  ['jobs', 7],
+  ['app', 8],
+  ['bin', 9],
 ];
 
 function folderOf(file: string): string {
@@ -66,13 +68,13 @@ describe('layers', () => {
     expect(upward).toEqual([]);
   });
 
-  it('the sandbox is a separate service: it imports no folder of the client (its schemas could not drift)', () => {
+  it('the sandbox is a separate service: it imports no folder of the client but src/core (its schemas could not drift)', () => {
     const crossing = files
       .filter((f) => folderOf(f) === 'src/sandbox')
       .flatMap((f) =>
         [...readFileSync(f, 'utf8').matchAll(SPEC)]
           .map((m) => resolve(dirname(f), m[1]!))
-          .filter((t) => !['src/sandbox', 'src'].includes(folderOf(t)))
+          .filter((t) => !['src/sandbox', 'src/core'].includes(folderOf(t)))
           .map((t) => `${relative(ROOT, f)} -> ${relative(ROOT, t)}`),
       );
     expect(crossing).toEqual([]);

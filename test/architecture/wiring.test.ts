@@ -82,7 +82,7 @@ describe('wiring', () => {
     const at = (name: string) => join(ROOT, name);
     const found = partsBuilt([
       {
-        path: at('src/pipeline/a.ts'),
+        path: at('src/worker/a.ts'),
         text: 'const redis = new Redis({ ...base });\nconst q = createQueues(c, p, d);',
       },
       {
@@ -90,7 +90,7 @@ describe('wiring', () => {
         text: 'export function createQueues(connection: X) {}\n/** new Redis( */\n// createAuthGate(o)\nconst x = 1;',
       },
     ]);
-    expect(found).toEqual(['src/pipeline/a.ts: new Redis', 'src/pipeline/a.ts: createQueues']);
+    expect(found).toEqual(['src/worker/a.ts: new Redis', 'src/worker/a.ts: createQueues']);
   });
 
   it('no job and no module of src/ takes the whole worker context: each names the part it reads', () => {

@@ -11,7 +11,7 @@ import { writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { parseDateCell, parseDateText } from '../../src/ingest/index.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { comparisonInputFromRecord } from '../../src/tracking/comparison-input.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';

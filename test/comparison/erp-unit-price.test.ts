@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requisitionSchema } from '../../jobs/create-rfq.ts';
 import { buildComparison } from '../../src/comparison/index.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';

@@ -3,7 +3,7 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ingestFile, loadProfiles } from '../../src/ingest/index.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import type { ListedRfq, Quotation } from '../../src/sourcing/types.ts';
 import type { ComparisonInput } from '../../src/comparison/index.ts';
 

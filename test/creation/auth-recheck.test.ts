@@ -11,8 +11,8 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { createLogger } from '../../src/logger.ts';
-import { closeWorkerContext } from '../../app/worker-context.ts';
+import { createLogger } from '../../src/core/logger.ts';
+import { closeWorkerContext } from '../../app/runtime/worker-context.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import {
   checkExactlyOnce,
@@ -24,7 +24,7 @@ import {
   type PipelineEnv,
 } from '../helpers/pipeline.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
-import { collectStatus } from '../../app/status.ts';
+import { collectStatus } from '../../app/commands/status.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 // A token whose halves appear nowhere else (paths, URLs), so a leak of either is seen.

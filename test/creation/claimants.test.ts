@@ -8,12 +8,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
-import { runResolveCommand } from '../../app/commands.ts';
+import { runResolveCommand } from '../../app/commands/operator.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { createRfqOnce, type CreatorDeps } from '../../src/creation/rfq-creator.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import { silentLogger } from '../../src/core/logger.ts';
+import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import {
   freshPrefix,
   pipelineConfig,

@@ -10,14 +10,14 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRfqJobId, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { RedisUnfitError } from '../../src/errors.ts';
-import { createLogger, silentLogger } from '../../src/logger.ts';
-import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
-import { listFailed, retryFailed } from '../../src/pipeline/failed-jobs.ts';
+import { RedisUnfitError } from '../../src/core/errors.ts';
+import { createLogger, silentLogger } from '../../src/core/logger.ts';
+import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
+import { listFailed, retryFailed } from '../../app/commands/failed-jobs.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { jobId } from '../../src/redis/queues.ts';
 import { checkRedis } from '../../src/redis/redis-checks.ts';
-import { tokenFingerprint } from '../../src/creation/token-source.ts';
+import { tokenFingerprint } from '../../src/account/token-source.ts';
 import {
   checkExactlyOnce,
   makeRequisitions,

@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
-import { runResolveCommand, trackingFacts } from '../../app/commands.ts';
-import { collectStatus, formatStatus } from '../../app/status.ts';
+import { runResolveCommand, trackingFacts } from '../../app/commands/operator.ts';
+import { collectStatus, formatStatus } from '../../app/commands/status.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { createReconcileCoordinator } from '../../src/creation/reconcile-coordinator.ts';
-import { ReconcileUnstableError } from '../../src/errors.ts';
-import { silentLogger } from '../../src/logger.ts';
+import { ReconcileUnstableError } from '../../src/core/errors.ts';
+import { silentLogger } from '../../src/core/logger.ts';
 import type { RfqListPage, SourcingPort } from '../../src/sourcing/port.ts';
 import type { ListedRfq } from '../../src/sourcing/types.ts';
 import { spawnCli } from '../app/cli-helpers.ts';

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { AttemptBusyError, createRfqOnce } from '../../src/creation/rfq-creator.ts';
-import { TransientHttpError } from '../../src/errors.ts';
-import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
+import { TransientHttpError } from '../../src/core/errors.ts';
+import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import {
   freshPrefix,

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
-import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import {
   checkExactlyOnce,

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { DEFAULT_SANDBOX_TOKEN } from '../../src/sandbox/server.ts';
 import { startSandboxChild, type SandboxChild } from '../helpers/sandbox-child.ts';

@@ -5,14 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { closeWorkerContext, createWorkerContext } from '../../app/worker-context.ts';
-import { ThrottledError } from '../../src/creation/rate-limiter.ts';
+import { silentLogger } from '../../src/core/logger.ts';
+import { closeWorkerContext, createWorkerContext } from '../../app/runtime/worker-context.ts';
+import { ThrottledError } from '../../src/account/rate-limiter.ts';
 import { AttemptBusyError, createRfqOnce, type CreateOutcome } from '../../src/creation/rfq-creator.ts';
 import { RECONCILE_LIMITS, walkAccount } from '../../src/creation/reconcile-walk.ts';
 import { listingStrategyFor } from '../../src/sourcing/listing-strategy.ts';
-import type { Requisition } from '../../src/requisition.ts';
-import { createSourcingClient } from '../../src/sourcing/client.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
+import { createSourcingClient } from '../../src/sourcing/client/http-client.ts';
 import { pullQuotations } from '../../src/tracking/snapshot.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { makeRequisitions, pipelineConfig } from '../helpers/pipeline.ts';

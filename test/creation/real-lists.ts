@@ -2,7 +2,7 @@
  * Requisitions as ERP exports hold them (units in mixed case, names with double spaces, specifications, a required
  * date on some), and the exactly-once check for services that rewrite external_ids as they store them.
  */
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import type { StoredRfq } from '../../src/sandbox/store.ts';
 
 const UNITS = ['Pkg', 'Box', 'pcs', 'Roll'];

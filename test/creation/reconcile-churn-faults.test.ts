@@ -5,7 +5,7 @@
  * The search under churn: reconcile-churn.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { RECONCILE_LIMITS, walkAccount } from '../../src/creation/reconcile-walk.ts';
 import { listingStrategyFor } from '../../src/sourcing/listing-strategy.ts';
 import { freshPrefix } from '../helpers/redis.ts';

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import {
   checkExactlyOnce,

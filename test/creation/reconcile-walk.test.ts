@@ -3,7 +3,7 @@
  * that changes, a filter that is ignored, a page that fails. Deterministic: every answer is written here.
  */
 import { describe, expect, it } from 'vitest';
-import { TransientHttpError } from '../../src/errors.ts';
+import { TransientHttpError } from '../../src/core/errors.ts';
 import { seededRandom } from '../../src/sandbox/faults.ts';
 import { walkAccount } from '../../src/creation/reconcile-walk.ts';
 import { RECONCILE_LIMITS } from '../../src/creation/rfq-creator.ts';

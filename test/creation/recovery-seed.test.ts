@@ -10,7 +10,7 @@ import { postedBodyOf } from '../../src/creation/fingerprint.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { toCreateRfqRequest } from '../../src/creation/rfq-body.ts';
 import { redisKeys, requisitionId } from '../../src/redis/redis-keys.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { freshPrefix, makeRequisitions, useRedis } from '../helpers/pipeline.ts';
 
 const redis = useRedis();

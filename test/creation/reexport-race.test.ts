@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { createRfqOnce } from '../../src/creation/rfq-creator.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import {
   pollingHarness,

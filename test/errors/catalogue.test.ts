@@ -1,5 +1,5 @@
 /**
- * One error catalogue (issue 15 item 4): every error src raises on purpose is an RfqSyncError from src/errors.ts,
+ * One error catalogue (issue 15 item 4): every error src raises on purpose is an RfqSyncError from src/core/errors.ts,
  * with a stable `code` and a kind, so logs, reports, metrics and exit codes can rely on them. A source scan keeps it
  * so: no bare `throw new Error(`, no error class defined elsewhere, no code made up inline.
  */
@@ -15,7 +15,7 @@ import {
   ThrottledError,
   isRetryablePageError,
   kindOf,
-} from '../../src/errors.ts';
+} from '../../src/core/errors.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 function tsFiles(dir: string): string[] {
@@ -36,16 +36,16 @@ describe('the source keeps to the one catalogue', () => {
     expect(lines(/throw new Error\(/)).toEqual([]);
   });
 
-  it('no error class defined outside src/errors.ts', () => {
+  it('no error class defined outside src/core/errors.ts', () => {
     // ingest-file.ts's CallbackFailure is a private envelope, unwrapped before it leaves the module (never seen).
-    const found = lines(/class \w+ extends \w*Error\b/, (p) => p === 'src/errors.ts').filter(
+    const found = lines(/class \w+ extends \w*Error\b/, (p) => p === 'src/core/errors.ts').filter(
       (l) => !l.includes('class CallbackFailure'),
     );
     expect(found).toEqual([]);
   });
 
-  it('no error code made up inline: new RfqSyncError(...) only in src/errors.ts', () => {
-    expect(lines(/new RfqSyncError\(/, (p) => p === 'src/errors.ts')).toEqual([]);
+  it('no error code made up inline: new RfqSyncError(...) only in src/core/errors.ts', () => {
+    expect(lines(/new RfqSyncError\(/, (p) => p === 'src/core/errors.ts')).toEqual([]);
   });
 });
 

@@ -6,12 +6,12 @@ import { existsSync } from 'node:fs';
 import { appendFile, copyFile, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileRefusedError, RfqSyncError } from '../../src/errors.ts';
+import { FileRefusedError, RfqSyncError } from '../../src/core/errors.ts';
 import { ingestFile } from '../../src/ingest/ingest-file.ts';
 import { loadProfiles, type MappingProfile } from '../../src/ingest/index.ts';
-import { PACKAGE_ROOT } from '../../src/config.ts';
+import { PACKAGE_ROOT } from '../../src/settings/config.ts';
 import { parseProcessingName, type ProcessingName } from '../../src/intake/file-mover.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import {
   listTree,
   usePipeline,

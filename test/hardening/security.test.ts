@@ -15,13 +15,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../src/config.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { createMetrics } from '../../app/metrics.ts';
-import { startOpsServer } from '../../app/http-server.ts';
+import { PACKAGE_ROOT } from '../../src/settings/config.ts';
+import { silentLogger } from '../../src/core/logger.ts';
+import { createMetrics } from '../../app/http/metrics.ts';
+import { startOpsServer } from '../../app/http/http-server.ts';
 import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { createSourcingClient } from '../../src/sourcing/client.ts';
+import { createSourcingClient } from '../../src/sourcing/client/http-client.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, type TemplateLine } from './hostile-files.ts';
 import {

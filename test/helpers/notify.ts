@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
-import type { AppContext } from '../../app/worker-context.ts';
+import type { AppContext } from '../../app/runtime/worker-context.ts';
 import type { Pipeline } from './pipeline.ts';
 import { sleep } from './wait.ts';
 import { makeTempDir } from './temp-dir.ts';

@@ -11,12 +11,12 @@ import { join, relative, resolve } from 'node:path';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { loadConfig, PACKAGE_ROOT, type Config, type Folders } from '../../src/config.ts';
+import { loadConfig, PACKAGE_ROOT, type Config, type Folders } from '../../src/settings/config.ts';
 import type { IntakeContext } from '../../src/intake/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
-import { silentLogger, type Logger } from '../../src/logger.ts';
-import { closeWorkerContext, createWorkerContext, type AppContext } from '../../app/worker-context.ts';
-import { redisOptionsFromUrl } from '../../app/redis-options.ts';
+import { silentLogger, type Logger } from '../../src/core/logger.ts';
+import { closeWorkerContext, createWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
+import { redisOptionsFromUrl } from '../../app/runtime/redis-options.ts';
 import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import {
   bullPrefix,
@@ -28,14 +28,14 @@ import {
   type RedisConnectionOptions,
 } from '../../src/redis/queues.ts';
 import { redisKeys, type RedisKeys } from '../../src/redis/redis-keys.ts';
-import { ThrottledError } from '../../src/creation/rate-limiter.ts';
+import { ThrottledError } from '../../src/account/rate-limiter.ts';
 import {
   AttemptBusyError,
   createRfqOnce,
   type CreateOutcome,
   type CreatorDeps,
 } from '../../src/creation/rfq-creator.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import type { StoredRfq } from '../../src/sandbox/store.ts';

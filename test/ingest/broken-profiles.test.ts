@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileRefusedError, ProfileBrokenError } from '../../src/errors.ts';
+import { FileRefusedError, ProfileBrokenError } from '../../src/core/errors.ts';
 import { ingestFile, loadProfileCatalog, loadProfiles, type ProfileCatalog } from '../../src/ingest/index.ts';
 import { LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
 import { LIMITS, NOW } from './suggest-helpers.ts';

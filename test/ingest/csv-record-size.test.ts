@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CSV_RECORD_CHARS } from '../../src/ingest/csv-reader.ts';
 import { ingestFile, loadProfiles, type MappingProfile } from '../../src/ingest/index.ts';
-import { FileRefusedError } from '../../src/errors.ts';
+import { FileRefusedError } from '../../src/core/errors.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

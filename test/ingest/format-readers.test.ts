@@ -12,13 +12,13 @@ import * as XLSX from '@e965/xlsx';
 import { parse } from 'csv-parse/sync';
 import { strToU8, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FileRefusedError } from '../../src/errors.ts';
+import { FileRefusedError } from '../../src/core/errors.ts';
 import { ingestFile, loadProfiles, sniffFile, type MappingProfile } from '../../src/ingest/index.ts';
 import { readHtmlRows } from '../../src/ingest/html-reader.ts';
 import type { HeadRow } from '../../src/ingest/profile-selection.ts';
 import { readSapListRows } from '../../src/ingest/sap-list-reader.ts';
 import { loadWorkbook, readWorkbookRows } from '../../src/ingest/sheetjs-reader.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { FORMAT_SAMPLES } from './format-samples-expected.ts';
 

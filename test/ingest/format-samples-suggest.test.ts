@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/ingest/index.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { ingestWith, missingRequired, suggestAndLoad } from './suggest-helpers.ts';
 

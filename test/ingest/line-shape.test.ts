@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { lineSchema, plainlyValid } from '../../src/ingest/line-shape.ts';
-import type { RequisitionLine } from '../../src/requisition.ts';
+import type { RequisitionLine } from '../../src/core/requisition.ts';
 import { REQUEST_TEXT_LIMITS as L } from '../../src/sourcing/limits.ts';
 
 const base: RequisitionLine = { external_id: 'PR-1-10', product_name: 'Bolt', qty: 10, row: 2, uom: 'pc' };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FileRefusedError, MappingError, type RowProblem } from '../../src/errors.ts';
+import { FileRefusedError, MappingError, type RowProblem } from '../../src/core/errors.ts';
 import {
   ingestFile,
   loadProfiles,
@@ -18,7 +18,7 @@ import {
   type IngestSummary,
   type MappingProfile,
 } from '../../src/ingest/index.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadProfiles, type MappingProfile } from '../../src/ingest/index.ts';
 import { mapCategory } from '../../src/ingest/category-map.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { SANDBOX_CATEGORIES } from '../../src/sandbox/vendors.ts';
 import { ingestWith, missingRequired, suggestAndLoad } from './suggest-helpers.ts';
 

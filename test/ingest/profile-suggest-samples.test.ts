@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/ingest/index.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { differences, EXPLAINS, ingestWith, missingRequired, suggestAndLoad } from './suggest-helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -7,7 +7,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MappingError } from '../../src/errors.ts';
+import { MappingError } from '../../src/core/errors.ts';
 import { ingestFile, loadProfiles, runCheck, writeIngestReport, type MappingProfile } from '../../src/ingest/index.ts';
 import { MAX_REPORTED } from '../../src/ingest/row-report.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ingestFile, loadProfiles } from '../../src/ingest/index.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { FORMAT_SAMPLES } from './format-samples-expected.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/ingest/index.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { tempDir } from '../helpers/pipeline.ts';
 import { SAP_LIST_SAMPLE, sapListText } from './fixtures/make-sap-list-sample.ts';
 import { ingestWith, missingRequired, suggestAndLoad } from './suggest-helpers.ts';

@@ -9,8 +9,8 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { compileProfile } from '../../src/ingest/index.ts';
-import { runSuggest } from '../../src/ingest/suggest-command.ts';
-import { SAMPLE_ROWS } from '../../src/ingest/suggest-sample.ts';
+import { runSuggest } from '../../src/ingest/suggest/command.ts';
+import { SAMPLE_ROWS } from '../../src/ingest/suggest/sample.ts';
 import { LIMITS } from './suggest-helpers.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

@@ -1,9 +1,9 @@
 /** Helpers of the `check --suggest` tests: a drafted profile loaded as a user would, and what it changes. */
 import { parse as parseYaml } from 'yaml';
 import { compileProfile, ingestFile, type MappingProfile } from '../../src/ingest/index.ts';
-import { suggestProfile } from '../../src/ingest/profile-suggest.ts';
-import type { FollowedCategories } from '../../src/ingest/suggest-categories.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import { suggestProfile } from '../../src/ingest/suggest/profile.ts';
+import type { FollowedCategories } from '../../src/ingest/suggest/categories.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 
 export const NOW = new Date('2026-11-22T10:00:00Z');
 export const LIMITS = {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingestFile, loadProfiles, type IngestSummary, type MappingProfile } from '../../src/ingest/index.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { REQUEST_TEXT_LIMITS } from '../../src/sourcing/limits.ts';
 import { createRfqRequestSchema } from '../../src/sourcing/schemas.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

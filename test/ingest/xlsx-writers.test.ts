@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compileProfile, ingestFile, loadProfiles, runCheck } from '../../src/ingest/index.ts';
 import { listXlsxSheets, readXlsxRows, type XlsxRow } from '../../src/ingest/xlsx-reader.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import {
   rezipAs,
   WRITERS,

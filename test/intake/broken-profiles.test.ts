@@ -8,7 +8,7 @@
 import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../src/config.ts';
+import { PACKAGE_ROOT } from '../../src/settings/config.ts';
 import { genericCsv, ls, reportNotes, usePipeline, waitFor, withOwnMappings } from '../helpers/pipeline.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
 import { watchCommands } from '../helpers/monitor.ts';

@@ -20,7 +20,7 @@ import { Writable } from 'node:stream';
 import { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { processIngest } from '../../jobs/ingest.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/core/logger.ts';
 import { newProcessingName } from '../../src/intake/file-mover.ts';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { ingestOneFile, recoverProcessing } from '../../src/intake/inbox-intake.ts';

@@ -11,7 +11,7 @@ import { processIngest } from '../../jobs/ingest.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { spoolPathFor } from '../../src/intake/requisition-spool.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/core/logger.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { genericCsv, ls, reportNotes, type TestIntake, useIntakes } from '../helpers/pipeline.ts';
 

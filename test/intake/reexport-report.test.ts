@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { closeWorkerContext, type AppContext } from '../../app/worker-context.ts';
+import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import { spawnCli } from '../app/cli-helpers.ts';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { startWorker } from '../../jobs/worker.ts';
-import { silentLogger } from '../../src/logger.ts';
-import { closeWorkerContext, createWorkerContext } from '../../app/worker-context.ts';
+import { silentLogger } from '../../src/core/logger.ts';
+import { closeWorkerContext, createWorkerContext } from '../../app/runtime/worker-context.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import {
   genericCsv,

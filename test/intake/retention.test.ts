@@ -5,9 +5,9 @@
 import { mkdirSync, utimesSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/logger.ts';
+import { silentLogger } from '../../src/core/logger.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
-import { lastRetention, runRetention } from '../../src/intake/retention.ts';
+import { lastRetention, runRetention } from '../../src/outbox/retention.ts';
 import { Redis } from 'ioredis';
 import { useRedis } from '../helpers/redis.ts';
 import { testConfig } from '../helpers/pipeline.ts';

@@ -8,7 +8,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkPollHealth } from '../../app/notify-watch.ts';
+import { checkPollHealth } from '../../app/runtime/notify-watch.ts';
 import { creatorDeps, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { postedBodyOf } from '../../src/creation/fingerprint.ts';

@@ -9,8 +9,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
-import { collectStatus, formatStatus } from '../../app/status.ts';
-import type { AppContext } from '../../app/worker-context.ts';
+import { collectStatus, formatStatus } from '../../app/commands/status.ts';
+import type { AppContext } from '../../app/runtime/worker-context.ts';
 import type { NotifyEvent } from '../../src/notify/event-kind.ts';
 import { comparisonReady, fileRefused } from '../../src/notify/events/index.ts';
 import { usePipeline, waitFor } from '../helpers/pipeline.ts';

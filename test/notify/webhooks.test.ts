@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/logger.ts';
+import { silentLogger } from '../../src/core/logger.ts';
 import type { Channel } from '../../src/notify/channel.ts';
 import { composeMessage } from '../../src/notify/compose.ts';
 import type { NotifyEvent } from '../../src/notify/event-kind.ts';

@@ -1,7 +1,7 @@
 /** The sourcing client against the sandbox over real HTTP: every operation, as a worker uses it. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { PermanentHttpError, RfqSyncError } from '../../src/errors.ts';
-import { createSourcingClient, type SourcingClient } from '../../src/sourcing/client.ts';
+import { PermanentHttpError, RfqSyncError } from '../../src/core/errors.ts';
+import { createSourcingClient, type SourcingClient } from '../../src/sourcing/client/http-client.ts';
 import type { CreateRfqRequest, ListedRfq } from '../../src/sourcing/types.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 

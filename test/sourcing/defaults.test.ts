@@ -1,11 +1,11 @@
 /**
- * One set of defaults: a transport or client built without an option runs with what src/config.ts declares for the
+ * One set of defaults: a transport or client built without an option runs with what src/settings/config.ts declares for the
  * matching setting, so code that builds a client by hand (bench, tools, tests) behaves as the configured service.
  */
 import { describe, expect, it } from 'vitest';
-import { rawConfigSchema } from '../../src/config.ts';
-import { clientSettings, createSourcingClient } from '../../src/sourcing/client.ts';
-import { transportSettings } from '../../src/sourcing/transport.ts';
+import { rawConfigSchema } from '../../src/settings/config.ts';
+import { clientSettings, createSourcingClient } from '../../src/sourcing/client/http-client.ts';
+import { transportSettings } from '../../src/sourcing/transport/http-transport.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 
 const schemaDefault = (key: keyof typeof rawConfigSchema.shape): unknown => rawConfigSchema.shape[key].parse(undefined);

@@ -11,8 +11,12 @@ import {
   RateLimitError,
   RfqSyncError,
   TransientHttpError,
-} from '../../src/errors.ts';
-import { createSourcingClient, type SourcingClient, type SourcingClientOptions } from '../../src/sourcing/client.ts';
+} from '../../src/core/errors.ts';
+import {
+  createSourcingClient,
+  type SourcingClient,
+  type SourcingClientOptions,
+} from '../../src/sourcing/client/http-client.ts';
 import type { CreateRfqRequest, ListedRfq } from '../../src/sourcing/types.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
 import { captureLogs, json, startFakeService, type FakeService } from './fake-service.ts';

@@ -6,8 +6,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
-import { createLogger, type Logger } from '../../src/logger.ts';
-import { createSourcingClient, type SourcingClient } from '../../src/sourcing/client.ts';
+import { createLogger, type Logger } from '../../src/core/logger.ts';
+import { createSourcingClient, type SourcingClient } from '../../src/sourcing/client/http-client.ts';
 
 export interface FakeRequest {
   method: string;

@@ -5,9 +5,9 @@
  * order, the final lists in full until found. Each RFQ's state is what a list or the detail call showed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/logger.ts';
+import { silentLogger } from '../../src/core/logger.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { createSourcingClient } from '../../src/sourcing/client.ts';
+import { createSourcingClient } from '../../src/sourcing/client/http-client.ts';
 import { listingStrategyFor, type StateSink } from '../../src/sourcing/listing-strategy.ts';
 import type { ListingPort } from '../../src/sourcing/listing-types.ts';
 import type { SourcingPort } from '../../src/sourcing/port.ts';

@@ -5,7 +5,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { createSourcingClient, type SourcingClient, type SourcingClientOptions } from '../../src/sourcing/client.ts';
+import {
+  createSourcingClient,
+  type SourcingClient,
+  type SourcingClientOptions,
+} from '../../src/sourcing/client/http-client.ts';
 import type { CreateRfqRequest } from '../../src/sourcing/types.ts';
 import { captureLogs, json, startFakeService, type FakeService } from './fake-service.ts';
 

@@ -5,7 +5,7 @@
  * or array; strict where the spec is strict, with the field and the RFQ named.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidResponseError } from '../../src/errors.ts';
+import { InvalidResponseError } from '../../src/core/errors.ts';
 import { useScriptedService } from './fake-service.ts';
 
 const { answers, client } = useScriptedService('/prefix');

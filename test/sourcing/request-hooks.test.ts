@@ -1,6 +1,6 @@
 /** The transport's beforeRequest / onRetryAfter hooks: what the shared rate limit relies on to count every call. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSourcingClient } from '../../src/sourcing/client.ts';
+import { createSourcingClient } from '../../src/sourcing/client/http-client.ts';
 import { startFakeService, type FakeService } from './fake-service.ts';
 
 let svc: FakeService | undefined;

@@ -4,8 +4,8 @@
  * liked. Every attempt now ends at SOURCING_CALL_DEADLINE_MS; a listing also ends when its caller's budget does.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { TransientHttpError } from '../../src/errors.ts';
-import { createSourcingClient } from '../../src/sourcing/client.ts';
+import { TransientHttpError } from '../../src/core/errors.ts';
+import { createSourcingClient } from '../../src/sourcing/client/http-client.ts';
 import { startFakeService, type FakeService } from './fake-service.ts';
 
 let svc: FakeService | undefined;

@@ -5,10 +5,10 @@
  * "no directory", never an error. Against the sandbox in both dialects and hand-written answers over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidResponseError, TransientHttpError } from '../../src/errors.ts';
+import { InvalidResponseError, TransientHttpError } from '../../src/core/errors.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { SANDBOX_CATEGORIES } from '../../src/sandbox/vendors.ts';
-import { createSourcingClient } from '../../src/sourcing/client.ts';
+import { createSourcingClient } from '../../src/sourcing/client/http-client.ts';
 import { categoryCounts } from '../../src/vendors/vendor-directory.ts';
 import { json, startFakeService, type FakeService } from './fake-service.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The one time module (src/time-zone.ts): wall clocks in an IANA zone and back across DST changes, month ends and
+ * The one time module (src/core/time-zone.ts): wall clocks in an IANA zone and back across DST changes, month ends and
  * the day line, the offset label the workbooks print, the zone names the settings and profiles accept. Pure.
  */
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import {
   wallDate,
   wallToUtc,
   zoneOffsetLabel,
-} from '../../src/time-zone.ts';
+} from '../../src/core/time-zone.ts';
 import { parseDateText } from '../../src/ingest/date-format.ts';
 
 const at = (iso: string): number => Date.parse(iso);

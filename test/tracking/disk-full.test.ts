@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/core/logger.ts';
 import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
 import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

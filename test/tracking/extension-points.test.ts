@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileAtomically } from '../../src/atomic-write.ts';
+import { writeFileAtomically } from '../../src/core/atomic-write.ts';
 import { awardRules, comparisonOutputs, type AwardRule, type OutputWriter } from '../../src/comparison/index.ts';
 import { NoteList, supplierLabel } from '../../src/comparison/notes.ts';
 import { supplierLinePrice } from '../../src/comparison/stages.ts';

@@ -1,7 +1,7 @@
 /** findListedRfq (comparison jobs, `rfq-sync compare`): another RFQ's bad record does not hide ours; ours bad is an error. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidResponseError } from '../../src/errors.ts';
-import { createSourcingClient, type SourcingClient } from '../../src/sourcing/client.ts';
+import { InvalidResponseError } from '../../src/core/errors.ts';
+import { createSourcingClient, type SourcingClient } from '../../src/sourcing/client/http-client.ts';
 import { findListedRfq } from '../../src/tracking/find-rfq.ts';
 import { json, startFakeService, type FakeService } from '../sourcing/fake-service.ts';
 

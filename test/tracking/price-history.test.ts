@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison } from '../../src/comparison/index.ts';
 import { productKey } from '../../src/comparison/product-key.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
-import type { Requisition } from '../../src/requisition.ts';
+import type { Requisition } from '../../src/core/requisition.ts';
 import { lastAwards, priceHistories, recordFinalAward } from '../../src/tracking/price-history.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';

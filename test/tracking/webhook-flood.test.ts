@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { startOpsServer, type OpsServer } from '../../app/http-server.ts';
-import { createMetrics } from '../../app/metrics.ts';
-import { webhookOutcome } from '../../app/webhook.ts';
+import { startOpsServer, type OpsServer } from '../../app/http/http-server.ts';
+import { createMetrics } from '../../app/http/metrics.ts';
+import { webhookOutcome } from '../../app/http/webhook.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { actOnWebhook } from '../../src/tracking/hint-check.ts';
 import { hintFigures } from '../../src/tracking/hint-stats.ts';

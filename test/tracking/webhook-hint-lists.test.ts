@@ -4,9 +4,9 @@
  * no poll woken. Real Redis, the sandbox over HTTP sending its own webhooks, in-process workers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpsServer, type OpsServer } from '../../app/http-server.ts';
-import { createMetrics } from '../../app/metrics.ts';
-import { webhookOutcome } from '../../app/webhook.ts';
+import { startOpsServer, type OpsServer } from '../../app/http/http-server.ts';
+import { createMetrics } from '../../app/http/metrics.ts';
+import { webhookOutcome } from '../../app/http/webhook.ts';
 import { actOnWebhook } from '../../src/tracking/hint-check.ts';
 import { trackingStore } from '../../src/tracking/context.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';

@@ -6,12 +6,12 @@
  * workers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpsServer, type OpsServer } from '../../app/http-server.ts';
-import { createMetrics } from '../../app/metrics.ts';
-import { webhookOutcome } from '../../app/webhook.ts';
+import { startOpsServer, type OpsServer } from '../../app/http/http-server.ts';
+import { createMetrics } from '../../app/http/metrics.ts';
+import { webhookOutcome } from '../../app/http/webhook.ts';
 import { actOnWebhook } from '../../src/tracking/hint-check.ts';
 import { closeToWorkbook, hintFigures } from '../../src/tracking/hint-stats.ts';
-import { statusWebhook, webhookLines } from '../../app/status-webhook.ts';
+import { statusWebhook, webhookLines } from '../../app/commands/status-webhook.ts';
 import { trackingStore } from '../../src/tracking/context.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 import { pollingHarness, type PollingHarness, usePipeline, waitFor } from '../helpers/pipeline.ts';

@@ -6,7 +6,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TransientHttpError } from '../../src/errors.ts';
+import { TransientHttpError } from '../../src/core/errors.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import type { VendorListing } from '../../src/sourcing/vendor-types.ts';
 import { vendorStore, type VendorPort } from '../../src/vendors/vendor-store.ts';

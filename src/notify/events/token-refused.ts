@@ -1,6 +1,6 @@
 /**
  * IT: the sourcing service refused the token; creation and polling are paused until it is replaced or the service
- * accepts it again (checked on a back-off, src/creation/auth-recheck.ts).
+ * accepts it again (checked on a back-off, src/account/auth-recheck.ts).
  */
 import { z } from 'zod';
 import { defineEventKind, plural } from '../event-kind.ts';

@@ -1,0 +1,80 @@
+/**
+ * What `rfq-sync status` says of the ERP-id guard and the vendor directory: RFQs whose award file was withheld
+ * (their listed lines no longer match what was posted) and the directory as last read.
+ */
+import type { WithheldAward } from '../../src/tracking/withheld-awards.ts';
+import type { VendorDirectory } from '../../src/vendors/vendor-directory.ts';
+
+export interface StatusVendorDirectory {
+  outcome: VendorDirectory['outcome'];
+  path?: string;
+  vendors: number;
+  /** ISO time of the last successful read. */
+  readAt?: string;
+  detail?: string;
+}
+
+export interface StatusWithheldAward {
+  rfqId: number;
+  version: number;
+  reason: string;
+  at: string;
+}
+
+export function statusVendorDirectory(d: VendorDirectory | undefined): StatusVendorDirectory | null {
+  if (!d) return null;
+  return {
+    outcome: d.outcome,
+    ...(d.path ? { path: d.path } : {}),
+    vendors: d.vendors.length,
+    ...(d.readAt !== undefined ? { readAt: new Date(d.readAt).toISOString() } : {}),
+    ...(d.detail ? { detail: d.detail } : {}),
+  };
+}
+
+export function statusWithheld(w: WithheldAward[]): StatusWithheldAward[] {
+  return w.map((x) => ({ rfqId: x.rfqId, version: x.version, reason: x.reason, at: new Date(x.at).toISOString() }));
+}
+
+/** The human lines: withheld awards first (the ERP is waiting), then the directory in one line. */
+/** A file held in the inbox until the vendor directory is read (src/intake/category-held-files.ts). */
+export interface StatusCategoryHeldFile {
+  inboxName: string;
+  file: string;
+  requisitions: number;
+  reason: string;
+  at: string;
+  report: string;
+}
+
+export function vendorStatusLines(r: {
+  awardsWithheld: StatusWithheldAward[];
+  vendorDirectory: StatusVendorDirectory | null;
+  categoryHeldFiles?: StatusCategoryHeldFile[];
+}): string[] {
+  const lines: string[] = [];
+  const held = r.categoryHeldFiles ?? [];
+  if (held.length > 0) {
+    lines.push(
+      'HELD IN THE INBOX until the vendor directory is read (CATEGORY_CHECK=hold; nothing sent unchecked; `rfq-sync doctor` reads it now):',
+    );
+    for (const h of held)
+      lines.push(`  ${h.at}  ${h.inboxName}: ${h.requisitions} requisition(s); ${h.reason}  [report ${h.report}]`);
+  }
+  if (r.awardsWithheld.length > 0) {
+    lines.push(
+      `AWARD FILES WITHHELD (${r.awardsWithheld.length}${r.awardsWithheld.length > 20 ? ', showing 20' : ''}; the RFQ's lines at the service no longer match what was posted, so their ERP ids are not certain):`,
+    );
+    for (const w of r.awardsWithheld.slice(0, 20))
+      lines.push(`  ${w.at}  RFQ ${w.rfqId} (comparison v${w.version}): ${w.reason}`);
+  }
+  const d = r.vendorDirectory;
+  lines.push(
+    !d
+      ? 'Vendor directory: not read yet (the poll reads it; `rfq-sync doctor` now)'
+      : d.outcome === 'absent'
+        ? `Vendor directory: none at the service (${d.detail ?? '404'}); categories are not checked`
+        : `Vendor directory: ${d.vendors} vendors${d.path ? ` from ${d.path}` : ''}${d.readAt ? `, read ${d.readAt}` : ''}${d.outcome === 'failed' ? `; the last read FAILED: ${d.detail ?? ''}` : ''}`,
+  );
+  return lines;
+}

@@ -1,0 +1,96 @@
+/**
+ * The form of the file as `check --suggest` found it, with the evidence of each finding: encoding and delimiter (CSV),
+ * encoding (SAP list) or sheet (workbooks) or table (HTML), header row, how much was sampled, and the number style.
+ */
+import type { SuggestNotes } from './evidence.ts';
+import type { NumberStyle } from './numbers.ts';
+import type { FileSample } from './sample.ts';
+
+/** The profile's `source` block (delimiter or sheet). */
+export function describeSource(sample: FileSample, notes: SuggestNotes): Record<string, unknown> {
+  const source: Record<string, unknown> = {};
+  const n = sample.rows.length;
+  const extent = sample.complete ? `all ${n} data rows` : `the first ${n} data rows (the file has more)`;
+  if (sample.kind === 'csv' || sample.kind === 'sap-list')
+    notes.say(
+      'source.encoding',
+      sample.encoding!,
+      'high',
+      sample.bom
+        ? 'byte order mark'
+        : sample.encoding === 'utf8'
+          ? 'the first MiB decodes as UTF-8'
+          : 'not UTF-8 in the first MiB: Windows-1252',
+    );
+  if (sample.kind === 'sap-list') {
+    notes.say(
+      'source.format',
+      'SAP list (unconverted)',
+      'high',
+      'columns framed by "|" between rule lines; repeated page headers, rule lines and subtotals are left out',
+    );
+  } else if (sample.kind === 'csv') {
+    source.delimiter = sample.delimiter;
+    const fit = sample.delimiterFit!;
+    notes.say(
+      'source.delimiter',
+      JSON.stringify(sample.delimiter),
+      fit.fit === fit.of ? 'high' : 'medium',
+      `${fit.fit} of ${fit.of} sampled rows split into at most the header's ${sample.headers.length} cells`,
+    );
+  } else {
+    source.sheet = sample.sheet;
+    const what = sample.kind === 'html' ? 'table' : 'sheet';
+    const others = sample.sheets!.filter((s) => s !== sample.sheet);
+    notes.say(
+      'source.sheet',
+      JSON.stringify(sample.sheet),
+      'high',
+      others.length > 0
+        ? `the ${what} with a header and data rows (others: ${others.map((s) => `"${s}"`).join(', ')})`
+        : `the only ${what}`,
+    );
+  }
+  notes.say(
+    'source.header_row',
+    String(sample.headerRow),
+    'high',
+    sample.titleRows > 0
+      ? `${sample.titleRows} title line(s) above it; the header is found by its columns, so it is not pinned`
+      : 'first row',
+  );
+  notes.say('sample', `${n} rows`, 'high', `read ${extent}`);
+  return source;
+}
+
+/** The evidence of the number style (suggest/numbers.ts), and its review point when the values did not settle it. */
+export function sayNumbers(style: NumberStyle, notes: SuggestNotes): void {
+  const d = style.format.decimal;
+  const why =
+    style.votes[d] > 0
+      ? `${style.votes[d]} value(s) can only be read with "${d}" as decimal separator (e.g. "${style.examples[d]}")`
+      : style.ambiguous > 0
+        ? `no value decides; ${style.ambiguous} read either way (e.g. "${style.examples.ambiguous}")`
+        : style.typed !== undefined
+          ? `${style.typed} number cell(s) stored as numbers, no number written as text has a separator: none is read`
+          : 'no value has a decimal or thousands separator: the default';
+  notes.say('numbers.decimal', JSON.stringify(d), style.confidence, why);
+  notes.say(
+    'numbers.thousands',
+    JSON.stringify(style.format.thousands),
+    style.confidence,
+    style.typed !== undefined
+      ? 'number cells carry no separators'
+      : style.format.thousands === 'auto'
+        ? 'not settled by the values'
+        : 'the other separator, as the values group them',
+  );
+  if (style.currencyMarks.length > 0)
+    notes.say(
+      'numbers.currency',
+      style.currencyMarks.join(' '),
+      'high',
+      'currency marks next to amounts are skipped when reading them',
+    );
+  if (style.review) notes.review('numbers.decimal', style.review);
+}

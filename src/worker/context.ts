@@ -1,0 +1,60 @@
+/**
+ * The worker context: what the job processors and CLI commands share, built once per process by app/
+ * (app/runtime/worker-context.ts). Each job and src/ module names the part of it it reads (a Pick, or its own deps type that
+ * a WorkerContext fits), so what a module depends on is written in its signature.
+ */
+import type { Redis } from 'ioredis';
+import type { WorkerConfig } from '../settings/worker-config.ts';
+import type { Logger } from '../core/logger.ts';
+import type { SourcingClient } from '../sourcing/client/http-client.ts';
+import type { AuthGate } from '../account/auth-gate.ts';
+import type { StateEpoch } from '../redis/state-epoch.ts';
+import type { DialectSource } from '../account/dialect-store.ts';
+import type { Queues } from '../redis/queues.ts';
+import type { RateLimiter } from '../account/rate-limiter.ts';
+import type { RedisKeys } from '../redis/redis-keys.ts';
+import type { TokenSource } from '../account/token-source.ts';
+import type { Notifier } from '../notify/notifier.ts';
+import type { AuditSink } from '../audit/writer.ts';
+
+export interface WorkerContext {
+  /** The settings the worker reads (worker-config.ts), as app/ parsed them. */
+  config: WorkerConfig;
+  logger: Logger;
+  /**
+   * ioredis client for our own keys (idempotency commands are defined on it by the idempotency store), fail-fast:
+   * commands error while Redis is down, the job fails its attempt and is retried with back-off.
+   */
+  redis: Redis;
+  keys: RedisKeys;
+  queues: Queues;
+  client: SourcingClient;
+  /**
+   * A second client for the reconcile search of create-rfq: one page at a time, a failed page retried in place
+   * (GET retries with back-off; a ~80-page search must not restart for one 5xx). Like `client`, every call takes a
+   * permit of `limiter` and every Retry-After holds everyone off (src/account/sourcing-clients.ts rateLimitHooks).
+   */
+  listingClient: SourcingClient;
+  /**
+   * Calls per second to the service, shared by every worker (RATE_LIMIT_PER_SECOND), and the Retry-After hold-off.
+   * Both clients take their permits themselves, except a create's: the create protocol takes it.
+   */
+  limiter: RateLimiter;
+  authGate: AuthGate;
+  /** The account's dialect (filter form, unfiltered list, echo, detail/edit calls), detected once and shared. */
+  dialects: DialectSource;
+  /** Lost Redis state, detected (state-epoch.ts); checked only where a pipeline runs against a real Redis. */
+  state: StateEpoch;
+  /**
+   * The fingerprint of the bearer token the clients send (a create notes it, so a pause names the token refused);
+   * the token itself stays with the clients and the auth gate.
+   */
+  tokens: Pick<TokenSource, 'fingerprint'>;
+  /** Tells people (NOTIFY_ROUTES): events go on the notify queue, never waiting for a mail server. */
+  notify: Notifier;
+  /**
+   * The audit log (src/audit/writer.ts): one line per step of a requisition, appended and flushed before the step is
+   * reported done (`rfq-sync trace`).
+   */
+  audit: AuditSink;
+}
