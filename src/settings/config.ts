@@ -34,7 +34,7 @@ export type { Folders } from './folders.ts';
 export { SOURCING_DEFAULTS } from './service.ts';
 
 /** Root of the installed package (holds the shipped mappings/ and samples/). */
-export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
  * The raw, flat schema: keys are the environment variable names. Its fields live by concern in src/settings/, in the
