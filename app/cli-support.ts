@@ -3,9 +3,8 @@
  * failure), a logger (JSON on stdout for the service; on stderr for commands whose stdout is their answer), and the
  * mapping from errors to exit codes: 2 for bad configuration or usage, 1 for a failure that was reported.
  */
-import { loadConfig, type Config } from '../src/settings/config.ts';
-import { ConfigError, RfqSyncError } from '../src/core/errors.ts';
-import { createLogger, scrubSecrets, type Logger } from '../src/core/logger.ts';
+import { loadConfig, type Config } from '../src/settings/index.ts';
+import { ConfigError, RfqSyncError, createLogger, scrubSecrets, type Logger } from '../src/core/index.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;

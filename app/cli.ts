@@ -4,12 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import type { Config } from '../src/settings/config.ts';
-import { ConfigError } from '../src/core/errors.ts';
-import type { Logger } from '../src/core/logger.ts';
+import type { Config } from '../src/settings/index.ts';
+import { ConfigError, type Logger } from '../src/core/index.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, reportError, setup, type GlobalOptions } from './cli-support.ts';
-import type * as Commands from './commands/operator.ts';
-import type { SandboxCommandOptions } from './commands/sandbox.ts';
+import { commands, type OperatorCommands, type SandboxCommandOptions } from './commands/index.ts';
 
 const program = new Command('rfq-sync')
   .description(
@@ -58,7 +56,7 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>)
  * parsed)` (its arguments, then its options; the Command object commander adds last is left out).
  */
 function runFromCommands(
-  name: keyof typeof Commands,
+  name: keyof OperatorCommands,
   o: Parameters<typeof setup>[1] = {},
   notify?: { command: string; mode: 'refuse' | 'warn' },
 ): (...args: unknown[]) => Promise<void> {
@@ -68,11 +66,7 @@ function runFromCommands(
       notify?.mode === 'warn' ? { ...o, advisory: notifySetting } : o,
     );
     const config = notify ? await notifySettings(loaded, notify.command, notify.mode) : loaded;
-    const run = (await import('./commands/operator.ts'))[name] as (
-      c: Config,
-      l: Logger,
-      ...a: unknown[]
-    ) => Promise<number>;
+    const run = (await commands.operator())[name] as (c: Config, l: Logger, ...a: unknown[]) => Promise<number>;
     return run(config, logger, ...args.slice(0, -1));
   });
 }
@@ -82,7 +76,7 @@ const notifySetting = (key: string): boolean => key.startsWith('NOTIFY_');
 
 /** The notification settings checked (refuse) or said in one warning line and left out (warn): app/runtime/notify-check.ts. */
 async function notifySettings(config: Config, command: string, mode: 'refuse' | 'warn'): Promise<Config> {
-  const { checkNotifySettings } = await import('./runtime/notify-check.ts');
+  const { checkNotifySettings } = await import('./runtime/index.ts');
   return checkNotifySettings(config, command, mode);
 }
 
@@ -99,7 +93,7 @@ program
     action(async () => {
       const { config, logger } = setup(globals(), { requireProduction: true, service: true });
       await notifySettings(config, 'worker', 'refuse');
-      const { runWorkerCommand } = await import('./commands/service.ts');
+      const { runWorkerCommand } = await commands.service();
       return runWorkerCommand(config, logger);
     }),
   );
@@ -122,7 +116,7 @@ program
     action(async (opts: { maxWait: number; sandbox?: boolean }) => {
       const { config, logger } = setup(globals(), { service: true });
       await notifySettings(config, 'once', 'refuse');
-      const { runOnceCommand } = await import('./commands/service.ts');
+      const { runOnceCommand } = await commands.service();
       return runOnceCommand(config, logger, { maxWaitMs: opts.maxWait * 1000, sandbox: opts.sandbox === true });
     }),
   );
@@ -168,7 +162,7 @@ program
           if (opts[o] !== undefined && !opts.suggest) throw new ConfigError([`--${o}: only with --suggest`]);
         if (opts.force && opts.out === undefined) throw new ConfigError(['--force: only with --out']);
         if (opts.suggest) {
-          const { runSuggest } = await import('../src/ingest/suggest/command.ts');
+          const { runSuggest } = await import('../src/ingest/suggest/index.ts');
           return runSuggest(
             file,
             {
@@ -176,8 +170,7 @@ program
               name: opts.name,
               outFile: opts.out,
               force: opts.force,
-              followedCategories: async () =>
-                (await import('./commands/suggest-vendors.ts')).followedCategories(config),
+              followedCategories: async () => (await commands.suggestVendors()).followedCategories(config),
             },
             (text) => process.stdout.write(text),
             (line) => process.stderr.write(`${line}\n`),
@@ -238,7 +231,7 @@ program
   .action(
     action(async (what: string, opts: { json?: boolean }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
-      const { runTraceCommand } = await import('./commands/trace.ts');
+      const { runTraceCommand } = await commands.trace();
       return runTraceCommand(config, logger, what, opts);
     }),
   );
@@ -264,7 +257,7 @@ program
     action(async (opts: { since: string }) => {
       const { config: loaded, logger } = setup(globals(), { redisOnly: true, advisory: notifySetting });
       const config = await notifySettings(loaded, 'recover', 'warn');
-      const { parseSince, runRecoverCommand } = await import('./commands/recover.ts');
+      const { parseSince, runRecoverCommand } = await commands.recover();
       return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, (l) =>
         process.stdout.write(`${l}\n`),
       );
@@ -283,7 +276,7 @@ program
   .action(
     action(async () => {
       const { config, logger } = setup(globals());
-      const { runResumeCommand } = await import('./commands/resume.ts');
+      const { runResumeCommand } = await commands.resume();
       return runResumeCommand(config, logger, (l) => process.stdout.write(`${l}\n`));
     }),
   );
@@ -298,7 +291,7 @@ program
   .action(
     action(async (opts: { takeOver?: boolean }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
-      const { runIntakeCommand } = await import('./commands/intake.ts');
+      const { runIntakeCommand } = await commands.intake();
       return runIntakeCommand(config, logger, opts, (l) => process.stdout.write(`${l}\n`));
     }),
   );
@@ -341,7 +334,7 @@ notify
   .action(
     action(async (route: string) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
-      const { sendTestMessage } = await import('../src/notify/test-message.ts');
+      const { sendTestMessage } = await import('../src/notify/index.ts');
       const sent = await sendTestMessage(config, logger, route);
       process.stdout.write(
         `sent a test message through route ${route} (${sent.type} channel ${sent.channel})${sent.to ? ` to ${sent.to.join(', ')}` : ''}\n`,
@@ -381,7 +374,7 @@ program
   )
   .action(
     action(async (opts: SandboxCommandOptions) => {
-      const { runSandboxCommand } = await import('./commands/sandbox.ts');
+      const { runSandboxCommand } = await commands.sandbox();
       return runSandboxCommand(globals(), opts);
     }),
   );
@@ -401,7 +394,7 @@ program
   )
   .action(
     action(async (opts: { dir: string; timeout: number; stay?: boolean; shapes: 'current' | 'legacy' }) => {
-      const { runDemo } = await import('./commands/demo.ts');
+      const { runDemo } = await commands.demo();
       return runDemo({
         dir: opts.dir,
         timeoutMs: opts.timeout * 1000,

@@ -11,21 +11,14 @@
  */
 import { join } from 'node:path';
 import type { Job } from 'bullmq';
-import type { AuditEvent } from '../src/audit/events.ts';
-import { quotationsPulled } from '../src/audit/steps.ts';
-import type { WorkerContext } from '../src/worker/context.ts';
-import type { QueueKey } from '../src/redis/queues.ts';
-import type { Requisition } from '../src/core/requisition.ts';
-import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
-import { parseProcessingName } from '../src/intake/file-mover.ts';
-import { trackingStore } from '../src/tracking/context.ts';
-import { loadSnapshot } from '../src/tracking/snapshot.ts';
-import { createMessageStore } from '../src/notify/message-store.ts';
-import type { IngestResult } from '../src/intake/ingest-run.ts';
-import type { CreateOutcome } from '../src/creation/rfq-creator.ts';
-import type { QuotationsResult } from '../src/tracking/quotations-runner.ts';
-import type { ComparisonResult } from '../src/tracking/comparison-runner.ts';
-import type { DeliveryResult } from '../src/notify/delivery.ts';
+import { type AuditEvent, quotationsPulled } from '../src/audit/index.ts';
+import type { WorkerContext } from '../src/worker/index.ts';
+import type { QueueKey } from '../src/redis/index.ts';
+import type { Requisition } from '../src/core/index.ts';
+import { createIdempotencyStore, type CreateOutcome } from '../src/creation/index.ts';
+import { parseProcessingName, type IngestResult } from '../src/intake/index.ts';
+import { trackingStore, loadSnapshot, type QuotationsResult, type ComparisonResult } from '../src/tracking/index.ts';
+import { createMessageStore, type DeliveryResult } from '../src/notify/index.ts';
 
 /** What each queue's job returns (as jobs/worker.ts JobResults names them; that file imports this one). */
 interface JobResults {

@@ -16,10 +16,13 @@
  *           errors are retried with back-off; a bad payload is unrecoverable.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { TrackingContext } from '../src/tracking/context.ts';
-import { handleServiceError } from '../src/tracking/service-errors.ts';
-import { runComparison, type ComparisonResult } from '../src/tracking/comparison-runner.ts';
-import { comparisonJobSchema } from '../src/tracking/enqueue.ts';
+import {
+  type TrackingContext,
+  handleServiceError,
+  runComparison,
+  type ComparisonResult,
+  comparisonJobSchema,
+} from '../src/tracking/index.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type ComparisonJobResult = ComparisonResult;

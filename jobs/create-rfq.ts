@@ -24,25 +24,23 @@
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { z } from 'zod';
-import { AuthError, RateLimitError } from '../src/core/errors.ts';
-import type { WorkerContext } from '../src/worker/context.ts';
-import type { WorkerConfig } from '../src/settings/worker-config.ts';
-import { createHeaderPusher } from '../src/creation/header-push.ts';
-import { replicationWait } from '../src/redis/replication.ts';
-import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
-import { jobId, type Queues } from '../src/redis/queues.ts';
-import { ThrottledError } from '../src/account/rate-limiter.ts';
-import { createLagProbe } from '../src/account/lag-probe.ts';
-import { createReconcileCoordinator, type ReconcileCoordinator } from '../src/creation/reconcile-coordinator.ts';
+import { AuthError, RateLimitError, type Requisition } from '../src/core/index.ts';
+import type { WorkerContext } from '../src/worker/index.ts';
+import type { WorkerConfig } from '../src/settings/index.ts';
 import {
+  createHeaderPusher,
+  createIdempotencyStore,
+  createReconcileCoordinator,
+  type ReconcileCoordinator,
   AttemptBusyError,
   contentHashOf,
   createRfqOnce,
   type CreateOutcome,
   type CreatorDeps,
-} from '../src/creation/rfq-creator.ts';
-import type { Requisition } from '../src/core/requisition.ts';
-import { trackRfq } from '../src/tracking/rfq-tracker.ts';
+} from '../src/creation/index.ts';
+import { replicationWait, jobId, type Queues } from '../src/redis/index.ts';
+import { ThrottledError, createLagProbe } from '../src/account/index.ts';
+import { trackRfq } from '../src/tracking/index.ts';
 import { requisitionDecision } from '../src/notify/events/index.ts';
 
 export const requisitionLineSchema = z.object({

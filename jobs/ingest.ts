@@ -26,12 +26,11 @@
  *         (FileNotHereError): never settled as done, so its requisitions are not lost silently.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
-import { DiskFullError, FileNotHereError } from '../src/core/errors.ts';
-import { delayForDiskFull } from '../src/outbox/disk-full.ts';
-import { ingestJobPayloadSchema } from '../src/intake/inbox-intake.ts';
-import { runIngest, type IngestResult, type IngestRunConfig } from '../src/intake/ingest-run.ts';
-import type { WorkerContext } from '../src/worker/context.ts';
-import type { Notifier } from '../src/notify/notifier.ts';
+import { DiskFullError, FileNotHereError } from '../src/core/index.ts';
+import { delayForDiskFull } from '../src/outbox/index.ts';
+import { ingestJobPayloadSchema, runIngest, type IngestResult, type IngestRunConfig } from '../src/intake/index.ts';
+import type { WorkerContext } from '../src/worker/index.ts';
+import type { Notifier } from '../src/notify/index.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
 import { requisitionAccepted } from './audit-jobs.ts';
 

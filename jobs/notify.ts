@@ -17,9 +17,9 @@
  *           back to the queue the same way (`once` at the end of NOTIFY_ONCE_WAIT_MS).
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { NotifyStoppedError } from '../src/core/errors.ts';
-import type { WorkerContext } from '../src/worker/context.ts';
-import { notifyJobSchema, type DeliveryResult } from '../src/notify/notifier.ts';
+import { NotifyStoppedError } from '../src/core/index.ts';
+import type { WorkerContext } from '../src/worker/index.ts';
+import { notifyJobSchema, type DeliveryResult } from '../src/notify/index.ts';
 
 /** A message whose send was stopped is taken again after this, ms (by the next worker: this one stops). */
 const STOPPED_RETRY_MS = 1_000;

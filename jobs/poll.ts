@@ -24,11 +24,18 @@
  *           (3 attempts), then left to the next poll.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { TrackingContext } from '../src/tracking/context.ts';
-import { deferWhilePaused, handleServiceError } from '../src/tracking/service-errors.ts';
-import { OVERVIEW_JOB, overviewJobSchema, pollJobSchema } from '../src/tracking/enqueue.ts';
-import { writeAccountOverview, type OverviewWritten } from '../src/tracking/overview.ts';
-import { runPoll, type PollResult } from '../src/tracking/poll-runner.ts';
+import {
+  type TrackingContext,
+  deferWhilePaused,
+  handleServiceError,
+  OVERVIEW_JOB,
+  overviewJobSchema,
+  pollJobSchema,
+  writeAccountOverview,
+  type OverviewWritten,
+  runPoll,
+  type PollResult,
+} from '../src/tracking/index.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value (an overview job: the overview written). */
 export type PollJobResult = PollResult | OverviewWritten;

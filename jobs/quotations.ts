@@ -14,9 +14,15 @@
  *           are retried with back-off; a bad payload is unrecoverable.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
-import { deferWhilePaused, handleServiceError, type ServiceErrorContext } from '../src/tracking/service-errors.ts';
-import { quotationsJobSchema } from '../src/tracking/enqueue.ts';
-import { runQuotations, type QuotationsContext, type QuotationsResult } from '../src/tracking/quotations-runner.ts';
+import {
+  deferWhilePaused,
+  handleServiceError,
+  type ServiceErrorContext,
+  quotationsJobSchema,
+  runQuotations,
+  type QuotationsContext,
+  type QuotationsResult,
+} from '../src/tracking/index.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type QuotationsJobResult = QuotationsResult;

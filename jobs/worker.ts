@@ -7,9 +7,9 @@
  * The inbox watcher and the poll schedule are started beside this by the app (app/runtime/pipeline-runner.ts).
  */
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
-import type { WorkerContext } from '../src/worker/context.ts';
-import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } from '../src/redis/queues.ts';
-import type { WorkerConfig } from '../src/settings/worker-config.ts';
+import type { WorkerContext } from '../src/worker/index.ts';
+import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } from '../src/redis/index.ts';
+import type { WorkerConfig } from '../src/settings/index.ts';
 import { audited } from './audit-jobs.ts';
 
 type Processor = (job: Job) => Promise<unknown>;

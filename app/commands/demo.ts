@@ -11,24 +11,30 @@ import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { Job } from 'bullmq';
-import { PACKAGE_ROOT, loadConfig, type Config } from '../../src/settings/config.ts';
-import type { WorkerContext } from '../../src/worker/context.ts';
-import { createLogger, type Logger } from '../../src/core/logger.ts';
-import { pendingWork, trackingStatus } from '../../src/tracking/status.ts';
-import { writeAccountOverview } from '../../src/tracking/overview.ts';
-import { trackingStore } from '../../src/tracking/context.ts';
-import { isWebhookSlot } from '../../src/tracking/poll-wake.ts';
-import { actOnWebhook } from '../../src/tracking/hint-check.ts';
-import { webhookOutcome } from '../http/webhook.ts';
-import type { JobResults } from '../../jobs/worker.ts';
+import { PACKAGE_ROOT, loadConfig, type Config } from '../../src/settings/index.ts';
+import type { WorkerContext } from '../../src/worker/index.ts';
+import { createLogger, type Logger } from '../../src/core/index.ts';
+import {
+  pendingWork,
+  trackingStatus,
+  writeAccountOverview,
+  trackingStore,
+  isWebhookSlot,
+  actOnWebhook,
+} from '../../src/tracking/index.ts';
+import { webhookOutcome, startOpsServer, type OpsServer, createMetrics, type OpsMetrics } from '../http/index.ts';
+import type { JobResults } from '../../jobs/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
-import { startOpsServer, type OpsServer } from '../http/http-server.ts';
-import { createMetrics, type OpsMetrics } from '../http/metrics.ts';
-import { startPipeline, unfinishedJobs, type RunningPipeline } from '../runtime/pipeline-runner.ts';
-import { resolveRuntime, type Runtime } from '../runtime/endpoints.ts';
-import { installShutdown } from '../runtime/shutdown.ts';
+import {
+  startPipeline,
+  unfinishedJobs,
+  type RunningPipeline,
+  resolveRuntime,
+  type Runtime,
+  installShutdown,
+} from '../runtime/index.ts';
 import { startMailCatcher, type MailCatcher } from './demo-mail-catcher.ts';
-import { sendOpenDigestsNow } from '../../src/notify/flush.ts';
+import { sendOpenDigestsNow } from '../../src/notify/index.ts';
 
 export interface DemoOptions {
   /** Parent folder of the run folder. Default ./rfq-sync-demo */

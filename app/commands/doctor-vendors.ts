@@ -3,9 +3,8 @@
  * say what was found: the path that answered, the categories with the number of vendors following each, or that the
  * service has none (said here once; nothing else stops for it).
  */
-import type { VendorDirectory } from '../../src/vendors/vendor-directory.ts';
-import { categoryCounts } from '../../src/vendors/vendor-directory.ts';
-import { minuteText } from '../../src/core/time-zone.ts';
+import { type VendorDirectory, categoryCounts } from '../../src/vendors/index.ts';
+import { minuteText } from '../../src/core/index.ts';
 
 const when = (ms: number): string => `${minuteText(ms)} UTC`;
 

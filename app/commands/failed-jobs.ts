@@ -5,9 +5,9 @@
  * deliberate, not the blind retry the protocol forbids (docs/architecture.md#the-protocol, step 6).
  */
 import type { Job, Queue } from 'bullmq';
-import type { WorkerContext } from '../../src/worker/context.ts';
-import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { QUEUE_NAMES } from '../../src/redis/queues.ts';
+import type { WorkerContext } from '../../src/worker/index.ts';
+import { createIdempotencyStore } from '../../src/creation/index.ts';
+import { QUEUE_NAMES } from '../../src/redis/index.ts';
 
 export interface FailedJobInfo {
   /** `<queue>:<id>`, accepted by retryFailed. */

@@ -3,9 +3,9 @@
  * whether this host's is it; `--take-over` makes this host's folder the intake folder from now on (a host replaced,
  * the share moved). Files left in the old folder's processing/ are not read here: they are named so IT moves them.
  */
-import type { Config } from '../../src/settings/config.ts';
-import type { Logger } from '../../src/core/logger.ts';
-import { describeFolder, readIntakeFolder, takeOverIntake, thisFolder } from '../../src/intake/intake-folder.ts';
+import type { Config } from '../../src/settings/index.ts';
+import type { Logger } from '../../src/core/index.ts';
+import { describeFolder, readIntakeFolder, takeOverIntake, thisFolder } from '../../src/intake/index.ts';
 import { EXIT_OK } from '../cli-support.ts';
 import { withReadContext } from './operator.ts';
 

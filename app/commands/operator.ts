@@ -5,44 +5,50 @@
  */
 import { statusWebhook } from './status-webhook.ts';
 import { userInfo } from 'node:os';
-import { resolvedBy } from '../../src/audit/steps.ts';
+import { resolvedBy } from '../../src/audit/index.ts';
 import { Redis } from 'ioredis';
-import { displayRedisUrl, type Config } from '../../src/settings/config.ts';
-import { ConfigError, redisUnreachable } from '../../src/core/errors.ts';
-import type { Logger } from '../../src/core/logger.ts';
-import type { RequisitionLine } from '../../src/core/requisition.ts';
-import { readAuthPause, type AuthPauseStatus } from '../../src/account/auth-gate.ts';
-import type { WorkerContext } from '../../src/worker/context.ts';
-import { closeWorkerContext } from '../runtime/worker-context.ts';
-import { redisOptionsFromUrl } from '../runtime/redis-options.ts';
-import type { WorkerConfig } from '../../src/settings/worker-config.ts';
-import { bullPrefix, createQueues, jobId, type Queues, type RedisConnectionOptions } from '../../src/redis/queues.ts';
-import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { reconcileStatus, type ParkedEntry } from '../../src/creation/reconcile-coordinator.ts';
-import { contentHashOf } from '../../src/creation/rfq-creator.ts';
-import { reconcilerOf } from '../../jobs/create-rfq.ts';
-import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
-import { redisKeys, type RedisKeys } from '../../src/redis/redis-keys.ts';
-import { accountsInRedis } from '../../src/redis/accounts.ts';
-import { storedDialect } from '../../src/account/dialect-store.ts';
+import { displayRedisUrl, type Config, type WorkerConfig } from '../../src/settings/index.ts';
+import { ConfigError, redisUnreachable, type Logger, type RequisitionLine } from '../../src/core/index.ts';
+import { readAuthPause, type AuthPauseStatus, storedDialect } from '../../src/account/index.ts';
+import type { WorkerContext } from '../../src/worker/index.ts';
+import { closeWorkerContext, openContext, resolveRuntime } from '../runtime/index.ts';
+import {
+  redisOptionsFromUrl,
+  bullPrefix,
+  createQueues,
+  jobId,
+  type Queues,
+  type RedisConnectionOptions,
+  redisKeys,
+  type RedisKeys,
+  accountsInRedis,
+  readLostState,
+} from '../../src/redis/index.ts';
+import { createIdempotencyStore, reconcileStatus, type ParkedEntry, contentHashOf } from '../../src/creation/index.ts';
+import { reconcilerOf } from '../../jobs/index.ts';
+import {
+  trackRfq,
+  writeComparisonNow,
+  enqueuePollNow,
+  runPoll,
+  type PollResult,
+  trackingStatus,
+  withheldAwards,
+} from '../../src/tracking/index.ts';
 import { listFailed, retryFailed } from './failed-jobs.ts';
-import { listHeldFiles } from '../../src/intake/held-files.ts';
-import { listCategoryHeldFiles } from '../../src/intake/category-held-files.ts';
-import { currentMappingSets } from '../../src/intake/mapping-sets.ts';
-import { lastRetention } from '../../src/outbox/retention.ts';
-import { readLostState } from '../../src/redis/state-epoch.ts';
-import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
-import { assertIntakeFolder, readIntakeFolder } from '../../src/intake/intake-folder.ts';
-import { writeComparisonNow } from '../../src/tracking/compare-now.ts';
-import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
-import { runPoll, type PollResult } from '../../src/tracking/poll-runner.ts';
-import { trackingStatus } from '../../src/tracking/status.ts';
+import {
+  listHeldFiles,
+  listCategoryHeldFiles,
+  currentMappingSets,
+  ingestOneFile,
+  assertIntakeFolder,
+  readIntakeFolder,
+} from '../../src/intake/index.ts';
+import { lastRetention } from '../../src/outbox/index.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
-import { openContext, resolveRuntime } from '../runtime/endpoints.ts';
 import { collectStatus, formatStatus, type StatusChange, type TrackingFacts } from './status.ts';
 import { vendorDirectoryJson, vendorDirectoryLines } from './doctor-vendors.ts';
-import { vendorStore } from '../../src/vendors/vendor-store.ts';
-import { withheldAwards } from '../../src/tracking/withheld-awards.ts';
+import { vendorStore } from '../../src/vendors/index.ts';
 import { statusVendorDirectory, statusWithheld } from './status-vendors.ts';
 
 const INGEST_WAYS_OUT =

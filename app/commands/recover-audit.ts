@@ -11,19 +11,18 @@
  */
 import { basename } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { IdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { readAudit } from '../../src/audit/reader.ts';
-import type { RedisKeys } from '../../src/redis/redis-keys.ts';
-import type { Requisition } from '../../src/core/requisition.ts';
-import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
-import { trackingStore } from '../../src/tracking/context.ts';
+import type { IdempotencyStore } from '../../src/creation/index.ts';
+import { readAudit, type AuditLine } from '../../src/audit/index.ts';
+import type { RedisKeys } from '../../src/redis/index.ts';
+import type { Requisition } from '../../src/core/index.ts';
 import {
+  trackRfq,
+  trackingStore,
   MAX_TRANSITIONS,
   type Transition,
   type TrackedState,
   type WrittenComparison,
-} from '../../src/tracking/transitions.ts';
-import type { AuditLine } from '../../src/audit/events.ts';
+} from '../../src/tracking/index.ts';
 
 export interface KnownRfq {
   rfqId: number;

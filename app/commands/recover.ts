@@ -12,17 +12,18 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Config } from '../../src/settings/config.ts';
-import { ConfigError, RfqSyncError } from '../../src/core/errors.ts';
+import type { Config } from '../../src/settings/index.ts';
+import { ConfigError, RfqSyncError, type Logger, type Requisition } from '../../src/core/index.ts';
 import { ingestFile, loadProfiles } from '../../src/ingest/index.ts';
-import type { Logger } from '../../src/core/logger.ts';
-import { parseProcessingName } from '../../src/intake/file-mover.ts';
-import { postedBodyOf } from '../../src/creation/fingerprint.ts';
-import { createIdempotencyStore, type IdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { jobId } from '../../src/redis/queues.ts';
-import { contentHashOf, toCreateRfqRequest } from '../../src/creation/rfq-creator.ts';
-import { createStateEpoch, readLostState } from '../../src/redis/state-epoch.ts';
-import type { Requisition } from '../../src/core/requisition.ts';
+import { parseProcessingName } from '../../src/intake/index.ts';
+import {
+  postedBodyOf,
+  createIdempotencyStore,
+  type IdempotencyStore,
+  contentHashOf,
+  toCreateRfqRequest,
+} from '../../src/creation/index.ts';
+import { jobId, createStateEpoch, readLostState } from '../../src/redis/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
 import { withReadContext, type ReadContext } from './operator.ts';
 import { reseedFromAudit, rfqsInAuditLog, type KnownRfq } from './recover-audit.ts';

@@ -3,8 +3,8 @@
  * (one cheap authenticated call) instead of waiting for the next check of the back-off. Resumes creation and polling
  * for every worker when the service accepts it. Exit 0: not paused, or resumed; 1: still refused.
  */
-import type { Config } from '../../src/settings/config.ts';
-import type { Logger } from '../../src/core/logger.ts';
+import type { Config } from '../../src/settings/index.ts';
+import type { Logger } from '../../src/core/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
 import { withContext } from './operator.ts';
 

@@ -1,8 +1,8 @@
 /** `rfq-sync sandbox`: the built-in sourcing-service emulator as a foreground process, until SIGINT/SIGTERM. */
-import { createLogger } from '../../src/core/logger.ts';
-import { DEFAULT_SANDBOX_TOKEN, startSandbox } from '../../src/sandbox/server.ts';
+import { createLogger } from '../../src/core/index.ts';
+import { DEFAULT_SANDBOX_TOKEN, startSandbox } from '../../src/sandbox/index.ts';
 import type { GlobalOptions } from '../cli-support.ts';
-import { installShutdown } from '../runtime/shutdown.ts';
+import { installShutdown } from '../runtime/index.ts';
 
 export interface SandboxCommandOptions {
   port?: number;

@@ -1,33 +1,36 @@
 /**
  * `rfq-sync worker` (the long-running service) and `rfq-sync once` (one full pass, then exit).
  */
-import type { Config } from '../../src/settings/config.ts';
-import { displayRedisUrl } from '../../src/settings/config.ts';
-import { ConfigError } from '../../src/core/errors.ts';
-import type { Logger } from '../../src/core/logger.ts';
-import { pendingWork } from '../../src/tracking/status.ts';
-import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
+import { type Config, displayRedisUrl } from '../../src/settings/index.ts';
+import { ConfigError, type Logger } from '../../src/core/index.ts';
+import { pendingWork, enqueuePollNow, actOnWebhook, pollHistory } from '../../src/tracking/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
-import type { OpsServer } from '../http/http-server.ts';
-import { createMetrics, type OpsMetrics } from '../http/metrics.ts';
-import type { JobResults } from '../../jobs/worker.ts';
-import { startPipeline, unfinishedIn, waitForDrain, type RunningPipeline } from '../runtime/pipeline-runner.ts';
-import { queueCounts } from './status.ts';
 import {
+  type OpsServer,
+  createMetrics,
+  type OpsMetrics,
   authReadiness,
   mappingsReadiness,
   pollReadiness,
   redisReadiness,
   serviceReadiness,
   stateReadiness,
-} from '../http/readiness.ts';
-import { actOnWebhook } from '../../src/tracking/hint-check.ts';
-import { webhookOutcome } from '../http/webhook.ts';
-import { pollHistory } from '../../src/tracking/poll-history.ts';
-import { resolveRuntime } from '../runtime/endpoints.ts';
-import { QUEUE_KEYS, QUEUE_NAMES } from '../../src/redis/queues.ts';
-import { installShutdown, type ShutdownHandle, type ShutdownStep } from '../runtime/shutdown.ts';
-import { awaitOnceNotifications } from '../runtime/once-notify.ts';
+  webhookOutcome,
+} from '../http/index.ts';
+import type { JobResults } from '../../jobs/index.ts';
+import {
+  startPipeline,
+  unfinishedIn,
+  waitForDrain,
+  type RunningPipeline,
+  resolveRuntime,
+  installShutdown,
+  type ShutdownHandle,
+  type ShutdownStep,
+  awaitOnceNotifications,
+} from '../runtime/index.ts';
+import { queueCounts } from './status.ts';
+import { QUEUE_KEYS, QUEUE_NAMES } from '../../src/redis/index.ts';
 
 /** The pipeline's queues: `once` waits for these; notifications only briefly at the end (a mail server may be down). */
 const PIPELINE_QUEUES = Object.values(QUEUE_NAMES).filter((q) => q !== QUEUE_NAMES.notify);
@@ -64,7 +67,7 @@ async function startWorkerService(
   let ops: OpsServer | undefined;
   if (config.HTTP_PORT !== 0) {
     // express and Bull Board load only for an endpoint that is on (HTTP_PORT 0 turns it off)
-    const { startOpsServer } = await import('../http/http-server.ts');
+    const { startOpsServer } = await import('../http/index.ts');
     ops = await startOpsServer({
       host: config.HTTP_HOST,
       port: config.HTTP_PORT,

@@ -3,7 +3,7 @@
  * got, when the next is due), and token files a worker could not use (the position of the bad character, never the
  * token). Read from the auth gate's record (src/account/auth-gate.ts).
  */
-import type { AuthPauseStatus } from '../../src/account/auth-gate.ts';
+import type { AuthPauseStatus } from '../../src/account/index.ts';
 
 export interface StatusPause {
   paused: boolean;

@@ -4,8 +4,8 @@
  * close-to-workbook latency (from a closing seen, by a webhook's check or a poll, to its first workbook written).
  */
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '../../src/redis/redis-keys.ts';
-import { closeToWorkbook, hintFigures, quantileBound, type HintFigures } from '../../src/tracking/hint-stats.ts';
+import type { RedisKeys } from '../../src/redis/index.ts';
+import { closeToWorkbook, hintFigures, quantileBound, type HintFigures } from '../../src/tracking/index.ts';
 
 export interface StatusWebhook extends HintFigures {
   closeToWorkbook: {

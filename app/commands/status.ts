@@ -24,8 +24,8 @@
  * succeeded (the file was settled and reported), so they are not among the failures, yet IT has to act on them.
  */
 import { webhookLines, type StatusWebhook } from './status-webhook.ts';
-import type { AuthPauseStatus } from '../../src/account/auth-gate.ts';
-import { describeFolder, type IntakeFolder } from '../../src/intake/intake-folder.ts';
+import type { AuthPauseStatus } from '../../src/account/index.ts';
+import { describeFolder, type IntakeFolder, type HeldFile, type MappingSet } from '../../src/intake/index.ts';
 import {
   authLines,
   pauseReport,
@@ -33,11 +33,9 @@ import {
   type StatusPause,
   type StatusTokenProblem,
 } from './status-auth.ts';
-import type { Dialect } from '../../src/sourcing/dialect.ts';
-import type { Queues } from '../../src/redis/queues.ts';
-import type { HeldFile } from '../../src/intake/held-files.ts';
-import type { MappingSet } from '../../src/intake/mapping-sets.ts';
-import type { RetentionResult } from '../../src/outbox/retention.ts';
+import type { Dialect } from '../../src/sourcing/index.ts';
+import { type Queues, queueCounts } from '../../src/redis/index.ts';
+import type { RetentionResult } from '../../src/outbox/index.ts';
 import {
   vendorStatusLines,
   type StatusCategoryHeldFile,
@@ -46,17 +44,9 @@ import {
 } from './status-vendors.ts';
 import { notifyRetrying, notifyRetryingLines, type NotifyRetrying } from './status-notify.ts';
 
-type QueuesCtx = { queues: Pick<Queues, 'all'> };
+export { queueCounts };
 
-export const JOB_STATES = [
-  'waiting',
-  'active',
-  'delayed',
-  'prioritized',
-  'waiting-children',
-  'failed',
-  'completed',
-] as const;
+type QueuesCtx = { queues: Pick<Queues, 'all'> };
 
 export interface StatusFailure {
   queue: string;
@@ -164,15 +154,6 @@ export interface TrackingFacts {
   vendorDirectory?: StatusVendorDirectory | null;
   intake?: IntakeFolder | null;
   webhook?: StatusWebhook | null;
-}
-
-export async function queueCounts(ctx: QueuesCtx): Promise<Record<string, Record<string, number>>> {
-  const all = await Promise.all(ctx.queues.all.map((q) => q.getJobCounts(...JOB_STATES)));
-  const out: Record<string, Record<string, number>> = {};
-  ctx.queues.all.forEach((q, i) => {
-    out[q.name] = Object.fromEntries(JOB_STATES.map((s) => [s, all[i]?.[s] ?? 0]));
-  });
-  return out;
 }
 
 export async function recentFailures(ctx: QueuesCtx, limit = 10): Promise<StatusFailure[]> {

@@ -3,12 +3,12 @@
  * when a service is configured (SOURCING_BASE_URL and its token), so the draft's rfq_category is checked against
  * them (src/ingest/suggest/categories.ts). Bounded in time; a service that cannot be asked is said, never fatal.
  */
-import type { Config } from '../../src/settings/config.ts';
-import type { FollowedCategories } from '../../src/ingest/suggest/categories.ts';
-import { silentLogger } from '../../src/core/logger.ts';
-import { sourcingClientOptions } from '../../src/account/sourcing-clients.ts';
-import { createSourcingClient } from '../../src/sourcing/client/http-client.ts';
-import { categoryCounts } from '../../src/vendors/vendor-directory.ts';
+import type { Config } from '../../src/settings/index.ts';
+import type { FollowedCategories } from '../../src/ingest/suggest/index.ts';
+import { silentLogger } from '../../src/core/index.ts';
+import { sourcingClientOptions } from '../../src/account/index.ts';
+import { createSourcingClient } from '../../src/sourcing/client/index.ts';
+import { categoryCounts } from '../../src/vendors/index.ts';
 
 /** The whole read (all pages) gives up after this long. */
 const READ_MS = 15_000;

@@ -4,15 +4,15 @@
  * current state, oldest first, with what is still pending and why. With Redis down (or REDIS_URL unset) it answers
  * from the audit log alone and says so. Reads only.
  */
-import type { Config } from '../../src/settings/config.ts';
-import type { Logger } from '../../src/core/logger.ts';
+import type { Config } from '../../src/settings/index.ts';
+import type { Logger } from '../../src/core/index.ts';
 import type { Redis } from 'ioredis';
-import { buildTimeline, formatTimeline, type Timeline } from '../../src/audit/timeline.ts';
-import type { RedisKeys } from '../../src/redis/redis-keys.ts';
-import { traceState } from '../../src/tracking/trace-state.ts';
+import { buildTimeline, formatTimeline, type Timeline } from '../../src/audit/index.ts';
+import type { RedisKeys } from '../../src/redis/index.ts';
+import { traceState } from '../../src/tracking/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
 import { withReadContext } from './operator.ts';
-import type { TraceLookup } from '../http/trace-page.ts';
+import type { TraceLookup } from '../http/index.ts';
 
 /** How long the lookup page waits for Redis's state before it answers from the log alone. */
 const STATE_WAIT_MS = 3_000;

@@ -7,7 +7,7 @@
  * counts stay in `nodejs_active_handles`, `nodejs_active_requests` and `nodejs_active_resources` (by type).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
-import type { HintFigures, LatencyHistogram } from '../../src/tracking/hint-stats.ts';
+import type { HintFigures, LatencyHistogram } from '../../src/tracking/index.ts';
 
 export const METRIC_NAMES = {
   jobs: 'rfq_sync_jobs_total',

@@ -4,8 +4,7 @@
  */
 import { Redis } from 'ioredis';
 import { request } from 'undici';
-import { redisOptionsFromUrl } from '../runtime/redis-options.ts';
-import { parseInfo } from '../../src/redis/redis-checks.ts';
+import { redisOptionsFromUrl, parseInfo } from '../../src/redis/index.ts';
 import type { OpsMetrics } from './metrics.ts';
 
 /** How long a read of maxmemory-policy is trusted, ms (a scrape every few seconds costs one INFO a minute). */

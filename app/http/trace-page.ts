@@ -7,8 +7,8 @@
  * share (`\\server\share\outbox`) as a file: link.
  */
 import type { Request, Response } from 'express';
-import type { Timeline } from '../../src/audit/timeline.ts';
-import { shownPath } from '../../src/notify/compose.ts';
+import type { Timeline } from '../../src/audit/index.ts';
+import { shownPath } from '../../src/notify/index.ts';
 
 export interface TraceLookup {
   /** The timeline of `what` (with Redis's state, or from the log alone when Redis does not answer). */

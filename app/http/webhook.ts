@@ -10,8 +10,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '../../src/core/logger.ts';
-import { hintIds, type HintOutcome } from '../../src/tracking/hint-check.ts';
+import type { Logger } from '../../src/core/index.ts';
+import { hintIds, type HintOutcome } from '../../src/tracking/index.ts';
 
 export interface WebhookOptions {
   secret?: string;

@@ -4,17 +4,15 @@
  * and the built-in sandbox. `worker` never gets here without both set (loadConfig requireProduction).
  */
 import { Redis } from 'ioredis';
-import { displayRedisUrl, type Config } from '../../src/settings/config.ts';
+import { displayRedisUrl, type Config } from '../../src/settings/index.ts';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { ConfigError, noRedisServer, redisUnreachable } from '../../src/core/errors.ts';
-import type { Logger } from '../../src/core/logger.ts';
+import { ConfigError, noRedisServer, redisUnreachable, type Logger } from '../../src/core/index.ts';
 import { createWorkerContext, type AppContext } from './worker-context.ts';
-import { redisOptionsFromUrl } from './redis-options.ts';
-import { createTokenSource, type TokenSource } from '../../src/account/token-source.ts';
-import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
-import type { Sandbox, SandboxOptions } from '../../src/sandbox/server.ts';
-import type { OpsMetrics } from '../http/metrics.ts';
+import { redisOptionsFromUrl, startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/index.ts';
+import { createTokenSource, type TokenSource } from '../../src/account/index.ts';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.ts';
+import type { OpsMetrics } from '../http/index.ts';
 
 export interface Runtime {
   redisUrl: string;
@@ -79,7 +77,7 @@ export async function resolveRuntime(config: Config, logger: Logger, o: RuntimeO
       getToken = tokens.get;
     } else {
       // loaded only here: a worker against the real service never carries the sandbox's modules
-      const { DEFAULT_SANDBOX_TOKEN, startSandbox } = await import('../../src/sandbox/server.ts');
+      const { DEFAULT_SANDBOX_TOKEN, startSandbox } = await import('../../src/sandbox/index.ts');
       sandbox = await startSandbox({ ...o.sandbox });
       baseUrl = sandbox.url;
       getToken = () => DEFAULT_SANDBOX_TOKEN;

@@ -6,8 +6,8 @@
  * refused, polls pause on purpose: that has its own event, so neither is raised then.
  */
 import { pollStuck, serviceUnreachable } from '../../src/notify/events/index.ts';
-import type { WorkerContext } from '../../src/worker/context.ts';
-import { lastSuccessfulPollAt, pollHistory } from '../../src/tracking/poll-history.ts';
+import type { WorkerContext } from '../../src/worker/index.ts';
+import { lastSuccessfulPollAt, pollHistory } from '../../src/tracking/index.ts';
 
 type WatchContext = Pick<WorkerContext, 'config' | 'redis' | 'keys' | 'notify' | 'authGate' | 'logger'>;
 

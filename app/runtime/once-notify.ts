@@ -3,8 +3,8 @@
  * pipeline (src/notify/flush.ts). What is not sent by then stays queued for the next worker or run: the sends under
  * way are stopped and go back to the queue as they were (not a failed attempt), and one line says how many are left.
  */
-import type { Logger } from '../../src/core/logger.ts';
-import { onceWaitMs, sendOpenDigestsNow, unsentMessages } from '../../src/notify/flush.ts';
+import type { Logger } from '../../src/core/index.ts';
+import { onceWaitMs, sendOpenDigestsNow, unsentMessages } from '../../src/notify/index.ts';
 import type { RunningPipeline } from './pipeline-runner.ts';
 
 /** `until`: the run's own deadline (--max-wait), which the wait never passes. */

@@ -5,27 +5,32 @@
  * schedule, let in-flight jobs finish or hand them back within the time limit, then close Redis.
  */
 import type { Job } from 'bullmq';
-import { startWorker, type JobResults, type RunningWorker, type StartWorkerOptions } from '../../jobs/worker.ts';
-import type { Config } from '../../src/settings/config.ts';
-import type { Logger } from '../../src/core/logger.ts';
-import { closeToWorkbook, hintFigures } from '../../src/tracking/hint-stats.ts';
-import type { WorkerContext } from '../../src/worker/context.ts';
+import { startWorker, type JobResults, type RunningWorker, type StartWorkerOptions } from '../../jobs/index.ts';
+import type { Config } from '../../src/settings/index.ts';
+import { type Logger, removeStaleTemps } from '../../src/core/index.ts';
+import {
+  closeToWorkbook,
+  hintFigures,
+  startPollSchedule,
+  type PollSchedule,
+  lastSuccessfulPollAt,
+  trackingStatus,
+} from '../../src/tracking/index.ts';
+import type { WorkerContext } from '../../src/worker/index.ts';
 import { closeWorkerContext, type AppContext } from './worker-context.ts';
-import type { AdmitResult } from '../../src/intake/inbox-intake.ts';
-import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
-import { startPollSchedule, type PollSchedule } from '../../src/tracking/poll-schedule.ts';
-import { claimIntake } from '../../src/intake/intake-folder.ts';
-import { QUEUE_KEYS } from '../../src/redis/queues.ts';
-import { startRetentionSchedule } from '../../src/outbox/retention.ts';
-import { startMappingSetWatch, type MappingWatch } from '../../src/intake/mapping-sets.ts';
+import {
+  type AdmitResult,
+  startInboxWatcher,
+  type InboxWatcher,
+  claimIntake,
+  startMappingSetWatch,
+  type MappingWatch,
+} from '../../src/intake/index.ts';
+import { QUEUE_KEYS, queueCounts } from '../../src/redis/index.ts';
+import { startRetentionSchedule } from '../../src/outbox/index.ts';
 import { startNotifyWatch } from './notify-watch.ts';
-import { removeStaleTemps } from '../../src/core/atomic-write.ts';
-import type { OpsMetrics } from '../http/metrics.ts';
-import type { Runtime } from './endpoints.ts';
-import { openContext } from './endpoints.ts';
-import { queueCounts } from '../commands/status.ts';
-import { lastSuccessfulPollAt } from '../../src/tracking/poll-history.ts';
-import { trackingStatus } from '../../src/tracking/status.ts';
+import type { OpsMetrics } from '../http/index.ts';
+import { type Runtime, openContext } from './endpoints.ts';
 
 /** Temporary outbox files older than this are a crash's leftovers (a live write takes seconds). */
 const STALE_TEMP_MS = 10 * 60_000;

@@ -4,7 +4,7 @@
  * a second signal exits at once. If the steps overrun the time limit by a margin, the process exits anyway, so a
  * stuck close never keeps a container from stopping.
  */
-import type { Logger } from '../../src/core/logger.ts';
+import type { Logger } from '../../src/core/index.ts';
 
 export interface ShutdownStep {
   name: string;

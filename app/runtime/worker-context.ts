@@ -9,39 +9,46 @@
  *   - the Queues open their own clients from the same options.
  */
 import { Redis } from 'ioredis';
-import type { WorkerConfig } from '../../src/settings/worker-config.ts';
-import type { SettingValues } from '../../src/settings/fields.ts';
-import type { jobSettings } from '../../src/settings/jobs.ts';
-import type { folderSettings } from '../../src/settings/folders.ts';
-import type { redisSettings } from '../../src/settings/redis.ts';
-import type { serviceSettings } from '../../src/settings/service.ts';
-import type { DialectSettings } from '../../src/sourcing/dialect.ts';
-import type { NotifierConfig } from '../../src/notify/notify-settings.ts';
-import type { WorkerContext } from '../../src/worker/context.ts';
-import type { Logger } from '../../src/core/logger.ts';
-import { createSourcingClient, type SourcingClientOptions } from '../../src/sourcing/client/http-client.ts';
-import { createAuthGate } from '../../src/account/auth-gate.ts';
-import { firstPageProbe } from '../../src/account/auth-recheck.ts';
-import { createStateEpoch } from '../../src/redis/state-epoch.ts';
-import { createDialectSource } from '../../src/account/dialect-store.ts';
-import { bullPrefix as makeBullPrefix, createQueues, type RedisConnectionOptions } from '../../src/redis/queues.ts';
-import { createRateLimiter } from '../../src/account/rate-limiter.ts';
-import { checkRedis } from '../../src/redis/redis-checks.ts';
-import { redisKeys } from '../../src/redis/redis-keys.ts';
-import { registerAccount } from '../../src/redis/accounts.ts';
-import { createTokenSource, tokenFingerprint, type TokenSource } from '../../src/account/token-source.ts';
-import { createNotifier } from '../../src/notify/notifier.ts';
-import { redisStateLost, tokenRefused } from '../../src/notify/events/index.ts';
-import { createAuditLog } from '../../src/audit/writer.ts';
-import { auditIdentity } from '../../src/tracking/audit-identity.ts';
-import type { WorkerConnection } from '../../jobs/worker.ts';
-import { redisOptionsFromUrl } from './redis-options.ts';
+import type {
+  WorkerConfig,
+  SettingValues,
+  jobSettings,
+  folderSettings,
+  redisSettings,
+  serviceSettings,
+} from '../../src/settings/index.ts';
+import type { DialectSettings } from '../../src/sourcing/index.ts';
+import { type NotifierConfig, createNotifier } from '../../src/notify/index.ts';
+import type { WorkerContext } from '../../src/worker/index.ts';
+import type { Logger } from '../../src/core/index.ts';
+import { createSourcingClient, type SourcingClientOptions } from '../../src/sourcing/client/index.ts';
 import {
+  createAuthGate,
+  firstPageProbe,
+  createDialectSource,
+  createRateLimiter,
+  createTokenSource,
+  tokenFingerprint,
+  type TokenSource,
   listingClientOptions,
   rateLimitHooks,
   sourcingClientOptions,
   type SourcingClientConfig,
-} from '../../src/account/sourcing-clients.ts';
+} from '../../src/account/index.ts';
+import {
+  createStateEpoch,
+  bullPrefix as makeBullPrefix,
+  createQueues,
+  type RedisConnectionOptions,
+  checkRedis,
+  redisKeys,
+  registerAccount,
+  redisOptionsFromUrl,
+} from '../../src/redis/index.ts';
+import { redisStateLost, tokenRefused } from '../../src/notify/events/index.ts';
+import { createAuditLog } from '../../src/audit/index.ts';
+import { auditIdentity } from '../../src/tracking/index.ts';
+import type { WorkerConnection } from '../../jobs/index.ts';
 
 /**
  * The settings only the assembly reads, beside those the context carries (WorkerConfig): the clients' time-outs and

@@ -12,9 +12,9 @@
  * - `checkNow()` checks the same token at once (`rfq-sync resume`, a worker that starts and finds a pause).
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../core/index.ts';
 import type { Queue } from 'bullmq';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import type { RedisKeys } from '../redis/index.ts';
 import { AUTH_CHECK_MAX_MS, authRecheck, checkFailure, type AuthRecheck, type CheckClaim } from './auth-recheck.ts';
 import type { TokenSource } from './token-source.ts';
 import { readTokenProblems, tokenProblemReporter, type TokenProblem } from './token-problems.ts';

@@ -7,9 +7,9 @@
  * next check is due, how many were made), claimed by a Lua script on Redis's clock.
  */
 import type { Redis } from 'ioredis';
-import { AuthError, RfqSyncError } from '../core/errors.ts';
-import { defineScript, loadScript, type ScriptFlag } from '../redis/redis-scripts.ts';
-import type { SourcingPort } from '../sourcing/port.ts';
+import { AuthError, RfqSyncError } from '../core/index.ts';
+import { defineScript, loadScript, type ScriptFlag } from '../redis/index.ts';
+import type { SourcingPort } from '../sourcing/index.ts';
 
 /** The longest wait between two checks of the same token. */
 export const AUTH_CHECK_MAX_MS = 15 * 60_000;

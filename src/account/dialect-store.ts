@@ -5,11 +5,16 @@
  * Key: keys.key('dialect'), a JSON string of Dialect.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../core/index.ts';
 import { readsFirst } from './rate-limiter.ts';
-import { detectDialect, type Dialect, type DialectSettings, type Tristate } from '../sourcing/dialect.ts';
-import type { SourcingPort } from '../sourcing/port.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import {
+  detectDialect,
+  type Dialect,
+  type DialectSettings,
+  type Tristate,
+  type SourcingPort,
+} from '../sourcing/index.ts';
+import type { RedisKeys } from '../redis/index.ts';
 
 /** A stored detection older than this is made again (an unproven one sooner: the account may have filled). */
 export const DIALECT_MAX_AGE_MS = 6 * 3_600_000;

@@ -6,13 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Logger } from '../core/logger.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
-import { measureListLag } from '../sourcing/list-lag.ts';
-import type { SourcingPort } from '../sourcing/port.ts';
-import { listingStrategyFor } from '../sourcing/listing-strategy.ts';
-import { LOCK_RELEASE, LOCK_RENEW } from '../redis/lock-scripts.ts';
-import { defineScript } from '../redis/redis-scripts.ts';
+import type { Logger } from '../core/index.ts';
+import { type RedisKeys, LOCK_RELEASE, LOCK_RENEW, defineScript } from '../redis/index.ts';
+import { measureListLag, type SourcingPort, listingStrategyFor } from '../sourcing/index.ts';
 import { DIALECT_MAX_AGE_MS, type DialectSource } from './dialect-store.ts';
 import { readsFirst } from './rate-limiter.ts';
 

@@ -20,9 +20,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { ThrottledError } from '../core/errors.ts';
-import { defineScript, loadScript, type ScriptFlag } from '../redis/redis-scripts.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import { ThrottledError } from '../core/index.ts';
+import { defineScript, loadScript, type ScriptFlag, type RedisKeys } from '../redis/index.ts';
 
 // src/redis/lua/ (the slot reservation itself is includes/ratePermit.lua, shared with the claim script).
 const ACQUIRE = loadScript<[waitMs: number, delayMs: number]>('rateAcquire-3.lua');
@@ -31,7 +30,7 @@ const CONFIRM = loadScript<number>('rateConfirm-2.lua');
 const HOLD_OFF = loadScript<ScriptFlag>('rateHoldOff-1.lua');
 
 // in the catalogue (src/core/errors.ts); still exported here, where its callers import it
-export { ThrottledError } from '../core/errors.ts';
+export { ThrottledError } from '../core/index.ts';
 
 export interface RateLimiter {
   /**

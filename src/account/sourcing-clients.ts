@@ -2,9 +2,8 @@
  * The sourcing clients' options from the configuration, and how their calls share the account's rate limit: the one
  * place they are listed (the worker's two clients, and the one-off client of `suggest-vendors`).
  */
-import type { SettingValues } from '../settings/fields.ts';
-import type { serviceSettings } from '../settings/service.ts';
-import type { SourcingClientOptions } from '../sourcing/client/http-client.ts';
+import type { SettingValues, serviceSettings } from '../settings/index.ts';
+import type { SourcingClientOptions } from '../sourcing/client/index.ts';
 import { inReadsFirst, type RateLimiter } from './rate-limiter.ts';
 
 /** The sourcing client's time-outs, retries and paging (src/settings/service.ts). */

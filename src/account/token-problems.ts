@@ -6,8 +6,8 @@
  */
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import type { Logger } from '../core/logger.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import type { Logger } from '../core/index.ts';
+import type { RedisKeys } from '../redis/index.ts';
 
 export interface TokenProblem {
   /** The host whose token file it is. */

@@ -6,8 +6,8 @@
  * last good token stays, and `problem()` says why (token-problems.ts reports it), naming a position, never the token.
  */
 import { createHash } from 'node:crypto';
-import { readTokenFile, tokenProblem } from '../settings/config-secrets.ts';
-import { registerSecret } from '../core/logger.ts';
+import { readTokenFile, tokenProblem } from '../settings/index.ts';
+import { registerSecret } from '../core/index.ts';
 
 export interface TokenSource {
   /** Current token ('' when none is configured, e.g. the sandbox). */

@@ -4,7 +4,7 @@
  * says which requisition, RFQ and file it is about; the other fields are the step's own. Never a secret: no token,
  * no URL with credentials, no message text (only ids, counts, paths and hashes).
  */
-import { scrubSecrets } from '../core/logger.ts';
+import { scrubSecrets } from '../core/index.ts';
 
 export const AUDIT_EVENTS = [
   'file-taken',

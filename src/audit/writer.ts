@@ -10,7 +10,7 @@
 import { mkdir, open, readdir, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { DiskFullError } from '../core/errors.ts';
+import { DiskFullError } from '../core/index.ts';
 import { withoutSecrets, type AuditEvent, type AuditIdentity, type AuditLine } from './events.ts';
 
 const DAY_MS = 86_400_000;

@@ -5,8 +5,7 @@
  */
 import { join } from 'node:path';
 import type { Decimal } from 'decimal.js';
-import { writeFileAtomically } from '../core/atomic-write.ts';
-import { safeCsvField } from '../core/spreadsheet-safety.ts';
+import { writeFileAtomically, safeCsvField } from '../core/index.ts';
 import { buildComparison } from './model.ts';
 import type { OutputWriter } from './output-writer.ts';
 import type { ComparisonInput, ComparisonModel } from './types.ts';

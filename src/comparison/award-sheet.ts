@@ -4,7 +4,7 @@ import type { PageSetup, Row, Worksheet } from 'exceljs';
 import { readableSetup } from './print-layout.ts';
 import type { Decimal } from 'decimal.js';
 import { numberWidth } from './text-width.ts';
-import { formats } from './styles.ts';
+import { formats, stylesFor, type Styles } from './styles.ts';
 import { draftText } from './model.ts';
 import { supplierLabel } from './notes.ts';
 import {
@@ -20,7 +20,6 @@ import {
   type Value,
 } from './sheet-common.ts';
 import type { ComparisonModel, LineComparison } from './types.ts';
-import { stylesFor, type Styles } from './styles.ts';
 
 export const AWARD_ROWS = {
   scenarioHeader: 4,

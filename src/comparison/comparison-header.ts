@@ -3,7 +3,7 @@
  * requisition), merged over the first page's columns so they print there only.
  */
 import type { Worksheet } from 'exceljs';
-import { zoneOffsetLabel } from '../core/time-zone.ts';
+import { zoneOffsetLabel } from '../core/index.ts';
 import { excelDateInZone } from './dates.ts';
 import { COMPARISON_COLS, COMPARISON_ROWS, top } from './comparison-layout.ts';
 import { basisHeader, put, rfqHeading, SHEETS, stateLabel, t, type Value } from './sheet-common.ts';

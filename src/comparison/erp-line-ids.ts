@@ -6,8 +6,8 @@
  * position), no id is taken from positions and the reason is returned, so no award line can be mislabelled.
  * Pure: no Redis, no HTTP.
  */
-import { foldText } from '../core/fold-text.ts';
-import type { ListedRfq } from '../sourcing/types.ts';
+import { foldText } from '../core/index.ts';
+import type { ListedRfq } from '../sourcing/index.ts';
 
 /** What was posted at one position of the RFQ (from the requisition's record). */
 export interface PostedLine {

@@ -1,6 +1,6 @@
 /** Output names that are safe on Windows and Linux shares whatever the RFQ title holds. */
-import { safeFileName } from '../core/atomic-write.ts';
-import type { ListedRfq } from '../sourcing/types.ts';
+import { safeFileName } from '../core/index.ts';
+import type { ListedRfq } from '../sourcing/index.ts';
 
 /**
  * `RFQ-<rfq_no>-<_id>-<title>[-v<version>].xlsx` for the workbook and `RFQ-<rfq_no>-<_id>[-v<version>].csv` for

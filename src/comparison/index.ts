@@ -23,3 +23,12 @@ export type { OutputPlace, OutputWriter, WrittenFile } from './output-writer.ts'
 export { awardRules } from './award-rules.ts';
 export type { AwardContext, AwardRule } from './award-rule.ts';
 export { comparisonFileNames } from './file-names.ts';
+export {
+  comparisonSummary,
+  type ComparisonSummary,
+  type OverviewRow,
+  sortOverviewRows,
+  writeOverview,
+} from './overview.ts';
+export { defaultPaper } from './print-layout.ts';
+export { productKey } from './product-key.ts';

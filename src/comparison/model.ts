@@ -12,7 +12,7 @@
  *   without a decision yet count as eligible.
  */
 import { decideAward, type AwardContext } from './award-rule.ts';
-import { isValidTimeZone, minuteText } from '../core/time-zone.ts';
+import { isValidTimeZone, minuteText } from '../core/index.ts';
 import { chooseAwardRule } from './award-rules.ts';
 import { leftOutParts, serviceWordNotes } from './left-out.ts';
 import { NoteList } from './notes.ts';

@@ -6,9 +6,7 @@
  */
 import type { WriteStream } from 'node:fs';
 import type { Row, Style, Worksheet } from 'exceljs';
-import { writeAtomically } from '../core/atomic-write.ts';
-import { safeCellText } from '../core/spreadsheet-safety.ts';
-import { minuteText, zoneOffsetLabel } from '../core/time-zone.ts';
+import { writeAtomically, safeCellText, minuteText, zoneOffsetLabel } from '../core/index.ts';
 import { excelDateInZone } from './dates.ts';
 import { workbookWriter, writeStreamedFile } from './file-stream.ts';
 import { colLetter } from './sheet-common.ts';

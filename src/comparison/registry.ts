@@ -3,7 +3,7 @@
  * (award-rules.ts). A new one is a file of its own plus one line in that list; `register` adds one at run time and
  * returns how to take it out again (a test that brings its own).
  */
-import { UnexpectedError } from '../core/errors.ts';
+import { UnexpectedError } from '../core/index.ts';
 
 export class Registry<T extends { readonly name: string }> {
   readonly #what: string;

@@ -4,7 +4,7 @@
  */
 import type { Cell, Row, Style } from 'exceljs';
 import type { Decimal } from 'decimal.js';
-import { safeCellText } from '../core/spreadsheet-safety.ts';
+import { safeCellText } from '../core/index.ts';
 import type { ComparisonModel, SupplierSummary } from './types.ts';
 import type { SupplierHeaderKind } from './styles.ts';
 

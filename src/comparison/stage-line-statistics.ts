@@ -3,7 +3,7 @@
  * the best supplier and its ties, the savings; over all lines the split-award totals.
  */
 import { Decimal } from 'decimal.js';
-import type { ListedRfq } from '../sourcing/types.ts';
+import type { ListedRfq } from '../sourcing/index.ts';
 import { lineLabel, NoteList, supplierLabel } from './notes.ts';
 import { asUnit, parseDecimal, priceParts } from './price-parts.ts';
 import { assignRanks, tieReason } from './ranking.ts';

@@ -1,5 +1,5 @@
 /** Stage 1 of a comparison (stages.ts): the RFQ's lines, normalised, with the lines that have no quantity. */
-import type { ListedRfq } from '../sourcing/types.ts';
+import type { ListedRfq } from '../sourcing/index.ts';
 import { lineLabel, NoteList } from './notes.ts';
 import type { LineComparison } from './types.ts';
 

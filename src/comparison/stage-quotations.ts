@@ -3,7 +3,7 @@
  * totals, its total and coverage; the duplicates, unusable prices and prices for unknown lines noted.
  */
 import { Decimal } from 'decimal.js';
-import type { Quotation } from '../sourcing/types.ts';
+import type { Quotation } from '../sourcing/index.ts';
 import { lineLabel, NoteList, supplierLabel } from './notes.ts';
 import { parseDecimal, priceParts } from './price-parts.ts';
 import { countDocs, documentNames } from './quotation-documents.ts';

@@ -3,7 +3,7 @@
  * (ComparisonModel). Kept apart from the stages so each stage module depends on these types only.
  */
 import type { Decimal } from 'decimal.js';
-import type { ListedRfq, Quotation } from '../sourcing/types.ts';
+import type { ListedRfq, Quotation } from '../sourcing/index.ts';
 
 /**
  * What a quotation's `price` for a line means (QUOTATION_PRICE_BASIS): the unit price, or the line total (unit

@@ -5,8 +5,7 @@
  * sheet: comparison-sheet.ts, suppliers-sheet.ts, award-sheet.ts, notes-sheet.ts.
  */
 import { join } from 'node:path';
-import { writeAtomically } from '../core/atomic-write.ts';
-import { UnexpectedError } from '../core/errors.ts';
+import { writeAtomically, UnexpectedError } from '../core/index.ts';
 import { writeAwardSheet } from './award-sheet.ts';
 import { COMPARISON_COLS, writeComparisonSheet } from './comparison-sheet.ts';
 import { buildComparison } from './model.ts';

@@ -7,7 +7,7 @@
  *     the body that posted it.
  * Pure (no Redis, no HTTP).
  */
-import type { RequisitionLine } from '../core/requisition.ts';
+import type { RequisitionLine } from '../core/index.ts';
 import { normExternalId, type PostedBody, type PostedLine } from './fingerprint.ts';
 import type { ReconcileResult } from './reconcile-decision.ts';
 

@@ -13,9 +13,8 @@
  *   none  - another title, or another number of lines.
  */
 import { Decimal } from 'decimal.js';
-import type { RequisitionLine } from '../core/requisition.ts';
-import type { CreateRfqRequest, ListedRfq } from '../sourcing/types.ts';
-import { foldText } from '../core/fold-text.ts';
+import { type RequisitionLine, foldText } from '../core/index.ts';
+import type { CreateRfqRequest, ListedRfq } from '../sourcing/index.ts';
 import { hashOf } from './hash.ts';
 
 export type PostedLine = Pick<

@@ -5,10 +5,8 @@
  * then on without a call). A refusal of one edit (e.g. the RFQ is no longer open) is reported, never retried; a
  * transient failure is thrown so the job retries (the edit is idempotent: the same header again).
  */
-import { PermanentHttpError, RfqSyncError } from '../core/errors.ts';
-import type { Dialect, Tristate } from '../sourcing/dialect.ts';
-import type { SourcingPort } from '../sourcing/port.ts';
-import type { CreateRfqRequest, RfqHeaderEdit } from '../sourcing/types.ts';
+import { PermanentHttpError, RfqSyncError } from '../core/index.ts';
+import type { Dialect, Tristate, SourcingPort, CreateRfqRequest, RfqHeaderEdit } from '../sourcing/index.ts';
 
 export const HEADER_FIELDS = ['title', 'due_date', 'required_date', 'description'] as const;
 export type HeaderField = (typeof HEADER_FIELDS)[number];

@@ -4,7 +4,7 @@
  * reading of it fails the typecheck until it follows.
  */
 import type { Redis } from 'ioredis';
-import { defineScript, loadScript, type ScriptFlag } from '../redis/redis-scripts.ts';
+import { defineScript, loadScript, type ScriptFlag } from '../redis/index.ts';
 
 /** `conflict` and then external_id, holder pairs. */
 export type ConflictReply = ['conflict', ...string[]];

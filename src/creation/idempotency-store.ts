@@ -37,12 +37,11 @@
  * keys.externalIds: hash external_id -> requisition id (the claim table).
  */
 import type { Redis } from 'ioredis';
-import { UnexpectedError } from '../core/errors.ts';
-import type { Requisition, RequisitionLine } from '../core/requisition.ts';
+import { UnexpectedError, type Requisition, type RequisitionLine } from '../core/index.ts';
 import type { HeaderOutcome, PostedHeader } from './header-push.ts';
-import { requisitionId, type RedisKeys } from '../redis/redis-keys.ts';
+import { requisitionId, type RedisKeys } from '../redis/index.ts';
 import type { PostedBody } from './fingerprint.ts';
-import type { RateLimiter } from '../account/rate-limiter.ts';
+import type { RateLimiter } from '../account/index.ts';
 import {
   defineIdempotencyScripts,
   type ClaimReply,

@@ -5,7 +5,7 @@
  * "absent" (or match by the body posted) only from lists read at least this long after the lease of the lost POST
  * ended: twice the measured lag, never below SOURCING_LIST_SETTLE_MS; until the lag is measured, UNMEASURED_SETTLE_MS.
  */
-import type { Dialect } from '../sourcing/dialect.ts';
+import type { Dialect } from '../sourcing/index.ts';
 
 /** What a walk waits for while the account's list lag is not measured yet (no create of ours answered yet). */
 export const UNMEASURED_SETTLE_MS = 30_000;

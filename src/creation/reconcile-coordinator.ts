@@ -25,16 +25,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { ReconcileUnstableError } from '../core/errors.ts';
+import { ReconcileUnstableError } from '../core/index.ts';
 import { listSettleMs, settledFrom } from './list-settle.ts';
 import type { PendingEntry, ReconcileResult } from './reconcile-decision.ts';
 import { RECONCILE_LIMITS, type ReconcileLimits } from './reconcile-walk.ts';
 import { redisNow, walkOnce, type CoordinatorDeps, type ReconKeys, type WalkerState } from './reconcile-walker.ts';
 
 export type { CoordinatorDeps } from './reconcile-walker.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
-import { LOCK_RELEASE, LOCK_RENEW } from '../redis/lock-scripts.ts';
-import { defineScript, type ScriptCaller, type ScriptFlag } from '../redis/redis-scripts.ts';
+import {
+  type RedisKeys,
+  LOCK_RELEASE,
+  LOCK_RENEW,
+  defineScript,
+  type ScriptCaller,
+  type ScriptFlag,
+} from '../redis/index.ts';
 
 export { CLOCK_SKEW_MS, type PendingEntry, type ReconcileResult } from './reconcile-decision.ts';
 

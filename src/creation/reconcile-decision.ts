@@ -17,8 +17,8 @@
  *       made before our first POST; a near one - same title and line count, other content - made since our
  *       first POST and not exactly another requisition's).
  */
-import type { Requisition } from '../core/requisition.ts';
-import type { ListedRfq } from '../sourcing/types.ts';
+import type { Requisition } from '../core/index.ts';
+import type { ListedRfq } from '../sourcing/index.ts';
 import { bestMatch, matchListed, normExternalId, normText, type Match, type PostedBody } from './fingerprint.ts';
 
 /** An RFQ made this long before our first POST (service clock against Redis's) cannot be ours. */

@@ -8,8 +8,8 @@
  * never keeps a lost answer waiting for good, and is never taken for absence.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../core/logger.ts';
-import type { ListedRfq } from '../sourcing/types.ts';
+import type { Logger } from '../core/index.ts';
+import type { ListedRfq } from '../sourcing/index.ts';
 import { normText, type PostedBody } from './fingerprint.ts';
 
 /** Walks in a row held up by records that cannot be read before the requisitions they hold are parked. */

@@ -15,9 +15,8 @@
  * unfiltered list, or the four state lists in a proven filter form and lifecycle order). Read as several lists,
  * the walk is complete only when no _id was read in two of them. Without such lists no walk is ever complete.
  */
-import { isRetryablePageError } from '../core/errors.ts';
-import type { SourcingPort } from '../sourcing/port.ts';
-import type { ListedRfq, ListFilter } from '../sourcing/types.ts';
+import { isRetryablePageError } from '../core/index.ts';
+import type { SourcingPort, ListedRfq, ListFilter } from '../sourcing/index.ts';
 
 export interface WalkOutcome {
   complete: boolean;

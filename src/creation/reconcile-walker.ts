@@ -7,13 +7,16 @@
  * walk counts against every requisition it could have decided; at RECONCILE_MAX_WALKS it is parked with the reason.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../core/logger.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
-import { hasExternalIds, type AccountReading } from '../sourcing/account-reading.ts';
-import type { Dialect } from '../sourcing/dialect.ts';
-import { listingStrategyFor } from '../sourcing/listing-strategy.ts';
-import type { SourcingPort } from '../sourcing/port.ts';
-import type { ListedRfq } from '../sourcing/types.ts';
+import type { Logger } from '../core/index.ts';
+import type { RedisKeys } from '../redis/index.ts';
+import {
+  hasExternalIds,
+  type AccountReading,
+  type Dialect,
+  listingStrategyFor,
+  type SourcingPort,
+  type ListedRfq,
+} from '../sourcing/index.ts';
 import { normText, type PostedBody } from './fingerprint.ts';
 import { listSettleMs, settledFrom } from './list-settle.ts';
 import {

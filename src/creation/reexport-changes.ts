@@ -4,11 +4,11 @@
  * PUSH_HEADER_CHANGES allows). One comparison for the create job (which acts on it) and for the ingest report and
  * `status` (which tell people).
  */
-import type { ReportedChange } from '../ingest/ingest-report.ts';
-import type { Requisition, RequisitionLine } from '../core/requisition.ts';
+import type { ReportedChange } from '../ingest/index.ts';
+import type { Requisition, RequisitionLine } from '../core/index.ts';
 import { headerChanges, headerOf, type HeaderChange, type PostedHeader } from './header-push.ts';
 import { lineFingerprint, type IdempotencyStore, type LineFingerprint } from './idempotency-store.ts';
-import { requisitionId } from '../redis/redis-keys.ts';
+import { requisitionId } from '../redis/index.ts';
 import { toCreateRfqRequest } from './rfq-body.ts';
 
 const FIELDS = ['product_name', 'specification', 'uom', 'qty', 'estimated_price'] as const;

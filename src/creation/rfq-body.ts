@@ -1,6 +1,6 @@
 /** The create request posted for a requisition (POST /v1/rfqs): one place, for the creator, its hashes and reports. */
-import type { Requisition } from '../core/requisition.ts';
-import type { CreateRfqRequest } from '../sourcing/types.ts';
+import type { Requisition } from '../core/index.ts';
+import type { CreateRfqRequest } from '../sourcing/index.ts';
 
 export function toCreateRfqRequest(r: Requisition): CreateRfqRequest {
   return {

@@ -3,9 +3,8 @@
  * holds (the lines as posted, or as adopted from the body posted). Its own file so the creator (rfq-creator.ts) stays
  * about the protocol.
  */
-import type { Logger } from '../core/logger.ts';
-import type { Requisition, RequisitionLine } from '../core/requisition.ts';
-import { requisitionId } from '../redis/redis-keys.ts';
+import type { Logger, Requisition, RequisitionLine } from '../core/index.ts';
+import { requisitionId } from '../redis/index.ts';
 import type { HeaderOutcome } from './header-push.ts';
 import { hashOf, type IdempotencyStore, type LineChange } from './idempotency-store.ts';
 import { lineChanges } from './reexport-changes.ts';

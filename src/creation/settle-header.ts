@@ -2,9 +2,8 @@
  * A re-export's header (title, dates, description) against the RFQ's: pushed or reported. Its own file so the creator
  * stays readable; it needs only the store's header fields, the pusher and the logger.
  */
-import type { Logger } from '../core/logger.ts';
-import type { Requisition } from '../core/requisition.ts';
-import { requisitionId } from '../redis/redis-keys.ts';
+import type { Logger, Requisition } from '../core/index.ts';
+import { requisitionId } from '../redis/index.ts';
 import { headerChanges, headerOf, type HeaderOutcome, type HeaderPusher, type PostedHeader } from './header-push.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
 import { toCreateRfqRequest } from './rfq-body.ts';

@@ -3,9 +3,7 @@
  * the requisitions and lines it would create, and every row problem. Exit code: 0 clean (warnings allowed), 1 some
  * rows rejected, 2 the file (or the mapping) cannot be read. `check --suggest` drafts a profile instead (suggest/command.ts).
  */
-import { formatRowProblem, ProfileBrokenError, RfqSyncError } from '../core/errors.ts';
-import { minuteText } from '../core/time-zone.ts';
-import type { Requisition } from '../core/requisition.ts';
+import { formatRowProblem, ProfileBrokenError, RfqSyncError, minuteText, type Requisition } from '../core/index.ts';
 import { ingestFile, type IngestOptions } from './ingest-file.ts';
 
 /** Requisitions printed in full; beyond this only counted (a check of a huge file stays readable). */

@@ -4,7 +4,7 @@
  * Impossible dates (31.02.) are errors, never rolled over the way `new Date()` does. The zone arithmetic is
  * src/core/time-zone.ts.
  */
-import { wallToUtc, type WallClock } from '../core/time-zone.ts';
+import { wallToUtc, type WallClock } from '../core/index.ts';
 
 export interface DateFormat {
   /** Patterns tried in order: tokens yyyy yy MMM MM M dd d HH H mm ss, or `iso`, or `excel_serial`. */

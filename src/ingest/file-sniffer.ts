@@ -13,7 +13,7 @@ import { isAscii } from 'node:buffer';
 import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import yauzl from 'yauzl';
-import { FileRefusedError } from '../core/errors.ts';
+import { FileRefusedError } from '../core/index.ts';
 import { headText, openDocumentType, recognizeText } from './format-recognition.ts';
 import { ole2Content } from './ole2-content.ts';
 

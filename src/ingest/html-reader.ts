@@ -17,7 +17,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { Parser } from 'htmlparser2';
 import iconv from 'iconv-lite';
-import { FileRefusedError, SheetNotFoundError } from '../core/errors.ts';
+import { FileRefusedError, SheetNotFoundError } from '../core/index.ts';
 import { MAX_CSV_RECORD_CHARS } from './csv-reader.ts';
 import type { TextEncoding } from './file-sniffer.ts';
 import type { HeadRow } from './profile-selection.ts';

@@ -14,3 +14,5 @@ export { writeIngestReport, refusedFileSummary } from './ingest-report.ts';
 export { runCheck } from './check-command.ts';
 export { parseNumber, type NumberFormat } from './number-format.ts';
 export { parseDateText, parseDateCell, type DateFormat } from './date-format.ts';
+export type { ReportedChange } from './ingest-report.ts';
+export type { RequisitionCheck } from './requisition-grouper.ts';

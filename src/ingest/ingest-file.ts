@@ -10,10 +10,10 @@ import {
   SheetNotFoundError,
   WorkbookPartError,
   type RowProblem,
-} from '../core/errors.ts';
+  type Requisition,
+} from '../core/index.ts';
 import { heldFor } from './broken-profiles.ts';
 import type { BrokenProfile } from './profile-catalog.ts';
-import type { Requisition } from '../core/requisition.ts';
 import { MAX_CSV_RECORD_CHARS, type Delimiter } from './csv-reader.ts';
 import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
 import { bindMapping, isBlankRow, type BoundMapping, type Cell } from './mapping-engine.ts';

@@ -4,11 +4,8 @@
  * Every text from the input goes through safeCellText (no formula injection); written atomically.
  */
 import type ExcelJS from 'exceljs';
-import { loadExcelJS } from '../core/exceljs-loader.ts';
-import { writeAtomically } from '../core/atomic-write.ts';
-import { safeCellText } from '../core/spreadsheet-safety.ts';
-import type { IngestSummary } from './ingest-file.ts';
-import { emptySummary, MAX_REPORTED } from './ingest-file.ts';
+import { loadExcelJS, writeAtomically, safeCellText } from '../core/index.ts';
+import { type IngestSummary, emptySummary, MAX_REPORTED } from './ingest-file.ts';
 
 const STATUS_TEXT: Record<string, string> = {
   ok: 'ok',

@@ -4,8 +4,8 @@
  * does not pass is then checked by zod, which names the issue as before. Keep the two in step.
  */
 import { z } from 'zod';
-import type { RequisitionLine } from '../core/requisition.ts';
-import { REQUEST_TEXT_LIMITS as L } from '../sourcing/limits.ts';
+import type { RequisitionLine } from '../core/index.ts';
+import { REQUEST_TEXT_LIMITS as L } from '../sourcing/index.ts';
 
 /** The final shape of a line: the first issue becomes the row's problem and the line is dropped. */
 export const lineSchema = z.object({

@@ -7,10 +7,8 @@
  * A problem keeps only the start of its value: a rejected 50 MB cell must not live on in the report.
  */
 import { Decimal } from 'decimal.js';
-import type { RowProblem } from '../core/errors.ts';
-import type { Requisition, RequisitionLine } from '../core/requisition.ts';
-import { REQUEST_TEXT_LIMITS, type LimitedTextField } from '../sourcing/limits.ts';
-import { daysLaterAt } from '../core/time-zone.ts';
+import { type RowProblem, type Requisition, type RequisitionLine, daysLaterAt } from '../core/index.ts';
+import { REQUEST_TEXT_LIMITS, type LimitedTextField } from '../sourcing/index.ts';
 import { parseDateCell } from './date-format.ts';
 import { cellText, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { FieldName } from './mapping-profile.ts';

@@ -6,9 +6,8 @@
  */
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
-import { MappingError } from '../core/errors.ts';
+import { MappingError, isValidTimeZone } from '../core/index.ts';
 import { compileCategoryMap, type CategoryMap } from './category-map.ts';
-import { isValidTimeZone } from '../core/time-zone.ts';
 import type { DateFormat } from './date-format.ts';
 import type { NumberFormat } from './number-format.ts';
 

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { MappingError } from '../core/errors.ts';
+import { MappingError } from '../core/index.ts';
 import { compileProfile, parseTemplate, templateColumns, type MappingProfile } from './mapping-profile.ts';
 
 export interface BrokenProfile {

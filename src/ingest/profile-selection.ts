@@ -4,7 +4,7 @@
  * matches first, then the most specific (most columns). A name match whose columns are missing is refused with
  * the missing columns named, rather than guessing another layout.
  */
-import { FileRefusedError, MappingError } from '../core/errors.ts';
+import { FileRefusedError, MappingError } from '../core/index.ts';
 import { headerIndex, missingColumns, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
 

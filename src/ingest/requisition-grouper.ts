@@ -6,9 +6,8 @@
  * A key that reappears after its requisition ended would silently become a second RFQ: its rows are rejected instead,
  * each saying where the requisition first ended, and the already-emitted part is left as it was.
  */
-import { MAX_LINES_PER_RFQ } from '../sourcing/limits.ts';
-import type { RowProblem } from '../core/errors.ts';
-import type { Requisition, RequisitionLine } from '../core/requisition.ts';
+import { MAX_LINES_PER_RFQ } from '../sourcing/index.ts';
+import type { RowProblem, Requisition, RequisitionLine } from '../core/index.ts';
 import { ExternalIdIndex } from './external-id-index.ts';
 import type { BoundMapping, Cell } from './mapping-engine.ts';
 import type { FieldName } from './mapping-profile.ts';

@@ -2,7 +2,7 @@
  * The row statuses and problems an ingest reports (the first MAX_REPORTED of each), collected from the grouper as
  * rows settle and turned into IngestSummary's objects at the end.
  */
-import type { RowProblem } from '../core/errors.ts';
+import type { RowProblem } from '../core/index.ts';
 import type { GrouperSink, RowStatus } from './requisition-grouper.ts';
 
 export const MAX_REPORTED = 10_000;

@@ -5,8 +5,7 @@
  * (sheetjs-reader, the workbook parsed once and kept while the file is read), HTML tables (html-reader) and SAP
  * lists (sap-list-reader). Formats without sheets ignore `sheet`; only CSV text takes a delimiter.
  */
-import type { Delimiter } from './csv-reader.ts';
-import { readCsvRows } from './csv-reader.ts';
+import { type Delimiter, readCsvRows } from './csv-reader.ts';
 import type { SniffResult } from './file-sniffer.ts';
 import { listHtmlTables, readHtmlRows } from './html-reader.ts';
 import type { HeadRow } from './profile-selection.ts';

@@ -15,7 +15,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
-import { FileRefusedError } from '../core/errors.ts';
+import { FileRefusedError } from '../core/index.ts';
 import { MAX_CSV_RECORD_CHARS } from './csv-reader.ts';
 import type { TextEncoding } from './file-sniffer.ts';
 import type { HeadRow } from './profile-selection.ts';

@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import type { CellObject, WorkBook } from '@e965/xlsx';
 import { Parser } from 'htmlparser2';
-import { FileRefusedError, SheetNotFoundError } from '../core/errors.ts';
+import { FileRefusedError, SheetNotFoundError } from '../core/index.ts';
 import type { InMemoryKind } from './file-sniffer.ts';
 import { XML_DTD } from './format-recognition.ts';
 import type { CellValue, XlsxRow } from './xlsx-reader.ts';

@@ -13,8 +13,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { stream as StreamNamespace } from 'exceljs';
-import { loadExcelJS } from '../core/exceljs-loader.ts';
-import { SheetNotFoundError } from '../core/errors.ts';
+import { loadExcelJS, SheetNotFoundError } from '../core/index.ts';
 import { openXlsxPackage, type SheetRef, type XlsxPackage } from './xlsx-package.ts';
 
 type StreamApi = typeof StreamNamespace;

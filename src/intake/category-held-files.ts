@@ -11,10 +11,10 @@
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../core/index.ts';
 import { writeIngestReport, type IngestSummary } from '../ingest/index.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
-import { vendorStore } from '../vendors/vendor-store.ts';
+import type { RedisKeys } from '../redis/index.ts';
+import { vendorStore } from '../vendors/index.ts';
 import type { FileFolders, ProcessingName } from './file-mover.ts';
 import { inboxHolds, type InboxHold } from './inbox-hold.ts';
 import type { FileLedger } from './file-ledger.ts';

@@ -15,8 +15,8 @@
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { UnexpectedError } from '../core/errors.ts';
-import { defineScript, loadScript, type ScriptCaller } from '../redis/redis-scripts.ts';
+import { UnexpectedError } from '../core/index.ts';
+import { defineScript, loadScript, type ScriptCaller } from '../redis/index.ts';
 
 const entrySchema = z.object({
   state: z.enum(['processing', 'done']),

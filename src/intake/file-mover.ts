@@ -16,8 +16,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open, rename, stat } from 'node:fs/promises';
 import { basename, extname, join, sep } from 'node:path';
-import { safeFileName } from '../core/atomic-write.ts';
-import { CrossDeviceError, UnexpectedError } from '../core/errors.ts';
+import { safeFileName, CrossDeviceError, UnexpectedError } from '../core/index.ts';
 
 /** Names the inbox never takes: Office/LibreOffice lock files, partial downloads and copies, dotfiles. */
 const IGNORED_SUFFIXES = ['.tmp', '.part', '.partial', '.filepart', '.crdownload'];

@@ -3,9 +3,7 @@
  * (unreadable, no mapping fits). Same place and format as the ingest report (outbox/reports/, xlsx, written
  * atomically), one sheet saying what happened and why.
  */
-import { loadExcelJS } from '../core/exceljs-loader.ts';
-import { writeAtomically } from '../core/atomic-write.ts';
-import { safeCellText } from '../core/spreadsheet-safety.ts';
+import { loadExcelJS, writeAtomically, safeCellText } from '../core/index.ts';
 
 export interface FileNotice {
   /** The file's name as dropped. */

@@ -10,10 +10,9 @@
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { ProfileBrokenError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
+import type { ProfileBrokenError, Logger } from '../core/index.ts';
 import { mappingFolderHash } from '../ingest/index.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import type { RedisKeys } from '../redis/index.ts';
 import type { FileFolders, ProcessingName } from './file-mover.ts';
 import { inboxHolds, type InboxHold } from './inbox-hold.ts';
 import type { FileLedger } from './file-ledger.ts';

@@ -9,7 +9,7 @@ import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import type { RedisKeys } from '../redis/index.ts';
 import { returnToInbox, type FileFolders, type ProcessingName } from './file-mover.ts';
 import type { FileLedger } from './file-ledger.ts';
 

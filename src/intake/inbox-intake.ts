@@ -20,11 +20,8 @@ import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { SettingValues } from '../settings/fields.ts';
-import type { folderSettings, Folders } from '../settings/folders.ts';
-import type { vendorSettings } from '../settings/vendors.ts';
-import { FileRefusedError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
+import type { SettingValues, folderSettings, Folders, vendorSettings } from '../settings/index.ts';
+import { FileRefusedError, type Logger } from '../core/index.ts';
 import { FileLedger, type ClaimOutcome, type LedgerEntry } from './file-ledger.ts';
 import {
   assertPlainName,
@@ -42,10 +39,9 @@ import {
 } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
 import { folderId } from './intake-folder.ts';
-import { jobId, type Queues } from '../redis/queues.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import { jobId, type Queues, type RedisKeys } from '../redis/index.ts';
 import { fileRefused } from '../notify/events/index.ts';
-import type { Notifier } from '../notify/notifier.ts';
+import type { Notifier } from '../notify/index.ts';
 
 /** The ingest job's payload (jobs/ingest.ts). The original name and take time are read back from the name. */
 export const ingestJobPayloadSchema = z.object({

@@ -6,14 +6,11 @@
  * still unread, `holdReason` says why and the file is held in the inbox (src/intake/category-held-files.ts), never
  * sent unchecked. A service without a directory blocks nothing in either mode.
  */
-import type { SettingValues } from '../settings/fields.ts';
-import type { vendorSettings } from '../settings/vendors.ts';
-import type { Logger } from '../core/logger.ts';
-import type { RequisitionCheck } from '../ingest/requisition-grouper.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
-import { categoryChecker } from '../vendors/category-check.ts';
-import { readable, type VendorDirectory } from '../vendors/vendor-directory.ts';
-import { vendorStore, type VendorPort } from '../vendors/vendor-store.ts';
+import type { SettingValues, vendorSettings } from '../settings/index.ts';
+import type { Logger } from '../core/index.ts';
+import type { RequisitionCheck } from '../ingest/index.ts';
+import type { RedisKeys } from '../redis/index.ts';
+import { categoryChecker, readable, type VendorDirectory, vendorStore, type VendorPort } from '../vendors/index.ts';
 import type { Redis } from 'ioredis';
 
 export interface CategoryCheckRun {

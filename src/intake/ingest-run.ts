@@ -9,20 +9,26 @@ import { lstat, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { SettingValues } from '../settings/fields.ts';
-import type { folderSettings, Folders } from '../settings/folders.ts';
-import type { redisSettings } from '../settings/redis.ts';
-import type { serviceSettings } from '../settings/service.ts';
-import type { vendorSettings } from '../settings/vendors.ts';
-import { FileNotHereError, ProfileBrokenError, RfqSyncError, formatRowProblem } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
-import type { Requisition } from '../core/requisition.ts';
-import { createIdempotencyStore } from '../creation/idempotency-store.ts';
-import { previewChanges, type ReexportChange } from '../creation/reexport-changes.ts';
+import type {
+  SettingValues,
+  folderSettings,
+  Folders,
+  redisSettings,
+  serviceSettings,
+  vendorSettings,
+} from '../settings/index.ts';
+import {
+  FileNotHereError,
+  ProfileBrokenError,
+  RfqSyncError,
+  formatRowProblem,
+  type Logger,
+  type Requisition,
+} from '../core/index.ts';
+import { createIdempotencyStore, previewChanges, type ReexportChange } from '../creation/index.ts';
 import { ingestFile, loadProfileCatalog, writeIngestReport, type IngestSummary } from '../ingest/index.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
-import type { VendorPort } from '../vendors/vendor-store.ts';
-import { replicationWait } from '../redis/replication.ts';
+import { type RedisKeys, replicationWait } from '../redis/index.ts';
+import type { VendorPort } from '../vendors/index.ts';
 import {
   exists,
   finishFile,
@@ -39,7 +45,7 @@ import { categoryCheckRun, type CategoryCheckRun } from './ingest-category-check
 import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './requisition-spool.ts';
 import { fileHeld, fileRefused, requisitionHeld } from '../notify/events/index.ts';
-import type { Notifier } from '../notify/notifier.ts';
+import type { Notifier } from '../notify/index.ts';
 
 /** At most this many changes of re-exported requisitions are listed in a file's report. */
 const MAX_REPORTED_CHANGES = 2_000;

@@ -18,10 +18,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { Folders } from '../settings/folders.ts';
-import { ConfigError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import type { Folders } from '../settings/index.ts';
+import { ConfigError, type Logger } from '../core/index.ts';
+import type { RedisKeys } from '../redis/index.ts';
 
 /** The marker, relative to the data folder. */
 export const FOLDER_MARKER = join('.rfq-sync', 'folder.json');

@@ -10,8 +10,7 @@
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { UnexpectedError } from '../core/errors.ts';
-import type { Requisition } from '../core/requisition.ts';
+import { UnexpectedError, type Requisition } from '../core/index.ts';
 
 const FLUSH_BYTES = 64 * 1024;
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { registerSecret, type Logger } from '../core/logger.ts';
+import { registerSecret, type Logger } from '../core/index.ts';
 import type { OutgoingMessage } from './message.ts';
 
 export interface Channel {

@@ -5,9 +5,8 @@
  * When its last attempt fails, the other routes are told (channel-failing), never about a notice of that kind.
  */
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '../redis/redis-keys.ts';
-import { UnexpectedError } from '../core/errors.ts';
-import { scrubSecrets, type Logger } from '../core/logger.ts';
+import type { RedisKeys } from '../redis/index.ts';
+import { UnexpectedError, scrubSecrets, type Logger } from '../core/index.ts';
 import type { Channel } from './channel.ts';
 import { composeMessage } from './compose.ts';
 import type { NotifyEvent } from './event-kind.ts';

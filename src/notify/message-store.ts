@@ -6,8 +6,7 @@
  * again; one found `sending` was interrupted by a crash and goes once more. Everything expires after KEEP_MS.
  */
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '../redis/redis-keys.ts';
-import { defineScript, loadScript } from '../redis/redis-scripts.ts';
+import { type RedisKeys, defineScript, loadScript } from '../redis/index.ts';
 import { shortHash, type NotifyEvent } from './event-kind.ts';
 
 /** How long marks, messages and their send records are kept: a failed message retried later than this sends nothing. */

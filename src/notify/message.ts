@@ -4,7 +4,7 @@
  * scrubber. A channel that caps its size asks for fewer events per group until it fits (`fitted`); the counts always
  * stay whole ("... and 480 more").
  */
-import { scrubSecrets } from '../core/logger.ts';
+import { scrubSecrets } from '../core/index.ts';
 import type { EventKind, NotifyEvent } from './event-kind.ts';
 
 export interface MessageItem {

@@ -12,11 +12,9 @@
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import { type RedisKeys, jobId } from '../redis/index.ts';
 import { z } from 'zod';
-import { UnexpectedError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
-import { jobId } from '../redis/queues.ts';
+import { UnexpectedError, type Logger } from '../core/index.ts';
 import { deliverMessage, notifierCore, undeliveredNotice, type DeliveryResult } from './delivery.ts';
 import type { SlotReservation } from './channel-slots.ts';
 import type { NotifyEvent } from './event-kind.ts';

@@ -4,12 +4,17 @@
  * problem is one line naming the setting (`NOTIFY_CHANNELS.it-mail.port: ...`); the worker refuses to start with
  * them (ConfigError), like any other bad setting.
  */
-import type { SettingValues } from '../settings/fields.ts';
-import { channelEntrySchema, namedEntries, routeSchema, type notifySettings } from '../settings/notify.ts';
-import type { outputSettings } from '../settings/outputs.ts';
-import type { Folders } from '../settings/folders.ts';
-import { ConfigError } from '../core/errors.ts';
-import type { RouteSetting } from '../settings/notify.ts';
+import {
+  type SettingValues,
+  channelEntrySchema,
+  namedEntries,
+  routeSchema,
+  type notifySettings,
+  type outputSettings,
+  type Folders,
+  type RouteSetting,
+} from '../settings/index.ts';
+import { ConfigError } from '../core/index.ts';
 import type { z } from 'zod';
 import type { ChannelKind } from './channel.ts';
 import * as channelKinds from './channels/index.ts';

@@ -6,7 +6,7 @@
  * (nodemailer and fetch let go of their connection on it), and is given up a moment later whatever the channel does
  * (a channel that ignored the signal cannot hold its send slot).
  */
-import { NotifyError, NotifyStoppedError } from '../core/errors.ts';
+import { NotifyError, NotifyStoppedError } from '../core/index.ts';
 import type { Channel } from './channel.ts';
 import type { OutgoingMessage } from './message.ts';
 

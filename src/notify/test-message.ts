@@ -3,8 +3,7 @@
  * sees at once whether the server, the credentials and the recipients work (the error says why not).
  */
 import { hostname } from 'node:os';
-import { ConfigError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
+import { ConfigError, type Logger } from '../core/index.ts';
 import { composeMessage } from './compose.ts';
 import { notifyTest } from './events/index.ts';
 import { resolveNotifySettings, type NotifierConfig } from './notify-settings.ts';

@@ -3,7 +3,7 @@
  * first event and sent NOTIFY_DIGEST_MS later (`w<start>`), the next NOTIFY_DAILY_AT in TIME_ZONE (`d<time>`), or a
  * message of its own, sent at once (`e<hash of the event>`).
  */
-import { wallClockAt, wallToUtc } from '../core/time-zone.ts';
+import { wallClockAt, wallToUtc } from '../core/index.ts';
 import { shortHash } from './event-kind.ts';
 
 export interface Slot {

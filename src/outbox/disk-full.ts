@@ -5,8 +5,7 @@
  * first time and then every DISK_FULL_LOG_EVERY retries.
  */
 import { DelayedError, type Job } from 'bullmq';
-import type { DiskFullError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
+import type { DiskFullError, Logger } from '../core/index.ts';
 
 export const DISK_FULL_MAX_DELAY_MS = 30 * 60_000;
 const DISK_FULL_LOG_EVERY = 10;

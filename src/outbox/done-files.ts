@@ -11,10 +11,9 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import { writeFileAtomically } from '../core/atomic-write.ts';
-import type { SettingValues } from '../settings/fields.ts';
-import type { folderSettings, Folders } from '../settings/folders.ts';
-import type { WrittenFile } from '../comparison/output-writer.ts';
+import { writeFileAtomically } from '../core/index.ts';
+import type { SettingValues, folderSettings, Folders } from '../settings/index.ts';
+import type { WrittenFile } from '../comparison/index.ts';
 
 export interface VersionFiles {
   rfqId: number;

@@ -12,14 +12,11 @@ import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import cron, { type ScheduledTask } from 'node-cron';
-import type { SettingValues } from '../settings/fields.ts';
-import type { folderSettings, Folders } from '../settings/folders.ts';
-import type { Logger } from '../core/logger.ts';
-import { parseProcessingName } from '../intake/file-mover.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
-import { defineScript, loadScript, type ScriptFlag } from '../redis/redis-scripts.ts';
-import type { AuditSink } from '../audit/writer.ts';
-import { retentionDone } from '../audit/steps.ts';
+import type { SettingValues, folderSettings, Folders } from '../settings/index.ts';
+import type { Logger } from '../core/index.ts';
+import { parseProcessingName } from '../intake/index.ts';
+import { type RedisKeys, defineScript, loadScript, type ScriptFlag } from '../redis/index.ts';
+import { type AuditSink, retentionDone } from '../audit/index.ts';
 
 export interface RetentionResult {
   /** ISO time of the run. */

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noRedisServer, redisPortTaken, redisServerSilent, RfqSyncError } from '../core/errors.ts';
+import { noRedisServer, redisPortTaken, redisServerSilent, RfqSyncError } from '../core/index.ts';
 
 export interface EmbeddedRedis {
   url: string;

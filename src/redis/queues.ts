@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
-import { UnexpectedError } from '../core/errors.ts';
+import { UnexpectedError } from '../core/index.ts';
 
 export const QUEUE_NAMES = {
   ingest: 'ingest',

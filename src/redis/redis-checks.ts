@@ -7,8 +7,7 @@
  * Managed services that forbid CONFIG GET are read through INFO where possible; what cannot be read is a warning.
  */
 import type { Redis } from 'ioredis';
-import { RedisUnfitError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
+import { RedisUnfitError, type Logger } from '../core/index.ts';
 
 export const MIN_REDIS_VERSION = '6.2.0';
 

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
-import { UnexpectedError } from '../core/errors.ts';
+import { UnexpectedError } from '../core/index.ts';
 
 /** Where the .lua files are: next to this module, so a run from the repository and an installed package both find them. */
 export const LUA_DIR = fileURLToPath(new URL('./lua/', import.meta.url));

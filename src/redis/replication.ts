@@ -12,7 +12,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from './redis-keys.ts';
-import { ReplicationLagError } from '../core/errors.ts';
+import { ReplicationLagError } from '../core/index.ts';
 
 /** Resolves when the replicas hold every write so far; throws ReplicationLagError (transient) otherwise. */
 export type ReplicationWait = (what: string) => Promise<void>;

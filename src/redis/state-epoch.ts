@@ -18,8 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { writeFileAtomically } from '../core/atomic-write.ts';
-import type { Logger } from '../core/logger.ts';
+import { writeFileAtomically, type Logger } from '../core/index.ts';
 import type { RedisKeys } from './redis-keys.ts';
 
 export interface LostState {

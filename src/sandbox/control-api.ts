@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import { SandboxError } from '../core/errors.ts';
+import { SandboxError } from '../core/index.ts';
 import { behaviourSchema } from './behaviour.ts';
 import type { SandboxControl } from './control.ts';
 import type { FaultInjector } from './faults.ts';

@@ -3,7 +3,7 @@
  * bodies read with a size cap, and the loopback check that guards the control API.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SandboxError } from '../core/errors.ts';
+import { SandboxError } from '../core/index.ts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 

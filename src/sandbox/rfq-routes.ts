@@ -3,7 +3,7 @@
  * behaviour rewrites it), list (GET /v1/rfqs, filter per dialect, links/meta pagination and what the lists show per
  * behaviour: list-view.ts) and, in the docs dialect, detail and header edit (GET/PUT /v1/rfqs/{id}).
  */
-import { SandboxError } from '../core/errors.ts';
+import { SandboxError } from '../core/index.ts';
 import type { ApiCall, ApiContext } from './api-call.ts';
 import { withBrokenRfqFields } from './broken-fields.ts';
 import { readBody } from './http-io.ts';

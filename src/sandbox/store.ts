@@ -5,8 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Decimal } from 'decimal.js';
-import { writeFileAtomically } from '../core/atomic-write.ts';
-import { SandboxError } from '../core/errors.ts';
+import { writeFileAtomically, SandboxError } from '../core/index.ts';
 import type { WireCreateRfq, WireEditRfq } from './wire-schemas.ts';
 
 export type RfqState = 'open' | 'closed' | 'cancelled' | 'completed';

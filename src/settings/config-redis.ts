@@ -2,7 +2,7 @@
  * How the configuration reaches Redis: a REDIS_URL, or Sentinel settings folded into one `redis-sentinel://` URL,
  * and the helpers that read or mask a password in such a URL. Split from src/settings/config.ts (loadConfig).
  */
-import { registerSecret } from '../core/logger.ts';
+import { registerSecret } from '../core/index.ts';
 import { secretOrFile } from './config-secrets.ts';
 
 /** The Redis settings as parsed (named as their environment variables). */
@@ -55,7 +55,7 @@ export function redisPassword(redisUrl: string): string | undefined {
 
 /**
  * Redis under Sentinel travels through the code as one string, like a REDIS_URL:
- * `redis-sentinel://[:password@]<name>?sentinels=h1:p1,h2:p2[&sentinelPassword=...]` (see app/runtime/redis-options.ts).
+ * `redis-sentinel://[:password@]<name>?sentinels=h1:p1,h2:p2[&sentinelPassword=...]` (see src/redis/redis-options.ts).
  */
 export function sentinelUrl(sentinels: string, name: string, password?: string, sentinelPassword?: string): string {
   const u = new URL(`redis-sentinel://${name}`);

@@ -3,7 +3,7 @@
  * ever showing a value; whatever is read goes to the log scrubber at once. Split from src/settings/config.ts (loadConfig).
  */
 import { readFileSync } from 'node:fs';
-import { registerSecret } from '../core/logger.ts';
+import { registerSecret } from '../core/index.ts';
 
 export function readTokenFile(path: string): string {
   return readFileSync(path, 'utf8').trim();

@@ -1,6 +1,6 @@
 /** The value kinds the settings are made of, with their error messages (one line per problem at start). */
 import { z } from 'zod';
-import { canonicalTimeZone } from '../core/time-zone.ts';
+import { canonicalTimeZone } from '../core/index.ts';
 
 /**
  * The parsed values of a group of settings (one file's shape here): a module declares the settings it reads as a

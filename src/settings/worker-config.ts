@@ -19,7 +19,8 @@ import type { webhookSettings } from './webhooks.ts';
 import type { redisSettings } from './redis.ts';
 import type { vendorSettings } from './vendors.ts';
 
-export type WorkerConfig = { account: string; folders: Folders } & Pick< // intake's (IntakeConfig) and ingest's (IngestRunConfig) settings
+export type WorkerConfig = { account: string; folders: Folders } & Pick<
+  // intake's (IntakeConfig) and ingest's (IngestRunConfig) settings
   SettingValues<typeof folderSettings>,
   | 'INBOX_DONE_SUFFIX'
   | 'WATCH_POLLING'

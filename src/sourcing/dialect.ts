@@ -11,7 +11,7 @@
  *   - the detail call (GET /v1/rfqs/{id}) and the edit call (PUT /v1/rfqs/{id}): used where they exist.
  * Every conclusion carries its evidence (shown by `rfq-sync doctor` and `status --json`).
  */
-import { isRetryablePageError, PermanentHttpError } from '../core/errors.ts';
+import { isRetryablePageError, PermanentHttpError } from '../core/index.ts';
 import type { SourcingPort } from './port.ts';
 import { filterValue } from './status-labels.ts';
 import { RFQ_STATUSES, type FilterForm, type ListedRfq, type ListFilter, type RfqState } from './types.ts';

@@ -2,7 +2,7 @@
  * What a listing strategy (listing-strategy.ts) is asked and what it tells: the states of the tracked RFQs that can
  * still change, found through whatever the account's dialect makes cheapest, each RFQ handed to the caller's sink.
  */
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../core/index.ts';
 import type { AccountReading } from './account-reading.ts';
 import type { InvalidListedRfq, ListRfqsOptions, SourcingPort } from './port.ts';
 import type { ListedRfq, RfqState } from './types.ts';

@@ -4,7 +4,7 @@
  * What a particular service supports beyond the three documented operations (the unfiltered list, the detail and
  * edit calls, the filter's letter case, the external_id echo) is detected per account (dialect.ts), never assumed.
  */
-import type { InvalidResponseError } from '../core/errors.ts';
+import type { InvalidResponseError } from '../core/index.ts';
 import type { CreateRfqRequest, ListedRfq, ListFilter, QuotationList, RfqHeaderEdit } from './types.ts';
 import type { VendorListing } from './vendor-types.ts';
 

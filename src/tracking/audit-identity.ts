@@ -4,9 +4,9 @@
  * requisition's record, and its number from the RFQ as last listed. Reads only; whatever is missing stays missing.
  */
 import type { Redis } from 'ioredis';
-import type { AuditEvent, AuditIdentity } from '../audit/events.ts';
-import { createIdempotencyStore } from '../creation/idempotency-store.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import type { AuditEvent, AuditIdentity } from '../audit/index.ts';
+import { createIdempotencyStore } from '../creation/index.ts';
+import type { RedisKeys } from '../redis/index.ts';
 import { trackingStore } from './context.ts';
 
 export function auditIdentity(ctx: { redis: Redis; keys: RedisKeys }): (e: AuditEvent) => Promise<AuditIdentity> {

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { buildComparison, comparisonFileNames, workbookOutput, type ComparisonInput } from '../comparison/index.ts';
-import { rfqNotFound } from '../core/errors.ts';
+import { rfqNotFound } from '../core/index.ts';
 import { comparisonExtras } from './comparison-extras.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';

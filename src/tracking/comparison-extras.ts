@@ -4,10 +4,9 @@
  * the vendors following the RFQ's category (the stored vendor directory; never read from the service here).
  */
 import { resolveErpIds, type CategoryVendors, type ComparisonInput, type PostedLine } from '../comparison/index.ts';
-import { createIdempotencyStore } from '../creation/idempotency-store.ts';
-import type { ListedRfq } from '../sourcing/types.ts';
-import { followersOf, readable } from '../vendors/vendor-directory.ts';
-import { vendorStore } from '../vendors/vendor-store.ts';
+import { createIdempotencyStore } from '../creation/index.ts';
+import type { ListedRfq } from '../sourcing/index.ts';
+import { followersOf, readable, vendorStore } from '../vendors/index.ts';
 import type { TrackingContext } from './context.ts';
 
 type Ctx = Pick<TrackingContext, 'redis' | 'keys' | 'logger'>;

@@ -2,8 +2,7 @@
  * What a tracked RFQ's record adds to a comparison, shared by the comparison job and `rfq-sync compare`: the
  * requisition it came from, its currency, the ERP's own unit prices and the dates the ERP gave as days.
  */
-import type { ComparisonInput } from '../comparison/index.ts';
-import { defaultPaper } from '../comparison/print-layout.ts';
+import { type ComparisonInput, defaultPaper } from '../comparison/index.ts';
 import type { TrackedRfq } from './transitions.ts';
 
 type FromRecord = Pick<

@@ -7,7 +7,7 @@
 import { Decimal } from 'decimal.js';
 import type { ComparisonModel } from '../comparison/index.ts';
 import { awardFinal, comparisonReady, supplierResponseLow } from '../notify/events/index.ts';
-import type { ListedRfq } from '../sourcing/types.ts';
+import type { ListedRfq } from '../sourcing/index.ts';
 import type { TrackingContext } from './context.ts';
 import type { TrackedRfq } from './transitions.ts';
 

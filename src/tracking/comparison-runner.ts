@@ -22,12 +22,15 @@ import {
   comparisonFileNames,
   workbookOutput,
   writeComparisonOutputs,
+  type ComparisonInput,
+  type ComparisonModel,
+  type OutputWriter,
+  type WrittenFile,
+  comparisonSummary,
 } from '../comparison/index.ts';
-import type { ComparisonInput, ComparisonModel, OutputWriter, WrittenFile } from '../comparison/index.ts';
-import { comparisonSummary } from '../comparison/overview.ts';
-import { writeDoneFiles } from '../outbox/done-files.ts';
-import { rfqNotListed } from '../core/errors.ts';
-import type { ListedRfq, Quotation } from '../sourcing/types.ts';
+import { writeDoneFiles } from '../outbox/index.ts';
+import { rfqNotListed } from '../core/index.ts';
+import type { ListedRfq, Quotation } from '../sourcing/index.ts';
 import { comparisonExtras, type ComparisonExtras } from './comparison-extras.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
@@ -42,7 +45,7 @@ import { lastAwards, recordFinalAward } from './price-history.ts';
 import type { TrackingStore } from './store.ts';
 import { unreadableOf, type TrackedRfq, type WrittenComparison } from './transitions.ts';
 import { noteWithheld } from './withheld-awards.ts';
-import { auditComparison } from '../audit/outputs.ts';
+import { auditComparison } from '../audit/index.ts';
 
 export interface ComparisonResult {
   rfqId: number;

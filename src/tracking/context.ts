@@ -1,6 +1,6 @@
 /** What the tracking code needs from the worker context (a WorkerContext satisfies it). */
-import type { WorkerContext } from '../worker/context.ts';
-import type { WorkerConfig } from '../settings/worker-config.ts';
+import type { WorkerContext } from '../worker/index.ts';
+import type { WorkerConfig } from '../settings/index.ts';
 import { TrackingStore } from './store.ts';
 
 /** The settings the tracking reads: the poll's (and its webhook's), the comparison's outputs and the delays of its jobs. */

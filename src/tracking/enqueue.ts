@@ -11,8 +11,7 @@
  */
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
-import { jobId } from '../redis/queues.ts';
-import type { Queues } from '../redis/queues.ts';
+import { jobId, type Queues } from '../redis/index.ts';
 
 export const pollJobSchema = z.object({
   /** Cron slot (`<epoch seconds>`), `now~<ms>` for a poll asked for by hand, `hook~<ms>` for a webhook's. */

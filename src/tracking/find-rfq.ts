@@ -3,10 +3,13 @@
  * detail call where the service has it (its state is the record's lower-case status), otherwise the lists of the
  * proven filter form (the state is the list it was found in), or the unfiltered list (the state from the label).
  */
-import type { Dialect } from '../sourcing/dialect.ts';
-import { listingStrategyFor } from '../sourcing/listing-strategy.ts';
-import type { ListingPort } from '../sourcing/listing-types.ts';
-import type { ListedRfq, RfqStatusFilter } from '../sourcing/types.ts';
+import {
+  type Dialect,
+  listingStrategyFor,
+  type ListingPort,
+  type ListedRfq,
+  type RfqStatusFilter,
+} from '../sourcing/index.ts';
 
 export async function findListedRfq(
   client: ListingPort,

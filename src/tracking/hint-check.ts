@@ -14,8 +14,8 @@
  *   for webhooks never sent, a worker that was down, or changes between two webhooks.
  */
 import { randomUUID } from 'node:crypto';
-import { readsFirst } from '../account/rate-limiter.ts';
-import { targetedReadingFor } from '../sourcing/targeted-read.ts';
+import { readsFirst } from '../account/index.ts';
+import { targetedReadingFor } from '../sourcing/index.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { countHint } from './hint-stats.ts';
 import { applySeen } from './poll-apply.ts';

@@ -5,7 +5,7 @@
  * workbook of that closing written). Counting never fails the work it counts: a Redis error is swallowed.
  */
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import type { RedisKeys } from '../redis/index.ts';
 
 type Ctx = { redis: Redis; keys: RedisKeys };
 

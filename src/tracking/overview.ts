@@ -5,7 +5,7 @@
  * one overview per account.
  */
 import { join, relative } from 'node:path';
-import { sortOverviewRows, writeOverview, type OverviewRow } from '../comparison/overview.ts';
+import { sortOverviewRows, writeOverview, type OverviewRow } from '../comparison/index.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { priceHistories } from './price-history.ts';
 import type { TrackedRfq } from './transitions.ts';

@@ -12,7 +12,7 @@ import type { PollResult } from './poll-result.ts';
 import type { PollState, TransitionVia } from './poll-state.ts';
 import { finalFollowUp, isFinal, observe, unreadableOf, type Observation, type TrackedRfq } from './transitions.ts';
 import { retryWithheld } from './withheld-awards.ts';
-import { transitionSeen } from '../audit/steps.ts';
+import { transitionSeen } from '../audit/index.ts';
 
 const BATCH = 500;
 

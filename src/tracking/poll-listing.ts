@@ -4,10 +4,9 @@
  * whose identity cannot be read is placed by its `_id` when that is readable. Both are kept in the poll result (for
  * `status`) on every poll, and logged once per RFQ and field (report-once.ts), not once per poll.
  */
-import { isRetryablePageError } from '../core/errors.ts';
-import type { InvalidListedRfq, ListRfqsOptions } from '../sourcing/client/http-client.ts';
-import { listingStrategyFor, type StateSink } from '../sourcing/listing-strategy.ts';
-import type { ListedRfq } from '../sourcing/types.ts';
+import { isRetryablePageError } from '../core/index.ts';
+import type { InvalidListedRfq, ListRfqsOptions } from '../sourcing/client/index.ts';
+import { listingStrategyFor, type StateSink, type ListedRfq } from '../sourcing/index.ts';
 import type { PollState } from './poll-state.ts';
 import { sayOnce, type ToSay } from './report-once.ts';
 import { mergeSeenState, type RfqState } from './transitions.ts';

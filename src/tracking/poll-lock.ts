@@ -3,8 +3,7 @@
  * that outlived its lease cannot release the next one's).
  */
 import { randomUUID } from 'node:crypto';
-import { LOCK_RELEASE, LOCK_RENEW } from '../redis/lock-scripts.ts';
-import { defineScript } from '../redis/redis-scripts.ts';
+import { LOCK_RELEASE, LOCK_RENEW, defineScript } from '../redis/index.ts';
 import type { TrackingContext } from './context.ts';
 import type { TrackingStore } from './store.ts';
 

@@ -2,7 +2,7 @@
  * What one poll reports (kept in Redis for `status` and the poll history): its own file so the poll's steps and the
  * history can share it without importing the runner.
  */
-import type { ListingFigures } from '../sourcing/listing-types.ts';
+import type { ListingFigures } from '../sourcing/index.ts';
 import type { RfqState, Transition } from './transitions.ts';
 
 export interface PollResult {

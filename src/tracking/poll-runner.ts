@@ -18,7 +18,7 @@
  * poll-history.ts (the results kept); each step takes the poll's state (poll-state.ts). The account's vendor directory
  * is read again with the poll once it is an hour old (src/vendors/vendor-store.ts).
  */
-import { TransientHttpError } from '../core/errors.ts';
+import { TransientHttpError } from '../core/index.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import type { PollJobData } from './enqueue.ts';
 import { writeAccountOverview } from './overview.ts';
@@ -29,7 +29,7 @@ import { acquirePollLock } from './poll-lock.ts';
 import { emptyPollResult, type PollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
 import { isWebhookSlot, wakePoll } from './poll-wake.ts';
-import { vendorStore } from '../vendors/vendor-store.ts';
+import { vendorStore } from '../vendors/index.ts';
 
 export type { PollResult } from './poll-result.ts';
 export { lastPoll, lastSuccessfulPollAt, pollHistory } from './poll-history.ts';

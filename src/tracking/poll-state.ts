@@ -1,5 +1,5 @@
 /** What one poll carries through its steps (poll-listing.ts, poll-apply.ts): its result, being filled, and what it saw. */
-import type { ListedRfq } from '../sourcing/types.ts';
+import type { ListedRfq } from '../sourcing/index.ts';
 import type { TrackingContext } from './context.ts';
 import type { PollResult } from './poll-result.ts';
 import type { TrackingStore } from './store.ts';

@@ -10,9 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { productKey } from '../comparison/product-key.ts';
-import type { ComparisonModel, LastAward, LineComparison } from '../comparison/index.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import { productKey, type ComparisonModel, type LastAward, type LineComparison } from '../comparison/index.ts';
+import type { RedisKeys } from '../redis/index.ts';
 
 export interface PriceEntry extends LastAward {
   /** The product key, readable (code:... or name:...|uom). */

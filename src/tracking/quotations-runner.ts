@@ -7,14 +7,14 @@
  * read is left out of its quotation; both are passed on to the workbook's notes and said once per RFQ, quotation and
  * field (report-once.ts), never blocking the others.
  */
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../core/index.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { enqueueComparison, type QuotationsJobData } from './enqueue.ts';
 import { sayOnce, type ToSay } from './report-once.ts';
 import { decideNewVersion, decisionsOf, revisionsOf, type VersionDecision } from './revisions.ts';
 import { pullQuotations, storeSnapshot, type QuotationPull } from './snapshot.ts';
 import type { TrackingStore } from './store.ts';
-import { quotationsPulled } from '../audit/steps.ts';
+import { quotationsPulled } from '../audit/index.ts';
 
 export interface QuotationsResult {
   rfqId: number;

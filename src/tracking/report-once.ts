@@ -3,7 +3,7 @@
  * per poll: the first worker to meet it writes it in `trk:reported` (HSETNX) and warns; later polls and quotation
  * pulls keep it in their results (for `status`) and log it at debug only.
  */
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../core/index.ts';
 import type { TrackingStore } from './store.ts';
 
 /** A problem met in what the service answered, warned about only the first time (`key`: RFQ and field). */

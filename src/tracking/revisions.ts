@@ -5,7 +5,7 @@
  * disappeared) since the last version, when the winner is known and the last version does not carry it, or when
  * the award was asked for and not yet written. A missing revision_no counts as 0.
  */
-import type { Quotation } from '../sourcing/types.ts';
+import type { Quotation } from '../sourcing/index.ts';
 import type { WrittenComparison } from './transitions.ts';
 
 export type VersionReason =

@@ -2,7 +2,7 @@
  * The entry point create-rfq calls right after recording a created RFQ: from then on every poll follows it.
  * Idempotent: a retried create-rfq job (or a reconciled RFQ adopted again) keeps the existing record and history.
  */
-import type { Requisition } from '../core/requisition.ts';
+import type { Requisition } from '../core/index.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import type { ErpDays, TrackedRfq } from './transitions.ts';
 

@@ -13,9 +13,9 @@
  * Anything else is thrown: BullMQ retries with back-off.
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { AuthError, DiskFullError, InvalidResponseError, RateLimitError } from '../core/errors.ts';
-import { delayForDiskFull } from '../outbox/disk-full.ts';
-import { ThrottledError } from '../account/rate-limiter.ts';
+import { AuthError, DiskFullError, InvalidResponseError, RateLimitError } from '../core/index.ts';
+import { delayForDiskFull } from '../outbox/index.ts';
+import { ThrottledError } from '../account/index.ts';
 import type { TrackingContext } from './context.ts';
 
 /** How long a job waits before looking again while the token is refused. */

@@ -9,8 +9,8 @@
  * pull landed while it wrote, and ask for the next version.
  * Documents are kept as their count only: the workbook shows how many, never their content.
  */
-import type { SourcingClient } from '../sourcing/client/http-client.ts';
-import type { Quotation, QuotationList } from '../sourcing/types.ts';
+import type { SourcingClient } from '../sourcing/client/index.ts';
+import type { Quotation, QuotationList } from '../sourcing/index.ts';
 import type { TrackingStore } from './store.ts';
 
 export const SNAPSHOT_MAX_BYTES = 16 * 1024 * 1024;

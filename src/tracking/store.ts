@@ -15,10 +15,9 @@
  * and flag sets, so two writers (a poll and a comparison job) never lose each other's change.
  */
 import type { Redis } from 'ioredis';
-import { UnexpectedError } from '../core/errors.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
-import { defineScript, loadScript, type ScriptCaller, type ScriptFlag } from '../redis/redis-scripts.ts';
-import type { ListedRfq } from '../sourcing/types.ts';
+import { UnexpectedError } from '../core/index.ts';
+import { type RedisKeys, defineScript, loadScript, type ScriptCaller, type ScriptFlag } from '../redis/index.ts';
+import type { ListedRfq } from '../sourcing/index.ts';
 import { newTrackedRfq, TRACKED_STATES, type TrackedRfq, type TrackedState } from './transitions.ts';
 
 export interface TrackingKeys {

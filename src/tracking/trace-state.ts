@@ -3,9 +3,9 @@
  * reason, RFQ) and each RFQ's tracking record (state, due date, last comparison version and its files). Reads only.
  */
 import type { Redis } from 'ioredis';
-import type { Current } from '../audit/timeline.ts';
-import { createIdempotencyStore } from '../creation/idempotency-store.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
+import type { Current } from '../audit/index.ts';
+import { createIdempotencyStore } from '../creation/index.ts';
+import type { RedisKeys } from '../redis/index.ts';
 import { trackingStore } from './context.ts';
 
 export async function traceState(

@@ -7,8 +7,8 @@
  * `cancelled` is recorded and reported. An RFQ absent from every list is counted, and flagged once absent for
  * `missingPollsBeforeFlag` polls; it stays tracked and is unflagged when it shows up again.
  */
-import type { ComparisonSummary } from '../comparison/overview.ts';
-import type { RfqStatusFilter } from '../sourcing/types.ts';
+import type { ComparisonSummary } from '../comparison/index.ts';
+import type { RfqStatusFilter } from '../sourcing/index.ts';
 
 export type RfqState = RfqStatusFilter;
 export type TrackedState = RfqState | 'created';

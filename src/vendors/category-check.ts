@@ -5,7 +5,7 @@
  * the service has none, nothing is checked (never blocking); where it could not be read yet, `warn` checks nothing
  * and `hold` keeps the whole file until it is read (src/intake/ingest-category-check.ts).
  */
-import { minuteText } from '../core/time-zone.ts';
+import { minuteText } from '../core/index.ts';
 import { categoryCounts, caseVariantOf, followersOf, readable, type VendorDirectory } from './vendor-directory.ts';
 
 export type CategoryCheckMode = 'hold' | 'warn' | 'off';

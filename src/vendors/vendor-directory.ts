@@ -4,7 +4,7 @@
  * A category matches when it is the same text after trimming; one that differs only in case is named as a likely
  * misspelling, never taken for a match (the service need not match it either).
  */
-import type { Vendor } from '../sourcing/vendor-types.ts';
+import type { Vendor } from '../sourcing/index.ts';
 
 export interface VendorDirectory {
   /** Unix ms of the last attempt to read it (ok, absent or failed). */

@@ -8,9 +8,9 @@
  * said once in the log and by `doctor`, and the checks that use it step aside.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../core/logger.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
-import type { SourcingPort } from '../sourcing/port.ts';
+import type { Logger } from '../core/index.ts';
+import type { RedisKeys } from '../redis/index.ts';
+import type { SourcingPort } from '../sourcing/index.ts';
 import type { VendorDirectory } from './vendor-directory.ts';
 
 /** The poll reads the directory again once the last read is this old. */

@@ -4,18 +4,13 @@
  * a WorkerContext fits), so what a module depends on is written in its signature.
  */
 import type { Redis } from 'ioredis';
-import type { WorkerConfig } from '../settings/worker-config.ts';
-import type { Logger } from '../core/logger.ts';
-import type { SourcingClient } from '../sourcing/client/http-client.ts';
-import type { AuthGate } from '../account/auth-gate.ts';
-import type { StateEpoch } from '../redis/state-epoch.ts';
-import type { DialectSource } from '../account/dialect-store.ts';
-import type { Queues } from '../redis/queues.ts';
-import type { RateLimiter } from '../account/rate-limiter.ts';
-import type { RedisKeys } from '../redis/redis-keys.ts';
-import type { TokenSource } from '../account/token-source.ts';
-import type { Notifier } from '../notify/notifier.ts';
-import type { AuditSink } from '../audit/writer.ts';
+import type { WorkerConfig } from '../settings/index.ts';
+import type { Logger } from '../core/index.ts';
+import type { SourcingClient } from '../sourcing/client/index.ts';
+import type { AuthGate, DialectSource, RateLimiter, TokenSource } from '../account/index.ts';
+import type { StateEpoch, Queues, RedisKeys } from '../redis/index.ts';
+import type { Notifier } from '../notify/index.ts';
+import type { AuditSink } from '../audit/index.ts';
 
 export interface WorkerContext {
   /** The settings the worker reads (worker-config.ts), as app/ parsed them. */

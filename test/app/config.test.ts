@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { displayRedisUrl, loadConfig } from '../../src/settings/config.ts';
 import { ConfigError } from '../../src/core/errors.ts';
 import { scrubSecrets } from '../../src/core/logger.ts';
-import { redisOptionsFromUrl } from '../../app/runtime/redis-options.ts';
+import { redisOptionsFromUrl } from '../../src/redis/redis-options.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { displayRedisUrl, loadConfig } from '../../src/settings/config.ts';
 import { ConfigError } from '../../src/core/errors.ts';
-import { redisOptionsFromUrl } from '../../app/runtime/redis-options.ts';
+import { redisOptionsFromUrl } from '../../src/redis/redis-options.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const problems = (env: Record<string, string>): string[] => {

@@ -16,7 +16,7 @@ import type { IntakeContext } from '../../src/intake/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { silentLogger, type Logger } from '../../src/core/logger.ts';
 import { closeWorkerContext, createWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
-import { redisOptionsFromUrl } from '../../app/runtime/redis-options.ts';
+import { redisOptionsFromUrl } from '../../src/redis/redis-options.ts';
 import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import {
   bullPrefix,

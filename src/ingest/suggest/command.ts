@@ -5,8 +5,13 @@
  */
 import { lstat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { writeFileAtomically, writeNewFileAtomically } from '../../core/atomic-write.ts';
-import { formatRowProblem, RfqSyncError, type RowProblem } from '../../core/errors.ts';
+import {
+  writeFileAtomically,
+  writeNewFileAtomically,
+  formatRowProblem,
+  RfqSyncError,
+  type RowProblem,
+} from '../../core/index.ts';
 import type { IngestLimits } from '../file-sniffer.ts';
 import { bindMapping, type Cell } from '../mapping-engine.ts';
 import { suggestProfile, type Suggestion } from './profile.ts';

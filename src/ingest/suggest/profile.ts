@@ -10,7 +10,7 @@
  * text-fields, date-fields, yaml, evidence).
  */
 import { basename, extname } from 'node:path';
-import { FileRefusedError } from '../../core/errors.ts';
+import { FileRefusedError } from '../../core/index.ts';
 import type { IngestLimits } from '../file-sniffer.ts';
 import { compileProfile, type MappingProfile } from '../mapping-profile.ts';
 import { ColumnPool, columnNumberStyle, quoted, readColumnNumbers, readColumns, ref, type Column } from './columns.ts';

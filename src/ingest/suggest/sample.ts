@@ -7,7 +7,7 @@
  */
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { FileRefusedError } from '../../core/errors.ts';
+import { FileRefusedError } from '../../core/index.ts';
 import { detectDelimiter, readCsvRows, type Delimiter } from '../csv-reader.ts';
 import { sniffFile, type IngestLimits, type TextEncoding } from '../file-sniffer.ts';
 import { nameScore, type Concept } from './header-vocabulary.ts';

@@ -4,8 +4,7 @@
  * another address), the answer is read up to 4 KiB, and no error names the URL (a Teams or Slack URL is a secret).
  */
 import { z } from 'zod';
-import { NotifyError } from '../../core/errors.ts';
-import { scrubSecrets } from '../../core/logger.ts';
+import { NotifyError, scrubSecrets } from '../../core/index.ts';
 import { fitted, type OutgoingMessage } from '../message.ts';
 import { defineChannelKind, MIB, secretOption, whole, type ChannelKind } from '../channel.ts';
 

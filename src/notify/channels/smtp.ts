@@ -8,8 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createTransport } from 'nodemailer';
 import { z } from 'zod';
-import { NotifyError } from '../../core/errors.ts';
-import { scrubSecrets } from '../../core/logger.ts';
+import { NotifyError, scrubSecrets } from '../../core/index.ts';
 import { defineChannelKind, MIB, secretOption, whole } from '../channel.ts';
 import { shortHash } from '../event-kind.ts';
 import { fitted, messageHtml, messageText } from '../message.ts';

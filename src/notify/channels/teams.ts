@@ -3,8 +3,7 @@
  * sent an Adaptive Card: the subject as its title, then per group its heading and one block per event. Teams refuses
  * messages above about 28 KB: the default cap keeps below it.
  */
-import type { OutgoingMessage } from '../message.ts';
-import { footer } from '../message.ts';
+import { type OutgoingMessage, footer } from '../message.ts';
 import { defineWebhookKind, webhookOptions } from './http-post.ts';
 
 type Block = Record<string, unknown>;

@@ -3,10 +3,9 @@
  * plus the two checks every endpoint makes (a valid RFQ id out, a schema-breaking answer in).
  */
 import type { z } from 'zod';
-import { InvalidRequestError, InvalidResponseError } from '../../core/errors.ts';
-import type { Logger } from '../../core/logger.ts';
+import { InvalidRequestError, InvalidResponseError, type Logger } from '../../core/index.ts';
 import { firstIssue } from '../schemas.ts';
-import { paginate, type FetchedPage, type Transport } from '../transport/http-transport.ts';
+import { paginate, type FetchedPage, type Transport } from '../transport/index.ts';
 
 export interface ClientContext {
   transport: Transport;

@@ -2,7 +2,7 @@
  * Creating an RFQ (POST /v1/rfqs): the request checked against its schema before it is sent (a bad one is never
  * sent), `rfq_type` normalised, the new RFQ's id read from the answer.
  */
-import { InvalidRequestError } from '../../core/errors.ts';
+import { InvalidRequestError } from '../../core/index.ts';
 import { invalidResponse, type ClientContext } from './context.ts';
 import { createRfqRequestSchema, createRfqResponseSchema, firstIssue } from '../schemas.ts';
 import type { CreateRfqRequest } from '../types.ts';

@@ -4,15 +4,15 @@
  * in transport/http-transport.ts. The endpoints live by resource (client/create-rfq.ts, client/list-rfqs.ts, client/rfq-detail.ts,
  * client/quotations.ts, client/vendors.ts) as functions of the shared ClientContext; this file assembles them.
  */
-import { SOURCING_DEFAULTS } from '../../settings/service.ts';
-import { silentLogger } from '../../core/logger.ts';
+import { SOURCING_DEFAULTS } from '../../settings/index.ts';
+import { silentLogger } from '../../core/index.ts';
 import type { ClientContext } from './context.ts';
 import { createRfq } from './create-rfq.ts';
 import { listRfqPages, listRfqs } from './list-rfqs.ts';
 import { listQuotations } from './quotations.ts';
 import { editRfq, getRfq } from './rfq-detail.ts';
 import { listVendors } from './vendors.ts';
-import { createTransport, type TransportOptions } from '../transport/http-transport.ts';
+import { createTransport, type TransportOptions } from '../transport/index.ts';
 import type { SourcingPort } from '../port.ts';
 
 export { normaliseRfqType } from './create-rfq.ts';

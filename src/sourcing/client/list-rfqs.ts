@@ -2,13 +2,13 @@
  * Listing RFQs (GET /v1/rfqs, optionally by status): page by page through the transport's pagination, each RFQ read
  * on its own (a schema-breaking one is reported apart), a failed page asked again when the caller wants every page.
  */
-import { InvalidRequestError } from '../../core/errors.ts';
+import { InvalidRequestError } from '../../core/index.ts';
 import { invalidResponse, pagesOf, type ClientContext } from './context.ts';
 import { parseListedRfq } from './listed-rfq.ts';
 import type { InvalidListedRfq, ListRfqsOptions, RfqListPage } from '../port.ts';
 import { rfqListEnvelopeSchema } from '../schemas.ts';
 import { filterValue } from '../status-labels.ts';
-import { pageFromLink, type FetchedPage } from '../transport/http-transport.ts';
+import { pageFromLink, type FetchedPage } from '../transport/index.ts';
 import { RFQ_STATUSES, type ListedRfq, type ListFilter, type RfqStatusFilter } from '../types.ts';
 
 /** What one list page holds once read. */

@@ -4,7 +4,7 @@
  * polls; only a broken identity (its `_id`, its lines and their ids) makes the whole record unreadable, reported
  * with its reason (each RFQ on its own: one bad record must not hide the rest of a page).
  */
-import { InvalidResponseError } from '../../core/errors.ts';
+import { InvalidResponseError } from '../../core/index.ts';
 import { parseFieldTolerant } from '../field-tolerant-parse.ts';
 import type { InvalidListedRfq } from '../port.ts';
 import { isListedRfqIdentity, listedRfqSchema, toListedRfq } from '../schemas.ts';

@@ -7,7 +7,7 @@
  * and the older example's bare object keyed by quotation key (`{"1": {sup_id, ...}, "comp_38": {...}}`), whose
  * records carry `sup_id` instead of `quotation_key`: there the key is the object's key, never guessed from `sup_id`.
  */
-import { InvalidResponseError } from '../../core/errors.ts';
+import { InvalidResponseError } from '../../core/index.ts';
 import { checkRfqId, invalidResponse, type ClientContext } from './context.ts';
 import { parseFieldTolerant } from '../field-tolerant-parse.ts';
 import { quotationListEnvelopeSchema, quotationSchema, toQuotation } from '../schemas.ts';

@@ -2,7 +2,7 @@
  * The calls on one RFQ by id: its detail (GET /v1/rfqs/{id}) and its header edit (PUT /v1/rfqs/{id}). Not every
  * service has them; the dialect (dialect.ts) tells whether they exist.
  */
-import { InvalidRequestError, InvalidResponseError, PermanentHttpError } from '../../core/errors.ts';
+import { InvalidRequestError, InvalidResponseError, PermanentHttpError } from '../../core/index.ts';
 import { checkRfqId, invalidResponse, type ClientContext } from './context.ts';
 import { parseListedRfq } from './listed-rfq.ts';
 import { editRfqRequestSchema, firstIssue, rfqDetailEnvelopeSchema } from '../schemas.ts';

@@ -5,10 +5,10 @@
  * one that breaks the schema is left out and reported. 404 or 405 on both paths: the service has no directory
  * (`absent`), which is not an error; anything else (401, 5xx after the retries, a broken envelope) throws.
  */
-import { PermanentHttpError } from '../../core/errors.ts';
+import { PermanentHttpError } from '../../core/index.ts';
 import { invalidResponse, pagesOf, type ClientContext } from './context.ts';
 import { firstIssue } from '../schemas.ts';
-import type { FetchedPage } from '../transport/http-transport.ts';
+import type { FetchedPage } from '../transport/index.ts';
 import { toVendor, vendorListEnvelopeSchema, vendorSchema } from '../vendor-schemas.ts';
 import type { InvalidVendor, Vendor, VendorListing } from '../vendor-types.ts';
 

@@ -3,8 +3,7 @@
  * call deadline, its answer read into JSON or an error, and counted (`onCall`, a debug line) however it ends.
  */
 import type { Pool } from 'undici';
-import { InvalidResponseError, RfqSyncError, TransientHttpError } from '../../core/errors.ts';
-import type { Logger } from '../../core/logger.ts';
+import { InvalidResponseError, RfqSyncError, TransientHttpError, type Logger } from '../../core/index.ts';
 import { errorOfAnswer, networkError } from './failures.ts';
 import type { TransportOptions, TransportRequest } from './types.ts';
 

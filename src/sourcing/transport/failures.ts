@@ -9,8 +9,8 @@ import {
   TransientHttpError,
   errorFromHttpStatus,
   type RfqSyncError,
-} from '../../core/errors.ts';
-import { scrubSecrets } from '../../core/logger.ts';
+  scrubSecrets,
+} from '../../core/index.ts';
 
 const RETRYABLE_NETWORK_CODES = new Set([
   'UND_ERR_SOCKET',

@@ -16,8 +16,7 @@
  * call under the deadline), transport/failures.ts (answers and failures as errors), transport/pagination.ts.
  */
 import { Pool } from 'undici';
-import { ConfigError } from '../../core/errors.ts';
-import { silentLogger } from '../../core/logger.ts';
+import { ConfigError, silentLogger } from '../../core/index.ts';
 import { attempt, type AttemptContext } from './attempt.ts';
 import { requestWithRetries, type RetryPolicy } from './retry.ts';
 import { transportSettings, type Transport, type TransportOptions } from './types.ts';

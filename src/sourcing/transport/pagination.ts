@@ -2,7 +2,7 @@
  * The transport's pagination: page numbers read from `links.next`/`links.last`, each page then asked by number on the
  * configured base URL. Pure over a `fetchPage` callback (no HTTP here), so the walk's rules are read in one place.
  */
-import type { Logger } from '../../core/logger.ts';
+import type { Logger } from '../../core/index.ts';
 
 /** The `page` number in a pagination link, or undefined when the link is absent, empty or has none. */
 export function pageFromLink(link: string | null | undefined): number | undefined {

@@ -2,8 +2,7 @@
  * The transport's retry loop: a permit before every attempt (`beforeRequest`), the token read per attempt, GETs
  * retried on transient failures with jittered exponential back-off or the Retry-After wait within its cap.
  */
-import { RateLimitError, RfqSyncError } from '../../core/errors.ts';
-import type { Logger } from '../../core/logger.ts';
+import { RateLimitError, RfqSyncError, type Logger } from '../../core/index.ts';
 import type { TransportOptions, TransportRequest, TransportSettings } from './types.ts';
 
 /** What the loop needs of the transport: its options' hooks (read per attempt) and its retry settings. */

@@ -2,8 +2,8 @@
  * The transport's contract: what it is given (options), what it is asked (requests), what it offers, and the settings
  * it runs with. Apart from transport/http-transport.ts so the transport's pieces share these types without an import cycle.
  */
-import { SOURCING_DEFAULTS } from '../../settings/service.ts';
-import type { Logger } from '../../core/logger.ts';
+import { SOURCING_DEFAULTS } from '../../settings/index.ts';
+import type { Logger } from '../../core/index.ts';
 
 export interface TransportOptions {
   baseUrl: string;

@@ -1,0 +1,16 @@
+/**
+ * The operations endpoint: health and readiness, Prometheus metrics, the dashboard, the lookup page and the
+ * sourcing service's webhook.
+ */
+export { type OpsServer, startOpsServer } from './http-server.ts';
+export { createMetrics, type OpsMetrics } from './metrics.ts';
+export {
+  authReadiness,
+  mappingsReadiness,
+  pollReadiness,
+  redisReadiness,
+  serviceReadiness,
+  stateReadiness,
+} from './readiness.ts';
+export type { TraceLookup } from './trace-page.ts';
+export { webhookOutcome } from './webhook.ts';

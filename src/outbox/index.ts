@@ -1,0 +1,4 @@
+/** What rfq-sync writes and keeps: retention of files and records, a full disk, and done files for the ERP. */
+export { delayForDiskFull } from './disk-full.ts';
+export { writeDoneFiles } from './done-files.ts';
+export { lastRetention, type RetentionResult, startRetentionSchedule } from './retention.ts';

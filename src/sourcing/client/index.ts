@@ -1,0 +1,8 @@
+/** The HTTP adapter of the sourcing port: one function per endpoint, every answer read through its schema. */
+export {
+  createSourcingClient,
+  type InvalidListedRfq,
+  type ListRfqsOptions,
+  type SourcingClient,
+  type SourcingClientOptions,
+} from './http-client.ts';
