@@ -1,4 +1,7 @@
-/** The quote comparison workbook and the ERP award file: docs/comparison.md#the-quote-comparison-workbook-and-the-award-file. */
+/**
+ * The quote comparison procurement signs and the award file the ERP imports: the model in decimal stages, the award
+ * rules, the workbook's sheets and print layout (docs/comparison.md).
+ */
 export { buildComparison } from './model.ts';
 export type {
   AwardBasis,

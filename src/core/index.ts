@@ -1,6 +1,6 @@
 /**
- * The building blocks every folder may use: the error catalogue, the logger, time zones, text folding, spreadsheet-
- * safe text, atomic writes and the requisition type.
+ * The building blocks every folder may use: the error catalogue, the logger, time zones, text folding, spreadsheet-safe
+ * text, atomic writes and the requisition type.
  */
 export {
   removeStaleTemps,

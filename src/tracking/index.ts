@@ -1,4 +1,7 @@
-/** Public surface of RFQ tracking (polling, quotations, comparison versions). */
+/**
+ * Following each RFQ after it is created: polls of the lists and webhook hints, transitions, quotation pulls, the
+ * comparison runs and their versions, the overview, price history.
+ */
 export { trackRfq } from './rfq-tracker.ts';
 export { runPoll, lastPoll, lastSuccessfulPollAt, pollHistory, type PollResult } from './poll-runner.ts';
 export { runQuotations, type QuotationsResult } from './quotations-runner.ts';
