@@ -16,7 +16,8 @@ import type { WorkerContext } from '../src/pipeline/context.ts';
 import { closeWorkerContext } from './worker-context.ts';
 import { redisOptionsFromUrl } from './redis-options.ts';
 import type { WorkerConfig } from '../src/pipeline/worker-config.ts';
-import { bullPrefix, createQueues, jobId, type Queues, type RedisConnectionOptions } from '../src/redis/queues.ts';
+import { bullPrefix, createQueues, type Queues, type RedisConnectionOptions } from '../src/redis/queues.ts';
+import { enqueueCreateRfq } from '../src/queues/create-rfq.ts';
 import { createIdempotencyStore } from '../src/creation/idempotency-store.ts';
 import { reconcileStatus, type ParkedEntry } from '../src/creation/reconcile-coordinator.ts';
 import { contentHashOf } from '../src/creation/rfq-creator.ts';
@@ -34,7 +35,7 @@ import { readLostState } from '../src/redis/state-epoch.ts';
 import { ingestOneFile } from '../src/intake/inbox-intake.ts';
 import { assertIntakeFolder, readIntakeFolder } from '../src/intake/intake-folder.ts';
 import { writeComparisonNow } from '../src/tracking/compare-now.ts';
-import { enqueuePollNow } from '../src/tracking/enqueue.ts';
+import { enqueuePollNow } from '../src/queues/poll.ts';
 import { runPoll, type PollResult } from '../src/tracking/poll-runner.ts';
 import { trackingStatus } from '../src/tracking/status.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK } from './cli-support.ts';
@@ -419,11 +420,7 @@ export async function runResolveCommand(
     // queued again: a worker compares what the export holds now with what exists (lines the RFQ lacks become a
     // supplementary RFQ), or posts it once more
     const again = () =>
-      ctx.queues.createRfq.add(
-        'create-rfq',
-        { requisition: r },
-        { jobId: jobId('create', r.profile, r.key, contentHashOf(r), 'resolved', Date.now()) },
-      );
+      enqueueCreateRfq(ctx.queues.createRfq, r, contentHashOf(r), { why: 'resolved', at: Date.now() });
     if (o.rfq !== undefined) {
       const lines = resolvedLines(entry, o.rfq);
       const kept = new Set(lines.map((l) => l.line.external_id));

@@ -21,6 +21,7 @@ import { isWebhookSlot } from '../src/tracking/poll-wake.ts';
 import { actOnWebhook } from '../src/tracking/hint-check.ts';
 import { webhookOutcome } from './webhook.ts';
 import type { JobResults } from '../jobs/worker.ts';
+import { QUEUE_NAMES } from '../src/queues/index.ts';
 import { EXIT_FAILED, EXIT_OK } from './cli-support.ts';
 import { startOpsServer, type OpsServer } from './http-server.ts';
 import { createMetrics, type OpsMetrics } from './metrics.ts';
@@ -179,22 +180,22 @@ function jobProgressLines(
 ): string[] {
   if (result === 'failed') return [`FAILED ${queue} job ${job.id}: ${(value as Error).message}`];
   const lines: string[] = [];
-  if (queue === 'ingest') {
+  if (queue === QUEUE_NAMES.ingest) {
     const v = value as JobResults['ingest'];
     if (v.status === 'done')
       lines.push(
         `read ${v.file}: ${v.requisitions} requisition(s)${v.rejectedRows ? `, ${v.rejectedRows} row(s) rejected` : ''}`,
       );
     else if (v.status === 'refused') lines.push(`refused ${v.file}: ${v.reason}`);
-  } else if (queue === 'create-rfq') {
+  } else if (queue === QUEUE_NAMES.createRfq) {
     const v = value as JobResults['createRfq'];
     if (v.rfqId !== undefined) lines.push(`RFQ ${v.rfqId} ${v.status} for requisition ${v.requisitionId}`);
-  } else if (queue === 'poll') {
+  } else if (queue === QUEUE_NAMES.poll) {
     const v = value as JobResults['poll'] | undefined;
     const hook = isWebhookSlot(String((job.data as { slot?: unknown }).slot ?? '')) ? ' (woken by a webhook)' : '';
     for (const t of v && 'transitions' in v ? v.transitions : [])
       if (t.from !== 'created' || t.to !== 'open') lines.push(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}${hook}`);
-  } else if (queue === 'comparison') {
+  } else if (queue === QUEUE_NAMES.comparison) {
     const v = value as JobResults['comparison'];
     if (v.workbook) lines.push(`RFQ ${v.rfqId}: comparison v${v.version} written: ${rel(v.workbook)}`);
     if (v.awardCsv && v.winnerKey !== undefined)
@@ -226,7 +227,7 @@ async function waitUntilAllDone(
     const [status, pending, unfinished, inboxLeft] = await Promise.all([
       trackingStatus(ctx),
       pendingWork(ctx),
-      unfinishedJobs(ctx, ['ingest', 'create-rfq', 'quotations', 'comparison']),
+      unfinishedJobs(ctx, [QUEUE_NAMES.ingest, QUEUE_NAMES.createRfq, QUEUE_NAMES.quotations, QUEUE_NAMES.comparison]),
       readdir(inbox).then((l) => l.length),
     ]);
     const s = status.byState;

@@ -16,6 +16,7 @@ import { startInboxWatcher, type InboxWatcher } from '../src/intake/inbox-watche
 import { startPollSchedule, type PollSchedule } from '../src/tracking/poll-schedule.ts';
 import { claimIntake } from '../src/intake/intake-folder.ts';
 import { QUEUE_KEYS } from '../src/redis/queues.ts';
+import { ingestQueue } from '../src/queues/ingest.ts';
 import { startRetentionSchedule } from '../src/intake/retention.ts';
 import { startMappingSetWatch, type MappingWatch } from '../src/intake/mapping-sets.ts';
 import { startNotifyWatch } from './notify-watch.ts';
@@ -85,7 +86,7 @@ export async function startPipeline(
         // a reload may have fixed the profile a held file waits for
         onChange: () => void watcher?.sweep().catch(() => undefined),
       });
-    const queues = (o.worker?.queues ?? QUEUE_KEYS).filter((k) => config.INTAKE || k !== 'ingest');
+    const queues = (o.worker?.queues ?? QUEUE_KEYS).filter((k) => config.INTAKE || k !== ingestQueue.key);
     worker = startWorker(ctx, { ...o.worker, queues });
     reportJobOutcomes(worker, logger, o);
     if (config.INTAKE)

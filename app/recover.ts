@@ -19,7 +19,7 @@ import type { Logger } from '../src/logger.ts';
 import { parseProcessingName } from '../src/intake/file-mover.ts';
 import { postedBodyOf } from '../src/creation/fingerprint.ts';
 import { createIdempotencyStore, type IdempotencyStore } from '../src/creation/idempotency-store.ts';
-import { jobId } from '../src/redis/queues.ts';
+import { enqueueCreateRfq } from '../src/queues/create-rfq.ts';
 import { contentHashOf, toCreateRfqRequest } from '../src/creation/rfq-creator.ts';
 import { createStateEpoch, readLostState } from '../src/redis/state-epoch.ts';
 import type { Requisition } from '../src/requisition.ts';
@@ -166,10 +166,6 @@ async function seedOne(
   if (res.status === 'exists') return { status: 'recorded' };
   if (res.status === 'conflict') return res;
   if (await reseedFromAudit(ctx, store, r, known)) return { status: 'fromLog' };
-  await ctx.queues.createRfq.add(
-    'create-rfq',
-    { requisition: r },
-    { jobId: jobId('create', r.profile, r.key, contentHash, 'recover', Date.now()) },
-  );
+  await enqueueCreateRfq(ctx.queues.createRfq, r, contentHash, { why: 'recover', at: Date.now() });
   return { status: 'seeded' };
 }

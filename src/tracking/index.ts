@@ -4,8 +4,6 @@ export { runPoll, lastPoll, lastSuccessfulPollAt, pollHistory, type PollResult }
 export { runQuotations, type QuotationsResult } from './quotations-runner.ts';
 export { runComparison, type ComparisonResult } from './comparison-runner.ts';
 export { trackingStatus, pendingWork, trackedRfq, type TrackingStatus, type PendingWork } from './status.ts';
-export { enqueuePollNow, enqueuePoll, enqueueQuotations, enqueueComparison } from './enqueue.ts';
-export type { PollJobData, QuotationsJobData, ComparisonJobData } from './enqueue.ts';
 export { writeComparisonNow } from './compare-now.ts';
 export { handleServiceError, deferWhilePaused } from './service-errors.ts';
 export type { TrackedRfq, TrackedState, Transition } from './transitions.ts';

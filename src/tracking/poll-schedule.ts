@@ -8,7 +8,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../logger.ts';
-import { enqueuePoll } from './enqueue.ts';
+import { enqueuePoll } from '../queues/poll.ts';
 import type { Queues } from '../redis/queues.ts';
 
 export interface PollSchedule {

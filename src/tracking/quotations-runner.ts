@@ -9,7 +9,8 @@
  */
 import type { Logger } from '../logger.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
-import { enqueueComparison, type QuotationsJobData } from './enqueue.ts';
+import { enqueueComparison } from '../queues/comparison.ts';
+import { type QuotationsJobData } from '../queues/quotations.ts';
 import { sayOnce, type ToSay } from './report-once.ts';
 import { decideNewVersion, decisionsOf, revisionsOf, type VersionDecision } from './revisions.ts';
 import { pullQuotations, storeSnapshot, type QuotationPull } from './snapshot.ts';

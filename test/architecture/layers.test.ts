@@ -15,6 +15,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LEVELS: Array<[folder: string, level: number]> = [
   ['src', 0], // the files at the top of src: config, errors, logger, requisition, atomic writes
   ['src/settings', 0], // the configuration schema's fields, by concern
+  ['src/queues', 0], // one module per queue: its name, payload schema, job ids, enqueue and options (the settings name them)
   ['src/sourcing', 1],
   ['src/sandbox', 1],
   ['src/ingest', 1],
