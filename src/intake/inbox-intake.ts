@@ -42,7 +42,7 @@ import {
 import { writeFileNoticeReport } from './file-report.ts';
 import { folderId } from './intake-folder.ts';
 import type { Queues } from '../redis/queues.ts';
-import { enqueueIngest as addIngestJob, type IngestJobPayload } from '../queues/ingest.ts';
+import { enqueueIngest, type IngestJobPayload } from '../queues/ingest.ts';
 import type { RedisKeys } from '../redis/redis-keys.ts';
 import { fileRefused } from '../notify/events/index.ts';
 import type { Notifier } from '../notify/notifier.ts';
@@ -190,7 +190,7 @@ export async function admitProcessingFile(
     const report = await archiveDuplicate(ctx, folders, file, sha256, claim.entry);
     return { status: 'duplicate', file, sha256, first: claim.entry, report };
   }
-  const id = await enqueueIngest(ctx, file, sha256, taken, opts.mapping);
+  const id = await queueIngestJob(ctx, file, sha256, taken, opts.mapping);
   ctx.logger.info(
     { file: file.original, processing: file.name, sha256, jobId: id, recovered: claim.outcome === 'own' },
     'inbox: file queued for ingest',
@@ -199,7 +199,7 @@ export async function admitProcessingFile(
 }
 
 /** The ingest job of a file whose bytes it owns; returns the job id. */
-async function enqueueIngest(
+async function queueIngestJob(
   ctx: IntakeContext,
   file: ProcessingName,
   sha256: string,
@@ -215,7 +215,7 @@ async function enqueueIngest(
     // the folder's identity as an intake worker made it (intake-folder.ts); 'none' before one did
     origin: { host: hostname(), folder: (await folderId(ctx.config.folders.root)) ?? 'none' },
   };
-  return addIngestJob(ctx.queues.ingest, payload, file.token);
+  return enqueueIngest(ctx.queues.ingest, payload, file.token);
 }
 
 /**

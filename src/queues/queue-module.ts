@@ -3,7 +3,7 @@
  * its consumer reads a payload: a payload its schema refuses fails the job for good, named (E_JOB_PAYLOAD: the
  * queue, the job id, the field and why), and the worker goes on with the next job.
  */
-import { UnrecoverableError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { z } from 'zod';
 import { InvalidJobPayloadError } from '../errors.ts';
 
@@ -30,13 +30,15 @@ export type ParsedJob<M extends QueueModule> = {
 
 /**
  * A job of `queue`, its payload parsed with the schema of its name; a job name the queue does not know or a payload
- * the schema refuses throws an UnrecoverableError whose message is that of InvalidJobPayloadError (BullMQ keeps only
- * the message: the job goes to the failed list at once, not retried).
+ * the schema refuses throws InvalidJobPayloadError, which BullMQ takes as unrecoverable: the job goes to the failed
+ * list at once, not retried, its reason the error's message.
  */
 export function parseJob<M extends QueueModule>(queue: M, job: Pick<Job, 'id' | 'name' | 'data'>): ParsedJob<M> {
   const schema = Object.hasOwn(queue.jobs, job.name) ? queue.jobs[job.name] : undefined;
   if (!schema)
-    throw refused(queue, job, [{ field: '(job name)', reason: `${JSON.stringify(job.name)} is not a job of this queue` }]);
+    throw refused(queue, job, [
+      { field: '(job name)', reason: `${JSON.stringify(job.name)} is not a job of this queue` },
+    ]);
   const parsed = schema.safeParse(job.data);
   if (!parsed.success) throw refused(queue, job, payloadProblems(parsed.error));
   return { name: job.name, data: parsed.data } as ParsedJob<M>;
@@ -46,7 +48,6 @@ function refused(
   queue: QueueModule,
   job: Pick<Job, 'id'>,
   problems: Array<{ field: string; reason: string }>,
-): UnrecoverableError {
-  const err = new InvalidJobPayloadError({ queue: queue.name, jobId: String(job.id), problems });
-  return new UnrecoverableError(err.message);
+): InvalidJobPayloadError {
+  return new InvalidJobPayloadError({ queue: queue.name, jobId: String(job.id), problems });
 }
