@@ -67,9 +67,4 @@ export {
   type QuotationsJobData,
   type QuotationsReason,
 } from './quotations.ts';
-export {
-  decodeBackslashes,
-  isPlainName,
-  parseProcessingName,
-  type ProcessingName,
-} from './processing-name.ts';
+export { decodeBackslashes, isPlainName, parseProcessingName, type ProcessingName } from './processing-name.ts';

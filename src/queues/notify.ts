@@ -32,7 +32,11 @@ export interface NotifyJobOptions {
 }
 
 /** Add the job that sends a message (a no-op while it exists). */
-export async function enqueueNotify(queue: Pick<Queue, 'add'>, data: NotifyJobData, o: NotifyJobOptions): Promise<void> {
+export async function enqueueNotify(
+  queue: Pick<Queue, 'add'>,
+  data: NotifyJobData,
+  o: NotifyJobOptions,
+): Promise<void> {
   await queue.add('notify', data, {
     jobId: jobId('notify', data.route, data.message),
     ...(o.procurementOnly ? { priority: 10 } : {}),
