@@ -82,6 +82,19 @@ describe('queue contracts', () => {
     expect(contractSpellings(innocent, true)).toEqual([]);
   });
 
+  it('every queue module of src/queues is registered, and no two share a key, a name or an id prefix', () => {
+    const declared = sources(join(ROOT, 'src/queues')).flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/export const (\w+) = \{[^;]*?\} as const satisfies QueueModule;/gs)].map(
+        (m) => m[1],
+      ),
+    );
+    expect(declared.length).toBe(QUEUE_MODULES.length);
+    const unique = (xs: readonly string[]) => expect(new Set(xs).size).toBe(xs.length);
+    unique(QUEUE_MODULES.map((m) => m.key));
+    unique(QUEUE_MODULES.map((m) => m.name));
+    unique(QUEUE_MODULES.flatMap((m) => m.idPrefixes));
+  });
+
   it('no file outside src/queues spells a job name, job id, payload schema or enqueue call', () => {
     const files = ['src', 'jobs', 'app', 'bin']
       .flatMap((d) => sources(join(ROOT, d)))
