@@ -17,6 +17,7 @@ import type { QueueKey } from '../src/redis/index.ts';
 import type { Requisition } from '../src/core/index.ts';
 import { createIdempotencyStore, type CreateOutcome } from '../src/creation/index.ts';
 import { parseProcessingName, type IngestResult } from '../src/intake/index.ts';
+import { createRfqPayloadSchema } from '../src/queues/index.ts';
 import { trackingStore, loadSnapshot, type QuotationsResult, type ComparisonResult } from '../src/tracking/index.ts';
 import { createMessageStore, type DeliveryResult } from '../src/notify/index.ts';
 
@@ -36,9 +37,9 @@ export type AuditJobContext = Pick<WorkerContext, 'audit' | 'redis' | 'keys'> & 
 /** Before the processor: an ingest job's file is taken. */
 export async function auditJobStart(ctx: AuditJobContext, key: QueueKey, job: Job): Promise<void> {
   if (key !== 'ingest') return;
-  const d = job.data as { sha256?: string; processingName?: string };
-  const p = parseProcessingName(d.processingName ?? '');
-  if (!p || !d.sha256) return;
+  const d = job.data as { sha256?: string; processingName?: string } | null; // unchecked yet: the job parses it
+  const p = parseProcessingName(d?.processingName ?? '');
+  if (!p || !d?.sha256) return;
   await ctx.audit.write({
     event: 'file-taken',
     summary: `file ${p.original} taken from the inbox (sha256 ${d.sha256.slice(0, 12)}…)`,
@@ -66,11 +67,15 @@ export async function auditJobEnd(ctx: AuditJobContext, key: QueueKey, job: Job,
   for (const e of events) await ctx.audit.write(e);
 }
 
-/** A create refused for good (the job fails with UnrecoverableError): its outcome is a step too. */
+/**
+ * A create refused for good (the job fails with UnrecoverableError): its outcome is a step too. Not a payload its
+ * schema refuses: no requisition was read (and such a payload must fail named, whatever it holds).
+ */
 export async function auditJobFailed(ctx: AuditJobContext, key: QueueKey, job: Job, err: unknown): Promise<void> {
   if (key !== 'createRfq' || (err as Error)?.name !== 'UnrecoverableError') return;
-  const r = (job.data as { requisition?: Requisition }).requisition;
-  if (!r?.lines) return;
+  const payload = createRfqPayloadSchema.safeParse(job.data);
+  if (!payload.success) return;
+  const r = payload.data.requisition;
   await ctx.audit.write({
     event: 'create-sent',
     summary: `requisition ${r.profile}/${r.key} rejected: ${(err as Error).message}`,

@@ -2,7 +2,7 @@
  * comparison: write one version of an RFQ's outputs, its comparison workbook and award CSV and any other output
  * registered in src/comparison/outputs.ts (src/tracking/comparison-runner.ts).
  *
- * Payload:  comparisonJobSchema { rfqId, version } (src/tracking/enqueue.ts). Job id `comparison~<rfq>~v<n>`: each
+ * Payload:  { rfqId, version } (src/queues/comparison.ts). Job id `comparison~<rfq>~v<n>`: each
  *           version is written once.
  * Reads:    the quotations snapshot and the tracked RFQ in Redis (re-pulls the quotations when the snapshot was
  *           too large or is gone).
@@ -15,24 +15,22 @@
  *           identity the service keeps writing unreadably fails the job after 3 attempts with the reason; other disk
  *           errors are retried with back-off; a bad payload is unrecoverable.
  */
-import { UnrecoverableError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import {
   type TrackingContext,
   handleServiceError,
   runComparison,
   type ComparisonResult,
-  comparisonJobSchema,
 } from '../src/tracking/index.ts';
+import { comparisonQueue, parseJob } from '../src/queues/index.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type ComparisonJobResult = ComparisonResult;
 
 export async function processComparison(ctx: TrackingContext, job: Job): Promise<ComparisonJobResult> {
-  const data = comparisonJobSchema.safeParse(job.data);
-  if (!data.success)
-    throw new UnrecoverableError(`comparison job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
+  const { data } = parseJob(comparisonQueue, job);
   try {
-    return await runComparison(ctx, data.data);
+    return await runComparison(ctx, data);
   } catch (err) {
     return handleServiceError(ctx, job, err);
   }

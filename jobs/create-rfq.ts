@@ -1,8 +1,8 @@
 /**
  * create-rfq: one job per requisition -> exactly one RFQ (src/creation/rfq-creator.ts holds the protocol).
  *
- * Payload:  { requisition: Requisition } (requisitionSchema below).
- * Job id:   jobId('create', profile, key, content hash), see enqueueCreateRfq: the same requisition with the same
+ * Payload:  { requisition: Requisition } (src/queues/create-rfq.ts).
+ * Job id:   `create~<profile>~<key>~<content hash>` (src/queues/create-rfq.ts): the same requisition with the same
  *           content enqueued twice (same file twice, same requisition in two files) is one job; changed content is
  *           another job, which the idempotency store turns into "changed lines reported" / a supplementary RFQ.
  * Reads:    the idempotency records, the rate limiter and Retry-After hold-off, the service's RFQ lists (reconcile).
@@ -23,7 +23,6 @@
  *     list`; `failed retry` tries it once more (a re-export with corrected data is a new job anyway).
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { z } from 'zod';
 import { AuthError, RateLimitError, type Requisition } from '../src/core/index.ts';
 import type { WorkerContext } from '../src/worker/index.ts';
 import type { WorkerConfig } from '../src/settings/index.ts';
@@ -38,54 +37,16 @@ import {
   type CreateOutcome,
   type CreatorDeps,
 } from '../src/creation/index.ts';
-import { replicationWait, jobId, type Queues } from '../src/redis/index.ts';
+import { replicationWait, type Queues } from '../src/redis/index.ts';
+import {
+  createRfqJobId as createJobIdOf,
+  createRfqQueue,
+  enqueueCreateRfq as addCreateJob,
+  parseJob,
+} from '../src/queues/index.ts';
 import { ThrottledError, createLagProbe } from '../src/account/index.ts';
 import { trackRfq } from '../src/tracking/index.ts';
 import { requisitionDecision } from '../src/notify/events/index.ts';
-
-export const requisitionLineSchema = z.object({
-  external_id: z.string().min(1),
-  product_name: z.string().min(1),
-  specification: z.string().optional(),
-  uom: z.string().optional(),
-  qty: z.number().int().positive(),
-  estimated_price: z.number().int().nonnegative().optional(),
-  unit_price: z
-    .string()
-    .regex(/^\d+(\.\d+)?$/)
-    .optional(),
-  price_unit: z
-    .string()
-    .regex(/^\d+(\.\d+)?$/)
-    .optional(),
-  /** The ERP's material number (profile field product_code): kept with the tracked RFQ for the price history. */
-  product_code: z.string().max(80).optional(),
-  row: z.number().int(),
-});
-
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-
-export const requisitionSchema = z.object({
-  key: z.string().min(1),
-  sourceFile: z.string(),
-  profile: z.string().min(1),
-  title: z.string().min(1),
-  description: z.string().optional(),
-  due_date: z.number().int(),
-  required_date: z.number().int().optional(),
-  rfq_type: z.enum(['Public', 'Private']),
-  rfq_category: z.string().optional(),
-  rfq_location: z.string().optional(),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/)
-    .optional(),
-  erp_days: z.object({ due_date: isoDay.optional(), required_date: isoDay.optional() }).optional(),
-  lines: z.array(requisitionLineSchema).min(1),
-});
-
-export const createRfqPayloadSchema = z.object({ requisition: requisitionSchema });
-export type CreateRfqPayload = { requisition: Requisition };
 
 /**
  * How long a job set aside by a refused token waits before it looks again. Short on purpose: while the queue is
@@ -96,15 +57,14 @@ export const AUTH_RETRY_MS = 2_000;
 /** How long a create job waits while Redis's state is lost (the queue is paused too; this covers jobs taken before). */
 export const LOST_STATE_RETRY_MS = 5_000;
 
-/** The job id of a requisition's create-rfq job. */
+/** The job id of a requisition's create-rfq job (src/queues/create-rfq.ts). */
 export function createRfqJobId(r: Requisition): string {
-  return jobId('create', r.profile, r.key, contentHashOf(r));
+  return createJobIdOf(r, contentHashOf(r));
 }
 
 /** Enqueue one requisition; the same requisition with the same content enqueued again is the same job. */
 export async function enqueueCreateRfq(queues: Pick<Queues, 'createRfq'>, requisition: Requisition): Promise<Job> {
-  const payload: CreateRfqPayload = { requisition };
-  return queues.createRfq.add('create-rfq', payload, { jobId: createRfqJobId(requisition) });
+  return addCreateJob(queues.createRfq, requisition, contentHashOf(requisition));
 }
 
 /** What the create protocol is wired from: the context's Redis, clients, limiter and dialect, and these settings. */
@@ -205,10 +165,7 @@ type CreateJobContext = Pick<WorkerContext, 'authGate' | 'state' | 'notify' | 't
 };
 
 export async function processCreateRfq(ctx: CreateJobContext, deps: CreatorDeps, job: Job): Promise<CreateRfqResult> {
-  const parsed = createRfqPayloadSchema.safeParse(job.data);
-  if (!parsed.success)
-    throw new UnrecoverableError(`create-rfq payload is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
-  const requisition = parsed.data.requisition as Requisition;
+  const { requisition } = parseJob(createRfqQueue, job).data;
   if (ctx.authGate.isPaused()) return delay(job, AUTH_RETRY_MS);
   // Redis lost its state (src/redis/state-epoch.ts): nothing is claimed until `rfq-sync recover`
   if (ctx.state.lost()) return delay(job, LOST_STATE_RETRY_MS);

@@ -1,7 +1,7 @@
 /**
  * Queue `ingest`: one job per file taken from the inbox (enqueued by src/intake/inbox-intake.ts).
  *
- * Payload: ingestJobPayloadSchema { sha256, processingName, mapping?, size?, mtimeMs?, origin? }. The file is
+ * Payload: src/queues/ingest.ts { sha256, processingName, mapping?, size?, mtimeMs?, origin? }. The file is
  *   processing/<processingName>; its original name and when it was taken are part of that name
  *   (src/intake/file-mover.ts); size and mtime are as hashed: a file that differs at the end of the read changed
  *   while being read, is not used, and goes back to the inbox (result `changed`).
@@ -26,9 +26,10 @@
  *         (FileNotHereError): never settled as done, so its requisitions are not lost silently.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
+import { parseJob, ingestQueue } from '../src/queues/index.ts';
 import { DiskFullError, FileNotHereError } from '../src/core/index.ts';
 import { delayForDiskFull } from '../src/outbox/index.ts';
-import { ingestJobPayloadSchema, runIngest, type IngestResult, type IngestRunConfig } from '../src/intake/index.ts';
+import { runIngest, type IngestResult, type IngestRunConfig } from '../src/intake/index.ts';
 import type { WorkerContext } from '../src/worker/index.ts';
 import type { Notifier } from '../src/notify/index.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
@@ -45,11 +46,7 @@ export async function processIngest(
     },
   job: Job,
 ): Promise<IngestJobResult> {
-  const parsed = ingestJobPayloadSchema.safeParse(job.data);
-  if (!parsed.success)
-    throw new UnrecoverableError(
-      `ingest job ${job.id}: invalid payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
+  const payload = parseJob(ingestQueue, job).data;
   try {
     const vendors = ctx.client ? { vendorPort: ctx.client } : {};
     return await runIngest(
@@ -57,11 +54,11 @@ export async function processIngest(
         ...ctx,
         ...vendors,
         enqueue: async (r) => {
-          await ctx.audit?.write(requisitionAccepted(r, parsed.data.sha256)); // before it is queued: never missing
+          await ctx.audit?.write(requisitionAccepted(r, payload.sha256)); // before it is queued: never missing
           return enqueueCreateRfq(ctx.queues, r);
         },
       },
-      parsed.data,
+      payload,
       job.id,
     );
   } catch (err) {

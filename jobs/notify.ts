@@ -1,7 +1,7 @@
 /**
  * notify: send one message of a notification route (src/notify/notifier.ts deliver; docs/notifications.md).
  *
- * Payload:  notifyJobSchema { route, message } (src/notify/notifier.ts). Job id `notify~<route>~<message>`: one job
+ * Payload:  { route, message } (src/queues/notify.ts). Job id `notify~<route>~<message>`: one job
  *           per message; a digest's job is added, delayed to the end of its window, by the route's first event.
  * Reads:    the message's events and its send record in Redis; the files it attaches (comparison workbooks).
  * Writes:   the message through the route's channel (SMTP, Teams, Slack, webhook); the send record, `sending` before
@@ -16,10 +16,11 @@
  *           stalled channel never holds another channel's messages. A send stopped because the worker stops goes
  *           back to the queue the same way (`once` at the end of NOTIFY_ONCE_WAIT_MS).
  */
-import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import { NotifyStoppedError } from '../src/core/index.ts';
 import type { WorkerContext } from '../src/worker/index.ts';
-import { notifyJobSchema, type DeliveryResult } from '../src/notify/index.ts';
+import type { DeliveryResult } from '../src/notify/index.ts';
+import { notifyQueue, parseJob } from '../src/queues/index.ts';
 
 /** A message whose send was stopped is taken again after this, ms (by the next worker: this one stops). */
 const STOPPED_RETRY_MS = 1_000;
@@ -28,16 +29,14 @@ const STOPPED_RETRY_MS = 1_000;
 export type NotifyJobResult = DeliveryResult;
 
 export async function processNotify(ctx: Pick<WorkerContext, 'notify' | 'logger'>, job: Job): Promise<NotifyJobResult> {
-  const data = notifyJobSchema.safeParse(job.data);
-  if (!data.success)
-    throw new UnrecoverableError(`notify job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
-  const slot = ctx.notify.reserve(data.data);
+  const { data } = parseJob(notifyQueue, job);
+  const slot = ctx.notify.reserve(data);
   if ('retryInMs' in slot) {
     await job.moveToDelayed(Date.now() + slot.retryInMs, job.token);
     throw new DelayedError();
   }
   try {
-    return await ctx.notify.deliver(data.data);
+    return await ctx.notify.deliver(data);
   } catch (err) {
     if (err instanceof NotifyStoppedError) {
       await job.moveToDelayed(Date.now() + STOPPED_RETRY_MS, job.token);
@@ -46,7 +45,7 @@ export async function processNotify(ctx: Pick<WorkerContext, 'notify' | 'logger'
     const attempts = job.attemptsMade + 1;
     if (attempts >= (job.opts.attempts ?? 1))
       await ctx.notify
-        .undelivered(data.data, `${job.queueName}:${String(job.id)}`, attempts, err as Error)
+        .undelivered(data, `${job.queueName}:${String(job.id)}`, attempts, err as Error)
         .catch((e: unknown) =>
           ctx.logger.warn({ err: e }, 'notify: could not tell the other routes of a failed message'),
         );

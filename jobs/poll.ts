@@ -1,7 +1,7 @@
 /**
  * poll: one poll of the tracked RFQs that can still change (src/tracking/poll-runner.ts).
  *
- * Payload:  pollJobSchema { slot, scheduledAt } (src/tracking/enqueue.ts). Job id `poll~<slot>`: one poll per cron
+ * Payload:  { slot, scheduledAt } (src/queues/poll.ts). Job id `poll~<slot>`: one poll per cron
  *           slot however many workers schedule it; `poll~now~<ms>` for `rfq-sync poll`; `poll~hook~<ms>` for a
  *           webhook of the service (src/tracking/poll-wake.ts: one waiting at most, WEBHOOK_MIN_INTERVAL_MS apart).
  * Reads:    what the listing strategy of the dialect says (src/sourcing/listing-strategy.ts): the open and closed
@@ -19,39 +19,32 @@
  *           slot supersedes a failed poll); a bad payload is unrecoverable. An overview that cannot be written is
  *           logged and leaves the poll done.
  *
- * Jobs named `overview` (overviewJobSchema { requestedAt }, id `overview~<window>`, added by comparison jobs):
+ * Jobs named `overview` ({ requestedAt }, src/queues/poll.ts, id `overview~<window>`, added by comparison jobs):
  *           rewrite outbox/overview.xlsx from the tracked RFQs in Redis; no service call. A failure is retried
  *           (3 attempts), then left to the next poll.
  */
-import { UnrecoverableError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import {
   type TrackingContext,
   deferWhilePaused,
   handleServiceError,
-  OVERVIEW_JOB,
-  overviewJobSchema,
-  pollJobSchema,
   writeAccountOverview,
   type OverviewWritten,
   runPoll,
   type PollResult,
 } from '../src/tracking/index.ts';
+import { OVERVIEW_JOB, pollQueue, parseJob } from '../src/queues/index.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value (an overview job: the overview written). */
 export type PollJobResult = PollResult | OverviewWritten;
 
 export async function processPoll(ctx: TrackingContext, job: Job): Promise<PollJobResult> {
-  if (job.name === OVERVIEW_JOB) {
-    if (!overviewJobSchema.safeParse(job.data).success)
-      throw new UnrecoverableError(`overview job ${job.id}: invalid payload`);
-    return writeAccountOverview(ctx);
-  }
-  const data = pollJobSchema.safeParse(job.data);
-  if (!data.success)
-    throw new UnrecoverableError(`poll job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
+  const parsed = parseJob(pollQueue, job);
+  if (parsed.name === OVERVIEW_JOB) return writeAccountOverview(ctx);
+  const { data } = parsed;
   await deferWhilePaused(ctx, job);
   try {
-    return await runPoll(ctx, data.data);
+    return await runPoll(ctx, data);
   } catch (err) {
     return handleServiceError(ctx, job, err);
   }

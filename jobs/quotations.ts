@@ -2,7 +2,7 @@
  * quotations: pull the quotations of one RFQ and decide whether a new comparison version is due
  * (src/tracking/quotations-runner.ts).
  *
- * Payload:  quotationsJobSchema { rfqId, reason: closed | check | award | manual } (src/tracking/enqueue.ts).
+ * Payload:  { rfqId, reason: closed | check | award | manual } (src/queues/quotations.ts).
  * Reads:    GET /v1/quotations/<rfq_id> (and ?status=success for the award); the RFQ's tracking record.
  * Writes:   a snapshot of the quotations in Redis (size-capped; else the comparison job pulls again); enqueues the
  *           comparison job `comparison~<rfq>~v<n>` when the RFQ closed, completed, a revision_no rose, or every
@@ -13,16 +13,16 @@
  *           pause through the auth gate and delay the job; 429 holds every worker off and delays it; transient errors
  *           are retried with back-off; a bad payload is unrecoverable.
  */
-import { UnrecoverableError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import {
   deferWhilePaused,
   handleServiceError,
   type ServiceErrorContext,
-  quotationsJobSchema,
   runQuotations,
   type QuotationsContext,
   type QuotationsResult,
 } from '../src/tracking/index.ts';
+import { parseJob, quotationsQueue } from '../src/queues/index.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type QuotationsJobResult = QuotationsResult;
@@ -31,12 +31,10 @@ export async function processQuotations(
   ctx: QuotationsContext & ServiceErrorContext,
   job: Job,
 ): Promise<QuotationsJobResult> {
-  const data = quotationsJobSchema.safeParse(job.data);
-  if (!data.success)
-    throw new UnrecoverableError(`quotations job ${job.id}: invalid payload: ${data.error.issues[0]?.message}`);
+  const { data } = parseJob(quotationsQueue, job);
   await deferWhilePaused(ctx, job);
   try {
-    return await runQuotations(ctx, data.data);
+    return await runQuotations(ctx, data);
   } catch (err) {
     return handleServiceError(ctx, job, err);
   }

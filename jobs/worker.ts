@@ -9,12 +9,13 @@
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { WorkerContext } from '../src/worker/index.ts';
 import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } from '../src/redis/index.ts';
+import type { QueueModule } from '../src/queues/index.ts';
 import type { WorkerConfig } from '../src/settings/index.ts';
 import { audited } from './audit-jobs.ts';
 
 type Processor = (job: Job) => Promise<unknown>;
 /** Builds a queue's processor for the worker's context: whatever wiring its jobs share is built once, here. */
-type ProcessorFactory = (ctx: WorkerContext) => Processor;
+export type ProcessorFactory = (ctx: WorkerContext) => Processor;
 
 /** What each queue's job returns (its BullMQ return value), owned by the job: the app reads results with these. */
 export interface JobResults {
@@ -44,9 +45,18 @@ function perJob(process: (ctx: WorkerContext, job: Job) => Promise<unknown>): Pr
   return (ctx) => (job) => process(ctx, job);
 }
 
+/** A queue beside the registered ones, with its processor (test/queues/new-queue.test.ts: how a queue is added). */
+export interface ExtraQueue {
+  module: QueueModule;
+  processor: () => Promise<ProcessorFactory>;
+  concurrency?: number;
+}
+
 export interface StartWorkerOptions {
   /** Queues this process works on. Default: all six. */
   queues?: QueueKey[];
+  /** Queues beside the registered ones (not audited: the audit log knows the registered queues' jobs). */
+  extra?: ExtraQueue[];
   /** Overrides of the per-queue concurrency from the config (CONCURRENCY_*). */
   concurrency?: Partial<Record<QueueKey, number>>;
   /** BullMQ job lock, ms (default JOB_LOCK_MS): how long a dead worker's job waits before another takes it. */
@@ -107,22 +117,29 @@ export function concurrencyFor(c: WorkerRunConfig, key: QueueKey): number {
   }
 }
 
+function concurrencyOf(ctx: WorkerContext, key: QueueKey, opts: StartWorkerOptions): number {
+  // notify: NOTIFY_CONCURRENCY per channel (src/notify/channel-slots.ts)
+  return opts.concurrency?.[key] ?? (key === 'notify' ? ctx.notify.sendSlots : concurrencyFor(ctx.config, key));
+}
+
 /** `ctx` is handed whole to each queue's processor factory, which names the part its jobs read. */
 export function startWorker(ctx: WorkerContext & WorkerConnection, opts: StartWorkerOptions = {}): RunningWorker {
   const keys = opts.queues ?? QUEUE_KEYS;
   const log = ctx.logger.child({ component: 'worker' });
   let inFlight = 0;
   let idle: (() => void) | undefined;
-  const workers = keys.map((key) => {
-    const name = QUEUE_NAMES[key];
-    const load = PROCESSORS[key]().then((make) => make(ctx));
+  const runs: Array<Omit<ExtraQueue, 'module'> & { key: string; name: string; registered: boolean }> = [
+    ...keys.map((key) => ({ key, name: QUEUE_NAMES[key], processor: PROCESSORS[key], registered: true })),
+    ...(opts.extra ?? []).map((x) => ({ ...x, key: x.module.key, name: x.module.name, registered: false })),
+  ];
+  const workers = runs.map((run) => {
+    const { key, name } = run;
+    const load = run.processor().then((make) => make(ctx));
     load.catch(() => undefined); // reported by the first job that needs it
     const options: WorkerOptions = {
       connection: ctx.connection,
       prefix: ctx.bullPrefix,
-      // notify: NOTIFY_CONCURRENCY per channel (src/notify/channel-slots.ts)
-      concurrency:
-        opts.concurrency?.[key] ?? (key === 'notify' ? ctx.notify.sendSlots : concurrencyFor(ctx.config, key)),
+      concurrency: run.registered ? concurrencyOf(ctx, key as QueueKey, opts) : (run.concurrency ?? 1),
       lockDuration: opts.lockDurationMs ?? ctx.config.JOB_LOCK_MS,
       stalledInterval: opts.stalledIntervalMs ?? ctx.config.STALLED_CHECK_MS,
       maxStalledCount: opts.maxStalledCount ?? ctx.config.JOB_MAX_STALLED,
@@ -137,7 +154,7 @@ export function startWorker(ctx: WorkerContext & WorkerConnection, opts: StartWo
       async (job: Job) => {
         inFlight++;
         try {
-          return await audited(ctx, key, job, await load);
+          return run.registered ? await audited(ctx, key as QueueKey, job, await load) : await (await load)(job);
         } finally {
           if (--inFlight === 0) idle?.();
         }

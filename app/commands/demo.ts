@@ -24,6 +24,7 @@ import {
 } from '../../src/tracking/index.ts';
 import { webhookOutcome, startOpsServer, type OpsServer, createMetrics, type OpsMetrics } from '../http/index.ts';
 import type { JobResults } from '../../jobs/index.ts';
+import { QUEUE_NAMES } from '../../src/queues/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
 import {
   startPipeline,
@@ -185,22 +186,22 @@ function jobProgressLines(
 ): string[] {
   if (result === 'failed') return [`FAILED ${queue} job ${job.id}: ${(value as Error).message}`];
   const lines: string[] = [];
-  if (queue === 'ingest') {
+  if (queue === QUEUE_NAMES.ingest) {
     const v = value as JobResults['ingest'];
     if (v.status === 'done')
       lines.push(
         `read ${v.file}: ${v.requisitions} requisition(s)${v.rejectedRows ? `, ${v.rejectedRows} row(s) rejected` : ''}`,
       );
     else if (v.status === 'refused') lines.push(`refused ${v.file}: ${v.reason}`);
-  } else if (queue === 'create-rfq') {
+  } else if (queue === QUEUE_NAMES.createRfq) {
     const v = value as JobResults['createRfq'];
     if (v.rfqId !== undefined) lines.push(`RFQ ${v.rfqId} ${v.status} for requisition ${v.requisitionId}`);
-  } else if (queue === 'poll') {
+  } else if (queue === QUEUE_NAMES.poll) {
     const v = value as JobResults['poll'] | undefined;
     const hook = isWebhookSlot(String((job.data as { slot?: unknown }).slot ?? '')) ? ' (woken by a webhook)' : '';
     for (const t of v && 'transitions' in v ? v.transitions : [])
       if (t.from !== 'created' || t.to !== 'open') lines.push(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}${hook}`);
-  } else if (queue === 'comparison') {
+  } else if (queue === QUEUE_NAMES.comparison) {
     const v = value as JobResults['comparison'];
     if (v.workbook) lines.push(`RFQ ${v.rfqId}: comparison v${v.version} written: ${rel(v.workbook)}`);
     if (v.awardCsv && v.winnerKey !== undefined)
@@ -232,7 +233,7 @@ async function waitUntilAllDone(
     const [status, pending, unfinished, inboxLeft] = await Promise.all([
       trackingStatus(ctx),
       pendingWork(ctx),
-      unfinishedJobs(ctx, ['ingest', 'create-rfq', 'quotations', 'comparison']),
+      unfinishedJobs(ctx, [QUEUE_NAMES.ingest, QUEUE_NAMES.createRfq, QUEUE_NAMES.quotations, QUEUE_NAMES.comparison]),
       readdir(inbox).then((l) => l.length),
     ]);
     const s = status.byState;

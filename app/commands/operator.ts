@@ -16,7 +16,6 @@ import {
   redisOptionsFromUrl,
   bullPrefix,
   createQueues,
-  jobId,
   type Queues,
   type RedisConnectionOptions,
   redisKeys,
@@ -24,12 +23,12 @@ import {
   accountsInRedis,
   readLostState,
 } from '../../src/redis/index.ts';
+import { enqueueCreateRfq, enqueuePollNow } from '../../src/queues/index.ts';
 import { createIdempotencyStore, reconcileStatus, type ParkedEntry, contentHashOf } from '../../src/creation/index.ts';
 import { reconcilerOf } from '../../jobs/index.ts';
 import {
   trackRfq,
   writeComparisonNow,
-  enqueuePollNow,
   runPoll,
   type PollResult,
   trackingStatus,
@@ -425,11 +424,7 @@ export async function runResolveCommand(
     // queued again: a worker compares what the export holds now with what exists (lines the RFQ lacks become a
     // supplementary RFQ), or posts it once more
     const again = () =>
-      ctx.queues.createRfq.add(
-        'create-rfq',
-        { requisition: r },
-        { jobId: jobId('create', r.profile, r.key, contentHashOf(r), 'resolved', Date.now()) },
-      );
+      enqueueCreateRfq(ctx.queues.createRfq, r, contentHashOf(r), { why: 'resolved', at: Date.now() });
     if (o.rfq !== undefined) {
       const lines = resolvedLines(entry, o.rfq);
       const kept = new Set(lines.map((l) => l.line.external_id));

@@ -23,7 +23,8 @@ import {
   contentHashOf,
   toCreateRfqRequest,
 } from '../../src/creation/index.ts';
-import { jobId, createStateEpoch, readLostState } from '../../src/redis/index.ts';
+import { enqueueCreateRfq } from '../../src/queues/index.ts';
+import { createStateEpoch, readLostState } from '../../src/redis/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
 import { withReadContext, type ReadContext } from './operator.ts';
 import { reseedFromAudit, rfqsInAuditLog, type KnownRfq } from './recover-audit.ts';
@@ -167,10 +168,6 @@ async function seedOne(
   if (res.status === 'exists') return { status: 'recorded' };
   if (res.status === 'conflict') return res;
   if (await reseedFromAudit(ctx, store, r, known)) return { status: 'fromLog' };
-  await ctx.queues.createRfq.add(
-    'create-rfq',
-    { requisition: r },
-    { jobId: jobId('create', r.profile, r.key, contentHash, 'recover', Date.now()) },
-  );
+  await enqueueCreateRfq(ctx.queues.createRfq, r, contentHash, { why: 'recover', at: Date.now() });
   return { status: 'seeded' };
 }

@@ -3,7 +3,8 @@
  */
 import { type Config, displayRedisUrl } from '../../src/settings/index.ts';
 import { ConfigError, type Logger } from '../../src/core/index.ts';
-import { pendingWork, enqueuePollNow, actOnWebhook, pollHistory } from '../../src/tracking/index.ts';
+import { pendingWork, actOnWebhook, pollHistory } from '../../src/tracking/index.ts';
+import { enqueuePollNow } from '../../src/queues/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
 import {
   type OpsServer,
@@ -218,7 +219,7 @@ async function runOnePass(
   const { ctx } = pipeline;
   const { deadline } = o;
   await pipeline.watcher?.sweep();
-  let outcome = await waitForDrain(ctx, { queues: ['ingest', 'create-rfq'], deadline, stopped });
+  let outcome = await waitForDrain(ctx, { queues: [QUEUE_NAMES.ingest, QUEUE_NAMES.createRfq], deadline, stopped });
   // Poll until nothing reachable is left: a poll finds closed/completed RFQs, their quotations and comparisons follow.
   for (let round = 0; outcome === 'drained' && round < 3; round++) {
     await enqueuePollNow(ctx);
@@ -244,13 +245,18 @@ function noteProblems(
 ): void {
   if (result === 'failed') problems.push(`${queue} job ${jobId} failed: ${(value as Error).message}`);
   const v = value as JobResults['ingest'] | undefined;
-  if (queue === 'ingest' && v?.status === 'refused') problems.push(`file ${v.file} refused: ${v.reason}`);
-  if (queue === 'ingest' && v?.status === 'held') problems.push(`file ${v.file} held in the inbox: ${v.reason}`);
-  if (queue === 'ingest' && v?.status === 'held-for-vendors')
+  if (queue === QUEUE_NAMES.ingest && v?.status === 'refused') problems.push(`file ${v.file} refused: ${v.reason}`);
+  if (queue === QUEUE_NAMES.ingest && v?.status === 'held')
+    problems.push(`file ${v.file} held in the inbox: ${v.reason}`);
+  if (queue === QUEUE_NAMES.ingest && v?.status === 'held-for-vendors')
     problems.push(
       `file ${v.file} held in the inbox (CATEGORY_CHECK=hold): the vendor directory could not be read (${v.reason}); read again once it is`,
     );
-  if (queue === 'ingest' && v?.status === 'done' && ((v.rejectedRows ?? 0) > 0 || (v.heldRequisitions ?? 0) > 0)) {
+  if (
+    queue === QUEUE_NAMES.ingest &&
+    v?.status === 'done' &&
+    ((v.rejectedRows ?? 0) > 0 || (v.heldRequisitions ?? 0) > 0)
+  ) {
     problems.push(
       `file ${v.file}: ${v.rejectedRows ?? 0} row(s) rejected, ${v.heldRequisitions ?? 0} requisition(s) held back (see its report)`,
     );

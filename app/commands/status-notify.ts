@@ -5,6 +5,7 @@
  * attempt, grouped by route; the channel is the one the last error names (`channel <name>: ...`).
  */
 import type { Queue } from 'bullmq';
+import { QUEUE_NAMES } from '../../src/queues/index.ts';
 
 export interface NotifyRetrying {
   route: string;
@@ -25,7 +26,7 @@ export interface NotifyRetrying {
 const READ = 500;
 
 export async function notifyRetrying(ctx: { queues: { all: Queue[] } }): Promise<NotifyRetrying[]> {
-  const q = ctx.queues.all.find((x) => x.name === 'notify');
+  const q = ctx.queues.all.find((x) => x.name === QUEUE_NAMES.notify);
   if (!q) return [];
   const jobs = [...(await q.getDelayed(0, READ - 1)), ...(await q.getActive(0, READ - 1))];
   const byRoute = new Map<string, NotifyRetrying>();

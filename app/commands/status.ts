@@ -34,7 +34,7 @@ import {
   type StatusTokenProblem,
 } from './status-auth.ts';
 import type { Dialect } from '../../src/sourcing/index.ts';
-import { type Queues, queueCounts } from '../../src/redis/index.ts';
+import { QUEUE_NAMES, type Queues, queueCounts } from '../../src/redis/index.ts';
 import type { RetentionResult } from '../../src/outbox/index.ts';
 import {
   vendorStatusLines,
@@ -181,7 +181,7 @@ const FILE_JOBS_SCANNED = 200;
 const FILES_SHOWN = 10;
 
 export async function recentFileProblems(ctx: QueuesCtx, limit = 10): Promise<StatusFileProblem[]> {
-  const ingest = ctx.queues.all.find((q) => q.name === 'ingest');
+  const ingest = ctx.queues.all.find((q) => q.name === QUEUE_NAMES.ingest);
   if (!ingest) return [];
   const out: StatusFileProblem[] = [];
   for (const j of await ingest.getCompleted(0, FILE_JOBS_SCANNED - 1)) {

@@ -27,6 +27,7 @@ import {
   type MappingWatch,
 } from '../../src/intake/index.ts';
 import { QUEUE_KEYS, queueCounts } from '../../src/redis/index.ts';
+import { ingestQueue } from '../../src/queues/index.ts';
 import { startRetentionSchedule } from '../../src/outbox/index.ts';
 import { startNotifyWatch } from './notify-watch.ts';
 import type { OpsMetrics } from '../http/index.ts';
@@ -90,7 +91,7 @@ export async function startPipeline(
         // a reload may have fixed the profile a held file waits for
         onChange: () => void watcher?.sweep().catch(() => undefined),
       });
-    const queues = (o.worker?.queues ?? QUEUE_KEYS).filter((k) => config.INTAKE || k !== 'ingest');
+    const queues = (o.worker?.queues ?? QUEUE_KEYS).filter((k) => config.INTAKE || k !== ingestQueue.key);
     worker = startWorker(ctx, { ...o.worker, queues });
     reportJobOutcomes(worker, logger, o);
     if (config.INTAKE)

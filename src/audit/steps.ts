@@ -4,7 +4,7 @@
  */
 import type { AuditEvent } from './events.ts';
 
-/** How a poll came to run, from its slot (src/tracking/enqueue.ts): a webhook's, one asked by hand, the schedule's. */
+/** How a poll came to run, from its slot (src/queues/poll.ts): a webhook's, one asked by hand, the schedule's. */
 export function pollPath(slot: string): 'webhook' | 'manual poll' | 'poll' {
   return slot.startsWith('hook~') ? 'webhook' : slot.startsWith('now~') ? 'manual poll' : 'poll';
 }

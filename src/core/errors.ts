@@ -309,6 +309,25 @@ export class FileNotHereError extends RfqSyncError {
   }
 }
 
+/**
+ * A job whose payload its queue's schema refuses (src/queues/queue-module.ts parseJob): written by another version,
+ * or by hand. Never retried (the same payload fails the same way): kept for `rfq-sync failed list`, its message
+ * naming the queue, the job id, the code and each field at fault.
+ */
+export class InvalidJobPayloadError extends RfqSyncError {
+  readonly queue: string;
+  readonly jobId: string;
+  constructor(d: { queue: string; jobId: string; problems: Array<{ field: string; reason: string }> }) {
+    const what = d.problems.map((p) => `${p.field}: ${p.reason}`).join('; ');
+    super('E_JOB_PAYLOAD', 'data', `${d.queue} job ${d.jobId}: invalid payload (E_JOB_PAYLOAD): ${what}`);
+    this.queue = d.queue;
+    this.jobId = d.jobId;
+    // BullMQ fails a job at once, without retries, when its error is named so (Job.shouldRetryJob): the same as
+    // throwing its UnrecoverableError, without loading BullMQ wherever the queue modules are read (the settings)
+    this.name = 'UnrecoverableError';
+  }
+}
+
 /** `redis-server` is not on the PATH, and no REDIS_URL names a Redis to use instead. */
 export function noRedisServer(orRedisUrl = true): RfqSyncError {
   return new RfqSyncError(

@@ -64,3 +64,4 @@ export {
   wallToUtc,
   zoneOffsetLabel,
 } from './time-zone.ts';
+export { InvalidJobPayloadError } from './errors.ts';

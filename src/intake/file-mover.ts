@@ -17,6 +17,10 @@ import { constants } from 'node:fs';
 import { mkdir, open, rename, stat } from 'node:fs/promises';
 import { basename, extname, join, sep } from 'node:path';
 import { safeFileName, CrossDeviceError, UnexpectedError } from '../core/index.ts';
+import { decodeBackslashes, isPlainName, type ProcessingName } from '../queues/index.ts';
+
+// the processing name's format is part of the ingest queue's contract: it lives beside it, read back from there
+export { isPlainName, parseProcessingName, type ProcessingName } from '../queues/index.ts';
 
 /** Names the inbox never takes: Office/LibreOffice lock files, partial downloads and copies, dotfiles. */
 const IGNORED_SUFFIXES = ['.tmp', '.part', '.partial', '.filepart', '.crdownload'];
@@ -28,11 +32,6 @@ export function isInboxCandidate(name: string): boolean {
   if (name.startsWith('~$')) return false; // Office owner files
   const lower = name.toLowerCase();
   return !IGNORED_SUFFIXES.some((s) => lower.endsWith(s));
-}
-
-/** A single path component: not empty, no `/` or `\`, not `.` or `..`, no NUL. */
-export function isPlainName(name: string): boolean {
-  return name.length > 0 && name !== '.' && name !== '..' && !/[/\\\u0000]/.test(name) && basename(name) === name;
 }
 
 /**
@@ -55,10 +54,6 @@ function encodeBackslashes(name: string): string {
   return name.replace(/[%\\]/g, (c) => (c === '%' ? '%25' : '%5C'));
 }
 
-function decodeBackslashes(name: string): string {
-  return name.replace(/%(25|5C)/g, (_, hex: string) => (hex === '25' ? '%' : '\\'));
-}
-
 export function assertPlainName(name: string, what: string): string {
   if (!isPlainName(name))
     throw new UnexpectedError(`${what} is not a plain file name: ${JSON.stringify(name.slice(0, 200))}`);
@@ -67,21 +62,8 @@ export function assertPlainName(name: string, what: string): string {
 
 // ---------------------------------------------------------------- processing names
 
-/** `_`: the original name follows as it is; `~`: with its backslashes (and `%`) percent-encoded. */
-const TOKEN_RE = /^(\d{8}T\d{6}Z-[0-9a-f]{6})([_~])(.+)$/s;
 /** Most file systems allow 255 bytes per name; the token and `_` take 24. */
 const MAX_NAME_BYTES = 255;
-
-export interface ProcessingName {
-  /** `<token>_<original>`: the name in processing/, archive/ and failed/. */
-  name: string;
-  /** `YYYYMMDDTHHMMSSZ-xxxxxx`: unique per take. */
-  token: string;
-  /** The inbox name, shown to people (possibly shortened when it was very long; it may hold backslashes). */
-  original: string;
-  /** When the file was taken (ms, UTC; second precision when parsed back from a name). */
-  takenAt: number;
-}
 
 export function newProcessingName(original: string, now = Date.now()): ProcessingName {
   if (!isInboxName(original)) assertPlainName(original, 'inbox file name');
@@ -100,18 +82,6 @@ export function newProcessingName(original: string, now = Date.now()): Processin
     '',
   );
   return { name: `${token}~${kept}`, token, original: decodeBackslashes(kept), takenAt: now };
-}
-
-/** Parse a name made by newProcessingName; undefined for anything else (a file we did not put there). */
-export function parseProcessingName(name: string): ProcessingName | undefined {
-  if (!isPlainName(name)) return undefined;
-  const m = TOKEN_RE.exec(name);
-  if (!m || !m[1] || !m[3]) return undefined;
-  const token = m[1];
-  const iso = `${token.slice(0, 4)}-${token.slice(4, 6)}-${token.slice(6, 8)}T${token.slice(9, 11)}:${token.slice(11, 13)}:${token.slice(13, 15)}Z`;
-  const takenAt = Date.parse(iso);
-  if (!Number.isFinite(takenAt)) return undefined;
-  return { name, token, original: m[2] === '~' ? decodeBackslashes(m[3]) : m[3], takenAt };
 }
 
 /** Shorten a name to `maxBytes` of UTF-8, keeping its extension (the readers choose by extension). */

@@ -12,14 +12,13 @@
  * duplicate at once would archive, as if read, a copy of a file that is then refused (empty.csv + empty.xlsx).
  * The take token in the job id (not the sha256 alone) lets the same bytes run again after a refusal released them,
  * even while BullMQ still keeps the first, completed job (a re-add of a kept id would be silently ignored); a file
- * still in processing/ whose job completed gets the next generation of its id (freshIngestJobId).
+ * still in processing/ whose job completed gets the next generation of its id (src/queues/ingest.ts).
  */
 import type { Stats } from 'node:fs';
 import { copyFile, lstat, readdir, rename, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
 import type { SettingValues, folderSettings, Folders, vendorSettings } from '../settings/index.ts';
 import { FileRefusedError, type Logger } from '../core/index.ts';
 import { FileLedger, type ClaimOutcome, type LedgerEntry } from './file-ledger.ts';
@@ -39,27 +38,13 @@ import {
 } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
 import { folderId } from './intake-folder.ts';
-import { jobId, type Queues, type RedisKeys } from '../redis/index.ts';
+import type { Queues, RedisKeys } from '../redis/index.ts';
+import { enqueueIngest, type IngestJobPayload } from '../queues/index.ts';
 import { fileRefused } from '../notify/events/index.ts';
 import type { Notifier } from '../notify/index.ts';
 
-/** The ingest job's payload (jobs/ingest.ts). The original name and take time are read back from the name. */
-export const ingestJobPayloadSchema = z.object({
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex'),
-  processingName: z
-    .string()
-    .min(1)
-    .max(255)
-    .refine((n) => isPlainName(n) && parseProcessingName(n) !== undefined, 'must be a name made by the inbox'),
-  /** Mapping profile forced by `rfq-sync ingest FILE --mapping NAME`; else chosen per file. */
-  mapping: z.string().min(1).max(200).optional(),
-  /** Size and mtime when its bytes were hashed: a file that differs at the end of the read changed while being read. */
-  size: z.number().int().nonnegative().optional(),
-  mtimeMs: z.number().nonnegative().optional(),
-  /** Where it was taken: the host and the identity of its data folder (intake-folder.ts), for the job's errors. */
-  origin: z.object({ host: z.string().max(255), folder: z.string().max(100) }).optional(),
-});
-export type IngestJobPayload = z.infer<typeof ingestJobPayloadSchema>;
+/** The ingest job's payload: src/queues/ingest.ts. */
+export type { IngestJobPayload } from '../queues/index.ts';
 
 /** The settings intake reads (src/settings/folders.ts), the account and its resolved folders. */
 export type IntakeConfig = Pick<
@@ -86,22 +71,6 @@ export function fileFolders(config: { folders: FileFolders }): FileFolders {
 
 export function fileLedger(ctx: Pick<IntakeContext, 'redis' | 'keys'>): FileLedger {
   return new FileLedger(ctx.redis, ctx.keys.fileLedger);
-}
-
-export function ingestJobId(sha256: string, token: string, generation = 1): string {
-  return generation === 1 ? jobId('ingest', sha256, token) : jobId('ingest', sha256, token, `g${generation}`);
-}
-
-/**
- * The job id for a taken file being admitted: the same while its job waits, runs or failed (two admissions are one
- * job; a failed one waits for `failed retry`), a new one when its job completed and the file is still in processing/
- * (re-admitted): BullMQ would silently ignore a re-add under the completed job's id, and the file would never run.
- */
-async function freshIngestJobId(queue: Queues['ingest'], sha256: string, token: string): Promise<string> {
-  for (let generation = 1; ; generation++) {
-    const id = ingestJobId(sha256, token, generation);
-    if (generation >= 100 || (await queue.getJobState(id)) !== 'completed') return id;
-  }
 }
 
 export type AdmitResult =
@@ -217,7 +186,7 @@ export async function admitProcessingFile(
     const report = await archiveDuplicate(ctx, folders, file, sha256, claim.entry);
     return { status: 'duplicate', file, sha256, first: claim.entry, report };
   }
-  const id = await enqueueIngest(ctx, file, sha256, taken, opts.mapping);
+  const id = await queueIngestJob(ctx, file, sha256, taken, opts.mapping);
   ctx.logger.info(
     { file: file.original, processing: file.name, sha256, jobId: id, recovered: claim.outcome === 'own' },
     'inbox: file queued for ingest',
@@ -226,14 +195,13 @@ export async function admitProcessingFile(
 }
 
 /** The ingest job of a file whose bytes it owns; returns the job id. */
-async function enqueueIngest(
+async function queueIngestJob(
   ctx: IntakeContext,
   file: ProcessingName,
   sha256: string,
   taken: Stats,
   mapping: string | undefined,
 ): Promise<string> {
-  const id = await freshIngestJobId(ctx.queues.ingest, sha256, file.token);
   const payload: IngestJobPayload = {
     sha256,
     processingName: file.name,
@@ -243,8 +211,7 @@ async function enqueueIngest(
     // the folder's identity as an intake worker made it (intake-folder.ts); 'none' before one did
     origin: { host: hostname(), folder: (await folderId(ctx.config.folders.root)) ?? 'none' },
   };
-  await ctx.queues.ingest.add('ingest', payload, { jobId: id });
-  return id;
+  return enqueueIngest(ctx.queues.ingest, payload, file.token);
 }
 
 /**

@@ -12,9 +12,9 @@
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type RedisKeys, jobId } from '../redis/index.ts';
-import { z } from 'zod';
+import type { RedisKeys } from '../redis/index.ts';
 import { UnexpectedError, type Logger } from '../core/index.ts';
+import { enqueueNotify, type NotifyJobData } from '../queues/index.ts';
 import { deliverMessage, notifierCore, undeliveredNotice, type DeliveryResult } from './delivery.ts';
 import type { SlotReservation } from './channel-slots.ts';
 import type { NotifyEvent } from './event-kind.ts';
@@ -22,9 +22,8 @@ import { EVENT_KINDS, type NotifierConfig, type NotifySettings, type ResolvedRou
 import { routesFor } from './routing.ts';
 import { dailyMessage, ownMessage, windowMessage, type Slot } from './windows.ts';
 
-/** The notify job's payload: which message of which route to send. */
-export const notifyJobSchema = z.object({ route: z.string().min(1), message: z.string().min(1) });
-export type NotifyJobData = z.infer<typeof notifyJobSchema>;
+/** The notify job's payload, which message of which route to send: src/queues/notify.ts. */
+export type { NotifyJobData } from '../queues/index.ts';
 
 export type { DeliveryResult } from './delivery.ts';
 
@@ -62,13 +61,16 @@ export function createNotifier(d: NotifierDeps): Notifier {
   const procurementOnly = (route: ResolvedRoute) =>
     [...route.events].every((e) => EVENT_KINDS.get(e)?.audience === 'procurement');
   const addJob = (route: ResolvedRoute, slot: Slot, now: number) =>
-    d.queue.add('notify', { route: route.name, message: slot.message } satisfies NotifyJobData, {
-      jobId: jobId('notify', route.name, slot.message),
-      ...(procurementOnly(route) ? { priority: 10 } : {}),
-      delay: Math.max(0, slot.sendAt - now),
-      attempts: config.NOTIFY_ATTEMPTS,
-      backoff: { type: 'exponential', delay: config.NOTIFY_BACKOFF_MS, jitter: 0.5 },
-    });
+    enqueueNotify(
+      d.queue,
+      { route: route.name, message: slot.message },
+      {
+        procurementOnly: procurementOnly(route),
+        delayMs: Math.max(0, slot.sendAt - now),
+        attempts: config.NOTIFY_ATTEMPTS,
+        backoffMs: config.NOTIFY_BACKOFF_MS,
+      },
+    );
 
   const enqueue = async (route: ResolvedRoute, event: NotifyEvent): Promise<void> => {
     if (route.digest === 'immediate' || (route.digest === 'window' && config.NOTIFY_DIGEST_MS === 0)) {

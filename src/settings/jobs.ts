@@ -5,10 +5,11 @@
  */
 import { z } from 'zod';
 import { int } from './fields.ts';
+import { QUEUE_NAME_LIST, type QueueName } from '../queues/index.ts';
 
-/** The queues a worker can work on (WORKER_QUEUES), by their BullMQ names (src/redis/queues.ts QUEUE_NAMES). */
-export const WORKER_QUEUE_NAMES = ['ingest', 'create-rfq', 'poll', 'quotations', 'comparison', 'notify'] as const;
-export type WorkerQueueName = (typeof WORKER_QUEUE_NAMES)[number];
+/** The queues a worker can work on (WORKER_QUEUES), by their BullMQ names (src/queues/index.ts). */
+export const WORKER_QUEUE_NAMES: readonly QueueName[] = QUEUE_NAME_LIST;
+export type WorkerQueueName = QueueName;
 
 export const jobSettings = {
   /** Files read at once per worker process. Default 1. */

@@ -34,7 +34,7 @@ import type { ListedRfq, Quotation } from '../sourcing/index.ts';
 import { comparisonExtras, type ComparisonExtras } from './comparison-extras.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
-import { enqueueComparison, enqueueOverview, type ComparisonJobData } from './enqueue.ts';
+import { enqueueComparison, type ComparisonJobData, enqueueOverview } from '../queues/index.ts';
 import { findListedRfq } from './find-rfq.ts';
 import { observeCloseToWorkbook } from './hint-stats.ts';
 import { decideNewVersion, decisionsOf, revisionsOf } from './revisions.ts';

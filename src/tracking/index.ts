@@ -7,15 +7,12 @@ export { runPoll, lastPoll, lastSuccessfulPollAt, pollHistory, type PollResult }
 export { runQuotations, type QuotationsResult } from './quotations-runner.ts';
 export { runComparison, type ComparisonResult } from './comparison-runner.ts';
 export { trackingStatus, pendingWork, trackedRfq, type TrackingStatus, type PendingWork } from './status.ts';
-export { enqueuePollNow, enqueuePoll, enqueueQuotations, enqueueComparison } from './enqueue.ts';
-export type { PollJobData, QuotationsJobData, ComparisonJobData } from './enqueue.ts';
 export { writeComparisonNow } from './compare-now.ts';
 export { handleServiceError, deferWhilePaused } from './service-errors.ts';
 export type { TrackedRfq, TrackedState, Transition } from './transitions.ts';
 export type { TrackingContext } from './context.ts';
 export { auditIdentity } from './audit-identity.ts';
 export { trackingStore } from './context.ts';
-export { comparisonJobSchema, OVERVIEW_JOB, overviewJobSchema, pollJobSchema, quotationsJobSchema } from './enqueue.ts';
 export { actOnWebhook, hintIds, type HintOutcome } from './hint-check.ts';
 export { closeToWorkbook, hintFigures, type HintFigures, type LatencyHistogram, quantileBound } from './hint-stats.ts';
 export { type OverviewWritten, writeAccountOverview } from './overview.ts';

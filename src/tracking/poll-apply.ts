@@ -7,7 +7,7 @@
  * older than the record's last change does not move its state back.
  */
 import type { TrackingContext } from './context.ts';
-import { enqueueQuotations } from './enqueue.ts';
+import { enqueueQuotations } from '../queues/index.ts';
 import type { PollResult } from './poll-result.ts';
 import type { PollState, TransitionVia } from './poll-state.ts';
 import { finalFollowUp, isFinal, observe, unreadableOf, type Observation, type TrackedRfq } from './transitions.ts';

@@ -20,7 +20,7 @@
  */
 import { TransientHttpError } from '../core/index.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
-import type { PollJobData } from './enqueue.ts';
+import type { PollJobData } from '../queues/index.ts';
 import { writeAccountOverview } from './overview.ts';
 import { applyToTracked } from './poll-apply.ts';
 import { recordPoll } from './poll-history.ts';

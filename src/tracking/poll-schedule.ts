@@ -8,7 +8,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../core/index.ts';
-import { enqueuePoll } from './enqueue.ts';
+import { enqueuePoll } from '../queues/index.ts';
 import type { Queues } from '../redis/index.ts';
 
 export interface PollSchedule {

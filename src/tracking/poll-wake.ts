@@ -7,7 +7,7 @@
  */
 import { defineScript, loadScript } from '../redis/index.ts';
 import type { TrackingContext } from './context.ts';
-import { enqueuePoll } from './enqueue.ts';
+import { enqueuePoll } from '../queues/index.ts';
 
 export type WakeContext = Pick<TrackingContext, 'redis' | 'keys' | 'queues'>;
 

@@ -9,7 +9,7 @@
  */
 import type { Logger } from '../core/index.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
-import { enqueueComparison, type QuotationsJobData } from './enqueue.ts';
+import { enqueueComparison, type QuotationsJobData } from '../queues/index.ts';
 import { sayOnce, type ToSay } from './report-once.ts';
 import { decideNewVersion, decisionsOf, revisionsOf, type VersionDecision } from './revisions.ts';
 import { pullQuotations, storeSnapshot, type QuotationPull } from './snapshot.ts';

@@ -6,7 +6,7 @@
  * lines match again.
  */
 import type { TrackingContext } from './context.ts';
-import { enqueueComparison } from './enqueue.ts';
+import { enqueueComparison } from '../queues/index.ts';
 
 export interface WithheldAward {
   rfqId: number;

@@ -14,6 +14,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Level of each folder, lowest first. */
 const LEVELS: Array<[folder: string, level: number]> = [
   ['src/core', 0], // errors, logger, time zones, text folding, atomic writes, the requisition type
+  ['src/queues', 1], // one module per queue: its name, payload schema, job ids, enqueue and options (the settings name them)
   ['src/settings', 1], // the configuration: schema, loader, secrets, Redis settings, each concern's fields
   ['src/sourcing', 2],
   ['src/sandbox', 2],

@@ -13,7 +13,7 @@ import { COMPARISON_COLS as C, COMPARISON_ROWS as R, AWARD_ROWS } from '../../sr
 import { loadConfig } from '../../src/settings/config.ts';
 import { compileProfile, ingestFile, loadProfiles } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
-import { requisitionSchema } from '../../jobs/create-rfq.ts';
+import { requisitionSchema } from '../../src/queues/create-rfq.ts';
 import { demoInput } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requisitionSchema } from '../../jobs/create-rfq.ts';
+import { requisitionSchema } from '../../src/queues/create-rfq.ts';
 import { writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { parseDateCell, parseDateText } from '../../src/ingest/index.ts';

@@ -5,7 +5,7 @@
  * requisition and the tracked RFQ, and the comparison's estimates use them.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requisitionSchema } from '../../jobs/create-rfq.ts';
+import { requisitionSchema } from '../../src/queues/create-rfq.ts';
 import { buildComparison } from '../../src/comparison/index.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';

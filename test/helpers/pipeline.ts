@@ -39,7 +39,7 @@ import type { Requisition } from '../../src/core/requisition.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import type { StoredRfq } from '../../src/sandbox/store.ts';
-import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
+import { enqueuePollNow } from '../../src/queues/poll.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { freshPrefix, useRedis } from './redis.ts';
 import { useSandbox } from './sandbox.ts';

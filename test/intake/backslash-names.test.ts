@@ -15,7 +15,7 @@ import {
   parseProcessingName,
   reportFileName,
 } from '../../src/intake/file-mover.ts';
-import { ingestJobPayloadSchema } from '../../src/intake/inbox-intake.ts';
+import { ingestJobPayloadSchema } from '../../src/queues/ingest.ts';
 
 import { useRedis } from '../helpers/redis.ts';
 import { genericCsv, ls, useIntakes, waitFor } from '../helpers/pipeline.ts';

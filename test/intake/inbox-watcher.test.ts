@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { newProcessingName } from '../../src/intake/file-mover.ts';
-import { ingestJobPayloadSchema } from '../../src/intake/inbox-intake.ts';
+import { ingestJobPayloadSchema } from '../../src/queues/ingest.ts';
 
 import { ledgerClaims } from '../helpers/monitor.ts';
 import { useRedis } from '../helpers/redis.ts';

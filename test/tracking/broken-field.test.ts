@@ -19,7 +19,7 @@ import { trackingFacts } from '../../app/commands/operator.ts';
 import { collectStatus } from '../../app/commands/status.ts';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import type { WorkerContext } from '../../src/worker/context.ts';
-import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
+import { enqueuePollNow } from '../../src/queues/poll.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/core/logger.ts';
-import { enqueuePollNow } from '../../src/tracking/enqueue.ts';
+import { enqueuePollNow } from '../../src/queues/poll.ts';
 import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

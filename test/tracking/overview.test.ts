@@ -12,7 +12,7 @@ import { trackingFacts } from '../../app/commands/operator.ts';
 import { OVERVIEW_COLS as C, OVERVIEW_ROWS as R, OVERVIEW_SHEET } from '../../src/comparison/overview.ts';
 import { trackingStore } from '../../src/tracking/context.ts';
 import { writeAccountOverview } from '../../src/tracking/overview.ts';
-import { enqueueOverview } from '../../src/tracking/enqueue.ts';
+import { enqueueOverview } from '../../src/queues/poll.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';

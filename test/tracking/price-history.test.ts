@@ -11,7 +11,7 @@ import type { Requisition } from '../../src/core/requisition.ts';
 import { lastAwards, priceHistories, recordFinalAward } from '../../src/tracking/price-history.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { requisitionSchema } from '../../jobs/create-rfq.ts';
+import { requisitionSchema } from '../../src/queues/create-rfq.ts';
 import { GENERATED_AT, ingestSample, makeRfq, quote } from '../comparison/fixtures.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

@@ -104,7 +104,7 @@ describe('poll schedule', () => {
     const h = await harness({ token: () => token });
     const id = await h.createTrackedRfq('Auth');
     token = 'revoked-token';
-    const { enqueuePollNow } = await import('../../src/tracking/enqueue.ts');
+    const { enqueuePollNow } = await import('../../src/queues/index.ts');
     await enqueuePollNow(h.ctx);
     // The gate records the refusal first, then the job goes back to delayed.
     await waitFor('the poll job delayed', async () => (await h.ctx.queues.poll.getJobCountByTypes('delayed')) > 0);
@@ -132,7 +132,7 @@ describe('poll schedule', () => {
     await h.pollAndSettle();
     pipeline.sandbox.control.advance(id, 'closed');
     token = 'revoked-token';
-    const { enqueueQuotations } = await import('../../src/tracking/enqueue.ts');
+    const { enqueueQuotations } = await import('../../src/queues/index.ts');
     await enqueueQuotations(h.ctx, { rfqId: id, reason: 'manual' });
     await waitFor(
       'the quotations job delayed',

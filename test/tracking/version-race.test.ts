@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ComparisonJobData } from '../../src/tracking/enqueue.ts';
+import type { ComparisonJobData } from '../../src/queues/comparison.ts';
 import { runComparison } from '../../src/tracking/comparison-runner.ts';
 import { runPoll } from '../../src/tracking/poll-runner.ts';
 import { runQuotations } from '../../src/tracking/quotations-runner.ts';
