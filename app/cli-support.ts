@@ -6,6 +6,11 @@
 import { loadConfig, type Config } from '../src/settings/index.ts';
 import { ConfigError, RfqSyncError, createLogger, scrubSecrets, type Logger } from '../src/core/index.ts';
 
+/** One line on stdout: what a command prints for the person or script that ran it. */
+export const out = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_CONFIG = 2;
@@ -26,7 +31,7 @@ export interface Setup {
  * `service`: logs are the output (stdout, level from LOG_LEVEL). Otherwise logs go to stderr at `warn` unless
  * --log-level says otherwise, so `status --json` and `check` keep stdout for their answer. `redisOnly`: the command
  * reads or steers Redis only (status, failed, ingest, recover): no sourcing token is needed. `advisory`: settings the
- * command does not use (their problems are said by the command, their defaults used: app/runtime/notify-check.ts).
+ * command does not use (their problems are said by the command, their defaults used: app/notify-check.ts).
  */
 export function setup(
   global: GlobalOptions,

@@ -7,7 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { Config } from '../src/settings/index.ts';
 import { ConfigError, type Logger } from '../src/core/index.ts';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, reportError, setup, type GlobalOptions } from './cli-support.ts';
-import { commands, type OperatorCommands, type SandboxCommandOptions } from './commands/index.ts';
+import { commands, type SandboxCommandOptions } from './commands/index.ts';
 
 const program = new Command('rfq-sync')
   .description(
@@ -52,11 +52,12 @@ function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>)
 }
 
 /**
- * A command whose body is one function of commands/operator.ts, loaded when it runs: `run(config, logger, ...what commander
- * parsed)` (its arguments, then its options; the Command object commander adds last is left out).
+ * A command whose body is one function of its file in commands/, loaded when it runs: `run(config, logger, ...what
+ * commander parsed)` (its arguments, then its options; the Command object commander adds last is left out).
  */
-function runFromCommands(
-  name: keyof OperatorCommands,
+function runFromCommands<M, K extends keyof M>(
+  load: () => Promise<M>,
+  name: K,
   o: Parameters<typeof setup>[1] = {},
   notify?: { command: string; mode: 'refuse' | 'warn' },
 ): (...args: unknown[]) => Promise<void> {
@@ -66,7 +67,7 @@ function runFromCommands(
       notify?.mode === 'warn' ? { ...o, advisory: notifySetting } : o,
     );
     const config = notify ? await notifySettings(loaded, notify.command, notify.mode) : loaded;
-    const run = (await commands.operator())[name] as (c: Config, l: Logger, ...a: unknown[]) => Promise<number>;
+    const run = (await load())[name] as (c: Config, l: Logger, ...a: unknown[]) => Promise<number>;
     return run(config, logger, ...args.slice(0, -1));
   });
 }
@@ -74,9 +75,9 @@ function runFromCommands(
 /** Settings `status`, `failed`, `ingest`, `resolve` and `recover` do not use: the notification ones. */
 const notifySetting = (key: string): boolean => key.startsWith('NOTIFY_');
 
-/** The notification settings checked (refuse) or said in one warning line and left out (warn): app/runtime/notify-check.ts. */
+/** The notification settings checked (refuse) or said in one warning line and left out (warn): app/notify-check.ts. */
 async function notifySettings(config: Config, command: string, mode: 'refuse' | 'warn'): Promise<Config> {
-  const { checkNotifySettings } = await import('./runtime/index.ts');
+  const { checkNotifySettings } = await import('./notify-check.ts');
   return checkNotifySettings(config, command, mode);
 }
 
@@ -200,26 +201,30 @@ program
   .argument('<file>', 'CSV or XLSX export')
   .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
   .option('--move', 'move the file instead of copying it (same file system as processing/ only)')
-  .action(runFromCommands('runIngestCommand', { redisOnly: true }, { command: 'ingest', mode: 'warn' }));
+  .action(
+    runFromCommands(commands.ingest, 'runIngestCommand', { redisOnly: true }, { command: 'ingest', mode: 'warn' }),
+  );
 
 program
   .command('poll')
   .description('poll the status lists now and print what changed (quotation pulls it triggers are done by a worker)')
   .option('--enqueue', 'only queue a poll for the running workers')
-  .action(runFromCommands('runPollCommand'));
+  .action(runFromCommands(commands.poll, 'runPollCommand'));
 
 program
   .command('compare')
   .description('write the quote comparison workbook of one RFQ now, from what the service says (prints its path)')
   .argument('<rfq-id>', 'the RFQ _id on the sourcing service', (v) => positiveInteger(v))
   .option('-o, --out <file>', 'write here instead of outbox/comparisons/')
-  .action(runFromCommands('runCompareCommand'));
+  .action(runFromCommands(commands.compare, 'runCompareCommand'));
 
 program
   .command('status')
   .description('queue counts, RFQs tracked per state, last poll, recent failures with their reason, auth pause')
   .option('--json', 'print one JSON document (for scripts and monitoring)')
-  .action(runFromCommands('runStatusCommand', { redisOnly: true }, { command: 'status', mode: 'warn' }));
+  .action(
+    runFromCommands(commands.status, 'runStatusCommand', { redisOnly: true }, { command: 'status', mode: 'warn' }),
+  );
 
 program
   .command('trace')
@@ -242,7 +247,7 @@ program
     "detect the sourcing service's dialect for this account now and read its vendor directory; print both with the evidence",
   )
   .option('--json', 'print JSON')
-  .action(runFromCommands('runDoctorCommand', {}, { command: 'doctor', mode: 'refuse' }));
+  .action(runFromCommands(commands.doctor, 'runDoctorCommand', {}, { command: 'doctor', mode: 'refuse' }));
 
 program
   .command('recover')
@@ -304,7 +309,7 @@ program
     new Option('--rfq <id>', 'the RFQ that is this requisition').argParser((v) => positiveInteger(v)).conflicts('post'),
   )
   .option('--post', 'no RFQ is this requisition: post it again')
-  .action(runFromCommands('runResolveCommand', {}, { command: 'resolve', mode: 'warn' }));
+  .action(runFromCommands(commands.resolve, 'runResolveCommand', {}, { command: 'resolve', mode: 'warn' }));
 
 const failed = program
   .command('failed')
@@ -314,13 +319,17 @@ failed
   .description('every failed job with its reason')
   .option('--json', 'print JSON')
   .option('--limit <n>', 'at most this many per queue', (v) => positiveInteger(v), 1000)
-  .action(runFromCommands('runFailedList', { redisOnly: true }, { command: 'failed list', mode: 'warn' }));
+  .action(
+    runFromCommands(commands.failed, 'runFailedList', { redisOnly: true }, { command: 'failed list', mode: 'warn' }),
+  );
 failed
   .command('retry')
   .description('run failed jobs again')
   .argument('[ref]', 'job reference from `failed list` (queue:id, or a bare id)')
   .option('--all', 'every failed job')
-  .action(runFromCommands('runFailedRetry', { redisOnly: true }, { command: 'failed retry', mode: 'warn' }));
+  .action(
+    runFromCommands(commands.failed, 'runFailedRetry', { redisOnly: true }, { command: 'failed retry', mode: 'warn' }),
+  );
 
 const notify = program.command('notify').description('notifications (NOTIFY_CHANNELS, NOTIFY_ROUTES)');
 notify

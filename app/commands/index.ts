@@ -1,10 +1,16 @@
 /**
- * The CLI's commands, one file each (operator.ts holds the small ones that act on a running installation), loaded
- * only when their command runs, so `--help` and small commands start fast.
+ * The CLI's commands, one file each (the status report's parts and the operator commands' shared context beside
+ * them), loaded only when their command runs, so `--help` and small commands start fast.
  */
 export const commands = {
-  operator: () => import('./operator.ts'), // status, failed, ingest, poll, compare, doctor, resolve
   service: () => import('./service.ts'), // worker, once
+  status: () => import('./status-command.ts'),
+  failed: () => import('./failed.ts'), // failed list, failed retry
+  ingest: () => import('./ingest.ts'),
+  poll: () => import('./poll.ts'),
+  compare: () => import('./compare.ts'),
+  doctor: () => import('./doctor.ts'),
+  resolve: () => import('./resolve.ts'),
   trace: () => import('./trace.ts'),
   recover: () => import('./recover.ts'),
   resume: () => import('./resume.ts'),
@@ -14,6 +20,4 @@ export const commands = {
   suggestVendors: () => import('./suggest-vendors.ts'), // check --suggest's categories
 };
 
-/** The commands of operator.ts, by function name. */
-export type OperatorCommands = typeof import('./operator.ts');
 export type { SandboxCommandOptions } from './sandbox.ts';

@@ -7,7 +7,7 @@ import type { Config } from '../../src/settings/index.ts';
 import type { Logger } from '../../src/core/index.ts';
 import { describeFolder, readIntakeFolder, takeOverIntake, thisFolder } from '../../src/intake/index.ts';
 import { EXIT_OK } from '../cli-support.ts';
-import { withReadContext } from './operator.ts';
+import { withReadContext } from './context.ts';
 
 export async function runIntakeCommand(
   config: Config,

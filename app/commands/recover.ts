@@ -26,7 +26,7 @@ import {
 import { enqueueCreateRfq } from '../../src/queues/index.ts';
 import { createStateEpoch, readLostState } from '../../src/redis/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
-import { withReadContext, type ReadContext } from './operator.ts';
+import { withReadContext, type ReadContext } from './context.ts';
 import { reseedFromAudit, rfqsInAuditLog, type KnownRfq } from './recover-audit.ts';
 
 /** `--since`: an ISO date (midnight UTC) or date-time with its zone (Z or +hh:mm); anything else is refused. */

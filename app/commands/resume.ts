@@ -6,7 +6,7 @@
 import type { Config } from '../../src/settings/index.ts';
 import type { Logger } from '../../src/core/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
-import { withContext } from './operator.ts';
+import { withContext } from './context.ts';
 
 export async function runResumeCommand(config: Config, logger: Logger, out: (line: string) => void): Promise<number> {
   return withContext(config, logger, 'resume', async (ctx) => {

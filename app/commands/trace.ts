@@ -11,7 +11,7 @@ import { buildTimeline, formatTimeline, type Timeline } from '../../src/audit/in
 import type { RedisKeys } from '../../src/redis/index.ts';
 import { traceState } from '../../src/tracking/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
-import { withReadContext } from './operator.ts';
+import { withReadContext } from './context.ts';
 import type { TraceLookup } from '../http/index.ts';
 
 /** How long the lookup page waits for Redis's state before it answers from the log alone. */

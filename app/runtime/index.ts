@@ -3,7 +3,6 @@
  * workers and watchers, notifications' watch, and graceful shutdown.
  */
 export { openContext, resolveRuntime, type Runtime } from './endpoints.ts';
-export { checkNotifySettings } from './notify-check.ts';
 export { awaitOnceNotifications } from './once-notify.ts';
 export { type RunningPipeline, startPipeline, unfinishedIn, unfinishedJobs, waitForDrain } from './pipeline-runner.ts';
 export { installShutdown, type ShutdownHandle, type ShutdownStep } from './shutdown.ts';

@@ -128,7 +128,7 @@ describe('each key family is built by its owners only', () => {
   it('the check finds a family built elsewhere (planted here)', () => {
     const text = "const k = ctx.keys.key('trk', 'polls');\nconst d = o.keys.key('dialect');\nkeyOf('notify', 'x');";
     expect(foreignFamilies('src/tracking/store.ts', text)).toEqual(['2: dialect', '3: notify']);
-    expect(foreignFamilies('app/commands/operator.ts', text)).toEqual(['1: trk', '2: dialect', '3: notify']);
+    expect(foreignFamilies('app/commands/context.ts', text)).toEqual(['1: trk', '2: dialect', '3: notify']);
   });
 
   it('holds for every file of src/, jobs/, app/ and bin/', () => {

@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
-import { runResolveCommand } from '../../app/commands/operator.ts';
+import { runResolveCommand } from '../../app/commands/resolve.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { createRfqOnce, type CreatorDeps } from '../../src/creation/rfq-creator.ts';
 import { silentLogger } from '../../src/core/logger.ts';

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps, enqueueCreateRfq, reconcilerOf } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { silentLogger } from '../../src/core/logger.ts';
-import { runResolveCommand } from '../../app/commands/operator.ts';
+import { runResolveCommand } from '../../app/commands/resolve.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { createRfqOnce, toCreateRfqRequest } from '../../src/creation/rfq-creator.ts';

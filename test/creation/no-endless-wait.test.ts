@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
-import { runResolveCommand, trackingFacts } from '../../app/commands/operator.ts';
+import { runResolveCommand } from '../../app/commands/resolve.ts';
+import { trackingFacts } from '../../app/commands/status-command.ts';
 import { collectStatus, formatStatus } from '../../app/commands/status.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { createReconcileCoordinator } from '../../src/creation/reconcile-coordinator.ts';

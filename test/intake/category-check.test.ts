@@ -12,7 +12,7 @@ import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { collectStatus, formatStatus } from '../../app/commands/status.ts';
-import { trackingFacts } from '../../app/commands/operator.ts';
+import { trackingFacts } from '../../app/commands/status-command.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import type { WorkerContext } from '../../src/worker/context.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';

@@ -18,7 +18,7 @@ import { claimIntake, readIntakeFolder } from '../../src/intake/intake-folder.ts
 import { listFailed } from '../../app/commands/failed-jobs.ts';
 import { recentFailures } from '../../app/commands/status.ts';
 import { runIntakeCommand } from '../../app/commands/intake.ts';
-import { runIngestCommand } from '../../app/commands/operator.ts';
+import { runIngestCommand } from '../../app/commands/ingest.ts';
 import { useRedis, freshPrefix } from '../helpers/redis.ts';
 import { genericCsv, ls, type TestIntake, useIntakes } from '../helpers/pipeline.ts';
 

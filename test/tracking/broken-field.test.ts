@@ -15,7 +15,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { trackingFacts } from '../../app/commands/operator.ts';
+import { trackingFacts } from '../../app/commands/status-command.ts';
 import { collectStatus } from '../../app/commands/status.ts';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import type { WorkerContext } from '../../src/worker/context.ts';

@@ -12,7 +12,7 @@ import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { collectStatus } from '../../app/commands/status.ts';
-import { trackingFacts } from '../../app/commands/operator.ts';
+import { trackingFacts } from '../../app/commands/status-command.ts';
 import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { OVERVIEW_COLS, OVERVIEW_ROWS } from '../../src/comparison/overview.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';

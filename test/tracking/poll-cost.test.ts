@@ -7,7 +7,7 @@
  * tracked RFQ gone from every list is reported missing, not dropped and not given a state.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { trackingFacts } from '../../app/commands/operator.ts';
+import { trackingFacts } from '../../app/commands/status-command.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { withheldAwards } from '../../src/tracking/withheld-awards.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';

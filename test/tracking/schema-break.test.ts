@@ -5,7 +5,7 @@
  * (a line without its id) is placed by its _id in the list it was found in, and named in the logs and the result.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { trackingFacts } from '../../app/commands/operator.ts';
+import { trackingFacts } from '../../app/commands/status-command.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';

@@ -5,8 +5,8 @@
  * line naming the problems and go on without notifications, so an operator fixing a typo in a route keeps the very
  * commands that show what is wrong.
  */
-import type { Config } from '../../src/settings/index.ts';
-import { ConfigError, scrubSecrets } from '../../src/core/index.ts';
+import type { Config } from '../src/settings/index.ts';
+import { ConfigError, scrubSecrets } from '../src/core/index.ts';
 
 /**
  * `refuse`: throw the ConfigError. `warn`: one line on `write` naming every problem (those loadConfig kept in
@@ -21,7 +21,7 @@ export async function checkNotifySettings(
   const problems = [...(config.ignored ?? [])];
   let checked = config;
   if (config.NOTIFY_CHANNELS !== undefined || config.NOTIFY_ROUTES !== undefined) {
-    const { resolveNotifySettings } = await import('../../src/notify/index.ts');
+    const { resolveNotifySettings } = await import('../src/notify/index.ts');
     try {
       resolveNotifySettings(config);
     } catch (err) {
