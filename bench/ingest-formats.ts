@@ -10,10 +10,21 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import * as XLSX from '@e965/xlsx';
 import { Parser } from 'htmlparser2';
+import { createInterface } from 'node:readline';
 import { readHtmlRows } from '../src/ingest/html-reader.ts';
+import { readSapListRows } from '../src/ingest/sap-list-reader.ts';
 import { loadWorkbook, readWorkbookRows } from '../src/ingest/sheetjs-reader.ts';
 
-export const FORMAT_KINDS = ['raw-sheetjs', 'raw-html', 'reader-xls', 'reader-xml2003', 'reader-html'] as const;
+export const FORMAT_KINDS = [
+  'raw-sheetjs',
+  'raw-html',
+  'raw-lines',
+  'reader-xls',
+  'reader-xml2003',
+  'reader-ods',
+  'reader-html',
+  'reader-sap',
+] as const;
 
 type Row = (string | number)[];
 
@@ -38,6 +49,49 @@ export async function writeXml2003(path: string, header: string[], dataRow: (i: 
   const wb = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(typed(header, dataRow, rows)), 'Requisitions');
   await writeFile(path, XLSX.write(wb, { bookType: 'xlml', type: 'buffer' }) as Buffer);
+}
+
+export async function writeOds(path: string, header: string[], dataRow: (i: number) => Row, rows: number) {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(typed(header, dataRow, rows)), 'Requisitions');
+  await writeFile(path, XLSX.write(wb, { bookType: 'ods', type: 'buffer' }) as Buffer);
+}
+
+/**
+ * An SAP list saved "unconverted": fixed-width cells between `|`, rule lines, the page header (title, date, column
+ * header) repeated every 60 lines, and a subtotal line after each requisition.
+ */
+export async function writeSapList(path: string, header: string[], dataRow: (i: number) => Row, rows: number) {
+  const widths = header.map((h, c) => Math.max(h.length, ...[0, 1, 7].map((i) => String(dataRow(i)[c]).length)) + 1);
+  const line = (cells: (string | number)[]) =>
+    `|${cells.map((v, c) => (typeof v === 'number' ? String(v).padStart(widths[c]!) : String(v).padEnd(widths[c]!))).join('|')}|\n`;
+  const rule = `${'-'.repeat(line(header).length - 1)}\n`;
+  const pageHead = (page: number) =>
+    `\n20.11.2026                 Dynamic List Display                 ${page}\n\n${rule}${line(header)}${rule}`;
+  const out = createWriteStream(path);
+  let buf = '';
+  let page = 0;
+  let onPage = 60;
+  for (let i = 0; i < rows; i++) {
+    if (onPage >= 60) {
+      buf += pageHead(++page);
+      onPage = 0;
+    }
+    const r = dataRow(i);
+    r[6] = Number(r[6]);
+    buf += line(r);
+    onPage++;
+    if (i % 10 === 9 || i === rows - 1) {
+      buf += line(header.map((_, c) => (c === 0 ? '*' : '')));
+      onPage++;
+    }
+    if (buf.length > 1 << 20) {
+      if (!out.write(buf)) await once(out, 'drain');
+      buf = '';
+    }
+  }
+  out.end(`${buf}${rule}`);
+  await once(out, 'finish');
 }
 
 export async function writeHtml(path: string, header: string[], dataRow: (i: number) => Row, rows: number) {
@@ -67,9 +121,21 @@ export async function rawParse(kind: (typeof FORMAT_KINDS)[number], file: string
     for await (const b of readHtmlRows(file, 'utf8', 0, 'bench')) n += b.length;
     return n;
   }
-  if (kind === 'reader-xls' || kind === 'reader-xml2003') {
+  if (kind === 'reader-sap') {
     let n = 0;
-    const wb = await loadWorkbook(file, kind === 'reader-xls' ? 'xls' : 'xml2003', 'bench');
+    for await (const b of readSapListRows(file, 'utf8', 0, 'bench')) n += b.length;
+    return n;
+  }
+  if (kind === 'raw-lines') {
+    // the SAP list reader's library: node's readline over the same decoded stream, lines counted
+    let n = 0;
+    const input = createReadStream(file, { highWaterMark: 256 * 1024 }).setEncoding('utf8');
+    for await (const _ of createInterface({ input, crlfDelay: Infinity })) n++;
+    return n;
+  }
+  if (kind === 'reader-xls' || kind === 'reader-xml2003' || kind === 'reader-ods') {
+    let n = 0;
+    const wb = await loadWorkbook(file, kind.slice('reader-'.length) as 'xls' | 'xml2003' | 'ods', 'bench');
     for await (const b of readWorkbookRows(wb)) n += b.length;
     return n;
   }
@@ -101,4 +167,10 @@ export async function rawParse(kind: (typeof FORMAT_KINDS)[number], file: string
   return rows;
 }
 
-export const FORMAT_WRITERS = { xls: writeBiff, xml2003: writeXml2003, html: writeHtml };
+export const FORMAT_WRITERS = {
+  xls: writeBiff,
+  xml2003: writeXml2003,
+  ods: writeOds,
+  html: writeHtml,
+  sap: writeSapList,
+};

@@ -11,7 +11,8 @@
  * (SheetJS / htmlparser2). Targets: ours/raw rows/s >= 0.6; peak RSS of the in-memory formats below the budget of
  * MAX_IN_MEMORY_READ_BYTES (docs/mapping.md), of HTML below the CSV bound.
  * Options: --csv-lines N,N,..., --xlsx-rows N,N,..., --xls-rows N, --xml-rows N, --html-rows N, --formats-only (the
- * new formats' cases alone; by default every case runs), --keep (leave the files).
+ * new formats' cases alone; by default every case runs), --repeat N (the new formats' raw and ours runs, alternated,
+ * the fastest of each compared; default 3), --keep (leave the files).
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -181,12 +182,13 @@ if (args[0] === '--child') {
     return i >= 0 ? args[i + 1]!.split(',').map(Number) : def;
   };
   const formatsOnly = args.includes('--formats-only');
+  const repeat = sizes('--repeat', [3])[0]!;
   const csvSizes = formatsOnly ? [] : sizes('--csv-lines', [1_000_000, 2_000_000, 3_000_000]);
   const xlsxSizes = formatsOnly ? [] : sizes('--xlsx-rows', [100_000, 200_000, 400_000]);
   const dir = await mkdtemp(join(tmpdir(), 'rfq-bench-ingest-'));
   try {
     if (formatsOnly) {
-      await formatCases(dir, sizes, runChild);
+      await formatCases(dir, sizes, runChild, repeat);
       if (!args.includes('--keep')) await rm(dir, { recursive: true, force: true });
       process.exit(0);
     }
@@ -224,7 +226,7 @@ if (args[0] === '--child') {
       }
     }
 
-    await formatCases(dir, sizes, runChild);
+    await formatCases(dir, sizes, runChild, repeat);
 
     const idxCsv = join(dir, 'generic-bench-index.csv');
     await writeCsv(idxCsv, 1_000_000);

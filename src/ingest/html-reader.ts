@@ -1,7 +1,9 @@
 /**
  * Tables of an HTML page (what Oracle EBS, many web reports and SAP's "Excel" download write and name `.xls`), read
  * streamed with htmlparser2: a real HTML parser (implied end tags, entities, comments, scripts), never regular
- * expressions, and never the whole page in memory: a row is kept until its `</tr>`, then handed on.
+ * expressions, and never the whole page in memory: a row is kept until its `</tr>`, then handed on. The rows are read
+ * with htmlparser2's Tokenizer under the Parser's element rules (html-table-parser.ts: the same events, without the
+ * work no table needs); the list of tables with the Parser itself.
  *
  * Each `<table>` is one table, numbered in document order (`Table 1`, `Table 2`, ...) and also known by its `id`
  * and its `<caption>`: a profile's `sheet` may name it by any of these. Without a name, the first table holding any
@@ -18,6 +20,7 @@ import type { Readable } from 'node:stream';
 import { Parser } from 'htmlparser2';
 import iconv from 'iconv-lite';
 import { FileRefusedError, SheetNotFoundError } from '../core/index.ts';
+import { TableParser } from './html-table-parser.ts';
 import { MAX_CSV_RECORD_CHARS } from './csv-reader.ts';
 import type { TextEncoding } from './file-sniffer.ts';
 import type { HeadRow } from './profile-selection.ts';
@@ -164,6 +167,13 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
   const top = (): OpenTable | undefined => stack[stack.length - 1];
   return {
     stack,
+    wantsText(): boolean {
+      const t = top();
+      return t !== undefined && (t.cell !== undefined || t.inCaption);
+    },
+    wantsAttributes(): boolean {
+      return attrTag !== 0;
+    },
     onattribute(name: string, value: string): void {
       if (attrTag === 0) return;
       const t = attrOf!;
@@ -271,7 +281,7 @@ export async function* readHtmlRows(
     },
     tables,
   );
-  const parser = new Parser(h, { decodeEntities: true, lowerCaseTags: true, recognizeSelfClosing: true });
+  const parser = new TableParser(h);
   const input = decoded(path, encoding, bomBytes);
   let any = false;
   try {

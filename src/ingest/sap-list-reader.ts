@@ -77,16 +77,17 @@ export async function* readSapListRows(
           file,
           `has a line longer than ${MAX_CSV_RECORD_CHARS.toLocaleString('en')} characters (line ${lineNo})`,
         );
-      const framed = line.trimStart().startsWith('|') && line.trimEnd().endsWith('|');
+      const end = line.trimEnd();
+      const framed = end.endsWith('|') && line.trimStart().startsWith('|');
       if (!framed || RULE.test(line)) continue;
       if (header === undefined) {
-        header = line.trimEnd();
+        header = end;
         cols = columnsOf(line);
         batch.push({ row: lineNo, cells: cut(line, cols) });
         continue;
       }
-      if (line.trimEnd() === header) continue;
-      const aligned = cols.every(([a, b]) => line[a - 1] === '|' && (b >= line.trimEnd().length || line[b] === '|'));
+      if (end === header) continue;
+      const aligned = cols.every(([a, b]) => line[a - 1] === '|' && (b >= end.length || line[b] === '|'));
       const cells = aligned ? cut(line, cols) : ownCells(line);
       if (isSubtotal(cells)) continue;
       // a group line: one cell across the frame

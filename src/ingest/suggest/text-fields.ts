@@ -12,6 +12,15 @@ import { nameByValues, reviewRivals } from './rivals.ts';
 
 type Fields = Record<string, string>;
 
+/**
+ * Short codes (`001`, `P03`, `A1`: every value at most 4 characters, no space, a digit): an SAP purchasing group
+ * (`PGr`, `EKG`) and the like. A code describes nothing and names no one: never the product text nor the requester.
+ */
+function shortCodes(c: Column): boolean {
+  const values = c.texts.filter((t) => t !== '');
+  return values.length > 0 && values.every((t) => t.length <= 4 && /\d/.test(t) && !/\s/.test(t));
+}
+
 /** product_name, specification and uom. */
 export function pickItemFields(pool: ColumnPool, notes: SuggestNotes, reqRuns: Runs): Fields {
   const { columns, n } = pool;
@@ -55,7 +64,7 @@ export function pickItemFields(pool: ColumnPool, notes: SuggestNotes, reqRuns: R
   else {
     product =
       columns
-        .filter((c) => pool.free(c) && textual(c) && c.nonEmpty >= n * 0.9)
+        .filter((c) => pool.free(c) && textual(c) && !shortCodes(c) && c.nonEmpty >= n * 0.9)
         .sort((a, b) => b.avgLen - a.avgLen)[0] ?? pool.need(columns.find(pool.free), 'product name');
     notes.say('fields.product_name', ref(product), 'low', 'no column is named like a product; the longest text column');
     notes.review(
@@ -121,7 +130,8 @@ export function pickTitleAndDescription(pool: ColumnPool, notes: SuggestNotes, r
   const descCol = descs[0];
   if (descCol) reviewRivals(notes, 'description', descCol, descs, 'description');
   if (descCol) pool.use(descCol);
-  const requester = pool.best('requester', headerText)[0];
+  // a purchasing group (PGr, EKG: 001, P03) is near "who asked" in the vocabulary, but a code names no one
+  const requester = pool.best('requester', (c) => headerText(c) && !shortCodes(c))[0];
   if (requester) pool.use(requester);
   if (descCol || requester) {
     fields.description =
