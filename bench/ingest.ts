@@ -12,7 +12,8 @@
  * MAX_IN_MEMORY_READ_BYTES (docs/mapping.md), of HTML below the CSV bound.
  * Options: --csv-lines N,N,..., --xlsx-rows N,N,..., --xls-rows N, --xml-rows N, --html-rows N, --formats-only (the
  * new formats' cases alone; by default every case runs), --repeat N (the new formats' raw and ours runs, alternated,
- * the fastest of each compared; default 3), --keep (leave the files).
+ * the fastest of each compared; default 3), --formats K,K (only these of the new formats: xls, xml2003, ods, html,
+ * sap), --keep (leave the files).
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -188,7 +189,8 @@ if (args[0] === '--child') {
   const dir = await mkdtemp(join(tmpdir(), 'rfq-bench-ingest-'));
   try {
     if (formatsOnly) {
-      await formatCases(dir, sizes, runChild, repeat);
+      const only = args.includes('--formats') ? args[args.indexOf('--formats') + 1]!.split(',') : undefined;
+      await formatCases(dir, sizes, runChild, repeat, only);
       if (!args.includes('--keep')) await rm(dir, { recursive: true, force: true });
       process.exit(0);
     }

@@ -246,6 +246,10 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
 }
 
 function decoded(path: string, encoding: TextEncoding, bomBytes: number): Readable {
+  // UTF-8 by Node's own decoder (a multi-byte character split between chunks is kept whole, as iconv does): iconv's
+  // stream adds a Transform and its copies on every chunk, 0.1 s of a 100,000-row page
+  if (encoding === 'utf8')
+    return createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024, encoding: 'utf8' });
   const file = createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024 });
   const enc = encoding === 'windows1252' ? 'win1252' : encoding;
   const out = file.pipe(iconv.decodeStream(enc)) as unknown as Readable;
