@@ -15,9 +15,7 @@ import type { Logger } from '../core/index.ts';
 import { writeIngestReport, type IngestSummary } from '../ingest/index.ts';
 import type { RedisKeys } from '../redis/index.ts';
 import { vendorStore } from '../vendors/index.ts';
-import type { FileFolders, ProcessingName } from './file-mover.ts';
-import { inboxHolds, type InboxHold } from './inbox-hold.ts';
-import type { FileLedger } from './file-ledger.ts';
+import { inboxHolds, type HoldInput, type InboxHold } from './inbox-hold.ts';
 
 export interface CategoryHeldFile extends InboxHold {
   /** Requisitions read from it, none sent. */
@@ -33,18 +31,12 @@ const holds = inboxHolds<CategoryHeldFile>((keys: Keys) => keys.key('category-he
  * Report, back to the inbox, the record, then the ledger lets its bytes be read again. A crash before the record
  * only means the file is taken (and held) once more.
  */
-export async function holdForVendorDirectory(o: {
-  redis: Redis;
-  keys: Keys;
-  log: Logger;
-  folders: FileFolders;
-  ledger: FileLedger;
-  file: ProcessingName;
-  sha256: string;
-  report: string;
-  summary: IngestSummary;
-  reason: string;
-}): Promise<CategoryHeldFile> {
+export async function holdForVendorDirectory(
+  o: HoldInput & {
+    summary: IngestSummary;
+    reason: string;
+  },
+): Promise<CategoryHeldFile> {
   const { file, summary } = o;
   const n = summary.requisitions;
   await writeIngestReport(

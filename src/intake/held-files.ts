@@ -10,12 +10,10 @@
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { ProfileBrokenError, Logger } from '../core/index.ts';
+import type { ProfileBrokenError } from '../core/index.ts';
 import { mappingFolderHash } from '../ingest/index.ts';
 import type { RedisKeys } from '../redis/index.ts';
-import type { FileFolders, ProcessingName } from './file-mover.ts';
-import { inboxHolds, type InboxHold } from './inbox-hold.ts';
-import type { FileLedger } from './file-ledger.ts';
+import { inboxHolds, type HoldInput, type InboxHold } from './inbox-hold.ts';
 import { writeFileNoticeReport } from './file-report.ts';
 
 export interface HeldFile extends InboxHold {
@@ -33,18 +31,12 @@ const holds = inboxHolds<HeldFile>((keys: Keys) => keys.key('held-files'));
  * again. Report first, move, then the record: a crash before the record only means the file is read (and held) once
  * more.
  */
-export async function holdInInbox(o: {
-  redis: Redis;
-  keys: Keys;
-  log: Logger;
-  folders: FileFolders;
-  ledger: FileLedger;
-  file: ProcessingName;
-  sha256: string;
-  report: string;
-  err: ProfileBrokenError;
-  mappingsHash: string;
-}): Promise<HeldFile> {
+export async function holdInInbox(
+  o: HoldInput & {
+    err: ProfileBrokenError;
+    mappingsHash: string;
+  },
+): Promise<HeldFile> {
   const { file, err } = o;
   const names = err.profiles.map((p) => `"${p.name}"`).join(', ');
   await writeFileNoticeReport(join(o.folders.reports, o.report), {

@@ -9,11 +9,24 @@ import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import type { Logger } from '../core/index.ts';
 import type { RedisKeys } from '../redis/index.ts';
 import { returnToInbox, type FileFolders, type ProcessingName } from './file-mover.ts';
 import type { FileLedger } from './file-ledger.ts';
 
 /** What every held file's record carries; each reason adds its own fields. */
+/** What every hold needs of the file being read: where it is, its bytes' ledger entry and its report's name. */
+export interface HoldInput {
+  redis: Redis;
+  keys: Pick<RedisKeys, 'key'>;
+  log: Logger;
+  folders: FileFolders;
+  ledger: FileLedger;
+  file: ProcessingName;
+  sha256: string;
+  report: string;
+}
+
 export interface InboxHold {
   /** Its name in the inbox now. */
   inboxName: string;

@@ -40,6 +40,7 @@ import {
 } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
 import { holdInInbox } from './held-files.ts';
+import type { HoldInput } from './inbox-hold.ts';
 import { holdForVendorDirectory } from './category-held-files.ts';
 import { categoryCheckRun, type CategoryCheckRun } from './ingest-category-check.ts';
 import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.ts';
@@ -239,9 +240,10 @@ async function settleRefusal(run: Run, err: unknown, discarded: number): Promise
   return { status: 'refused', file: file.original, reason, report: run.report, discardedRequisitions: discarded };
 }
 
-async function holdForBrokenProfile(run: Run, err: ProfileBrokenError): Promise<IngestResult> {
+/** The file being read, as a hold of it needs it (held-files.ts, category-held-files.ts). */
+function holdInput(run: Run): HoldInput {
   const { ctx, file, payload } = run;
-  const held = await holdInInbox({
+  return {
     redis: ctx.redis,
     keys: ctx.keys,
     log: run.log,
@@ -250,6 +252,13 @@ async function holdForBrokenProfile(run: Run, err: ProfileBrokenError): Promise<
     file,
     sha256: payload.sha256,
     report: run.report,
+  };
+}
+
+async function holdForBrokenProfile(run: Run, err: ProfileBrokenError): Promise<IngestResult> {
+  const { ctx, file, payload } = run;
+  const held = await holdInInbox({
+    ...holdInput(run),
     err,
     mappingsHash: run.mappingsHash ?? '',
   });
@@ -276,14 +285,7 @@ async function holdForBrokenProfile(run: Run, err: ProfileBrokenError): Promise<
 async function holdForVendors(run: Run, summary: IngestSummary, reason: string): Promise<IngestResult> {
   const { ctx, file, payload } = run;
   const held = await holdForVendorDirectory({
-    redis: ctx.redis,
-    keys: ctx.keys,
-    log: run.log,
-    folders: run.folders,
-    ledger: run.ledger,
-    file,
-    sha256: payload.sha256,
-    report: run.report,
+    ...holdInput(run),
     summary,
     reason,
   });
