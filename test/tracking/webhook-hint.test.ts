@@ -5,44 +5,18 @@
  * first. Real Redis, the sandbox over HTTP sending its own webhooks, in-process poll, quotations and comparison
  * workers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpsServer, type OpsServer } from '../../app/http/http-server.ts';
-import { createMetrics } from '../../app/http/metrics.ts';
-import { webhookOutcome } from '../../app/http/webhook.ts';
+import { describe, expect, it } from 'vitest';
 import { actOnWebhook } from '../../src/tracking/hint-check.ts';
+import { createMetrics } from '../../app/http/metrics.ts';
 import { closeToWorkbook, hintFigures } from '../../src/tracking/hint-stats.ts';
 import { statusWebhook, webhookLines } from '../../app/commands/status-webhook.ts';
 import { trackingStore } from '../../src/tracking/context.ts';
-import { captureLogs } from '../sourcing/fake-service.ts';
-import { pollingHarness, type PollingHarness, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { useWebhookOps } from '../helpers/webhook-ops.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 10, dialect: 'docs', existing: 30 }, scope: 'file' });
 const SECRET = 'hook-secret-hint-0123456789';
-const logs = captureLogs();
-let h: PollingHarness;
-let ops: OpsServer;
-
-beforeAll(async () => {
-  h = await pollingHarness({
-    redisUrl: pipeline.redisUrl,
-    sandbox: pipeline.sandbox,
-    logger: logs.logger,
-    env: { WEBHOOK_MIN_INTERVAL_MS: '500' },
-  });
-  ops = await startOpsServer({
-    host: '127.0.0.1',
-    port: 0,
-    logger: logs.logger,
-    metrics: createMetrics(),
-    webhook: { secret: SECRET, maxBodyBytes: 4096 },
-  });
-  ops.setWebhookTarget(({ ids }) => actOnWebhook(h.ctx, ids).then(webhookOutcome));
-});
-afterAll(async () => {
-  pipeline.sandbox.webhooks.url = undefined;
-  await ops?.close();
-  await h?.close();
-});
+const hook = useWebhookOps(pipeline, SECRET, { WEBHOOK_MIN_INTERVAL_MS: '500' });
 
 const sb = () => pipeline.sandbox;
 const calls = () => {
@@ -51,32 +25,32 @@ const calls = () => {
   return { detail: sum('getRfq'), lists: sum('listRfqs'), quotations: sum('listQuotations'), all: sb().stats() };
 };
 const hookJobs = async () =>
-  (await h.ctx.queues.poll.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).filter((j) =>
+  (await hook.h.ctx.queues.poll.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'])).filter((j) =>
     j.id?.startsWith('poll~hook~'),
   ).length;
 const transitionLine = (rfqId: number, to: string) =>
-  logs.lines().find((l) => l.event === 'rfq.transition' && l.rfqId === rfqId && l.to === to);
+  hook.logs.lines().find((l) => l.event === 'rfq.transition' && l.rfqId === rfqId && l.to === to);
 
 async function closedWithWorkbook(rfqId: number) {
   return waitFor(`RFQ ${rfqId} closed with its workbook`, async () => {
-    const rec = await trackingStore(h.ctx).get(rfqId);
+    const rec = await trackingStore(hook.h.ctx).get(rfqId);
     return rec?.state === 'closed' && rec.comparison ? rec : undefined;
   });
 }
 
 describe('a webhook that names a tracked RFQ', () => {
   it('checks that RFQ at once and records its closing through the poll path, without a whole poll', async () => {
-    const id = await h.createTrackedRfq('Hinted', 2);
-    await h.pollAndSettle(); // seen open
+    const id = await hook.h.createTrackedRfq('Hinted', 2);
+    await hook.h.pollAndSettle(); // seen open
     sb().control.submitQuotation(id, { sup_name: 'Acme', prices: ['10', '20'] });
-    await h.settle();
+    await hook.h.settle();
     const before = calls();
     const hooksBefore = await hookJobs();
-    const figuresBefore = await hintFigures(h.ctx);
-    sb().webhooks.url = `${ops.url}/hooks/sourcing/${SECRET}`;
+    const figuresBefore = await hintFigures(hook.h.ctx);
+    sb().webhooks.url = `${hook.ops.url}/hooks/sourcing/${SECRET}`;
     sb().control.advance(id, 'closed'); // the sandbox posts its webhook, naming the RFQ
     await closedWithWorkbook(id);
-    await h.settle();
+    await hook.h.settle();
     sb().webhooks.url = undefined;
     const after = calls();
     expect(transitionLine(id, 'closed')).toMatchObject({ via: 'webhook', from: 'open' });
@@ -86,7 +60,7 @@ describe('a webhook that names a tracked RFQ', () => {
     // the whole webhook path, quotations included
     const requests = after.detail + after.lists + after.quotations - (before.detail + before.lists + before.quotations);
     expect(requests).toBeLessThanOrEqual(4);
-    const figures = await hintFigures(h.ctx);
+    const figures = await hintFigures(hook.h.ctx);
     expect(figures.received - figuresBefore.received).toBe(1);
     expect(figures.checked - figuresBefore.checked).toBe(1);
     expect(figures.transitions - figuresBefore.transitions).toBe(1);
@@ -102,48 +76,48 @@ describe('a webhook that names a tracked RFQ', () => {
       JSON.stringify({ event: 'ping' }),
       'not json at all',
     ]) {
-      const id = await h.createTrackedRfq(`Not hinted ${body.length}`, 2);
-      await h.pollAndSettle();
+      const id = await hook.h.createTrackedRfq(`Not hinted ${body.length}`, 2);
+      await hook.h.pollAndSettle();
       sb().control.advance(id, 'closed');
       const before = calls();
       const hooksBefore = await hookJobs();
-      const figuresBefore = await hintFigures(h.ctx);
-      const res = await fetch(`${ops.url}/hooks/sourcing/${SECRET}`, { method: 'POST', body });
+      const figuresBefore = await hintFigures(hook.h.ctx);
+      const res = await fetch(`${hook.ops.url}/hooks/sourcing/${SECRET}`, { method: 'POST', body });
       expect(res.status).toBe(202);
       await waitFor('the webhook poll', async () => (await hookJobs()) > hooksBefore);
       await closedWithWorkbook(id);
-      await h.settle();
+      await hook.h.settle();
       expect(calls().detail - before.detail, body).toBe(0);
       expect(transitionLine(id, 'closed'), body).toMatchObject({ via: 'poll' });
-      const figures = await hintFigures(h.ctx);
+      const figures = await hintFigures(hook.h.ctx);
       expect(figures.checked - figuresBefore.checked, body).toBe(0);
       expect(figures.pollsWoken - figuresBefore.pollsWoken, body).toBe(1);
     }
   });
 
   it('seen by the poll first, the same closing is not recorded again by the webhook check', async () => {
-    const id = await h.createTrackedRfq('Both', 2);
-    await h.pollAndSettle();
+    const id = await hook.h.createTrackedRfq('Both', 2);
+    await hook.h.pollAndSettle();
     sb().control.advance(id, 'closed');
-    await h.pollAndSettle(); // the poll records it
-    const res = await fetch(`${ops.url}/hooks/sourcing/${SECRET}`, {
+    await hook.h.pollAndSettle(); // the poll records it
+    const res = await fetch(`${hook.ops.url}/hooks/sourcing/${SECRET}`, {
       method: 'POST',
       body: JSON.stringify({ event: 'rfq.status_changed', rfq_id: id, status: 'Closed' }),
     });
     expect(res.status).toBe(202);
     await waitFor('the webhook handled', async () =>
-      logs.lines().find((l) => l.event === 'webhook.received' && l.named === 1 && l.checked === 1 && l.at),
+      hook.logs.lines().find((l) => l.event === 'webhook.received' && l.named === 1 && l.checked === 1 && l.at),
     );
-    await h.settle();
-    const rec = await trackingStore(h.ctx).get(id);
+    await hook.h.settle();
+    const rec = await trackingStore(hook.h.ctx).get(id);
     expect(rec!.transitions.filter((t) => t.to === 'closed')).toHaveLength(1);
-    expect(logs.lines().filter((l) => l.event === 'rfq.transition' && l.rfqId === id && l.to === 'closed')).toEqual([
-      expect.objectContaining({ via: 'poll' }),
-    ]);
+    expect(
+      hook.logs.lines().filter((l) => l.event === 'rfq.transition' && l.rfqId === id && l.to === 'closed'),
+    ).toEqual([expect.objectContaining({ via: 'poll' })]);
   });
 
   it('status and the metrics show the webhook path: hints, checks, transitions, polls woken, close to workbook', async () => {
-    const w = await statusWebhook(h.ctx);
+    const w = await statusWebhook(hook.h.ctx);
     // the tests above: one hinted closing, three webhooks naming nothing tracked, one naming an RFQ already closed
     expect(w).toMatchObject({ received: 5, checked: 2, transitions: 1, pollsWoken: 4 });
     expect(w.closeToWorkbook.count).toBeGreaterThanOrEqual(4); // every closing above got its first workbook
@@ -151,7 +125,7 @@ describe('a webhook that names a tracked RFQ', () => {
     expect(text).toContain('Webhooks: 5 received, 2 RFQs checked by hint (2 requests), 1 transitions found by hint');
     expect(text).toMatch(/Close to workbook: \d+ closings, mean [\d.]+ s, p50 <= [\d.]+ s, p95 <= [\d.]+ s/);
     const m = createMetrics({ defaultMetrics: false });
-    m.setSources({ webhook: () => hintFigures(h.ctx), closeToWorkbook: () => closeToWorkbook(h.ctx) });
+    m.setSources({ webhook: () => hintFigures(hook.h.ctx), closeToWorkbook: () => closeToWorkbook(hook.h.ctx) });
     const metrics = await m.registry.metrics();
     expect(metrics).toContain('rfq_sync_webhook_total{what="received"} 5');
     expect(metrics).toContain('rfq_sync_webhook_total{what="transitions_found"} 1');
@@ -162,13 +136,13 @@ describe('a webhook that names a tracked RFQ', () => {
   });
 
   it('with targeted checks off (WEBHOOK_CHECKS_PER_INTERVAL=0), a webhook naming a tracked RFQ only wakes the poll', async () => {
-    const id = await h.createTrackedRfq('Checks off', 2);
-    await h.pollAndSettle();
+    const id = await hook.h.createTrackedRfq('Checks off', 2);
+    await hook.h.pollAndSettle();
     const before = calls();
-    const off = { ...h.ctx, config: { ...h.ctx.config, WEBHOOK_CHECKS_PER_INTERVAL: 0 } };
+    const off = { ...hook.h.ctx, config: { ...hook.h.ctx.config, WEBHOOK_CHECKS_PER_INTERVAL: 0 } };
     const out = await actOnWebhook(off, [id]);
     expect(out).toMatchObject({ named: 1, checked: 0, transitions: 0, poll: { outcome: expect.any(String) } });
-    await h.settle();
+    await hook.h.settle();
     expect(calls().detail - before.detail).toBe(0);
   });
 });
