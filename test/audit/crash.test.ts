@@ -148,9 +148,13 @@ describe('the audit log across crashes', () => {
           await worker.kill('SIGKILL');
         }
         const worker = await pipeline.spawnWorker(env);
+        // the ingest job too: an attempt killed after its requisitions were queued is taken again only once the
+        // stalled check sees it, which may come after the 40 creates (seen in CI: 40 done, the ingest job not yet)
         await waitFor(
-          '40 create jobs done',
-          async () => (await q.create.getJobCounts('completed')).completed === 40,
+          '40 create jobs and the ingest job done',
+          async () =>
+            (await q.create.getJobCounts('completed')).completed === 40 &&
+            (await q.ingest.getJobCounts('completed')).completed === 1,
           150_000,
           200,
         );
