@@ -1,5 +1,5 @@
 --[[
-  Reserve one send slot of the shared rate limit (src/creation/rate-limiter.ts), on Redis's clock.
+  Reserve one send slot of the shared rate limit (src/account/rate-limiter.ts), on Redis's clock.
   ratePermit(now, windowKey, holdKey, tatKey, limit, windowMs, maxAhead, member) returns wait, delay:
     wait > 0  nothing reserved, ask again in `wait` ms (a Retry-After hold-off, or the next slot is more than
               `maxAhead` ms away);
@@ -10,11 +10,12 @@
   Priority (a read that a waiting requisition or comparison depends on; its member starts with `p:`): the slot is
   reserved as any other (at the end of the schedule), then handed to the first caller without priority still
   waiting for its slot, whose slot the priority caller takes: those waiting move one slot back each (rateConfirm-2
-  tells a sleeper whose slot moved to sleep on). The slots of the schedule are the same as without priority, so the
-  bound holds the same; only their order changes.
+  tells a sleeper whose slot moved to sleep on). Its `maxAhead` counts to the slot it takes, not to the end of the
+  schedule. The slots of the schedule are the same as without priority, so the bound holds the same; only their
+  order changes.
 ]]
---- Give the priority member the first queued slot of a caller without priority; those move back one slot each.
-local function jumpQueue(now, windowKey, member, slot)
+--- The first queued slot of a caller without priority, and who holds it (nil when none is queued before `slot`).
+local function firstQueued(now, windowKey, slot)
   local queued = redis.call('ZRANGEBYSCORE', windowKey, '(' .. tostring(now), '+inf', 'WITHSCORES')
   local members, times = {}, {}
   for i = 1, #queued, 2 do
@@ -23,11 +24,15 @@ local function jumpQueue(now, windowKey, member, slot)
       times[#times + 1] = tonumber(queued[i + 1])
     end
   end
-  if #members == 0 or times[1] >= slot then return slot end
+  if #members == 0 or times[1] >= slot then return nil end
+  return members, times
+end
+
+--- The priority caller takes the first of `times`; those callers move back one slot each (`times` re-sorted).
+local function jumpQueue(times, slot)
   local first = times[1]
   times[1] = slot
   table.sort(times)
-  for j = 1, #members do redis.call('ZADD', windowKey, times[j], members[j]) end
   return first
 end
 
@@ -45,11 +50,19 @@ local function ratePermit(now, windowKey, holdKey, tatKey, limitArg, windowArg, 
       local back = redis.call('ZRANGE', windowKey, -limit, -limit, 'WITHSCORES')
       if back[2] and slot < tonumber(back[2]) + window then slot = tonumber(back[2]) + window end
     end
-    if slot - now > tonumber(maxAheadArg) then
-      wait = math.max(1, math.ceil(slot - now - tonumber(maxAheadArg)))
+    -- a priority read is held to the slot it takes, not to the end of the schedule: its wait must not grow with
+    -- the queue in front of it (listing pages may hold slots up to 30 s ahead)
+    local mine, members, times = slot, nil, nil
+    if string.sub(member, 1, 2) == 'p:' then
+      members, times = firstQueued(now, windowKey, slot)
+      if members then mine = jumpQueue(times, slot) end
+    end
+    if mine - now > tonumber(maxAheadArg) then
+      wait = math.max(1, math.ceil(mine - now - tonumber(maxAheadArg)))
     else
-      local mine = slot
-      if string.sub(member, 1, 2) == 'p:' then mine = jumpQueue(now, windowKey, member, slot) end
+      if members then
+        for j = 1, #members do redis.call('ZADD', windowKey, times[j], members[j]) end
+      end
       delay = math.ceil(mine - now)
       redis.call('ZADD', windowKey, mine, member)
       redis.call('PEXPIRE', windowKey, window * 3)
