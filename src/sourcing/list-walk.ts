@@ -3,6 +3,7 @@
  * still looked for (list-coverage.ts), and detail calls. Each counts its requests into the strategy's figures and
  * hands every RFQ it reads to the sink.
  */
+import { InvalidResponseError } from '../core/index.ts';
 import { ListCoverage, type IdOrder } from './list-coverage.ts';
 import type { RfqListPage } from './port.ts';
 import type { ListedRfq, ListFilter, RfqState } from './types.ts';
@@ -132,7 +133,7 @@ function idsInPageOrder(page: RfqListPage): Array<number | undefined> {
 
 /**
  * One detail call per RFQ: its state from the answer's label. An RFQ the service does not have (404) stays in
- * `missing`; one found is removed from it.
+ * `missing`; one found is removed from it, and one whose answer cannot be read goes to the sink's broken records.
  */
 export async function detailCalls(
   port: ListingPort,
@@ -146,7 +147,17 @@ export async function detailCalls(
     if (req.signal?.aborted) throw req.signal.reason;
     f.requests++;
     f.detailCalls++;
-    const rfq = await port.getRfq(id);
+    let rfq: ListedRfq | undefined;
+    try {
+      rfq = await port.getRfq(id);
+    } catch (err) {
+      // its answer cannot be read: found, counted with the broken records, its state left as it was (as a list's
+      // broken record would be); it must not fail the reading of every other RFQ
+      if (!(err instanceof InvalidResponseError && err.rfqId === id)) throw err;
+      missing.delete(id);
+      req.sink.invalid('all', { rfqId: id, page: 1, index: 0, field: err.field, reason: err.reason, error: err });
+      return;
+    }
     if (!rfq) return;
     missing.delete(id);
     if (rfq.labelState) req.sink.found(rfq.labelState, rfq, 'detail');

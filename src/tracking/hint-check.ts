@@ -130,6 +130,7 @@ async function check(ctx: HintContext, ids: number[]): Promise<HintOutcome['foun
     tracked: new Set(ids),
     budget: AbortSignal.timeout(CHECK_MAX_MS),
     seen: new Map(),
+    unreadableIds: new Set(),
   };
   const reading = targetedReadingFor(ctx.dialects ? await ctx.dialects.get() : undefined);
   // a waiting comparison depends on these reads: their permits come ahead of the creates'

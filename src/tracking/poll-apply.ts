@@ -53,6 +53,7 @@ async function applyToRecord(s: PollState, id: number, first: TrackedRfq | undef
     if (actions.length > 0) await follow(s.ctx, { record: first, actions, changed: false }, slot, result, s.log, s.via);
     return;
   }
+  if (!found && s.unreadableIds.has(id)) return;
   let obs: Observation | undefined;
   const decide = (cur: TrackedRfq | undefined) => {
     const base = cur ?? store.fresh(id, now);

@@ -114,7 +114,9 @@ function onInvalidOf(s: PollState, status: RfqState | 'all', said: ToSay[]) {
       },
       msg: `RFQ ${rfqId ?? `at ${index} of page ${page}`} in the ${status} list breaks the schema: field ${field}: ${reason}`,
     });
-    if (rfqId !== undefined && status !== 'all') place(s, status, rfqId, undefined);
+    if (rfqId === undefined) return;
+    if (status !== 'all') place(s, status, rfqId, undefined);
+    else if (s.tracked.has(rfqId)) s.unreadableIds.add(rfqId);
   };
 }
 

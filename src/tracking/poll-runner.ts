@@ -66,6 +66,7 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
       tracked,
       budget,
       seen: new Map(),
+      unreadableIds: new Set(),
     };
 
     await readStatusLists(s);

@@ -181,4 +181,33 @@ describe('one listed RFQ with one broken field', () => {
       ['comparison', expect.stringContaining(`field lines.0.line_id of RFQ ${bad!._id}`)],
     ]);
   });
+
+  it('an RFQ whose identity cannot be read, settled by its detail call: counted invalid, the poll goes on', async () => {
+    // seen in CI under load: the closed list read before the close showed in it, so the RFQ was asked for by its
+    // detail call, whose unreadable answer failed the whole poll (listRfqs: invalid response ... of RFQ 13)
+    const { sandbox: sb, ctx: c } = await start('identity-detail');
+    const ctl = sb.control;
+    await create(c, makeRequisitions(2, 'bfdt'), 2);
+    const [bad, good] = ctl.listAll().filter((r) => r.company === COMPANY && r.lines.some((l) => l.external_id));
+    ctl.breakField(bad!._id, 'lines.0.line_id', null);
+    // it left the open and closed lists: the poll asks for it by its detail call
+    ctl.advance(bad!._id, 'cancelled');
+    ctl.submitQuotation(good!._id, { sup_name: 'Acme', prices: good!.lines.map(() => '3') });
+    ctl.advance(good!._id, 'closed');
+    await pollAndSettle(c);
+    const poll = await lastPoll(c);
+    expect(poll, JSON.stringify({ error: poll?.error, choice: poll?.listing })).toMatchObject({
+      ok: true,
+      invalidCount: 1,
+      missing: 0,
+    });
+    expect(poll!.listing?.detailCalls).toBeGreaterThan(0);
+    expect(poll!.invalid).toEqual([
+      expect.objectContaining({ rfqId: bad!._id, field: 'lines.0.line_id', status: 'all' }),
+    ]);
+    // the other RFQ's workbook and award are written all the same
+    const rec = await trackedRfq(c, good!._id);
+    expect(rec?.state).toBe('closed');
+    expect(existsSync(join(c.config.folders.comparisons, rec!.comparison!.workbook))).toBe(true);
+  });
 });

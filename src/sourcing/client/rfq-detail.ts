@@ -21,7 +21,7 @@ export async function getRfq(c: ClientContext, rfqId: number): Promise<ListedRfq
   const env = rfqDetailEnvelopeSchema.safeParse(json);
   if (!env.success) throw invalidResponse('getRfq', env.error, rfqId);
   const r = parseListedRfq(env.data.rfq, 0, 1);
-  if ('error' in r) throw r.error;
+  if ('error' in r) throw new InvalidResponseError({ operation: 'getRfq', field: r.field, reason: r.reason, rfqId });
   if (r._id !== rfqId)
     throw new InvalidResponseError({
       operation: 'getRfq',
