@@ -56,9 +56,12 @@ export function authRecheck(redis: Redis, key: string, baseMs: number, longestMs
   };
 }
 
-/** One cheap authenticated call: the first page of the open list (a 401/403 throws AuthError). */
+/**
+ * One cheap authenticated call: the first page of the open list (a 401/403 throws AuthError). A broken record on it
+ * is no answer about the token: without `onInvalid` it would fail every check, and the pause would never end.
+ */
 export async function firstPageProbe(port: Pick<SourcingPort, 'listRfqPages'>): Promise<void> {
-  for await (const page of port.listRfqPages('open')) {
+  for await (const page of port.listRfqPages('open', { onInvalid: () => undefined })) {
     void page;
     break;
   }
