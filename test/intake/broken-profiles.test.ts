@@ -70,7 +70,15 @@ describe('a broken mapping profile next to good ones', () => {
       );
       await waitFor('OK-1 created', () => titles().includes('Requisition OK-1'), 20_000, 100, state);
       const heldReports = () => ls(data.reports).filter((f) => /^(legacy-2027|mystery)\./.test(f));
-      await waitFor('two files held', () => heldReports().length >= 2, 20_000, 100, state);
+      // a held file's report is written before the file goes back to the inbox: the worker's line comes after both
+      const heldSaid = (name: string) => said().includes(`"event":"file.held","inboxName":"${name}"`);
+      await waitFor(
+        'two files held',
+        () => heldReports().length >= 2 && heldSaid('legacy-2027.csv') && heldSaid('mystery.csv'),
+        20_000,
+        100,
+        state,
+      );
       expect(ls(data.failed)).toEqual([]);
       expect(ls(data.inbox)).toEqual(['legacy-2027.csv', 'mystery.csv']);
       const legacyReport = heldReports().find((f) => f.startsWith('legacy-2027'))!;
