@@ -3,9 +3,8 @@
  * still looked for (list-coverage.ts), and detail calls. Each counts its requests into the strategy's figures and
  * hands every RFQ it reads to the sink.
  */
-import { InvalidResponseError } from '../core/index.ts';
 import { ListCoverage, type IdOrder } from './list-coverage.ts';
-import type { RfqListPage } from './port.ts';
+import type { InvalidListedRfq, RfqListPage } from './port.ts';
 import type { ListedRfq, ListFilter, RfqState } from './types.ts';
 import type { ListingFigures, ListingPort, ListName, TrackedStatesRequest } from './listing-types.ts';
 
@@ -133,7 +132,7 @@ function idsInPageOrder(page: RfqListPage): Array<number | undefined> {
 
 /**
  * One detail call per RFQ: its state from the answer's label. An RFQ the service does not have (404) stays in
- * `missing`; one found is removed from it, and one whose answer cannot be read goes to the sink's broken records.
+ * `missing`; one found is removed from it (one whose record cannot be read too: it goes to the sink's broken records).
  */
 export async function detailCalls(
   port: ListingPort,
@@ -147,15 +146,13 @@ export async function detailCalls(
     if (req.signal?.aborted) throw req.signal.reason;
     f.requests++;
     f.detailCalls++;
-    let rfq: ListedRfq | undefined;
-    try {
-      rfq = await port.getRfq(id);
-    } catch (err) {
-      // its answer cannot be read: found, counted with the broken records, its state left as it was (as a list's
-      // broken record would be); it must not fail the reading of every other RFQ
-      if (!(err instanceof InvalidResponseError && err.rfqId === id)) throw err;
+    // a record that cannot be read is found all the same (in the state its label names, where readable), counted
+    // with the broken records: it must not fail the reading of every other RFQ
+    let broken: InvalidListedRfq | undefined;
+    const rfq = await port.getRfq(id, { onInvalid: (bad) => (broken = bad) });
+    if (broken) {
       missing.delete(id);
-      req.sink.invalid('all', { rfqId: id, page: 1, index: 0, field: err.field, reason: err.reason, error: err });
+      req.sink.invalid('detail', broken);
       return;
     }
     if (!rfq) return;

@@ -15,8 +15,11 @@ export interface StateSink {
   found(state: RfqState, rfq: ListedRfq, from: ListName | 'detail'): void;
   /** An RFQ read whose state is unknown: a label the mapping does not know. */
   unlabelled(rfq: ListedRfq, from: ListName | 'detail'): void;
-  /** A record of a list that breaks the schema (placed by the caller when its `_id` is readable). */
-  invalid(list: ListName, bad: InvalidListedRfq): void;
+  /**
+   * A record that breaks the schema, read in `list` or by its detail call (placed by the caller when its `_id` is
+   * readable: in that list's state, or the one its label names).
+   */
+  invalid(list: ListName | 'detail', bad: InvalidListedRfq): void;
 }
 
 export interface TrackedStatesRequest {

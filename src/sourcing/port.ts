@@ -5,7 +5,7 @@
  * edit calls, the filter's letter case, the external_id echo) is detected per account (dialect.ts), never assumed.
  */
 import type { InvalidResponseError } from '../core/index.ts';
-import type { CreateRfqRequest, ListedRfq, ListFilter, QuotationList, RfqHeaderEdit } from './types.ts';
+import type { CreateRfqRequest, ListedRfq, ListFilter, QuotationList, RfqHeaderEdit, RfqState } from './types.ts';
 import type { VendorListing } from './vendor-types.ts';
 
 /** One RFQ of a list page that breaks the schema (the page itself was fine). */
@@ -17,6 +17,8 @@ export interface InvalidListedRfq {
   index: number;
   field: string;
   reason: string;
+  /** The state its status label names, when that is readable: a broken record still says where it is. */
+  labelState?: RfqState;
   error: InvalidResponseError;
 }
 
@@ -67,8 +69,11 @@ export interface SourcingPort {
   listRfqs(list: ListFilter, opts?: ListRfqsOptions): AsyncIterable<ListedRfq>;
   /** One list page by page; `all` is the unfiltered list (every RFQ of the account, where the service has it). */
   listRfqPages(list: ListFilter, opts?: ListRfqsOptions): AsyncIterable<RfqListPage>;
-  /** GET /v1/rfqs/{id}: undefined on 404 (no such RFQ, or no detail call: the dialect says which). */
-  getRfq(rfqId: number): Promise<ListedRfq | undefined>;
+  /**
+   * GET /v1/rfqs/{id}: undefined on 404 (no such RFQ, or no detail call: the dialect says which). A record that
+   * breaks the schema goes to `onInvalid` (then undefined), or throws without it, as a list's does.
+   */
+  getRfq(rfqId: number, opts?: { onInvalid?: (bad: InvalidListedRfq) => void }): Promise<ListedRfq | undefined>;
   /** PUT /v1/rfqs/{id}: changes the header (where the service has the edit call). */
   editRfq(rfqId: number, header: RfqHeaderEdit): Promise<void>;
   listQuotations(

@@ -6,7 +6,7 @@
  */
 import { isRetryablePageError } from '../core/index.ts';
 import type { InvalidListedRfq, ListRfqsOptions } from '../sourcing/client/index.ts';
-import { listingStrategyFor, type StateSink, type ListedRfq } from '../sourcing/index.ts';
+import { listingStrategyFor, type ListName, type StateSink, type ListedRfq } from '../sourcing/index.ts';
 import type { PollState } from './poll-state.ts';
 import { sayOnce, type ToSay } from './report-once.ts';
 import { mergeSeenState, type RfqState } from './transitions.ts';
@@ -78,7 +78,7 @@ export function sinkOf(s: PollState, said: ToSay[], unknownLabels: Set<string>):
       if (s.tracked.has(rfq._id)) unknownLabels.add(rfq.status ?? '(none)');
     },
     invalid(list, bad) {
-      if (list !== 'all') count(list);
+      if (list !== 'all' && list !== 'detail') count(list);
       onInvalidOf(s, list, said)(bad);
     },
   };
@@ -92,12 +92,18 @@ function place(s: PollState, status: RfqState, id: number, rfq: ListedRfq | unde
   s.seen.set(id, state === prev?.state ? prev : { state, rfq });
 }
 
-/** The handler of a list's records that break the schema. */
-function onInvalidOf(s: PollState, status: RfqState | 'all', said: ToSay[]) {
+/**
+ * The handler of records that break the schema, read in a list or by a detail call: placed in the list's state, or
+ * the one its label names (the unfiltered list, a detail call); with neither, its record is left as it was.
+ */
+function onInvalidOf(s: PollState, from: ListName | 'detail', said: ToSay[]) {
   const { result } = s;
   return (bad: InvalidListedRfq): void => {
     result.invalidCount++;
     const { rfqId, page, index, field, reason } = bad;
+    const state = from === 'all' || from === 'detail' ? bad.labelState : from;
+    const status = state ?? 'all';
+    const where = from === 'detail' ? 'its detail answer' : `the ${from} list`;
     if (result.invalid.length < MAX_RESULT_INVALID)
       result.invalid.push({ status, ...(rfqId !== undefined ? { rfqId } : {}), page, index, field, reason });
     said.push({
@@ -112,10 +118,10 @@ function onInvalidOf(s: PollState, status: RfqState | 'all', said: ToSay[]) {
         tracked: rfqId !== undefined && s.tracked.has(rfqId),
         event: 'rfq.invalid',
       },
-      msg: `RFQ ${rfqId ?? `at ${index} of page ${page}`} in the ${status} list breaks the schema: field ${field}: ${reason}`,
+      msg: `RFQ ${rfqId ?? `at ${index} of page ${page}`} in ${where} breaks the schema: field ${field}: ${reason}`,
     });
     if (rfqId === undefined) return;
-    if (status !== 'all') place(s, status, rfqId, undefined);
+    if (state) place(s, state, rfqId, undefined);
     else if (s.tracked.has(rfqId)) s.unreadableIds.add(rfqId);
   };
 }

@@ -27,8 +27,9 @@ export interface PollState {
   /** Tracked RFQs found in the lists; `rfq` is undefined for one found by its _id whose record breaks the schema. */
   seen: Map<number, { state: RfqState; rfq: ListedRfq | undefined }>;
   /**
-   * Tracked RFQs found by their _id but with no state to read (a broken record in a detail answer or the unfiltered
-   * list): their records are left as they were, not counted missing (the service has them).
+   * Tracked RFQs found by their _id with no state to read (a broken record whose label cannot be read either, in a
+   * detail answer or the unfiltered list): their records are left as they were, not counted missing (the service
+   * has them).
    */
   unreadableIds: Set<number>;
 }

@@ -50,7 +50,7 @@ export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
     createRfq: (body, opts) => createRfq(c, body, opts),
     listRfqs: (status, opts) => listRfqs(c, status, opts),
     listRfqPages: (list, opts) => listRfqPages(c, list, opts),
-    getRfq: (rfqId) => getRfq(c, rfqId),
+    getRfq: (rfqId, opts) => getRfq(c, rfqId, opts),
     editRfq: (rfqId, header) => editRfq(c, rfqId, header),
     listQuotations: (rfqId, opts) => listQuotations(c, rfqId, opts),
     listVendors: (opts) => listVendors(c, opts),

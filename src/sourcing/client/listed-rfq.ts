@@ -26,5 +26,7 @@ export function parseListedRfq(raw: unknown, index: number, page: number): Liste
   const rfqId = id.success ? id.data : undefined;
   const field = rfqId === undefined ? `rfqs[${index}] (page ${page}).${r.field}` : r.field;
   const error = new InvalidResponseError({ operation: 'listRfqs', field, reason: r.reason, rfqId });
-  return { rfqId, page, index, field, reason: r.reason, error };
+  const label = (raw as { status?: unknown } | null)?.status;
+  const labelState = typeof label === 'string' ? stateOfLabel(label) : undefined;
+  return { rfqId, page, index, field, reason: r.reason, ...(labelState ? { labelState } : {}), error };
 }

@@ -6,9 +6,14 @@ import { InvalidRequestError, InvalidResponseError, PermanentHttpError } from '.
 import { checkRfqId, invalidResponse, type ClientContext } from './context.ts';
 import { parseListedRfq } from './listed-rfq.ts';
 import { editRfqRequestSchema, firstIssue, rfqDetailEnvelopeSchema } from '../schemas.ts';
+import type { InvalidListedRfq } from '../port.ts';
 import type { ListedRfq, RfqHeaderEdit } from '../types.ts';
 
-export async function getRfq(c: ClientContext, rfqId: number): Promise<ListedRfq | undefined> {
+export async function getRfq(
+  c: ClientContext,
+  rfqId: number,
+  opts: { onInvalid?: (bad: InvalidListedRfq) => void } = {},
+): Promise<ListedRfq | undefined> {
   checkRfqId('getRfq', rfqId);
   let json: unknown;
   try {
@@ -21,7 +26,12 @@ export async function getRfq(c: ClientContext, rfqId: number): Promise<ListedRfq
   const env = rfqDetailEnvelopeSchema.safeParse(json);
   if (!env.success) throw invalidResponse('getRfq', env.error, rfqId);
   const r = parseListedRfq(env.data.rfq, 0, 1);
-  if ('error' in r) throw new InvalidResponseError({ operation: 'getRfq', field: r.field, reason: r.reason, rfqId });
+  if ('error' in r) {
+    const error = new InvalidResponseError({ operation: 'getRfq', field: r.field, reason: r.reason, rfqId });
+    if (!opts.onInvalid) throw error;
+    opts.onInvalid({ ...r, error });
+    return undefined;
+  }
   if (r._id !== rfqId)
     throw new InvalidResponseError({
       operation: 'getRfq',
