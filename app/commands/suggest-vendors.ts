@@ -6,9 +6,6 @@
 import type { Config } from '../../src/settings/index.ts';
 import type { FollowedCategories } from '../../src/ingest/suggest/index.ts';
 import { silentLogger } from '../../src/core/index.ts';
-import { sourcingClientOptions } from '../../src/account/index.ts';
-import { createSourcingClient } from '../../src/sourcing/client/index.ts';
-import { categoryCounts } from '../../src/vendors/index.ts';
 
 /** The whole read (all pages) gives up after this long. */
 const READ_MS = 15_000;
@@ -18,6 +15,13 @@ export async function followedCategories(config: Config): Promise<FollowedCatego
   if (!baseUrl) return undefined; // no service configured: nothing to check against
   const token = config.token;
   if (!token) return { unavailable: 'no token (SOURCING_TOKEN or SOURCING_TOKEN_FILE)' };
+  // loaded only when there is a service to ask: their entries bring BullMQ and Redis' client, which a draft without
+  // a service never needs (test/app/cli-load.test.ts)
+  const [{ sourcingClientOptions }, { createSourcingClient }, { categoryCounts }] = await Promise.all([
+    import('../../src/account/index.ts'),
+    import('../../src/sourcing/client/index.ts'),
+    import('../../src/vendors/index.ts'),
+  ]);
   const client = createSourcingClient(
     sourcingClientOptions(config, { baseUrl, getToken: () => token, logger: silentLogger }),
   );
