@@ -95,7 +95,6 @@ export class PermanentHttpError extends RfqSyncError {
 export class InvalidResponseError extends RfqSyncError {
   readonly operation: string;
   readonly field: string;
-  readonly reason: string;
   readonly rfqId: number | string | undefined;
   constructor(d: { operation: string; field: string; reason: string; rfqId?: number | string }) {
     const where = d.rfqId === undefined ? '' : ` of RFQ ${d.rfqId}`;
@@ -106,7 +105,6 @@ export class InvalidResponseError extends RfqSyncError {
     );
     this.operation = d.operation;
     this.field = d.field;
-    this.reason = d.reason;
     this.rfqId = d.rfqId;
   }
 }
