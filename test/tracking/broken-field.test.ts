@@ -68,13 +68,26 @@ async function create(c: WorkerContext, reqs: ReturnType<typeof makeRequisitions
   await waitFor('create jobs done', async () => (await c.queues.createRfq.getCompletedCount()) === total, 60_000, 100);
 }
 
+/** Our RFQs at the sandbox (those carrying external_ids), oldest first. */
+const ours = (ctl: Awaited<ReturnType<typeof start>>['sandbox']['control']) =>
+  ctl.listAll().filter((r) => r.company === COMPANY && r.lines.some((l) => l.external_id));
+
+/** Two requisitions created through the jobs; the first RFQ's identity (its first line's id) broken at the service. */
+async function twoWithBrokenIdentity(account: string, tag: string, extra: Record<string, string> = {}) {
+  const started = await start(account, extra);
+  await create(started.ctx, makeRequisitions(2, tag), 2);
+  const [bad, good] = ours(started.sandbox.control);
+  started.sandbox.control.breakField(bad!._id, 'lines.0.line_id', null);
+  return { ...started, ctl: started.sandbox.control, bad: bad!, good: good! };
+}
+
 describe('one listed RFQ with one broken field', () => {
   it('walks complete, the poll sees the others, its workbook is written with a note, the field is reported once', async () => {
     const { sandbox: sb, ctx: c, logs } = await start('broken');
     const ctl = sb.control;
     const first = makeRequisitions(2, 'bf0');
     await create(c, first, 2);
-    const mine = () => ctl.listAll().filter((r) => r.company === COMPANY && r.lines.some((l) => l.external_id));
+    const mine = () => ours(ctl);
     const [broken, dated] = mine();
     // one field of each, in a shape that cannot be read: a quantity (it could change the award) and a due date
     ctl.breakField(broken!._id, 'lines.0.qty', 'lots');
@@ -151,12 +164,16 @@ describe('one listed RFQ with one broken field', () => {
 
   it('an RFQ whose identity cannot be read: its comparison job fails after its retries with the reason, in status', async () => {
     // JOB_ATTEMPTS far above the retries a record that will not change gets
-    const { sandbox: sb, ctx: c } = await start('identity', { JOB_ATTEMPTS: '50', JOB_BACKOFF_MS: '50' });
-    const ctl = sb.control;
-    await create(c, makeRequisitions(2, 'bfid'), 2);
-    const [bad, good] = ctl.listAll().filter((r) => r.company === COMPANY && r.lines.some((l) => l.external_id));
-    ctl.breakField(bad!._id, 'lines.0.line_id', null);
-    for (const r of [bad!, good!]) {
+    const {
+      ctx: c,
+      ctl,
+      bad,
+      good,
+    } = await twoWithBrokenIdentity('identity', 'bfid', {
+      JOB_ATTEMPTS: '50',
+      JOB_BACKOFF_MS: '50',
+    });
+    for (const r of [bad, good]) {
       ctl.submitQuotation(r._id, { sup_name: 'Acme', prices: r.lines.map(() => '3') });
       ctl.advance(r._id, 'closed');
     }
@@ -167,18 +184,18 @@ describe('one listed RFQ with one broken field', () => {
       found: 2,
       invalidCount: 1,
     });
-    expect((await trackedRfq(c, bad!._id))?.state).toBe('closed');
-    expect((await trackedRfq(c, good!._id))?.comparison?.workbook).toBeDefined();
+    expect((await trackedRfq(c, bad._id))?.state).toBe('closed');
+    expect((await trackedRfq(c, good._id))?.comparison?.workbook).toBeDefined();
 
     const failed = await c.queues.comparison.getFailed();
     expect(failed).toHaveLength(1);
     expect(failed[0]!.attemptsMade).toBe(3);
     expect(failed[0]!.failedReason).toMatch(
-      new RegExp(`field lines\\.0\\.line_id of RFQ ${bad!._id}.*unreadable on 3 attempts: the job is failed`),
+      new RegExp(`field lines\\.0\\.line_id of RFQ ${bad._id}.*unreadable on 3 attempts: the job is failed`),
     );
     const status = await collectStatus(c, () => trackingFacts(c));
     expect(status.failures.map((f) => [f.queue, f.reason])).toEqual([
-      ['comparison', expect.stringContaining(`field lines.0.line_id of RFQ ${bad!._id}`)],
+      ['comparison', expect.stringContaining(`field lines.0.line_id of RFQ ${bad._id}`)],
     ]);
   });
 
@@ -186,15 +203,11 @@ describe('one listed RFQ with one broken field', () => {
     // seen in CI under load: the closed list was read before the close showed in it, so the RFQ was asked for by its
     // detail call, whose unreadable answer failed the whole poll (listRfqs: invalid response ... of RFQ 13), and then
     // (read without its state) was counted missing
-    const { sandbox: sb, ctx: c } = await start('identity-detail');
-    const ctl = sb.control;
-    await create(c, makeRequisitions(2, 'bfdt'), 2);
-    const [bad, good] = ctl.listAll().filter((r) => r.company === COMPANY && r.lines.some((l) => l.external_id));
-    ctl.breakField(bad!._id, 'lines.0.line_id', null);
+    const { ctx: c, ctl, bad, good } = await twoWithBrokenIdentity('identity-detail', 'bfdt');
     // it left the open and closed lists: the poll asks for it by its detail call
-    ctl.advance(bad!._id, 'cancelled');
-    ctl.submitQuotation(good!._id, { sup_name: 'Acme', prices: good!.lines.map(() => '3') });
-    ctl.advance(good!._id, 'closed');
+    ctl.advance(bad._id, 'cancelled');
+    ctl.submitQuotation(good._id, { sup_name: 'Acme', prices: good.lines.map(() => '3') });
+    ctl.advance(good._id, 'closed');
     await pollAndSettle(c);
     const poll = await lastPoll(c);
     expect(poll, JSON.stringify({ error: poll?.error, choice: poll?.listing })).toMatchObject({
@@ -205,11 +218,11 @@ describe('one listed RFQ with one broken field', () => {
     });
     expect(poll!.listing?.detailCalls).toBeGreaterThan(0);
     expect(poll!.invalid).toEqual([
-      expect.objectContaining({ rfqId: bad!._id, field: 'lines.0.line_id', status: 'cancelled' }),
+      expect.objectContaining({ rfqId: bad._id, field: 'lines.0.line_id', status: 'cancelled' }),
     ]);
-    expect((await trackedRfq(c, bad!._id))?.state).toBe('cancelled');
+    expect((await trackedRfq(c, bad._id))?.state).toBe('cancelled');
     // the other RFQ's workbook is written all the same
-    const rec = await trackedRfq(c, good!._id);
+    const rec = await trackedRfq(c, good._id);
     expect(rec?.state).toBe('closed');
     expect(existsSync(join(c.config.folders.comparisons, rec!.comparison!.workbook))).toBe(true);
   });
