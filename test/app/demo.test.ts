@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import ExcelJS from 'exceljs';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { BIN } from './cli-helpers.ts';
+import { BIN } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('demo', () => {

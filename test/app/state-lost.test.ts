@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from '../hardening/hostile-files.ts';
-import { spawnCli, type Spawned } from './cli-helpers.ts';
+import { spawnCli, type Spawned } from '../helpers/cli.ts';
 import { callsInFlight, watchCommands } from '../helpers/monitor.ts';
 import { freePort, waitFor as waitUntil } from '../helpers/wait.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

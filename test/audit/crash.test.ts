@@ -22,7 +22,9 @@ import { bullPrefix, type RedisConnectionOptions } from '../../src/redis/queues.
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from '../hardening/hostile-files.ts';
 import { SAMPLES_DIR } from '../helpers/samples.ts';
-import { sleep, usePipeline, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import type { WorkerChild } from '../helpers/worker-child.ts';
 
 const pipeline = usePipeline({ tag: 'audit-crash', sandbox: { seed: 7, faults: { latencyMs: 40 } } });
 

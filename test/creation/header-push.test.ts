@@ -12,7 +12,9 @@ import type { CreateOutcome } from '../../src/creation/rfq-creator.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { makeRequisitions, pipelineContext, waitFor } from '../helpers/pipeline.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { pipelineContext } from '../helpers/worker-env.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const redis = useRedis();
 

@@ -15,7 +15,8 @@ import type { Requisition } from '../../src/core/requisition.ts';
 import { createSourcingClient } from '../../src/sourcing/client/http-client.ts';
 import { pullQuotations } from '../../src/tracking/snapshot.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { makeRequisitions, pipelineConfig } from '../helpers/pipeline.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { pipelineConfig } from '../helpers/worker-env.ts';
 import { startSandboxChild, type SandboxChild } from '../helpers/sandbox-child.ts';
 
 const LIMIT = 5;

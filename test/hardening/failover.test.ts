@@ -15,7 +15,8 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
 import { callsInFlight } from '../helpers/monitor.ts';
-import { spawnWorker, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
+import { spawnWorker, type WorkerChild } from '../helpers/worker-child.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const SECTION = 'failover';

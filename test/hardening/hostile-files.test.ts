@@ -12,15 +12,11 @@ import { loadProfiles, type MappingProfile } from '../../src/ingest/index.ts';
 import { PACKAGE_ROOT } from '../../src/settings/config.ts';
 import { parseProcessingName, type ProcessingName } from '../../src/intake/file-mover.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
-import {
-  listTree,
-  usePipeline,
-  openQueues,
-  sleep,
-  unfinished,
-  waitFor,
-  type WorkerChild,
-} from '../helpers/pipeline.ts';
+import { listTree } from '../helpers/files.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { openQueues, unfinished } from '../helpers/job-counts.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+import type { WorkerChild } from '../helpers/worker-child.ts';
 import { workbookText } from './outputs.ts';
 import { recordFigure } from './figures.ts';
 import { HOSTILE_LIMITS, hostileCases, type HostileCase } from './hostile-files.ts';

@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
-import { usePipeline, openQueues, unfinished, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { openQueues, unfinished } from '../helpers/job-counts.ts';
+import { waitFor } from '../helpers/wait.ts';
+import type { WorkerChild } from '../helpers/worker-child.ts';
 
 const PER_FILE = 200;
 /** Files per dialect: the friendly dialect carries the full 2,000; the docs dialect half, as CI time allows. */

@@ -9,7 +9,8 @@ import type { Logger } from '../../src/core/logger.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import type { QueueKey } from '../../src/redis/queues.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
-import { makeDataDir, pipelineContext, type DataDir } from './pipeline.ts';
+import { makeDataDir, type DataDir } from './files.ts';
+import { pipelineContext } from './worker-env.ts';
 import { freshPrefix } from './redis.ts';
 
 export interface WorkerRunOptions {

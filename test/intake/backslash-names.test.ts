@@ -18,7 +18,10 @@ import {
 import { ingestJobPayloadSchema } from '../../src/queues/ingest.ts';
 
 import { useRedis } from '../helpers/redis.ts';
-import { genericCsv, ls, useIntakes, waitFor } from '../helpers/pipeline.ts';
+import { genericCsv } from '../helpers/fixtures.ts';
+import { ls } from '../helpers/files.ts';
+import { useIntakes } from '../helpers/intake.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const r = useRedis();
 const NAME = 'x\\..\\..\\..\\windows-traversal.csv';

@@ -13,7 +13,9 @@ import { processNotify } from '../../jobs/notify.ts';
 import { QUEUE_NAMES } from '../../src/redis/queues.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { pollingHarness, usePipeline, waitForQueue, type PollingHarness } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitForQueue } from '../helpers/job-counts.ts';
 import { localhostTls, secretFile, startSmtpCatcher, type CaughtMail, type SmtpCatcher } from '../helpers/notify.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

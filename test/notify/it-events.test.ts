@@ -18,7 +18,9 @@ import { requisitionId } from '../../src/redis/redis-keys.ts';
 import { trackingStore } from '../../src/tracking/context.ts';
 import { recordPoll } from '../../src/tracking/poll-history.ts';
 import { emptyPollResult } from '../../src/tracking/poll-result.ts';
-import { GENERIC_HEADER, genericRows, makeRequisitions, usePipeline, waitForQueue } from '../helpers/pipeline.ts';
+import { GENERIC_HEADER, genericRows, makeRequisitions } from '../helpers/fixtures.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitForQueue } from '../helpers/job-counts.ts';
 import { notifyContext, startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
 import { LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
 

@@ -20,7 +20,11 @@ import type { WorkerContext } from '../../src/worker/context.ts';
 import type { StoredRfq } from '../../src/sandbox/store.ts';
 import { enqueuePollNow } from '../../src/queues/poll.ts';
 import { trackingStore } from '../../src/tracking/context.ts';
-import { GENERIC_HEADER, jobCounts, ls, readAwardCsv, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { GENERIC_HEADER } from '../helpers/fixtures.ts';
+import { jobCounts } from '../helpers/job-counts.ts';
+import { ls, readAwardCsv } from '../helpers/files.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 
 const pipeline = usePipeline({

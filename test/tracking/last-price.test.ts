@@ -13,7 +13,8 @@ import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { writeAccountOverview } from '../../src/tracking/overview.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline();
 let h: PollingHarness | undefined;

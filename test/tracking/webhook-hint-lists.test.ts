@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { trackingStore } from '../../src/tracking/context.ts';
-import { usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { useWebhookOps } from '../helpers/webhook-ops.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 10, dialect: 'friendly', existing: 60 }, scope: 'file' });

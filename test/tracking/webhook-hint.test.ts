@@ -11,7 +11,8 @@ import { createMetrics } from '../../app/http/metrics.ts';
 import { closeToWorkbook, hintFigures } from '../../src/tracking/hint-stats.ts';
 import { statusWebhook, webhookLines } from '../../app/commands/status-webhook.ts';
 import { trackingStore } from '../../src/tracking/context.ts';
-import { usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { useWebhookOps } from '../helpers/webhook-ops.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 10, dialect: 'docs', existing: 30 }, scope: 'file' });
