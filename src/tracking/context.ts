@@ -7,6 +7,7 @@ import { TrackingStore } from './store.ts';
 export type TrackingConfig = Pick<
   WorkerConfig,
   | 'POLL_MAX_MS'
+  | 'POLL_LOCK_MS'
   | 'POLL_CRON'
   | 'OVERVIEW_REFRESH_MS'
   | 'MISSING_POLLS_BEFORE_FLAG'

@@ -91,6 +91,8 @@ export function serviceEnv(e: ServiceEnv): Record<string, string> {
     JOB_BACKOFF_MS: '200',
     JOB_LOCK_MS: '3000',
     STALLED_CHECK_MS: '1500',
+    // a worker killed mid-poll holds the poll lock this long (2 minutes by default: the soaks waited it out)
+    POLL_LOCK_MS: '5000',
     JOB_MAX_STALLED: '1000',
     AUTH_CHECK_MS: '500',
     FILE_STABLE_MS: '400',
