@@ -11,6 +11,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // what the test kit does per file (test/helpers/each-file.ts)
+    setupFiles: ['test/helpers/each-file.ts'],
     fileParallelism: true,
     // The suite waits more than it computes (workers, Redis, the sandbox's latencies): at 2 files at a time it used
     // 40% of a 2-core machine (137 s CPU in 188 s). 3 at a time on the same machine: 132 s instead of 188 s.

@@ -19,6 +19,8 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // what the test kit does per file (test/helpers/each-file.ts)
+    setupFiles: ['test/helpers/each-file.ts'],
     // Two files at a time: the suite mostly waits (the autopilot, polls, settle times; one worker process per file
     // doing the CPU work), 0.4 of a core in a row on 2 cores. Everything a file measures is its own process's.
     fileParallelism: true,
