@@ -54,6 +54,9 @@ export async function pollingHarness(o: HarnessOptions): Promise<PollingHarness>
     HTTP_PORT: '0',
     JOB_BACKOFF_MS: '100',
     JOB_ATTEMPTS: '3',
+    // the sandbox is local: the default 10 calls a second made polls and quotation pulls wait (a test of the limit
+    // sets its own)
+    RATE_LIMIT_PER_SECOND: '1000',
     // The overview's rewrite after comparisons waits for the end of its window: short here, so settle() is quick.
     OVERVIEW_REFRESH_MS: '200',
     ...o.env,
