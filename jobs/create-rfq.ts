@@ -76,6 +76,7 @@ export type CreateRfqContext = Pick<
     WorkerConfig,
     | 'SOURCING_CALL_DEADLINE_MS'
     | 'SOURCING_LIST_SETTLE_MS'
+    | 'SOURCING_LIST_SETTLE_UNMEASURED_MS'
     | 'RECONCILE_MAX_WALKS'
     | 'REDIS_WAIT_REPLICAS'
     | 'REDIS_WAIT_TIMEOUT_MS'
@@ -97,6 +98,7 @@ export function reconcilerOf(ctx: CreateRfqContext): ReconcileCoordinator {
       ctx.dialects.learn({ lagStale: true, evidence: `list lag: measured again (${evidence})` }),
     logger: ctx.logger,
     settleFloorMs: c.SOURCING_LIST_SETTLE_MS,
+    settleUnmeasuredMs: c.SOURCING_LIST_SETTLE_UNMEASURED_MS,
     maxIncompleteWalks: c.RECONCILE_MAX_WALKS,
   });
 }

@@ -162,7 +162,7 @@ async function reconcile(
   };
   const have = await ready();
   if (have) return have;
-  const settle = listSettleMs(await d.dialect(), d.settleFloorMs);
+  const settle = listSettleMs(await d.dialect(), d.settleFloorMs, d.settleUnmeasuredMs);
   const now = await redisNow(d.redis);
   const wait = settledFrom(held, settle) - now;
   if (wait > 0)

@@ -85,6 +85,9 @@ export function serviceEnv(e: ServiceEnv): Record<string, string> {
     SOURCING_CALL_DEADLINE_MS: '5000',
     SOURCING_GET_RETRIES: '2',
     SOURCING_LIST_SETTLE_MS: '200',
+    // the sandbox lists a new RFQ at once: a walk before the list lag is measured (after Redis lost its state, or
+    // before a create of ours was answered) need not wait the 30 s that cover a real service's search index
+    SOURCING_LIST_SETTLE_UNMEASURED_MS: '2000',
     RATE_LIMIT_PER_SECOND: '500',
     CONCURRENCY_CREATE: '8',
     JOB_ATTEMPTS: '1000',
