@@ -60,6 +60,8 @@ describe('Redis loses its state mid-run', () => {
         STATE_CHECK_MS: '500',
         CONCURRENCY_CREATE: '4',
         JOB_BACKOFF_MS: '200',
+        // the sandbox is local: the default 10 calls a second only made the recovery wait
+        RATE_LIMIT_PER_SECOND: '1000',
         // after the flush the list lag is not known: the sandbox lists at once, the default 30 s is a real service's
         SOURCING_LIST_SETTLE_UNMEASURED_MS: '2000',
         LOG_LEVEL: 'info',

@@ -158,6 +158,8 @@ describe('Redis Sentinel: the primary SIGKILLed mid-run', () => {
         SOURCING_CALL_DEADLINE_MS: '5000',
         JOB_ATTEMPTS: '1000',
         JOB_BACKOFF_MS: '200',
+        // not the default 10 calls a second: the 300 creates took 30 s of the run, the failover a few
+        RATE_LIMIT_PER_SECOND: '100',
         LOG_LEVEL: 'warn',
       };
       worker = await spawnWorker({ ...env, LOG_LEVEL: 'info' }, { readyTimeoutMs: 30_000 });
