@@ -62,6 +62,9 @@ describe('Redis loses its state mid-run', () => {
         JOB_BACKOFF_MS: '200',
         // the sandbox is local: the default 10 calls a second only made the recovery wait
         RATE_LIMIT_PER_SECOND: '1000',
+        // a create in flight at the flush holds its requisition for the POST's lease (deadline + 2 s): 62 s at the
+        // default 60 s deadline, longer than the wait for the queue to drain below (a job still delayed, seen in CI)
+        SOURCING_CALL_DEADLINE_MS: '5000',
         // after the flush the list lag is not known: the sandbox lists at once, the default 30 s is a real service's
         SOURCING_LIST_SETTLE_UNMEASURED_MS: '2000',
         LOG_LEVEL: 'info',
