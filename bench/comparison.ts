@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildComparison } from '../src/comparison/model.ts';
 import type { ComparisonInput } from '../src/comparison/types.ts';
-import { writeComparisonModel } from '../src/comparison/workbook.ts';
+import { writeComparisonModel } from '../src/comparison/sheets/workbook.ts';
 import { writeAtomically } from '../src/core/atomic-write.ts';
 import type { ListedRfq, Quotation } from '../src/sourcing/types.ts';
 import { Redis } from 'ioredis';

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
 import { Redis } from 'ioredis';
-import { excelDateInZone } from '../src/comparison/dates.ts';
+import { excelDateInZone } from '../src/comparison/sheets/dates.ts';
 import { loadConfig } from '../src/settings/config.ts';
 import { redisKeys } from '../src/redis/redis-keys.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';

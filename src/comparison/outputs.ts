@@ -8,7 +8,7 @@ import { buildComparison } from './model.ts';
 import type { OutputPlace, OutputWriter, WrittenFile } from './output-writer.ts';
 import { Registry } from './registry.ts';
 import type { ComparisonInput, ComparisonModel } from './types.ts';
-import { workbookOutput } from './workbook.ts';
+import { workbookOutput } from './sheets/index.ts';
 
 export const comparisonOutputs = new Registry<OutputWriter>('comparison output', [workbookOutput, awardFileOutput]);
 

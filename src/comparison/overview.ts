@@ -7,11 +7,16 @@
 import type { WriteStream } from 'node:fs';
 import type { Row, Style, Worksheet } from 'exceljs';
 import { writeAtomically, safeCellText, minuteText, zoneOffsetLabel } from '../core/index.ts';
-import { excelDateInZone } from './dates.ts';
-import { workbookWriter, writeStreamedFile } from './file-stream.ts';
-import { colLetter } from './sheet-common.ts';
-import { writePricesSheet, type PriceHistoryEntry } from './prices-sheet.ts';
-import { COLOR, stylesFor } from './styles.ts';
+import {
+  colLetter,
+  COLOR,
+  excelDateInZone,
+  stylesFor,
+  workbookWriter,
+  writePricesSheet,
+  writeStreamedFile,
+  type PriceHistoryEntry,
+} from './sheets/index.ts';
 import type { ComparisonModel } from './types.ts';
 
 /**

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeAwardCsv, writeComparisonWorkbook } from '../../src/comparison/index.ts';
-import { COMPARISON_COLS as C, COMPARISON_ROWS as R, AWARD_ROWS } from '../../src/comparison/workbook.ts';
+import { COMPARISON_COLS as C, COMPARISON_ROWS as R, AWARD_ROWS } from '../../src/comparison/sheets/workbook.ts';
 import { loadConfig } from '../../src/settings/config.ts';
 import { compileProfile, ingestFile, loadProfiles } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/core/requisition.ts';

@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requisitionSchema } from '../../src/queues/create-rfq.ts';
 import { writeComparisonWorkbook } from '../../src/comparison/index.ts';
-import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
+import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/workbook.ts';
 import { parseDateCell, parseDateText } from '../../src/ingest/index.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import type { Requisition } from '../../src/core/requisition.ts';

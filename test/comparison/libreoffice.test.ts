@@ -13,8 +13,8 @@ import { basename, delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, expect, it } from 'vitest';
 import { writeComparisonWorkbook } from '../../src/comparison/index.ts';
-import { COMPARISON_COLS as C } from '../../src/comparison/comparison-layout.ts';
-import { colLetter } from '../../src/comparison/sheet-common.ts';
+import { COMPARISON_COLS as C } from '../../src/comparison/sheets/comparison/comparison-layout.ts';
+import { colLetter } from '../../src/comparison/sheets/sheet-common.ts';
 import { demoInput, printInput } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

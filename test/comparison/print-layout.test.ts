@@ -9,15 +9,19 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { buildComparison, writeComparisonWorkbook } from '../../src/comparison/index.ts';
-import { COMPARISON_COLS as C, SUPPLIER_PARTS as P, supplierColumn } from '../../src/comparison/comparison-sheet.ts';
+import {
+  COMPARISON_COLS as C,
+  SUPPLIER_PARTS as P,
+  supplierColumn,
+} from '../../src/comparison/sheets/comparison/comparison-sheet.ts';
 import {
   columnPt,
   defaultPaper,
   MIN_PRINT_SCALE,
   printableLandscape,
   printLayout,
-} from '../../src/comparison/print-layout.ts';
-import { columnWidthFor, formatNumber } from '../../src/comparison/text-width.ts';
+} from '../../src/comparison/sheets/print-layout.ts';
+import { columnWidthFor, formatNumber } from '../../src/comparison/sheets/text-width.ts';
 import type { ComparisonInput } from '../../src/comparison/types.ts';
 import { demoInput, GENERATED_AT, printInput } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileAtomically } from '../../src/core/atomic-write.ts';
 import { awardRules, comparisonOutputs, type AwardRule, type OutputWriter } from '../../src/comparison/index.ts';
 import { NoteList, supplierLabel } from '../../src/comparison/notes.ts';
-import { supplierLinePrice } from '../../src/comparison/stages.ts';
+import { supplierLinePrice } from '../../src/comparison/stages/index.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { ls, pollingHarness, readAwardCsv, usePipeline, type PollingHarness } from '../helpers/pipeline.ts';
 

@@ -7,7 +7,7 @@ import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { excelDateInZone } from '../../src/comparison/dates.ts';
+import { excelDateInZone } from '../../src/comparison/sheets/dates.ts';
 import { trackingFacts } from '../../app/commands/status-command.ts';
 import { OVERVIEW_COLS as C, OVERVIEW_ROWS as R, OVERVIEW_SHEET } from '../../src/comparison/overview.ts';
 import { trackingStore } from '../../src/tracking/context.ts';

@@ -5,8 +5,8 @@ import { readableSetup } from './print-layout.ts';
 import type { Decimal } from 'decimal.js';
 import { numberWidth } from './text-width.ts';
 import { formats, stylesFor, type Styles } from './styles.ts';
-import { draftText } from './model.ts';
-import { supplierLabel } from './notes.ts';
+import { draftText } from '../model.ts';
+import { supplierLabel } from '../notes.ts';
 import {
   clamp,
   num,
@@ -19,7 +19,7 @@ import {
   yieldToLoop,
   type Value,
 } from './sheet-common.ts';
-import type { ComparisonModel, LineComparison } from './types.ts';
+import type { ComparisonModel, LineComparison } from '../types.ts';
 
 export const AWARD_ROWS = {
   scenarioHeader: 4,

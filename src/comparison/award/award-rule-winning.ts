@@ -1,7 +1,7 @@
 /** The award rule of a completed RFQ whose winning quotation is among those received: the service's own decision. */
 import type { AwardRule } from './award-rule.ts';
-import { lineLabel, NoteList, supplierLabel } from './notes.ts';
-import { supplierLinePrice } from './stages.ts';
+import { lineLabel, NoteList, supplierLabel } from '../notes.ts';
+import { supplierLinePrice } from '../stages/index.ts';
 
 /** Every line the winning quotation priced goes to it. */
 export const winningQuotationRule: AwardRule = {

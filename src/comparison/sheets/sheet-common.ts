@@ -4,8 +4,8 @@
  */
 import type { Cell, Row, Style } from 'exceljs';
 import type { Decimal } from 'decimal.js';
-import { safeCellText } from '../core/index.ts';
-import type { ComparisonModel, SupplierSummary } from './types.ts';
+import { safeCellText } from '../../core/index.ts';
+import type { ComparisonModel, SupplierSummary } from '../types.ts';
 import type { SupplierHeaderKind } from './styles.ts';
 
 export const SHEETS = { comparison: 'Comparison', suppliers: 'Suppliers', award: 'Award', notes: 'Notes' } as const;

@@ -7,10 +7,10 @@ import type ExcelJS from 'exceljs';
 import type { PageSetup, Row, Style, Worksheet } from 'exceljs';
 import { readableSetup } from './print-layout.ts';
 import { numberWidth } from './text-width.ts';
-import { responseText } from './responses.ts';
+import { responseText } from '../responses.ts';
 import { excelDateInZone } from './dates.ts';
 import { clamp, decisionLabel, num, put, rfqHeading, SHEETS, t, textWidth, wrappedHeight } from './sheet-common.ts';
-import type { ComparisonModel } from './types.ts';
+import type { ComparisonModel } from '../types.ts';
 import { formats, stylesFor } from './styles.ts';
 
 export function writeSuppliersSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, model: ComparisonModel): void {

@@ -6,9 +6,9 @@
  */
 import type { Worksheet } from 'exceljs';
 import { COMPARISON_COLS } from './comparison-layout.ts';
-import { put } from './sheet-common.ts';
-import type { ComparisonModel } from './types.ts';
-import { stylesFor } from './styles.ts';
+import { put } from '../sheet-common.ts';
+import type { ComparisonModel } from '../../types.ts';
+import { stylesFor } from '../styles.ts';
 
 export const SIGN_OFF_LABELS = ['Evaluated by', 'Approved by', 'Date'] as const;
 export const SIGN_OFF_ROWS = SIGN_OFF_LABELS.length;

@@ -3,7 +3,7 @@
  * service's decimal strings. Every stage of the comparison reads prices through here.
  */
 import { Decimal } from 'decimal.js';
-import type { PriceBasis } from './types.ts';
+import type { PriceBasis } from '../types.ts';
 
 /** Decimals kept of a unit price derived from a line total that does not divide evenly (100 / 3 = 33.333333). */
 export const DERIVED_UNIT_PLACES = 6;

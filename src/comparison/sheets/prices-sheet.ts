@@ -8,7 +8,7 @@ import type { Style, Worksheet } from 'exceljs';
 import { excelDateInZone } from './dates.ts';
 import { put, t } from './sheet-common.ts';
 import { stylesFor } from './styles.ts';
-import type { LastAward } from './types.ts';
+import type { LastAward } from '../types.ts';
 
 export const PRICES_SHEET = 'Prices';
 

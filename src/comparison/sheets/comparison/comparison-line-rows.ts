@@ -5,10 +5,10 @@
 import type { Row, Style, Worksheet } from 'exceljs';
 import { Decimal } from 'decimal.js';
 import { COMPARISON_COLS, COMPARISON_ROWS, SUPPLIER_PARTS, supplierColumn } from './comparison-layout.ts';
-import { excelDateInZone } from './dates.ts';
-import { num, put, t } from './sheet-common.ts';
-import type { ComparisonModel, LineComparison } from './types.ts';
-import { stylesFor, type Styles, type SupplierKind } from './styles.ts';
+import { excelDateInZone } from '../dates.ts';
+import { num, put, t } from '../sheet-common.ts';
+import type { ComparisonModel, LineComparison } from '../../types.ts';
+import { stylesFor, type Styles, type SupplierKind } from '../styles.ts';
 
 export function writeColumnHeaders(ws: Worksheet, model: ComparisonModel, { S, COL_HEADER_GROUP_START }: Styles): void {
   const C = COMPARISON_COLS;

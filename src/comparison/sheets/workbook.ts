@@ -5,18 +5,18 @@
  * sheet: comparison-sheet.ts, suppliers-sheet.ts, award-sheet.ts, notes-sheet.ts.
  */
 import { join } from 'node:path';
-import { writeAtomically, UnexpectedError } from '../core/index.ts';
+import { writeAtomically, UnexpectedError } from '../../core/index.ts';
 import { writeAwardSheet } from './award-sheet.ts';
-import { COMPARISON_COLS, writeComparisonSheet } from './comparison-sheet.ts';
-import { buildComparison } from './model.ts';
+import { COMPARISON_COLS, writeComparisonSheet } from './comparison/index.ts';
+import { buildComparison } from '../model.ts';
 import { workbookWriter, writeStreamedFile } from './file-stream.ts';
 import { writeNotesSheet } from './notes-sheet.ts';
-import type { OutputWriter } from './output-writer.ts';
+import type { OutputWriter } from '../output-writer.ts';
 import { EXCEL_MAX_COLUMNS } from './sheet-common.ts';
 import { writeSuppliersSheet } from './suppliers-sheet.ts';
-import type { ComparisonInput, ComparisonModel } from './types.ts';
+import type { ComparisonInput, ComparisonModel } from '../types.ts';
 
-export { COMPARISON_COLS, COMPARISON_ROWS } from './comparison-sheet.ts';
+export { COMPARISON_COLS, COMPARISON_ROWS } from './comparison/index.ts';
 export { AWARD_ROWS } from './award-sheet.ts';
 export { SHEETS } from './sheet-common.ts';
 

@@ -4,9 +4,9 @@
  */
 import type { Row, Style, Worksheet } from 'exceljs';
 import { COMPARISON_COLS, COMPARISON_ROWS, supplierColumn } from './comparison-layout.ts';
-import { decisionLabel, headerKind, num, put, SHEETS, t, type Value } from './sheet-common.ts';
-import type { ComparisonModel, SupplierSummary } from './types.ts';
-import type { Styles, SupplierHeaderKind } from './styles.ts';
+import { decisionLabel, headerKind, num, put, SHEETS, t, type Value } from '../sheet-common.ts';
+import type { ComparisonModel, SupplierSummary } from '../../types.ts';
+import type { Styles, SupplierHeaderKind } from '../styles.ts';
 
 /** Notes longer than this are cut in the group header (all of them are on the Suppliers sheet). */
 const NOTES_IN_HEADER = 240;

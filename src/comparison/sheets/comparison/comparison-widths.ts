@@ -5,10 +5,10 @@
  */
 import type { Decimal } from 'decimal.js';
 import { COMPARISON_COLS, SUPPLIER_PARTS } from './comparison-layout.ts';
-import type { PrintColumn } from './print-layout.ts';
-import { formats } from './styles.ts';
-import { columnWidthFor, numberWidth } from './text-width.ts';
-import type { ComparisonModel } from './types.ts';
+import type { PrintColumn } from '../print-layout.ts';
+import { formats } from '../styles.ts';
+import { columnWidthFor, numberWidth } from '../text-width.ts';
+import type { ComparisonModel } from '../../types.ts';
 
 /** Caps of text columns (wider text wraps). */
 const CAP = { externalId: 16, product: 30, specification: 22, bestSupplier: 24, lastSupplier: 34 } as const;

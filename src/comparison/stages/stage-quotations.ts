@@ -1,14 +1,14 @@
 /**
- * Stage 2 of a comparison (stages.ts): one quotation per key, its prices checked and split into unit prices and line
+ * Stage 2 of a comparison (index.ts): one quotation per key, its prices checked and split into unit prices and line
  * totals, its total and coverage; the duplicates, unusable prices and prices for unknown lines noted.
  */
 import { Decimal } from 'decimal.js';
-import type { Quotation } from '../sourcing/index.ts';
-import { lineLabel, NoteList, supplierLabel } from './notes.ts';
+import type { Quotation } from '../../sourcing/index.ts';
+import { lineLabel, NoteList, supplierLabel } from '../notes.ts';
 import { parseDecimal, priceParts } from './price-parts.ts';
 import { countDocs, documentNames } from './quotation-documents.ts';
 import type { LinesStage } from './stage-lines.ts';
-import type { ComparisonInput, SupplierDecision, SupplierSummary } from './types.ts';
+import type { ComparisonInput, SupplierDecision, SupplierSummary } from '../types.ts';
 
 export interface QuotationsStage {
   /** In arrival order; orderSuppliers sorts them. */

@@ -5,11 +5,11 @@
 import type { Row, Style, Worksheet } from 'exceljs';
 import { Decimal } from 'decimal.js';
 import { COMPARISON_COLS, top } from './comparison-layout.ts';
-import { draftText } from './model.ts';
-import { responseText } from './responses.ts';
-import { num, pctText, put, SHEETS, t } from './sheet-common.ts';
-import type { ComparisonModel } from './types.ts';
-import { stylesFor } from './styles.ts';
+import { draftText } from '../../model.ts';
+import { responseText } from '../../responses.ts';
+import { num, pctText, put, SHEETS, t } from '../sheet-common.ts';
+import type { ComparisonModel } from '../../types.ts';
+import { stylesFor } from '../styles.ts';
 
 /** Rows of the award summary below the lines, from its first row. */
 export const AWARD_SUMMARY_ROWS = {

@@ -14,11 +14,11 @@ import { writeColumnHeaders, writeLineInfo, writeSupplierCells } from './compari
 import { writeSupplierHeaders, supplierNotesText } from './comparison-supplier-rows.ts';
 import { comparisonColumns } from './comparison-widths.ts';
 import { writeSignOff, SIGN_OFF_ROW_PT, SIGN_OFF_ROWS } from './comparison-sign-off.ts';
-import { colBreaksXml, MARGINS, PAPER, printLayout, type PrintColumn, type PrintLayout } from './print-layout.ts';
-import { colLetter, ROWS_PER_YIELD, SHEETS, yieldToLoop } from './sheet-common.ts';
-import { columnWidthFor } from './text-width.ts';
-import type { ComparisonModel, LineComparison } from './types.ts';
-import { stylesFor } from './styles.ts';
+import { colBreaksXml, MARGINS, PAPER, printLayout, type PrintColumn, type PrintLayout } from '../print-layout.ts';
+import { colLetter, ROWS_PER_YIELD, SHEETS, yieldToLoop } from '../sheet-common.ts';
+import { columnWidthFor } from '../text-width.ts';
+import type { ComparisonModel, LineComparison } from '../../types.ts';
+import { stylesFor } from '../styles.ts';
 
 export { COMPARISON_COLS, COMPARISON_ROWS, SUPPLIER_PARTS, supplierColumn } from './comparison-layout.ts';
 export { supplierNotesText } from './comparison-supplier-rows.ts';

@@ -5,8 +5,8 @@
 import type { AwardContext, AwardRule } from './award-rule.ts';
 import { lowestQualifiedPriceRule } from './award-rule-lowest.ts';
 import { winningQuotationRule } from './award-rule-winning.ts';
-import { UnexpectedError } from '../core/index.ts';
-import { Registry } from './registry.ts';
+import { UnexpectedError } from '../../core/index.ts';
+import { Registry } from '../registry.ts';
 
 export const awardRules = new Registry<AwardRule>('award rule', [winningQuotationRule, lowestQualifiedPriceRule]);
 

@@ -3,7 +3,7 @@
  * did. Shared by the supplier order, the per-line statistics and the Award sheet.
  */
 import type { Decimal } from 'decimal.js';
-import type { SupplierSummary } from './types.ts';
+import type { SupplierSummary } from '../types.ts';
 
 const keyCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
 

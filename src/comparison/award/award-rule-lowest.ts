@@ -1,7 +1,7 @@
 /** The award rule while no winning quotation decides: each line to its lowest qualified price. */
 import type { AwardRule } from './award-rule.ts';
-import { NoteList, supplierLabel } from './notes.ts';
-import { supplierLinePrice, tieReason } from './stages.ts';
+import { NoteList, supplierLabel } from '../notes.ts';
+import { supplierLinePrice, tieReason } from '../stages/index.ts';
 
 const NAME = 'lowest-qualified-price';
 

@@ -3,7 +3,7 @@ import type ExcelJS from 'exceljs';
 import type { PageSetup, Worksheet } from 'exceljs';
 import { readableSetup } from './print-layout.ts';
 import { put, rfqHeading, SHEETS, t, wrappedHeight } from './sheet-common.ts';
-import type { ComparisonModel } from './types.ts';
+import type { ComparisonModel } from '../types.ts';
 import { stylesFor } from './styles.ts';
 
 /** Topic and note; notes wrap (a page holds both columns at 100 % on A4 and Letter). */

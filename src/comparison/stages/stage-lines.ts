@@ -1,7 +1,7 @@
-/** Stage 1 of a comparison (stages.ts): the RFQ's lines, normalised, with the lines that have no quantity. */
-import type { ListedRfq } from '../sourcing/index.ts';
-import { lineLabel, NoteList } from './notes.ts';
-import type { LineComparison } from './types.ts';
+/** Stage 1 of a comparison (index.ts): the RFQ's lines, normalised, with the lines that have no quantity. */
+import type { ListedRfq } from '../../sourcing/index.ts';
+import { lineLabel, NoteList } from '../notes.ts';
+import type { LineComparison } from '../types.ts';
 
 export interface LinesStage {
   lines: LineComparison[];

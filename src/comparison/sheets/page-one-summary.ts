@@ -4,7 +4,7 @@
  * the ranking by total. Shown under the award status in the header block.
  */
 import type { Decimal } from 'decimal.js';
-import type { ComparisonModel } from './types.ts';
+import type { ComparisonModel } from '../types.ts';
 
 /** Suppliers named in the ranking; the rest are on the Suppliers sheet. */
 const RANKED_SHOWN = 5;

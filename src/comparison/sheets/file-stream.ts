@@ -8,7 +8,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type ExcelJS from 'exceljs';
 import type { Worksheet } from 'exceljs';
-import { loadExcelJS } from '../core/index.ts';
+import { loadExcelJS } from '../../core/index.ts';
 
 /** `broken()` tells a long renderer the file already failed, so it stops producing rows nobody will read. */
 export async function writeStreamedFile(

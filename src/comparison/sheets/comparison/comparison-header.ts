@@ -3,15 +3,15 @@
  * requisition), merged over the first page's columns so they print there only.
  */
 import type { Worksheet } from 'exceljs';
-import { zoneOffsetLabel } from '../core/index.ts';
-import { excelDateInZone } from './dates.ts';
+import { zoneOffsetLabel } from '../../../core/index.ts';
+import { excelDateInZone } from '../dates.ts';
 import { COMPARISON_COLS, COMPARISON_ROWS, top } from './comparison-layout.ts';
-import { basisHeader, put, rfqHeading, SHEETS, stateLabel, t, type Value } from './sheet-common.ts';
-import { pageOneSummary } from './page-one-summary.ts';
-import { responseText } from './responses.ts';
-import { columnWidthFor } from './text-width.ts';
-import type { ComparisonModel } from './types.ts';
-import type { Styles } from './styles.ts';
+import { basisHeader, put, rfqHeading, SHEETS, stateLabel, t, type Value } from '../sheet-common.ts';
+import { pageOneSummary } from '../page-one-summary.ts';
+import { responseText } from '../../responses.ts';
+import { columnWidthFor } from '../text-width.ts';
+import type { ComparisonModel } from '../../types.ts';
+import type { Styles } from '../styles.ts';
 
 /** A date of the RFQ: the ERP's day when it gave only a day (and the RFQ still has that instant), else date and time. */
 function headerDate(

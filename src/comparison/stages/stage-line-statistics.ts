@@ -1,13 +1,13 @@
 /**
- * Stage 4 of a comparison (stages.ts), per line: the estimates, the ranks of the quotes, lowest, highest and mean,
+ * Stage 4 of a comparison (index.ts), per line: the estimates, the ranks of the quotes, lowest, highest and mean,
  * the best supplier and its ties, the savings; over all lines the split-award totals.
  */
 import { Decimal } from 'decimal.js';
-import type { ListedRfq } from '../sourcing/index.ts';
-import { lineLabel, NoteList, supplierLabel } from './notes.ts';
+import type { ListedRfq } from '../../sourcing/index.ts';
+import { lineLabel, NoteList, supplierLabel } from '../notes.ts';
 import { asUnit, parseDecimal, priceParts } from './price-parts.ts';
 import { assignRanks, tieReason } from './ranking.ts';
-import type { LineComparison, PriceBasis, SupplierSummary } from './types.ts';
+import type { LineComparison, PriceBasis, SupplierSummary } from '../types.ts';
 
 export interface LineStatsStage {
   splitTotal: Decimal;

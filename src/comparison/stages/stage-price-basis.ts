@@ -1,5 +1,5 @@
-/** Stage 5 of a comparison (stages.ts): do the quotes look like the other price basis than the configured one? */
-import type { LineComparison, PriceBasis, PriceBasisWarning, SupplierSummary } from './types.ts';
+/** Stage 5 of a comparison (index.ts): do the quotes look like the other price basis than the configured one? */
+import type { LineComparison, PriceBasis, PriceBasisWarning, SupplierSummary } from '../types.ts';
 
 /**
  * Do the quotes look like the other price basis? For lines with qty >= 2 and an estimate, each quoted price is

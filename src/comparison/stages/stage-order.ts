@@ -1,6 +1,6 @@
-/** Stage 3 of a comparison (stages.ts): the suppliers' column order, their ranks by total and deviation from the best. */
+/** Stage 3 of a comparison (index.ts): the suppliers' column order, their ranks by total and deviation from the best. */
 import { assignRanks, compareTie } from './ranking.ts';
-import type { SupplierSummary } from './types.ts';
+import type { SupplierSummary } from '../types.ts';
 
 export interface OrderStage {
   /** Column order: eligible full coverage by total, then eligible partial (more lines first), then not qualified. */

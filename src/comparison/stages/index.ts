@@ -1,6 +1,6 @@
 /**
  * The stages of a comparison, in order: lines -> quotations (one per key, prices checked) -> supplier order and
- * ranks by total -> per-line statistics. The award is a separate rule (award-rule.ts); model.ts runs them all.
+ * ranks by total -> per-line statistics. The award is a separate rule (../award/); ../model.ts runs them all.
  * Pure code: decimal maths only, no I/O. Each stage is a file of its own (stage-lines.ts, stage-quotations.ts,
  * stage-order.ts, stage-line-statistics.ts, then the basis check in stage-price-basis.ts); this module names them all.
  */

@@ -4,9 +4,9 @@
  * its result alike: the rule names itself, says how it decides, and explains its own lines.
  */
 import { Decimal } from 'decimal.js';
-import type { NoteList } from './notes.ts';
-import type { LineStatsStage, OrderStage } from './stages.ts';
-import type { AwardSummary, ComparisonInput, LineComparison, PriceBasis, SupplierSummary } from './types.ts';
+import type { NoteList } from '../notes.ts';
+import type { LineStatsStage, OrderStage } from '../stages/index.ts';
+import type { AwardSummary, ComparisonInput, LineComparison, PriceBasis, SupplierSummary } from '../types.ts';
 
 export interface AwardContext {
   input: ComparisonInput;
