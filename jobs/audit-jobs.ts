@@ -15,7 +15,8 @@ import { type AuditEvent, quotationsPulled } from '../src/audit/index.ts';
 import type { WorkerContext } from '../src/worker/index.ts';
 import type { QueueKey } from '../src/redis/index.ts';
 import type { Requisition } from '../src/core/index.ts';
-import { createIdempotencyStore, type CreateOutcome } from '../src/creation/index.ts';
+import type { CreateOutcome } from '../src/creation/index.ts';
+import { requisitionRecords } from '../src/requisitions/index.ts';
 import { parseProcessingName, type IngestResult } from '../src/intake/index.ts';
 import { createRfqPayloadSchema } from '../src/queues/index.ts';
 import { trackingStore, loadSnapshot, type QuotationsResult, type ComparisonResult } from '../src/tracking/index.ts';
@@ -175,7 +176,7 @@ function ingestEvents(ctx: AuditJobContext, job: Job, res: JobResults['ingest'])
 
 async function createEvents(ctx: AuditJobContext, job: Job, o: JobResults['createRfq']): Promise<AuditEvent[]> {
   const r = (job.data as { requisition: Requisition }).requisition;
-  const store = createIdempotencyStore(ctx.redis, ctx.keys);
+  const store = requisitionRecords(ctx.redis, ctx.keys);
   const rec = await store.get(o.requisitionId);
   const id = `${r.profile}/${r.key}`;
   const summary: Partial<Record<CreateOutcome['status'], string>> = {

@@ -21,8 +21,8 @@ import {
   createIdempotencyStore,
   type IdempotencyStore,
   contentHashOf,
-  toCreateRfqRequest,
 } from '../../src/creation/index.ts';
+import { toCreateRfqRequest } from '../../src/requisitions/index.ts';
 import { enqueueCreateRfq } from '../../src/queues/index.ts';
 import { createStateEpoch, readLostState } from '../../src/redis/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';

@@ -4,7 +4,8 @@ import type { Config } from '../../src/settings/index.ts';
 import type { Logger } from '../../src/core/index.ts';
 import { storedDialect } from '../../src/account/index.ts';
 import { readLostState } from '../../src/redis/index.ts';
-import { createIdempotencyStore, reconcileStatus } from '../../src/creation/index.ts';
+import { reconcileStatus } from '../../src/creation/index.ts';
+import { requisitionRecords } from '../../src/requisitions/index.ts';
 import { type PollResult, trackingStatus, withheldAwards } from '../../src/tracking/index.ts';
 import { listHeldFiles, listCategoryHeldFiles, currentMappingSets, readIntakeFolder } from '../../src/intake/index.ts';
 import { lastRetention } from '../../src/outbox/index.ts';
@@ -73,7 +74,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
       at: new Date(at).toISOString(),
     }),
   );
-  const store = createIdempotencyStore(ctx.redis, ctx.keys);
+  const store = requisitionRecords(ctx.redis, ctx.keys);
   const changes: StatusChange[] = [];
   for (const { id, at } of await store.recentlyChanged(20)) {
     const rec = await store.get(id);

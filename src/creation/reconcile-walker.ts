@@ -17,7 +17,8 @@ import {
   type SourcingPort,
   type ListedRfq,
 } from '../sourcing/index.ts';
-import { normText, type PostedBody } from './fingerprint.ts';
+import { normText } from './fingerprint.ts';
+import type { PostedBody } from '../requisitions/index.ts';
 import { listSettleMs, settledFrom } from './list-settle.ts';
 import {
   byTitle,

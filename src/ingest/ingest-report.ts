@@ -20,7 +20,7 @@ export function refusedFileSummary(file: string, reason: string): IngestSummary 
   return emptySummary(file, '(none)', `file refused: ${reason}`);
 }
 
-/** A re-export's change to a requisition whose RFQ exists (src/creation/reexport-changes.ts, same shape). */
+/** A re-export's change to a requisition whose RFQ exists (src/requisitions/reexport-changes.ts, same shape). */
 export interface ReportedChange {
   requisition: string;
   rfqId: number;

@@ -25,7 +25,7 @@ import {
   type Logger,
   type Requisition,
 } from '../core/index.ts';
-import { createIdempotencyStore, previewChanges, type ReexportChange } from '../creation/index.ts';
+import { previewChanges, type ReexportChange, requisitionRecords } from '../requisitions/index.ts';
 import { ingestFile, loadProfileCatalog, writeIngestReport, type IngestSummary } from '../ingest/index.ts';
 import { type RedisKeys, replicationWait } from '../redis/index.ts';
 import type { VendorPort } from '../vendors/index.ts';
@@ -311,7 +311,7 @@ async function enqueueSpooled(
   spool: RequisitionSpool,
 ): Promise<{ list: ReexportChange[]; requisitions: number }> {
   const { ctx } = run;
-  const store = createIdempotencyStore(ctx.redis, ctx.keys);
+  const store = requisitionRecords(ctx.redis, ctx.keys);
   const list: ReexportChange[] = [];
   let requisitions = 0;
   try {

@@ -9,9 +9,9 @@
 /** The families of further keys (`key(family, ...parts)`), each with the files that read and write it. */
 export const KEY_FAMILIES = {
   /** The claimant index of a posted body's title and line count (recovery and the reconcile walk match on it). */
-  posted: ['src/creation/idempotency-store.ts', 'src/creation/fingerprint.ts', 'src/creation/reconcile-walker.ts'],
+  posted: ['src/creation/idempotency-store.ts', 'src/creation/reconcile-walker.ts'],
   /** Requisitions whose re-export changed them after their RFQ existed, by time. */
-  changed: ['src/creation/idempotency-store.ts'],
+  changed: ['src/creation/idempotency-store.ts', 'src/requisitions/requisition-records.ts'],
   /** The shared rate limit's window, hold-off and schedule (claim-7.lua takes a permit in the claim's step). */
   rate: ['src/account/rate-limiter.ts', 'src/creation/idempotency-store.ts'],
   /** The reconcile coordinator's entries, walks and gate; the list-lag probe's lock; record-5's created index. */

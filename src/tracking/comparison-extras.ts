@@ -4,7 +4,7 @@
  * the vendors following the RFQ's category (the stored vendor directory; never read from the service here).
  */
 import { resolveErpIds, type CategoryVendors, type ComparisonInput, type PostedLine } from '../comparison/index.ts';
-import { createIdempotencyStore } from '../creation/index.ts';
+import { requisitionRecords } from '../requisitions/index.ts';
 import type { ListedRfq } from '../sourcing/index.ts';
 import { followersOf, readable, vendorStore } from '../vendors/index.ts';
 import type { TrackingContext } from './context.ts';
@@ -28,7 +28,7 @@ export async function comparisonExtras(ctx: Ctx, listed: ListedRfq): Promise<Com
 export async function postedLines(ctx: Pick<Ctx, 'redis' | 'keys'>, rfqId: number): Promise<PostedLine[] | undefined> {
   const requisitionId = await ctx.redis.hget(ctx.keys.rfq(rfqId), 'requisitionId');
   if (!requisitionId) return undefined;
-  const rec = await createIdempotencyStore(ctx.redis, ctx.keys).get(requisitionId);
+  const rec = await requisitionRecords(ctx.redis, ctx.keys).get(requisitionId);
   if (!rec || rec.state !== 'created') return undefined;
   const out: PostedLine[] = [];
   for (const [externalId, position] of Object.entries(rec.positions)) {

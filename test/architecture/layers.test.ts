@@ -25,6 +25,7 @@ const LEVELS: Array<[folder: string, level: number]> = [
   ['src/audit', 2], // the audit log: one line per step of a requisition, its reader and timelines
   ['src/account', 3], // the session with the service: auth gate, token, rate limiter, dialect store
   ['src/creation', 3],
+  ['src/requisitions', 3], // the requisition record: the create request, the record as read, a re-export's changes
   ['src/vendors', 3], // the account's vendor directory: its store in Redis and the category check
   ['src/intake', 4],
   ['src/worker', 4], // the worker context every job and command receives

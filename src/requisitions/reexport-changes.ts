@@ -6,8 +6,9 @@
  */
 import type { ReportedChange } from '../ingest/index.ts';
 import type { Requisition, RequisitionLine } from '../core/index.ts';
-import { headerChanges, headerOf, type HeaderChange, type PostedHeader } from './header-push.ts';
-import { lineFingerprint, type IdempotencyStore, type LineFingerprint } from './idempotency-store.ts';
+import { headerChanges, headerOf, type HeaderChange, type PostedHeader } from './header.ts';
+import { lineFingerprint, type LineFingerprint } from './record.ts';
+import type { RequisitionRecords } from './requisition-records.ts';
 import { requisitionId } from '../redis/index.ts';
 import { toCreateRfqRequest } from './rfq-body.ts';
 
@@ -44,7 +45,7 @@ export type ReexportChange = ReportedChange;
  * the create job decides and records; this tells the person reading the file's report.
  */
 export async function previewChanges(
-  store: Pick<IdempotencyStore, 'get'>,
+  store: Pick<RequisitionRecords, 'get'>,
   r: Requisition,
   pushHeaders: boolean,
 ): Promise<ReexportChange[]> {
