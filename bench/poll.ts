@@ -28,12 +28,12 @@ import { closeWorkerContext, createWorkerContext, type AppContext } from '../app
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.ts';
 import { RFQ_STATUSES } from '../src/sourcing/types.ts';
-import { trackingStore } from '../src/tracking/context.ts';
 import { runPoll } from '../src/tracking/poll-runner.ts';
 import { wakePoll } from '../src/tracking/poll-wake.ts';
 import { actOnWebhook } from '../src/tracking/hint-check.ts';
 import { webhookOutcome } from '../app/http/webhook.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
+import { trackingStore } from '../src/rfqs/store.ts';
 
 const PAGE = 20;
 const TRACKED = 50;

@@ -19,8 +19,9 @@ import type { CreateOutcome } from '../src/creation/index.ts';
 import { requisitionRecords } from '../src/requisitions/index.ts';
 import { parseProcessingName, type IngestResult } from '../src/intake/index.ts';
 import { createRfqPayloadSchema } from '../src/queues/index.ts';
-import { trackingStore, loadSnapshot, type QuotationsResult, type ComparisonResult } from '../src/tracking/index.ts';
+import { loadSnapshot, type QuotationsResult, type ComparisonResult } from '../src/tracking/index.ts';
 import { createMessageStore, type DeliveryResult } from '../src/notify/index.ts';
+import { trackingStore } from '../src/rfqs/index.ts';
 
 /** What each queue's job returns (as jobs/worker.ts JobResults names them; that file imports this one). */
 interface JobResults {

@@ -18,7 +18,6 @@ import {
   pendingWork,
   trackingStatus,
   writeAccountOverview,
-  trackingStore,
   isWebhookSlot,
   actOnWebhook,
 } from '../../src/tracking/index.ts';
@@ -36,6 +35,7 @@ import {
 } from '../runtime/index.ts';
 import { startMailCatcher, type MailCatcher } from './demo-mail-catcher.ts';
 import { sendOpenDigestsNow } from '../../src/notify/index.ts';
+import { trackingStore } from '../../src/rfqs/index.ts';
 
 export interface DemoOptions {
   /** Parent folder of the run folder. Default ./rfq-sync-demo */

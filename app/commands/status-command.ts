@@ -6,7 +6,7 @@ import { storedDialect } from '../../src/account/index.ts';
 import { readLostState } from '../../src/redis/index.ts';
 import { reconcileStatus } from '../../src/creation/index.ts';
 import { requisitionRecords } from '../../src/requisitions/index.ts';
-import { type PollResult, trackingStatus, withheldAwards } from '../../src/tracking/index.ts';
+import { type PollResult, trackingStatus } from '../../src/tracking/index.ts';
 import { listHeldFiles, listCategoryHeldFiles, currentMappingSets, readIntakeFolder } from '../../src/intake/index.ts';
 import { lastRetention } from '../../src/outbox/index.ts';
 import { EXIT_OK, out } from '../cli-support.ts';
@@ -14,6 +14,7 @@ import { collectStatus, formatStatus, type StatusChange, type TrackingFacts } fr
 import { vendorStore } from '../../src/vendors/index.ts';
 import { statusVendorDirectory, statusWithheld } from './status-vendors.ts';
 import { withReadContext, type ReadContext } from './context.ts';
+import { withheldAwards } from '../../src/rfqs/index.ts';
 
 function describeInvalid(b: PollResult['invalid'][number] | undefined): string {
   if (!b) return '?';

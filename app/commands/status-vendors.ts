@@ -2,8 +2,8 @@
  * What `rfq-sync status` says of the ERP-id guard and the vendor directory: RFQs whose award file was withheld
  * (their listed lines no longer match what was posted) and the directory as last read.
  */
-import type { WithheldAward } from '../../src/tracking/index.ts';
 import type { VendorDirectory } from '../../src/vendors/index.ts';
+import type { WithheldAward } from '../../src/rfqs/index.ts';
 
 export interface StatusVendorDirectory {
   outcome: VendorDirectory['outcome'];

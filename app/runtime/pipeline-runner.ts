@@ -9,8 +9,6 @@ import { startWorker, type JobResults, type RunningWorker, type StartWorkerOptio
 import type { Config } from '../../src/settings/index.ts';
 import { type Logger, removeStaleTemps } from '../../src/core/index.ts';
 import {
-  closeToWorkbook,
-  hintFigures,
   startPollSchedule,
   type PollSchedule,
   lastSuccessfulPollAt,
@@ -32,6 +30,7 @@ import { startRetentionSchedule } from '../../src/outbox/index.ts';
 import { startNotifyWatch } from './notify-watch.ts';
 import type { OpsMetrics } from '../http/index.ts';
 import { type Runtime, openContext } from './endpoints.ts';
+import { closeToWorkbook, hintFigures } from '../../src/rfqs/index.ts';
 
 /** Temporary outbox files older than this are a crash's leftovers (a live write takes seconds). */
 const STALE_TEMP_MS = 10 * 60_000;

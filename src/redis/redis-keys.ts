@@ -29,12 +29,12 @@ export const KEY_FAMILIES = {
   'mapping-sets': ['src/intake/mapping-sets.ts'],
   retention: ['src/outbox/retention.ts'],
   /** The tracking store's records, lists, snapshots, poll history and lock. */
-  trk: ['src/tracking/store.ts'],
-  awards: ['src/tracking/withheld-awards.ts'],
+  trk: ['src/rfqs/store.ts'],
+  awards: ['src/rfqs/withheld-awards.ts'],
   /** The start of the last poll a webhook asked for (pollWake-1.lua). */
   hook: ['src/tracking/poll-wake.ts'],
   /** The webhook path's figures and its targeted checks' budget per interval. */
-  hint: ['src/tracking/hint-stats.ts', 'src/tracking/hint-check.ts'],
+  hint: ['src/rfqs/hint-stats.ts', 'src/tracking/hint-check.ts'],
   vendors: ['src/vendors/vendor-store.ts'],
   /** The price history: final awards per product, and the set of products (src/tracking/price-history.ts). */
   prices: ['src/tracking/price-history.ts'],

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { AuditEvent, AuditIdentity } from '../audit/index.ts';
 import { requisitionRecords } from '../requisitions/index.ts';
 import type { RedisKeys } from '../redis/index.ts';
-import { trackingStore } from './context.ts';
+import { trackingStore } from '../rfqs/index.ts';
 
 export function auditIdentity(ctx: { redis: Redis; keys: RedisKeys }): (e: AuditEvent) => Promise<AuditIdentity> {
   const store = trackingStore(ctx);

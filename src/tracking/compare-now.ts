@@ -8,10 +8,11 @@ import { buildComparison, comparisonFileNames, workbookOutput, type ComparisonIn
 import { rfqNotFound } from '../core/index.ts';
 import { comparisonExtras } from './comparison-extras.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
-import { trackingStore, type TrackingContext } from './context.ts';
+import { type TrackingContext } from './context.ts';
 import { findListedRfq } from './find-rfq.ts';
 import { lastAwards } from './price-history.ts';
 import { pullQuotations } from './snapshot.ts';
+import { trackingStore } from '../rfqs/index.ts';
 
 export async function writeComparisonNow(
   ctx: Pick<TrackingContext, 'redis' | 'keys' | 'client' | 'config' | 'dialects' | 'logger'>,

@@ -3,7 +3,7 @@
  * requisition it came from, its currency, the ERP's own unit prices and the dates the ERP gave as days.
  */
 import { type ComparisonInput, defaultPaper } from '../comparison/index.ts';
-import type { TrackedRfq } from './transitions.ts';
+import type { TrackedRfq } from '../rfqs/index.ts';
 
 type FromRecord = Pick<
   ComparisonInput,

@@ -9,7 +9,7 @@ import type { ComparisonModel } from '../comparison/index.ts';
 import { awardFinal, comparisonReady, supplierResponseLow } from '../notify/events/index.ts';
 import type { ListedRfq } from '../sourcing/index.ts';
 import type { TrackingContext } from './context.ts';
-import type { TrackedRfq } from './transitions.ts';
+import type { TrackedRfq } from '../rfqs/index.ts';
 
 export interface WrittenVersion {
   rec: TrackedRfq;

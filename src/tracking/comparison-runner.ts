@@ -33,18 +33,23 @@ import { rfqNotListed } from '../core/index.ts';
 import type { ListedRfq, Quotation } from '../sourcing/index.ts';
 import { comparisonExtras, type ComparisonExtras } from './comparison-extras.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
-import { trackingStore, type TrackingContext } from './context.ts';
+import { type TrackingContext } from './context.ts';
 import { enqueueComparison, type ComparisonJobData, enqueueOverview } from '../queues/index.ts';
 import { findListedRfq } from './find-rfq.ts';
-import { observeCloseToWorkbook } from './hint-stats.ts';
+import {
+  observeCloseToWorkbook,
+  unreadableOf,
+  type TrackedRfq,
+  type WrittenComparison,
+  trackingStore,
+} from '../rfqs/index.ts';
 import { decideNewVersion, decisionsOf, revisionsOf } from './revisions.ts';
 import { loadSnapshot, pullQuotations, type Snapshot } from './snapshot.ts';
 import { tellComparisonWritten } from './comparison-notices.ts';
 import { overviewPath } from './overview.ts';
 import { lastAwards, recordFinalAward } from './price-history.ts';
-import type { TrackingStore } from './store.ts';
-import { unreadableOf, type TrackedRfq, type WrittenComparison } from './transitions.ts';
-import { noteWithheld } from './withheld-awards.ts';
+import type { TrackingStore } from '../rfqs/index.ts';
+import { noteWithheld } from '../rfqs/index.ts';
 import { auditComparison } from '../audit/index.ts';
 
 export interface ComparisonResult {

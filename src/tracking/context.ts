@@ -1,7 +1,6 @@
 /** What the tracking code needs from the worker context (a WorkerContext satisfies it). */
 import type { WorkerContext } from '../worker/index.ts';
 import type { WorkerConfig } from '../settings/index.ts';
-import { TrackingStore } from './store.ts';
 
 /** The settings the tracking reads: the poll's (and its webhook's), the comparison's outputs and the delays of its jobs. */
 export type TrackingConfig = Pick<
@@ -34,8 +33,3 @@ export type TrackingContext = Pick<
 > & {
   config: TrackingConfig;
 } & Partial<Pick<WorkerContext, 'dialects' | 'notify' | 'audit'>>;
-
-/** The tracking records of the context's account: a view over its Redis client and keys, cheap to make, holds nothing. */
-export function trackingStore(ctx: Pick<TrackingContext, 'redis' | 'keys'>): TrackingStore {
-  return new TrackingStore(ctx.redis, ctx.keys);
-}

@@ -16,8 +16,8 @@
 import { randomUUID } from 'node:crypto';
 import { readsFirst } from '../account/index.ts';
 import { targetedReadingFor } from '../sourcing/index.ts';
-import { trackingStore, type TrackingContext } from './context.ts';
-import { countHint } from './hint-stats.ts';
+import { type TrackingContext } from './context.ts';
+import { countHint, trackingStore } from '../rfqs/index.ts';
 import { applySeen } from './poll-apply.ts';
 import { sinkOf } from './poll-listing.ts';
 import { emptyPollResult } from './poll-result.ts';

@@ -6,9 +6,9 @@
  */
 import { join, relative } from 'node:path';
 import { sortOverviewRows, writeOverview, type OverviewRow } from '../comparison/index.ts';
-import { trackingStore, type TrackingContext } from './context.ts';
+import { type TrackingContext } from './context.ts';
 import { priceHistories } from './price-history.ts';
-import type { TrackedRfq } from './transitions.ts';
+import { type TrackedRfq, trackingStore } from '../rfqs/index.ts';
 
 export const OVERVIEW_FILE = 'overview.xlsx';
 const BATCH = 500;

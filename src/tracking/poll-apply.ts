@@ -10,8 +10,8 @@ import type { TrackingContext } from './context.ts';
 import { enqueueQuotations } from '../queues/index.ts';
 import type { PollResult } from './poll-result.ts';
 import type { PollState, TransitionVia } from './poll-state.ts';
-import { finalFollowUp, isFinal, observe, unreadableOf, type Observation, type TrackedRfq } from './transitions.ts';
-import { retryWithheld } from './withheld-awards.ts';
+import { finalFollowUp, isFinal, observe, type Observation } from './transitions.ts';
+import { retryWithheld, unreadableOf, type TrackedRfq } from '../rfqs/index.ts';
 import { transitionSeen } from '../audit/index.ts';
 
 const BATCH = 500;

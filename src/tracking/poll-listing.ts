@@ -8,9 +8,9 @@ import { isRetryablePageError } from '../core/index.ts';
 import type { InvalidListedRfq, ListRfqsOptions } from '../sourcing/client/index.ts';
 import { listingStrategyFor, type ListName, type StateSink, type ListedRfq } from '../sourcing/index.ts';
 import type { PollState } from './poll-state.ts';
-import { sayOnce, type ToSay } from './report-once.ts';
-import { mergeSeenState, type RfqState } from './transitions.ts';
-import { withheldAwards } from './withheld-awards.ts';
+import { sayOnce, type ToSay, type RfqState } from '../rfqs/index.ts';
+import { mergeSeenState } from './transitions.ts';
+import { withheldAwards } from '../rfqs/index.ts';
 
 const MAX_RESULT_INVALID = 100;
 /** Tracked RFQs in no list named one by one in a poll's log (all are counted in its result). */

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { LOCK_RELEASE, LOCK_RENEW, defineScript } from '../redis/index.ts';
 import type { TrackingContext } from './context.ts';
-import type { TrackingStore } from './store.ts';
+import type { TrackingStore } from '../rfqs/index.ts';
 
 const LOCK_MS = 120_000;
 

@@ -3,7 +3,7 @@
  * history can share it without importing the runner.
  */
 import type { ListingFigures } from '../sourcing/index.ts';
-import type { RfqState, Transition } from './transitions.ts';
+import type { RfqState, Transition } from '../rfqs/index.ts';
 
 export interface PollResult {
   slot: string;

@@ -19,7 +19,7 @@
  * is read again with the poll once it is an hour old (src/vendors/vendor-store.ts).
  */
 import { TransientHttpError } from '../core/index.ts';
-import { trackingStore, type TrackingContext } from './context.ts';
+import { type TrackingContext } from './context.ts';
 import type { PollJobData } from '../queues/index.ts';
 import { writeAccountOverview } from './overview.ts';
 import { applyToTracked } from './poll-apply.ts';
@@ -30,6 +30,7 @@ import { emptyPollResult, type PollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
 import { isWebhookSlot, wakePoll } from './poll-wake.ts';
 import { vendorStore } from '../vendors/index.ts';
+import { trackingStore } from '../rfqs/index.ts';
 
 export type { PollResult } from './poll-result.ts';
 export { lastPoll, lastSuccessfulPollAt, pollHistory } from './poll-history.ts';

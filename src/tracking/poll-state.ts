@@ -2,8 +2,7 @@
 import type { ListedRfq } from '../sourcing/index.ts';
 import type { TrackingContext } from './context.ts';
 import type { PollResult } from './poll-result.ts';
-import type { TrackingStore } from './store.ts';
-import type { RfqState } from './transitions.ts';
+import { type TrackingStore, type RfqState } from '../rfqs/index.ts';
 
 /** Which path saw a transition: the full poll, or a targeted check of the RFQs a webhook named (hint-check.ts). */
 export type TransitionVia = 'poll' | 'webhook';

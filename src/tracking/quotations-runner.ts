@@ -8,12 +8,12 @@
  * field (report-once.ts), never blocking the others.
  */
 import type { Logger } from '../core/index.ts';
-import { trackingStore, type TrackingContext } from './context.ts';
+import { type TrackingContext } from './context.ts';
 import { enqueueComparison, type QuotationsJobData } from '../queues/index.ts';
-import { sayOnce, type ToSay } from './report-once.ts';
+import { sayOnce, type ToSay, trackingStore } from '../rfqs/index.ts';
 import { decideNewVersion, decisionsOf, revisionsOf, type VersionDecision } from './revisions.ts';
 import { pullQuotations, storeSnapshot, type QuotationPull } from './snapshot.ts';
-import type { TrackingStore } from './store.ts';
+import type { TrackingStore } from '../rfqs/index.ts';
 import { quotationsPulled } from '../audit/index.ts';
 
 export interface QuotationsResult {

@@ -6,7 +6,7 @@
  * the award was asked for and not yet written. A missing revision_no counts as 0.
  */
 import type { Quotation } from '../sourcing/index.ts';
-import type { WrittenComparison } from './transitions.ts';
+import type { WrittenComparison } from '../rfqs/index.ts';
 
 export type VersionReason =
   | 'first'

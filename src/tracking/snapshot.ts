@@ -11,7 +11,7 @@
  */
 import type { SourcingClient } from '../sourcing/client/index.ts';
 import type { Quotation, QuotationList } from '../sourcing/index.ts';
-import type { TrackingStore } from './store.ts';
+import type { TrackingStore } from '../rfqs/index.ts';
 
 export const SNAPSHOT_MAX_BYTES = 16 * 1024 * 1024;
 

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Current } from '../audit/index.ts';
 import { requisitionRecords } from '../requisitions/index.ts';
 import type { RedisKeys } from '../redis/index.ts';
-import { trackingStore } from './context.ts';
+import { trackingStore } from '../rfqs/index.ts';
 
 export async function traceState(
   ctx: { redis: Redis; keys: RedisKeys },

@@ -26,6 +26,7 @@ const LEVELS: Array<[folder: string, level: number]> = [
   ['src/account', 3], // the session with the service: auth gate, token, rate limiter, dialect store
   ['src/creation', 3],
   ['src/requisitions', 3], // the requisition record: the create request, the record as read, a re-export's changes
+  ['src/rfqs', 3], // the tracked RFQ record and its store, shared by tracking and the comparison runs
   ['src/vendors', 3], // the account's vendor directory: its store in Redis and the category check
   ['src/intake', 4],
   ['src/worker', 4], // the worker context every job and command receives

@@ -14,10 +14,10 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
-import { trackingStore } from '../../src/tracking/context.ts';
 import { SAMPLES, SAMPLES_DIR } from '../helpers/samples.ts';
 import { usePipeline, waitFor } from '../helpers/pipeline.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
+import { trackingStore } from '../../src/rfqs/store.ts';
 
 // an account with history: 200 RFQs made by hand before rfq-sync (the walk reads them all)
 const pipeline = usePipeline({ tag: 'recover-audit', sandbox: { seed: 42, existing: 200 } });

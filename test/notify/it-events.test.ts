@@ -15,12 +15,12 @@ import { postedBodyOf } from '../../src/creation/fingerprint.ts';
 import { contentHashOf, toCreateRfqRequest } from '../../src/creation/rfq-creator.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { requisitionId } from '../../src/redis/redis-keys.ts';
-import { trackingStore } from '../../src/tracking/context.ts';
 import { recordPoll } from '../../src/tracking/poll-history.ts';
 import { emptyPollResult } from '../../src/tracking/poll-result.ts';
 import { GENERIC_HEADER, genericRows, makeRequisitions, usePipeline, waitForQueue } from '../helpers/pipeline.ts';
 import { notifyContext, startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
 import { LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
+import { trackingStore } from '../../src/rfqs/store.ts';
 
 const pipeline = usePipeline({ tag: 'it-events' });
 let hook: HttpReceiver | undefined;

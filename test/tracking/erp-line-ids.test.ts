@@ -19,9 +19,9 @@ import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import type { WorkerContext } from '../../src/worker/context.ts';
 import type { StoredRfq } from '../../src/sandbox/store.ts';
 import { enqueuePollNow } from '../../src/queues/poll.ts';
-import { trackingStore } from '../../src/tracking/context.ts';
 import { GENERIC_HEADER, jobCounts, ls, readAwardCsv, usePipeline, waitFor } from '../helpers/pipeline.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
+import { trackingStore } from '../../src/rfqs/store.ts';
 
 const pipeline = usePipeline({
   sandbox: {

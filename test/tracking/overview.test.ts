@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { excelDateInZone } from '../../src/comparison/sheets/dates.ts';
 import { trackingFacts } from '../../app/commands/status-command.ts';
 import { OVERVIEW_COLS as C, OVERVIEW_ROWS as R, OVERVIEW_SHEET } from '../../src/comparison/overview.ts';
-import { trackingStore } from '../../src/tracking/context.ts';
 import { writeAccountOverview } from '../../src/tracking/overview.ts';
 import { enqueueOverview } from '../../src/queues/poll.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
@@ -18,6 +17,7 @@ import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { trackingStore } from '../../src/rfqs/store.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 5 } });
 let h: PollingHarness | undefined;

@@ -11,7 +11,7 @@ import { createMetrics } from '../../app/http/metrics.ts';
 import { webhookOutcome } from '../../app/http/webhook.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { actOnWebhook } from '../../src/tracking/hint-check.ts';
-import { hintFigures } from '../../src/tracking/hint-stats.ts';
+import { hintFigures } from '../../src/rfqs/hint-stats.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 import { pollingHarness, type PollingHarness, useRedis, waitFor } from '../helpers/pipeline.ts';

@@ -5,8 +5,9 @@
  * such an RFQ's record asks for the next comparison version (retryWithheld), which writes the award file if the
  * lines match again.
  */
-import type { TrackingContext } from './context.ts';
+import type { Redis } from 'ioredis';
 import { enqueueComparison } from '../queues/index.ts';
+import type { Queues, RedisKeys } from '../redis/index.ts';
 
 export interface WithheldAward {
   rfqId: number;
@@ -16,7 +17,7 @@ export interface WithheldAward {
   at: number;
 }
 
-type Ctx = Pick<TrackingContext, 'redis' | 'keys'>;
+type Ctx = { redis: Redis; keys: RedisKeys };
 
 const key = (ctx: Ctx): string => ctx.keys.key('awards', 'withheld');
 
@@ -40,7 +41,7 @@ export async function withheldAwards(ctx: Ctx): Promise<WithheldAward[]> {
 
 /** After a new listed version of the RFQ: the next comparison version, if its award file was withheld. */
 export async function retryWithheld(
-  ctx: Pick<TrackingContext, 'redis' | 'keys' | 'queues'>,
+  ctx: Ctx & { queues: Pick<Queues, 'comparison'> },
   rfqId: number,
   version: number,
 ): Promise<void> {

@@ -18,7 +18,7 @@ import type { Redis } from 'ioredis';
 import { UnexpectedError } from '../core/index.ts';
 import { type RedisKeys, defineScript, loadScript, type ScriptCaller, type ScriptFlag } from '../redis/index.ts';
 import type { ListedRfq } from '../sourcing/index.ts';
-import { newTrackedRfq, TRACKED_STATES, type TrackedRfq, type TrackedState } from './transitions.ts';
+import { newTrackedRfq, TRACKED_STATES, type TrackedRfq, type TrackedState } from './record.ts';
 
 export interface TrackingKeys {
   rfq(id: number): string;
@@ -178,4 +178,9 @@ function parseRecord(json: string | null | undefined, seq: string | null | undef
   const rec = JSON.parse(json) as TrackedRfq;
   rec.seq = Number(seq ?? rec.seq ?? 0);
   return rec;
+}
+
+/** The tracking records of the context's account: a view over its Redis client and keys, cheap to make, holds nothing. */
+export function trackingStore(ctx: { redis: Redis; keys: RedisKeys }): TrackingStore {
+  return new TrackingStore(ctx.redis, ctx.keys);
 }
