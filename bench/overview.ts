@@ -19,7 +19,7 @@ import { excelDateInZone } from '../src/comparison/sheets/dates.ts';
 import { loadConfig } from '../src/settings/config.ts';
 import { redisKeys } from '../src/redis/redis-keys.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
-import { overviewRow, writeAccountOverview } from '../src/tracking/overview.ts';
+import { overviewRow, writeAccountOverview } from '../src/awarding/overview.ts';
 import type { TrackedRfq } from '../src/rfqs/record.ts';
 import { trackingStore } from '../src/rfqs/store.ts';
 

@@ -29,6 +29,7 @@ import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.ts';
 import { RFQ_STATUSES } from '../src/sourcing/types.ts';
 import { runPoll } from '../src/tracking/poll-runner.ts';
+import { writeAccountOverview } from '../src/awarding/overview.ts';
 import { wakePoll } from '../src/tracking/poll-wake.ts';
 import { actOnWebhook } from '../src/tracking/hint-check.ts';
 import { webhookOutcome } from '../app/http/webhook.ts';
@@ -114,7 +115,7 @@ async function cost(dialect: 'friendly' | 'docs', size: number): Promise<CostRow
   try {
     const ids = await createTracked(ctx, TRACKED);
     const dialectFound = await ctx.dialects.get();
-    await runPoll(ctx, { slot: 'now~1', scheduledAt: Date.now() });
+    await runPoll(ctx, { slot: 'now~1', scheduledAt: Date.now() }, () => writeAccountOverview(ctx));
     const ctl = sandbox.control;
     ids.slice(0, 4).forEach((id) => ctl.advance(id, 'closed'));
     ids.slice(4, 7).forEach((id) => ctl.advance(id, 'completed'));
@@ -122,7 +123,7 @@ async function cost(dialect: 'friendly' | 'docs', size: number): Promise<CostRow
     const left = 6;
     sandbox.resetStats();
     let t = Date.now();
-    const result = await runPoll(ctx, { slot: 'now~2', scheduledAt: Date.now() });
+    const result = await runPoll(ctx, { slot: 'now~2', scheduledAt: Date.now() }, () => writeAccountOverview(ctx));
     const ms = Date.now() - t;
     const requests = requestsOf(sandbox);
     if (result.transitions.length !== 10) throw new Error(`expected 10 transitions, saw ${result.transitions.length}`);
@@ -179,7 +180,7 @@ async function latency(): Promise<{ p50: number; p95: number; max: number; polls
     for (const id of ids)
       for (const [k, sup] of ['Acme', 'Bolt', 'Cogs'].entries())
         sandbox.control.submitQuotation(id, { sup_name: sup, prices: [String(10 + k), String(20 + k)] });
-    await runPoll(ctx, { slot: 'now~1', scheduledAt: Date.now() }); // every tracked RFQ seen open
+    await runPoll(ctx, { slot: 'now~1', scheduledAt: Date.now() }, () => writeAccountOverview(ctx)); // every tracked RFQ seen open
     sandbox.webhooks.url = `${ops.url}/hooks/sourcing/${SECRET}`;
     const closedAt = new Map<number, number>();
     for (const id of ids) {
@@ -249,7 +250,7 @@ async function closing(handMade: number, hints: boolean): Promise<ClosingRow> {
     for (const id of closing)
       for (const [k, sup] of ['Acme', 'Bolt', 'Cogs'].entries())
         sandbox.control.submitQuotation(id, { sup_name: sup, prices: [String(10 + k), String(20 + k)] });
-    await runPoll(ctx, { slot: 'now~1', scheduledAt: Date.now() }); // every tracked RFQ seen open
+    await runPoll(ctx, { slot: 'now~1', scheduledAt: Date.now() }, () => writeAccountOverview(ctx)); // every tracked RFQ seen open
     const pollsBefore = await hookPolls(ctx);
     sandbox.webhooks.url = `${ops.url}/hooks/sourcing/${SECRET}`;
     sandbox.resetStats();

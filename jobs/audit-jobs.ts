@@ -6,8 +6,8 @@
  * "already done" answers: a file finished by an earlier attempt, an RFQ already recorded, a message already sent).
  * Lines written while a job runs, before the step they record, are built where the step happens: the file taken and
  * each requisition accepted (here and in jobs/ingest.ts), each transition (src/tracking/poll-apply.ts), a pull that
- * asks for a comparison (src/tracking/quotations-runner.ts), a comparison version and its award
- * (src/tracking/comparison-runner.ts). Pure mapping plus reads of the records named; never a secret.
+ * asks for a comparison (src/awarding/quotations-runner.ts), a comparison version and its award
+ * (src/awarding/comparison-runner.ts). Pure mapping plus reads of the records named; never a secret.
  */
 import { join } from 'node:path';
 import type { Job } from 'bullmq';
@@ -19,9 +19,9 @@ import type { CreateOutcome } from '../src/creation/index.ts';
 import { requisitionRecords } from '../src/requisitions/index.ts';
 import { parseProcessingName, type IngestResult } from '../src/intake/index.ts';
 import { createRfqPayloadSchema } from '../src/queues/index.ts';
-import { loadSnapshot, type QuotationsResult, type ComparisonResult } from '../src/tracking/index.ts';
 import { createMessageStore, type DeliveryResult } from '../src/notify/index.ts';
 import { trackingStore } from '../src/rfqs/index.ts';
+import { loadSnapshot, type QuotationsResult, type ComparisonResult } from '../src/awarding/index.ts';
 
 /** What each queue's job returns (as jobs/worker.ts JobResults names them; that file imports this one). */
 interface JobResults {
@@ -96,7 +96,7 @@ async function eventsOf(ctx: AuditJobContext, key: QueueKey, job: Job, result: u
     case 'quotations':
       return quotationsEvents(ctx, job, result as JobResults['quotations']);
     case 'comparison':
-      return []; // written by the comparison itself, before its files are told of (src/tracking/comparison-runner.ts)
+      return []; // written by the comparison itself, before its files are told of (src/awarding/comparison-runner.ts)
     case 'notify':
       return notifyEvents(ctx, result as JobResults['notify']);
     case 'poll':
@@ -221,7 +221,7 @@ async function createEvents(ctx: AuditJobContext, job: Job, o: JobResults['creat
 }
 
 async function quotationsEvents(ctx: AuditJobContext, job: Job, res: JobResults['quotations']): Promise<AuditEvent[]> {
-  // a pull that asked for a comparison wrote its line before queueing it (src/tracking/quotations-runner.ts)
+  // a pull that asked for a comparison wrote its line before queueing it (src/awarding/quotations-runner.ts)
   if (res.skipped || res.version !== undefined) return [];
   const snap = await loadSnapshot(trackingStore(ctx), res.rfqId).catch(() => undefined);
   const reason = (job.data as { reason?: string }).reason;

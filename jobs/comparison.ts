@@ -1,6 +1,6 @@
 /**
  * comparison: write one version of an RFQ's outputs, its comparison workbook and award CSV and any other output
- * registered in src/comparison/outputs.ts (src/tracking/comparison-runner.ts).
+ * registered in src/comparison/outputs.ts (src/awarding/comparison-runner.ts).
  *
  * Payload:  { rfqId, version } (src/queues/comparison.ts). Job id `comparison~<rfq>~v<n>`: each
  *           version is written once.
@@ -16,18 +16,17 @@
  *           errors are retried with back-off; a bad payload is unrecoverable.
  */
 import type { Job } from 'bullmq';
-import {
-  type TrackingContext,
-  handleServiceError,
-  runComparison,
-  type ComparisonResult,
-} from '../src/tracking/index.ts';
+import { type AwardingContext, runComparison, type ComparisonResult } from '../src/awarding/index.ts';
 import { comparisonQueue, parseJob } from '../src/queues/index.ts';
+import { handleServiceError, type ServiceErrorContext } from './service-errors.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type ComparisonJobResult = ComparisonResult;
 
-export async function processComparison(ctx: TrackingContext, job: Job): Promise<ComparisonJobResult> {
+export async function processComparison(
+  ctx: AwardingContext & ServiceErrorContext,
+  job: Job,
+): Promise<ComparisonJobResult> {
   const { data } = parseJob(comparisonQueue, job);
   try {
     return await runComparison(ctx, data);

@@ -24,27 +24,24 @@
  *           (3 attempts), then left to the next poll.
  */
 import type { Job } from 'bullmq';
-import {
-  type TrackingContext,
-  deferWhilePaused,
-  handleServiceError,
-  writeAccountOverview,
-  type OverviewWritten,
-  runPoll,
-  type PollResult,
-} from '../src/tracking/index.ts';
+import { type TrackingContext, runPoll, type PollResult } from '../src/tracking/index.ts';
+import { type AwardingContext, type OverviewWritten, writeAccountOverview } from '../src/awarding/index.ts';
 import { OVERVIEW_JOB, pollQueue, parseJob } from '../src/queues/index.ts';
+import { deferWhilePaused, handleServiceError, type ServiceErrorContext } from './service-errors.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value (an overview job: the overview written). */
 export type PollJobResult = PollResult | OverviewWritten;
 
-export async function processPoll(ctx: TrackingContext, job: Job): Promise<PollJobResult> {
+export async function processPoll(
+  ctx: TrackingContext & AwardingContext & ServiceErrorContext,
+  job: Job,
+): Promise<PollJobResult> {
   const parsed = parseJob(pollQueue, job);
   if (parsed.name === OVERVIEW_JOB) return writeAccountOverview(ctx);
   const { data } = parsed;
   await deferWhilePaused(ctx, job);
   try {
-    return await runPoll(ctx, data);
+    return await runPoll(ctx, data, () => writeAccountOverview(ctx));
   } catch (err) {
     return handleServiceError(ctx, job, err);
   }

@@ -1,6 +1,6 @@
 /**
  * quotations: pull the quotations of one RFQ and decide whether a new comparison version is due
- * (src/tracking/quotations-runner.ts).
+ * (src/awarding/quotations-runner.ts).
  *
  * Payload:  { rfqId, reason: closed | check | award | manual } (src/queues/quotations.ts).
  * Reads:    GET /v1/quotations/<rfq_id> (and ?status=success for the award); the RFQ's tracking record.
@@ -9,20 +9,14 @@
  *           quotation got its qualification decision (the award becomes final).
  * Errors:   a quotation whose key cannot be read, and a field that cannot be read, are passed on to the workbook's
  *           notes (said once per RFQ, quotation and field), never blocking the others; an answer whose envelope
- *           cannot be read fails the job after 3 attempts with the reason (src/tracking/service-errors.ts); 401/403
+ *           cannot be read fails the job after 3 attempts with the reason (jobs/service-errors.ts); 401/403
  *           pause through the auth gate and delay the job; 429 holds every worker off and delays it; transient errors
  *           are retried with back-off; a bad payload is unrecoverable.
  */
 import type { Job } from 'bullmq';
-import {
-  deferWhilePaused,
-  handleServiceError,
-  type ServiceErrorContext,
-  runQuotations,
-  type QuotationsContext,
-  type QuotationsResult,
-} from '../src/tracking/index.ts';
+import { runQuotations, type QuotationsContext, type QuotationsResult } from '../src/awarding/index.ts';
 import { parseJob, quotationsQueue } from '../src/queues/index.ts';
+import { deferWhilePaused, handleServiceError, type ServiceErrorContext } from './service-errors.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type QuotationsJobResult = QuotationsResult;

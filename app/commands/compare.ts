@@ -1,9 +1,9 @@
 /** `rfq-sync compare RFQ`: the comparison workbook of one RFQ written now. */
 import type { Config } from '../../src/settings/index.ts';
 import type { Logger } from '../../src/core/index.ts';
-import { writeComparisonNow } from '../../src/tracking/index.ts';
 import { EXIT_OK, out } from '../cli-support.ts';
 import { withContext } from './context.ts';
+import { writeComparisonNow } from '../../src/awarding/index.ts';
 
 export async function runCompareCommand(
   config: Config,

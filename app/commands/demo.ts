@@ -14,13 +14,7 @@ import type { Job } from 'bullmq';
 import { PACKAGE_ROOT, loadConfig, type Config } from '../../src/settings/index.ts';
 import type { WorkerContext } from '../../src/worker/index.ts';
 import { createLogger, type Logger } from '../../src/core/index.ts';
-import {
-  pendingWork,
-  trackingStatus,
-  writeAccountOverview,
-  isWebhookSlot,
-  actOnWebhook,
-} from '../../src/tracking/index.ts';
+import { pendingWork, trackingStatus, isWebhookSlot, actOnWebhook } from '../../src/tracking/index.ts';
 import { webhookOutcome, startOpsServer, type OpsServer, createMetrics, type OpsMetrics } from '../http/index.ts';
 import type { JobResults } from '../../jobs/index.ts';
 import { QUEUE_NAMES } from '../../src/queues/index.ts';
@@ -36,6 +30,7 @@ import {
 import { startMailCatcher, type MailCatcher } from './demo-mail-catcher.ts';
 import { sendOpenDigestsNow } from '../../src/notify/index.ts';
 import { trackingStore } from '../../src/rfqs/index.ts';
+import { writeAccountOverview } from '../../src/awarding/index.ts';
 
 export interface DemoOptions {
   /** Parent folder of the run folder. Default ./rfq-sync-demo */

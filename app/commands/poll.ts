@@ -3,6 +3,7 @@ import type { Config } from '../../src/settings/index.ts';
 import type { Logger } from '../../src/core/index.ts';
 import { enqueuePollNow } from '../../src/queues/index.ts';
 import { runPoll } from '../../src/tracking/index.ts';
+import { writeAccountOverview } from '../../src/awarding/index.ts';
 import { EXIT_FAILED, EXIT_OK, out } from '../cli-support.ts';
 import { withContext } from './context.ts';
 
@@ -13,7 +14,7 @@ export async function runPollCommand(config: Config, logger: Logger, o: { enqueu
       return EXIT_OK;
     }
     const now = Date.now();
-    const r = await runPoll(ctx, { slot: `now~${now}`, scheduledAt: now });
+    const r = await runPoll(ctx, { slot: `now~${now}`, scheduledAt: now }, () => writeAccountOverview(ctx));
     if (r.skipped) out(`poll skipped: ${r.skipped}`);
     const listed = Object.entries(r.listed)
       .map(([s, n]) => `${s} ${n}`)

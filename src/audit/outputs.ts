@@ -1,5 +1,5 @@
 /**
- * The audit lines of a comparison version (src/tracking/comparison-runner.ts writes them with one call, after its
+ * The audit lines of a comparison version (src/awarding/comparison-runner.ts writes them with one call, after its
  * files are written and before anyone is told of them or the version is recorded): the workbook written, with its
  * sha256, and, when this version wrote the award file, the award: supplier per line and the totals per currency,
  * exact (decimal.js), read back from the award file itself.

@@ -2,7 +2,7 @@
  * The daily overview workbook (`outbox/overview.xlsx`): one row per tracked RFQ of an account,
  * sorted by due date, filters on; and the Prices sheet (prices-sheet.ts): the last three awards of each product. This file holds the pure parts: the summary a comparison job keeps with the
  * tracked RFQ (so the overview is built from Redis alone, never by reopening workbooks) and the renderer. The rows
- * are gathered from Redis by src/tracking/overview.ts.
+ * are gathered from Redis by src/awarding/overview.ts.
  */
 import type { WriteStream } from 'node:fs';
 import type { Row, Style, Worksheet } from 'exceljs';

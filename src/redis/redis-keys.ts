@@ -36,8 +36,8 @@ export const KEY_FAMILIES = {
   /** The webhook path's figures and its targeted checks' budget per interval. */
   hint: ['src/rfqs/hint-stats.ts', 'src/tracking/hint-check.ts'],
   vendors: ['src/vendors/vendor-store.ts'],
-  /** The price history: final awards per product, and the set of products (src/tracking/price-history.ts). */
-  prices: ['src/tracking/price-history.ts'],
+  /** The price history: final awards per product, and the set of products (src/awarding/price-history.ts). */
+  prices: ['src/awarding/price-history.ts'],
   /** The notification routes' windows, marks and messages. */
   notify: ['src/notify/message-store.ts'],
 } as const satisfies Record<string, readonly string[]>;

@@ -1,21 +1,20 @@
 /**
- * Following each RFQ after it is created: polls of the lists and webhook hints, transitions, quotation pulls, the
- * comparison runs and their versions, the overview, price history.
+ * Following each RFQ after it is created: polls of the lists and webhook hints, and the transitions they find, which
+ * queue the quotation pulls.
  */
 export { trackRfq } from './rfq-tracker.ts';
-export { runPoll, lastPoll, lastSuccessfulPollAt, pollHistory, type PollResult } from './poll-runner.ts';
-export { runQuotations, type QuotationsResult } from './quotations-runner.ts';
-export { runComparison, type ComparisonResult } from './comparison-runner.ts';
+export {
+  runPoll,
+  lastPoll,
+  lastSuccessfulPollAt,
+  pollHistory,
+  type PollOverview,
+  type PollResult,
+} from './poll-runner.ts';
 export { trackingStatus, pendingWork, trackedRfq, type TrackingStatus, type PendingWork } from './status.ts';
-export { writeComparisonNow } from './compare-now.ts';
-export { handleServiceError, deferWhilePaused } from './service-errors.ts';
 export type { TrackingContext } from './context.ts';
 export { auditIdentity } from './audit-identity.ts';
 export { actOnWebhook, hintIds, type HintOutcome } from './hint-check.ts';
-export { type OverviewWritten, writeAccountOverview } from './overview.ts';
 export { type PollSchedule, startPollSchedule } from './poll-schedule.ts';
 export { isWebhookSlot } from './poll-wake.ts';
-export type { QuotationsContext } from './quotations-runner.ts';
-export type { ServiceErrorContext } from './service-errors.ts';
-export { loadSnapshot } from './snapshot.ts';
 export { traceState } from './trace-state.ts';

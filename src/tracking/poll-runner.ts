@@ -16,12 +16,12 @@
  *
  * The steps: poll-lock.ts, poll-listing.ts (the lists), poll-apply.ts (the records and follow-up jobs),
  * poll-history.ts (the results kept); each step takes the poll's state (poll-state.ts). The account's vendor directory
- * is read again with the poll once it is an hour old (src/vendors/vendor-store.ts).
+ * is read again with the poll once it is an hour old (src/vendors/vendor-store.ts). At its end, inside its lock, the
+ * poll rewrites the overview with the writer its caller gives (the poll job: src/awarding/overview.ts).
  */
 import { TransientHttpError } from '../core/index.ts';
 import { type TrackingContext } from './context.ts';
 import type { PollJobData } from '../queues/index.ts';
-import { writeAccountOverview } from './overview.ts';
 import { applyToTracked } from './poll-apply.ts';
 import { recordPoll } from './poll-history.ts';
 import { readStatusLists } from './poll-listing.ts';
@@ -35,7 +35,10 @@ import { trackingStore } from '../rfqs/index.ts';
 export type { PollResult } from './poll-result.ts';
 export { lastPoll, lastSuccessfulPollAt, pollHistory } from './poll-history.ts';
 
-export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<PollResult> {
+/** The overview's rewrite at the end of a poll: where it went, its rows and the time it took. */
+export type PollOverview = () => Promise<{ path: string; rows: number; ms: number }>;
+
+export async function runPoll(ctx: TrackingContext, data: PollJobData, overview?: PollOverview): Promise<PollResult> {
   const store = trackingStore(ctx);
   const log = ctx.logger.child({ component: 'poll', slot: data.slot });
   const startedAt = Date.now();
@@ -74,7 +77,7 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
     await applyToTracked(s);
     // at most hourly, never failing the poll: CATEGORY_CHECK and the workbooks' response rates read it
     await vendorStore(ctx).refreshIfStale(ctx.client);
-    await writeOverview(s);
+    if (overview) await writeOverview(s, overview);
 
     result.ok = true;
     result.finishedAt = Date.now();
@@ -99,9 +102,9 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData): Promise<
  * The overview after every poll, from the records just written. A failure to write it (disk full, a locked
  * share) is logged and leaves the poll done: the next poll writes it again.
  */
-async function writeOverview({ ctx, result, log }: PollState): Promise<void> {
+async function writeOverview({ result, log }: PollState, overview: PollOverview): Promise<void> {
   try {
-    const written = await writeAccountOverview(ctx);
+    const written = await overview();
     result.overview = { rows: written.rows, ms: written.ms };
     log.info(
       { event: 'overview.written', path: written.path, rows: written.rows, ms: written.ms },

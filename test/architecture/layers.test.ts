@@ -32,6 +32,7 @@ const LEVELS: Array<[folder: string, level: number]> = [
   ['src/worker', 4], // the worker context every job and command receives
   ['src/outbox', 5], // what rfq-sync writes and keeps: retention, a full disk, done files
   ['src/tracking', 6],
+  ['src/awarding', 6], // the quotation pulls, comparison runs, versions, price history and the overview's rows
   ['jobs', 7],
   ['app', 8],
   ['bin', 9],

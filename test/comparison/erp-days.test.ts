@@ -12,7 +12,7 @@ import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/workbook.ts';
 import { parseDateCell, parseDateText } from '../../src/ingest/index.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
-import { comparisonInputFromRecord } from '../../src/tracking/comparison-input.ts';
+import { comparisonInputFromRecord } from '../../src/awarding/comparison-input.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';

@@ -13,7 +13,7 @@ import { RECONCILE_LIMITS, walkAccount } from '../../src/creation/reconcile-walk
 import { listingStrategyFor } from '../../src/sourcing/listing-strategy.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import { createSourcingClient } from '../../src/sourcing/client/http-client.ts';
-import { pullQuotations } from '../../src/tracking/snapshot.ts';
+import { pullQuotations } from '../../src/awarding/snapshot.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { makeRequisitions, pipelineConfig } from '../helpers/pipeline.ts';
 import { startSandboxChild, type SandboxChild } from '../helpers/sandbox-child.ts';

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { excelDateInZone } from '../../src/comparison/sheets/dates.ts';
 import { trackingFacts } from '../../app/commands/status-command.ts';
 import { OVERVIEW_COLS as C, OVERVIEW_ROWS as R, OVERVIEW_SHEET } from '../../src/comparison/overview.ts';
-import { writeAccountOverview } from '../../src/tracking/overview.ts';
+import { writeAccountOverview } from '../../src/awarding/overview.ts';
 import { enqueueOverview } from '../../src/queues/poll.ts';
 import { lastPoll } from '../../src/tracking/poll-runner.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';

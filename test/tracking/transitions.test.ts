@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideNewVersion, revisionsOf } from '../../src/tracking/revisions.ts';
+import { decideNewVersion, revisionsOf } from '../../src/awarding/revisions.ts';
 import { mergeSeenState, observe } from '../../src/tracking/transitions.ts';
 import { newTrackedRfq, type TrackedRfq } from '../../src/rfqs/record.ts';
 

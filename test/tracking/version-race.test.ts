@@ -10,9 +10,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ComparisonJobData } from '../../src/queues/comparison.ts';
-import { runComparison } from '../../src/tracking/comparison-runner.ts';
+import { runComparison } from '../../src/awarding/comparison-runner.ts';
 import { runPoll } from '../../src/tracking/poll-runner.ts';
-import { runQuotations } from '../../src/tracking/quotations-runner.ts';
+import { runQuotations } from '../../src/awarding/quotations-runner.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { pollingHarness, usePipeline, type PollingHarness } from '../helpers/pipeline.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The overview's Prices sheet: per product of the price history (src/tracking/price-history.ts), its last three
+ * The overview's Prices sheet: per product of the price history (src/awarding/price-history.ts), its last three
  * final awards (unit price, date, supplier, RFQ), newest first, and the trend: the last price against the one
  * before it. Products in name order.
  */

@@ -40,7 +40,7 @@ export const COMPARISON_COLS = {
   bestLineTotal: 13,
   savings: 14,
   savingsPct: 15,
-  /** The last price paid for the line's product (src/tracking/price-history.ts): unit price, date, supplier. */
+  /** The last price paid for the line's product (src/awarding/price-history.ts): unit price, date, supplier. */
   lastPrice: 16,
   lastDate: 17,
   lastSupplier: 18,

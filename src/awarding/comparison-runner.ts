@@ -33,7 +33,7 @@ import { rfqNotListed } from '../core/index.ts';
 import type { ListedRfq, Quotation } from '../sourcing/index.ts';
 import { comparisonExtras, type ComparisonExtras } from './comparison-extras.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
-import { type TrackingContext } from './context.ts';
+import type { AwardingContext } from './context.ts';
 import { enqueueComparison, type ComparisonJobData, enqueueOverview } from '../queues/index.ts';
 import { findListedRfq } from './find-rfq.ts';
 import {
@@ -65,7 +65,7 @@ export interface ComparisonResult {
   next?: number;
 }
 
-export async function runComparison(ctx: TrackingContext, data: ComparisonJobData): Promise<ComparisonResult> {
+export async function runComparison(ctx: AwardingContext, data: ComparisonJobData): Promise<ComparisonResult> {
   const store = trackingStore(ctx);
   const { rfqId, version } = data;
   const log = ctx.logger.child({ component: 'comparison', rfqId, version });
@@ -140,7 +140,7 @@ export async function runComparison(ctx: TrackingContext, data: ComparisonJobDat
 
 /** The log lines of a written version: the award withheld, what was written, the price basis in doubt. */
 function logWritten(
-  log: TrackingContext['logger'],
+  log: AwardingContext['logger'],
   w: {
     rfqId: number;
     version: number;
@@ -196,7 +196,7 @@ function fileOf(files: readonly WrittenFile[], output: OutputWriter): string | u
  * refetch; `usedSeq`: the sequence number of the stored one (0 when none), to tell later whether a newer pull landed.
  */
 async function snapshotToCompare(
-  ctx: TrackingContext,
+  ctx: AwardingContext,
   store: TrackingStore,
   rec: TrackedRfq,
   rfqId: number,
@@ -213,7 +213,7 @@ async function snapshotToCompare(
 
 /** The RFQ as its list shows it: stored, else found on the service (and stored); rfqNotListed when it is not. */
 async function listedRfq(
-  ctx: TrackingContext,
+  ctx: AwardingContext,
   store: TrackingStore,
   rfqId: number,
   version: number,
@@ -228,7 +228,7 @@ async function listedRfq(
 
 /** What the comparison is built from: the RFQ, its state, the snapshot's quotations and the tracked record's settings. */
 function comparisonInputOf(
-  ctx: TrackingContext,
+  ctx: AwardingContext,
   rec: TrackedRfq,
   extras: ComparisonExtras,
   snap: Snapshot,
@@ -253,7 +253,7 @@ function comparisonInputOf(
 }
 
 /** The first workbook since the RFQ's latest closing was seen: its latency goes into the histogram (hint-stats.ts). */
-async function noteFirstAfterClose(ctx: TrackingContext, rec: TrackedRfq, writtenAt: number): Promise<void> {
+async function noteFirstAfterClose(ctx: AwardingContext, rec: TrackedRfq, writtenAt: number): Promise<void> {
   const closedAt = rec.transitions.findLast((t) => t.to === 'closed')?.at;
   if (closedAt === undefined || (rec.comparison !== undefined && rec.comparison.writtenAt >= closedAt)) return;
   await observeCloseToWorkbook(ctx, writtenAt - closedAt);
@@ -296,7 +296,7 @@ function writtenComparison(
  * otherwise, after the award, drops the snapshot.
  */
 async function askForNextVersion(
-  ctx: TrackingContext,
+  ctx: AwardingContext,
   store: TrackingStore,
   rfqId: number,
   version: number,

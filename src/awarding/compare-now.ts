@@ -8,14 +8,14 @@ import { buildComparison, comparisonFileNames, workbookOutput, type ComparisonIn
 import { rfqNotFound } from '../core/index.ts';
 import { comparisonExtras } from './comparison-extras.ts';
 import { comparisonInputFromRecord } from './comparison-input.ts';
-import { type TrackingContext } from './context.ts';
+import type { AwardingContext } from './context.ts';
 import { findListedRfq } from './find-rfq.ts';
 import { lastAwards } from './price-history.ts';
 import { pullQuotations } from './snapshot.ts';
 import { trackingStore } from '../rfqs/index.ts';
 
 export async function writeComparisonNow(
-  ctx: Pick<TrackingContext, 'redis' | 'keys' | 'client' | 'config' | 'dialects' | 'logger'>,
+  ctx: Pick<AwardingContext, 'redis' | 'keys' | 'client' | 'config' | 'dialects' | 'logger'>,
   rfqId: number,
   opts: { out?: string; now?: Date } = {},
 ): Promise<{ workbook: string; state: string; quotations: number; invalid: number; winnerKey?: string }> {

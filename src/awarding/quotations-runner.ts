@@ -8,7 +8,7 @@
  * field (report-once.ts), never blocking the others.
  */
 import type { Logger } from '../core/index.ts';
-import { type TrackingContext } from './context.ts';
+import type { AwardingContext } from './context.ts';
 import { enqueueComparison, type QuotationsJobData } from '../queues/index.ts';
 import { sayOnce, type ToSay, trackingStore } from '../rfqs/index.ts';
 import { decideNewVersion, decisionsOf, revisionsOf, type VersionDecision } from './revisions.ts';
@@ -28,7 +28,7 @@ export interface QuotationsResult {
 }
 
 /** What a quotations pull reads: the tracked record, the service, and the comparison queue it may ask. */
-export type QuotationsContext = Pick<TrackingContext, 'redis' | 'keys' | 'client' | 'logger' | 'queues' | 'audit'>;
+export type QuotationsContext = Pick<AwardingContext, 'redis' | 'keys' | 'client' | 'logger' | 'queues' | 'audit'>;
 
 export async function runQuotations(
   ctx: QuotationsContext,

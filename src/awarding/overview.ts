@@ -6,18 +6,18 @@
  */
 import { join, relative } from 'node:path';
 import { sortOverviewRows, writeOverview, type OverviewRow } from '../comparison/index.ts';
-import { type TrackingContext } from './context.ts';
+import type { AwardingContext } from './context.ts';
 import { priceHistories } from './price-history.ts';
 import { type TrackedRfq, trackingStore } from '../rfqs/index.ts';
 
 export const OVERVIEW_FILE = 'overview.xlsx';
 const BATCH = 500;
 
-export function overviewPath(config: TrackingContext['config']): string {
+export function overviewPath(config: AwardingContext['config']): string {
   return join(config.folders.outbox, OVERVIEW_FILE);
 }
 
-export function overviewRow(rec: TrackedRfq, config: TrackingContext['config']): OverviewRow {
+export function overviewRow(rec: TrackedRfq, config: AwardingContext['config']): OverviewRow {
   const req = rec.requisition;
   const cmp = rec.comparison;
   const currency = req?.currency ?? config.REQUISITION_CURRENCY;
@@ -36,7 +36,7 @@ export function overviewRow(rec: TrackedRfq, config: TrackingContext['config']):
 }
 
 /** Every tracked RFQ of the account as an overview row, earliest due date first. */
-export async function overviewRows(ctx: Pick<TrackingContext, 'redis' | 'keys' | 'config'>): Promise<OverviewRow[]> {
+export async function overviewRows(ctx: Pick<AwardingContext, 'redis' | 'keys' | 'config'>): Promise<OverviewRow[]> {
   const store = trackingStore(ctx);
   const ids = (await store.trackedIds()).sort((a, b) => a - b);
   const rows: OverviewRow[] = [];
@@ -54,7 +54,7 @@ export interface OverviewWritten {
 
 /** Reads the tracked RFQs and rewrites the overview atomically. */
 export async function writeAccountOverview(
-  ctx: Pick<TrackingContext, 'redis' | 'keys' | 'config'>,
+  ctx: Pick<AwardingContext, 'redis' | 'keys' | 'config'>,
   generatedAt = new Date(),
 ): Promise<OverviewWritten> {
   const started = performance.now();

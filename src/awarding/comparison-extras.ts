@@ -7,9 +7,9 @@ import { resolveErpIds, type CategoryVendors, type ComparisonInput, type PostedL
 import { requisitionRecords } from '../requisitions/index.ts';
 import type { ListedRfq } from '../sourcing/index.ts';
 import { followersOf, readable, vendorStore } from '../vendors/index.ts';
-import type { TrackingContext } from './context.ts';
+import type { AwardingContext } from './context.ts';
 
-type Ctx = Pick<TrackingContext, 'redis' | 'keys' | 'logger'>;
+type Ctx = Pick<AwardingContext, 'redis' | 'keys' | 'logger'>;
 
 export type ComparisonExtras = Pick<ComparisonInput, 'rfq' | 'erpIdProblem' | 'erpIdsBy' | 'vendors'>;
 

@@ -8,7 +8,7 @@ import { Decimal } from 'decimal.js';
 import type { ComparisonModel } from '../comparison/index.ts';
 import { awardFinal, comparisonReady, supplierResponseLow } from '../notify/events/index.ts';
 import type { ListedRfq } from '../sourcing/index.ts';
-import type { TrackingContext } from './context.ts';
+import type { AwardingContext } from './context.ts';
 import type { TrackedRfq } from '../rfqs/index.ts';
 
 export interface WrittenVersion {
@@ -27,7 +27,7 @@ function amount(d: Decimal): string {
 }
 
 export async function tellComparisonWritten(
-  ctx: Partial<Pick<TrackingContext, 'notify'>> & Pick<TrackingContext, 'config'>,
+  ctx: Partial<Pick<AwardingContext, 'notify'>> & Pick<AwardingContext, 'config'>,
   w: WrittenVersion,
 ): Promise<void> {
   const notify = ctx.notify;
