@@ -28,10 +28,10 @@ import { closeWorkerContext, createWorkerContext, type AppContext } from '../app
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.ts';
 import { RFQ_STATUSES } from '../src/sourcing/types.ts';
-import { runPoll } from '../src/tracking/poll-runner.ts';
+import { runPoll } from '../src/tracking/poll/poll-runner.ts';
 import { writeAccountOverview } from '../src/awarding/overview.ts';
-import { wakePoll } from '../src/tracking/poll-wake.ts';
-import { actOnWebhook } from '../src/tracking/hint-check.ts';
+import { wakePoll } from '../src/tracking/poll/poll-wake.ts';
+import { actOnWebhook } from '../src/tracking/poll/hint-check.ts';
 import { webhookOutcome } from '../app/http/webhook.ts';
 import { trackRfq } from '../src/tracking/rfq-tracker.ts';
 import { trackingStore } from '../src/rfqs/store.ts';

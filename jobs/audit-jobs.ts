@@ -5,7 +5,7 @@
  * its re-run (the stalled-job check) finds the work done and writes the line then (the builders below know the
  * "already done" answers: a file finished by an earlier attempt, an RFQ already recorded, a message already sent).
  * Lines written while a job runs, before the step they record, are built where the step happens: the file taken and
- * each requisition accepted (here and in jobs/ingest.ts), each transition (src/tracking/poll-apply.ts), a pull that
+ * each requisition accepted (here and in jobs/ingest.ts), each transition (src/tracking/poll/poll-apply.ts), a pull that
  * asks for a comparison (src/awarding/quotations-runner.ts), a comparison version and its award
  * (src/awarding/comparison-runner.ts). Pure mapping plus reads of the records named; never a secret.
  */
@@ -100,7 +100,7 @@ async function eventsOf(ctx: AuditJobContext, key: QueueKey, job: Job, result: u
     case 'notify':
       return notifyEvents(ctx, result as JobResults['notify']);
     case 'poll':
-      return []; // each transition is written before it is stored (src/tracking/poll-apply.ts)
+      return []; // each transition is written before it is stored (src/tracking/poll/poll-apply.ts)
   }
 }
 

@@ -1,9 +1,9 @@
 /**
- * poll: one poll of the tracked RFQs that can still change (src/tracking/poll-runner.ts).
+ * poll: one poll of the tracked RFQs that can still change (src/tracking/poll/poll-runner.ts).
  *
  * Payload:  { slot, scheduledAt } (src/queues/poll.ts). Job id `poll~<slot>`: one poll per cron
  *           slot however many workers schedule it; `poll~now~<ms>` for `rfq-sync poll`; `poll~hook~<ms>` for a
- *           webhook of the service (src/tracking/poll-wake.ts: one waiting at most, WEBHOOK_MIN_INTERVAL_MS apart).
+ *           webhook of the service (src/tracking/poll/poll-wake.ts: one waiting at most, WEBHOOK_MIN_INTERVAL_MS apart).
  * Reads:    what the listing strategy of the dialect says (src/sourcing/listing-strategy.ts): the open and closed
  *           lists, all pages, then for tracked RFQs that left them one GET /v1/rfqs/{id} each or the cancelled and
  *           completed lists from their newest end, whichever costs fewer requests (no proven filter: the detail

@@ -32,9 +32,9 @@ export const KEY_FAMILIES = {
   trk: ['src/rfqs/store.ts'],
   awards: ['src/rfqs/withheld-awards.ts'],
   /** The start of the last poll a webhook asked for (pollWake-1.lua). */
-  hook: ['src/tracking/poll-wake.ts'],
+  hook: ['src/tracking/poll/poll-wake.ts'],
   /** The webhook path's figures and its targeted checks' budget per interval. */
-  hint: ['src/rfqs/hint-stats.ts', 'src/tracking/hint-check.ts'],
+  hint: ['src/rfqs/hint-stats.ts', 'src/tracking/poll/hint-check.ts'],
   vendors: ['src/vendors/vendor-store.ts'],
   /** The price history: final awards per product, and the set of products (src/awarding/price-history.ts). */
   prices: ['src/awarding/price-history.ts'],

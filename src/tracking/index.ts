@@ -4,17 +4,20 @@
  */
 export { trackRfq } from './rfq-tracker.ts';
 export {
-  runPoll,
+  actOnWebhook,
+  hintIds,
+  type HintOutcome,
+  isWebhookSlot,
   lastPoll,
   lastSuccessfulPollAt,
   pollHistory,
   type PollOverview,
   type PollResult,
-} from './poll-runner.ts';
+  type PollSchedule,
+  runPoll,
+  startPollSchedule,
+} from './poll/index.ts';
 export { trackingStatus, pendingWork, trackedRfq, type TrackingStatus, type PendingWork } from './status.ts';
 export type { TrackingContext } from './context.ts';
 export { auditIdentity } from './audit-identity.ts';
-export { actOnWebhook, hintIds, type HintOutcome } from './hint-check.ts';
-export { type PollSchedule, startPollSchedule } from './poll-schedule.ts';
-export { isWebhookSlot } from './poll-wake.ts';
 export { traceState } from './trace-state.ts';

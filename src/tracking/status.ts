@@ -1,6 +1,6 @@
 /** What `rfq-sync status` and `once` read about tracked RFQs. */
 import { type TrackingContext } from './context.ts';
-import { lastPoll, lastSuccessfulPollAt, type PollResult } from './poll-runner.ts';
+import { lastPoll, lastSuccessfulPollAt, type PollResult } from './poll/index.ts';
 import { type TrackedRfq, type TrackedState, trackingStore } from '../rfqs/index.ts';
 
 export interface TrackingStatus {

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import { startOpsServer, type OpsServer } from '../../app/http/http-server.ts';
 import { createMetrics } from '../../app/http/metrics.ts';
-import { pollHistory } from '../../src/tracking/poll-history.ts';
-import { wakePoll } from '../../src/tracking/poll-wake.ts';
+import { pollHistory } from '../../src/tracking/poll/poll-history.ts';
+import { wakePoll } from '../../src/tracking/poll/poll-wake.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 import { pollingHarness, type PollingHarness, usePipeline, waitFor } from '../helpers/pipeline.ts';
 

@@ -16,7 +16,7 @@ import { trackingFacts } from '../../app/commands/status-command.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import type { WorkerContext } from '../../src/worker/context.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { runPoll } from '../../src/tracking/poll-runner.ts';
+import { runPoll } from '../../src/tracking/poll/poll-runner.ts';
 import { GENERIC_HEADER, reportNotes, usePipeline, waitFor } from '../helpers/pipeline.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';

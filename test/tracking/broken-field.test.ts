@@ -20,7 +20,7 @@ import { collectStatus } from '../../app/commands/status.ts';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import type { WorkerContext } from '../../src/worker/context.ts';
 import { enqueuePollNow } from '../../src/queues/poll.ts';
-import { lastPoll } from '../../src/tracking/poll-runner.ts';
+import { lastPoll } from '../../src/tracking/poll/poll-history.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 import { checkExactlyOnce, makeRequisitions, waitFor, waitForQueue } from '../helpers/pipeline.ts';

@@ -12,7 +12,7 @@ import { trackingFacts } from '../../app/commands/status-command.ts';
 import { OVERVIEW_COLS as C, OVERVIEW_ROWS as R, OVERVIEW_SHEET } from '../../src/comparison/overview.ts';
 import { writeAccountOverview } from '../../src/awarding/overview.ts';
 import { enqueueOverview } from '../../src/queues/poll.ts';
-import { lastPoll } from '../../src/tracking/poll-runner.ts';
+import { lastPoll } from '../../src/tracking/poll/poll-history.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';

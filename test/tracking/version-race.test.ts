@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ComparisonJobData } from '../../src/queues/comparison.ts';
 import { runComparison } from '../../src/awarding/comparison-runner.ts';
-import { runPoll } from '../../src/tracking/poll-runner.ts';
+import { runPoll } from '../../src/tracking/poll/poll-runner.ts';
 import { runQuotations } from '../../src/awarding/quotations-runner.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { pollingHarness, usePipeline, type PollingHarness } from '../helpers/pipeline.ts';

@@ -10,7 +10,7 @@ import { startOpsServer, type OpsServer } from '../../app/http/http-server.ts';
 import { createMetrics } from '../../app/http/metrics.ts';
 import { webhookOutcome } from '../../app/http/webhook.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
-import { actOnWebhook } from '../../src/tracking/hint-check.ts';
+import { actOnWebhook } from '../../src/tracking/poll/hint-check.ts';
 import { hintFigures } from '../../src/rfqs/hint-stats.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';

@@ -6,7 +6,7 @@
  * workers.
  */
 import { describe, expect, it } from 'vitest';
-import { actOnWebhook } from '../../src/tracking/hint-check.ts';
+import { actOnWebhook } from '../../src/tracking/poll/hint-check.ts';
 import { createMetrics } from '../../app/http/metrics.ts';
 import { closeToWorkbook, hintFigures } from '../../src/rfqs/hint-stats.ts';
 import { statusWebhook, webhookLines } from '../../app/commands/status-webhook.ts';

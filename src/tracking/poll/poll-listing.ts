@@ -4,13 +4,13 @@
  * whose identity cannot be read is placed by its `_id` when that is readable. Both are kept in the poll result (for
  * `status`) on every poll, and logged once per RFQ and field (report-once.ts), not once per poll.
  */
-import { isRetryablePageError } from '../core/index.ts';
-import type { InvalidListedRfq, ListRfqsOptions } from '../sourcing/client/index.ts';
-import { listingStrategyFor, type ListName, type StateSink, type ListedRfq } from '../sourcing/index.ts';
+import { isRetryablePageError } from '../../core/index.ts';
+import type { InvalidListedRfq, ListRfqsOptions } from '../../sourcing/client/index.ts';
+import { listingStrategyFor, type ListName, type StateSink, type ListedRfq } from '../../sourcing/index.ts';
 import type { PollState } from './poll-state.ts';
-import { sayOnce, type ToSay, type RfqState } from '../rfqs/index.ts';
-import { mergeSeenState } from './transitions.ts';
-import { withheldAwards } from '../rfqs/index.ts';
+import { sayOnce, type ToSay, type RfqState } from '../../rfqs/index.ts';
+import { mergeSeenState } from '../transitions.ts';
+import { withheldAwards } from '../../rfqs/index.ts';
 
 const MAX_RESULT_INVALID = 100;
 /** Tracked RFQs in no list named one by one in a poll's log (all are counted in its result). */

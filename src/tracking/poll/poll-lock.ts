@@ -3,9 +3,9 @@
  * that outlived its lease cannot release the next one's).
  */
 import { randomUUID } from 'node:crypto';
-import { LOCK_RELEASE, LOCK_RENEW, defineScript } from '../redis/index.ts';
-import type { TrackingContext } from './context.ts';
-import type { TrackingStore } from '../rfqs/index.ts';
+import { LOCK_RELEASE, LOCK_RENEW, defineScript } from '../../redis/index.ts';
+import type { TrackingContext } from '../context.ts';
+import type { TrackingStore } from '../../rfqs/index.ts';
 
 const LOCK_MS = 120_000;
 

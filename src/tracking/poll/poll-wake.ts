@@ -5,9 +5,9 @@
  * that arrives while one waits adds nothing (the waiting poll starts after it arrived and reads what it announced),
  * so a flood of webhooks costs one poll per interval. The job is `poll~hook~<start ms>`, delayed to its start.
  */
-import { defineScript, loadScript } from '../redis/index.ts';
-import type { TrackingContext } from './context.ts';
-import { enqueuePoll } from '../queues/index.ts';
+import { defineScript, loadScript } from '../../redis/index.ts';
+import type { TrackingContext } from '../context.ts';
+import { enqueuePoll } from '../../queues/index.ts';
 
 export type WakeContext = Pick<TrackingContext, 'redis' | 'keys' | 'queues'>;
 

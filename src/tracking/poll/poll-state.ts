@@ -1,8 +1,8 @@
 /** What one poll carries through its steps (poll-listing.ts, poll-apply.ts): its result, being filled, and what it saw. */
-import type { ListedRfq } from '../sourcing/index.ts';
-import type { TrackingContext } from './context.ts';
+import type { ListedRfq } from '../../sourcing/index.ts';
+import type { TrackingContext } from '../context.ts';
 import type { PollResult } from './poll-result.ts';
-import { type TrackingStore, type RfqState } from '../rfqs/index.ts';
+import { type TrackingStore, type RfqState } from '../../rfqs/index.ts';
 
 /** Which path saw a transition: the full poll, or a targeted check of the RFQs a webhook named (hint-check.ts). */
 export type TransitionVia = 'poll' | 'webhook';

@@ -14,15 +14,15 @@
  *   for webhooks never sent, a worker that was down, or changes between two webhooks.
  */
 import { randomUUID } from 'node:crypto';
-import { readsFirst } from '../account/index.ts';
-import { targetedReadingFor } from '../sourcing/index.ts';
-import { type TrackingContext } from './context.ts';
-import { countHint, trackingStore } from '../rfqs/index.ts';
+import { readsFirst } from '../../account/index.ts';
+import { targetedReadingFor } from '../../sourcing/index.ts';
+import { type TrackingContext } from '../context.ts';
+import { countHint, trackingStore } from '../../rfqs/index.ts';
 import { applySeen } from './poll-apply.ts';
 import { sinkOf } from './poll-listing.ts';
 import { emptyPollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
-import { isFinal } from './transitions.ts';
+import { isFinal } from '../transitions.ts';
 import { wakePoll, type Wake } from './poll-wake.ts';
 
 /** Ids read from one payload, at most. */

@@ -6,13 +6,13 @@
  * transition is recorded once, by whichever reading sees it first (compare-and-set on the record), and a reading
  * older than the record's last change does not move its state back.
  */
-import type { TrackingContext } from './context.ts';
-import { enqueueQuotations } from '../queues/index.ts';
+import type { TrackingContext } from '../context.ts';
+import { enqueueQuotations } from '../../queues/index.ts';
 import type { PollResult } from './poll-result.ts';
 import type { PollState, TransitionVia } from './poll-state.ts';
-import { finalFollowUp, isFinal, observe, type Observation } from './transitions.ts';
-import { retryWithheld, unreadableOf, type TrackedRfq } from '../rfqs/index.ts';
-import { transitionSeen } from '../audit/index.ts';
+import { finalFollowUp, isFinal, observe, type Observation } from '../transitions.ts';
+import { retryWithheld, unreadableOf, type TrackedRfq } from '../../rfqs/index.ts';
+import { transitionSeen } from '../../audit/index.ts';
 
 const BATCH = 500;
 

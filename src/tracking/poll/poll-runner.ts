@@ -19,9 +19,9 @@
  * is read again with the poll once it is an hour old (src/vendors/vendor-store.ts). At its end, inside its lock, the
  * poll rewrites the overview with the writer its caller gives (the poll job: src/awarding/overview.ts).
  */
-import { TransientHttpError } from '../core/index.ts';
-import { type TrackingContext } from './context.ts';
-import type { PollJobData } from '../queues/index.ts';
+import { TransientHttpError } from '../../core/index.ts';
+import { type TrackingContext } from '../context.ts';
+import type { PollJobData } from '../../queues/index.ts';
 import { applyToTracked } from './poll-apply.ts';
 import { recordPoll } from './poll-history.ts';
 import { readStatusLists } from './poll-listing.ts';
@@ -29,11 +29,8 @@ import { acquirePollLock } from './poll-lock.ts';
 import { emptyPollResult, type PollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
 import { isWebhookSlot, wakePoll } from './poll-wake.ts';
-import { vendorStore } from '../vendors/index.ts';
-import { trackingStore } from '../rfqs/index.ts';
-
-export type { PollResult } from './poll-result.ts';
-export { lastPoll, lastSuccessfulPollAt, pollHistory } from './poll-history.ts';
+import { vendorStore } from '../../vendors/index.ts';
+import { trackingStore } from '../../rfqs/index.ts';
 
 /** The overview's rewrite at the end of a poll: where it went, its rows and the time it took. */
 export type PollOverview = () => Promise<{ path: string; rows: number; ms: number }>;

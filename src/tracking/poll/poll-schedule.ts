@@ -7,9 +7,9 @@
  * one): hosts whose clocks differ by less than that still agree on the slot.
  */
 import cron, { type ScheduledTask } from 'node-cron';
-import type { Logger } from '../core/index.ts';
-import { enqueuePoll } from '../queues/index.ts';
-import type { Queues } from '../redis/index.ts';
+import type { Logger } from '../../core/index.ts';
+import { enqueuePoll } from '../../queues/index.ts';
+import type { Queues } from '../../redis/index.ts';
 
 export interface PollSchedule {
   task: ScheduledTask;

@@ -2,8 +2,8 @@
  * What one poll reports (kept in Redis for `status` and the poll history): its own file so the poll's steps and the
  * history can share it without importing the runner.
  */
-import type { ListingFigures } from '../sourcing/index.ts';
-import type { RfqState, Transition } from '../rfqs/index.ts';
+import type { ListingFigures } from '../../sourcing/index.ts';
+import type { RfqState, Transition } from '../../rfqs/index.ts';
 
 export interface PollResult {
   slot: string;

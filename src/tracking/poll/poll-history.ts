@@ -1,7 +1,7 @@
 /** Where poll results are kept in Redis: the last one, the last success's time, and the recent history. */
-import { type TrackingContext } from './context.ts';
+import { type TrackingContext } from '../context.ts';
 import type { PollResult } from './poll-result.ts';
-import { type TrackingStore, trackingStore } from '../rfqs/index.ts';
+import { type TrackingStore, trackingStore } from '../../rfqs/index.ts';
 
 const MAX_RESULT_TRANSITIONS = 200;
 const POLL_HISTORY = 100;
