@@ -28,18 +28,21 @@ import {
   exists,
   finishFile,
   locateFinished,
-  isPlainName,
   newProcessingName,
-  parseProcessingName,
   reportFileName,
   sha256File,
   type FileFolders,
-  type ProcessingName,
 } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
 import { folderId } from './intake-folder.ts';
 import type { Queues, RedisKeys } from '../redis/index.ts';
-import { enqueueIngest, type IngestJobPayload } from '../queues/index.ts';
+import {
+  enqueueIngest,
+  type IngestJobPayload,
+  isPlainName,
+  parseProcessingName,
+  type ProcessingName,
+} from '../queues/index.ts';
 import { fileRefused } from '../notify/events/index.ts';
 import type { Notifier } from '../notify/index.ts';
 

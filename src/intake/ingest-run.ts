@@ -29,15 +29,7 @@ import { previewChanges, type ReexportChange, requisitionRecords } from '../requ
 import { ingestFile, loadProfileCatalog, writeIngestReport, type IngestSummary } from '../ingest/index.ts';
 import { type RedisKeys, replicationWait } from '../redis/index.ts';
 import type { VendorPort } from '../vendors/index.ts';
-import {
-  exists,
-  finishFile,
-  locateFinished,
-  parseProcessingName,
-  reportFileName,
-  returnToInbox,
-  type ProcessingName,
-} from './file-mover.ts';
+import { exists, finishFile, locateFinished, reportFileName, returnToInbox } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
 import { holdInInbox } from './held-files.ts';
 import type { HoldInput } from './inbox-hold.ts';
@@ -47,6 +39,7 @@ import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.t
 import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './requisition-spool.ts';
 import { fileHeld, fileRefused, requisitionHeld } from '../notify/events/index.ts';
 import type { Notifier } from '../notify/index.ts';
+import { parseProcessingName, type ProcessingName } from '../queues/index.ts';
 
 /** At most this many changes of re-exported requisitions are listed in a file's report. */
 const MAX_REPORTED_CHANGES = 2_000;

@@ -14,9 +14,9 @@ import type { Redis } from 'ioredis';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { SettingValues, folderSettings, Folders } from '../settings/index.ts';
 import type { Logger } from '../core/index.ts';
-import { parseProcessingName } from '../intake/index.ts';
 import { type RedisKeys, defineScript, loadScript, type ScriptFlag } from '../redis/index.ts';
 import { type AuditSink, retentionDone } from '../audit/index.ts';
+import { parseProcessingName } from '../queues/index.ts';
 
 export interface RetentionResult {
   /** ISO time of the run. */

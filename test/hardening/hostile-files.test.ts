@@ -10,7 +10,6 @@ import { FileRefusedError, RfqSyncError } from '../../src/core/errors.ts';
 import { ingestFile } from '../../src/ingest/ingest-file.ts';
 import { loadProfiles, type MappingProfile } from '../../src/ingest/index.ts';
 import { PACKAGE_ROOT } from '../../src/settings/config.ts';
-import { parseProcessingName, type ProcessingName } from '../../src/intake/file-mover.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import {
   listTree,
@@ -26,6 +25,7 @@ import { recordFigure } from './figures.ts';
 import { HOSTILE_LIMITS, hostileCases, type HostileCase } from './hostile-files.ts';
 import { MB, withPeakRss } from './memory.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { parseProcessingName, type ProcessingName } from '../../src/queues/processing-name.ts';
 
 /** Growth of resident memory allowed while one hostile file is read (the largest holds a 50 MB cell). */
 const RSS_BOUND_MB = 400;
