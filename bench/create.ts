@@ -20,11 +20,11 @@ import { startWorker } from '../jobs/worker.ts';
 import { loadConfig } from '../src/settings/config.ts';
 import { silentLogger } from '../src/core/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../app/runtime/worker-context.ts';
-import { toCreateRfqRequest } from '../src/creation/rfq-creator.ts';
 import { parseInfo } from '../src/redis/redis-checks.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import type { Requisition } from '../src/core/requisition.ts';
 import { createSourcingClient } from '../src/sourcing/client/http-client.ts';
+import { toCreateRfqRequest } from '../src/requisitions/index.ts';
 
 void enqueueCreateRfq;
 const LATENCY_MS = 20;

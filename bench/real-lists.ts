@@ -21,7 +21,8 @@ import { silentLogger } from '../src/core/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../app/runtime/worker-context.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import type { Requisition } from '../src/core/requisition.ts';
-import { startSandbox, type ServiceBehaviour } from '../src/sandbox/server.ts';
+import { startSandbox } from '../src/sandbox/server.ts';
+import type { ServiceBehaviour } from '../src/sandbox/behaviour.ts';
 
 const N = 93;
 const EXISTING = 40;

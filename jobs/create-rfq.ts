@@ -23,7 +23,7 @@
  *     list`; `failed retry` tries it once more (a re-export with corrected data is a new job anyway).
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { AuthError, RateLimitError, type Requisition } from '../src/core/index.ts';
+import { AuthError, RateLimitError, type Requisition, AttemptBusyError, ThrottledError } from '../src/core/index.ts';
 import type { WorkerContext } from '../src/worker/index.ts';
 import type { WorkerConfig } from '../src/settings/index.ts';
 import {
@@ -31,7 +31,6 @@ import {
   createIdempotencyStore,
   createReconcileCoordinator,
   type ReconcileCoordinator,
-  AttemptBusyError,
   contentHashOf,
   createRfqOnce,
   type CreateOutcome,
@@ -44,7 +43,7 @@ import {
   enqueueCreateRfq as addCreateJob,
   parseJob,
 } from '../src/queues/index.ts';
-import { ThrottledError, createLagProbe } from '../src/account/index.ts';
+import { createLagProbe } from '../src/account/index.ts';
 import { trackRfq } from '../src/tracking/index.ts';
 import { requisitionDecision } from '../src/notify/events/index.ts';
 

@@ -13,9 +13,8 @@
  * Anything else is thrown: BullMQ retries with back-off.
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { AuthError, DiskFullError, InvalidResponseError, RateLimitError } from '../src/core/index.ts';
+import { AuthError, DiskFullError, InvalidResponseError, RateLimitError, ThrottledError } from '../src/core/index.ts';
 import { delayForDiskFull } from '../src/outbox/index.ts';
-import { ThrottledError } from '../src/account/index.ts';
 import type { WorkerConfig } from '../src/settings/index.ts';
 import type { WorkerContext } from '../src/worker/index.ts';
 

@@ -8,8 +8,8 @@
  */
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { WorkerContext } from '../src/worker/index.ts';
-import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } from '../src/redis/index.ts';
-import type { QueueModule } from '../src/queues/index.ts';
+import { type RedisConnectionOptions } from '../src/redis/index.ts';
+import { type QueueModule, QUEUE_KEYS, QUEUE_NAMES, type QueueKey } from '../src/queues/index.ts';
 import type { WorkerConfig } from '../src/settings/index.ts';
 import { audited } from './audit-jobs.ts';
 

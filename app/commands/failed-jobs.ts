@@ -7,7 +7,7 @@
 import type { Job, Queue } from 'bullmq';
 import type { WorkerContext } from '../../src/worker/index.ts';
 import { createIdempotencyStore } from '../../src/creation/index.ts';
-import { QUEUE_NAMES } from '../../src/redis/index.ts';
+import { QUEUE_NAMES } from '../../src/queues/index.ts';
 
 export interface FailedJobInfo {
   /** `<queue>:<id>`, accepted by retryFailed. */

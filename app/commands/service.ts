@@ -4,7 +4,8 @@
 import { type Config, displayRedisUrl } from '../../src/settings/index.ts';
 import { ConfigError, type Logger } from '../../src/core/index.ts';
 import { pendingWork, actOnWebhook, pollHistory } from '../../src/tracking/index.ts';
-import { enqueuePollNow } from '../../src/queues/index.ts';
+import { enqueuePollNow, QUEUE_KEYS, QUEUE_NAMES } from '../../src/queues/index.ts';
+import { queueCounts } from '../../src/redis/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
 import {
   type OpsServer,
@@ -30,8 +31,6 @@ import {
   type ShutdownStep,
   awaitOnceNotifications,
 } from '../runtime/index.ts';
-import { queueCounts } from './status.ts';
-import { QUEUE_KEYS, QUEUE_NAMES } from '../../src/redis/index.ts';
 
 /** The pipeline's queues: `once` waits for these; notifications only briefly at the end (a mail server may be down). */
 const PIPELINE_QUEUES = Object.values(QUEUE_NAMES).filter((q) => q !== QUEUE_NAMES.notify);

@@ -34,7 +34,7 @@ import {
   type StatusTokenProblem,
 } from './status-auth.ts';
 import type { Dialect } from '../../src/sourcing/index.ts';
-import { QUEUE_NAMES, type Queues, queueCounts } from '../../src/redis/index.ts';
+import { type Queues, queueCounts } from '../../src/redis/index.ts';
 import type { RetentionResult } from '../../src/outbox/index.ts';
 import {
   vendorStatusLines,
@@ -43,8 +43,7 @@ import {
   type StatusWithheldAward,
 } from './status-vendors.ts';
 import { notifyRetrying, notifyRetryingLines, type NotifyRetrying } from './status-notify.ts';
-
-export { queueCounts };
+import { QUEUE_NAMES } from '../../src/queues/index.ts';
 
 type QueuesCtx = { queues: Pick<Queues, 'all'> };
 

@@ -24,8 +24,8 @@ import {
   startMappingSetWatch,
   type MappingWatch,
 } from '../../src/intake/index.ts';
-import { QUEUE_KEYS, queueCounts } from '../../src/redis/index.ts';
-import { ingestQueue } from '../../src/queues/index.ts';
+import { queueCounts } from '../../src/redis/index.ts';
+import { ingestQueue, QUEUE_KEYS } from '../../src/queues/index.ts';
 import { startRetentionSchedule } from '../../src/outbox/index.ts';
 import { startNotifyWatch } from './notify-watch.ts';
 import type { OpsMetrics } from '../http/index.ts';

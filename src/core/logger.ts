@@ -3,9 +3,10 @@
  * by pino's `redact` paths (which are case-sensitive, so both spellings of Authorization are listed) and by
  * `scrubSecrets`, which every known secret value is registered with and which cleans message strings and errors.
  */
-import pino, { type Logger } from 'pino';
+import pino, { type Logger as PinoLogger } from 'pino';
 
-export type { Logger };
+/** The logger every part writes to (pino's, with its secrets scrubbed: createLogger). */
+export type Logger = PinoLogger;
 
 const secrets = new Set<string>();
 

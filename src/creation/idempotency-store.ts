@@ -58,8 +58,6 @@ import {
   type IdempotencyScripts,
 } from './idempotency-scripts.ts';
 
-export { hashOf } from './hash.ts';
-
 export type ClaimResult =
   | { status: 'claimed'; previous: RequisitionState | undefined; claimed: string[]; posting: boolean }
   | { status: 'created'; rfqId: number }

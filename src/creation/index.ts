@@ -11,4 +11,5 @@ export {
   type ReconcileCoordinator,
   reconcileStatus,
 } from './reconcile-coordinator.ts';
-export { AttemptBusyError, contentHashOf, type CreateOutcome, createRfqOnce, type CreatorDeps } from './rfq-creator.ts';
+export { contentHashOf, createRfqOnce, type CreatorDeps } from './rfq-creator.ts';
+export type { CreateOutcome } from './settle-existing.ts';

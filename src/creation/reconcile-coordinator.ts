@@ -31,7 +31,6 @@ import type { PendingEntry, ReconcileResult } from './reconcile-decision.ts';
 import { RECONCILE_LIMITS, type ReconcileLimits } from './reconcile-walk.ts';
 import { redisNow, walkOnce, type CoordinatorDeps, type ReconKeys, type WalkerState } from './reconcile-walker.ts';
 
-export type { CoordinatorDeps } from './reconcile-walker.ts';
 import {
   type RedisKeys,
   LOCK_RELEASE,
@@ -40,8 +39,6 @@ import {
   type ScriptCaller,
   type ScriptFlag,
 } from '../redis/index.ts';
-
-export { CLOCK_SKEW_MS, type PendingEntry, type ReconcileResult } from './reconcile-decision.ts';
 
 /**
  * The walk lock lives this long unless renewed (every third of it while the walk runs): a walker that dies frees it

@@ -26,10 +26,8 @@ import {
   type RequisitionCheck,
   type RowStatus,
 } from './requisition-grouper.ts';
-import { MAX_REPORTED, RowReport } from './row-report.ts';
+import { RowReport } from './row-report.ts';
 import { KIND_NAME, rowSource, type RowSource } from './row-source.ts';
-
-export { MAX_REPORTED };
 
 export interface IngestOptions {
   profiles: MappingProfile[];

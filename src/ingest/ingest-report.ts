@@ -5,7 +5,8 @@
  */
 import type ExcelJS from 'exceljs';
 import { loadExcelJS, writeAtomically, safeCellText } from '../core/index.ts';
-import { type IngestSummary, emptySummary, MAX_REPORTED } from './ingest-file.ts';
+import { type IngestSummary, emptySummary } from './ingest-file.ts';
+import { MAX_REPORTED } from './row-report.ts';
 
 const STATUS_TEXT: Record<string, string> = {
   ok: 'ok',

@@ -47,7 +47,6 @@ import { fileRefused } from '../notify/events/index.ts';
 import type { Notifier } from '../notify/index.ts';
 
 /** The ingest job's payload: src/queues/ingest.ts. */
-export type { IngestJobPayload } from '../queues/index.ts';
 
 /** The settings intake reads (src/settings/folders.ts), the account and its resolved folders. */
 export type IntakeConfig = Pick<

@@ -35,11 +35,11 @@ import { holdInInbox } from './held-files.ts';
 import type { HoldInput } from './inbox-hold.ts';
 import { holdForVendorDirectory } from './category-held-files.ts';
 import { categoryCheckRun, type CategoryCheckRun } from './ingest-category-check.ts';
-import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.ts';
+import { fileFolders, fileLedger } from './inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './requisition-spool.ts';
 import { fileHeld, fileRefused, requisitionHeld } from '../notify/events/index.ts';
 import type { Notifier } from '../notify/index.ts';
-import { parseProcessingName, type ProcessingName } from '../queues/index.ts';
+import { parseProcessingName, type ProcessingName, type IngestJobPayload } from '../queues/index.ts';
 
 /** At most this many changes of re-exported requisitions are listed in a file's report. */
 const MAX_REPORTED_CHANGES = 2_000;

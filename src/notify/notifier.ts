@@ -23,9 +23,6 @@ import { routesFor } from './routing.ts';
 import { dailyMessage, ownMessage, windowMessage, type Slot } from './windows.ts';
 
 /** The notify job's payload, which message of which route to send: src/queues/notify.ts. */
-export type { NotifyJobData } from '../queues/index.ts';
-
-export type { DeliveryResult } from './delivery.ts';
 
 export interface Notifier {
   /** False when no route is configured: emit does nothing. */

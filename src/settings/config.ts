@@ -25,13 +25,6 @@ import { vendorSettings } from './vendors.ts';
 import { notifySettings } from './notify.ts';
 import { webhookSettings } from './webhooks.ts';
 
-// Split out of this file to keep it short; importers keep reaching them here.
-export { displayRedisUrl, redisPassword, sentinelUrl } from './config-redis.ts';
-export { readTokenFile, tokenProblem } from './config-secrets.ts';
-export { WORKER_QUEUE_NAMES, type WorkerQueueName } from './jobs.ts';
-export type { Folders } from './folders.ts';
-export { SOURCING_DEFAULTS } from './service.ts';
-
 /** Root of the installed package (holds the shipped mappings/ and samples/). */
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

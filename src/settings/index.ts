@@ -3,7 +3,8 @@
  * concern's settings with their documented defaults.
  */
 export { readTokenFile, tokenProblem } from './config-secrets.ts';
-export { type Config, displayRedisUrl, loadConfig, PACKAGE_ROOT } from './config.ts';
+export { type Config, loadConfig, PACKAGE_ROOT } from './config.ts';
+export { displayRedisUrl } from './config-redis.ts';
 export type { SettingValues } from './fields.ts';
 export type { Folders, folderSettings } from './folders.ts';
 export type { jobSettings } from './jobs.ts';

@@ -23,9 +23,9 @@ import { SAMPLES_DIR } from '../helpers/samples.ts';
 import { readAwardCsv, usePipeline, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
 import { freePort } from '../helpers/wait.ts';
 import { spawnCli } from '../app/cli-helpers.ts';
-import type { StoredRfq } from '../../src/sandbox/server.ts';
 import type { Timeline } from '../../src/audit/timeline.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import type { StoredRfq } from '../../src/sandbox/store.ts';
 
 const pipeline = usePipeline({ tag: 'trace', scope: 'file' });
 const cmpDir = () => join(pipeline.data.outbox, 'comparisons');

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison, writeComparisonWorkbook } from '../../src/comparison/index.ts';
-import { SUPPLIER_PARTS as P, supplierColumn } from '../../src/comparison/sheets/comparison/comparison-sheet.ts';
-import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/workbook.ts';
 import { demoInput, makeRfq, quote } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { SUPPLIER_PARTS as P, supplierColumn } from '../../src/comparison/sheets/comparison/comparison-layout.ts';
+import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 let dir = '';
 beforeAll(async () => {

@@ -8,7 +8,6 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requisitionSchema } from '../../src/queues/create-rfq.ts';
 import { writeComparisonWorkbook } from '../../src/comparison/index.ts';
-import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/workbook.ts';
 import { parseDateCell, parseDateText } from '../../src/ingest/index.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
@@ -18,6 +17,7 @@ import { trackedRfq } from '../../src/tracking/status.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { demoInput, ingestSample } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 const srv = useRedis();
 let dir: string;

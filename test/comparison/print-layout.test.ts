@@ -10,11 +10,6 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { buildComparison, writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import {
-  COMPARISON_COLS as C,
-  SUPPLIER_PARTS as P,
-  supplierColumn,
-} from '../../src/comparison/sheets/comparison/comparison-sheet.ts';
-import {
   columnPt,
   defaultPaper,
   MIN_PRINT_SCALE,
@@ -25,6 +20,11 @@ import { columnWidthFor, formatNumber } from '../../src/comparison/sheets/text-w
 import type { ComparisonInput } from '../../src/comparison/types.ts';
 import { demoInput, GENERATED_AT, printInput } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import {
+  COMPARISON_COLS as C,
+  SUPPLIER_PARTS as P,
+  supplierColumn,
+} from '../../src/comparison/sheets/comparison/comparison-layout.ts';
 
 const dir = tempDir('rfq-print-');
 

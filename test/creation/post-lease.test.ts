@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { AttemptBusyError, createRfqOnce } from '../../src/creation/rfq-creator.ts';
+import { createRfqOnce } from '../../src/creation/rfq-creator.ts';
 import { TransientHttpError } from '../../src/core/errors.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
@@ -20,6 +20,7 @@ import {
   waitFor,
   createAsJob,
 } from '../helpers/pipeline.ts';
+import { AttemptBusyError } from '../../src/core/index.ts';
 
 const redis = useRedis();
 let sandbox: Sandbox | undefined;

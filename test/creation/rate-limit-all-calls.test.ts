@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
 import { silentLogger } from '../../src/core/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../../app/runtime/worker-context.ts';
-import { ThrottledError } from '../../src/account/rate-limiter.ts';
-import { AttemptBusyError, createRfqOnce, type CreateOutcome } from '../../src/creation/rfq-creator.ts';
+import { createRfqOnce } from '../../src/creation/rfq-creator.ts';
 import { RECONCILE_LIMITS, walkAccount } from '../../src/creation/reconcile-walk.ts';
 import { listingStrategyFor } from '../../src/sourcing/listing-strategy.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
@@ -17,6 +16,8 @@ import { pullQuotations } from '../../src/awarding/snapshot.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { makeRequisitions, pipelineConfig } from '../helpers/pipeline.ts';
 import { startSandboxChild, type SandboxChild } from '../helpers/sandbox-child.ts';
+import { ThrottledError, AttemptBusyError } from '../../src/core/index.ts';
+import type { CreateOutcome } from '../../src/creation/settle-existing.ts';
 
 const LIMIT = 5;
 const r = useRedis();

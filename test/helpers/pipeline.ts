@@ -11,30 +11,16 @@ import { join, relative, resolve } from 'node:path';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { loadConfig, PACKAGE_ROOT, type Config, type Folders } from '../../src/settings/config.ts';
+import { loadConfig, PACKAGE_ROOT, type Config } from '../../src/settings/config.ts';
 import type { IntakeContext } from '../../src/intake/inbox-intake.ts';
 import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { silentLogger, type Logger } from '../../src/core/logger.ts';
 import { closeWorkerContext, createWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { redisOptionsFromUrl } from '../../src/redis/redis-options.ts';
 import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
-import {
-  bullPrefix,
-  createQueues,
-  QUEUE_KEYS,
-  QUEUE_NAMES,
-  type QueueKey,
-  type Queues,
-  type RedisConnectionOptions,
-} from '../../src/redis/queues.ts';
+import { bullPrefix, createQueues, type Queues, type RedisConnectionOptions } from '../../src/redis/queues.ts';
 import { redisKeys, type RedisKeys } from '../../src/redis/redis-keys.ts';
-import { ThrottledError } from '../../src/account/rate-limiter.ts';
-import {
-  AttemptBusyError,
-  createRfqOnce,
-  type CreateOutcome,
-  type CreatorDeps,
-} from '../../src/creation/rfq-creator.ts';
+import { createRfqOnce, type CreatorDeps } from '../../src/creation/rfq-creator.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
@@ -45,6 +31,10 @@ import { freshPrefix, useRedis } from './redis.ts';
 import { useSandbox } from './sandbox.ts';
 import { sleep } from './wait.ts';
 import { makeTempDir } from './temp-dir.ts';
+import type { Folders } from '../../src/settings/folders.ts';
+import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey } from '../../src/queues/index.ts';
+import { ThrottledError, AttemptBusyError } from '../../src/core/index.ts';
+import type { CreateOutcome } from '../../src/creation/settle-existing.ts';
 
 export { freshPrefix, useRedis } from './redis.ts';
 export { useSandbox } from './sandbox.ts';

@@ -9,10 +9,10 @@ import { Worker, type Job } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processNotify } from '../../jobs/notify.ts';
 import { listFailed, retryFailed } from '../../app/commands/failed-jobs.ts';
-import { QUEUE_NAMES } from '../../src/redis/queues.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { jobCounts, pollingHarness, usePipeline, waitFor, type PollingHarness } from '../helpers/pipeline.ts';
 import { startHttpReceiver, startSmtpCatcher, type HttpReceiver, type SmtpCatcher } from '../helpers/notify.ts';
+import { QUEUE_NAMES } from '../../src/queues/index.ts';
 
 const pipeline = usePipeline();
 let h: PollingHarness | undefined;

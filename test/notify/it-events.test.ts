@@ -12,7 +12,7 @@ import { checkPollHealth } from '../../app/runtime/notify-watch.ts';
 import { creatorDeps, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { postedBodyOf } from '../../src/creation/fingerprint.ts';
-import { contentHashOf, toCreateRfqRequest } from '../../src/creation/rfq-creator.ts';
+import { contentHashOf } from '../../src/creation/rfq-creator.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { requisitionId } from '../../src/redis/redis-keys.ts';
 import { recordPoll } from '../../src/tracking/poll/poll-history.ts';
@@ -21,6 +21,7 @@ import { GENERIC_HEADER, genericRows, makeRequisitions, usePipeline, waitForQueu
 import { notifyContext, startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
 import { LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
 import { trackingStore } from '../../src/rfqs/store.ts';
+import { toCreateRfqRequest } from '../../src/requisitions/index.ts';
 
 const pipeline = usePipeline({ tag: 'it-events' });
 let hook: HttpReceiver | undefined;

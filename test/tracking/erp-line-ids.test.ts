@@ -13,7 +13,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { collectStatus } from '../../app/commands/status.ts';
 import { trackingFacts } from '../../app/commands/status-command.ts';
-import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/sheets/workbook.ts';
 import { OVERVIEW_COLS, OVERVIEW_ROWS } from '../../src/comparison/overview.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import type { WorkerContext } from '../../src/worker/context.ts';
@@ -22,6 +21,7 @@ import { enqueuePollNow } from '../../src/queues/poll.ts';
 import { GENERIC_HEADER, jobCounts, ls, readAwardCsv, usePipeline, waitFor } from '../helpers/pipeline.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 import { trackingStore } from '../../src/rfqs/store.ts';
+import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 const pipeline = usePipeline({
   sandbox: {

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMPARISON_COLS as C, SUPPLIER_PARTS as P } from '../../src/comparison/sheets/comparison/comparison-layout.ts';
-import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/workbook.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { writeAccountOverview } from '../../src/awarding/overview.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
+import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 const pipeline = usePipeline();
 let h: PollingHarness | undefined;

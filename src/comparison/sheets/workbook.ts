@@ -16,10 +16,6 @@ import { EXCEL_MAX_COLUMNS } from './sheet-common.ts';
 import { writeSuppliersSheet } from './suppliers-sheet.ts';
 import type { ComparisonInput, ComparisonModel } from '../types.ts';
 
-export { COMPARISON_COLS, COMPARISON_ROWS } from './comparison/index.ts';
-export { AWARD_ROWS } from './award-sheet.ts';
-export { SHEETS } from './sheet-common.ts';
-
 /** Streams the workbook for an already built model to `filePath` (not atomic: see writeComparisonWorkbook). */
 export async function writeComparisonModel(model: ComparisonModel, filePath: string): Promise<void> {
   // Checked before a file is opened: Excel cannot hold more columns than this, whatever we would write.

@@ -28,8 +28,6 @@ import { pickItemFields, pickRfqFields, pickTitleAndDescription } from './text-f
 import { orderFields, renderYaml } from './yaml.ts';
 import { fillRequired } from './required.ts';
 
-export type { Confidence, Evidence, ReviewPoint } from './evidence.ts';
-
 export interface Suggestion {
   name: string;
   /** The profile as YAML, review points as `# REVIEW:` comments. */

@@ -5,8 +5,14 @@
  * `status`) on every poll, and logged once per RFQ and field (report-once.ts), not once per poll.
  */
 import { isRetryablePageError } from '../../core/index.ts';
-import type { InvalidListedRfq, ListRfqsOptions } from '../../sourcing/client/index.ts';
-import { listingStrategyFor, type ListName, type StateSink, type ListedRfq } from '../../sourcing/index.ts';
+import {
+  listingStrategyFor,
+  type ListName,
+  type StateSink,
+  type ListedRfq,
+  type InvalidListedRfq,
+  type ListRfqsOptions,
+} from '../../sourcing/index.ts';
 import type { PollState } from './poll-state.ts';
 import { sayOnce, type ToSay, type RfqState } from '../../rfqs/index.ts';
 import { mergeSeenState } from '../transitions.ts';

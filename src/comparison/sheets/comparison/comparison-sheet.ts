@@ -20,10 +20,6 @@ import { columnWidthFor } from '../text-width.ts';
 import type { ComparisonModel, LineComparison } from '../../types.ts';
 import { stylesFor } from '../styles.ts';
 
-export { COMPARISON_COLS, COMPARISON_ROWS, SUPPLIER_PARTS, supplierColumn } from './comparison-layout.ts';
-export { supplierNotesText } from './comparison-supplier-rows.ts';
-export { AWARD_SUMMARY_ROWS } from './comparison-award-summary.ts';
-
 export async function writeComparisonSheet(
   wb: ExcelJS.stream.xlsx.WorkbookWriter,
   model: ComparisonModel,
