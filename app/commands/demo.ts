@@ -14,10 +14,10 @@ import type { Job } from 'bullmq';
 import { PACKAGE_ROOT, loadConfig, type Config } from '../../src/settings/index.ts';
 import type { WorkerContext } from '../../src/worker/index.ts';
 import { createLogger, type Logger } from '../../src/core/index.ts';
-import { pendingWork, trackingStatus, isWebhookSlot, actOnWebhook } from '../../src/tracking/index.ts';
+import { pendingWork, trackingStatus, actOnWebhook } from '../../src/tracking/index.ts';
 import { webhookOutcome, startOpsServer, type OpsServer, createMetrics, type OpsMetrics } from '../http/index.ts';
 import type { JobResults } from '../../jobs/index.ts';
-import { QUEUE_NAMES } from '../../src/queues/index.ts';
+import { pollSlotKind, QUEUE_NAMES } from '../../src/queues/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
 import {
   startPipeline,
@@ -193,7 +193,8 @@ function jobProgressLines(
     if (v.rfqId !== undefined) lines.push(`RFQ ${v.rfqId} ${v.status} for requisition ${v.requisitionId}`);
   } else if (queue === QUEUE_NAMES.poll) {
     const v = value as JobResults['poll'] | undefined;
-    const hook = isWebhookSlot(String((job.data as { slot?: unknown }).slot ?? '')) ? ' (woken by a webhook)' : '';
+    const hook =
+      pollSlotKind(String((job.data as { slot?: unknown }).slot ?? '')) === 'webhook' ? ' (woken by a webhook)' : '';
     for (const t of v && 'transitions' in v ? v.transitions : [])
       if (t.from !== 'created' || t.to !== 'open') lines.push(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}${hook}`);
   } else if (queue === QUEUE_NAMES.comparison) {

@@ -1,7 +1,7 @@
 /** `rfq-sync poll [--enqueue]`: one poll of the RFQ lists now, or queued for a running worker. */
 import type { Config } from '../../src/settings/index.ts';
 import type { Logger } from '../../src/core/index.ts';
-import { enqueuePollNow } from '../../src/queues/index.ts';
+import { enqueuePollNow, pollSlot } from '../../src/queues/index.ts';
 import { runPoll } from '../../src/tracking/index.ts';
 import { writeAccountOverview } from '../../src/awarding/index.ts';
 import { EXIT_FAILED, EXIT_OK, out } from '../cli-support.ts';
@@ -14,7 +14,7 @@ export async function runPollCommand(config: Config, logger: Logger, o: { enqueu
       return EXIT_OK;
     }
     const now = Date.now();
-    const r = await runPoll(ctx, { slot: `now~${now}`, scheduledAt: now }, () => writeAccountOverview(ctx));
+    const r = await runPoll(ctx, { slot: pollSlot('manual', now), scheduledAt: now }, () => writeAccountOverview(ctx));
     if (r.skipped) out(`poll skipped: ${r.skipped}`);
     const listed = Object.entries(r.listed)
       .map(([s, n]) => `${s} ${n}`)

@@ -7,7 +7,6 @@ export {
   actOnWebhook,
   hintIds,
   type HintOutcome,
-  isWebhookSlot,
   lastPoll,
   lastSuccessfulPollAt,
   pollHistory,

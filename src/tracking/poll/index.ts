@@ -7,4 +7,3 @@ export { lastPoll, lastSuccessfulPollAt, pollHistory } from './poll-history.ts';
 export type { PollResult } from './poll-result.ts';
 export { type PollOverview, runPoll } from './poll-runner.ts';
 export { type PollSchedule, startPollSchedule } from './poll-schedule.ts';
-export { isWebhookSlot } from './poll-wake.ts';

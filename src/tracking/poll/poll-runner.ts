@@ -21,14 +21,14 @@
  */
 import { TransientHttpError } from '../../core/index.ts';
 import { type TrackingContext } from '../context.ts';
-import type { PollJobData } from '../../queues/index.ts';
+import { type PollJobData, pollSlotKind } from '../../queues/index.ts';
 import { applyToTracked } from './poll-apply.ts';
 import { recordPoll } from './poll-history.ts';
 import { readStatusLists } from './poll-listing.ts';
 import { acquirePollLock } from './poll-lock.ts';
 import { emptyPollResult, type PollResult } from './poll-result.ts';
 import type { PollState } from './poll-state.ts';
-import { isWebhookSlot, wakePoll } from './poll-wake.ts';
+import { wakePoll } from './poll-wake.ts';
 import { vendorStore } from '../../vendors/index.ts';
 import { trackingStore } from '../../rfqs/index.ts';
 
@@ -44,7 +44,7 @@ export async function runPoll(ctx: TrackingContext, data: PollJobData, overview?
   const lock = await acquirePollLock(ctx, store);
   if (!lock) {
     // the running poll may have read the lists before the webhook's change: a webhook's poll comes again after it
-    if (isWebhookSlot(data.slot)) await wakePoll(ctx, ctx.config.WEBHOOK_MIN_INTERVAL_MS);
+    if (pollSlotKind(data.slot) === 'webhook') await wakePoll(ctx, ctx.config.WEBHOOK_MIN_INTERVAL_MS);
     log.info('another poll is running; this one is skipped');
     return { ...result, ok: true, skipped: 'another poll is running', finishedAt: Date.now() };
   }

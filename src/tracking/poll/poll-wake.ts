@@ -7,7 +7,7 @@
  */
 import { defineScript, loadScript } from '../../redis/index.ts';
 import type { TrackingContext } from '../context.ts';
-import { enqueuePoll } from '../../queues/index.ts';
+import { enqueuePoll, pollSlot } from '../../queues/index.ts';
 
 export type WakeContext = Pick<TrackingContext, 'redis' | 'keys' | 'queues'>;
 
@@ -26,11 +26,6 @@ export async function wakePoll(ctx: WakeContext, minIntervalMs: number): Promise
   const wake = defineScript(ctx.redis, WAKE_SCRIPT);
   const [at, scheduled, now] = await wake([ctx.keys.key('hook', 'last')], [minIntervalMs]);
   if (scheduled !== 1) return { outcome: 'pending', at };
-  await enqueuePoll(ctx, { slot: `hook~${at}`, scheduledAt: at }, at - now);
+  await enqueuePoll(ctx, { slot: pollSlot('webhook', at), scheduledAt: at }, at - now);
   return { outcome: 'scheduled', at };
-}
-
-/** A webhook poll's slot. */
-export function isWebhookSlot(slot: string): boolean {
-  return slot.startsWith('hook~');
 }
