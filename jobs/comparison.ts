@@ -18,6 +18,7 @@
 import type { Job } from 'bullmq';
 import { type AwardingContext, runComparison, type ComparisonResult } from '../src/awarding/index.ts';
 import { comparisonQueue, parseJob } from '../src/queues/index.ts';
+import type { AuditLines } from './audit-lines.ts';
 import { handleServiceError, type ServiceErrorContext } from './service-errors.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
@@ -34,3 +35,6 @@ export async function processComparison(
     return handleServiceError(ctx, job, err);
   }
 }
+
+/** None at the end: written by the comparison itself, before its files are told of (src/awarding/comparison-runner.ts). */
+export const auditLines: AuditLines<ComparisonJobResult> = {};

@@ -27,6 +27,7 @@ import type { Job } from 'bullmq';
 import { type TrackingContext, runPoll, type PollResult } from '../src/tracking/index.ts';
 import { type AwardingContext, type OverviewWritten, writeAccountOverview } from '../src/awarding/index.ts';
 import { OVERVIEW_JOB, pollQueue, parseJob } from '../src/queues/index.ts';
+import type { AuditLines } from './audit-lines.ts';
 import { deferWhilePaused, handleServiceError, type ServiceErrorContext } from './service-errors.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value (an overview job: the overview written). */
@@ -46,3 +47,6 @@ export async function processPoll(
     return handleServiceError(ctx, job, err);
   }
 }
+
+/** None at the end: each transition is written before it is stored (src/tracking/poll/poll-apply.ts). */
+export const auditLines: AuditLines<PollJobResult> = {};

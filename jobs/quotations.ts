@@ -14,7 +14,10 @@
  *           are retried with back-off; a bad payload is unrecoverable.
  */
 import type { Job } from 'bullmq';
-import { runQuotations, type QuotationsContext, type QuotationsResult } from '../src/awarding/index.ts';
+import { type AuditEvent, quotationsPulled } from '../src/audit/index.ts';
+import { loadSnapshot, runQuotations, type QuotationsContext, type QuotationsResult } from '../src/awarding/index.ts';
+import { trackingStore } from '../src/rfqs/index.ts';
+import type { AuditLines, AuditLinesContext } from './audit-lines.ts';
 import { parseJob, quotationsQueue } from '../src/queues/index.ts';
 import { deferWhilePaused, handleServiceError, type ServiceErrorContext } from './service-errors.ts';
 
@@ -32,4 +35,23 @@ export async function processQuotations(
   } catch (err) {
     return handleServiceError(ctx, job, err);
   }
+}
+
+/** A pull that asked for no comparison: what it pulled (jobs/audit-lines.ts). */
+export const auditLines: AuditLines<QuotationsJobResult> = { end: quotationsEvents };
+
+async function quotationsEvents(ctx: AuditLinesContext, job: Job, res: QuotationsJobResult): Promise<AuditEvent[]> {
+  // a pull that asked for a comparison wrote its line before queueing it (src/awarding/quotations-runner.ts)
+  if (res.skipped || res.version !== undefined) return [];
+  const snap = await loadSnapshot(trackingStore(ctx), res.rfqId).catch(() => undefined);
+  const { reason } = parseJob(quotationsQueue, job).data;
+  return [
+    quotationsPulled({
+      rfqId: res.rfqId,
+      count: res.quotations ?? 0,
+      keys: Object.keys(snap?.revisions ?? {}),
+      reason,
+      winnerKey: res.winnerKey,
+    }),
+  ];
 }

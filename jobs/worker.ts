@@ -11,7 +11,7 @@ import type { WorkerContext } from '../src/worker/index.ts';
 import { type RedisConnectionOptions } from '../src/redis/index.ts';
 import { type QueueModule, QUEUE_KEYS, QUEUE_NAMES, type QueueKey } from '../src/queues/index.ts';
 import type { WorkerConfig } from '../src/settings/index.ts';
-import { audited } from './audit-jobs.ts';
+import { audited } from './audit-lines.ts';
 
 type Processor = (job: Job) => Promise<unknown>;
 /** Builds a queue's processor for the worker's context: whatever wiring its jobs share is built once, here. */
@@ -32,16 +32,36 @@ export interface JobResults {
  * restarted often) does not load what it does not run (the workbook libraries of ingest and comparison are heavy).
  */
 export const PROCESSORS: Record<QueueKey, () => Promise<ProcessorFactory>> = {
-  ingest: async () => perJob((await import('./ingest.ts')).processIngest),
-  createRfq: async () => (await import('./create-rfq.ts')).createRfqProcessor,
-  poll: async () => perJob((await import('./poll.ts')).processPoll),
-  quotations: async () => perJob((await import('./quotations.ts')).processQuotations),
-  comparison: async () => perJob((await import('./comparison.ts')).processComparison),
-  notify: async () => perJob((await import('./notify.ts')).processNotify),
+  ingest: async () => {
+    const m = await import('./ingest.ts');
+    return audited(perJob(m.processIngest), m.auditLines);
+  },
+  createRfq: async () => {
+    const m = await import('./create-rfq.ts');
+    return audited((ctx: WorkerContext) => m.createRfqProcessor(ctx), m.auditLines);
+  },
+  poll: async () => {
+    const m = await import('./poll.ts');
+    return audited(perJob(m.processPoll), m.auditLines);
+  },
+  quotations: async () => {
+    const m = await import('./quotations.ts');
+    return audited(perJob(m.processQuotations), m.auditLines);
+  },
+  comparison: async () => {
+    const m = await import('./comparison.ts');
+    return audited(perJob(m.processComparison), m.auditLines);
+  },
+  notify: async () => {
+    const m = await import('./notify.ts');
+    return audited(perJob(m.processNotify), m.auditLines);
+  },
 };
 
 /** A processor with no wiring of its own: it reads what it needs of the context per job. */
-function perJob(process: (ctx: WorkerContext, job: Job) => Promise<unknown>): ProcessorFactory {
+function perJob<R>(
+  process: (ctx: WorkerContext, job: Job) => Promise<R>,
+): (ctx: WorkerContext) => (job: Job) => Promise<R> {
   return (ctx) => (job) => process(ctx, job);
 }
 
@@ -154,7 +174,9 @@ export function startWorker(ctx: WorkerContext & WorkerConnection, opts: StartWo
       async (job: Job) => {
         inFlight++;
         try {
-          return run.registered ? await audited(ctx, key as QueueKey, job, await load) : await (await load)(job);
+          return await (
+            await load
+          )(job);
         } finally {
           if (--inFlight === 0) idle?.();
         }

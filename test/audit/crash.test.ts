@@ -1,6 +1,6 @@
 /**
- * The audit log across crashes (src/audit/writer.ts, jobs/audit-jobs.ts): no step reported done is missing from the
- * log, and no line is torn.
+ * The audit log across crashes (src/audit/writer.ts; each job's auditLines, written by jobs/audit-lines.ts): no step
+ * reported done is missing from the log, and no line is torn.
  *   1. Killed between a step and its line, deterministically: the day's log file is replaced by a FIFO, so the
  *      shipped worker's next line blocks in open() after its step. The service answered its creates (the RFQs
  *      exist), but the answer's line comes first: nothing is recorded, no create job is done; the worker is SIGKILLed
