@@ -13,11 +13,12 @@
 import type { Job } from 'bullmq';
 import type { AuditEvent } from '../src/audit/index.ts';
 import type { Requisition } from '../src/core/index.ts';
-import type { WorkerContext } from '../src/worker/index.ts';
+import type { Folders } from '../src/settings/index.ts';
+import type { WorkerServices } from '../src/worker/index.ts';
 
 /** What the audit lines of a job read: the log, the records they name, where the reports are. */
-export type AuditLinesContext = Pick<WorkerContext, 'audit' | 'redis' | 'keys'> & {
-  config: { folders: Pick<WorkerContext['config']['folders'], 'reports'> };
+export type AuditLinesContext = Pick<WorkerServices, 'audit' | 'redis' | 'keys'> & {
+  config: { folders: Pick<Folders, 'reports'> };
 };
 
 /** One job module's lines; `R` is what its processor returns. A job with none says where its steps are written. */

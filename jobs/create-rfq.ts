@@ -24,8 +24,15 @@
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { AuthError, RateLimitError, type Requisition, AttemptBusyError, ThrottledError } from '../src/core/index.ts';
-import type { WorkerContext } from '../src/worker/index.ts';
-import type { WorkerConfig } from '../src/settings/index.ts';
+import type { WorkerServices } from '../src/worker/index.ts';
+import type {
+  jobSettings,
+  outputSettings,
+  reconcileSettings,
+  redisSettings,
+  serviceSettings,
+  SettingValues,
+} from '../src/settings/index.ts';
 import {
   createHeaderPusher,
   createIdempotencyStore,
@@ -72,20 +79,20 @@ export async function enqueueCreateRfq(queues: Pick<Queues, 'createRfq'>, requis
 
 /** What the create protocol is wired from: the context's Redis, clients, limiter and dialect, and these settings. */
 export type CreateRfqContext = Pick<
-  WorkerContext,
+  WorkerServices,
   'redis' | 'keys' | 'client' | 'listingClient' | 'limiter' | 'dialects' | 'logger'
 > & {
-  config: Pick<
-    WorkerConfig,
-    | 'SOURCING_CALL_DEADLINE_MS'
-    | 'SOURCING_LIST_SETTLE_MS'
-    | 'RECONCILE_MAX_WALKS'
-    | 'REDIS_WAIT_REPLICAS'
-    | 'REDIS_WAIT_TIMEOUT_MS'
-    | 'PUSH_HEADER_CHANGES'
-    | 'REQUISITION_CURRENCY'
-  >;
-} & Partial<Pick<WorkerContext, 'audit'>>;
+  config: CreateRfqConfig;
+} & Partial<Pick<WorkerServices, 'audit'>>;
+
+/** The settings the create protocol reads: the POST's deadline, the reconcile's, replica waits and header pushes. */
+export type CreateRfqConfig = Pick<
+  SettingValues<typeof serviceSettings>,
+  'SOURCING_CALL_DEADLINE_MS' | 'PUSH_HEADER_CHANGES'
+> &
+  SettingValues<typeof reconcileSettings> &
+  Pick<SettingValues<typeof redisSettings>, 'REDIS_WAIT_REPLICAS' | 'REDIS_WAIT_TIMEOUT_MS'> &
+  Pick<SettingValues<typeof outputSettings>, 'REQUISITION_CURRENCY'>;
 
 /** The account's reconcile coordinator for this context (src/creation/reconcile-coordinator.ts). */
 export function reconcilerOf(ctx: CreateRfqContext): ReconcileCoordinator {
@@ -163,8 +170,8 @@ export function createRfqProcessor(ctx: CreateRfqContext & CreateJobContext): (j
 }
 
 /** What a create-rfq job reads of the context beside the protocol's wiring. */
-type CreateJobContext = Pick<WorkerContext, 'authGate' | 'state' | 'notify' | 'tokens'> & {
-  config: Pick<WorkerConfig, 'JOB_BACKOFF_MS'>;
+type CreateJobContext = Pick<WorkerServices, 'authGate' | 'state' | 'notify' | 'tokens'> & {
+  config: Pick<SettingValues<typeof jobSettings>, 'JOB_BACKOFF_MS'>;
 };
 
 export async function processCreateRfq(ctx: CreateJobContext, deps: CreatorDeps, job: Job): Promise<CreateRfqResult> {

@@ -32,7 +32,8 @@ import { DiskFullError, FileNotHereError, type Requisition } from '../src/core/i
 import type { AuditEvent } from '../src/audit/index.ts';
 import { delayForDiskFull } from '../src/outbox/index.ts';
 import { runIngest, type IngestResult, type IngestRunConfig } from '../src/intake/index.ts';
-import type { WorkerContext } from '../src/worker/index.ts';
+import type { jobSettings, SettingValues } from '../src/settings/index.ts';
+import type { WorkerServices } from '../src/worker/index.ts';
 import type { Notifier } from '../src/notify/index.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
 import { type AuditLines, type AuditLinesContext, requisitionIdentity } from './audit-lines.ts';
@@ -41,9 +42,9 @@ import { type AuditLines, type AuditLinesContext, requisitionIdentity } from './
 export type IngestJobResult = IngestResult;
 
 export async function processIngest(
-  ctx: Pick<WorkerContext, 'logger' | 'redis' | 'keys' | 'queues'> &
-    Partial<Pick<WorkerContext, 'client' | 'audit'>> & {
-      config: IngestRunConfig & Pick<WorkerContext['config'], 'JOB_BACKOFF_MS'>;
+  ctx: Pick<WorkerServices, 'logger' | 'redis' | 'keys' | 'queues'> &
+    Partial<Pick<WorkerServices, 'client' | 'audit'>> & {
+      config: IngestRunConfig & Pick<SettingValues<typeof jobSettings>, 'JOB_BACKOFF_MS'>;
       notify?: Pick<Notifier, 'emit'>;
     },
   job: Job,

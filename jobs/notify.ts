@@ -18,7 +18,7 @@
  */
 import { DelayedError, type Job } from 'bullmq';
 import { NotifyStoppedError } from '../src/core/index.ts';
-import type { WorkerContext } from '../src/worker/index.ts';
+import type { WorkerServices } from '../src/worker/index.ts';
 import type { AuditEvent } from '../src/audit/index.ts';
 import { createMessageStore, type DeliveryResult } from '../src/notify/index.ts';
 import type { AuditLines, AuditLinesContext } from './audit-lines.ts';
@@ -30,7 +30,10 @@ const STOPPED_RETRY_MS = 1_000;
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type NotifyJobResult = DeliveryResult;
 
-export async function processNotify(ctx: Pick<WorkerContext, 'notify' | 'logger'>, job: Job): Promise<NotifyJobResult> {
+export async function processNotify(
+  ctx: Pick<WorkerServices, 'notify' | 'logger'>,
+  job: Job,
+): Promise<NotifyJobResult> {
   const { data } = parseJob(notifyQueue, job);
   const slot = ctx.notify.reserve(data);
   if ('retryInMs' in slot) {

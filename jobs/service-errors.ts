@@ -15,8 +15,8 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { AuthError, DiskFullError, InvalidResponseError, RateLimitError, ThrottledError } from '../src/core/index.ts';
 import { delayForDiskFull } from '../src/outbox/index.ts';
-import type { WorkerConfig } from '../src/settings/index.ts';
-import type { WorkerContext } from '../src/worker/index.ts';
+import type { jobSettings, SettingValues } from '../src/settings/index.ts';
+import type { WorkerServices } from '../src/worker/index.ts';
 
 /** How long a job waits before looking again while the token is refused. */
 export const AUTH_RETRY_MS = 30_000;
@@ -25,13 +25,13 @@ export const AUTH_RETRY_MS = 30_000;
 export const RECORD_ATTEMPTS = 3;
 
 /** Call before using the service: while the gate is paused, the job is delayed instead of calling. */
-export async function deferWhilePaused(ctx: Pick<WorkerContext, 'authGate'>, job: Job): Promise<void> {
+export async function deferWhilePaused(ctx: Pick<WorkerServices, 'authGate'>, job: Job): Promise<void> {
   if (ctx.authGate.isPaused()) await delayJob(job, AUTH_RETRY_MS);
 }
 
 /** What a job's service errors are handled with: the pause, the hold-off, and the back-off of a job that waits. */
-export type ServiceErrorContext = Pick<WorkerContext, 'authGate' | 'limiter' | 'logger'> & {
-  config: Pick<WorkerConfig, 'JOB_BACKOFF_MS'>;
+export type ServiceErrorContext = Pick<WorkerServices, 'authGate' | 'limiter' | 'logger'> & {
+  config: Pick<SettingValues<typeof jobSettings>, 'JOB_BACKOFF_MS'>;
 };
 
 /** Rethrows `err` unless the service or the limiter said "not now": then the job is delayed (see above). */

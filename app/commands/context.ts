@@ -4,10 +4,10 @@
  * without REDIS_URL there is no installation to act on.
  */
 import { Redis } from 'ioredis';
-import { displayRedisUrl, type Config, type WorkerConfig } from '../../src/settings/index.ts';
+import { displayRedisUrl, type Config } from '../../src/settings/index.ts';
 import { ConfigError, redisUnreachable, type Logger } from '../../src/core/index.ts';
 import { readAuthPause, type AuthPauseStatus } from '../../src/account/index.ts';
-import type { WorkerContext } from '../../src/worker/index.ts';
+import type { WorkerConfig, WorkerContext } from '../../jobs/index.ts';
 import { closeWorkerContext, openContext, resolveRuntime } from '../runtime/index.ts';
 import {
   redisOptionsFromUrl,

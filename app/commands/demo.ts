@@ -12,7 +12,7 @@ import { cp, mkdir, readdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { Job } from 'bullmq';
 import { PACKAGE_ROOT, loadConfig, type Config } from '../../src/settings/index.ts';
-import type { WorkerContext } from '../../src/worker/index.ts';
+import type { WorkerContext } from '../../jobs/index.ts';
 import { createLogger, type Logger } from '../../src/core/index.ts';
 import { pendingWork, trackingStatus, actOnWebhook } from '../../src/tracking/index.ts';
 import { webhookOutcome, startOpsServer, type OpsServer, createMetrics, type OpsMetrics } from '../http/index.ts';

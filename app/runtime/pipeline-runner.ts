@@ -14,7 +14,7 @@ import {
   lastSuccessfulPollAt,
   trackingStatus,
 } from '../../src/tracking/index.ts';
-import type { WorkerContext } from '../../src/worker/index.ts';
+import type { WorkerContext } from '../../jobs/index.ts';
 import { closeWorkerContext, type AppContext } from './worker-context.ts';
 import {
   type AdmitResult,

@@ -1,6 +1,6 @@
 /**
  * The worker context's assembly: built once per process, here in app/, and closed here. Jobs and src/ modules receive
- * it (src/worker/context.ts) and name the part of it they read; what only app/ needs to run and close the workers
+ * it (WorkerContext: jobs/worker.ts) and name the part of it they read; what only app/ needs to run and close the workers
  * (BullMQ's connection and prefix) stays on the AppContext.
  * Three kinds of Redis connection, as BullMQ wants them:
  *   - `redis`: our own keys (idempotency, tracking, ledger), fail-fast (commands error while Redis is down, the
@@ -10,7 +10,6 @@
  */
 import { Redis } from 'ioredis';
 import type {
-  WorkerConfig,
   SettingValues,
   jobSettings,
   folderSettings,
@@ -19,7 +18,8 @@ import type {
 } from '../../src/settings/index.ts';
 import type { DialectSettings } from '../../src/sourcing/index.ts';
 import { type NotifierConfig, createNotifier } from '../../src/notify/index.ts';
-import type { WorkerContext } from '../../src/worker/index.ts';
+import type { WorkerConfig, WorkerContext } from '../../jobs/index.ts';
+import type { PollHealthConfig } from './notify-watch.ts';
 import type { Logger } from '../../src/core/index.ts';
 import { createSourcingClient, type SourcingClientOptions } from '../../src/sourcing/client/index.ts';
 import {
@@ -56,6 +56,7 @@ import type { WorkerConnection } from '../../jobs/index.ts';
  * attempts and the auth gate's check.
  */
 export type AssemblyConfig = WorkerConfig &
+  PollHealthConfig &
   SourcingClientConfig &
   NotifierConfig &
   DialectSettings &

@@ -3,7 +3,7 @@
  */
 export { listCategoryHeldFiles } from './category-held-files.ts';
 export { type HeldFile, listHeldFiles } from './held-files.ts';
-export { type AdmitResult, ingestOneFile } from './inbox-intake.ts';
+export { type AdmitResult, ingestOneFile, type IntakeConfig } from './inbox-intake.ts';
 export { type InboxWatcher, startInboxWatcher } from './inbox-watcher.ts';
 export { type IngestResult, type IngestRunConfig, runIngest } from './ingest-run.ts';
 export {

@@ -17,6 +17,6 @@ export {
   startPollSchedule,
 } from './poll/index.ts';
 export { trackingStatus, pendingWork, trackedRfq, type TrackingStatus, type PendingWork } from './status.ts';
-export type { TrackingContext } from './context.ts';
+export type { TrackingConfig, TrackingContext } from './context.ts';
 export { auditIdentity } from './audit-identity.ts';
 export { traceState } from './trace-state.ts';

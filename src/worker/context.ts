@@ -1,10 +1,10 @@
 /**
- * The worker context: what the job processors and CLI commands share, built once per process by app/
- * (app/runtime/worker-context.ts). Each job and src/ module names the part of it it reads (a Pick, or its own deps type that
- * a WorkerContext fits), so what a module depends on is written in its signature.
+ * The worker's services: what the job processors and CLI commands share, built once per process by app/
+ * (app/runtime/worker-context.ts). With the settings its parts read they are the worker context (WorkerContext,
+ * jobs/worker.ts). Each job and src/ module names the part of it it reads (a Pick, or its own deps type that a
+ * WorkerContext fits), so what a module depends on is written in its signature.
  */
 import type { Redis } from 'ioredis';
-import type { WorkerConfig } from '../settings/index.ts';
 import type { Logger } from '../core/index.ts';
 import type { SourcingClient } from '../sourcing/client/index.ts';
 import type { AuthGate, DialectSource, RateLimiter, TokenSource } from '../account/index.ts';
@@ -12,9 +12,7 @@ import type { StateEpoch, Queues, RedisKeys } from '../redis/index.ts';
 import type { Notifier } from '../notify/index.ts';
 import type { AuditSink } from '../audit/index.ts';
 
-export interface WorkerContext {
-  /** The settings the worker reads (worker-config.ts), as app/ parsed them. */
-  config: WorkerConfig;
+export interface WorkerServices {
   logger: Logger;
   /**
    * ioredis client for our own keys (idempotency commands are defined on it by the idempotency store), fail-fast:

@@ -14,7 +14,7 @@ import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { collectStatus, formatStatus } from '../../app/commands/status.ts';
 import { trackingFacts } from '../../app/commands/status-command.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
-import type { WorkerContext } from '../../src/worker/context.ts';
+import type { WorkerContext } from '../../jobs/worker.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { runPoll } from '../../src/tracking/poll/poll-runner.ts';
 import { GENERIC_HEADER, reportNotes, usePipeline, waitFor } from '../helpers/pipeline.ts';

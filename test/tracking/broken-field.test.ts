@@ -18,7 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { trackingFacts } from '../../app/commands/status-command.ts';
 import { collectStatus } from '../../app/commands/status.ts';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
-import type { WorkerContext } from '../../src/worker/context.ts';
+import type { WorkerContext } from '../../jobs/worker.ts';
 import { enqueuePollNow } from '../../src/queues/poll.ts';
 import { lastPoll } from '../../src/tracking/poll/poll-history.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';

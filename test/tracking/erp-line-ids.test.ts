@@ -15,7 +15,7 @@ import { collectStatus } from '../../app/commands/status.ts';
 import { trackingFacts } from '../../app/commands/status-command.ts';
 import { OVERVIEW_COLS, OVERVIEW_ROWS } from '../../src/comparison/overview.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
-import type { WorkerContext } from '../../src/worker/context.ts';
+import type { WorkerContext } from '../../jobs/worker.ts';
 import type { StoredRfq } from '../../src/sandbox/store.ts';
 import { enqueuePollNow } from '../../src/queues/poll.ts';
 import { GENERIC_HEADER, jobCounts, ls, readAwardCsv, usePipeline, waitFor } from '../helpers/pipeline.ts';
