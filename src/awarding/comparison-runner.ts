@@ -252,7 +252,10 @@ function comparisonInputOf(
   };
 }
 
-/** The first workbook since the RFQ's latest closing was seen: its latency goes into the histogram (hint-stats.ts). */
+/**
+ * The first workbook since the RFQ's latest closing was seen: its latency goes into the histogram
+ * (src/rfqs/hint-stats.ts).
+ */
 async function noteFirstAfterClose(ctx: AwardingContext, rec: TrackedRfq, writtenAt: number): Promise<void> {
   const closedAt = rec.transitions.findLast((t) => t.to === 'closed')?.at;
   if (closedAt === undefined || (rec.comparison !== undefined && rec.comparison.writtenAt >= closedAt)) return;

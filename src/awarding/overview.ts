@@ -1,8 +1,8 @@
 /**
  * The overview of an account's tracked RFQs (`<outbox>/overview.xlsx`), gathered from Redis alone: the tracked
  * records carry the due date (poll) and the latest comparison's summary (comparison job), so no workbook is
- * reopened and no listed RFQ read. Rewritten after every poll (poll-runner.ts). One account per data folder, so
- * one overview per account.
+ * reopened and no listed RFQ read. Rewritten after every poll (src/tracking/poll/poll-runner.ts). One account per
+ * data folder, so one overview per account.
  */
 import { join, relative } from 'node:path';
 import { sortOverviewRows, writeOverview, type OverviewRow } from '../comparison/index.ts';

@@ -5,7 +5,7 @@
  * Runs when the RFQ closes, on every poll while it stays closed (revision check: one GET per closed RFQ), and when
  * it completes (award). A quotation whose key cannot be read is left out by the client, and a field that cannot be
  * read is left out of its quotation; both are passed on to the workbook's notes and said once per RFQ, quotation and
- * field (report-once.ts), never blocking the others.
+ * field (src/rfqs/report-once.ts), never blocking the others.
  */
 import type { Logger } from '../core/index.ts';
 import type { AwardingContext } from './context.ts';

@@ -108,7 +108,10 @@ export interface ResponseRate {
 }
 
 export type SupplierDecision = 'qualified' | 'not qualified' | 'undecided';
-/** The name of the award rule that decided the award (award-rules.ts): `lowest-qualified-price`, `winning-quotation`... */
+/**
+ * The name of the award rule that decided the award (award/award-rules.ts): `lowest-qualified-price`,
+ * `winning-quotation`...
+ */
 export type AwardBasis = string;
 
 export interface SupplierSummary {

@@ -8,7 +8,8 @@
  *   - `trk:state:<state>` one set per state and `trk:flagged` (missing from every list), so `status` counts
  *     without reading every record;
  *   - `trk:listed:<id>` the RFQ as last listed (header and lines for the workbook);
- *   - `trk:snap:<id>` + `trk:snapseq:<id>` the quotation snapshot a comparison job writes from (snapshot.ts);
+ *   - `trk:snap:<id>` + `trk:snapseq:<id>` the quotation snapshot a comparison job writes from
+ *     (src/awarding/snapshot.ts);
  *   - `trk:lastpoll`, `trk:lastokpoll` (finish time of the last successful one), `trk:polls` (last 100 poll results), `trk:poll:lock`;
  *   - `trk:reported` hash `<rfq>|<field>` -> first report time: record fields that could not be read, said once (report-once.ts).
  * Every record write is a compare-and-set on `seq` inside one Lua script that also moves the id between the state

@@ -10,7 +10,7 @@
  *   from MIN_PRINT_SCALE to 100 % at which each block fits a page; manual column breaks fall between blocks only,
  *   and every page repeats the line columns and the supplier header rows.
  *
- * Every page is numbered "page x of y" with the RFQ in the footer (comparison-sheet.ts).
+ * Every page is numbered "page x of y" with the RFQ in the footer (comparison/comparison-sheet.ts).
  */
 
 /** Paper sizes: OOXML paperSize codes and the page's width and height in points (portrait). */

@@ -2,7 +2,7 @@
  * Renders a ComparisonModel into an .xlsx with exceljs' streaming writer (rows are committed as they are written,
  * so 5,000 lines x 50 suppliers stay within a small, flat memory budget). Only values are written, never formulas
  * or hyperlinks; every text that came from the service or the ERP export goes through safeCellText. One file per
- * sheet: comparison-sheet.ts, suppliers-sheet.ts, award-sheet.ts, notes-sheet.ts.
+ * sheet: comparison/comparison-sheet.ts, suppliers-sheet.ts, award-sheet.ts, notes-sheet.ts.
  */
 import { join } from 'node:path';
 import { writeAtomically, UnexpectedError } from '../../core/index.ts';

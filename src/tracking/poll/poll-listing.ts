@@ -2,7 +2,7 @@
  * A poll's first step: read what the listing strategy says (open and closed lists, then the RFQs that left them;
  * src/sourcing/listing-strategy.ts) and note where each tracked RFQ was found. The others are only counted. A record with fields that could not be read counts as read (its fields are left out of it); one
  * whose identity cannot be read is placed by its `_id` when that is readable. Both are kept in the poll result (for
- * `status`) on every poll, and logged once per RFQ and field (report-once.ts), not once per poll.
+ * `status`) on every poll, and logged once per RFQ and field (src/rfqs/report-once.ts), not once per poll.
  */
 import { isRetryablePageError } from '../../core/index.ts';
 import {

@@ -1,7 +1,7 @@
 /**
  * The Comparison sheet's column widths, from the widest value each column shows as it is formatted and styled
- * (text-width.ts): every amount fits its column whole (a number never wraps: too narrow, it prints as `###`), and
- * text is capped and wraps. Also each column's fold priority for a one-page print (print-layout.ts).
+ * (../text-width.ts): every amount fits its column whole (a number never wraps: too narrow, it prints as `###`), and
+ * text is capped and wraps. Also each column's fold priority for a one-page print (../print-layout.ts).
  */
 import type { Decimal } from 'decimal.js';
 import { COMPARISON_COLS, SUPPLIER_PARTS } from './comparison-layout.ts';
