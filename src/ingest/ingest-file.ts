@@ -204,8 +204,8 @@ async function openAndChooseProfile(
   if (!otherSheet && !otherDelimiter) return choice;
   await rows.close();
   rows.open(profile.sheet, profile.delimiter);
-  const headerAt = chooseProfile([profile], file, await rows.readHead(), profile.name).headerAt;
-  return { ...choice, headerAt };
+  const { headerAt, header } = chooseProfile([profile], file, await rows.readHead(), profile.name);
+  return { ...choice, headerAt, header };
 }
 
 /**
@@ -269,8 +269,7 @@ async function readRequisitions(
 ): Promise<IngestSummary> {
   const { profile, headerAt } = choice;
   const summary = emptySummary(file, profile.name, choice.reason);
-  const header = rows.head[headerAt]!;
-  const m = bindMapping(profile, header.cells, header.row);
+  const m = bindMapping(profile, choice.header, rows.head[headerAt]!.row);
   const report = new RowReport();
   const grouper = new RequisitionGrouper(m, file, file, now, report, check);
   await feedRows(rows, headerAt, m, grouper, onRequisition);
