@@ -15,6 +15,7 @@ import {
 import { heldFor } from './broken-profiles.ts';
 import type { BrokenProfile } from './profile-catalog.ts';
 import { MAX_CSV_RECORD_CHARS, type Delimiter } from './csv-reader.ts';
+import { delimiterRefusal } from './delimiter-mismatch.ts';
 import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
 import { bindMapping, isBlankRow, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
@@ -192,6 +193,7 @@ async function openAndChooseProfile(
   try {
     choice = chooseProfile(opts.profiles, file, head, opts.mappingName);
   } catch (err) {
+    if (forced && sniff.kind === 'csv') throw (await delimiterRefusal(rows.source, forced, file)) ?? err;
     const onNamed = multi && !forced ? await chooseOnOtherSheets(rows, file, opts.profiles, head) : undefined;
     if (!onNamed) throw err;
     return onNamed;
@@ -204,8 +206,13 @@ async function openAndChooseProfile(
   if (!otherSheet && !otherDelimiter) return choice;
   await rows.close();
   rows.open(profile.sheet, profile.delimiter);
-  const { headerAt, header } = chooseProfile([profile], file, await rows.readHead(), profile.name);
-  return { ...choice, headerAt, header };
+  const again = await rows.readHead();
+  try {
+    const { headerAt, header } = chooseProfile([profile], file, again, profile.name);
+    return { ...choice, headerAt, header };
+  } catch (err) {
+    throw (otherDelimiter && (await delimiterRefusal(rows.source, profile, file))) || err;
+  }
 }
 
 /**
