@@ -250,6 +250,29 @@ describe('a header over two rows (merged down, group headings over sub-headings)
     },
   );
 
+  it('a group line under a plain header is no second header row; repeated, it is set aside', async () => {
+    const dir = tempDir();
+    const plain = writeCsv(dir, 'plain');
+    const want = await suggestAndLoad(plain);
+    const lines = readFileSync(plain, 'utf8').trimEnd().split('\r\n');
+    const grouped = join(dir, 'grouped.csv');
+    writeFileSync(
+      grouped,
+      [lines[0], 'Plant 1000,Main works', ...lines.slice(1, 3), 'Plant 1100,Kassel', ...lines.slice(3)].join('\r\n'),
+    );
+    const { s, profile } = await suggestAndLoad(grouped);
+    expect(s.raw.source).toEqual({ delimiter: ',' });
+    expect(s.raw.fields).toEqual(want.s.raw.fields);
+    expect(s.raw.skip_rows).toEqual([{ column: 'Requisition', matches: 'Plant \\d+' }]);
+    const got = await ingestWith(grouped, [profile], profile.name);
+    expect({ held: got.held, rejected: got.rejected, skipped: got.skipped }).toEqual({
+      held: 0,
+      rejected: 0,
+      skipped: 2,
+    });
+    expect(got.reqs.map((r) => r.key)).toEqual(['PR-1001', 'PR-1002', 'PR-1003']);
+  });
+
   it('the first two names blank over both rows: the draft names the columns it cannot map, qty stays a number', async () => {
     const path = writeCsv(tempDir(), 'two-row', 'blank-top.csv', [['', '', ...TOP.slice(2)], LOWER]);
     const { s, profile } = await suggestAndLoad(path);

@@ -7,6 +7,7 @@ import { headerGroups, mergedDownNames, twoRowHeader, type HeaderGroup } from '.
 import { cellText, isBlankRow, type Cell } from '../mapping-engine.ts';
 import { normalizeHeader } from '../mapping-profile.ts';
 import { HEADER_SEARCH_ROWS, type HeadRow } from '../profile-selection.ts';
+import { DATE_LIKE } from './numbers.ts';
 
 /** The header part of a sample (suggest/sample.ts FileSample). */
 export interface SampleHeader {
@@ -69,8 +70,6 @@ function findHeader(rows: readonly HeadRow[]): { at: number } | undefined {
   return best && { at: best.at };
 }
 
-const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}/;
-
 /** At least two text cells, none a number (or, `strict`, a date written as text). */
 function namesOnly(cells: readonly Cell[], strict: boolean): boolean {
   if (cells.some((c) => typeof c === 'number' || c instanceof Date)) return false;
@@ -80,8 +79,10 @@ function namesOnly(cells: readonly Cell[], strict: boolean): boolean {
 
 /**
  * Rows `upper` and `upper + 1` as one header over two rows: consecutive rows of names only, the upper naming a column
- * that holds data below and that the lower leaves blank (a name merged down), the names distinct, and no name of
- * the lower row repeated in its column below (a first data row written all in text repeats its keys and units).
+ * that holds data below and that the lower leaves blank (a name merged down), the lower naming a column the upper
+ * leaves blank (a sub-heading under a group heading to its left; a group line under a whole header has none), the
+ * names distinct, and no name of the lower row repeated in its column below (a first data row written all in text
+ * repeats its keys and units).
  */
 function twoRowsAt(rows: readonly HeadRow[], upper: number): { upper: number } | undefined {
   const u = rows[upper];
@@ -90,7 +91,8 @@ function twoRowsAt(rows: readonly HeadRow[], upper: number): { upper: number } |
   const below = rows.slice(upper + 2, upper + 7).filter((r) => !isBlankRow(r.cells));
   const holdsData = (i: number) => below.some((r) => cellText(r.cells[i]) !== '');
   const mergedDown = u.cells.some((c, i) => cellText(c) !== '' && cellText(l.cells[i]) === '' && holdsData(i));
-  if (!mergedDown) return undefined;
+  const subHeading = l.cells.some((c, i) => cellText(c) !== '' && cellText(u.cells[i]) === '');
+  if (!mergedDown || !subHeading) return undefined;
   const names = twoRowHeader(u.cells, l.cells)
     .map((c) => normalizeHeader(cellText(c)))
     .filter(Boolean);

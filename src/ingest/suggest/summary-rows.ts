@@ -13,7 +13,7 @@ import { Decimal } from 'decimal.js';
 import { cellText, type Cell } from '../mapping-engine.ts';
 import { parseNumber, type NumberFormat } from '../number-format.ts';
 import type { SuggestNotes } from './evidence.ts';
-import { inferNumberStyle, numberCore } from './numbers.ts';
+import { DATE_LIKE, inferNumberStyle, numberCore } from './numbers.ts';
 import type { FileSample } from './sample.ts';
 
 export type SkipRuleRaw =
@@ -70,8 +70,6 @@ function isSummaryLabel(text: string): boolean {
     .trim();
   return SUMMARY_WORDS.has(t);
 }
-
-const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}/;
 
 /** Text a person reads (a word, a code), not a number or a date. */
 function isText(c: Cell): boolean {
@@ -175,7 +173,14 @@ function trailerRows(sample: FileSample, already: Set<number>): Found[] {
     const { at, text } = label(i);
     if (i > last) return [{ at: i, labelAt: at, trailer: true as const, why: `"${text}" under the last line` }];
     if (times.get(wording(i))! < 2) return [];
-    return [{ at: i, labelAt: at, trailer: true as const, why: `"${text}" repeated between the lines (a footer)` }];
+    return [
+      {
+        at: i,
+        labelAt: at,
+        trailer: true as const,
+        why: `"${text}" repeated between the lines (a page footer, a group line)`,
+      },
+    ];
   });
 }
 
