@@ -193,7 +193,8 @@ async function openAndChooseProfile(
   try {
     choice = chooseProfile(opts.profiles, file, head, opts.mappingName);
   } catch (err) {
-    if (forced && sniff.kind === 'csv') throw (await delimiterRefusal(rows.source, forced, file)) ?? err;
+    if (forced && err instanceof FileRefusedError && sniff.kind === 'csv')
+      throw (await delimiterRefusal(rows.source, forced, file)) ?? err;
     const onNamed = multi && !forced ? await chooseOnOtherSheets(rows, file, opts.profiles, head) : undefined;
     if (!onNamed) throw err;
     return onNamed;
@@ -206,12 +207,13 @@ async function openAndChooseProfile(
   if (!otherSheet && !otherDelimiter) return choice;
   await rows.close();
   rows.open(profile.sheet, profile.delimiter);
-  const again = await rows.readHead();
+  const head2 = await rows.readHead();
   try {
-    const { headerAt, header } = chooseProfile([profile], file, again, profile.name);
+    const { headerAt, header } = chooseProfile([profile], file, head2, profile.name);
     return { ...choice, headerAt, header };
   } catch (err) {
-    throw (otherDelimiter && (await delimiterRefusal(rows.source, profile, file))) || err;
+    if (!otherDelimiter || !(err instanceof FileRefusedError)) throw err;
+    throw (await delimiterRefusal(rows.source, profile, file)) ?? err;
   }
 }
 
