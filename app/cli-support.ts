@@ -11,6 +11,17 @@ export const out = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
 
+/**
+ * Output to a pipe whose reader is gone (`rfq-sync check FILE | head -1`) ends quietly: what is left to print is
+ * dropped and the command finishes as it would, with its own exit code; never an EPIPE stack trace.
+ */
+export function dropOutputToClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    });
+}
+
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_CONFIG = 2;

@@ -6,8 +6,25 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Config } from '../src/settings/index.ts';
 import { ConfigError, type Logger } from '../src/core/index.ts';
-import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, reportError, setup, type GlobalOptions } from './cli-support.ts';
+import {
+  dropOutputToClosedPipes,
+  EXIT_CONFIG,
+  EXIT_FAILED,
+  EXIT_OK,
+  reportError,
+  setup,
+  type GlobalOptions,
+} from './cli-support.ts';
 import { commands, type SandboxCommandOptions } from './commands/index.ts';
+
+dropOutputToClosedPipes();
+
+/**
+ * The formats `check` reads, as --help names them. Written here (not read from src/ingest) so that --help loads no
+ * reader; once the formats sit in one list (src/ingest/formats/), this is read from its display names.
+ */
+const FORMATS =
+  'CSV or tab-separated text, XLSX, binary XLS (Excel 97-2003, SAP XXL), XML Spreadsheet 2003, ODS, an HTML table (as Oracle EBS saves .xls), or an SAP list saved "unconverted"';
 
 const program = new Command('rfq-sync')
   .description(
@@ -127,7 +144,7 @@ program
   .description(
     'dry run of one export: the mapping profile chosen and why, the requisitions it would create, every row problem (no side effects)',
   )
-  .argument('<file>', 'CSV or XLSX export')
+  .argument('<file>', `the export: ${FORMATS}`)
   .addOption(
     new Option('-m, --mapping <name>', 'use this mapping profile instead of detecting one').conflicts('suggest'),
   )
@@ -141,6 +158,12 @@ program
     'with --suggest: write the profile to this file (whole, and only when one was drafted) instead of standard output',
   )
   .option('--force', 'with --out: replace the file if it exists')
+  .addOption(
+    new Option(
+      '--json',
+      'print the same facts as one JSON document on standard output (field names in docs/mapping.md)',
+    ).conflicts('suggest'),
+  )
   .addHelpText(
     'after',
     '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.\nDraft a profile: rfq-sync check --suggest FILE --name NAME --out mappings/NAME.yaml, then review the "# REVIEW:" points.',
@@ -149,7 +172,7 @@ program
     action(
       async (
         file: string,
-        opts: { mapping?: string; suggest?: boolean; name?: string; out?: string; force?: boolean },
+        opts: { mapping?: string; suggest?: boolean; name?: string; out?: string; force?: boolean; json?: boolean },
       ) => {
         const { config } = setup(globals());
         const limits = {
@@ -185,11 +208,17 @@ program
           process.stderr.write(`rfq-sync: ${(err as Error).message}\n`);
           return EXIT_CONFIG;
         }
-        // One broken profile never stops the others: said, skipped; a file only it could take is held for it.
-        for (const b of catalog.broken) process.stderr.write(`rfq-sync: broken mapping profile skipped: ${b.reason}\n`);
+        // One broken profile never stops the others: said (in the JSON document with --json), skipped; a file only
+        // it could take is held for it.
+        if (!opts.json)
+          for (const b of catalog.broken)
+            process.stderr.write(`rfq-sync: broken mapping profile skipped: ${b.reason}\n`);
         const { profiles, broken } = catalog;
-        return runCheck(file, { profiles, broken, mappingName: opts.mapping, limits }, (line) =>
-          process.stdout.write(`${line}\n`),
+        return runCheck(
+          file,
+          { profiles, broken, mappingName: opts.mapping, limits },
+          (line) => process.stdout.write(`${line}\n`),
+          opts.json ? 'json' : 'text',
         );
       },
     ),

@@ -15,6 +15,7 @@ import {
 import { heldFor } from './broken-profiles.ts';
 import type { BrokenProfile } from './profile-catalog.ts';
 import { MAX_CSV_RECORD_CHARS, type Delimiter } from './csv-reader.ts';
+import { delimiterRefusal } from './delimiter-mismatch.ts';
 import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
 import { bindMapping, isBlankRow, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
@@ -190,6 +191,8 @@ async function openAndChooseProfile(
   try {
     choice = chooseProfile(opts.profiles, file, head, opts.mappingName);
   } catch (err) {
+    if (forced && err instanceof FileRefusedError && sniff.kind === 'csv')
+      throw (await delimiterRefusal(rows.source, forced, file)) ?? err;
     const onNamed = multi && !forced ? await chooseOnOtherSheets(rows, file, opts.profiles, head) : undefined;
     if (!onNamed) throw err;
     return onNamed;
@@ -202,8 +205,14 @@ async function openAndChooseProfile(
   if (!otherSheet && !otherDelimiter) return choice;
   await rows.close();
   rows.open(profile.sheet, profile.delimiter);
-  const headerAt = chooseProfile([profile], file, await rows.readHead(), profile.name).headerAt;
-  return { ...choice, headerAt };
+  const head2 = await rows.readHead();
+  try {
+    const { headerAt, header } = chooseProfile([profile], file, head2, profile.name);
+    return { ...choice, headerAt, header };
+  } catch (err) {
+    if (!otherDelimiter || !(err instanceof FileRefusedError)) throw err;
+    throw (await delimiterRefusal(rows.source, profile, file)) ?? err;
+  }
 }
 
 /**
@@ -267,8 +276,7 @@ async function readRequisitions(
 ): Promise<IngestSummary> {
   const { profile, headerAt } = choice;
   const summary = emptySummary(file, profile.name, choice.reason);
-  const header = rows.head[headerAt]!;
-  const m = bindMapping(profile, header.cells, header.row);
+  const m = bindMapping(profile, choice.header, rows.head[headerAt]!.row);
   const report = new RowReport();
   const grouper = new RequisitionGrouper(m, file, file, now, report, check);
   await feedRows(rows, headerAt, m, grouper, onRequisition);

@@ -151,7 +151,7 @@ export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[
     skipReason(cells) {
       for (const r of skips) {
         const t = cellText(cells[r.index]);
-        if (r.blank ? t === '' : r.equals!.includes(t.toLowerCase()))
+        if (r.blank ? t === '' : r.matches ? r.matches.test(t) : r.equals!.includes(t.toLowerCase()))
           return `skipped by the profile's skip_rows: "${headers[r.index] ?? r.column}" is ${r.blank ? 'blank' : `"${t}"`}`;
       }
       return undefined;

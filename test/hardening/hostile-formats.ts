@@ -33,7 +33,7 @@ function workbook(sheets: Array<[string, XLSX.WorkSheet, number?]>): XLSX.WorkBo
   return wb;
 }
 
-function write(wb: XLSX.WorkBook, bookType: 'biff8' | 'xlml' | 'ods'): Uint8Array {
+function write(wb: XLSX.WorkBook, bookType: 'biff8' | 'xlml' | 'ods' | 'xlsx'): Uint8Array {
   return XLSX.write(wb, { bookType, type: 'buffer' }) as Uint8Array;
 }
 
@@ -202,6 +202,25 @@ export function addFormatCases(
         { s: { r: 2, c: t.header.length }, e: { r: 4, c: t.header.length + 1 } },
       ];
       return put(d, 'merged-title.xls', write(workbook([['Sheet1', ws]]), 'biff8'));
+    },
+  });
+  add({
+    id: 'xlsx-two-row-header',
+    fileName: 'two-row-header.xlsx',
+    what: 'xlsx whose header is over two rows with a blank top: "Requisition" and "Line" merged down, "Item details" over the item columns, nothing above the others',
+    expect: archive(1, 2),
+    write: (d) => {
+      const [header, ...data] = rows('X2ROW') as string[][];
+      const items = header!.indexOf('Estimated Total');
+      const top = header!.map((h, i) => (i < 2 ? h : i === 2 ? 'Item details' : null));
+      const lower = header!.map((h, i) => (i < 2 ? null : h));
+      const ws = XLSX.utils.aoa_to_sheet([top, lower, ...data]);
+      ws['!merges'] = [
+        { s: { r: 0, c: 0 }, e: { r: 1, c: 0 } },
+        { s: { r: 0, c: 1 }, e: { r: 1, c: 1 } },
+        { s: { r: 0, c: 2 }, e: { r: 0, c: items } },
+      ];
+      return put(d, 'two-row-header.xlsx', write(workbook([['Sheet1', ws]]), 'xlsx'));
     },
   });
   add({

@@ -14,6 +14,7 @@ import { nameScore, type Concept } from './header-vocabulary.ts';
 import { cellText, isBlankRow, type Cell } from '../mapping-engine.ts';
 import { HEADER_SEARCH_ROWS, type HeadRow } from '../profile-selection.ts';
 import { KIND_NAME, rowSource, type RowSource } from '../row-source.ts';
+import { sampleHeader, type SampleHeader } from './header.ts';
 
 /** Data rows read after the header ("the first few thousand rows"). */
 export const SAMPLE_ROWS = 5000;
@@ -23,7 +24,7 @@ const ENCODING_BYTES = 1 << 20;
 /** Formats with sheets (workbooks) or tables (HTML pages) to choose from. */
 export type SheetKind = 'xlsx' | 'xls' | 'xml2003' | 'ods' | 'html';
 
-export interface FileSample {
+export interface FileSample extends SampleHeader {
   file: string;
   kind: 'csv' | SheetKind | 'sap-list';
   encoding?: TextEncoding;
@@ -33,10 +34,6 @@ export interface FileSample {
   delimiterFit?: { fit: number; of: number };
   sheet?: string;
   sheets?: string[];
-  headerRow: number;
-  /** Rows above the header that hold something (title lines). */
-  titleRows: number;
-  headers: string[];
   rows: HeadRow[];
   /** True when the sample is the whole file (every data row was read). */
   complete: boolean;
@@ -96,14 +93,14 @@ async function sampleCsv(path: string, file: string, head: Buffer): Promise<File
   if (encoding !== 'utf16le' && encoding !== 'utf16be' && head.includes(0))
     throw new FileRefusedError(file, 'holds binary data (NUL bytes), not CSV text');
   const { rows, complete } = await collect(readCsvRows(path, encoding, bomBytes, 'auto'));
-  const found = findHeader(rows);
+  const found = sampleHeader(rows);
   if (!found)
     throw new FileRefusedError(
       file,
       `has no header row (a row of column names) in its first ${HEADER_SEARCH_ROWS} rows`,
     );
   const delimiter = await detectedDelimiter(path, encoding, bomBytes);
-  const width = found.headers.length;
+  const width = found.header.headers.length;
   const { data, whole } = dataRows(rows, found.at, complete);
   const fit = data.filter((r) => trimmedWidth(r.cells) <= width && trimmedWidth(r.cells) >= Math.min(width, 2)).length;
   return {
@@ -113,9 +110,7 @@ async function sampleCsv(path: string, file: string, head: Buffer): Promise<File
     bom: bomBytes > 0,
     delimiter,
     delimiterFit: { fit, of: data.length },
-    headerRow: rows[found.at]!.row,
-    titleRows: rows.slice(0, found.at).filter((r) => !isBlankRow(r.cells)).length,
-    headers: found.headers,
+    ...found.header,
     rows: data,
     complete: whole,
   };
@@ -151,7 +146,7 @@ function trimmedWidth(cells: readonly Cell[]): number {
 /** An SAP list saved "Unconverted": its reader leaves out rule lines, repeated page headers and subtotals. */
 async function sampleList(source: RowSource, file: string, encoding: TextEncoding, bom: boolean): Promise<FileSample> {
   const { rows, complete } = await collect(source.open(undefined, 'auto'));
-  const found = findHeader(rows);
+  const found = sampleHeader(rows);
   if (!found)
     throw new FileRefusedError(
       file,
@@ -163,9 +158,7 @@ async function sampleList(source: RowSource, file: string, encoding: TextEncodin
     kind: 'sap-list',
     encoding,
     bom,
-    headerRow: rows[found.at]!.row,
-    titleRows: rows.slice(0, found.at).filter((r) => !isBlankRow(r.cells)).length,
-    headers: found.headers,
+    ...found.header,
     rows: data,
     complete: whole,
   };
@@ -175,7 +168,7 @@ interface SheetChoice {
   sheet: string;
   rows: HeadRow[];
   at: number;
-  headers: string[];
+  header: SampleHeader;
   complete: boolean;
   known: number;
   score: number;
@@ -199,16 +192,17 @@ async function sampleSheets(source: RowSource, kind: SheetKind, file: string): P
   let best: SheetChoice | undefined;
   for (const sheet of sheets) {
     const { rows, complete } = await collect(source.open(sheet, 'auto'));
-    const found = findHeader(rows);
+    const found = sampleHeader(rows);
     if (!found) continue;
     const dataRows = rows.length - found.at - 1;
-    const known = found.headers.filter(knownHeader).length;
-    const choice = { sheet, rows, at: found.at, headers: found.headers, complete, known };
+    const headers = found.header.headers;
+    const known = headers.filter(knownHeader).length;
+    const choice = { sheet, rows, at: found.at, header: found.header, complete, known };
     if (known >= KNOWN_HEADERS && dataRows > 0) {
       best = { ...choice, score: Infinity };
       break;
     }
-    const score = Math.min(dataRows, 50) * 100 + found.headers.filter(Boolean).length;
+    const score = Math.min(dataRows, 50) * 100 + headers.filter(Boolean).length;
     if (!best || score > best.score) best = { ...choice, score };
   }
   if (!best)
@@ -222,9 +216,7 @@ async function sampleSheets(source: RowSource, kind: SheetKind, file: string): P
     kind,
     sheet: best.sheet,
     sheets,
-    headerRow: best.rows[best.at]!.row,
-    titleRows: best.rows.slice(0, best.at).filter((r) => !isBlankRow(r.cells)).length,
-    headers: best.headers,
+    ...best.header,
     rows: data,
     complete: whole,
   };
@@ -267,33 +259,4 @@ async function collect(src: AsyncGenerator<HeadRow[]>): Promise<{ rows: HeadRow[
     await src.return(undefined);
   }
   return { rows, complete };
-}
-
-/**
- * The header: among the first rows, the one with the most distinct text cells (no numbers, no dates), at least two,
- * with data below it at least half as wide. Title lines ("List Display of ...", a merged title cell) have fewer.
- */
-export function findHeader(rows: readonly HeadRow[]): { at: number; headers: string[] } | undefined {
-  let best: { at: number; score: number } | undefined;
-  const limit = Math.min(rows.length, HEADER_SEARCH_ROWS);
-  for (let i = 0; i < limit; i++) {
-    const cells = rows[i]!.cells;
-    const texts = cells.map(cellText).filter((t) => t !== '');
-    if (texts.length < 2) continue;
-    if (cells.some((c) => typeof c === 'number' || c instanceof Date)) continue;
-    if (texts.some((t) => /^[-+]?[\d.,\s]+$/.test(t))) continue;
-    const distinct = new Set(texts.map((t) => t.toLowerCase())).size;
-    if (distinct < texts.length) continue;
-    const below = rows.slice(i + 1, i + 6).filter((r) => !isBlankRow(r.cells));
-    if (
-      below.length > 0 &&
-      Math.max(...below.map((r) => r.cells.filter((c) => cellText(c) !== '').length)) < texts.length / 2
-    )
-      continue;
-    if (!best || texts.length > best.score) best = { at: i, score: texts.length };
-  }
-  if (!best) return undefined;
-  const headers = rows[best.at]!.cells.map(cellText);
-  while (headers.length > 0 && headers[headers.length - 1] === '') headers.pop();
-  return { at: best.at, headers };
 }
