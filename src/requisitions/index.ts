@@ -5,7 +5,6 @@
 export {
   headerChanges,
   headerOf,
-  HEADER_FIELDS,
   type HeaderChange,
   type HeaderField,
   type HeaderOutcome,

@@ -15,9 +15,7 @@ export {
 export {
   type ErpDays,
   MAX_TRANSITIONS,
-  newTrackedRfq,
   type RfqState,
-  TRACKED_STATES,
   type TrackedRfq,
   type TrackedState,
   type Transition,
