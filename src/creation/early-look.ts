@@ -7,10 +7,11 @@
  * concludes nothing else: "absent" and a match by the body that is not "found" wait for the settled walk, as before.
  *
  * Early looks share walks: one is made only once the account has been quiet for QUIET_MS (no create of ours answered,
- * no lost answer registered). A walk while creates land reads lists that change under it (it breaks off before the
- * newest pages, where the lost answers' RFQs are, and cannot be complete), and lost answers still to come would each
- * want a walk of their own. The quiet wait never delays a lost answer past its settle time: from then on the
- * coordinator walks as before. A requisition found by no early look waits for the settled walk (recon:looked).
+ * no lost answer registered) and the latest lost answer's RFQ can be listed too. A walk while creates land reads lists
+ * that change under it (it breaks off before the newest pages, where the lost answers' RFQs are, and cannot be
+ * complete), and lost answers still to come would each want a walk of their own. The wait never delays a lost answer
+ * past its settle time: from then on the coordinator walks as before. A requisition found by no early look waits for
+ * the settled walk (recon:looked).
  *
  * Redis keys (reconcile-coordinator.ts names them):
  *   recon:looked    hash requisition id -> start of the walk that made its early look (cleared when it is settled)
@@ -50,8 +51,10 @@ export async function earlyLookIn(
     redis.zrange(k.created, -1, -1, 'WITHSCORES'),
   ]);
   if (looked === 1) return undefined;
-  const active = Math.max(Number(lostAt ?? 0), Number(latest[1] ?? 0));
-  return Math.max(0, from - now, active + QUIET_MS - now);
+  // quiet, and the latest lost answer visible too: one walk for all of them
+  const lost = Number(lostAt ?? 0);
+  const at = Math.max(from, visibleFrom({ since: lost }, d), lost + QUIET_MS, Number(latest[1] ?? 0) + QUIET_MS);
+  return Math.max(0, at - now);
 }
 
 /** A lost answer registered now: the account is not quiet. */
