@@ -15,8 +15,11 @@
  * the friendly dialect with 40 hand-made RFQs and pages of 3, the documented one (no echo, capitalised filter, detail
  * call) with 300 and pages of 10. Reports the seconds, the reconcile walks of the lists, requests per requisition and
  * the list lag the probe measured (above 0 only by the probe's own waits for permits). Targets: friendly <= 45 s and
- * 4 walks, docs <= 60 s and 4 walks, exactly once, none parked.
- * `REAL_LISTS_CASES=rate` runs only these two; `=services` only the first table.
+ * 4 walks, docs <= 60 s and 4 walks, exactly once, none parked. With each, how long after its lost POST each
+ * lost answer's RFQ was adopted. Then the friendly case once more with 5% of the creates also answered 502 before the
+ * service stored anything: how long after the lost POST those RFQs were posted again (the POST's lease, 62 s by
+ * default, plus the settle time and a walk).
+ * `REAL_LISTS_CASES=rate` runs only these three; `=services` only the first table.
  */
 import { enqueueCreateRfq, reconcilerOf } from '../jobs/create-rfq.ts';
 import { startWorker } from '../jobs/worker.ts';
@@ -87,6 +90,12 @@ interface Row {
   seconds: number;
   walks: number;
   lagMs: number | undefined;
+  /** Per adopted RFQ: ms from the lost POST to its adoption (Redis's clock). */
+  foundAfter: number[];
+  /** Per RFQ posted again (its first POST answered 502 before the service stored it): ms from that POST to the RFQ. */
+  postedAgainAfter: number[];
+  /** POSTs answered 502 before anything was stored. */
+  lostBefore: number;
   existing: number;
   pageSize: number;
   /** The settings that decide the time, as the run had them. */
@@ -106,7 +115,7 @@ async function run(
   service: (typeof SERVICES)[number],
   dialect: 'friendly' | 'docs',
   i: number,
-  o: { existing: number; pageSize: number; settings: Record<string, string> },
+  o: { existing: number; pageSize: number; settings: Record<string, string>; beforeCommit?: number },
 ): Promise<Row> {
   const sandbox = await startSandbox({
     dialect,
@@ -128,7 +137,10 @@ async function run(
   const reqs = requisitions(account);
   for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
   sandbox.resetStats();
-  sandbox.setFaults({ commitThenFail: { rate: 0.25, mode: '502' } });
+  sandbox.setFaults({
+    commitThenFail: { rate: 0.25, mode: '502' },
+    ...(o.beforeCommit ? { failBeforeCommit: { rate: o.beforeCommit } } : {}),
+  });
   const t0 = Date.now();
   const worker = startWorker(ctx, { queues: ['createRfq'] });
   const deadline = Date.now() + 10 * 60_000;
@@ -152,7 +164,15 @@ async function run(
     for (const l of ours) seen.set(norm(l.external_id!), (seen.get(norm(l.external_id!)) ?? 0) + 1);
   }
   const store = createIdempotencyStore(ctx.redis, ctx.keys);
-  const states = await Promise.all(reqs.map(async (r) => (await store.get(`generic/${r.key}`))?.state));
+  const records = await Promise.all(reqs.map((r) => store.get(`generic/${r.key}`)));
+  const states = records.map((r) => r?.state);
+  const after = (how: 'adopted' | 'posted') =>
+    records
+      .filter((r) => r?.how === how && r.createdAt !== undefined && r.firstPostAt !== undefined)
+      .map((r) => r!.createdAt! - r!.firstPostAt!)
+      .sort((a, b) => a - b);
+  // a requisition posted once is recorded a moment after its POST; one posted again, a lease and more after the first
+  const postedAgainAfter = after('posted').filter((ms) => ms > config.SOURCING_CALL_DEADLINE_MS);
   const walks = (await reconcilerOf(ctx).stats()).started;
   const lagMs = (await ctx.dialects.stored())?.listLagMs;
   await worker.close(5_000);
@@ -170,10 +190,19 @@ async function run(
     seconds,
     walks,
     lagMs,
+    foundAfter: after('adopted'),
+    postedAgainAfter,
+    lostBefore: (stats.calls.createRfq?.['502'] ?? 0) - stats.commitThenFail,
     existing: o.existing,
     pageSize: o.pageSize,
     settings: SHOWN.map((k) => `${k} ${config[k]}`).join(', '),
   };
+}
+
+/** Median and longest of these ms. */
+function spread(ms: number[]): string {
+  const at = (q: number) => `${((ms[Math.floor(q * (ms.length - 1))] ?? NaN) / 1000).toFixed(1)} s`;
+  return `median ${at(0.5)}, longest ${at(1)}`;
 }
 
 const only = process.env.REAL_LISTS_CASES;
@@ -188,9 +217,13 @@ const DEFAULTS = [
   { dialect: 'docs' as const, existing: 300, pageSize: 10, target: { s: 60, walks: 4 } },
 ];
 const rated: Row[] = [];
-if (only !== 'services')
+let again: Row | undefined;
+if (only !== 'services') {
   for (const [i, c] of DEFAULTS.entries())
     rated.push(await run(plain, c.dialect, 10 + i, { existing: c.existing, pageSize: c.pageSize, settings: {} }));
+  // and some answers lost before the service stored anything: those RFQs must be posted again
+  again = await run(plain, 'friendly', 12, { existing: 40, pageSize: 3, settings: {}, beforeCommit: 0.05 });
+}
 await redisServer.stop();
 
 if (rows.length > 0) {
@@ -226,5 +259,22 @@ if (rated.length > 0) {
       `${r.dialect.padEnd(9)} ${String(r.existing).padStart(9)}  ${String(r.pageSize).padStart(8)}  ${String(r.rfqs).padStart(4)}  ${(r.rfqs / N).toFixed(2).padStart(7)}  ${String(r.duplicatedLines).padStart(11)}  ${String(r.parked).padStart(6)}  ${String(r.lost).padStart(4)}  ${String(r.walks).padStart(5)}  ${String(r.requests).padStart(8)}  ${(r.requests / N).toFixed(2).padStart(7)} (${(r.floor / N).toFixed(2)})  ${`${r.lagMs ?? '-'} ms`.padStart(17)}  ${`${r.seconds.toFixed(1)} s`.padStart(7)}  <= ${target.s} s, ${target.walks} walks${ok ? '' : '  MISSED'}`,
     );
   }
+  for (const r of rated)
+    console.log(
+      `${r.dialect}: ${r.foundAfter.length} lost answers' RFQs adopted, from the lost POST: ${spread(r.foundAfter)}`,
+    );
+}
+if (again) {
+  const r = again;
+  console.log(
+    `\nThe same, friendly, pages of 3, and 5% of creates answered 502 before the service stored anything (default settings): ` +
+      `${r.rfqs} RFQs for ${N} (${r.duplicatedLines} lines twice, ${r.parked} parked), ${r.lost} lost after commit and ${r.lostBefore} before, ` +
+      `${r.walks} walks, ${r.requests} requests (${(r.requests / N).toFixed(2)} per requisition), ${r.seconds.toFixed(1)} s`,
+  );
+  console.log(`  adopted ${r.foundAfter.length}, from the lost POST: ${spread(r.foundAfter)}`);
+  console.log(
+    `  posted again ${r.postedAgainAfter.length}, from the lost POST to the RFQ: ${spread(r.postedAgainAfter)} ` +
+      `(the lease is SOURCING_CALL_DEADLINE_MS + 2 s, then the settle time and a walk of the account)`,
+  );
 }
 process.exit(0);
