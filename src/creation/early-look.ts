@@ -73,6 +73,11 @@ export function looksEarly(
 }
 
 /** These requisitions had their early look in the walk that started at `started`. */
-export async function markLooked(redis: Redis, k: LookKeys, ids: readonly string[], started: number): Promise<void> {
-  if (ids.length > 0) await redis.hset(k.looked, Object.fromEntries(ids.map((id) => [id, String(started)])));
+export async function markLooked(
+  redis: Redis,
+  k: LookKeys,
+  pendings: ReadonlyArray<{ id: string }>,
+  started: number,
+): Promise<void> {
+  if (pendings.length > 0) await redis.hset(k.looked, Object.fromEntries(pendings.map((p) => [p.id, String(started)])));
 }

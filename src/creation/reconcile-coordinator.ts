@@ -6,9 +6,8 @@
  * the requisition registered AND after its lists settled (list-settle.ts: SOURCING_LIST_SETTLE_MS or twice the
  * measured list lag after the lease of its last POST), by the rules of reconcile-decision.ts, except that an early
  * look (early-look.ts: one walk once its RFQ can be listed and the account is quiet) adopts an RFQ it finds by the
- * same rules. A requisition that
- * RECONCILE_MAX_WALKS walks in a row could not decide is parked with the reason, like an ambiguous match: nothing
- * waits silently for ever.
+ * same rules. A requisition that RECONCILE_MAX_WALKS walks in a row could not decide is parked with the reason, like
+ * an ambiguous match: nothing waits silently for ever.
  *
  * Redis keys (all under the account's namespace):
  *   recon:pending     hash requisition id -> JSON PendingEntry

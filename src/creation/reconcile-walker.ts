@@ -126,6 +126,7 @@ export async function walkOnce(s: WalkerState, token: string): Promise<string | 
   for (const [id, res] of byExt) await d.redis.hset(k.result, id, JSON.stringify(res));
   const eligible = pendings.filter((p) => p.since < started && !byExt.has(p.id) && started >= settledFrom(p, settle));
   const early = pendings.filter((p) => !byExt.has(p.id) && looksEarly(p, dialect, settle, started));
+  const looked = () => markLooked(d.redis, k, early, started); // each gets one early look
 
   let outcome = read.outcome;
   if (outcome.complete) {
@@ -133,12 +134,7 @@ export async function walkOnce(s: WalkerState, token: string): Promise<string | 
     if (missing) outcome = { complete: false, reason: missing, read: outcome.read };
   }
   if (!outcome.complete) {
-    await markLooked(
-      d.redis,
-      k,
-      early.map((p) => p.id),
-      started,
-    );
+    await looked();
     await incomplete(s, token, started, outcome, eligible, pendings.length);
     return outcome.reason;
   }
@@ -147,12 +143,7 @@ export async function walkOnce(s: WalkerState, token: string): Promise<string | 
   if (eligible.length + early.length === 0) return undefined;
   const results = await decideEligible(s, listing, started, eligible, pendings, read.all, early);
   for (const [id, res] of results) await d.redis.hset(k.result, id, JSON.stringify(res));
-  await markLooked(
-    d.redis,
-    k,
-    early.map((p) => p.id),
-    started,
-  );
+  await looked();
   if (eligible.length > 0) await d.redis.hdel(k.incomplete, ...eligible.map((p) => p.id));
   d.logger.debug(
     { event: 'reconcile.walk-complete', read: outcome.read, pending: pendings.length, decided: results.size },
