@@ -314,7 +314,10 @@ const ideal = (c: number) => (c * 1000) / LATENCY_MS;
 /** What a run could reach at best: what the latency allows at its concurrency, or its rate limit if lower. */
 const targetOf = (r: Result) => Math.min(ideal(r.inFlight), r.limit);
 console.log(
-  `\nbench:create - sandbox latency ${LATENCY_MS} ms (separate process), Redis with AOF, one worker process unless the run says (N x C)\n`,
+  `\nbench:create - sandbox latency ${LATENCY_MS} ms (separate process), Redis with AOF, one worker process unless the run says (N x C)`,
+);
+console.log(
+  'settings changed from their defaults: RATE_LIMIT_PER_SECOND=100000 ("no limit") or as the run says, CONCURRENCY_CREATE as the run says\n',
 );
 console.log(
   'run                                RFQs    s      RFQs/s   of ideal  calls/s after 1st s  max calls/1s  CPU ms/RFQ: ours  Redis  sandbox  Redis cmd/RFQ',
