@@ -12,6 +12,7 @@ import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } f
 import type { QueueModule } from '../src/queues/index.ts';
 import type { WorkerConfig } from '../src/settings/index.ts';
 import { audited } from './audit-jobs.ts';
+import { whileAuditWritable } from '../src/audit/index.ts';
 
 type Processor = (job: Job) => Promise<unknown>;
 /** Builds a queue's processor for the worker's context: whatever wiring its jobs share is built once, here. */
@@ -154,7 +155,12 @@ export function startWorker(ctx: WorkerContext & WorkerConnection, opts: StartWo
       async (job: Job) => {
         inFlight++;
         try {
-          return run.registered ? await audited(ctx, key as QueueKey, job, await load) : await (await load)(job);
+          if (!run.registered) return await (await load)(job);
+          // a log that cannot be written holds the job (no attempt spent): no step is done without its line;
+          // a notification goes out first (IT hears of the fault itself), then waits for its line
+          return await whileAuditWritable(ctx.audit, job, async () => audited(ctx, key as QueueKey, job, await load), {
+            holdBefore: key !== 'notify',
+          });
         } finally {
           if (--inFlight === 0) idle?.();
         }

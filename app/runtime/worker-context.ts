@@ -45,8 +45,8 @@ import {
   registerAccount,
   redisOptionsFromUrl,
 } from '../../src/redis/index.ts';
-import { redisStateLost, tokenRefused } from '../../src/notify/events/index.ts';
-import { createAuditLog } from '../../src/audit/index.ts';
+import { auditUnwritable, redisStateLost, tokenRefused } from '../../src/notify/events/index.ts';
+import { createAuditLog, recordAuditFault } from '../../src/audit/index.ts';
 import { auditIdentity } from '../../src/tracking/index.ts';
 import type { WorkerConnection } from '../../jobs/index.ts';
 
@@ -167,7 +167,14 @@ export async function createWorkerContext(
       retentionDays: config.AUDIT_RETENTION_DAYS,
       account: config.account,
       enrich: auditIdentity({ redis, keys }),
+      logger,
+      // a log that cannot be written stops every step: IT is told, and `status` shows it from any host
+      onFault: (fault, was) => {
+        void recordAuditFault({ redis, keys }, audit.host, fault).catch(tell('audit fault record'));
+        if (fault && !was) void notify.emit(auditUnwritable.event(fault)).catch(tell('audit log unwritable'));
+      },
     });
+    cleanup.push(async () => audit.close());
     return {
       config,
       logger,
@@ -193,9 +200,10 @@ export async function createWorkerContext(
 }
 
 export async function closeWorkerContext(
-  ctx: Pick<WorkerContext, 'authGate' | 'state' | 'queues' | 'client' | 'listingClient' | 'notify' | 'redis'>,
+  ctx: Pick<WorkerContext, 'authGate' | 'state' | 'queues' | 'client' | 'listingClient' | 'notify' | 'redis' | 'audit'>,
 ): Promise<void> {
   ctx.authGate.close();
+  ctx.audit.close();
   ctx.state.stop();
   await Promise.allSettled([ctx.queues.close(), ctx.client.close(), ctx.listingClient.close(), ctx.notify.close()]);
   await ctx.redis.quit().catch(() => ctx.redis.disconnect());

@@ -392,6 +392,21 @@ export class DiskFullError extends RfqSyncError {
   }
 }
 
+/**
+ * The audit log's folder cannot be written: it is missing and cannot be made, read-only, not a folder, or refused
+ * (src/audit/writer.ts). Transient: no step is reported done without its line, so the jobs wait for the folder
+ * (src/audit/audit-wait.ts) without spending an attempt, and /readyz, `status` and IT say which folder and why.
+ */
+export class AuditUnwritableError extends RfqSyncError {
+  readonly dir: string;
+  readonly reason: string;
+  constructor(dir: string, reason: string, options?: { cause?: unknown }) {
+    super('E_AUDIT_UNWRITABLE', 'transient', `the audit log's folder ${dir} cannot be written: ${reason}`, options);
+    this.dir = dir;
+    this.reason = reason;
+  }
+}
+
 /** Redis replicas did not acknowledge a write in time (src/redis/replication.ts): the action is put off. */
 export class ReplicationLagError extends RfqSyncError {
   constructor(what: string, acked: number, wanted: number, timeoutMs: number) {

@@ -22,5 +22,6 @@ export type { QuotationsContext } from './quotations-runner.ts';
 export type { ServiceErrorContext } from './service-errors.ts';
 export { loadSnapshot } from './snapshot.ts';
 export { traceState } from './trace-state.ts';
+export { traceInRedis } from './trace-redis.ts';
 export { MAX_TRANSITIONS, type WrittenComparison } from './transitions.ts';
 export { type WithheldAward, withheldAwards } from './withheld-awards.ts';
