@@ -12,7 +12,7 @@ import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } f
 import type { QueueModule } from '../src/queues/index.ts';
 import type { WorkerConfig } from '../src/settings/index.ts';
 import { audited } from './audit-jobs.ts';
-import { whileAuditWritable } from '../src/audit/index.ts';
+import { whileAuditWritable } from '../src/outbox/index.ts';
 
 type Processor = (job: Job) => Promise<unknown>;
 /** Builds a queue's processor for the worker's context: whatever wiring its jobs share is built once, here. */

@@ -23,7 +23,7 @@ import {
   type TraceQuery,
 } from '../../src/audit/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
-import { withReadContext, type ReadContext } from './context.ts';
+import type { RedisContext } from './redis-context.ts';
 
 export interface TraceOptions {
   json?: boolean;
@@ -89,7 +89,7 @@ export async function runTraceCommand(
   const where = { folder: auditDir(root), setting: settingOrigin(config, 'RFQ_SYNC_DIR') };
   const p = printer(o, out);
 
-  const answer = async (source: Timeline['source'], ctx?: ReadContext): Promise<Timeline> => {
+  const answer = async (source: Timeline['source'], ctx?: RedisContext): Promise<Timeline> => {
     let shown: Timeline | undefined;
     // --all streams: the head before the first step is read, each step as it is read
     const a: TraceAnswer = traceLog(
@@ -126,7 +126,8 @@ export async function runTraceCommand(
   else {
     let reached = false;
     try {
-      t = await withReadContext(config, logger, 'trace', async (ctx) => {
+      const { withRedis } = await import('./redis-context.ts');
+      t = await withRedis(config, logger, 'trace', async (ctx) => {
         reached = true;
         return answer({ redis: 'up' }, ctx);
       });

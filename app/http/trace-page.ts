@@ -137,9 +137,11 @@ export function renderTimeline(t: Timeline, l: Pick<TraceLookup, 'outbox' | 'sho
       }</p>`,
     );
   out.push(
-    t.pending.length
-      ? `<h2>Pending</h2><ul class="pending">${t.pending.map((p) => `<li>${escape(p)}</li>`).join('')}</ul>`
-      : '<h2>Pending</h2><p class="pending">Nothing: the award is final.</p>',
+    t.pendingUnknown
+      ? `<h2>Pending</h2><p class="pending">Not worked out: ${escape(t.pendingUnknown)}.</p>`
+      : t.pending.length
+        ? `<h2>Pending</h2><ul class="pending">${t.pending.map((p) => `<li>${escape(p)}</li>`).join('')}</ul>`
+        : '<h2>Pending</h2><p class="pending">Nothing: the award is final.</p>',
   );
   return [...out, warnings(t)].join('\n');
 }

@@ -1,5 +1,5 @@
 /**
- * The lookup page's lookups run off the worker's event loop: in worker threads (trace-thread.ts) that hold the
+ * The lookup page's lookups run off the worker's event loop: in worker threads (src/audit/trace-thread.ts) that hold the
  * audit index open, catch it up and answer (node:sqlite is synchronous: on the event loop that runs the jobs, one
  * lookup of a large log would delay /healthz, the poll schedule and every job). At most `concurrency` lookups run at
  * once, each in its own thread; `queue` more may wait; beyond that a lookup is refused at once. Each has a
@@ -8,7 +8,7 @@
  * cannot grow the worker's memory without bound.
  */
 import { Worker } from 'node:worker_threads';
-import type { TraceAnswer, TraceQuery } from '../../src/audit/index.ts';
+import { TRACE_THREAD, type TraceAnswer, type TraceQuery } from '../../src/audit/index.ts';
 
 export interface TraceThreadsOptions {
   /** The data folder (RFQ_SYNC_DIR). */
@@ -48,17 +48,15 @@ interface Thread {
   busy?: Ask;
 }
 
-const THREAD = new URL('./trace-thread.ts', import.meta.url);
-
 export function traceThreads(o: TraceThreadsOptions): TraceThreads {
   const threads: Thread[] = [];
   const waiting: Ask[] = [];
   let closed = false;
 
   const spawn = (): Thread => {
-    const worker = new Worker(THREAD, {
+    const worker = new Worker(TRACE_THREAD, {
       workerData: { root: o.root },
-      resourceLimits: { maxOldGenerationSizeMb: o.heapMb ?? 96 },
+      resourceLimits: { maxOldGenerationSizeMb: o.heapMb ?? 64, maxYoungGenerationSizeMb: 8 },
     });
     worker.unref();
     const t: Thread = { worker };

@@ -46,7 +46,7 @@ import {
   redisOptionsFromUrl,
 } from '../../src/redis/index.ts';
 import { auditUnwritable, redisStateLost, tokenRefused } from '../../src/notify/events/index.ts';
-import { createAuditLog, recordAuditFault } from '../../src/audit/index.ts';
+import { type AuditLog, createAuditLog, recordAuditFault } from '../../src/audit/index.ts';
 import { auditIdentity } from '../../src/tracking/index.ts';
 import type { WorkerConnection } from '../../jobs/index.ts';
 
@@ -162,18 +162,7 @@ export async function createWorkerContext(
       },
       resumeCreation: () => queues.createRfq.resume(),
     });
-    const audit = createAuditLog({
-      root: config.folders.root,
-      retentionDays: config.AUDIT_RETENTION_DAYS,
-      account: config.account,
-      enrich: auditIdentity({ redis, keys }),
-      logger,
-      // a log that cannot be written stops every step: IT is told, and `status` shows it from any host
-      onFault: (fault, was) => {
-        void recordAuditFault({ redis, keys }, audit.host, fault).catch(tell('audit fault record'));
-        if (fault && !was) void notify.emit(auditUnwritable.event(fault)).catch(tell('audit log unwritable'));
-      },
-    });
+    const audit = auditLogOf(config, { redis, keys, notify, logger }, tell);
     cleanup.push(async () => audit.close());
     return {
       config,
@@ -197,6 +186,29 @@ export async function createWorkerContext(
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * The audit log of this worker, its lines completed from Redis. A log that cannot be written stops every step: IT is
+ * told, and `status` shows it from any host.
+ */
+function auditLogOf(
+  config: AssemblyConfig,
+  c: Pick<WorkerContext, 'redis' | 'keys' | 'notify' | 'logger'>,
+  tell: (what: string) => (err: unknown) => void,
+): AuditLog {
+  const audit: AuditLog = createAuditLog({
+    root: config.folders.root,
+    retentionDays: config.AUDIT_RETENTION_DAYS,
+    account: config.account,
+    enrich: auditIdentity(c),
+    logger: c.logger,
+    onFault: (fault, was) => {
+      void recordAuditFault(c, audit.host, fault).catch(tell('audit fault record'));
+      if (fault && !was) void c.notify.emit(auditUnwritable.event(fault)).catch(tell('audit log unwritable'));
+    },
+  });
+  return audit;
 }
 
 export async function closeWorkerContext(

@@ -78,7 +78,8 @@ export function formatTail(tl: Timeline): string[] {
         `steps ${tl.page.from + 1} to ${tl.page.next} of ${tl.page.total} shown: --all for every step, --since YYYY-MM-DD for the recent ones`,
       );
     if (tl.steps.length === 0 && !tl.page) out.push('no step in the time asked for');
-    out.push(tl.pending.length ? 'pending:' : 'pending: nothing (the award is final)');
+    if (tl.pendingUnknown) out.push(`pending: not worked out (${tl.pendingUnknown})`);
+    else out.push(tl.pending.length ? 'pending:' : 'pending: nothing (the award is final)');
     for (const p of tl.pending) out.push(`  ${t(p)}`);
   }
   const l = tl.log;

@@ -73,6 +73,8 @@ export interface Timeline {
   files: string[];
   steps: TimelineStep[];
   pending: string[];
+  /** Why `pending` is not said (an answer of more lines than are read for it). */
+  pendingUnknown?: string;
   /** Steps paged: the first shown (0-based), how many there are, where the next page starts. */
   page?: { from: number; total: number; next?: number };
   summary?: { file: string; requisitions: number; drops: FileDrop[]; total: number; from: number; next?: number };

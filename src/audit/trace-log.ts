@@ -2,7 +2,7 @@
  * A trace from the log, whole: the index opened (made or caught up from the files first: audit-index.ts), the query
  * answered (trace-query.ts), then Redis's state and what is pending added (timeline.ts). Synchronous where it reads
  * the index: the `trace` command runs it in its own process, the lookup page in its own thread
- * (app/http/trace-threads.ts), never on the worker's event loop.
+ * (trace-thread.ts, started by app/http/trace-threads.ts), never on the worker's event loop.
  */
 import { hostname } from 'node:os';
 import type { AuditIndex } from './audit-index.ts';
@@ -10,6 +10,9 @@ import { openAuditIndex } from './audit-index.ts';
 import { auditDir, safeHost } from './log-names.ts';
 import { queryTrace, type TraceAnswer, type TraceQuery, type TraceStream } from './trace-query.ts';
 import { type Current, pendingOf, type Timeline } from './timeline.ts';
+
+/** The module a lookup thread runs (trace-thread.ts), for app/http/trace-threads.ts to start. */
+export const TRACE_THREAD = new URL('./trace-thread.ts', import.meta.url);
 
 /** The index of the log under `root`, caught up from the files (how long that took, for the curious). */
 export function openTraceIndex(root: string, host = safeHost(hostname())): AuditIndex {
@@ -38,7 +41,10 @@ export function toTimeline(
     ...rest,
     source: o.source,
     log: { folder: o.folder, ...(o.setting ? { setting: o.setting } : {}), ...log },
-    pending: a.answer === 'timeline' ? pendingOf(digest, a.requisitions, o.current) : [],
+    pending: a.answer === 'timeline' && digest ? pendingOf(digest, a.requisitions, o.current) : [],
+    ...(a.answer === 'timeline' && !digest
+      ? { pendingUnknown: `${a.page?.total ?? 'too many'} lines: ask for one requisition to see what is pending` }
+      : {}),
   };
 }
 

@@ -7,42 +7,32 @@
  *
  * Faults are said, never silent: the folder is made again on every open that finds it missing (moved away under a
  * running worker); a folder that cannot be written (read-only, refused) or a full disk is the writer's fault
- * (`fault()`, reported to `onFault` when it begins and when it ends) until a line is written again or `check()`
- * finds the folder writable: /readyz, `status` and IT are told (app/runtime/worker-context.ts) and jobs wait for it
- * without spending attempts (audit-wait.ts). After each durable line the index (audit-index.ts) takes it, if cheap.
- * Files older than AUDIT_RETENTION_DAYS go on the first write of each day, each run said in the log.
+ * (writer-faults.ts) until a line is written again or `check()` finds the folder writable: /readyz, `status` and IT
+ * are told (app/runtime/worker-context.ts) and jobs wait for it without spending attempts (src/outbox/audit-wait.ts).
+ * After each durable line the index (audit-index.ts) takes it, when that is cheap. Files older than
+ * AUDIT_RETENTION_DAYS go on the first write of each day, each run said in the log.
  */
-import { access, constants, mkdir, readdir, stat, statfs, unlink } from 'node:fs/promises';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { AuditUnwritableError, DiskFullError, type Logger } from '../core/index.ts';
+import type { Logger } from '../core/index.ts';
 import { withoutSecrets, type AuditEvent, type AuditIdentity, type AuditLine } from './events.ts';
 import { appendWholeLine, readRange } from './log-file.ts';
 import { auditDir, auditFileName, parseAuditFileName, safeHost } from './log-names.ts';
 import type { AuditIndex } from './audit-index.ts';
+import { type AuditFault, faultKeeper } from './writer-faults.ts';
+
+export type { AuditFault } from './writer-faults.ts';
 
 const DAY_MS = 86_400_000;
 /** The writer indexes its own line only when the index is at most this far behind its file (else: readers do). */
 const WRITER_INDEX_MAX_BYTES = 64 * 1024;
 /** How long the writer leaves the index alone after it could not open it. */
 const INDEX_RETRY_MS = 60_000;
-/** Free space under which a full disk is still full (a line and its newline fit in much less). */
-const MIN_FREE_BYTES = 64 * 1024;
 
 /** What call sites hold: one method, awaited before the step is reported done. */
 export interface AuditSink {
   write(e: AuditEvent): Promise<void>;
-}
-
-/** Why the log cannot be written now: its folder, the error, since when. */
-export interface AuditFault {
-  dir: string;
-  /** `EROFS`, `EACCES`, `ENOSPC`... */
-  code: string;
-  /** One sentence naming the folder (or file) and the error. */
-  error: string;
-  since: number;
-  host: string;
 }
 
 export interface AuditLog extends AuditSink {
@@ -82,9 +72,6 @@ export interface AuditLogOptions {
   index?: boolean;
 }
 
-/** Error codes that mean "this folder cannot be written" rather than a passing failure. */
-const UNWRITABLE = new Set(['EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'ENOENT', 'EISDIR', 'EIO', 'ENAMETOOLONG']);
-
 export function createAuditLog(o: AuditLogOptions): AuditLog {
   const dir = auditDir(o.root);
   const host = safeHost(o.host ?? hostname());
@@ -92,26 +79,8 @@ export function createAuditLog(o: AuditLogOptions): AuditLog {
   const writer = `${process.pid}-${Date.now().toString(36)}`;
   let seq = 0;
   let prunedDay = '';
-  let fault: AuditFault | undefined;
+  const faults = faultKeeper({ dir, host, now, logger: o.logger, onFault: o.onFault });
   const index = writerIndex(dir, host, o.index ?? true);
-
-  const setFault = (f: AuditFault | undefined) => {
-    const was = fault;
-    if (!f && !was) return;
-    if (f && was && f.code === was.code) return; // the same fault goes on
-    fault = f ? { ...f, since: was?.since ?? f.since } : undefined;
-    if (fault) o.logger?.error({ event: 'audit.unwritable', ...fault }, `audit log: ${fault.error}`);
-    else o.logger?.info({ event: 'audit.writable', dir }, `audit log: ${dir} can be written again`);
-    o.onFault?.(fault, was);
-  };
-  const faultOf = (err: unknown, path: string): AuditFault | undefined => {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    const message = (err as Error).message.split('\n')[0]!;
-    if (code === 'ENOSPC' || code === 'EDQUOT')
-      return { dir, code, error: `${path}: the disk is full (${code})`, since: now(), host };
-    if (UNWRITABLE.has(code)) return { dir, code, error: `${dir} cannot be written: ${message}`, since: now(), host };
-    return undefined;
-  };
 
   const log: AuditLog = {
     dir,
@@ -148,55 +117,39 @@ export function createAuditLog(o: AuditLogOptions): AuditLog {
             `audit log: ${path} ended mid-line (a torn line, skipped when read); the next line starts on its own`,
           );
       } catch (err) {
-        const f = faultOf(err, path);
-        if (f) setFault(f);
-        if (f?.code === 'ENOSPC' || f?.code === 'EDQUOT') throw new DiskFullError(path, f.code, { cause: err });
-        if (f) throw new AuditUnwritableError(dir, `${f.code}: ${(err as Error).message}`, { cause: err });
-        throw err;
+        faults.raise(err, path);
       }
       seq = line.seq!;
-      setFault(undefined);
+      faults.cleared();
       await index.afterAppend(name, path);
     },
-    async prune(at = now()) {
-      if (o.retentionDays <= 0) return [];
-      const cutoff = new Date(at - o.retentionDays * DAY_MS).toISOString().slice(0, 10);
-      const gone: string[] = [];
-      for (const name of await readdir(dir).catch(() => [] as string[])) {
-        const f = parseAuditFileName(name);
-        if (!f || f.day >= cutoff) continue;
-        await unlink(join(dir, name)).then(
-          () => gone.push(name),
-          () => undefined, // another host pruned it first
-        );
-      }
-      if (gone.length)
-        o.logger?.info(
-          { event: 'audit.pruned', dir, files: gone, retentionDays: o.retentionDays },
-          `audit log: removed ${gone.length} file(s) older than AUDIT_RETENTION_DAYS (${o.retentionDays}) from ${dir}: ${gone.join(', ')}`,
-        );
-      return gone;
-    },
-    fault: () => fault,
-    async check() {
-      try {
-        await mkdir(dir, { recursive: true });
-        await access(dir, constants.W_OK);
-        if (fault?.code === 'ENOSPC' || fault?.code === 'EDQUOT') {
-          const fs = await statfs(dir);
-          if (fs.bavail * fs.bsize < MIN_FREE_BYTES) return fault;
-        }
-        setFault(undefined);
-      } catch (err) {
-        setFault(
-          faultOf(err, dir) ?? { dir, code: 'E?', error: `${dir}: ${(err as Error).message}`, since: now(), host },
-        );
-      }
-      return fault;
-    },
+    prune: (at = now()) => pruneAudit(dir, o.retentionDays, at, o.logger),
+    fault: faults.fault,
+    check: faults.check,
     close: () => index.close(),
   };
   return log;
+}
+
+/** Remove the files older than the retention; each run that removed any is said in the log. */
+async function pruneAudit(dir: string, days: number, at: number, logger?: Logger): Promise<string[]> {
+  if (days <= 0) return [];
+  const cutoff = new Date(at - days * DAY_MS).toISOString().slice(0, 10);
+  const gone: string[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const f = parseAuditFileName(name);
+    if (!f || f.day >= cutoff) continue;
+    await unlink(join(dir, name)).then(
+      () => gone.push(name),
+      () => undefined, // another host pruned it first
+    );
+  }
+  if (gone.length)
+    logger?.info(
+      { event: 'audit.pruned', dir, files: gone, retentionDays: days },
+      `audit log: removed ${gone.length} file(s) older than AUDIT_RETENTION_DAYS (${days}) from ${dir}: ${gone.join(', ')}`,
+    );
+  return gone;
 }
 
 /**

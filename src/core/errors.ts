@@ -392,18 +392,12 @@ export class DiskFullError extends RfqSyncError {
   }
 }
 
-/**
- * The audit log's folder cannot be written: it is missing and cannot be made, read-only, not a folder, or refused
- * (src/audit/writer.ts). Transient: no step is reported done without its line, so the jobs wait for the folder
- * (src/audit/audit-wait.ts) without spending an attempt, and /readyz, `status` and IT say which folder and why.
- */
+/** The audit log's folder cannot be written (src/audit/writer.ts). Transient: jobs wait (src/outbox/audit-wait.ts). */
 export class AuditUnwritableError extends RfqSyncError {
   readonly dir: string;
-  readonly reason: string;
   constructor(dir: string, reason: string, options?: { cause?: unknown }) {
     super('E_AUDIT_UNWRITABLE', 'transient', `the audit log's folder ${dir} cannot be written: ${reason}`, options);
     this.dir = dir;
-    this.reason = reason;
   }
 }
 

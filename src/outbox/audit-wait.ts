@@ -1,5 +1,5 @@
 /**
- * A job while the audit log cannot be written (src/audit/writer.ts `fault`): it waits, as for a Redis outage or a
+ * A job while the audit log cannot be written (src/audit/writer.ts `fault`), beside a full disk (disk-full.ts): it waits, as for a Redis outage or a
  * full disk, instead of spending its attempts on a step whose line could not be recorded. Before the job runs, a
  * fault in force is looked at again (the folder made when missing); still there, the job goes back to delayed
  * without running. A line that fails while the job runs does the same. Nothing is lost: every step is idempotent and
@@ -9,7 +9,7 @@
  */
 import { DelayedError, type Job } from 'bullmq';
 import { AuditUnwritableError, DiskFullError } from '../core/index.ts';
-import type { AuditLog } from './writer.ts';
+import type { AuditLog } from '../audit/index.ts';
 
 /** How long a job waits before it looks at the folder again. */
 export const AUDIT_RETRY_MS = 5_000;
