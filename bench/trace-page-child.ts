@@ -28,7 +28,7 @@ const tick = setInterval(() => {
   expected = Date.now() + 100;
 }, 100);
 
-process.on('message', async (m) => {
+process.on('message', (m) => {
   if (m !== 'report') return;
   clearInterval(tick);
   loop.disable();
@@ -38,8 +38,9 @@ process.on('message', async (m) => {
     loopDelayP99Ms: Math.round(loop.percentile(99) / 1e6),
     timerLateMaxMs: lateMax,
   });
-  await ops.close();
-  redis.disconnect();
-  process.exit(0);
+  void ops.close().finally(() => {
+    redis.disconnect();
+    process.exit(0);
+  });
 });
 process.send!({ url: ops.url, idleRssMB: Math.round(process.memoryUsage().rss / 1e6) });

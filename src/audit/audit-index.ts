@@ -59,20 +59,6 @@ export interface CatchUp {
   ms: number;
 }
 
-/** A row of the index: where one line is and the identity it carries. */
-export interface IndexedLine {
-  id: number;
-  file: string;
-  off: number;
-  len: number;
-  at: string;
-  event: string;
-  account: string;
-  req: string | null;
-  rfq_id: number | null;
-  sha: string | null;
-}
-
 export class AuditIndex {
   readonly db: DatabaseSync;
   /** The index's file, or why it is held in memory (the folder cannot hold it). */

@@ -38,8 +38,3 @@ const isText = (x: unknown): x is string => typeof x === 'string';
 export function requisitionOf(l: Pick<AuditLine, 'profile' | 'key'>): string | undefined {
   return l.profile !== undefined && l.key !== undefined ? `${l.profile}/${l.key}` : undefined;
 }
-
-/** An RFQ as the log names it: `_id` qualified by the account whose worker wrote the line (two accounts meet). */
-export function rfqRef(account: string | undefined, rfqId: number): string {
-  return `${account ?? ''}\t${rfqId}`;
-}

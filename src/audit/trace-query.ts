@@ -239,7 +239,7 @@ function readRows(idx: AuditIndex, rows: Row[]): Array<AuditLine | undefined> {
 }
 
 /** What the index covers: files, hosts, days, and the lines it could not read or knows to be missing. */
-export function coverage(idx: AuditIndex): TraceAnswer['log'] {
+function coverage(idx: AuditIndex): TraceAnswer['log'] {
   const names = (
     idx.sql('SELECT name, tail FROM files ORDER BY name').all() as unknown as Array<{
       name: string;

@@ -14,6 +14,11 @@ import type { AuditEvent } from '../../src/audit/events.ts';
 import { silentLogger } from '../../src/core/logger.ts';
 import { hrefOf, renderTimeline } from '../../app/http/trace-page.ts';
 import { traceThreads } from '../../app/http/trace-threads.ts';
+import { traceLookupFor } from '../../app/http/trace-lookup.ts';
+import { loadConfig } from '../../src/settings/config.ts';
+import { redisKeys } from '../../src/redis/redis-keys.ts';
+import { freePort } from '../helpers/wait.ts';
+import { Redis } from 'ioredis';
 import { startOpsServer, type OpsServer } from '../../app/http/http-server.ts';
 import { createMetrics } from '../../app/http/metrics.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -126,6 +131,29 @@ describe('the lookup page', () => {
     expect(hrefOf('https://files.example/outbox/awards/A#1?.csv', 'x')).toBe(
       'https://files.example/outbox/awards/A%231%3F.csv',
     );
+  });
+
+  it('says in plain words when Redis does not answer, and answers from the log alone', async () => {
+    const redis = new Redis({
+      port: await freePort(),
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    redis.on('error', () => undefined);
+    const config = loadConfig({ RFQ_SYNC_DIR: root, SOURCING_ACCOUNT: 'acme' } as NodeJS.ProcessEnv);
+    const lookup = traceLookupFor(config, { redis, keys: redisKeys('rfq-sync', 'acme'), logger: silentLogger });
+    try {
+      const t = await lookup.timeline({ what: 'PR-1-1-1' });
+      expect(t.source).toEqual({ redis: 'down', reason: 'Redis does not answer now' });
+      expect(t.requisitions).toEqual(['generic/PR-1-1']);
+      const html = renderTimeline(t, lookup);
+      expect(html).toContain('Redis does not answer now: this answer is from the audit log alone');
+      expect(html).not.toMatch(/max retries|maxRetriesPerRequest|ECONNREFUSED/);
+    } finally {
+      await lookup.close();
+      redis.disconnect();
+    }
   });
 
   it('runs a few lookups at once off the event loop, refuses more, and ends one past its deadline', async () => {
