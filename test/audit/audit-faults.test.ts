@@ -139,9 +139,13 @@ describe('the audit folder', () => {
         spawnSync('umount', ['-l', audit()]);
       }
       await waitFor('the file read once the folder can be written', () => read('read-only.csv'), 30_000);
-      const done = (await ingest.getJobs(['completed'])).find((j) => j.data.processingName?.includes('read-only'));
-      expect(done?.attemptsMade).toBe(1);
-      expect((await fetch(`${ops}/readyz`)).status).toBe(200);
+      // its line is written before BullMQ records it done: wait for that
+      const done = await waitFor('the ingest job done', async () =>
+        (await ingest.getJobs(['completed'])).find((j) => j.data.processingName?.includes('read-only')),
+      );
+      expect(done.attemptsMade).toBe(1);
+      const after = (await (await fetch(`${ops}/readyz`)).json()) as { checks: Record<string, { ok: boolean }> };
+      expect(after.checks.audit).toMatchObject({ ok: true });
       await ingest.close();
     },
   );
