@@ -51,14 +51,6 @@ export function indexFileOf(dir: string, host: string): string {
   return join(dir, `index.${host}.sqlite`);
 }
 
-/** What one catch-up did. */
-export interface CatchUp {
-  files: number;
-  linesAdded: number;
-  filesDropped: number;
-  ms: number;
-}
-
 export class AuditIndex {
   readonly db: DatabaseSync;
   /** The index's file, or why it is held in memory (the folder cannot hold it). */
@@ -89,21 +81,18 @@ export class AuditIndex {
   }
 
   /** Bring the index up to the files: new bytes of every file read, files removed or replaced dropped. */
-  catchUp(): CatchUp {
-    const t0 = performance.now();
+  catchUp(): void {
     const names = existsSync(this.dir) ? readdirSync(this.dir).filter((n) => parseAuditFileName(n)) : [];
     const present = new Set(names);
     const known = new Map(
       (this.sql('SELECT name, ino, indexed, tail FROM files').all() as unknown as FileRow[]).map((r) => [r.name, r]),
     );
-    const out: CatchUp = { files: names.length, linesAdded: 0, filesDropped: 0, ms: 0 };
     const gone = [...known.keys()].filter((n) => !present.has(n));
     if (gone.length) {
       this.transaction(() => {
         for (const n of gone) this.dropFile(n);
         this.sql('DELETE FROM ext WHERE req NOT IN (SELECT req FROM lines WHERE req IS NOT NULL)').run();
       });
-      out.filesDropped = gone.length;
     }
     for (const name of names) {
       const path = join(this.dir, name);
@@ -126,7 +115,6 @@ export class AuditIndex {
         let lineno = from === 0 ? 0 : this.linesBefore(name);
         const { end, tail } = readWholeLinesSync(path, from, st.size, (lines) => {
           lineno = this.addLines(name, lines, lineno);
-          out.linesAdded += lines.length;
         });
         this.sql('INSERT OR REPLACE INTO files (name, ino, indexed, tail) VALUES (?, ?, ?, ?)').run(
           name,
@@ -136,8 +124,6 @@ export class AuditIndex {
         );
       });
     }
-    out.ms = Math.round(performance.now() - t0);
-    return out;
   }
 
   /**

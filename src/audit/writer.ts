@@ -91,6 +91,7 @@ export function createAuditLog(o: AuditLogOptions): AuditLog {
       if (day !== prunedDay) {
         prunedDay = day;
         await log.prune(at).catch(() => undefined); // never blocks a step; tried again tomorrow
+        index.reset(); // once a day the index is opened again (a reader may have made a new one)
       }
       const known = o.enrich ? await o.enrich(e).catch(() => ({})) : {};
       const line: AuditLine = {
