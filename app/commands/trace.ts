@@ -53,7 +53,7 @@ function stdoutLines(): Printer {
 
 /** Prints the answer as it comes: the head, each step (streamed with --all), then the tail. */
 function printer(o: TraceOptions, out: Printer) {
-  let first = true;
+  let held: string | undefined; // JSON: each step is printed once the next one (or the end) says how it ends
   return {
     head(t: Timeline) {
       if (!o.json) return out(formatHead(t).join('\n'));
@@ -62,11 +62,12 @@ function printer(o: TraceOptions, out: Printer) {
     },
     step(s: Timeline['steps'][number]) {
       if (!o.json) return out(formatStep(s).join('\n'));
-      out(`${first ? '' : ','}    ${JSON.stringify(s)}`);
-      first = false;
+      if (held !== undefined) out(`${held},`);
+      held = `    ${JSON.stringify(s)}`;
     },
     tail(t: Timeline) {
       if (!o.json) return out(formatTail(t).join('\n'));
+      if (held !== undefined) out(held);
       out(`  ],\n  "pending": ${JSON.stringify(t.pending)}\n}`);
     },
   };
@@ -97,7 +98,11 @@ export async function runTraceCommand(
       q,
       o.all
         ? {
-            head: (h) => p.head((shown = toTimeline({ ...h, steps: [] }, { source, ...where }))),
+            head: (h) => {
+              // what is pending comes at the end, from every line
+              const { pendingUnknown: _later, ...head } = toTimeline({ ...h, steps: [] }, { source, ...where });
+              p.head((shown = head));
+            },
             step: (s) => p.step(s),
           }
         : undefined,
