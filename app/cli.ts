@@ -5,12 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Config } from '../src/settings/index.ts';
-import { ConfigError, type Logger } from '../src/core/index.ts';
+import { ConfigError, terminalText, type Logger } from '../src/core/index.ts';
 import {
   dropOutputToClosedPipes,
   EXIT_CONFIG,
   EXIT_FAILED,
   EXIT_OK,
+  out,
   reportError,
   setup,
   type GlobalOptions,
@@ -197,7 +198,7 @@ program
               followedCategories: async () => (await commands.suggestVendors()).followedCategories(config),
             },
             (text) => process.stdout.write(text),
-            (line) => process.stderr.write(`${line}\n`),
+            (line) => process.stderr.write(`${terminalText(line)}\n`),
           );
         }
         const { loadProfileCatalog, runCheck } = await import('../src/ingest/index.ts');
@@ -212,12 +213,13 @@ program
         // it could take is held for it.
         if (!opts.json)
           for (const b of catalog.broken)
-            process.stderr.write(`rfq-sync: broken mapping profile skipped: ${b.reason}\n`);
+            process.stderr.write(`rfq-sync: broken mapping profile skipped: ${terminalText(b.reason)}\n`);
         const { profiles, broken } = catalog;
+        // every line names export text (ids, names, cells): terminal-safe, one line each (the JSON escapes its own)
         return runCheck(
           file,
           { profiles, broken, mappingName: opts.mapping, limits },
-          (line) => process.stdout.write(`${line}\n`),
+          (line) => process.stdout.write(`${opts.json ? line : terminalText(line)}\n`),
           opts.json ? 'json' : 'text',
         );
       },
@@ -261,9 +263,15 @@ program
     'where is my requisition: its timeline from file to award (audit log and Redis), and what is pending and why',
   )
   .argument('<what>', 'an external_id, a requisition (profile/key), an RFQ number or _id, a file name or sha256')
-  .option('--json', 'print one JSON document')
+  .option('--json', 'print one JSON document (streamed with --all)')
+  .option('--all', 'every step, however many (a recurring file name answers with its files otherwise)')
+  .option('--since <when>', 'only the steps from then on: 2026-11-24 (UTC midnight) or an ISO 8601 time')
+  .addHelpText(
+    'after',
+    '\nNames the audit folder it read and the days it covers. RFQ numbers are per account: --account to choose.\nExit code: 0 an answer (from the log, or from Redis when the log names nothing), 1 nothing found.',
+  )
   .action(
-    action(async (what: string, opts: { json?: boolean }) => {
+    action(async (what: string, opts: { json?: boolean; all?: boolean; since?: string }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
       const { runTraceCommand } = await commands.trace();
       return runTraceCommand(config, logger, what, opts);
@@ -292,9 +300,7 @@ program
       const { config: loaded, logger } = setup(globals(), { redisOnly: true, advisory: notifySetting });
       const config = await notifySettings(loaded, 'recover', 'warn');
       const { parseSince, runRecoverCommand } = await commands.recover();
-      return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, (l) =>
-        process.stdout.write(`${l}\n`),
-      );
+      return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, out);
     }),
   );
 
@@ -311,7 +317,7 @@ program
     action(async () => {
       const { config, logger } = setup(globals());
       const { runResumeCommand } = await commands.resume();
-      return runResumeCommand(config, logger, (l) => process.stdout.write(`${l}\n`));
+      return runResumeCommand(config, logger, out);
     }),
   );
 
@@ -326,7 +332,7 @@ program
     action(async (opts: { takeOver?: boolean }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
       const { runIntakeCommand } = await commands.intake();
-      return runIntakeCommand(config, logger, opts, (l) => process.stdout.write(`${l}\n`));
+      return runIntakeCommand(config, logger, opts, out);
     }),
   );
 

@@ -20,7 +20,7 @@ import type {
 import type { IngestRunConfig, IntakeConfig } from '../src/intake/index.ts';
 import type { TrackingConfig } from '../src/tracking/index.ts';
 import type { AwardingConfig } from '../src/awarding/index.ts';
-import type { RetentionScheduleConfig } from '../src/outbox/index.ts';
+import { whileAuditWritable, type RetentionScheduleConfig } from '../src/outbox/index.ts';
 import { audited } from './audit-lines.ts';
 import type { CreateRfqConfig } from './create-rfq.ts';
 import type { ServiceErrorContext } from './service-errors.ts';
@@ -205,9 +205,12 @@ export function startWorker(ctx: WorkerContext & WorkerConnection, opts: StartWo
       async (job: Job) => {
         inFlight++;
         try {
-          return await (
-            await load
-          )(job);
+          if (!run.registered) return await (await load)(job);
+          // a log that cannot be written holds the job (no attempt spent): no step is done without its line;
+          // a notification goes out first (IT hears of the fault itself), then waits for its line
+          return await whileAuditWritable(ctx.audit, job, async () => (await load)(job), {
+            holdBefore: key !== 'notify',
+          });
         } finally {
           if (--inFlight === 0) idle?.();
         }

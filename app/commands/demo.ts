@@ -15,10 +15,17 @@ import { PACKAGE_ROOT, loadConfig, type Config } from '../../src/settings/index.
 import type { WorkerContext } from '../../jobs/index.ts';
 import { createLogger, type Logger } from '../../src/core/index.ts';
 import { pendingWork, trackingStatus, actOnWebhook } from '../../src/tracking/index.ts';
-import { webhookOutcome, startOpsServer, type OpsServer, createMetrics, type OpsMetrics } from '../http/index.ts';
+import {
+  webhookOutcome,
+  startOpsServer,
+  type OpsServer,
+  createMetrics,
+  type OpsMetrics,
+  traceLookupFor,
+} from '../http/index.ts';
 import type { JobResults } from '../../jobs/index.ts';
 import { pollSlotKind, QUEUE_NAMES } from '../../src/queues/index.ts';
-import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
+import { EXIT_FAILED, EXIT_OK, out } from '../cli-support.ts';
 import {
   startPipeline,
   unfinishedJobs,
@@ -48,7 +55,7 @@ export interface DemoOptions {
 
 export async function runDemo(o: DemoOptions): Promise<number> {
   const t0 = Date.now();
-  const write = o.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const write = o.write ?? out;
   const say = (line: string) => write(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(5)}s] ${line}`);
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
   const runDir = resolve(o.dir, `run-${stamp}`);
@@ -166,7 +173,7 @@ async function startDemoEndpoint(
       if (t.from !== 'created' || t.to !== 'open') say(`RFQ ${t.rfqId}: ${t.from} -> ${t.to} (named by a webhook)`);
     return webhookOutcome(h);
   });
-  ops.setLookup((await import('./trace.ts')).traceLookupFor(config, ctx));
+  ops.setLookup(traceLookupFor(config, ctx));
   if (runtime.sandbox) runtime.sandbox.webhooks.url = `${ops.url}/hooks/sourcing/${config.WEBHOOK_SECRET}`;
   return ops;
 }

@@ -11,12 +11,14 @@ import {
   type OpsServer,
   createMetrics,
   type OpsMetrics,
+  auditReadiness,
   authReadiness,
   mappingsReadiness,
   pollReadiness,
   redisReadiness,
   serviceReadiness,
   stateReadiness,
+  traceLookupFor,
   webhookOutcome,
 } from '../http/index.ts';
 import type { JobResults } from '../../jobs/index.ts';
@@ -104,12 +106,13 @@ async function startWorkerService(
     service: serviceReadiness(runtime.baseUrl, metrics),
     auth: authReadiness(() => pipeline.ctx.authGate.status()),
     state: stateReadiness(() => pipeline.ctx.state.lost()),
+    audit: auditReadiness(pipeline.ctx.audit),
     mappings: mappingsReadiness(() => pipeline.mappings?.broken() ?? []),
     poll: pollReadiness(() => pollHistory(pipeline.ctx, 10)),
   });
   ops?.setQueues(pipeline.ctx.queues.all);
   ops?.setWebhookTarget(({ ids }) => actOnWebhook(pipeline.ctx, ids).then(webhookOutcome));
-  ops?.setLookup((await import('./trace.ts')).traceLookupFor(config, pipeline.ctx));
+  ops?.setLookup(traceLookupFor(config, pipeline.ctx));
 
   logger.info(
     {

@@ -11,6 +11,7 @@ import { listHeldFiles, listCategoryHeldFiles, currentMappingSets, readIntakeFol
 import { lastRetention } from '../../src/outbox/index.ts';
 import { EXIT_OK, out } from '../cli-support.ts';
 import { collectStatus, formatStatus, type StatusChange, type TrackingFacts } from './status.ts';
+import { auditFaults } from '../../src/audit/index.ts';
 import { vendorStore } from '../../src/vendors/index.ts';
 import { statusVendorDirectory, statusWithheld } from './status-vendors.ts';
 import { withReadContext, type ReadContext } from './context.ts';
@@ -58,9 +59,10 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     withheldAwards(ctx),
     vendorStore(ctx).stored(),
   ]);
-  const [mappingSets, intake] = await Promise.all([
+  const [mappingSets, intake, faults] = await Promise.all([
     currentMappingSets(ctx.redis, ctx.keys),
     readIntakeFolder(ctx.redis, ctx.keys),
+    auditFaults(ctx),
   ]);
   const heldFiles = (await listHeldFiles(ctx.redis, ctx.keys, ctx.config.folders.inbox)).map((h) => ({
     inboxName: h.inboxName,
@@ -112,6 +114,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     awardsWithheld: statusWithheld(withheld),
     vendorDirectory: statusVendorDirectory(vendors),
     intake: intake ?? null,
+    auditFaults: faults.map((f) => ({ ...f, since: new Date(f.since).toISOString() })),
     webhook: await statusWebhook(ctx),
   };
 }

@@ -9,6 +9,7 @@
  *     dialect: Dialect | null (src/sourcing/dialect.ts), undecided: [{ requisition, reason, rfqIds }],
  *     reconcile: { pending, gate: { reason, until } | null } (src/creation/reconcile-coordinator.ts),
  *     stateLost: { detectedAt, reason } | null (src/redis/state-epoch.ts),
+ *     auditFaults: [{ host, dir, code, error, since }] (audit logs that cannot be written: src/audit/fault-record.ts),
  *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/outbox/retention.ts),
  *     mappingSets: [[{ worker, files, hash, at, broken }]] (one group per distinct set; more than one: they differ),
  *     brokenProfiles: [{ name, file, reason, workers }] (skipped; the others work),
@@ -95,6 +96,8 @@ export interface StatusReport {
   reconcile: ReconcileStatus;
   /** Redis lost its state (src/redis/state-epoch.ts): creation is paused until `rfq-sync recover`. */
   stateLost: { detectedAt: string; reason: string } | null;
+  /** Workers whose audit log cannot be written (its folder and the error): their jobs wait. */
+  auditFaults?: StatusAuditFault[];
   /** The last retention run (src/outbox/retention.ts), or null before the first (or with retention off). */
   retention: RetentionResult | null;
   /** The mapping profiles of the workers seen lately, one group per distinct set (src/intake/mapping-sets.ts). */
@@ -113,6 +116,14 @@ export interface StatusReport {
   heldFiles: Array<Pick<HeldFile, 'inboxName' | 'file' | 'profiles' | 'report'> & { at: string }>;
   /** Files held in the inbox until the vendor directory is read (CATEGORY_CHECK=hold, src/intake/category-held-files.ts). */
   categoryHeldFiles?: StatusCategoryHeldFile[];
+}
+
+export interface StatusAuditFault {
+  host: string;
+  dir: string;
+  code: string;
+  error: string;
+  since: string;
 }
 
 export interface BrokenProfileStatus {
@@ -144,6 +155,7 @@ export interface TrackingFacts {
   undecided?: StatusReport['undecided'];
   reconcile?: ReconcileStatus;
   stateLost?: StatusReport['stateLost'];
+  auditFaults?: StatusAuditFault[];
   retention?: RetentionResult | null;
   mappingSets?: MappingSet[][];
   changes?: StatusChange[];
@@ -254,6 +266,7 @@ export async function collectStatus(
     undecided: facts.undecided ?? [],
     reconcile: facts.reconcile ?? { pending: 0, gate: null },
     stateLost: facts.stateLost ?? null,
+    auditFaults: facts.auditFaults ?? [],
     retention: facts.retention ?? null,
     mappingSets: facts.mappingSets ?? [],
     changes: facts.changes ?? [],
@@ -305,7 +318,7 @@ export function formatStatus(r: StatusReport): string {
   ].join('\n');
 }
 
-/** What stops or may stop work: Redis state lost, workers with differing mappings, the auth pause. */
+/** What stops or may stop work: Redis state lost, an audit log not writable, differing mappings, the auth pause. */
 function alertLines(r: StatusReport): string[] {
   const lines: string[] = [];
   if (r.stateLost) {
@@ -317,6 +330,10 @@ function alertLines(r: StatusReport): string[] {
       '  see docs/operations.md#when-redis-loses-its-state.',
     );
   }
+  for (const f of r.auditFaults ?? [])
+    lines.push(
+      `AUDIT LOG CANNOT BE WRITTEN on ${f.host} since ${f.since}: ${f.error}; its jobs wait until it can (no attempt spent).`,
+    );
   if (r.mappingSets.length > 1) {
     lines.push(
       `MAPPINGS DIFFER between the workers of this account (a file may be refused by one and taken by another):`,

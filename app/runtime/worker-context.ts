@@ -45,8 +45,8 @@ import {
   registerAccount,
   redisOptionsFromUrl,
 } from '../../src/redis/index.ts';
-import { redisStateLost, tokenRefused } from '../../src/notify/events/index.ts';
-import { createAuditLog } from '../../src/audit/index.ts';
+import { auditUnwritable, redisStateLost, tokenRefused } from '../../src/notify/events/index.ts';
+import { type AuditLog, createAuditLog, recordAuditFault } from '../../src/audit/index.ts';
 import { auditIdentity } from '../../src/tracking/index.ts';
 import type { WorkerConnection } from '../../jobs/index.ts';
 
@@ -163,12 +163,8 @@ export async function createWorkerContext(
       },
       resumeCreation: () => queues.createRfq.resume(),
     });
-    const audit = createAuditLog({
-      root: config.folders.root,
-      retentionDays: config.AUDIT_RETENTION_DAYS,
-      account: config.account,
-      enrich: auditIdentity({ redis, keys }),
-    });
+    const audit = auditLogOf(config, { redis, keys, notify, logger }, tell);
+    cleanup.push(async () => audit.close());
     return {
       config,
       logger,
@@ -193,10 +189,34 @@ export async function createWorkerContext(
   }
 }
 
+/**
+ * The audit log of this worker, its lines completed from Redis. A log that cannot be written stops every step: IT is
+ * told, and `status` shows it from any host.
+ */
+function auditLogOf(
+  config: AssemblyConfig,
+  c: Pick<WorkerContext, 'redis' | 'keys' | 'notify' | 'logger'>,
+  tell: (what: string) => (err: unknown) => void,
+): AuditLog {
+  const audit: AuditLog = createAuditLog({
+    root: config.folders.root,
+    retentionDays: config.AUDIT_RETENTION_DAYS,
+    account: config.account,
+    enrich: auditIdentity(c),
+    logger: c.logger,
+    onFault: (fault, was) => {
+      void recordAuditFault(c, audit.host, fault).catch(tell('audit fault record'));
+      if (fault && !was) void c.notify.emit(auditUnwritable.event(fault)).catch(tell('audit log unwritable'));
+    },
+  });
+  return audit;
+}
+
 export async function closeWorkerContext(
-  ctx: Pick<WorkerContext, 'authGate' | 'state' | 'queues' | 'client' | 'listingClient' | 'notify' | 'redis'>,
+  ctx: Pick<WorkerContext, 'authGate' | 'state' | 'queues' | 'client' | 'listingClient' | 'notify' | 'redis' | 'audit'>,
 ): Promise<void> {
   ctx.authGate.close();
+  ctx.audit.close();
   ctx.state.stop();
   await Promise.allSettled([ctx.queues.close(), ctx.client.close(), ctx.listingClient.close(), ctx.notify.close()]);
   await ctx.redis.quit().catch(() => ctx.redis.disconnect());

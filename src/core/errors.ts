@@ -392,6 +392,15 @@ export class DiskFullError extends RfqSyncError {
   }
 }
 
+/** The audit log's folder cannot be written (src/audit/writer.ts). Transient: jobs wait (src/outbox/audit-wait.ts). */
+export class AuditUnwritableError extends RfqSyncError {
+  readonly dir: string;
+  constructor(dir: string, reason: string, options?: { cause?: unknown }) {
+    super('E_AUDIT_UNWRITABLE', 'transient', `the audit log's folder ${dir} cannot be written: ${reason}`, options);
+    this.dir = dir;
+  }
+}
+
 /** Redis replicas did not acknowledge a write in time (src/redis/replication.ts): the action is put off. */
 export class ReplicationLagError extends RfqSyncError {
   constructor(what: string, acked: number, wanted: number, timeoutMs: number) {

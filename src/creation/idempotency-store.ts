@@ -116,8 +116,6 @@ export interface IdempotencyStore extends RequisitionRecords {
   saveHeader(id: string, header: PostedHeader): Promise<void>;
   saveHeaderChanges(id: string, outcome: HeaderOutcome): Promise<void>;
   addSupplement(id: string, supplementId: string): Promise<void>;
-  /** Holders of these external_ids (undefined when free). */
-  holders(externalIds: readonly string[]): Promise<Array<string | undefined>>;
   /** Requisition ids, oldest first. */
   list(offset?: number, count?: number): Promise<string[]>;
   count(): Promise<number>;
@@ -167,7 +165,6 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
     addSupplement: async (id, supplementId) => {
       await s.scripts.addSupplement(recordKey(id), [supplementId]);
     },
-    holders: async (externalIds) => holders(s, externalIds),
     list: async (offset = 0, count = 1000) => redis.zrange(keys.requisitions, offset, offset + count - 1),
     count: async () => redis.zcard(keys.requisitions),
   };
@@ -334,10 +331,4 @@ async function saveChangedField(s: StoreState, id: string, field: string, json: 
     .hset(s.keys.requisition(id), field, json, 'changesAt', String(now))
     .zadd(s.keys.key('changed'), now, id)
     .exec();
-}
-
-async function holders(s: StoreState, externalIds: readonly string[]): Promise<Array<string | undefined>> {
-  if (externalIds.length === 0) return [];
-  const res = await s.redis.hmget(s.keys.externalIds, ...externalIds);
-  return res.map((h) => h ?? undefined);
 }

@@ -40,6 +40,8 @@ export const KEY_FAMILIES = {
   prices: ['src/awarding/price-history.ts'],
   /** The notification routes' windows, marks and messages. */
   notify: ['src/notify/message-store.ts'],
+  /** The audit log's faults, per host (its folder cannot be written): for `status`. */
+  audit: ['src/audit/fault-record.ts'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type KeyFamily = keyof typeof KEY_FAMILIES;

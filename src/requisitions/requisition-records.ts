@@ -9,6 +9,8 @@ import type { LineChange, LineFingerprint, PostedBody, RequisitionRecord, Requis
 
 export interface RequisitionRecords {
   get(id: string): Promise<RequisitionRecord | undefined>;
+  /** The requisition that holds each external_id (the claim table), undefined where none does. */
+  holders(externalIds: readonly string[]): Promise<Array<string | undefined>>;
   /** Requisitions whose re-export changed them after their RFQ existed, latest first (keys.key('changed')). */
   recentlyChanged(count: number): Promise<Array<{ id: string; at: number }>>;
 }
@@ -16,6 +18,8 @@ export interface RequisitionRecords {
 export function requisitionRecords(redis: Redis, keys: RedisKeys): RequisitionRecords {
   return {
     get: async (id) => recordOf(id, await redis.hgetall(keys.requisition(id))),
+    holders: async (externalIds) =>
+      externalIds.length === 0 ? [] : (await redis.hmget(keys.externalIds, ...externalIds)).map((h) => h ?? undefined),
     recentlyChanged: async (count) => {
       const flat = await redis.zrevrange(keys.key('changed'), 0, count - 1, 'WITHSCORES');
       const out: Array<{ id: string; at: number }> = [];

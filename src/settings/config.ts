@@ -58,6 +58,8 @@ export interface Config extends RawConfig {
   token: string | undefined;
   /** Problems of settings the command does not use (`advisory`): left at their defaults, for one warning line. */
   ignored?: string[];
+  /** Where each setting that was given came from: `the environment` or the config file's path (unset: its default). */
+  given: Record<string, string>;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -79,7 +81,8 @@ export function loadConfig(
 ): Config {
   const problems: string[] = [];
   const ignored: string[] = [];
-  const raw = parseSettings(env, problems, opts.advisory, ignored);
+  const given: Record<string, string> = {};
+  const raw = parseSettings(env, problems, opts.advisory, ignored, given);
   // Secrets go into the log scrubber before anything can print them.
   registerSecret(raw.SOURCING_TOKEN);
   registerSecret(raw.HTTP_TOKEN);
@@ -119,6 +122,7 @@ export function loadConfig(
     account: raw.SOURCING_ACCOUNT ?? defaultAccount(raw.SOURCING_BASE_URL),
     accountGiven: Boolean(raw.SOURCING_ACCOUNT ?? raw.SOURCING_BASE_URL),
     ...(ignored.length ? { ignored } : {}),
+    given,
   };
 }
 
@@ -131,6 +135,7 @@ function parseSettings(
   problems: string[],
   advisory?: (key: string) => boolean,
   ignored: string[] = [],
+  given: Record<string, string> = {},
 ): RawConfig {
   const cfgFile = env.RFQ_SYNC_CONFIG;
   const fileValues = cfgFile ? readConfigFile(cfgFile, problems) : {};
@@ -138,9 +143,13 @@ function parseSettings(
   for (const k of Object.keys(fileValues)) if (!known.has(k)) problems.push(`${k}: unknown setting in ${cfgFile}`);
 
   const merged: Record<string, unknown> = { ...fileValues };
+  for (const k of Object.keys(fileValues)) given[k] = cfgFile!;
   for (const k of known) {
     const v = env[k];
-    if (v !== undefined && v !== '') merged[k] = v;
+    if (v !== undefined && v !== '') {
+      merged[k] = v;
+      given[k] = 'the environment';
+    }
   }
   let result = rawConfigSchema.safeParse(merged);
   // a setting the command does not use: its problems said (by the caller), its default used

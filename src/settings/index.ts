@@ -5,6 +5,7 @@
 export { readTokenFile, tokenProblem } from './config-secrets.ts';
 export { type Config, loadConfig, PACKAGE_ROOT } from './config.ts';
 export { displayRedisUrl } from './config-redis.ts';
+export { settingOrigin } from './setting-origin.ts';
 export type { SettingValues } from './fields.ts';
 export type { Folders, folderSettings } from './folders.ts';
 export type { jobSettings } from './jobs.ts';

@@ -20,3 +20,4 @@ export { trackingStatus, pendingWork, trackedRfq, type TrackingStatus, type Pend
 export type { TrackingConfig, TrackingContext } from './context.ts';
 export { auditIdentity } from './audit-identity.ts';
 export { traceState } from './trace-state.ts';
+export { traceInRedis } from './trace-redis.ts';

@@ -10,7 +10,7 @@ import type { SourcingClient } from '../sourcing/client/index.ts';
 import type { AuthGate, DialectSource, RateLimiter, TokenSource } from '../account/index.ts';
 import type { StateEpoch, Queues, RedisKeys } from '../redis/index.ts';
 import type { Notifier } from '../notify/index.ts';
-import type { AuditSink } from '../audit/index.ts';
+import type { AuditLog } from '../audit/index.ts';
 
 export interface WorkerServices {
   logger: Logger;
@@ -47,7 +47,7 @@ export interface WorkerServices {
   notify: Notifier;
   /**
    * The audit log (src/audit/writer.ts): one line per step of a requisition, appended and flushed before the step is
-   * reported done (`rfq-sync trace`).
+   * reported done (`rfq-sync trace`); its fault (a folder that cannot be written) holds the jobs (jobs/worker.ts).
    */
-  audit: AuditSink;
+  audit: AuditLog;
 }

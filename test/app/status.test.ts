@@ -107,6 +107,7 @@ describe('status and failed jobs', () => {
       paused: Record<string, unknown>;
     };
     expect(Object.keys(r).sort()).toEqual([
+      'auditFaults',
       'awardsWithheld',
       'brokenProfiles',
       'categoryHeldFiles',
