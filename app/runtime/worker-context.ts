@@ -47,6 +47,7 @@ import {
 } from '../../src/redis/index.ts';
 import { redisStateLost, tokenRefused } from '../../src/notify/events/index.ts';
 import { createAuditLog } from '../../src/audit/index.ts';
+import { loadErpOutputs } from '../../src/erp/index.ts';
 import { auditIdentity } from '../../src/tracking/index.ts';
 import type { WorkerConnection } from '../../jobs/index.ts';
 
@@ -93,6 +94,17 @@ export interface WorkerContextOptions {
 }
 
 export async function createWorkerContext(
+  config: AssemblyConfig,
+  logger: Logger,
+  opts: WorkerContextOptions,
+): Promise<AppContext> {
+  // The ERP outputs first: a profile or setting they lack stops the start before anything connects.
+  const erp = await loadErpOutputs(config);
+  const ctx = await connectWorkerContext(config, logger, opts);
+  return erp ? { ...ctx, erp } : ctx;
+}
+
+async function connectWorkerContext(
   config: AssemblyConfig,
   logger: Logger,
   opts: WorkerContextOptions,

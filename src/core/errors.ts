@@ -442,6 +442,13 @@ export class SandboxError extends RfqSyncError {
   }
 }
 
+/** The vendor cross-reference (VENDOR_XREF_FILE) cannot be used; the message names the file, the row and the field. */
+export class VendorXrefError extends RfqSyncError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_VENDOR_XREF', 'data', message, options);
+  }
+}
+
 export class ConfigError extends RfqSyncError {
   /** One line per problem, each naming the variable and what is wrong. */
   readonly problems: readonly string[];

@@ -46,6 +46,7 @@ export {
   ThrottledError,
   TransientHttpError,
   UnexpectedError,
+  VendorXrefError,
   WorkbookPartError,
 } from './errors.ts';
 export { loadExcelJS } from './exceljs-loader.ts';

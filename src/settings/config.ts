@@ -24,6 +24,7 @@ import { reconcileSettings } from './reconcile.ts';
 import { vendorSettings } from './vendors.ts';
 import { notifySettings } from './notify.ts';
 import { webhookSettings } from './webhooks.ts';
+import { erpSettings } from './erp.ts';
 
 // Split out of this file to keep it short; importers keep reaching them here.
 export { displayRedisUrl, redisPassword, sentinelUrl } from './config-redis.ts';
@@ -47,6 +48,7 @@ export const rawConfigSchema = z.object({
   ...jobSettings,
   ...reconcileSettings,
   ...outputSettings,
+  ...erpSettings,
   ...vendorSettings,
   ...operationsSettings,
   ...notifySettings,
@@ -201,6 +203,9 @@ function resolveFolders(raw: RawConfig, base: string): Folders {
     comparisons: join(outbox, 'comparisons'),
     awards: join(outbox, 'awards'),
     mappings: abs(raw.MAPPINGS_DIR ?? join(PACKAGE_ROOT, 'mappings')),
+    erp: join(outbox, 'erp'),
+    erpProfiles: abs(raw.ERP_OUTPUTS_DIR ?? join(PACKAGE_ROOT, 'erp-outputs')),
+    erpShipped: join(PACKAGE_ROOT, 'erp-outputs'),
   };
 }
 

@@ -9,6 +9,7 @@ export type { Folders, folderSettings } from './folders.ts';
 export type { jobSettings } from './jobs.ts';
 export { channelEntrySchema, namedEntries, type notifySettings, routeSchema, type RouteSetting } from './notify.ts';
 export type { outputSettings } from './outputs.ts';
+export { ERP_CONSTANT_NAMES, type erpSettings } from './erp.ts';
 export type { redisSettings } from './redis.ts';
 export { type serviceSettings, SOURCING_DEFAULTS } from './service.ts';
 export type { vendorSettings } from './vendors.ts';

@@ -18,6 +18,7 @@ import type { serviceSettings } from './service.ts';
 import type { webhookSettings } from './webhooks.ts';
 import type { redisSettings } from './redis.ts';
 import type { vendorSettings } from './vendors.ts';
+import type { erpSettings } from './erp.ts';
 
 export type WorkerConfig = { account: string; folders: Folders } & Pick<
   // intake's (IntakeConfig) and ingest's (IngestRunConfig) settings
@@ -65,5 +66,7 @@ export type WorkerConfig = { account: string; folders: Folders } & Pick<
   Pick<SettingValues<typeof operationsSettings>, 'SHUTDOWN_TIMEOUT_MS'> &
   Pick<SettingValues<typeof webhookSettings>, 'WEBHOOK_MIN_INTERVAL_MS' | 'WEBHOOK_CHECKS_PER_INTERVAL'> &
   SettingValues<typeof outputSettings> &
+  // the ERP's purchase-order files (src/erp/): the profiles, the vendor cross-reference, the constants they name
+  SettingValues<typeof erpSettings> &
   SettingValues<typeof pollingSettings> &
   SettingValues<typeof reconcileSettings>;

@@ -26,14 +26,14 @@ export type TrackingConfig = Pick<
 
 /**
  * `dialects` is optional: without it (tests of the tracking alone) the lists are read with the lower-case filter;
- * `notify` too: without it nobody is told.
+ * `notify` too: without it nobody is told; `erp` too: without it no ERP files are written.
  */
 export type TrackingContext = Pick<
   WorkerContext,
   'logger' | 'redis' | 'keys' | 'queues' | 'client' | 'limiter' | 'authGate'
 > & {
   config: TrackingConfig;
-} & Partial<Pick<WorkerContext, 'dialects' | 'notify' | 'audit'>>;
+} & Partial<Pick<WorkerContext, 'dialects' | 'notify' | 'audit' | 'erp'>>;
 
 /** The tracking records of the context's account: a view over its Redis client and keys, cheap to make, holds nothing. */
 export function trackingStore(ctx: Pick<TrackingContext, 'redis' | 'keys'>): TrackingStore {

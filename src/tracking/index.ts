@@ -24,3 +24,4 @@ export { loadSnapshot } from './snapshot.ts';
 export { traceState } from './trace-state.ts';
 export { MAX_TRANSITIONS, type WrittenComparison } from './transitions.ts';
 export { type WithheldAward, withheldAwards } from './withheld-awards.ts';
+export { type HeldErpFiles, heldErpFiles, releaseHeldErpFiles } from './erp-hold.ts';

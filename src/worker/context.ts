@@ -11,6 +11,7 @@ import type { AuthGate, DialectSource, RateLimiter, TokenSource } from '../accou
 import type { StateEpoch, Queues, RedisKeys } from '../redis/index.ts';
 import type { Notifier } from '../notify/index.ts';
 import type { AuditSink } from '../audit/index.ts';
+import type { ErpOutputs } from '../erp/index.ts';
 
 export interface WorkerContext {
   /** The settings the worker reads (worker-config.ts), as app/ parsed them. */
@@ -52,4 +53,9 @@ export interface WorkerContext {
    * reported done (`rfq-sync trace`).
    */
   audit: AuditSink;
+  /**
+   * The ERP's purchase-order files of each final award (ERP_OUTPUTS: the profiles, the vendor cross-reference, the
+   * ERP_* constants), loaded and checked at start; none when ERP_OUTPUTS names no profile.
+   */
+  erp?: ErpOutputs;
 }
