@@ -250,6 +250,16 @@ program
   .action(runFromCommands(commands.doctor, 'runDoctorCommand', {}, { command: 'doctor', mode: 'refuse' }));
 
 program
+  .command('vendors')
+  .description(
+    "write a draft of the vendor cross-reference (VENDOR_XREF_FILE) from the vendor directory and the suppliers seen in quotations, the ERP's vendor ids to fill",
+  )
+  .requiredOption('--xref-draft <file>', 'the CSV to write (never replaced)')
+  .action(
+    runFromCommands(commands.vendors, 'runVendorsCommand', { redisOnly: true }, { command: 'vendors', mode: 'warn' }),
+  );
+
+program
   .command('recover')
   .description(
     'after Redis lost its state: reconcile every requisition of the files taken since WHEN before any post, then resume creation',

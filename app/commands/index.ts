@@ -18,6 +18,7 @@ export const commands = {
   sandbox: () => import('./sandbox.ts'),
   demo: () => import('./demo.ts'),
   suggestVendors: () => import('./suggest-vendors.ts'), // check --suggest's categories
+  vendors: () => import('./vendors.ts'), // vendors --xref-draft
 };
 
 export type { SandboxCommandOptions } from './sandbox.ts';

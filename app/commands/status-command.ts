@@ -5,13 +5,13 @@ import type { Logger } from '../../src/core/index.ts';
 import { storedDialect } from '../../src/account/index.ts';
 import { readLostState } from '../../src/redis/index.ts';
 import { createIdempotencyStore, reconcileStatus } from '../../src/creation/index.ts';
-import { type PollResult, trackingStatus, withheldAwards } from '../../src/tracking/index.ts';
+import { heldErpFiles, type PollResult, trackingStatus, withheldAwards } from '../../src/tracking/index.ts';
 import { listHeldFiles, listCategoryHeldFiles, currentMappingSets, readIntakeFolder } from '../../src/intake/index.ts';
 import { lastRetention } from '../../src/outbox/index.ts';
 import { EXIT_OK, out } from '../cli-support.ts';
 import { collectStatus, formatStatus, type StatusChange, type TrackingFacts } from './status.ts';
 import { vendorStore } from '../../src/vendors/index.ts';
-import { statusVendorDirectory, statusWithheld } from './status-vendors.ts';
+import { statusErpHeld, statusVendorDirectory, statusWithheld } from './status-vendors.ts';
 import { withReadContext, type ReadContext } from './context.ts';
 
 function describeInvalid(b: PollResult['invalid'][number] | undefined): string {
@@ -48,13 +48,14 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
       p.skipped ??
       `${p.tracked} tracked, ${p.transitionCount ?? p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${cost}${bad}${unreadable}${overview}`;
   }
-  const [dialect, recon, lost, retention, withheld, vendors] = await Promise.all([
+  const [dialect, recon, lost, retention, withheld, vendors, erpHeld] = await Promise.all([
     storedDialect(ctx.redis, ctx.keys),
     reconcileStatus(ctx.redis, ctx.keys),
     readLostState(ctx.redis, ctx.keys),
     lastRetention(ctx.redis, ctx.keys),
     withheldAwards(ctx),
     vendorStore(ctx).stored(),
+    heldErpFiles(ctx),
   ]);
   const [mappingSets, intake] = await Promise.all([
     currentMappingSets(ctx.redis, ctx.keys),
@@ -108,6 +109,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     heldFiles,
     categoryHeldFiles,
     awardsWithheld: statusWithheld(withheld),
+    erpFilesHeld: statusErpHeld(erpHeld),
     vendorDirectory: statusVendorDirectory(vendors),
     intake: intake ?? null,
     webhook: await statusWebhook(ctx),

@@ -17,6 +17,6 @@ export {
 export type { ErpProfile } from './output-profile.ts';
 export type { MissingVendor } from './po-grouping.ts';
 export { loadFolderProfiles, loadOutputProfiles } from './profile-files.ts';
-export { foldName } from './vendor-xref.ts';
+export { foldName, openVendorXref, type VendorXref } from './vendor-xref.ts';
 export { XREF_COLUMNS, XREF_OPTIONAL } from './vendor-xref-file.ts';
 export { VOCABULARY } from './vocabulary.ts';

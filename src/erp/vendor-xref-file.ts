@@ -24,6 +24,9 @@ export interface XrefRow {
   plant: string;
 }
 
+/** A cell a spreadsheet-safe writer guarded (`'=...`, the draft's own) read as the text it stands for. */
+const unguard = (v: string): string => (/^'[=+\-@]/.test(v) ? v.slice(1) : v);
+
 const normal = (h: string): string =>
   h
     .trim()
@@ -91,7 +94,7 @@ export async function readXrefFile(file: string): Promise<XrefRow[]> {
     );
   const rows: XrefRow[] = [];
   cells.slice(1).forEach((cols, i) => {
-    const get = (c: Column) => (at.has(c) ? (cols[at.get(c)!] ?? '').trim() : '');
+    const get = (c: Column) => (at.has(c) ? unguard((cols[at.get(c)!] ?? '').trim()) : '');
     const r: XrefRow = {
       row: i + 2,
       supplierKey: get('supplier_key'),

@@ -32,7 +32,7 @@ export const KEY_FAMILIES = {
   trk: ['src/tracking/store.ts'],
   awards: ['src/tracking/withheld-awards.ts'],
   /** Final awards whose ERP files wait for the vendor cross-reference (RFQ id -> the award). */
-  erp: ['src/tracking/erp-hold.ts'],
+  erp: ['src/tracking/erp-held.ts'],
   /** Every supplier seen in a quotation (key -> name), for `rfq-sync vendors --xref-draft`. */
   suppliers: ['src/vendors/suppliers-seen.ts'],
   /** The start of the last poll a webhook asked for (pollWake-1.lua). */

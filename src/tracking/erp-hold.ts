@@ -1,8 +1,8 @@
 /**
  * Final awards whose ERP files wait for the vendor cross-reference: a winner without an ERP vendor is never written
  * blank or guessed (docs/erp-outputs.md#a-winner-the-cross-reference-does-not-know). The award is kept in Redis
- * (hash `erp:held`, RFQ id -> JSON: the award, the suppliers missing, the version's file names), named in `status`,
- * the overview and the audit trace, and procurement and IT are told once per award version. Every poll tries the
+ * (erp-held.ts), named in `status`, the overview and the audit trace, and procurement and IT are told once (again
+ * only when a later version lacks other suppliers). Every poll tries the
  * held awards again against the cross-reference as it stands (re-read when it changed) and writes the files of
  * those it now knows, with their done files; a newer award version of the RFQ replaces its entry.
  */
@@ -10,38 +10,17 @@ import { join } from 'node:path';
 import { erpAwardOf, erpPlanOf, type ComparisonModel, type WrittenFile } from '../comparison/index.ts';
 import { writeFileAtomically } from '../core/index.ts';
 import { planErpFiles, type ErpAward, type ErpOutputs, type MissingVendor, type PlannedFile } from '../erp/index.ts';
+import { heldErpFiles, heldKey, type HeldErpFiles } from './erp-held.ts';
 import { erpVendorMissing } from '../notify/events/index.ts';
 import { writeDoneFiles } from '../outbox/index.ts';
 import { trackingStore, type TrackingContext } from './context.ts';
 import { overviewPath } from './overview.ts';
 import type { TrackedRfq } from './transitions.ts';
 
-export interface HeldErpFiles {
-  rfqId: number;
-  version: number;
-  missing: MissingVendor[];
-  /** Unix ms it was first held. */
-  at: number;
-  award: ErpAward;
-  /** The version's workbook and award file names (its done files list them with the ERP files). */
-  workbook: string;
-  awardFile: string;
-}
-
 type Ctx = Pick<TrackingContext, 'redis' | 'keys' | 'config' | 'logger' | 'notify' | 'audit' | 'erp'>;
-
-const key = (ctx: Pick<Ctx, 'keys'>): string => ctx.keys.key('erp', 'held');
 
 /** `Orbit IT (key 104)`. */
 const supplierText = (m: MissingVendor): string => `${m.supplierName || '(no name)'} (key ${m.supplierKey})`;
-
-/** Every award held, oldest first. */
-export async function heldErpFiles(ctx: Pick<Ctx, 'redis' | 'keys'>): Promise<HeldErpFiles[]> {
-  const all = await ctx.redis.hgetall(key(ctx));
-  return Object.values(all)
-    .map((v) => JSON.parse(v) as HeldErpFiles)
-    .sort((a, b) => a.at - b.at);
-}
 
 async function auditWritten(
   ctx: Ctx,
@@ -61,27 +40,27 @@ async function auditWritten(
 
 /** Holds the award: kept for the next polls, said in the log and the trace, and told once per version. */
 async function hold(ctx: Ctx, rec: TrackedRfq, h: HeldErpFiles, erp: ErpOutputs): Promise<void> {
-  const before = await ctx.redis.hget(key(ctx), String(h.rfqId));
-  const same = before !== null && (JSON.parse(before) as HeldErpFiles).version === h.version;
-  await ctx.redis.hset(
-    key(ctx),
-    String(h.rfqId),
-    JSON.stringify(same ? { ...h, at: (JSON.parse(before) as HeldErpFiles).at } : h),
-  );
+  const raw = await ctx.redis.hget(heldKey(ctx), String(h.rfqId));
+  const before = raw === null ? undefined : (JSON.parse(raw) as HeldErpFiles);
+  const retry = before?.version === h.version;
+  await ctx.redis.hset(heldKey(ctx), String(h.rfqId), JSON.stringify(retry ? { ...h, at: before.at } : h));
   const who = h.missing.map(supplierText).join(', ');
   ctx.logger.warn(
     { event: 'erp.held', rfqId: h.rfqId, version: h.version, suppliers: h.missing },
     `RFQ ${h.rfqId}: ERP files of award v${h.version} held: no ERP vendor for ${who} in VENDOR_XREF_FILE; written on the first poll after it has them`,
   );
-  if (same) return;
-  await ctx.audit?.write({
-    event: 'erp-held',
-    summary: `ERP files of RFQ ${h.rfqId} v${h.version} held: no ERP vendor for ${who} in the vendor cross-reference`,
-    rfq_id: h.rfqId,
-    ...(h.award.rfqNo !== undefined ? { rfq_no: h.award.rfqNo } : {}),
-    version: h.version,
-    suppliers: h.missing.map((m) => ({ key: m.supplierKey, name: m.supplierName, missing: m.fields })),
-  });
+  if (!retry)
+    await ctx.audit?.write({
+      event: 'erp-held',
+      summary: `ERP files of RFQ ${h.rfqId} v${h.version} held: no ERP vendor for ${who} in the vendor cross-reference`,
+      rfq_id: h.rfqId,
+      ...(h.award.rfqNo !== undefined ? { rfq_no: h.award.rfqNo } : {}),
+      version: h.version,
+      suppliers: h.missing.map((m) => ({ key: m.supplierKey, name: m.supplierName, missing: m.fields })),
+    });
+  // Told once: a later version held for the same suppliers says nothing new (a retry emits the same event: one)
+  const keys = (m: readonly MissingVendor[]) => JSON.stringify(m.map((x) => x.supplierKey).sort());
+  if (before && !retry && keys(before.missing) === keys(h.missing)) return;
   const req = rec.requisition;
   await ctx.notify?.emit(
     erpVendorMissing.event({
@@ -128,7 +107,7 @@ export async function settleErpFiles(
     );
     return;
   }
-  await ctx.redis.hdel(key(ctx), String(rfqId));
+  await ctx.redis.hdel(heldKey(ctx), String(rfqId));
   for (const warning of plan.warnings)
     ctx.logger.warn({ event: 'erp.text_changed', rfqId }, `RFQ ${rfqId}: ${warning}`);
   await auditWritten(ctx, erpAwardOf(w.model), plan.files);
@@ -163,18 +142,18 @@ export async function releaseHeldErpFiles(ctx: Ctx): Promise<number[]> {
   for (const h of await heldErpFiles(ctx)) {
     const rec = await store.get(h.rfqId);
     if (!rec || (rec.comparison && rec.comparison.version > h.version)) {
-      await ctx.redis.hdel(key(ctx), String(h.rfqId));
+      await ctx.redis.hdel(heldKey(ctx), String(h.rfqId));
       continue;
     }
     const plan = await planErpFiles(erp, h.award);
     if (plan.held) {
       if (JSON.stringify(plan.held) !== JSON.stringify(h.missing))
-        await ctx.redis.hset(key(ctx), String(h.rfqId), JSON.stringify({ ...h, missing: plan.held }));
+        await ctx.redis.hset(heldKey(ctx), String(h.rfqId), JSON.stringify({ ...h, missing: plan.held }));
       continue;
     }
     await writeHeld(ctx, h, plan.files);
     await auditWritten(ctx, h.award, plan.files, h.at);
-    await ctx.redis.hdel(key(ctx), String(h.rfqId));
+    await ctx.redis.hdel(heldKey(ctx), String(h.rfqId));
     ctx.logger.info(
       { event: 'erp.released', rfqId: h.rfqId, version: h.version, files: plan.files.map((f) => f.path) },
       `RFQ ${h.rfqId}: ERP files of award v${h.version} written now that the vendor cross-reference knows every winner`,

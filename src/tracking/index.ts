@@ -24,4 +24,5 @@ export { loadSnapshot } from './snapshot.ts';
 export { traceState } from './trace-state.ts';
 export { MAX_TRANSITIONS, type WrittenComparison } from './transitions.ts';
 export { type WithheldAward, withheldAwards } from './withheld-awards.ts';
-export { type HeldErpFiles, heldErpFiles, releaseHeldErpFiles } from './erp-hold.ts';
+export { releaseHeldErpFiles } from './erp-hold.ts';
+export { type HeldErpFiles, heldErpFiles } from './erp-held.ts';

@@ -6,3 +6,4 @@ export { categoryChecker } from './category-check.ts';
 export { categoryCounts, followersOf, readable, type VendorDirectory } from './vendor-directory.ts';
 export { type VendorPort, vendorStore } from './vendor-store.ts';
 export { noteSuppliersSeen, suppliersSeen } from './suppliers-seen.ts';
+export { type DraftRow, xrefDraftCsv, xrefDraftRows } from './xref-draft.ts';
