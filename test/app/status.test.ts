@@ -112,6 +112,7 @@ describe('status and failed jobs', () => {
       'categoryHeldFiles',
       'changes',
       'dialect',
+      'erpFilesHeld',
       'failures',
       'files',
       'flagged',
