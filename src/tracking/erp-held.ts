@@ -29,4 +29,3 @@ export async function heldErpFiles(ctx: Ctx): Promise<HeldErpFiles[]> {
     .map((v) => JSON.parse(v) as HeldErpFiles)
     .sort((a, b) => a.at - b.at);
 }
-
