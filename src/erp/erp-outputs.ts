@@ -82,6 +82,8 @@ export function profileFolder(outputs: Pick<ErpOutputs, 'folder'>, profile: stri
 
 /** Every profile's files for `award`, or the winners the cross-reference does not know yet (then nothing is written). */
 export async function planErpFiles(outputs: ErpOutputs, award: ErpAward): Promise<ErpPlan> {
+  // An award without an awarded line orders nothing: no file (the award file says so with its empty table).
+  if (award.lines.length === 0) return { files: [], warnings: [] };
   const index = await outputs.xref?.current();
   const vendorOf = (key: string, name: string) => index?.vendorOf(key, name);
   const held = missingVendors(award, outputs.vendorFields, vendorOf);

@@ -143,6 +143,24 @@ describe('ERP outputs end to end', () => {
       );
       expect(new Set(told()).size).toBe(told().length);
       const toldBefore = told().length;
+      // the award's own notice names its ERP files, or says they are held
+      const awardNotices = () =>
+        hook.requests.flatMap((r) =>
+          (
+            (r.json as { events?: Array<{ kind: string; id: string; data: Record<string, unknown> }> }).events ?? []
+          ).filter((e) => e.kind === 'award-final'),
+        );
+      await waitFor(
+        'the award-final notices',
+        () => first.every((s) => awardNotices().some((e) => e.id === `award-final~${s.rfqId}~v${s.version}`)),
+        20_000,
+        100,
+      );
+      for (const s of first) {
+        const data = awardNotices().find((e) => e.id === `award-final~${s.rfqId}~v${s.version}`)!.data;
+        if (s.file) expect((data.erpFiles as string[]).map((f) => f.split(/[\\/]/).pop())).toContain(s.file);
+        else expect(data.erpHeld).toEqual(s.held!.missing.map((m) => m.supplierName));
+      }
       // IT fills the cross-reference: the next poll writes the held awards' files, with their done files
       xref(xrefFile, () => true);
       await waitFor('the held awards written', async () => (await heldErpFiles(ctx)).length === 0, 30_000, 250, said);

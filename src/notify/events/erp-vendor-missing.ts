@@ -1,6 +1,7 @@
 /**
  * Procurement and IT: a final award's ERP files are held because the vendor cross-reference (VENDOR_XREF_FILE) does
- * not give a winner's ERP vendor; they are written on the first poll after it does. Told once per award version.
+ * not give a winner's ERP vendor; they are written on the first poll after it does. Told once per RFQ (again only
+ * when a later award version lacks other suppliers).
  */
 import { z } from 'zod';
 import { defineEventKind, plural } from '../event-kind.ts';
