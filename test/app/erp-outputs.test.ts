@@ -182,6 +182,21 @@ describe('ERP outputs end to end', () => {
   );
 });
 
+describe('ERP outputs at start', () => {
+  it('a setting a profile needs, unset: the worker stops at start (exit 2), one line each, no job taken', async () => {
+    const run = spawnCli(['worker'], {
+      ...pipeline.workerEnv({ LOG_LEVEL: 'warn' }),
+      ERP_OUTPUTS: 'sap-po-bapi',
+      VENDOR_XREF_FILE: join(PACKAGE_ROOT, 'erp-outputs', 'demo-vendor-xref.csv'),
+      ERP_PLANT: '1000',
+    });
+    const { code } = await run.exited;
+    expect(code, run.output()).toBe(2);
+    for (const s of ['ERP_COMPANY_CODE', 'ERP_PURCHASING_ORG', 'ERP_PURCHASING_GROUP'])
+      expect(run.output()).toContain(`${s}: required by the output profile sap-po-bapi`);
+  });
+});
+
 /** A written file has its template's columns in order (FBDI: the zip's CSVs headerless, each row as wide). */
 async function checkColumns(profile: string, name: string, data: Buffer): Promise<void> {
   const t = template(profile);
