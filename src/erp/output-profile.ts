@@ -46,6 +46,9 @@ export interface ErpProfile {
   vendorFields: Array<'erp_vendor_id' | 'erp_vendor_site'>;
 }
 
+/** PO fields made from the grouping itself: never a grouping key. */
+const DERIVED_PO_FIELDS = ['po_key', 'po_key_version', 'po_seq', 'po_lines', 'po_total'];
+
 export interface ProfileProblem {
   path: Array<string | number>;
   message: string;
@@ -69,6 +72,8 @@ export function compileOutputProfile(raw: unknown, file: string, stem: string): 
       fail(['settings', i], `${s} is not an ERP setting (${ERP_CONSTANT_NAMES.join(', ')})`);
   for (const [i, g] of p.group_by.entries())
     if (!VOCABULARY[g]) fail(['group_by', i], `"${g}" is not a field of the vocabulary`);
+    else if (DERIVED_PO_FIELDS.includes(g))
+      fail(['group_by', i], `"${g}" is made from the PO: it cannot decide the PO`);
   if (!p.group_by.some((g) => g === 'supplier_key' || g === 'erp_vendor_id'))
     fail(['group_by'], 'must include supplier_key or erp_vendor_id: a purchase order has one supplier');
   const files = p.files.map((f, fi): ErpFileSpec => {
@@ -177,8 +182,15 @@ function compileColumn(
   if (c.map && source.kind !== 'field') fail(['map'], 'only with field');
   if (c.first_row_only && rows !== 'line')
     fail(['first_row_only'], 'only in a file of rows: line (a PO file has one row per PO)');
-  if (c.first_row_only && source.kind === 'field' && VOCABULARY[source.field]!.level === 'line')
-    fail(['first_row_only'], `"${source.field}" differs from line to line: it cannot be on the first row only`);
+  const level =
+    source.kind === 'field'
+      ? VOCABULARY[source.field]!.level
+      : source.kind === 'template'
+        ? source.template.level
+        : 'award';
+  if (c.first_row_only && level === 'line')
+    fail(['first_row_only'], 'its value differs from line to line: it cannot be on the first row only');
+  if (c.max_length !== undefined && numeric) fail(['max_length'], 'only for text (a number is never cut)');
   return [
     {
       name: c.name,

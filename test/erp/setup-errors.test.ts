@@ -77,6 +77,19 @@ files:
     expect(got[2]).toMatch(/syntax\.yaml line \d: not valid YAML: /);
   });
 
+  it('a PO decided by a field made from the PO; a line value on the first row only', async () => {
+    const dir = tempDir('rfq-erp-own-');
+    const file = join(dir, 'grouping.yaml');
+    writeFileSync(
+      file,
+      `erp: Test\nnew_version: new-keys\ngroup_by: [supplier_key, po_seq]\nfiles:\n  - name: g.csv\n    rows: line\n    columns:\n      - { name: Ref, template: "{external_id}/1", first_row_only: true }\n`,
+    );
+    expect(await problems({ ERP_OUTPUTS: 'grouping', ERP_OUTPUTS_DIR: dir })).toEqual([
+      `output profile ${file} line 3: group_by.1: "po_seq" is made from the PO: it cannot decide the PO`,
+      `output profile ${file} line 8: files.0.columns.0.first_row_only: its value differs from line to line: it cannot be on the first row only`,
+    ]);
+  });
+
   it('a profile ERP_OUTPUTS names that exists nowhere; an own profile beside the shipped ones', async () => {
     const dir = tempDir('rfq-erp-own-');
     writeFileSync(join(dir, 'own-lines.yaml'), GOOD);
