@@ -61,7 +61,8 @@ export function createNotifier(d: NotifierDeps): Notifier {
   const procurementOnly = (route: ResolvedRoute) =>
     [...route.events].every((e) => {
       const kind = EVENT_KINDS.get(e);
-      return kind !== undefined && audiencesOf(kind).every((a) => a === 'procurement');
+      // an event for procurement and IT both is IT's on IT's routes; on this one, procurement's
+      return kind !== undefined && audiencesOf(kind).includes('procurement');
     });
   const addJob = (route: ResolvedRoute, slot: Slot, now: number) =>
     enqueueNotify(
