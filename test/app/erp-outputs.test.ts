@@ -18,7 +18,7 @@ import { PACKAGE_ROOT } from '../../src/settings/config.ts';
 import { heldErpFiles, trackedRfq } from '../../src/tracking/index.ts';
 import { ls, usePipeline, waitFor } from '../helpers/pipeline.ts';
 import { startHttpReceiver } from '../helpers/notify.ts';
-import { ERP_SETTINGS, readCsv, SHIPPED, template, writeXref } from '../erp/erp-kit.ts';
+import { byHeader, ERP_SETTINGS, readCsv, SHIPPED, template, writeXref } from '../erp/erp-kit.ts';
 import { spawnCli } from './cli-helpers.ts';
 
 const pipeline = usePipeline({
@@ -112,6 +112,21 @@ describe('ERP outputs end to end', () => {
       expect((await status.exited).code, status.output()).toBe(0);
       expect(status.output()).toMatch(/ERP FILES HELD \(\d+\)/);
       for (const n of missing) expect(status.output()).toContain(n);
+      // IT's draft: the vendor directory and the suppliers seen in quotations, the ERP ids known so far filled in
+      const draftFile = join(data.jail, 'xref-draft.csv');
+      const draft = spawnCli(['vendors', '--xref-draft', draftFile], env);
+      expect((await draft.exited).code, draft.output()).toBe(0);
+      const rows = byHeader(readCsv(readFileSync(draftFile).subarray(3)));
+      expect(rows.map((r) => r.supplier_name).sort()).toEqual([...SUPPLIER_NAMES].sort());
+      for (const r of rows) {
+        const known = SUPPLIER_NAMES.indexOf(r.supplier_name!) % 2 === 0;
+        expect(r.erp_vendor_id, r.supplier_name).toBe(
+          known ? `00002${String(SUPPLIER_NAMES.indexOf(r.supplier_name!)).padStart(5, '0')}` : '',
+        );
+      }
+      expect(rows.filter((r) => r.seen_in === 'vendor directory and quotations').length).toBeGreaterThan(0);
+      const again = spawnCli(['vendors', '--xref-draft', draftFile], env);
+      expect((await again.exited).code).toBe(1); // never replaces a file
       await waitFor(
         'the overview names the held suppliers',
         async () => {
