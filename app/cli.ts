@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Config } from '../src/settings/index.ts';
-import { ConfigError, terminalText, type Logger } from '../src/core/index.ts';
+import { type Logger } from '../src/core/index.ts';
 import {
   dropOutputToClosedPipes,
   EXIT_CONFIG,
@@ -169,67 +169,12 @@ program
     'after',
     '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.\nDraft a profile: rfq-sync check --suggest FILE --name NAME --out mappings/NAME.yaml, then review the "# REVIEW:" points.',
   )
-  .action(
-    action(
-      async (
-        file: string,
-        opts: { mapping?: string; suggest?: boolean; name?: string; out?: string; force?: boolean; json?: boolean },
-      ) => {
-        const { config } = setup(globals());
-        const limits = {
-          maxFileBytes: config.MAX_FILE_BYTES,
-          maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES,
-          maxXlsxEntries: config.MAX_XLSX_ENTRIES,
-          maxInMemoryBytes: config.MAX_IN_MEMORY_READ_BYTES,
-        };
-        // commander has conflicts but no "only with": these are checked here
-        for (const o of ['name', 'out', 'force'] as const)
-          if (opts[o] !== undefined && !opts.suggest) throw new ConfigError([`--${o}: only with --suggest`]);
-        if (opts.force && opts.out === undefined) throw new ConfigError(['--force: only with --out']);
-        if (opts.suggest) {
-          const { runSuggest } = await import('../src/ingest/suggest/index.ts');
-          return runSuggest(
-            file,
-            {
-              limits,
-              name: opts.name,
-              outFile: opts.out,
-              force: opts.force,
-              followedCategories: async () => (await commands.suggestVendors()).followedCategories(config),
-            },
-            (text) => process.stdout.write(text),
-            (line) => process.stderr.write(`${terminalText(line)}\n`),
-          );
-        }
-        const { loadProfileCatalog, runCheck } = await import('../src/ingest/index.ts');
-        let catalog;
-        try {
-          catalog = await loadProfileCatalog(config.folders.mappings);
-        } catch (err) {
-          process.stderr.write(`rfq-sync: ${(err as Error).message}\n`);
-          return EXIT_CONFIG;
-        }
-        // One broken profile never stops the others: said (in the JSON document with --json), skipped; a file only
-        // it could take is held for it.
-        if (!opts.json)
-          for (const b of catalog.broken)
-            process.stderr.write(`rfq-sync: broken mapping profile skipped: ${terminalText(b.reason)}\n`);
-        const { profiles, broken } = catalog;
-        // every line names export text (ids, names, cells): terminal-safe, one line each (the JSON escapes its own)
-        return runCheck(
-          file,
-          { profiles, broken, mappingName: opts.mapping, limits },
-          (line) => process.stdout.write(`${opts.json ? line : terminalText(line)}\n`),
-          opts.json ? 'json' : 'text',
-        );
-      },
-    ),
-  );
+  .action(runFromCommands(commands.check, 'runCheckCommand'));
 
 program
   .command('ingest')
   .description('submit one file now, as if dropped in the inbox (a running worker reads it)')
-  .argument('<file>', 'CSV or XLSX export')
+  .argument('<file>', `the export: ${FORMATS}`)
   .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
   .option('--move', 'move the file instead of copying it (same file system as processing/ only)')
   .action(
@@ -285,6 +230,16 @@ program
   )
   .option('--json', 'print JSON')
   .action(runFromCommands(commands.doctor, 'runDoctorCommand', {}, { command: 'doctor', mode: 'refuse' }));
+
+program
+  .command('vendors')
+  .description(
+    "write a draft of the vendor cross-reference (VENDOR_XREF_FILE) from the vendor directory and the suppliers seen in quotations, the ERP's vendor ids to fill",
+  )
+  .requiredOption('--xref-draft <file>', 'the CSV to write (never replaced)')
+  .action(
+    runFromCommands(commands.vendors, 'runVendorsCommand', { redisOnly: true }, { command: 'vendors', mode: 'warn' }),
+  );
 
 program
   .command('recover')

@@ -13,7 +13,8 @@
  *           result; the vendor directory (src/vendors/vendor-store.ts); enqueues quotations jobs (closed, completed,
  *           revision checks) and the next comparison version of an RFQ whose award file was withheld when a new
  *           version of its record is listed;
- *           outbox/overview.xlsx (temporary name, then renamed) at the end of every poll.
+ *           outbox/overview.xlsx (temporary name, then renamed) at the end of every poll; first, the ERP files of
+ *           awards held for the vendor cross-reference that now knows their winners (src/awarding/erp-hold.ts).
  * Errors:   401/403 pause polling through the auth gate and delay the job (never failed); 429 holds every worker
  *           off for Retry-After and delays the job; 5xx/time-outs are retried with back-off (3 attempts, the next
  *           slot supersedes a failed poll); a bad payload is unrecoverable. An overview that cannot be written is
@@ -25,7 +26,12 @@
  */
 import type { Job } from 'bullmq';
 import { type TrackingContext, runPoll, type PollResult } from '../src/tracking/index.ts';
-import { type AwardingContext, type OverviewWritten, writeAccountOverview } from '../src/awarding/index.ts';
+import {
+  type AwardingContext,
+  type OverviewWritten,
+  releaseHeldErpFiles,
+  writeAccountOverview,
+} from '../src/awarding/index.ts';
 import { OVERVIEW_JOB, pollQueue, parseJob } from '../src/queues/index.ts';
 import type { AuditLines } from './audit-lines.ts';
 import { deferWhilePaused, handleServiceError, type ServiceErrorContext } from './service-errors.ts';
@@ -40,6 +46,14 @@ export async function processPoll(
   const parsed = parseJob(pollQueue, job);
   if (parsed.name === OVERVIEW_JOB) return writeAccountOverview(ctx);
   const { data } = parsed;
+  // Held ERP files first (no service call): an award the vendor cross-reference now knows is written before this
+  // poll's overview is.
+  await releaseHeldErpFiles(ctx).catch((err: unknown) =>
+    ctx.logger.error(
+      { err, event: 'erp.release_failed' },
+      'held ERP files could not be written; tried again next poll',
+    ),
+  );
   await deferWhilePaused(ctx, job);
   try {
     return await runPoll(ctx, data, () => writeAccountOverview(ctx));

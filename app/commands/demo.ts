@@ -3,7 +3,9 @@
  * sandbox whose autopilot plays the suppliers (quotes, closes and completes RFQs within seconds), the shipped
  * samples copied into a fresh inbox, the worker, the watcher, a poll every 2 s and the sandbox's webhooks waking it
  * on every state change; progress is printed as it goes
- * and the run ends by printing the comparison workbooks and award files it wrote, then shuts down cleanly.
+ * and the run ends by printing the comparison workbooks, award files and the ERP's purchase-order files of two output
+ * profiles (with the demo's own vendor cross-reference, erp-outputs/demo-vendor-xref.csv) it wrote, then shuts down
+ * cleanly.
  * The user's own environment (REDIS_URL, SOURCING_BASE_URL...) is deliberately ignored: a demo never touches a
  * real installation.
  */
@@ -75,6 +77,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     JOB_BACKOFF_MS: '200',
     HTTP_PORT: '0',
     LOG_LEVEL: o.logLevel ?? 'warn',
+    ...DEMO_ERP,
   });
   const logger = createLogger({ level: config.LOG_LEVEL, stderr: true });
   await mkdir(config.folders.inbox, { recursive: true });
@@ -279,6 +282,11 @@ async function writeSummary(
   for (const f of comparisons) write(`  ${rel(f)}`);
   write(`Award files for the ERP${earlier(allAwards, awards)}:`);
   for (const f of awards) write(`  ${rel(f)}`);
+  for (const profile of config.ERP_OUTPUTS) {
+    const files = latestVersions(await listFiles(join(config.folders.erp, profile), ''));
+    write(`ERP purchase-order files of the output profile ${profile} (vendors from ${rel(config.VENDOR_XREF_FILE!)}):`);
+    for (const f of files) write(`  ${rel(f)}`);
+  }
   for (const line of await responseLines(ctx)) write(line);
   // Written once more now: the demo ends before the last comparisons' overview window would.
   const overview = await writeAccountOverview(ctx);
@@ -310,11 +318,14 @@ async function responseLines(ctx: Pick<WorkerContext, 'redis' | 'keys'>): Promis
     : [];
 }
 
-/** Of `...-v1.xlsx`, `...-v2.xlsx` for one RFQ keep the highest version (files are named `RFQ-<id>-...-v<n>.<ext>`). */
+/**
+ * Of `...-v1.xlsx`, `...-v2.xlsx` for one RFQ keep the highest version (files are named `RFQ-<id>-...-v<n>.<ext>`,
+ * an ERP file `...-v<n>-<what>.<ext>`).
+ */
 function latestVersions(files: string[]): string[] {
   const best = new Map<string, { v: number; f: string }>();
   for (const f of files) {
-    const m = /^(.*)-v(\d+)\.[a-z]+$/i.exec(f);
+    const m = /^(.*)-v(\d+)(?:-[^./\\]*)?\.[a-z]+$/i.exec(f);
     const id = /RFQ-(\d+)-/.exec(f)?.[1] ?? f;
     const v = m ? Number(m[2]) : 0;
     const cur = best.get(id);
@@ -335,6 +346,16 @@ async function listFiles(dir: string, ext: string): Promise<string[]> {
     return [];
   }
 }
+
+/** The ERP files of two shipped profiles, the sandbox's suppliers given ERP vendors by the demo's own cross-reference. */
+const DEMO_ERP: Record<string, string> = {
+  ERP_OUTPUTS: 'po-lines-csv,sap-po-bapi',
+  VENDOR_XREF_FILE: join(PACKAGE_ROOT, 'erp-outputs', 'demo-vendor-xref.csv'),
+  ERP_COMPANY_CODE: '1000',
+  ERP_PURCHASING_ORG: '1000',
+  ERP_PURCHASING_GROUP: '001',
+  ERP_PLANT: '1000',
+};
 
 /** Procurement and IT each get a digest (every 5 s) of what concerns them, by e-mail to the catcher. */
 function demoNotifications(port: number): Record<string, string> {

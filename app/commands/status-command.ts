@@ -7,13 +7,14 @@ import { readLostState } from '../../src/redis/index.ts';
 import { reconcileStatus } from '../../src/creation/index.ts';
 import { requisitionRecords } from '../../src/requisitions/index.ts';
 import { type PollResult, trackingStatus } from '../../src/tracking/index.ts';
+import { heldErpFiles } from '../../src/awarding/index.ts';
 import { listHeldFiles, listCategoryHeldFiles, currentMappingSets, readIntakeFolder } from '../../src/intake/index.ts';
 import { lastRetention } from '../../src/outbox/index.ts';
 import { EXIT_OK, out } from '../cli-support.ts';
 import { collectStatus, formatStatus, type StatusChange, type TrackingFacts } from './status.ts';
 import { auditFaults } from '../../src/audit/index.ts';
 import { vendorStore } from '../../src/vendors/index.ts';
-import { statusVendorDirectory, statusWithheld } from './status-vendors.ts';
+import { statusErpHeld, statusVendorDirectory, statusWithheld } from './status-vendors.ts';
 import { withReadContext, type ReadContext } from './context.ts';
 import { withheldAwards } from '../../src/rfqs/index.ts';
 
@@ -51,13 +52,14 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
       p.skipped ??
       `${p.tracked} tracked, ${p.transitionCount ?? p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${cost}${bad}${unreadable}${overview}`;
   }
-  const [dialect, recon, lost, retention, withheld, vendors] = await Promise.all([
+  const [dialect, recon, lost, retention, withheld, vendors, erpHeld] = await Promise.all([
     storedDialect(ctx.redis, ctx.keys),
     reconcileStatus(ctx.redis, ctx.keys),
     readLostState(ctx.redis, ctx.keys),
     lastRetention(ctx.redis, ctx.keys),
     withheldAwards(ctx),
     vendorStore(ctx).stored(),
+    heldErpFiles(ctx),
   ]);
   const [mappingSets, intake, faults] = await Promise.all([
     currentMappingSets(ctx.redis, ctx.keys),
@@ -112,6 +114,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     heldFiles,
     categoryHeldFiles,
     awardsWithheld: statusWithheld(withheld),
+    erpFilesHeld: statusErpHeld(erpHeld),
     vendorDirectory: statusVendorDirectory(vendors),
     intake: intake ?? null,
     auditFaults: faults.map((f) => ({ ...f, since: new Date(f.since).toISOString() })),

@@ -16,7 +16,7 @@
  *     heldFiles: [{ inboxName, file, profiles: [{ name, file, reason }], at, report }] (held for a broken profile),
  *     categoryHeldFiles: [{ inboxName, file, requisitions, reason, at, report }] (held until the vendor directory is read),
  *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }],
- *     awardsWithheld: [{ rfqId, version, reason, at }], vendorDirectory: { outcome, path?, vendors, readAt?, detail? } | null,
+ *     awardsWithheld: [{ rfqId, version, reason, at }], erpFilesHeld: [{ rfqId, version, suppliers, since }], vendorDirectory: { outcome, path?, vendors, readAt?, detail? } | null,
  *     notifyRetrying: [{ route, channel, messages, attempts, maxAttempts, reason, at }] (app/commands/status-notify.ts),
  *     webhook: { received, checked, transitions, pollsWoken, requests, closeToWorkbook: { count, meanS, p50AtMostS,
  *     p95AtMostS, buckets } } (app/commands/status-webhook.ts), generatedAt }
@@ -41,6 +41,7 @@ import {
   vendorStatusLines,
   type StatusCategoryHeldFile,
   type StatusVendorDirectory,
+  type StatusErpHeld,
   type StatusWithheldAward,
 } from './status-vendors.ts';
 import { notifyRetrying, notifyRetryingLines, type NotifyRetrying } from './status-notify.ts';
@@ -106,6 +107,8 @@ export interface StatusReport {
   changes: StatusChange[];
   /** RFQs whose award file was withheld: their listed lines no longer match what was posted (latest first). */
   awardsWithheld: StatusWithheldAward[];
+  /** Awards whose ERP files wait for the vendor cross-reference to know a winner (oldest first). */
+  erpFilesHeld: StatusErpHeld[];
   /** The account's vendor directory as last read; null before the first read. */
   vendorDirectory: StatusVendorDirectory | null;
   /** Mapping profiles that do not load, as the workers seen lately report them: skipped, the others work. */
@@ -162,6 +165,7 @@ export interface TrackingFacts {
   heldFiles?: StatusReport['heldFiles'];
   categoryHeldFiles?: StatusCategoryHeldFile[];
   awardsWithheld?: StatusWithheldAward[];
+  erpFilesHeld?: StatusErpHeld[];
   vendorDirectory?: StatusVendorDirectory | null;
   intake?: IntakeFolder | null;
   webhook?: StatusWebhook | null;
@@ -274,6 +278,7 @@ export async function collectStatus(
     heldFiles: facts.heldFiles ?? [],
     categoryHeldFiles: facts.categoryHeldFiles ?? [],
     awardsWithheld: facts.awardsWithheld ?? [],
+    erpFilesHeld: facts.erpFilesHeld ?? [],
     vendorDirectory: facts.vendorDirectory ?? null,
     paused: pauseReport(auth),
     tokenProblems: tokenProblemsReport(auth),

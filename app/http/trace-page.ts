@@ -12,9 +12,8 @@
  */
 import type { Request, Response } from 'express';
 import { coverageLine, type Timeline } from '../../src/audit/index.ts';
-import { terminalText } from '../../src/core/index.ts';
+import { LookupRefusedError, terminalText } from '../../src/core/index.ts';
 import { shownPath } from '../../src/notify/index.ts';
-import { LookupRefusedError } from './trace-threads.ts';
 
 /** What the page asks: the query, the page's first step (or file), the account chosen. */
 export interface PageQuery {

@@ -9,6 +9,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { TRACE_THREAD, type TraceAnswer, type TraceQuery } from '../../src/audit/index.ts';
+import { LookupRefusedError } from '../../src/core/index.ts';
 
 export interface TraceThreadsOptions {
   /** The data folder (RFQ_SYNC_DIR). */
@@ -18,15 +19,6 @@ export interface TraceThreadsOptions {
   deadlineMs: number;
   /** Heap of each thread, MB. */
   heapMb?: number;
-}
-
-/** Why a lookup got no answer: too many at once, or past its deadline, or its thread failed. */
-export class LookupRefusedError extends Error {
-  readonly why: 'busy' | 'deadline' | 'failed';
-  constructor(message: string, why: LookupRefusedError['why']) {
-    super(message);
-    this.why = why;
-  }
 }
 
 export interface TraceThreads {

@@ -47,16 +47,18 @@ import {
 } from '../../src/redis/index.ts';
 import { auditUnwritable, redisStateLost, tokenRefused } from '../../src/notify/events/index.ts';
 import { type AuditLog, createAuditLog, recordAuditFault } from '../../src/audit/index.ts';
+import { type ErpConfig, loadErpOutputs } from '../../src/erp/index.ts';
 import { auditIdentity } from '../../src/tracking/index.ts';
 import type { WorkerConnection } from '../../jobs/index.ts';
 
 /**
  * The settings only the assembly reads, beside those the context carries (WorkerConfig): the clients' time-outs and
  * paging, the token, the notification channels and routes, the dialect's settings, the key prefix, the jobs'
- * attempts and the auth gate's check.
+ * attempts and the auth gate's check, and the ERP outputs' (loaded once into the context's `erp`).
  */
 export type AssemblyConfig = WorkerConfig &
   PollHealthConfig &
+  ErpConfig &
   SourcingClientConfig &
   NotifierConfig &
   DialectSettings &
@@ -94,6 +96,17 @@ export interface WorkerContextOptions {
 }
 
 export async function createWorkerContext(
+  config: AssemblyConfig,
+  logger: Logger,
+  opts: WorkerContextOptions,
+): Promise<AppContext> {
+  // The ERP outputs first: a profile or setting they lack stops the start before anything connects.
+  const erp = await loadErpOutputs(config);
+  const ctx = await connectWorkerContext(config, logger, opts);
+  return erp ? { ...ctx, erp } : ctx;
+}
+
+async function connectWorkerContext(
   config: AssemblyConfig,
   logger: Logger,
   opts: WorkerContextOptions,

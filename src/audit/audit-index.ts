@@ -258,26 +258,36 @@ export function openAuditIndex(
   o: { busyMs: number; writer?: boolean },
 ): AuditIndex | undefined {
   const file = indexFileOf(dir, host);
+  if (o.writer && !existsSync(dir)) return undefined; // a writer never makes the folder: the missing folder is its fault
+  let why: string;
   try {
-    return openAt(dir, file, o);
+    const opened = openAt(dir, file, o);
+    if (typeof opened !== 'string') return opened;
+    why = opened;
   } catch (err) {
-    if (o.writer) return undefined;
-    if (isBroken(err) || (err as Error).message.includes('schema')) {
-      try {
-        for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
-        return openAt(dir, file, o);
-      } catch {
-        // fall through to memory
-      }
-    }
-    const db = new DatabaseSync(':memory:');
-    db.exec(SCHEMA);
-    return new AuditIndex(dir, db, { memory: `${file}: ${(err as Error).message.split('\n')[0]}` });
+    why = `${file}: ${(err as Error).message.split('\n')[0]}`;
+    if (!isBroken(err) && !o.writer) return inMemory(dir, why);
   }
+  if (o.writer) return undefined;
+  try {
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+    const again = openAt(dir, file, o);
+    if (typeof again !== 'string') return again;
+  } catch {
+    // fall through to memory
+  }
+  return inMemory(dir, why);
 }
 
-function openAt(dir: string, file: string, o: { busyMs: number; writer?: boolean }): AuditIndex {
-  if (o.writer && !existsSync(dir)) throw new Error(`${dir}: missing`);
+/** An index in memory, built from the files, when the folder cannot hold one (`why`). */
+function inMemory(dir: string, why: string): AuditIndex {
+  const db = new DatabaseSync(':memory:');
+  db.exec(SCHEMA);
+  return new AuditIndex(dir, db, { memory: why });
+}
+
+/** The index in `file`, made when new; a file of another schema is closed and said (a string), to be started over. */
+function openAt(dir: string, file: string, o: { busyMs: number }): AuditIndex | string {
   const db = new DatabaseSync(file, { timeout: o.busyMs });
   try {
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
@@ -288,7 +298,10 @@ function openAt(dir: string, file: string, o: { busyMs: number; writer?: boolean
         return undefined; // a new file: no meta table yet
       }
     })();
-    if (version !== undefined && version !== SCHEMA_VERSION) throw new Error(`index of schema ${version}`);
+    if (version !== undefined && version !== SCHEMA_VERSION) {
+      db.close();
+      return `${file}: an index of schema ${version}`;
+    }
     if (version === undefined) {
       if (file !== ':memory:') chmodSync(file, AUDIT_FILE_MODE); // as the log's files, whatever the umask
       db.exec(SCHEMA);

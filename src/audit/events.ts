@@ -17,6 +17,8 @@ export const AUDIT_EVENTS = [
   'quotations-pulled',
   'comparison-written',
   'award-final',
+  'erp-held',
+  'erp-written',
   'notification-sent',
   'retention',
   'recovered',

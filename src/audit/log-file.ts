@@ -20,14 +20,6 @@ export interface Appended {
   mended: boolean;
 }
 
-/** A write that wrote only part of the line: the disk filled (the caller reports it as a full disk). */
-export class ShortWriteError extends Error {
-  readonly code = 'ENOSPC';
-  constructor(path: string, written: number, wanted: number) {
-    super(`audit log ${path}: short write (${written} of ${wanted} bytes): the disk is full`);
-  }
-}
-
 /** Append `line` (which ends with a newline) to `path`, whole, durable when this resolves. */
 export async function appendWholeLine(path: string, line: Buffer): Promise<Appended> {
   let fh: FileHandle | undefined;
@@ -46,8 +38,9 @@ export async function appendWholeLine(path: string, line: Buffer): Promise<Appen
         mended = true;
       }
     }
-    const { bytesWritten } = await fh.write(buf, 0, buf.length);
-    if (bytesWritten !== buf.length) throw new ShortWriteError(path, bytesWritten, buf.length);
+    // a write may take part of the line (the disk filling): the rest is written again, and a disk that is full
+    // answers ENOSPC to that write (the caller reports a full disk; the torn part is mended before the next line)
+    for (let at = 0; at < buf.length;) at += (await fh.write(buf, at, buf.length - at)).bytesWritten;
     await fh.datasync();
     return { mended };
   } finally {

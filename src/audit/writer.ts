@@ -22,7 +22,6 @@ import { auditDir, auditFileName, parseAuditFileName, safeHost } from './log-nam
 import type { AuditIndex } from './audit-index.ts';
 import { type AuditFault, faultKeeper } from './writer-faults.ts';
 
-
 const DAY_MS = 86_400_000;
 /** The writer indexes its own line only when the index is at most this far behind its file (else: readers do). */
 const WRITER_INDEX_MAX_BYTES = 64 * 1024;

@@ -5,7 +5,7 @@
  * crash between the two emits again on the retry, which adds nothing twice (the events' ids).
  */
 import { Decimal } from 'decimal.js';
-import type { ComparisonModel } from '../comparison/index.ts';
+import { erpPlanOf, type ComparisonModel } from '../comparison/index.ts';
 import { awardFinal, comparisonReady, supplierResponseLow } from '../notify/events/index.ts';
 import type { ListedRfq } from '../sourcing/index.ts';
 import type { AwardingContext } from './context.ts';
@@ -110,5 +110,13 @@ function awardSummary(w: WrittenVersion, awardedTotal: string) {
     ...(saving !== undefined ? { savings: amount(saving) } : {}),
     suppliers,
     ...(model.input.supersedes ? { supersedes: model.input.supersedes } : {}),
+    ...erpNotice(model),
   };
+}
+
+/** The ERP's purchase-order files of the award (ERP_OUTPUTS): written, or held for the suppliers named. */
+function erpNotice(model: ComparisonModel): { erpFiles?: string[]; erpHeld?: string[] } {
+  const plan = erpPlanOf(model);
+  if (plan?.held) return { erpHeld: plan.held.map((m) => m.supplierName || `key ${m.supplierKey}`) };
+  return plan?.files.length ? { erpFiles: plan.files.map((f) => f.path) } : {};
 }

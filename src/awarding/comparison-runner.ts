@@ -15,6 +15,8 @@
  * - The response rate comes from the stored vendor directory (comparison-extras.ts).
  * - Each line shows the last price paid for its product (price-history.ts); a final award with its award file goes
  *   into that history.
+ * - A final award writes the ERP's purchase-order files of ERP_OUTPUTS too (src/comparison/erp-output.ts), or holds
+ *   them while a winner lacks an ERP vendor (erp-hold.ts).
  */
 import {
   awardFileOutput,
@@ -51,6 +53,8 @@ import { lastAwards, recordFinalAward } from './price-history.ts';
 import type { TrackingStore } from '../rfqs/index.ts';
 import { noteWithheld } from '../rfqs/index.ts';
 import { auditComparison } from '../audit/index.ts';
+import { noteSuppliersSeen } from '../vendors/index.ts';
+import { settleErpFiles } from './erp-hold.ts';
 
 export interface ComparisonResult {
   rfqId: number;
@@ -84,11 +88,17 @@ export async function runComparison(ctx: AwardingContext, data: ComparisonJobDat
   const model = buildComparison(input);
   // The last price paid for each line's product (rendered beside the line; the model's figures do not use it).
   input.lastAwards = await lastAwards(ctx, model, rfqId, input.generatedAt.getTime());
-  // Every registered output; the award file only once the award is final (a draft stays in the workbook).
-  const files = await writeComparisonOutputs(model, { folders: ctx.config.folders, names });
+  // Every registered output; the award file and the ERP's files only once the award is final (a draft stays in the workbook).
+  const files = await writeComparisonOutputs(model, {
+    folders: ctx.config.folders,
+    names,
+    ...(ctx.erp ? { erp: ctx.erp } : {}),
+  });
   const workbook = fileOf(files, workbookOutput)!;
   const csv = fileOf(files, awardFileOutput);
   if (csv !== undefined) await recordFinalAward(ctx, model, rfqId, input.generatedAt.getTime());
+  await settleErpFiles(ctx, { rec, model, version, names });
+  await noteSuppliersSeen(ctx, model.suppliers);
   await writeDoneFiles(ctx.config, {
     rfqId,
     version,

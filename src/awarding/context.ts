@@ -20,8 +20,8 @@ export type AwardingConfig = SettingValues<typeof outputSettings> &
 
 /**
  * `dialects` is optional: without it (tests of awarding alone) an RFQ is found with the lower-case filter; `notify`
- * too: without it nobody is told.
+ * too: without it nobody is told; `erp` too: without it no ERP files are written.
  */
 export type AwardingContext = Pick<WorkerServices, 'logger' | 'redis' | 'keys' | 'queues' | 'client'> & {
   config: AwardingConfig;
-} & Partial<Pick<WorkerServices, 'dialects' | 'notify' | 'audit'>>;
+} & Partial<Pick<WorkerServices, 'dialects' | 'notify' | 'audit' | 'erp'>>;

@@ -7,6 +7,7 @@
 import { join, relative } from 'node:path';
 import { sortOverviewRows, writeOverview, type OverviewRow } from '../comparison/index.ts';
 import type { AwardingContext } from './context.ts';
+import { heldErpFiles } from './erp-held.ts';
 import { priceHistories } from './price-history.ts';
 import { type TrackedRfq, trackingStore } from '../rfqs/index.ts';
 
@@ -17,7 +18,7 @@ export function overviewPath(config: AwardingContext['config']): string {
   return join(config.folders.outbox, OVERVIEW_FILE);
 }
 
-export function overviewRow(rec: TrackedRfq, config: AwardingContext['config']): OverviewRow {
+export function overviewRow(rec: TrackedRfq, config: AwardingContext['config'], erpHeld?: string[]): OverviewRow {
   const req = rec.requisition;
   const cmp = rec.comparison;
   const currency = req?.currency ?? config.REQUISITION_CURRENCY;
@@ -32,6 +33,7 @@ export function overviewRow(rec: TrackedRfq, config: AwardingContext['config']):
     ...(currency ? { currency } : {}),
     // Relative to the overview's folder: right on whatever share or drive letter procurement opens it from.
     ...(cmp ? { comparison: relative(config.folders.outbox, join(config.folders.comparisons, cmp.workbook)) } : {}),
+    ...(erpHeld ? { erpHeld } : {}),
   };
 }
 
@@ -39,9 +41,13 @@ export function overviewRow(rec: TrackedRfq, config: AwardingContext['config']):
 export async function overviewRows(ctx: Pick<AwardingContext, 'redis' | 'keys' | 'config'>): Promise<OverviewRow[]> {
   const store = trackingStore(ctx);
   const ids = (await store.trackedIds()).sort((a, b) => a - b);
+  const held = new Map(
+    (await heldErpFiles(ctx)).map((h) => [h.rfqId, h.missing.map((m) => m.supplierName || `key ${m.supplierKey}`)]),
+  );
   const rows: OverviewRow[] = [];
   for (let i = 0; i < ids.length; i += BATCH) {
-    for (const rec of await store.getMany(ids.slice(i, i + BATCH))) if (rec) rows.push(overviewRow(rec, ctx.config));
+    for (const rec of await store.getMany(ids.slice(i, i + BATCH)))
+      if (rec) rows.push(overviewRow(rec, ctx.config, held.get(rec.rfqId)));
   }
   return sortOverviewRows(rows);
 }

@@ -22,6 +22,7 @@ export { resolveErpIds, type PostedLine } from './erp-line-ids.ts';
 export { writeComparisonWorkbook, writeComparisonModel, workbookOutput } from './sheets/index.ts';
 export { writeAwardCsv, writeAwardCsvFromModel, awardCsv, awardFileOutput, AWARD_CSV_COLUMNS } from './award-csv.ts';
 export { comparisonOutputs, writeComparisonFiles, writeComparisonOutputs } from './outputs.ts';
+export { erpAwardOf, erpOutput, erpPlanOf } from './erp-output.ts';
 export type { OutputPlace, OutputWriter, WrittenFile } from './output-writer.ts';
 export { awardRules, type AwardContext, type AwardRule } from './award/index.ts';
 export { comparisonFileNames } from './file-names.ts';

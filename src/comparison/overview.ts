@@ -101,6 +101,8 @@ export interface OverviewRow {
   currency?: string;
   /** Path of the latest comparison workbook, relative to the overview's folder (`comparisons/...xlsx`). */
   comparison?: string;
+  /** The winners whose ERP vendor the cross-reference lacks: the award's ERP files are held (src/awarding/erp-hold.ts). */
+  erpHeld?: string[];
 }
 
 export const OVERVIEW_SHEET = 'Overview';
@@ -254,11 +256,12 @@ async function render(
     put(row, C.savings, num(s?.savings), money.money);
     put(row, C.savingsPct, num(s?.savingsPct), S.pct);
     put(row, C.recommended, t(s?.recommended), S.text);
+    const erpHeld = r.erpHeld?.length ? `yes; ERP files held: no ERP vendor for ${r.erpHeld.join(', ')}` : undefined;
     put(
       row,
       C.final,
-      s?.final ? 'yes' : s?.withheld ? 'no: withheld' : 'no',
-      s?.withheld ? flaggedStyle : s?.final ? finalStyle : S.center,
+      erpHeld !== undefined ? t(erpHeld) : s?.final ? 'yes' : s?.withheld ? 'no: withheld' : 'no',
+      s?.withheld || erpHeld !== undefined ? flaggedStyle : s?.final ? finalStyle : S.center,
     );
     put(row, C.comparison, t(r.comparison), S.text);
     put(row, C.vendorsQuoted, s?.vendors ? vendorsText(s.vendors) : null, S.center);

@@ -42,11 +42,13 @@ export {
   rfqNotListed,
   RfqSyncError,
   type RowProblem,
+  LookupRefusedError,
   SandboxError,
   SheetNotFoundError,
   ThrottledError,
   TransientHttpError,
   UnexpectedError,
+  VendorXrefError,
   WorkbookPartError,
 } from './errors.ts';
 export { loadExcelJS } from './exceljs-loader.ts';

@@ -31,6 +31,10 @@ export const KEY_FAMILIES = {
   /** The tracking store's records, lists, snapshots, poll history and lock. */
   trk: ['src/rfqs/store.ts'],
   awards: ['src/rfqs/withheld-awards.ts'],
+  /** Final awards whose ERP files wait for the vendor cross-reference (RFQ id -> the award). */
+  erp: ['src/awarding/erp-held.ts'],
+  /** Every supplier seen in a quotation (key -> name), for `rfq-sync vendors --xref-draft`. */
+  suppliers: ['src/vendors/suppliers-seen.ts'],
   /** The start of the last poll a webhook asked for (pollWake-1.lua). */
   hook: ['src/tracking/poll/poll-wake.ts'],
   /** The webhook path's figures and its targeted checks' budget per interval. */

@@ -24,6 +24,7 @@ import { reconcileSettings } from './reconcile.ts';
 import { vendorSettings } from './vendors.ts';
 import { notifySettings } from './notify.ts';
 import { webhookSettings } from './webhooks.ts';
+import { erpSettings } from './erp.ts';
 
 /** Root of the installed package (holds the shipped mappings/ and samples/). */
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -40,6 +41,7 @@ export const rawConfigSchema = z.object({
   ...jobSettings,
   ...reconcileSettings,
   ...outputSettings,
+  ...erpSettings,
   ...vendorSettings,
   ...operationsSettings,
   ...notifySettings,
@@ -203,6 +205,9 @@ function resolveFolders(raw: RawConfig, base: string): Folders {
     comparisons: join(outbox, 'comparisons'),
     awards: join(outbox, 'awards'),
     mappings: abs(raw.MAPPINGS_DIR ?? join(PACKAGE_ROOT, 'mappings')),
+    erp: join(outbox, 'erp'),
+    erpProfiles: abs(raw.ERP_OUTPUTS_DIR ?? join(PACKAGE_ROOT, 'erp-outputs')),
+    erpShipped: join(PACKAGE_ROOT, 'erp-outputs'),
   };
 }
 

@@ -14,6 +14,7 @@ export type { operationsSettings } from './operations.ts';
 export type { outputSettings } from './outputs.ts';
 export type { pollingSettings } from './polling.ts';
 export type { reconcileSettings } from './reconcile.ts';
+export { ERP_CONSTANT_NAMES, type erpSettings } from './erp.ts';
 export type { redisSettings } from './redis.ts';
 export { type serviceSettings, SOURCING_DEFAULTS } from './service.ts';
 export type { vendorSettings } from './vendors.ts';

@@ -11,6 +11,7 @@ import type { AuthGate, DialectSource, RateLimiter, TokenSource } from '../accou
 import type { StateEpoch, Queues, RedisKeys } from '../redis/index.ts';
 import type { Notifier } from '../notify/index.ts';
 import type { AuditLog } from '../audit/index.ts';
+import type { ErpOutputs } from '../erp/index.ts';
 
 export interface WorkerServices {
   logger: Logger;
@@ -50,4 +51,9 @@ export interface WorkerServices {
    * reported done (`rfq-sync trace`); its fault (a folder that cannot be written) holds the jobs (jobs/worker.ts).
    */
   audit: AuditLog;
+  /**
+   * The ERP's purchase-order files of each final award (ERP_OUTPUTS: the profiles, the vendor cross-reference, the
+   * ERP_* constants), loaded and checked at start; none when ERP_OUTPUTS names no profile.
+   */
+  erp?: ErpOutputs;
 }

@@ -80,6 +80,7 @@ describe('status counts', () => {
       brokenProfiles: [],
       heldFiles: [],
       awardsWithheld: [],
+      erpFilesHeld: [],
       vendorDirectory: null,
     };
     const text = formatStatus(report);

@@ -113,6 +113,7 @@ describe('status and failed jobs', () => {
       'categoryHeldFiles',
       'changes',
       'dialect',
+      'erpFilesHeld',
       'failures',
       'files',
       'flagged',

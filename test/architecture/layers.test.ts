@@ -20,6 +20,7 @@ const LEVELS: Array<[folder: string, level: number]> = [
   ['src/sourcing', 2],
   ['src/sandbox', 2],
   ['src/ingest', 2],
+  ['src/erp', 2], // the ERP's purchase-order files: output profiles, formats, the vendor cross-reference (pure)
   ['src/comparison', 2],
   ['src/redis', 2],
   ['src/notify', 2], // messages to people: channels, event kinds, routes, the notify queue's messages

@@ -15,7 +15,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import { COMPARISON_COLS as C } from '../../src/comparison/sheets/comparison/comparison-layout.ts';
 import { colLetter } from '../../src/comparison/sheets/sheet-common.ts';
-import { demoInput, printInput } from './fixtures.ts';
+import { demoInput, printInput, shortNamesInput } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 function runs(cmd: string, args: string[]): boolean {
@@ -149,6 +149,8 @@ it.skipIf(!canReadPrintout())(
     for (const [name, input] of [
       ['short25', printInput(25, 5, { lastAwards: {} })],
       ['demo5', demoInput()],
+      // short product names: the header block's dates (RFQ date, due date, generated) over a narrow column
+      ['short-names', shortNamesInput()],
     ] as const) {
       const xlsx = join(dir, `${name}.xlsx`);
       await writeComparisonWorkbook(input, xlsx);

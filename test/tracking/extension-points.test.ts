@@ -164,7 +164,7 @@ describe('an output writer and an award rule added in one line each', () => {
     off();
     offOutput();
     expect(awardRules.all.map((r) => r.name)).toEqual(['winning-quotation', 'lowest-qualified-price']);
-    expect(comparisonOutputs.all.map((o) => o.name)).toEqual(['workbook', 'award']);
+    expect(comparisonOutputs.all.map((o) => o.name)).toEqual(['workbook', 'award', 'erp']);
     expect(() => comparisonOutputs.register({ ...csvPerSupplier, name: 'award' })).toThrow(/registered already/);
   });
 });

@@ -12,4 +12,5 @@ export { default as redisStateLost } from './redis-state-lost.ts';
 export { default as pollStuck } from './poll-stuck.ts';
 export { default as auditUnwritable } from './audit-unwritable.ts';
 export { default as channelFailing } from './channel-failing.ts';
+export { default as erpVendorMissing } from './erp-vendor-missing.ts';
 export { default as notifyTest } from './notify-test.ts';

@@ -167,6 +167,9 @@ export function comparisonColumns(model: ComparisonModel): PrintColumn[] {
     Math.max(widest(lastPrices, FMT.unit, false, true), model.input.lastAwards ? textW('no earlier award') : 0),
   );
   fit(C.lastDate, textW('2026-12-31'));
+  // The header block's dates (RFQ date, due date, generated) sit in column B, over the products: a date is a number
+  // to a spreadsheet, and one wider than its column prints as `###` (comparison-header.ts).
+  fit(C.product, textW('2026-12-31 23:59'));
   // The award summary's amounts are bold in column C, its labels in A (overflowing into B).
   const amounts = [
     award.splitTotal,
