@@ -7,7 +7,8 @@
  */
 import type { BrokenProfile } from './profile-catalog.ts';
 import { globToRegExp, type MappingProfile } from './mapping-profile.ts';
-import { chooseProfile, type HeadRow } from './profile-selection.ts';
+import type { HeadRow } from './formats/index.ts';
+import { chooseProfile } from './profile-selection.ts';
 
 export function heldFor(
   broken: readonly BrokenProfile[],

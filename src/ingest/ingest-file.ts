@@ -14,11 +14,18 @@ import {
 } from '../core/index.ts';
 import { heldFor } from './broken-profiles.ts';
 import type { BrokenProfile } from './profile-catalog.ts';
-import { MAX_CSV_RECORD_CHARS, type Delimiter } from './csv-reader.ts';
-import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
+import {
+  MAX_CSV_RECORD_CHARS,
+  sniffFile,
+  type Delimiter,
+  type HeadRow,
+  type IngestLimits,
+  type RowSource,
+  type SniffedFile,
+} from './formats/index.ts';
 import { bindMapping, isBlankRow, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
-import { chooseProfile, HEADER_SEARCH_ROWS, type HeadRow, type ProfileChoice } from './profile-selection.ts';
+import { chooseProfile, HEADER_SEARCH_ROWS, type ProfileChoice } from './profile-selection.ts';
 import {
   noCounts,
   RequisitionGrouper,
@@ -27,7 +34,6 @@ import {
   type RowStatus,
 } from './requisition-grouper.ts';
 import { MAX_REPORTED, RowReport } from './row-report.ts';
-import { KIND_NAME, rowSource, type RowSource } from './row-source.ts';
 
 export { MAX_REPORTED };
 
@@ -92,7 +98,7 @@ class CallbackFailure extends Error {
 }
 
 /**
- * Batches of rows from the file's reader (row-source.ts), with the first rows peeked for profile choice. Opened
+ * Batches of rows from the file's reader (its format's RowSource), with the first rows peeked for profile choice. Opened
  * again (on another sheet or table, or with another delimiter) when the chosen profile says so; `close` ends the
  * reader last opened.
  */
@@ -145,7 +151,7 @@ export async function ingestFile(
   const file = opts.displayName ?? basename(path);
   const now = opts.now ?? new Date();
   const sniff = await sniffFile(path, file, opts.limits);
-  const rows = new Rows(rowSource(path, sniff, file));
+  const rows = new Rows(sniff.format.open(sniff));
   try {
     const choice = await openAndChooseProfile(rows, file, sniff, opts);
     opts.onProfile?.(choice.profile.name, choice.reason);
@@ -164,7 +170,7 @@ export async function ingestFile(
 async function openAndChooseProfile(
   rows: Rows,
   file: string,
-  sniff: SniffResult,
+  sniff: SniffedFile,
   opts: IngestOptions,
 ): Promise<ProfileChoice> {
   const forced =
@@ -200,7 +206,7 @@ async function openAndChooseProfile(
   // The chosen profile may read another sheet, or fix a CSV delimiter other than the one detected: read again.
   const otherSheet =
     multi && profile.sheet !== undefined && head[0]?.sheet?.toLowerCase() !== profile.sheet.toLowerCase();
-  const otherDelimiter = sniff.kind === 'csv' && profile !== forced && profile.delimiter !== 'auto';
+  const otherDelimiter = sniff.format.kind === 'csv' && profile !== forced && profile.delimiter !== 'auto';
   if (!otherSheet && !otherDelimiter) return choice;
   await rows.close();
   rows.open(profile.sheet, profile.delimiter);
@@ -245,16 +251,16 @@ async function chooseOnOtherSheets(
 }
 
 /** What ingestFile throws for `err`: the caller's own failure as it was, anything unreadable as a refused file. */
-function refusalFor(err: unknown, file: string, sniff: SniffResult): unknown {
+function refusalFor(err: unknown, file: string, sniff: SniffedFile): unknown {
   if (err instanceof CallbackFailure) return err.cause;
   if (err instanceof SheetNotFoundError) return new FileRefusedError(file, err.message);
   if (err instanceof WorkbookPartError)
     return new FileRefusedError(file, `is a corrupt xlsx workbook (${err.message})`);
   if (err instanceof RfqSyncError) return err;
   const what =
-    sniff.kind === 'csv'
+    sniff.format.kind === 'csv'
       ? (CSV_ERROR_TEXT[(err as { code?: string }).code ?? ''] ?? 'cannot be read')
-      : `is a corrupt ${KIND_NAME[sniff.kind]}`;
+      : `is a corrupt ${sniff.format.name}`;
   return new FileRefusedError(file, `${what} (${(err as Error).message})`, { cause: err });
 }
 

@@ -2,7 +2,7 @@
  * A profile bound to one file's header row: template columns resolved to cell indexes, so each data row is turned
  * into field text (or the raw typed cell, for numbers and dates from xlsx) without looking names up again.
  */
-import type { CellValue } from './xlsx-reader.ts';
+import type { CellValue } from './formats/index.ts';
 import { normalizeHeader, type FieldName, type MappingProfile, type Template } from './mapping-profile.ts';
 
 export type Cell = CellValue | string;

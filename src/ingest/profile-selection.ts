@@ -5,18 +5,12 @@
  * the missing columns named, rather than guessing another layout.
  */
 import { FileRefusedError, MappingError } from '../core/index.ts';
-import { headerIndex, missingColumns, type Cell } from './mapping-engine.ts';
+import type { HeadRow } from './formats/index.ts';
+import { headerIndex, missingColumns } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
 
 /** Rows searched for the header (title lines above it are common). */
 export const HEADER_SEARCH_ROWS = 50;
-
-export interface HeadRow {
-  row: number;
-  cells: Cell[];
-  /** xlsx: the sheet the row came from. */
-  sheet?: string;
-}
 
 export interface ProfileChoice {
   profile: MappingProfile;

@@ -678,7 +678,7 @@ export function hostileCases(
     id: 'single-cell-50mb',
     fileName: 'one-big-cell.csv',
     what: 'CSV whose one product name is a 50 MB cell',
-    // over MAX_CSV_RECORD_CHARS (src/ingest/csv-reader.ts): refused as a file before the parser gathers the row whole
+    // over MAX_CSV_RECORD_CHARS (formats/csv-reader.ts): refused as a file before the parser gathers the row whole
     expect: { ...failed(/longer than [\d,]+ characters/i), createsNothing: true },
     write: async (d) => {
       await mkdir(d, { recursive: true });

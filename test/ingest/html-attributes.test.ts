@@ -6,8 +6,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listHtmlTables, readHtmlRows } from '../../src/ingest/html-reader.ts';
-import type { HeadRow } from '../../src/ingest/profile-selection.ts';
+import { listHtmlTables, readHtmlRows } from '../../src/ingest/formats/html-reader.ts';
+import { utf8 } from '../../src/ingest/formats/text-encoding.ts';
+import type { HeadRow } from '../../src/ingest/formats/index.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('rfq-html-attrs-');
@@ -16,7 +17,7 @@ async function cells(html: string, table?: string): Promise<string[][]> {
   const p = join(dir, 'page.html');
   await writeFile(p, html);
   const out: HeadRow[] = [];
-  for await (const b of readHtmlRows(p, 'utf8', 0, 'page.html', table)) out.push(...b);
+  for await (const b of readHtmlRows(p, utf8('test'), 'page.html', table)) out.push(...b);
   return out.map((r) => r.cells as string[]);
 }
 
@@ -39,7 +40,7 @@ describe('HTML cell and table attributes', () => {
       <table id="  " id="later"><tr><td>x</td></tr></table></div>`;
     const p = join(dir, 'ids.html');
     await writeFile(p, html);
-    expect((await listHtmlTables(p, 'utf8', 0, 'ids.html')).map((t) => t.name)).toEqual(['first', 'Table 2']);
+    expect((await listHtmlTables(p, utf8('test'), 'ids.html')).map((t) => t.name)).toEqual(['first', 'Table 2']);
     expect(await cells(html, 'first')).toEqual([['v', '', 'w']]);
     expect(await cells(html, 'Table 2')).toEqual([['x']]);
     await expect(cells(html, 'later')).rejects.toThrow(/later/);

@@ -15,15 +15,12 @@
  * Bounds: a row longer than MAX_CSV_RECORD_CHARS characters, elements nested deeper than MAX_ELEMENT_DEPTH or tables
  * deeper than MAX_TABLE_DEPTH refuse the file; a page without any table is refused as "an HTML page without a table".
  */
-import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { Parser } from 'htmlparser2';
-import iconv from 'iconv-lite';
-import { FileRefusedError, SheetNotFoundError } from '../core/index.ts';
-import { TableParser } from './html-table-parser.ts';
+import { FileRefusedError, SheetNotFoundError } from '../../core/index.ts';
+import type { HeadRow } from './format.ts';
 import { MAX_CSV_RECORD_CHARS } from './csv-reader.ts';
-import type { TextEncoding } from './file-sniffer.ts';
-import type { HeadRow } from './profile-selection.ts';
+import { TableParser } from './html-table-parser.ts';
+import { decodedStream, type TextDecision } from './text-encoding.ts';
 
 /** Tables inside tables inside tables...: real layouts nest a few; more is a hostile page. */
 export const MAX_TABLE_DEPTH = 64;
@@ -245,26 +242,13 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
   };
 }
 
-function decoded(path: string, encoding: TextEncoding, bomBytes: number): Readable {
-  // UTF-8 by Node's own decoder (a multi-byte character split between chunks is kept whole, as iconv does): iconv's
-  // stream adds a Transform and its copies on every chunk, 0.1 s of a 100,000-row page
-  if (encoding === 'utf8')
-    return createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024, encoding: 'utf8' });
-  const file = createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024 });
-  const enc = encoding === 'windows1252' ? 'win1252' : encoding;
-  const out = file.pipe(iconv.decodeStream(enc)) as unknown as Readable;
-  file.on('error', (err) => out.destroy(err));
-  return out;
-}
-
 /**
  * The rows of the table named `table` (its id, caption or `Table N`, any case), or of the first table holding any
  * value, in batches.
  */
 export async function* readHtmlRows(
   path: string,
-  encoding: TextEncoding,
-  bomBytes: number,
+  text: TextDecision,
   file: string,
   table?: string,
 ): AsyncGenerator<HeadRow[]> {
@@ -286,7 +270,7 @@ export async function* readHtmlRows(
     tables,
   );
   const parser = new TableParser(h);
-  const input = decoded(path, encoding, bomBytes);
+  const input = decodedStream(path, text, file);
   let any = false;
   try {
     for await (const chunk of input) {
@@ -317,13 +301,13 @@ export async function* readHtmlRows(
 }
 
 /** The tables of the page in document order (one streamed pass). */
-export async function listHtmlTables(path: string, encoding: TextEncoding, bomBytes: number, file: string) {
+export async function listHtmlTables(path: string, text: TextDecision, file: string): Promise<HtmlTableInfo[]> {
   const tables: HtmlTableInfo[] = [];
   const parser = new Parser(handlers(file, { table: '\u0000none', onRow: () => undefined }, tables), {
     decodeEntities: true,
     lowerCaseTags: true,
   });
-  const input = decoded(path, encoding, bomBytes);
+  const input = decodedStream(path, text, file);
   try {
     for await (const chunk of input) parser.write(chunk as string);
     parser.end();

@@ -13,12 +13,12 @@
  */
 import type { Readable } from 'node:stream';
 import type { stream as StreamNamespace } from 'exceljs';
-import { loadExcelJS, SheetNotFoundError } from '../core/index.ts';
+import { loadExcelJS } from '../../core/index.ts';
+import type { CellValue } from './format.ts';
+import { firstWithRows, sheetsToTry } from './sheet-choice.ts';
 import { openXlsxPackage, type SheetRef, type XlsxPackage } from './xlsx-package.ts';
 
 type StreamApi = typeof StreamNamespace;
-
-export type CellValue = string | number | boolean | Date | null;
 
 export interface XlsxRow {
   /** 1-based row number as Excel shows it. */
@@ -56,30 +56,9 @@ export async function* readXlsxRows(path: string, sheetName?: string): AsyncGene
   const { stream } = await loadExcelJS();
   const pkg = await openXlsxPackage(path);
   try {
-    let candidates: SheetRef[];
-    if (sheetName !== undefined) {
-      const named = pkg.sheets.find((s) => s.name.toLowerCase() === sheetName.toLowerCase());
-      if (!named)
-        throw new SheetNotFoundError(
-          sheetName,
-          pkg.sheets.map((s) => s.name),
-        );
-      candidates = [named];
-    } else {
-      candidates = [
-        ...pkg.sheets.filter((s) => s.state === 'visible'),
-        ...pkg.sheets.filter((s) => s.state !== 'visible'),
-      ];
-    }
+    const candidates = sheetsToTry(pkg.sheets, sheetName);
     const book = await prepareWorkbook(stream, pkg);
-    for (const sheet of candidates) {
-      let any = false;
-      for await (const batch of sheetRows(book, pkg, sheet)) {
-        any = true;
-        yield batch;
-      }
-      if (any) return;
-    }
+    yield* firstWithRows(candidates, (sheet) => sheetRows(book, pkg, sheet));
   } finally {
     pkg.close();
   }
