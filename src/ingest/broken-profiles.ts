@@ -55,6 +55,7 @@ function standIn(b: BrokenProfile, patterns: RegExp[]): MappingProfile {
     filenamePatterns: patterns,
     matchHeaders: columns,
     delimiter: 'auto',
+    hiddenRows: 'hold',
     numbers: { decimal: '.', thousands: 'auto' },
     dates: { formats: ['iso'], timeZone: 'UTC', defaultTime: '12:00' },
     continuationColumns: [],

@@ -41,6 +41,7 @@ export async function runCheck(path: string, opts: IngestOptions, out: (line: st
     throw err;
   }
   if (shown > MAX_SHOWN) out(`... and ${shown - MAX_SHOWN} more requisitions`);
+  for (const n of summary.notes) out(`note: ${n}`);
   for (const p of summary.problems) out(`${p.severity === 'error' ? 'error' : 'warning'}: ${formatRowProblem(p)}`);
   // only when problems were cut: a clean file longer than the report's row list has none to hide
   if (summary.problemsNotShown > 0)

@@ -75,8 +75,10 @@ const profileSchema = z.strictObject({
       delimiter: z.enum(['auto', ',', ';', '\t', '|']).default('auto'),
       sheet: z.string().min(1).optional(),
       header_row: z.number().int().min(1).max(1000).optional(),
+      /** Rows hidden in the sheet (by a filter or by hand): held with their requisitions (default), left out, or read. */
+      hidden_rows: z.enum(['hold', 'skip', 'read']).default('hold'),
     })
-    .default({ delimiter: 'auto' }),
+    .default({ delimiter: 'auto', hidden_rows: 'hold' }),
   numbers: z
     .strictObject({
       decimal: z.enum(['.', ',']).default('.'),
@@ -161,6 +163,8 @@ export interface MappingProfile {
   delimiter: 'auto' | ',' | ';' | '\t' | '|';
   sheet?: string;
   headerRow?: number;
+  /** What becomes of rows hidden in the sheet: their requisitions held, the rows left out, or read as any other. */
+  hiddenRows: 'hold' | 'skip' | 'read';
   numbers: NumberFormat;
   dates: DateFormat;
   /** Columns filled from the row above when the requisition column is blank (Odoo); empty = off. */
@@ -290,6 +294,7 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
     delimiter: p.source.delimiter,
     sheet: p.source.sheet,
     headerRow: p.source.header_row,
+    hiddenRows: p.source.hidden_rows,
     numbers: { decimal: p.numbers.decimal, thousands: p.numbers.thousands },
     dates: { formats: p.dates.formats, timeZone: p.dates.time_zone, defaultTime: p.dates.default_time },
     continuationColumns,

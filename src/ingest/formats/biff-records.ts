@@ -62,8 +62,11 @@ const CODEPAGE_NAMES: Record<number, string> = {
   32769: 'Windows-1252',
 };
 
+/** "codepage 1250 (Windows-1250)"; a codepage without a common name by its number alone. */
 export function codepageName(cp: number): string {
-  return CODEPAGE_NAMES[cp] ?? (cp >= 1250 && cp <= 1258 ? `Windows-${cp}` : cp < 1000 ? `DOS ${cp}` : `${cp}`);
+  const name =
+    CODEPAGE_NAMES[cp] ?? (cp >= 1250 && cp <= 1258 ? `Windows-${cp}` : codepageEncoding(cp) ? `DOS ${cp}` : undefined);
+  return name === undefined ? `codepage ${cp}` : `codepage ${cp} (${name})`;
 }
 
 /** iconv-lite's encoding for a BIFF codepage; undefined when no decoder knows it. */

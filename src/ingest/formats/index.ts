@@ -4,6 +4,7 @@
  * readers behind them.
  */
 export { FORMATS, formatOf } from './all-formats.ts';
+export { DateTime } from './cell-time.ts';
 export type {
   CellValue,
   Evidence,

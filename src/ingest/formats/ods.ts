@@ -29,7 +29,7 @@ export async function loadOds(path: string, file: string): Promise<LoadedWorkboo
   } catch (err) {
     throw new FileRefusedError(file, `is ${CORRUPT} (${(err as Error).message})`, { cause: err });
   }
-  const book = await parseWorkbook(buf, CORRUPT, file);
+  const book = await parseWorkbook(buf, CORRUPT, file, true);
   const sheets = workbookSheets(book, file, 'an OpenDocument spreadsheet (.ods)', content && hiddenTables(content));
   return { sheets, book, limit: ODS_SHEET, ...(content ? { hiddenRows: hiddenRows(content) } : {}) };
 }

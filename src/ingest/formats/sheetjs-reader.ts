@@ -5,13 +5,15 @@
  * tables and rows, BIFF5 text); the sniffer has held the file within MAX_IN_MEMORY_READ_BYTES.
  *
  * Rows come as the xlsx reader gives them: typed cells (text as written, numbers as numbers, date-formatted cells
- * as Date whose UTC fields hold the workbook's wall clock, booleans, error cells as their code such as `#N/A`);
+ * as Date whose UTC fields hold the workbook's wall clock, with the time of day their format shows (cell-time.ts),
+ * booleans, error cells as their code such as `#N/A`);
  * a formula gives its cached result (none: an empty cell); a merged range its value in its top-left cell; a row
  * hidden in the sheet (by a filter or by hand) is marked. The sheet is chosen as sheet-choice.ts says.
  */
 import type { CellObject, WorkBook } from '@e965/xlsx';
 import { FileRefusedError } from '../../core/index.ts';
 import type { HeadRow } from './format.ts';
+import { dateAsShown } from './cell-time.ts';
 import type { CellValue, RowSource, SheetLimit } from './format.ts';
 import { firstWithRows, sheetsToTry, triedOrder } from './sheet-choice.ts';
 
@@ -42,9 +44,15 @@ const ERRORS: Record<number, string> = {
 
 /**
  * SheetJS' parse of `input` (a file's bytes, or the workbook stream of an .xls); what it cannot read is refused as
- * `corrupt` ("a corrupt binary Excel workbook (.xls)").
+ * `corrupt` ("a corrupt binary Excel workbook (.xls)"). `shownText`: keep the text the file stores as each cell shows
+ * (an .ods' `<text:p>`; for other formats SheetJS would format every cell to make it).
  */
-export async function parseWorkbook(input: Buffer, corrupt: string, file: string): Promise<WorkBook> {
+export async function parseWorkbook(
+  input: Buffer,
+  corrupt: string,
+  file: string,
+  shownText = false,
+): Promise<WorkBook> {
   const XLSX = await import('@e965/xlsx');
   // SheetJS reports what it doubts with console.error (ODS number formats it cannot convert, ...): kept off the
   // worker's output, whose logs are structured (the read is synchronous: nothing else runs meanwhile)
@@ -56,9 +64,10 @@ export async function parseWorkbook(input: Buffer, corrupt: string, file: string
       dense: true,
       cellDates: true,
       UTC: true,
-      cellText: false,
+      cellText: shownText,
       cellHTML: false,
-      cellNF: false,
+      // a date cell's number format: the time of day it shows (cell-time.ts)
+      cellNF: true,
       cellStyles: false,
     });
   } catch (err) {
@@ -96,7 +105,8 @@ function cellValue(c: CellObject | undefined): CellValue {
     case 'n':
       return typeof c.v === 'number' && Number.isFinite(c.v) ? c.v : null;
     case 'd':
-      return c.v instanceof Date ? c.v : typeof c.v === 'string' ? new Date(c.v) : null;
+      if (!(c.v instanceof Date) && typeof c.v !== 'string') return null;
+      return dateAsShown(c.v instanceof Date ? c.v : new Date(c.v), { numFmt: c.z as string | undefined, text: c.w });
     case 'b':
       return Boolean(c.v);
     case 'e':

@@ -40,7 +40,7 @@ async function workbookStream(path: string, file: string): Promise<Buffer> {
 
 /** A BIFF5/7 workbook's text decoded by its codepage; a codepage that cannot be decoded, or that lies, refused. */
 function decodedText(stream: Buffer, g: BiffGlobals, file: string): BiffSheet[] {
-  const declared = `codepage ${g.codepage} (${codepageName(g.codepage)}), as its CODEPAGE record declares`;
+  const declared = `${codepageName(g.codepage)}, as its CODEPAGE record declares`;
   if (!codepageEncoding(g.codepage))
     throw new FileRefusedError(file, `is an Excel 5/95 workbook in ${declared}, which rfq-sync cannot decode`);
   try {
