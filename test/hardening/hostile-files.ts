@@ -95,9 +95,10 @@ export interface HostileCase {
     outcome: Outcome;
     /** For `failed`: the cause the refusal and the report must name. */
     cause?: RegExp;
-    /** For `archive`: how many requisitions (and lines) the file holds. */
+    /** For `archive`: how many requisitions (and lines) the file holds, and how many it holds back (default 0). */
     requisitions?: number;
     lines?: number;
+    held?: number;
     /** Text that must never reach a requisition, a report or the service (e.g. the contents of /etc/passwd). */
     mustNotLeak?: string[];
     /** The watched inbox leaves it alone (dotfiles, temp and lock files): it stays in the inbox, nothing is created. */
