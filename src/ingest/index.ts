@@ -3,7 +3,7 @@
  * mapping profiles (docs/mapping.md), validation, grouping and the per-file report.
  */
 export { ingestFile, MAX_REPORTED, type IngestOptions, type IngestSummary } from './ingest-file.ts';
-export { FORMATS, sniffFile, type IngestLimits, type SniffedFile } from './formats/index.ts';
+export { FORMATS, sniffFile, type FileFormat, type IngestLimits, type SniffedFile } from './formats/index.ts';
 export { compileProfile, normalizeHeader, type MappingProfile } from './mapping-profile.ts';
 export {
   loadProfiles,

@@ -337,7 +337,7 @@ async function feedRows(
   const hidden: number[] = [];
   let hiddenCount = 0;
   let lastRow = 0;
-  let width = 0;
+  let width = rows.head[headerAt]!.cells.length;
   let above: Cell[] | undefined;
   const feed = async (batch: readonly HeadRow[]): Promise<void> => {
     for (const { cells, row, hidden: isHidden } of batch) {

@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExcelJS } from '../../src/core/exceljs-loader.ts';
-import { runCheck, sniffFile } from '../../src/ingest/index.ts';
+import { runCheck, sniffFile, writeIngestReport } from '../../src/ingest/index.ts';
 import { writeBiff5 } from '../helpers/biff5-writer.ts';
 import { convertWithLibreOffice, CONVERT_TIMEOUT_MS, hasSoffice } from '../helpers/libreoffice.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -80,6 +80,17 @@ describe("a sheet full to its format's last row", () => {
     const got = await ingest(path, [generic]);
     expectCutAt(got, 16_384, /an \.xls sheet \(BIFF5\/7, Excel 5 and 95\)/, 'B5-5461');
     expect(got.reqs).toHaveLength(5460);
+    // the report says it too
+    const report = join(dir, 'excel5-full.report.xlsx');
+    await writeIngestReport(got.summary, report);
+    const { Workbook } = await loadExcelJS();
+    const wb = new Workbook();
+    await wb.xlsx.readFile(report);
+    const summary: string[] = [];
+    wb.getWorksheet('Summary')!.eachRow((r) => summary.push(r.values.toString()));
+    expect(
+      summary.some((l) => l.includes(',Note,the sheet ends on row 16,384, the last row an .xls sheet (BIFF5/7')),
+    ).toBe(true);
   }, 60_000);
 
   it("an xlsx sheet whose last used row is 1,048,576: the limit named, that row's requisition held", async () => {
@@ -94,6 +105,22 @@ describe("a sheet full to its format's last row", () => {
     const got = await ingest(path, [generic]);
     expectCutAt(got, 1_048_576, /an xlsx sheet/, 'X-3');
     expect(got.reqs.map((r) => r.key)).toEqual(['X-1', 'X-2']);
+  });
+
+  it("a sheet that fills its format's last column: the limit named", async () => {
+    const { Workbook } = await loadExcelJS();
+    const wb = new Workbook();
+    const ws = wb.addWorksheet('Export');
+    ws.addRow(GENERIC_HEADER);
+    for (const r of genericRows('C', 1, 2)) ws.addRow(r);
+    ws.getRow(1).getCell(16_384).value = 'Remark';
+    const path = join(dir, 'wide.xlsx');
+    await wb.xlsx.writeFile(path);
+    const got = await ingest(path, [generic]);
+    expect(got.reqs.map((r) => r.key)).toEqual(['C-1']);
+    expect(got.summary.notes).toEqual([
+      'the sheet fills column 16,384, the last column an xlsx sheet holds: columns after it may have been cut by the program that wrote the file',
+    ]);
   });
 
   it('a sheet one row short of the limit is read as it is: no note, nothing held', async () => {

@@ -268,6 +268,22 @@ describe('the readers', () => {
     expect((await all(readWorkbookRows(wb))).map((r) => r.cells)).toEqual([['new']]);
   });
 
+  it('XML Spreadsheet 2003: a row with ss:Hidden is marked hidden (the .xls and .ods LibreOffice writes: libreoffice-exports)', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['Requisition'], ['PR-1'], ['PR-2'], ['PR-3']]);
+    ws['!rows'] = [{}, {}, { hidden: true }];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'S');
+    const path = await put('hidden.xml', XLSX.write(wb, { bookType: 'xlml', type: 'buffer' }) as Uint8Array);
+    expect(await readFile(path, 'utf8')).toContain('ss:Hidden="1"');
+    const rows = await all(readWorkbookRows(await loadWorkbook(path, 'xml2003', 'f')));
+    expect(rows.map((r) => [r.cells[0], r.hidden ?? false])).toEqual([
+      ['Requisition', false],
+      ['PR-1', false],
+      ['PR-2', true],
+      ['PR-3', false],
+    ]);
+  });
+
   it('HTML: void and implied-closed elements do not count as nesting (5,000 <br>, <img>, unclosed <p>)', async () => {
     const path = await put(
       'voids.html',

@@ -11,13 +11,20 @@ export class DateTime extends Date {}
 /** Quoted text, escaped characters, and bracketed sections other than elapsed time (`[h]`, `[mm]`, `[ss]`). */
 const NOT_TOKENS = /"[^"]*"|\\.|\[(?![hms]+\])[^\]]*\]/gi;
 
+/** showsTime by format code: a workbook uses a few formats on many cells. */
+const timeShown = new Map<string, boolean | undefined>();
+
 /** Whether a number format code shows a time of day; undefined when it shows nothing of a date (`General`). */
 export function showsTime(numFmt: string | undefined): boolean | undefined {
   if (numFmt === undefined) return undefined;
+  if (timeShown.has(numFmt)) return timeShown.get(numFmt);
   const tokens = numFmt.replace(NOT_TOKENS, '');
-  if (/[hs]|am\/pm|a\/p/i.test(tokens)) return true;
-  return /[dmy]/i.test(tokens) ? false : undefined;
+  const time = /[hs]|am\/pm|a\/p/i.test(tokens) ? true : /[dmy]/i.test(tokens) ? false : undefined;
+  if (timeShown.size < 1000) timeShown.set(numFmt, time);
+  return time;
 }
+
+const DAY_MS = 86_400_000;
 
 /**
  * A date cell as it is shown: by its number format, or by the text the writer stored as shown (an .ods' `<text:p>`,
@@ -28,6 +35,8 @@ export function dateAsShown(d: Date, shown: { numFmt?: string; text?: string }):
   const time = shown.text !== undefined ? /\d:\d\d/.test(shown.text) : showsTime(shown.numFmt);
   if (time === undefined) return d;
   // to the second first: a reader may give x:59:59.999 for a whole minute (a day's end would fall on the day before)
-  const t = new Date(Math.round(d.getTime() / 1000) * 1000);
-  return time ? new DateTime(t.getTime()) : new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()));
+  const ms = Math.round(d.getTime() / 1000) * 1000;
+  if (time) return new DateTime(ms);
+  const day = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+  return day === d.getTime() ? d : new Date(day);
 }

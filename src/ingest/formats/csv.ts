@@ -14,6 +14,7 @@ export const csvFormat: FileFormat = {
   encoding: bomOrDetected,
   limits: [],
   doc: {
+    title: 'CSV, tab-separated text',
     recognisedBy: 'any other text',
     read: 'streamed (csv-parse)',
     encodings: BOM_OR_DETECTED,

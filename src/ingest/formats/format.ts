@@ -57,8 +57,8 @@ export interface FileFormat {
   inMemory?: { expansion: number; of: 'file' | 'uncompressed'; called: string };
   /** The sheet sizes of the format's versions (none for text, which has no sheet to fill). */
   limits: readonly SheetLimit[];
-  /** For docs/mapping.md's reader table (scripts/readers-doc.ts). */
-  doc: { recognisedBy: string; read: string; encodings: string };
+  /** Its row of docs/mapping.md's reader table (scripts/readers-doc.ts). */
+  doc: { title: string; recognisedBy: string; read: string; encodings: string };
   open(file: SniffedFile): RowSource;
 }
 

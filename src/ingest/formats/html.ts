@@ -32,6 +32,7 @@ export const htmlFormat: FileFormat = {
   },
   limits: [],
   doc: {
+    title: "HTML table (Oracle EBS and web reports named `.xls`; LibreOffice's HTML export)",
     recognisedBy:
       'text whose first element is `html`, `body`, `table` (or another HTML element) or that starts with `<!DOCTYPE html`',
     read: 'streamed (htmlparser2)',

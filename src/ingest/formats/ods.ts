@@ -88,11 +88,12 @@ function attribute(tag: string, name: string): string | undefined {
 /**
  * The rows hidden in each table (0-based, as SheetJS numbers them): rows counted tag by tag with their repeats, a
  * row whose `table:visibility` is `collapse` (hidden by hand) or `filter` (filtered out) kept. Most files hide none:
- * without any `table:visibility="collapse|filter"` nothing is counted.
+ * without any `table:visibility` nothing is counted.
  */
 function hiddenRows(xml: Buffer): Map<string, RowRange[]> {
   const out = new Map<string, RowRange[]>();
-  if (xml.indexOf('table:visibility="collapse"') < 0 && xml.indexOf('table:visibility="filter"') < 0) return out;
+  // one search of the whole content: LibreOffice writes the attribute for hidden rows and columns only
+  if (xml.indexOf('table:visibility="') < 0) return out;
   const body = Math.max(0, xml.indexOf('<office:body'));
   let sheet: RowRange[] | undefined;
   let row = 0;
@@ -129,6 +130,7 @@ export const odsFormat: FileFormat = {
   inMemory: { expansion: 8, of: 'uncompressed', called: 'an OpenDocument spreadsheet (.ods)' },
   limits: [ODS_SHEET],
   doc: {
+    title: 'OpenDocument `.ods`',
     recognisedBy: 'a zip holding `mimetype` (`application/vnd.oasis.opendocument.spreadsheet`) and `content.xml`',
     read: 'whole, in memory (SheetJS)',
     encodings: 'UTF-8 (the format has no other)',

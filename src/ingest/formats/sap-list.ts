@@ -28,7 +28,8 @@ export const sapListFormat: FileFormat = {
   encoding: bomOrDetected,
   limits: [],
   doc: {
-    recognisedBy: 'text with a rule line of dashes and at least two lines framed by `\\|`',
+    title: 'SAP list, "unconverted"',
+    recognisedBy: 'text with a rule line of dashes and at least two lines framed by `|`',
     read: 'streamed',
     encodings: BOM_OR_DETECTED,
   },

@@ -92,6 +92,7 @@ export const xlsFormat: FileFormat = {
   inMemory: { expansion: 28, of: 'file', called: 'an old binary Excel file (.xls)' },
   limits: [BIFF8_SHEET, BIFF5_SHEET],
   doc: {
+    title: 'binary `.xls`: BIFF8 (Excel 97-2003, SAP "XXL"), BIFF5/7 (Excel 5 and 95)',
     recognisedBy:
       'an OLE2 container (`D0 CF 11 E0 A1 B1 1A E1`) holding a `Workbook` or `Book` stream (one holding `EncryptedPackage` is a password-protected workbook, refused)',
     read: 'whole, in memory (SheetJS)',

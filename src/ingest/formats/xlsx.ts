@@ -15,6 +15,7 @@ export const xlsxFormat: FileFormat = {
   recognize: (e) => e.container === 'zip' && e.entries.has('xl/workbook.xml'),
   limits: [XLSX_SHEET],
   doc: {
+    title: 'xlsx',
     recognisedBy: 'a zip holding `xl/workbook.xml`',
     read: 'streamed (exceljs)',
     encodings: 'UTF-8 or UTF-16, as each XML part declares',

@@ -61,6 +61,7 @@ export const xml2003Format: FileFormat = {
   inMemory: { expansion: 8, of: 'file', called: 'an XML spreadsheet' },
   limits: [XML2003_SHEET],
   doc: {
+    title: 'XML Spreadsheet 2003 (NetSuite "Export - Microsoft Excel")',
     recognisedBy:
       'text whose root element is `Workbook` in the namespace `urn:schemas-microsoft-com:office:spreadsheet` (or with `<?mso-application progid="Excel.Sheet"?>`)',
     read: 'whole, in memory (SheetJS), refused if it declares a DTD',
