@@ -6,11 +6,10 @@
  * without `--write` it prints the table and exits 1 when the doc's block differs from it.
  * test/ingest/readers-doc.test.ts fails when the table is stale.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UnexpectedError } from '../src/core/index.ts';
 import { FORMATS, type FileFormat } from '../src/ingest/index.ts';
+import { replaceBlock, runGenerator, type GeneratedBlock } from './generated-block.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DOC_FILE = join('docs', 'mapping.md');
@@ -48,26 +47,17 @@ export function readerTable(formats: readonly FileFormat[] = FORMATS): string {
   ].join('\n');
 }
 
+const BLOCK: GeneratedBlock = {
+  docFile: DOC_FILE,
+  begin: BEGIN,
+  end: END,
+  what: 'reader table',
+  command: 'npm run docs:readers',
+};
+
 /** The doc with its generated block replaced by the current table. */
 export function renderDoc(current: string): string {
-  const i = current.indexOf(BEGIN);
-  const j = current.indexOf(END);
-  if (i < 0 || j < i) throw new UnexpectedError(`${DOC_FILE} has no generated block (${BEGIN} ... ${END})`);
-  return `${current.slice(0, i + BEGIN.length)}\n${readerTable()}\n${current.slice(j)}`;
+  return replaceBlock(current, BLOCK, readerTable());
 }
 
-if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  const path = join(REPO_ROOT, DOC_FILE);
-  const current = readFileSync(path, 'utf8');
-  const next = renderDoc(current);
-  if (process.argv.includes('--write')) {
-    if (next !== current) writeFileSync(path, next);
-    process.stdout.write(next === current ? `${DOC_FILE}: reader table already up to date\n` : `updated ${DOC_FILE}\n`);
-  } else {
-    process.stdout.write(`${readerTable()}\n`);
-    if (next !== current) {
-      process.stderr.write(`${DOC_FILE}: the reader table is stale; run npm run docs:readers -- --write\n`);
-      process.exitCode = 1;
-    }
-  }
-}
+if (process.argv[1] && import.meta.filename === process.argv[1]) runGenerator(REPO_ROOT, BLOCK, readerTable());

@@ -9,6 +9,7 @@ import { mkdir, open, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32, deflateRawSync, constants as zlibConstants } from 'node:zlib';
 import { strToU8, zipSync, type Zippable } from 'fflate';
+import { GENERIC_HEADER } from '../helpers/generic-template.ts';
 import { addFormatCases } from './hostile-formats.ts';
 
 /** Limits the suite passes to ingestFile and the worker (small enough to test quickly, big enough for real files). */
@@ -43,22 +44,7 @@ export interface Template {
 
 /** mappings/generic.yaml (samples/generic-template.csv): external_id is `{Requisition}-{Line}`. */
 export const GENERIC_TEMPLATE: Template = {
-  header: [
-    'Requisition',
-    'Line',
-    'Item',
-    'Specification',
-    'UoM',
-    'Qty',
-    'Estimated Total',
-    'Title',
-    'Description',
-    'Due Date',
-    'Required Date',
-    'RFQ Type',
-    'Category',
-    'Location',
-  ],
+  header: GENERIC_HEADER,
   productColumn: 2,
   cells: (l) => [
     l.pr,

@@ -12,8 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { loadExcelJS } from '../../src/core/exceljs-loader.ts';
 import { runCheck } from '../../src/ingest/index.ts';
 import { writeBiff5 } from '../helpers/biff5-writer.ts';
+import { GENERIC_HEADER } from '../helpers/generic-template.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { GENERIC_HEADER, genericProfile, genericRow, ingest, LIMITS, NOW, refusal } from './generic-rows.ts';
+import { genericProfile, genericRow, ingest, LIMITS, NOW, refusal } from './generic-rows.ts';
 
 const dir = tempDir('rfq-encodings-');
 const generic = genericProfile();

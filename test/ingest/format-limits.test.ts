@@ -13,8 +13,9 @@ import { loadExcelJS } from '../../src/core/exceljs-loader.ts';
 import { runCheck, sniffFile, writeIngestReport } from '../../src/ingest/index.ts';
 import { writeBiff5 } from '../helpers/biff5-writer.ts';
 import { convertWithLibreOffice, CONVERT_TIMEOUT_MS, hasSoffice } from '../helpers/libreoffice.ts';
+import { GENERIC_HEADER } from '../helpers/generic-template.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { GENERIC_HEADER, genericProfile, genericRows, ingest, LIMITS, NOW, type Ingested } from './generic-rows.ts';
+import { genericProfile, genericRows, ingest, LIMITS, NOW, type Ingested } from './generic-rows.ts';
 
 const dir = tempDir('rfq-limits-');
 const generic = genericProfile();

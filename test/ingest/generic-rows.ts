@@ -1,6 +1,7 @@
 /**
- * Rows of the generic template (mappings/generic.yaml), for tests that have other tools write them in their
- * formats, the generic profile with the test's own source settings, and an ingest that keeps the summary.
+ * Rows of the generic template (mappings/generic.yaml; its header: test/helpers/generic-template.ts), for tests that
+ * have other tools write them in their formats, the generic profile with the test's own source settings, and an
+ * ingest that keeps the summary.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,23 +16,6 @@ export const LIMITS = {
   maxXlsxUncompressedBytes: 200 * 1024 * 1024,
   maxXlsxEntries: 1000,
 };
-
-export const GENERIC_HEADER = [
-  'Requisition',
-  'Line',
-  'Item',
-  'Specification',
-  'UoM',
-  'Qty',
-  'Estimated Total',
-  'Title',
-  'Description',
-  'Due Date',
-  'Required Date',
-  'RFQ Type',
-  'Category',
-  'Location',
-];
 
 /** One line of the template: quantities and totals as numbers, dates as ISO text. */
 export function genericRow(pr: string, line: number, item: string, category = 'Hardware'): Array<string | number> {

@@ -18,8 +18,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadExcelJS } from '../../src/core/exceljs-loader.ts';
 import { runCheck } from '../../src/ingest/index.ts';
 import { convertWithLibreOffice, CONVERT_TIMEOUT_MS, hasSoffice } from '../helpers/libreoffice.ts';
+import { GENERIC_HEADER } from '../helpers/generic-template.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { GENERIC_HEADER, genericProfile, genericRows, ingest, LIMITS, NOW, refusal } from './generic-rows.ts';
+import { genericProfile, genericRows, ingest, LIMITS, NOW, refusal } from './generic-rows.ts';
 
 const dir = tempDir('rfq-lo-exports-');
 const DATES = {
