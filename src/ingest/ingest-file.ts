@@ -105,9 +105,9 @@ class CallbackFailure extends Error {
 }
 
 /**
- * Batches of rows from the file's reader (its format's RowSource), with the first rows peeked for profile choice. Opened
- * again (on another sheet or table, or with another delimiter) when the chosen profile says so; `close` ends the
- * reader last opened.
+ * Batches of rows from the file's reader (its format's RowSource), with the first rows peeked for profile choice.
+ * Opened again (on another sheet or table, or with another delimiter) when the chosen profile says so; `close` ends
+ * the reader last opened.
  */
 class Rows {
   head: HeadRow[] = [];
@@ -369,7 +369,7 @@ async function feedRows(
   const atLimit = limit !== undefined && lastRow >= limit.rows;
   const last = grouper.flush(
     atLimit
-      ? `is row ${fmt(limit.rows)}, the last row ${limit.what} holds: the sheet may have been cut here by the program that wrote it, so this requisition may be missing lines; it is held (export the data as xlsx or CSV, or in parts)`
+      ? `the sheet ends on row ${fmt(limit.rows)}, the last row ${limit.what} holds: it may have been cut there by the program that wrote it, so this requisition may be missing lines; it is held (export the data as xlsx or CSV, or in parts)`
       : undefined,
   );
   if (last) await emit(last);

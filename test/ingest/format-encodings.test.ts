@@ -97,6 +97,34 @@ describe('Excel 5 and 95 workbooks: text in the codepage their CODEPAGE record d
     ]);
   });
 
+  it.each<[number, string]>([
+    [874, 'ชิ้นส่วน'],
+    [932, '部品 ボルト'],
+    [936, '零件 螺栓'],
+    [949, '부품 볼트'],
+    [950, '零件 螺栓'],
+    [1251, 'Деталь «Болт»'],
+    [1253, 'Εξάρτημα'],
+    [1254, 'Parça şığ'],
+    [1255, 'חלק'],
+    [1256, 'قطعة'],
+    [1257, 'Detalė ąčę'],
+    [1258, 'Đèn ₫'],
+    [10000, 'Pièce – ƒ'],
+    [437, 'Müller ½'],
+    [850, 'Müller Ø'],
+  ])('codepage %i: names exact', async (codepage, item) => {
+    const path = await put(
+      `cp${codepage}.xls`,
+      writeBiff5({
+        excel: 95,
+        codepage,
+        sheets: [{ name: item, rows: [GENERIC_HEADER, genericRow('CP-1', 1, item, item)] }],
+      }),
+    );
+    expect(await namesIn(path, item)).toEqual([['CP-1', [item], item]]);
+  });
+
   it('a codepage no decoder knows, or one that lies about the text, is refused naming the codepage', async () => {
     const rows = [GENERIC_HEADER, genericRow('PR-1', 1, 'Łożysko')];
     const unknown = await put(

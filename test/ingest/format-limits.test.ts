@@ -37,7 +37,9 @@ function expectCutAt(got: Ingested, last: number, what: RegExp, heldKey: string)
   const cut = got.summary.problems.filter((p) => p.severity === 'error');
   expect(cut).toHaveLength(1);
   expect(cut[0]).toMatchObject({ row: last, value: heldKey });
-  expect(cut[0]!.reason).toMatch(new RegExp(`^is row ${n}, the last row .* holds: the sheet may have been cut here`));
+  expect(cut[0]!.reason).toMatch(
+    new RegExp(`^the sheet ends on row ${n}, the last row .* holds: it may have been cut there .*; it is held`),
+  );
   expect(got.reqs.some((r) => r.key === heldKey)).toBe(false);
 }
 
@@ -61,7 +63,7 @@ describe("a sheet full to its format's last row", () => {
         /^note: the sheet ends on row 65,536, the last row an \.xls sheet \(BIFF8, Excel 97-2003\) holds/m,
       );
       expect(out).toMatch(
-        /^error: export-70000\.xls row 65536, column Requisition \("LO-16384"\): is row 65,536, the last row/m,
+        /^error: export-70000\.xls row 65536, column Requisition \("LO-16384"\): the sheet ends on row 65,536, the last row/m,
       );
     },
     3 * CONVERT_TIMEOUT_MS,
