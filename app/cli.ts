@@ -21,8 +21,8 @@ import { commands, type SandboxCommandOptions } from './commands/index.ts';
 dropOutputToClosedPipes();
 
 /**
- * The formats `check` reads, as --help names them. Written here (not read from src/ingest) so that --help loads no
- * reader; once the formats sit in one list (src/ingest/formats/), this is read from its display names.
+ * The formats `check` reads, as --help names them. Written here, not read from src/ingest/formats' list, whose modules
+ * load their readers: --help loads no reader (test/ingest/check-cli.test.ts checks every format of the list is named).
  */
 const FORMATS =
   'CSV or tab-separated text, XLSX, binary XLS (Excel 97-2003, SAP XXL), XML Spreadsheet 2003, ODS, an HTML table (as Oracle EBS saves .xls), or an SAP list saved "unconverted"';

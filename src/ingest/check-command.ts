@@ -70,6 +70,7 @@ function textOutput(out: (line: string) => void): CheckOutput {
     refused: (held, message) => out(`${held ? 'held' : 'cannot read'}: ${message}`),
     read(s, notShown) {
       if (notShown > 0) out(`... and ${notShown} more requisitions`);
+      for (const n of s.notes) out(`note: ${n}`);
       for (const p of s.problems) out(`${p.severity === 'error' ? 'error' : 'warning'}: ${formatRowProblem(p)}`);
       // only when problems were cut: a clean file longer than the report's row list has none to hide
       if (s.problemsNotShown > 0)

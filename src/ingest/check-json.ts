@@ -39,6 +39,8 @@ export interface CheckJson {
   profile: { name: string; reason: string } | null;
   requisitions: CheckJsonRequisition[];
   requisitions_not_shown: number;
+  /** What the file said of itself: a sheet full to its format's last row, hidden rows, a guessed encoding. */
+  notes: string[];
   problems: Array<Omit<RowProblem, 'file'>>;
   problems_not_shown: number;
   skipped_rows: Array<{ row: number; note: string }>;
@@ -88,6 +90,7 @@ export function emptyCheckJson(file: string, brokenProfiles: string[]): CheckJso
     profile: null,
     requisitions: [],
     requisitions_not_shown: 0,
+    notes: [],
     problems: [],
     problems_not_shown: 0,
     skipped_rows: [],
@@ -100,6 +103,7 @@ export function emptyCheckJson(file: string, brokenProfiles: string[]): CheckJso
 export function readInto(doc: CheckJson, s: IngestSummary, code: 0 | 1): void {
   doc.exit_code = code;
   doc.outcome = code === 0 ? 'clean' : 'rejected';
+  doc.notes = s.notes;
   doc.problems = s.problems.map(({ file: _file, ...p }) => p);
   doc.problems_not_shown = s.problemsNotShown;
   doc.skipped_rows = s.rows.flatMap((r) => (r.status === 'skipped' ? [{ row: r.row, note: r.note ?? 'skipped' }] : []));

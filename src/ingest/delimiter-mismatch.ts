@@ -5,10 +5,9 @@
  * delimiter the profile expects and the one the file has.
  */
 import { FileRefusedError } from '../core/index.ts';
-import { DELIMITERS, type Delimiter } from './csv-reader.ts';
+import { DELIMITERS, type Delimiter, type HeadRow, type RowSource } from './formats/index.ts';
 import type { MappingProfile } from './mapping-profile.ts';
-import { chooseProfile, HEADER_SEARCH_ROWS, type HeadRow } from './profile-selection.ts';
-import type { RowSource } from './row-source.ts';
+import { chooseProfile, HEADER_SEARCH_ROWS } from './profile-selection.ts';
 
 const said = (d: Delimiter): string => (d === '\t' ? 'tab' : `"${d}"`);
 

@@ -4,7 +4,7 @@
  */
 export { ingestFile, type IngestOptions, type IngestSummary } from './ingest-file.ts';
 export { MAX_REPORTED } from './row-report.ts';
-export { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
+export { FORMATS, sniffFile, type FileFormat, type IngestLimits, type SniffedFile } from './formats/index.ts';
 export { compileProfile, normalizeHeader, type MappingProfile } from './mapping-profile.ts';
 export {
   loadProfiles,

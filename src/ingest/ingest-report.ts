@@ -74,7 +74,7 @@ export async function writeIngestReport(
         : `Listed: ${rows} and every problem.`,
     ]);
   }
-  for (const n of extra?.notes ?? []) kv.push(['Note', safeCellText(n)]);
+  for (const n of [...summary.notes, ...(extra?.notes ?? [])]) kv.push(['Note', safeCellText(n)]);
   for (const [k, v] of kv) s.addRow([k, v]);
   s.getColumn(1).font = { bold: true };
   s.getColumn(1).alignment = { vertical: 'top' };

@@ -77,8 +77,10 @@ const profileSchema = z.strictObject({
       header_row: z.number().int().min(1).max(1000).optional(),
       /** 2: the header is over two rows (names merged down, group headings over sub-headings); each column's lowest name. */
       header_rows: z.number().int().min(1).max(2).optional(),
+      /** Rows hidden in the sheet (by a filter or by hand): held with their requisitions (default), left out, or read. */
+      hidden_rows: z.enum(['hold', 'skip', 'read']).default('hold'),
     })
-    .default({ delimiter: 'auto' }),
+    .default({ delimiter: 'auto', hidden_rows: 'hold' }),
   numbers: z
     .strictObject({
       decimal: z.enum(['.', ',']).default('.'),
@@ -166,6 +168,8 @@ export interface MappingProfile {
   headerRow?: number;
   /** The header is over two rows (`source.header_rows: 2`). */
   headerRows?: 2;
+  /** What becomes of rows hidden in the sheet: their requisitions held, the rows left out, or read as any other. */
+  hiddenRows: 'hold' | 'skip' | 'read';
   numbers: NumberFormat;
   dates: DateFormat;
   /** Columns filled from the row above when the requisition column is blank (Odoo); empty = off. */
@@ -302,6 +306,7 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
     sheet: p.source.sheet,
     headerRow: p.source.header_row,
     ...(p.source.header_rows === 2 ? { headerRows: 2 as const } : {}),
+    hiddenRows: p.source.hidden_rows,
     numbers: { decimal: p.numbers.decimal, thousands: p.numbers.thousands },
     dates: { formats: p.dates.formats, timeZone: p.dates.time_zone, defaultTime: p.dates.default_time },
     continuationColumns,

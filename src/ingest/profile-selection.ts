@@ -6,19 +6,13 @@
  * where the profile says so (`source.header_rows: 2`), and tried where no single row has the profile's columns.
  */
 import { FileRefusedError, MappingError } from '../core/index.ts';
+import type { HeadRow } from './formats/index.ts';
 import { twoRowHeader } from './header-rows.ts';
 import { headerIndex, missingColumns, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
 
 /** Rows searched for the header (title lines above it are common). */
 export const HEADER_SEARCH_ROWS = 50;
-
-export interface HeadRow {
-  row: number;
-  cells: Cell[];
-  /** xlsx: the sheet the row came from. */
-  sheet?: string;
-}
 
 export interface ProfileChoice {
   profile: MappingProfile;

@@ -10,8 +10,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatRowProblem } from '../../src/core/errors.ts';
 import type { CheckJson } from '../../src/ingest/check-json.ts';
-import type { SniffResult } from '../../src/ingest/index.ts';
-import { KIND_NAME } from '../../src/ingest/row-source.ts';
+import { FORMATS, type FormatKind } from '../../src/ingest/formats/index.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -56,6 +55,7 @@ function textOf(j: CheckJson): string[] {
       );
   }
   if (j.requisitions_not_shown > 0) out.push(`... and ${j.requisitions_not_shown} more requisitions`);
+  for (const n of j.notes) out.push(`note: ${n}`);
   for (const p of j.problems) out.push(`${p.severity}: ${formatRowProblem({ file: j.file, ...p })}`);
   if (j.problems_not_shown > 0)
     out.push(`... ${j.problems_not_shown} more problem(s) not shown (the first ${j.problems.length} are above)`);
@@ -141,7 +141,7 @@ describe('check into a pipe closed early', () => {
 
 describe('check --help', () => {
   /** What --help calls each format the sniffer recognises; a format added without a name here fails the test. */
-  const NAMED: Record<SniffResult['kind'], string> = {
+  const NAMED: Record<FormatKind, string> = {
     csv: 'CSV or tab-separated text',
     xlsx: 'XLSX',
     xls: 'binary XLS',
@@ -154,6 +154,6 @@ describe('check --help', () => {
     const r = cli(['check', '--help']);
     expect(r.code).toBe(0);
     const help = r.out.replace(/\s+/g, ' ');
-    for (const kind of Object.keys(KIND_NAME) as SniffResult['kind'][]) expect(help).toContain(NAMED[kind]);
+    for (const { kind } of FORMATS) expect(help).toContain(NAMED[kind]);
   });
 });

@@ -6,7 +6,8 @@
 import { headerGroups, mergedDownNames, twoRowHeader, type HeaderGroup } from '../header-rows.ts';
 import { cellText, isBlankRow, type Cell } from '../mapping-engine.ts';
 import { normalizeHeader } from '../mapping-profile.ts';
-import { HEADER_SEARCH_ROWS, type HeadRow } from '../profile-selection.ts';
+import type { HeadRow } from '../formats/index.ts';
+import { HEADER_SEARCH_ROWS } from '../profile-selection.ts';
 import { DATE_LIKE } from './numbers.ts';
 
 /** The header part of a sample (suggest/sample.ts FileSample). */

@@ -13,16 +13,7 @@ export function describeSource(sample: FileSample, notes: SuggestNotes): Record<
   const n = sample.rows.length;
   const extent = sample.complete ? `all ${n} data rows` : `the first ${n} data rows (the file has more)`;
   if (sample.kind === 'csv' || sample.kind === 'sap-list')
-    notes.say(
-      'source.encoding',
-      sample.encoding!,
-      'high',
-      sample.bom
-        ? 'byte order mark'
-        : sample.encoding === 'utf8'
-          ? 'the first MiB decodes as UTF-8'
-          : 'not UTF-8 in the first MiB: Windows-1252',
-    );
+    notes.say('source.encoding', sample.encoding!, sample.encodingGuessed ? 'medium' : 'high', sample.encodingHow!);
   if (sample.kind === 'sap-list') {
     notes.say(
       'source.format',

@@ -5,25 +5,25 @@
  * with htmlparser2's Tokenizer under the Parser's element rules (html-table-parser.ts: the same events, without the
  * work no table needs); the list of tables with the Parser itself.
  *
- * Each `<table>` is one table, numbered in document order (`Table 1`, `Table 2`, ...) and also known by its `id`
- * and its `<caption>`: a profile's `sheet` may name it by any of these. Without a name, the first table holding any
- * value is read. A table nested in a cell is a table of its own; its text is not the outer cell's. Cells (`td`,
+ * Each `<table>` is one table, numbered in document order (`Table 1`, `Table 2`, ...) and also known by its `id`,
+ * its `<caption>` and the heading just before it (LibreOffice's export of a workbook heads each sheet's table
+ * "Sheet 2: Lines": known as "Lines" and by the whole heading): a profile's `sheet` may name it by any of these.
+ * Without a name, the first table holding any value is read. A table nested in a cell is a table of its own; its text is not the outer cell's. Cells (`td`,
  * `th`) are text as written: entities decoded, runs of white space as one space, `<br>` as a line break, trimmed.
  * A `colspan` or `rowspan` cell keeps its value in its first cell and leaves the others empty (as a merged range in
- * a workbook), so the columns after it stay in place. Row numbers count the table's rows (`<tr>`), from 1.
+ * a workbook), so the columns after it stay in place. Row numbers count the table's rows (`<tr>`), from 1. A row
+ * hidden by `style="display:none"` (as Excel exports a filtered-out row) or `hidden` is marked; LibreOffice leaves
+ * hidden rows out of its export.
  *
  * Bounds: a row longer than MAX_CSV_RECORD_CHARS characters, elements nested deeper than MAX_ELEMENT_DEPTH or tables
  * deeper than MAX_TABLE_DEPTH refuse the file; a page without any table is refused as "an HTML page without a table".
  */
-import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { Parser } from 'htmlparser2';
-import iconv from 'iconv-lite';
-import { FileRefusedError, SheetNotFoundError } from '../core/index.ts';
-import { TableParser } from './html-table-parser.ts';
+import { FileRefusedError, SheetNotFoundError } from '../../core/index.ts';
+import type { HeadRow } from './format.ts';
 import { MAX_CSV_RECORD_CHARS } from './csv-reader.ts';
-import type { TextEncoding } from './file-sniffer.ts';
-import type { HeadRow } from './profile-selection.ts';
+import { TableParser } from './html-table-parser.ts';
+import { decodedStream, type TextDecision } from './text-encoding.ts';
 
 /** Tables inside tables inside tables...: real layouts nest a few; more is a hostile page. */
 export const MAX_TABLE_DEPTH = 64;
@@ -40,6 +40,8 @@ interface OpenTable {
   index: number;
   id?: string;
   caption?: string;
+  /** The heading just before the table (LibreOffice writes each sheet's name so: "Sheet 2: Lines"). */
+  heading?: string;
   /** Rows seen (`<tr>` opened), the current one's number. */
   rowNo: number;
   row: string[] | undefined;
@@ -54,6 +56,8 @@ interface OpenTable {
   rowspanAttr: string | undefined;
   /** Whether the table's `id` was given (the first one counts, as in the DOM). */
   idSeen: boolean;
+  /** The current row is hidden (`style="display:none"`, as Excel writes a filtered-out row, or `hidden`). */
+  rowHidden: boolean;
   /** Whether its rows are the ones asked for (settled at its first row, once its caption is known). */
   wanted?: boolean;
 }
@@ -65,12 +69,22 @@ export interface HtmlTableInfo {
   rows: number;
 }
 
-function tableName(t: { index: number; id?: string; caption?: string }): string {
-  return t.id || t.caption || `Table ${t.index}`;
+type Named = { index: number; id?: string; caption?: string; heading?: string };
+
+/** A heading's sheet name: LibreOffice's "Sheet 2: Lines" (in any language: "Tabelle 2: ...") names "Lines". */
+function sheetOf(heading: string | undefined): string | undefined {
+  return heading === undefined ? undefined : (/^\D*\d+\s*:\s*(.+)$/.exec(heading)?.[1] ?? heading);
 }
-function aliases(t: { index: number; id?: string; caption?: string }): string[] {
-  return [t.id, t.caption, `Table ${t.index}`].filter((x): x is string => !!x).map((x) => x.toLowerCase());
+function tableName(t: Named): string {
+  return t.id || t.caption || sheetOf(t.heading) || `Table ${t.index}`;
 }
+function aliases(t: Named): string[] {
+  return [t.id, t.caption, sheetOf(t.heading), t.heading, `Table ${t.index}`]
+    .filter((x): x is string => !!x)
+    .map((x) => x.toLowerCase());
+}
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** Anything to clean: white space other than single inner spaces, a no-break space, a <br> mark, spaces at the ends. */
 const UNCLEAN = /[\t\n\r\f\v\u00a0\u2028]| {2}|^ | $/;
@@ -140,6 +154,7 @@ function startRow(file: string, want: Want, t: OpenTable): void {
   t.rowNo++;
   t.row = [];
   t.rowChars = 0;
+  t.rowHidden = false;
 }
 
 /** A cell opens: past the columns a rowspan above still takes; its own spans come with its attributes. */
@@ -152,24 +167,47 @@ function startCell(file: string, want: Want, t: OpenTable): void {
   if (t.spans.size > 0) while (t.spans.has(t.row!.length)) t.row!.push('');
 }
 
+/** A table as its tag opens (`heading`: the heading just before it, outside any table). */
+function newTable(index: number, heading: string | undefined): OpenTable {
+  return {
+    index,
+    id: undefined,
+    heading,
+    rowNo: 0,
+    row: undefined,
+    rowChars: 0,
+    cell: undefined,
+    inCaption: false,
+    spans: new Map(),
+    colspanAttr: undefined,
+    rowspanAttr: undefined,
+    idSeen: false,
+    rowHidden: false,
+  };
+}
+
 /**
  * The parser's callbacks, keeping the open tables on a stack of their own (no recursion anywhere). Tags come by
  * name and their attributes one by one (onopentagname, onattribute): without an `onopentag`, htmlparser2 builds no
- * attribute object for each of the page's tags, and only a table's `id` and a cell's spans are kept.
+ * attribute object for each of the page's tags, and only a table's `id`, a row's `style` and `hidden` and a cell's
+ * spans are kept. The text of a heading outside any table is kept as the name of the table after it.
  */
 function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
   const stack: OpenTable[] = [];
   let count = 0;
   let depth = 0;
-  /** The table whose tag (0: none, 1: <table>, 2: a cell) is being opened: where its attributes go. */
+  /** The table whose tag (0: none, 1: <table>, 2: a cell, 3: a row) is being opened: where its attributes go. */
   let attrOf: OpenTable | undefined;
   let attrTag = 0;
+  /** The text of the heading being read outside tables, and of the last one, until a table takes it. */
+  let heading: string | undefined;
+  let lastHeading: string | undefined;
   const top = (): OpenTable | undefined => stack[stack.length - 1];
   return {
     stack,
     wantsText(): boolean {
       const t = top();
-      return t !== undefined && (t.cell !== undefined || t.inCaption);
+      return t === undefined ? heading !== undefined : t.cell !== undefined || t.inCaption;
     },
     wantsAttributes(): boolean {
       return attrTag !== 0;
@@ -182,6 +220,8 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
           t.idSeen = true;
           t.id = value.trim() || undefined;
         }
+      } else if (attrTag === 3) {
+        if (name === 'hidden' || (name === 'style' && /display\s*:\s*none/i.test(value))) t.rowHidden = true;
       } else if (name === 'colspan') t.colspanAttr ??= value;
       else if (name === 'rowspan') t.rowspanAttr ??= value;
     },
@@ -193,24 +233,17 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
       if (name === 'table') {
         if (stack.length >= MAX_TABLE_DEPTH)
           throw new FileRefusedError(file, `has tables nested more than ${MAX_TABLE_DEPTH} deep`);
-        attrOf = {
-          index: ++count,
-          id: undefined,
-          rowNo: 0,
-          row: undefined,
-          rowChars: 0,
-          cell: undefined,
-          inCaption: false,
-          spans: new Map(),
-          colspanAttr: undefined,
-          rowspanAttr: undefined,
-          idSeen: false,
-        };
+        attrOf = newTable(++count, stack.length === 0 ? lastHeading : undefined);
+        if (stack.length === 0) lastHeading = undefined;
         attrTag = 1;
         stack.push(attrOf);
-      } else if (!t) return;
-      else if (name === 'tr') startRow(file, want, t);
-      else if (name === 'td' || name === 'th') {
+      } else if (!t) {
+        if (HEADINGS.has(name)) heading = '';
+      } else if (name === 'tr') {
+        startRow(file, want, t);
+        attrOf = t;
+        attrTag = 3;
+      } else if (name === 'td' || name === 'th') {
         startCell(file, want, t);
         attrOf = t;
         attrTag = 2;
@@ -219,7 +252,10 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
     },
     ontext(text: string): void {
       const t = top();
-      if (!t) return;
+      if (!t) {
+        if (heading !== undefined && heading.length < 1000) heading += text;
+        return;
+      }
       if (t.cell !== undefined) {
         t.cell += text;
         if (t.cell.length > MAX_CSV_RECORD_CHARS)
@@ -232,7 +268,13 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
     onclosetag(name: string): void {
       depth--;
       const t = top();
-      if (!t) return;
+      if (!t) {
+        if (heading !== undefined && HEADINGS.has(name)) {
+          lastHeading = cleanText(heading).slice(0, 200) || undefined;
+          heading = undefined;
+        }
+        return;
+      }
       if (name === 'td' || name === 'th') endCell(file, t);
       else if (name === 'tr') endRow(file, want, t);
       else if (name === 'caption') t.inCaption = false;
@@ -245,26 +287,13 @@ function handlers(file: string, want: Want, tables: HtmlTableInfo[]) {
   };
 }
 
-function decoded(path: string, encoding: TextEncoding, bomBytes: number): Readable {
-  // UTF-8 by Node's own decoder (a multi-byte character split between chunks is kept whole, as iconv does): iconv's
-  // stream adds a Transform and its copies on every chunk, 0.1 s of a 100,000-row page
-  if (encoding === 'utf8')
-    return createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024, encoding: 'utf8' });
-  const file = createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024 });
-  const enc = encoding === 'windows1252' ? 'win1252' : encoding;
-  const out = file.pipe(iconv.decodeStream(enc)) as unknown as Readable;
-  file.on('error', (err) => out.destroy(err));
-  return out;
-}
-
 /**
  * The rows of the table named `table` (its id, caption or `Table N`, any case), or of the first table holding any
  * value, in batches.
  */
 export async function* readHtmlRows(
   path: string,
-  encoding: TextEncoding,
-  bomBytes: number,
+  text: TextDecision,
   file: string,
   table?: string,
 ): AsyncGenerator<HeadRow[]> {
@@ -280,13 +309,15 @@ export async function* readHtmlRows(
           if (chosen === undefined && cells.some((c) => c !== '')) chosen = t.index;
           if (chosen !== t.index) return;
         }
-        batch.push({ row: t.rowNo, cells, sheet: table ?? tableName(t) });
+        const row: HeadRow = { row: t.rowNo, cells, sheet: table ?? tableName(t) };
+        if (t.rowHidden) row.hidden = true;
+        batch.push(row);
       },
     },
     tables,
   );
   const parser = new TableParser(h);
-  const input = decoded(path, encoding, bomBytes);
+  const input = decodedStream(path, text, file);
   let any = false;
   try {
     for await (const chunk of input) {
@@ -317,13 +348,13 @@ export async function* readHtmlRows(
 }
 
 /** The tables of the page in document order (one streamed pass). */
-export async function listHtmlTables(path: string, encoding: TextEncoding, bomBytes: number, file: string) {
+export async function listHtmlTables(path: string, text: TextDecision, file: string): Promise<HtmlTableInfo[]> {
   const tables: HtmlTableInfo[] = [];
   const parser = new Parser(handlers(file, { table: '\u0000none', onRow: () => undefined }, tables), {
     decodeEntities: true,
     lowerCaseTags: true,
   });
-  const input = decoded(path, encoding, bomBytes);
+  const input = decodedStream(path, text, file);
   try {
     for await (const chunk of input) parser.write(chunk as string);
     parser.end();

@@ -13,7 +13,7 @@
 import type { Readable } from 'node:stream';
 import { posix } from 'node:path';
 import yauzl from 'yauzl';
-import { WorkbookPartError } from '../core/index.ts';
+import { WorkbookPartError } from '../../core/index.ts';
 
 export interface SheetRef {
   name: string;

@@ -10,15 +10,14 @@
  *   (page titles, dates, page numbers, blank lines), subtotal/total lines, and group lines (one cell spanning the
  *   whole width);
  * - row numbers are line numbers in the file, as an editor shows them.
+ *
+ * The encoding is the sniffer's (sap-list.ts), as for CSV.
  */
-import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import iconv from 'iconv-lite';
-import { FileRefusedError } from '../core/index.ts';
+import { FileRefusedError } from '../../core/index.ts';
+import type { HeadRow } from './format.ts';
 import { MAX_CSV_RECORD_CHARS } from './csv-reader.ts';
-import type { TextEncoding } from './file-sniffer.ts';
-import type { HeadRow } from './profile-selection.ts';
+import { decodedStream, type TextDecision } from './text-encoding.ts';
 
 const RULE = /^\s*\|?[-=]{3,}[-=|+\s]*$/;
 const BATCH = 500;
@@ -52,18 +51,8 @@ function isSubtotal(cells: readonly string[]): boolean {
   return first !== undefined && first.startsWith('*');
 }
 
-export async function* readSapListRows(
-  path: string,
-  encoding: TextEncoding,
-  bomBytes: number,
-  file: string,
-): AsyncGenerator<HeadRow[]> {
-  const raw = createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024 });
-  const input: Readable =
-    encoding === 'utf8'
-      ? raw.setEncoding('utf8')
-      : (raw.pipe(iconv.decodeStream(encoding === 'windows1252' ? 'win1252' : encoding)) as unknown as Readable);
-  if (input !== raw) raw.on('error', (err) => input.destroy(err));
+export async function* readSapListRows(path: string, text: TextDecision, file: string): AsyncGenerator<HeadRow[]> {
+  const input = decodedStream(path, text, file);
   const lines = createInterface({ input, crlfDelay: Infinity });
   let header: string | undefined;
   let cols: Array<[number, number]> = [];
@@ -100,7 +89,7 @@ export async function* readSapListRows(
     }
   } finally {
     lines.close();
-    raw.destroy();
+    input.destroy();
   }
   if (batch.length > 0) yield batch;
 }

@@ -1,18 +1,17 @@
 /**
- * Streamed CSV rows with csv-parse. The encoding comes from the sniffer (UTF-8 with/without BOM, UTF-16 LE/BE,
- * Windows-1252); the delimiter is the profile's or is detected among `, ; \t |` on the first lines. Quoted fields
- * may hold newlines and stray quotes (`19" monitor`, relax_quotes); rows may be ragged (relax_column_count, a
+ * Streamed CSV rows with csv-parse. The encoding comes from the sniffer (csv.ts: the byte order mark, else detected:
+ * UTF-8, or Windows-1252 said to be a guess); the delimiter is the profile's or is detected among `, ; \t |` on the
+ * first lines. Quoted fields may hold newlines and stray quotes (`19" monitor`, relax_quotes); rows may be ragged (relax_column_count, a
  * trailing delimiter's phantom column is just an empty cell). Empty lines are skipped by the parser itself (emitting
  * each as a record made 1,000,000 empty lines take 20-90 s); row numbers still count rows as a spreadsheet shows
  * them (an empty line is a row, a quoted multi-line field is one row): records emitted + empty lines skipped, both
  * from the parser's `info` (its line count is no help: it counts a CRLF inside quotes as two lines).
  */
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse';
-import iconv from 'iconv-lite';
-import type { TextEncoding } from './file-sniffer.ts';
+import { decodedStream, headText, type TextDecision } from './text-encoding.ts';
 
 /**
  * Longest row read, in characters (32 Mi). Far above any real export row; below it an overlong value is a rejected
@@ -28,13 +27,6 @@ export interface CsvRow {
   /** 1-based row as a spreadsheet shows it (empty lines count, a quoted field with newlines is one row). */
   row: number;
   cells: string[];
-}
-
-function decodeHead(buf: Buffer, enc: TextEncoding): string {
-  if (enc === 'utf8') return new TextDecoder('utf-8').decode(buf);
-  if (enc === 'utf16le') return iconv.decode(buf, 'utf16le');
-  if (enc === 'utf16be') return iconv.decode(buf, 'utf16be');
-  return iconv.decode(buf, 'win1252');
 }
 
 /** Pick the delimiter whose per-line count (outside quotes) is most consistent over the first lines. */
@@ -69,29 +61,30 @@ export function detectDelimiter(text: string): Delimiter {
   return best;
 }
 
+/** The delimiter `auto` stands for in this file: detectDelimiter on its first 64 KiB. */
+export async function fileDelimiter(path: string, text: TextDecision): Promise<Delimiter> {
+  const fh = await open(path, 'r');
+  const head = Buffer.alloc(64 * 1024);
+  try {
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    return detectDelimiter(headText(head.subarray(0, bytesRead), text));
+  } finally {
+    await fh.close();
+  }
+}
+
 export async function* readCsvRows(
   path: string,
-  encoding: TextEncoding,
-  bomBytes: number,
+  text: TextDecision,
+  file: string,
   delimiter: Delimiter | 'auto',
 ): AsyncGenerator<CsvRow[]> {
-  let delim: Delimiter;
-  if (delimiter === 'auto') {
-    const fh = await open(path, 'r');
-    const head = Buffer.alloc(64 * 1024);
-    let n: number;
-    try {
-      ({ bytesRead: n } = await fh.read(head, 0, head.length, bomBytes));
-    } finally {
-      await fh.close();
-    }
-    delim = detectDelimiter(decodeHead(head.subarray(0, n), encoding));
-  } else delim = delimiter;
-
-  const file = createReadStream(path, { start: bomBytes, highWaterMark: 256 * 1024 });
-  const source: Readable = (
-    encoding === 'utf8' ? file : file.pipe(iconv.decodeStream(encoding === 'windows1252' ? 'win1252' : encoding))
-  ) as Readable;
+  const delim = delimiter === 'auto' ? await fileDelimiter(path, text) : delimiter;
+  // UTF-8 as bytes: csv-parse decodes them itself, faster than taking strings
+  const source =
+    text.encoding === 'utf8'
+      ? createReadStream(path, { start: text.bomBytes, highWaterMark: 256 * 1024 })
+      : decodedStream(path, text, file);
   const parser = parse({
     max_record_size: MAX_CSV_RECORD_CHARS,
     delimiter: delim,
@@ -104,9 +97,7 @@ export async function* readCsvRows(
   // Errors are kept (parser.errored) and thrown by the loop below. Without a listener of their own, one emitted
   // while the caller is busy between batches (the parser meets an unclosed quote at the end of input) would be an
   // uncaught exception and end the worker.
-  const toParser = (err: Error): void => void parser.destroy(err);
-  file.on('error', toParser);
-  if (source !== file) source.on('error', toParser);
+  source.on('error', (err: Error) => void parser.destroy(err));
   parser.on('error', () => undefined);
   source.pipe(parser);
   try {
@@ -128,7 +119,7 @@ export async function* readCsvRows(
       await readableOrEnd(parser);
     }
   } finally {
-    file.destroy();
+    source.destroy();
     parser.destroy();
   }
 }

@@ -1,12 +1,13 @@
 /**
- * What an OLE2 compound document (`D0 CF 11 E0 A1 B1 1A E1`) holds, from its directory (SheetJS' CFB reader): a
- * workbook stream (`Workbook`: BIFF8, Excel 97-2003; `Book`: BIFF5), an Office file encrypted with a password
- * (`EncryptionInfo` + `EncryptedPackage`), or another Office document (Word, PowerPoint, an Outlook message). The
- * caller has checked the file's size against the in-memory limit: the container is read whole.
+ * What an OLE2 compound document (`D0 CF 11 E0 A1 B1 1A E1`) holds, from its directory (SheetJS' CFB reader): its
+ * streams, for the formats to recognise (xls.ts: a `Workbook` or `Book` stream); an Office file encrypted with a
+ * password (`EncryptionInfo` + `EncryptedPackage`) refused; another Office document (Word, PowerPoint, an Outlook
+ * message) named. The caller has checked the file's size against the in-memory limit: the container is read whole.
  */
 import { readFile } from 'node:fs/promises';
 
-export type Ole2Content = 'workbook' | { refuse: string };
+/** The names of the container's streams, or why the container itself is refused. */
+export type Ole2Content = { streams: string[] } | { refuse: string };
 
 const OTHER_DOCUMENTS: Array<[RegExp, string]> = [
   [/^WordDocument$/i, 'a Word document (.doc)'],
@@ -29,13 +30,14 @@ export async function ole2Content(path: string): Promise<Ole2Content> {
         'is an old binary Excel file (.xls) or a password-protected workbook, but its OLE2 container is corrupt (its sector tables cannot be read)',
     };
   }
-  const has = (n: string): boolean => names.some((x) => x.toLowerCase() === n.toLowerCase());
-  if (has('EncryptedPackage'))
+  if (names.some((x) => x.toLowerCase() === 'encryptedpackage'))
     return { refuse: 'is a password-protected (encrypted) workbook; save it without a password as .xlsx' };
-  if (has('Workbook') || has('Book')) return 'workbook';
+  return { streams: names };
+}
+
+/** An OLE2 document no format took: what it is, said in one sentence. */
+export function ole2Refusal(streams: readonly string[]): string {
   for (const [re, what] of OTHER_DOCUMENTS)
-    if (names.some((n) => re.test(n))) return { refuse: `is ${what}, not a spreadsheet export` };
-  return {
-    refuse: `is an OLE2 compound document holding no workbook (its streams: ${names.slice(0, 5).join(', ') || 'none'}), not a spreadsheet export`,
-  };
+    if (streams.some((n) => re.test(n))) return `is ${what}, not a spreadsheet export`;
+  return `is an OLE2 compound document holding no workbook (its streams: ${streams.slice(0, 5).join(', ') || 'none'}), not a spreadsheet export`;
 }

@@ -2,20 +2,20 @@
  * Decide what a file is by its content (never its extension) before any parser sees it, and refuse what we cannot
  * read with one sentence: too big, empty, encrypted (password-protected) xlsx, an OLE2 document holding no workbook,
  * a zip that would inflate past the limits (checked on the central directory with yauzl, before exceljs opens it),
- * a corrupt workbook, binary garbage, or text that is another kind of document (format-recognition.ts). What is read:
- * xlsx, OpenDocument .ods and old binary .xls (BIFF, in an OLE2 container) as workbooks, and text as CSV or
- * tab-separated text, an HTML table, an XML Spreadsheet 2003 or an SAP list. Formats parsed whole in memory
- * (.xls, XML 2003, .ods) are refused when their parse would take more than `maxInMemoryBytes`. For text, the
- * encoding: UTF-8 (BOM or not),
- * UTF-16 LE/BE (BOM), else Windows-1252.
+ * a corrupt workbook, binary garbage, or text that is another kind of document (recognition.ts). Which format it is,
+ * and how its text is decoded, the formats themselves say (all-formats.ts): each tried in turn on what the file's
+ * container (OLE2, zip or text) shows. Formats parsed whole in memory are refused when their parse would take more
+ * than `maxInMemoryBytes`.
  */
-import { isAscii } from 'node:buffer';
 import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import yauzl from 'yauzl';
-import { FileRefusedError } from '../core/index.ts';
-import { headText, openDocumentType, recognizeText } from './format-recognition.ts';
-import { ole2Content } from './ole2-content.ts';
+import { FileRefusedError } from '../../core/index.ts';
+import { FORMATS } from './all-formats.ts';
+import type { Evidence, FileFormat, SniffedFile } from './format.ts';
+import { ole2Content, ole2Refusal } from './ole2-content.ts';
+import { documentRefusal, markupRefusal, openDocumentType } from './recognition.ts';
+import { byteOrderMark, probeText, type TextProbe } from './text-encoding.ts';
 
 export interface IngestLimits {
   maxFileBytes: number;
@@ -23,28 +23,13 @@ export interface IngestLimits {
   maxXlsxEntries: number;
   /**
    * Memory budget of a file parsed whole (.xls, XML Spreadsheet 2003, .ods): its size (an .ods': its uncompressed
-   * parts) times its format's IN_MEMORY_EXPANSION must stay below it; default 1 GiB (MAX_IN_MEMORY_READ_BYTES).
+   * parts) times its format's in-memory expansion must stay below it; default 1 GiB (MAX_IN_MEMORY_READ_BYTES).
    */
   maxInMemoryBytes?: number;
 }
 
 /** The default of MAX_IN_MEMORY_READ_BYTES (src/settings/folders.ts). */
 export const DEFAULT_MAX_IN_MEMORY_BYTES = 1024 ** 3;
-
-/**
- * Peak memory of SheetJS' whole-file parse as a multiple of the bytes it parses, rounded up from what
- * `npm run bench:ingest` measures (peak RSS of the read over the file's size, docs/development.md).
- */
-export const IN_MEMORY_EXPANSION: Record<InMemoryKind, number> = { xls: 28, xml2003: 8, ods: 8 };
-
-export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'windows1252';
-
-/** Formats a reader holds whole in memory (sheetjs-reader.ts). */
-export type InMemoryKind = 'xls' | 'ods' | 'xml2003';
-
-export type SniffResult =
-  | { kind: 'csv' | 'sap-list' | 'html'; encoding: TextEncoding; bomBytes: number; size: number }
-  | { kind: 'xlsx' | 'xls' | 'ods' | 'xml2003'; size: number };
 
 const SNIFF_BYTES = 64 * 1024;
 
@@ -69,7 +54,18 @@ function readFailure(err: unknown): string {
   return `cannot be read (${code ?? (err as Error).message})`;
 }
 
-export async function sniffFile(path: string, displayName: string, limits: IngestLimits): Promise<SniffResult> {
+/** The first format of the container that recognises the evidence; a format's own refusal refuses the file. */
+function recognized(e: Evidence, refuse: (reason: string) => never): FileFormat | undefined {
+  for (const f of FORMATS) {
+    if (f.container !== e.container) continue;
+    const r = f.recognize(e);
+    if (r === true) return f;
+    if (r !== false) refuse(r.refuse);
+  }
+  return undefined;
+}
+
+export async function sniffFile(path: string, displayName: string, limits: IngestLimits): Promise<SniffedFile> {
   const refuse = (reason: string, cause?: unknown): never => {
     throw new FileRefusedError(displayName, reason, cause === undefined ? undefined : { cause });
   };
@@ -97,28 +93,27 @@ export async function sniffFile(path: string, displayName: string, limits: Inges
     refuse(readFailure(err), err);
   }
   const ext = extname(displayName).toLowerCase();
-
-  const budget = limits.maxInMemoryBytes ?? DEFAULT_MAX_IN_MEMORY_BYTES;
-  /** The refusal of a file whose whole-file parse would take more memory than the budget, else undefined. */
-  const overBudget = (kind: InMemoryKind, what: string, bytes: number): string | undefined =>
-    bytes * IN_MEMORY_EXPANSION[kind] <= budget
-      ? undefined
-      : `is ${what}: read whole it would take about ${mib(bytes * IN_MEMORY_EXPANSION[kind])} of memory, over the ${mib(budget)} budget for files read into memory (MAX_IN_MEMORY_READ_BYTES)`;
+  const sniffed = (format: FileFormat, parsed = size): SniffedFile => {
+    const over = format.inMemory && overBudget(format.inMemory, parsed, limits);
+    if (over) refuse(over);
+    return { path, file: displayName, size, format };
+  };
 
   // OLE2 compound document: old .xls, or an xlsx saved with a password (Office encrypts into an OLE2 container).
   if (head.length >= 8 && head.readUInt32BE(0) === 0xd0cf11e0 && head.readUInt32BE(4) === 0xa1b11ae1) {
-    const over = overBudget('xls', `an old binary Excel file (.xls) of ${mib(size)}`, size);
-    if (over) refuse(over);
+    // the container is read whole to list its streams: held to the budget of the formats it may hold first
+    for (const f of FORMATS) {
+      const over = f.container === 'ole2' && f.inMemory && overBudget(f.inMemory, size, limits);
+      if (over) refuse(over);
+    }
     const content = await ole2Content(path);
-    if (content !== 'workbook') refuse(content.refuse);
-    return { kind: 'xls', size };
+    if ('refuse' in content) return refuse(content.refuse);
+    const format = recognized({ container: 'ole2', streams: content.streams }, refuse);
+    return sniffed(format ?? refuse(ole2Refusal(content.streams)));
   }
   if (head.length >= 4 && head.readUInt32BE(0) === 0x504b0304) {
     const zip = await checkZip(path, limits, refuse, openDocumentType(head));
-    const what = `an OpenDocument spreadsheet (.ods) that inflates to ${mib(zip.uncompressed)}`;
-    const over = zip.kind === 'ods' ? overBudget('ods', what, zip.uncompressed) : undefined;
-    if (over) refuse(over);
-    return { kind: zip.kind, size };
+    return sniffed(zip.format, zip.uncompressed);
   }
   if (head.length >= 4 && head.readUInt32BE(0) === 0x504b0506) refuse('is an empty zip archive, not a workbook');
   if (head.length >= 5 && head.toString('latin1', 0, 5) === '%PDF-')
@@ -128,16 +123,10 @@ export async function sniffFile(path: string, displayName: string, limits: Inges
     refuse('is not a valid xlsx workbook (it is not a zip archive: corrupt or renamed)');
 
   // Text.
-  let encoding: TextEncoding;
-  let bomBytes = 0;
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) [encoding, bomBytes] = ['utf8', 3];
-  else if (head[0] === 0xff && head[1] === 0xfe) [encoding, bomBytes] = ['utf16le', 2];
-  else if (head[0] === 0xfe && head[1] === 0xff) [encoding, bomBytes] = ['utf16be', 2];
-  else {
-    if (head.includes(0)) refuse('holds binary data (NUL bytes), not CSV text');
-    encoding = (await isWholeFileUtf8(path)) ? 'utf8' : 'windows1252';
-  }
-  if (encoding === 'utf8' || encoding === 'windows1252') {
+  const bom = byteOrderMark(head);
+  const bomBytes = bom?.bomBytes ?? 0;
+  if (!bom && head.includes(0)) refuse('holds binary data (NUL bytes), not CSV text');
+  if (!bom?.encoding.startsWith('utf16')) {
     // Control characters other than tab/CR/LF/FF are rare in text and common in binary.
     let control = 0;
     for (let i = bomBytes; i < head.length; i++) {
@@ -146,17 +135,27 @@ export async function sniffFile(path: string, displayName: string, limits: Inges
     }
     if (control > (head.length - bomBytes) * 0.01) refuse('holds binary data (control characters), not CSV text');
   }
-  if (size === bomBytes || isBlank(head.subarray(bomBytes), encoding)) {
+  // Recognition looks at markup and punctuation only: the head as its mark says, else byte for byte.
+  const text = headText(head, bom?.encoding, bomBytes);
+  if (size === bomBytes || /^[\s,;|\t"\u0000]*$/.test(text)) {
     if (size <= SNIFF_BYTES) refuse('is empty (no rows)');
   }
-  const text = recognizeText(headText(head, encoding, bomBytes));
-  if ('refuse' in text) return refuse(text.refuse);
-  if (text.kind === 'xml2003') {
-    const over = overBudget('xml2003', `an XML spreadsheet of ${mib(size)}`, size);
-    if (over) refuse(over);
-    return { kind: 'xml2003', size };
-  }
-  return { kind: text.kind, encoding, bomBytes, size };
+  const notSpreadsheet = documentRefusal(text);
+  if (notSpreadsheet) refuse(notSpreadsheet);
+  const format = recognized({ container: 'text', text }, refuse) ?? refuse(markupRefusal(text));
+  let probed: Promise<TextProbe> | undefined;
+  const decision = await format.encoding!(head, () => (probed ??= probeText(path)));
+  if ('refuse' in decision) return refuse(decision.refuse);
+  return { ...sniffed(format), text: decision };
+}
+
+/** The refusal of a whole-file parse that would take more memory than the budget, else undefined. */
+function overBudget(m: NonNullable<FileFormat['inMemory']>, bytes: number, limits: IngestLimits): string | undefined {
+  const budget = limits.maxInMemoryBytes ?? DEFAULT_MAX_IN_MEMORY_BYTES;
+  const need = bytes * m.expansion;
+  if (need <= budget) return undefined;
+  const what = m.of === 'file' ? `${m.called} of ${mib(bytes)}` : `${m.called} that inflates to ${mib(bytes)}`;
+  return `is ${what}: read whole it would take about ${mib(need)} of memory, over the ${mib(budget)} budget for files read into memory (MAX_IN_MEMORY_READ_BYTES)`;
 }
 
 /** Bytes no text file starts with: NUL or other control characters among the first 512. */
@@ -165,36 +164,16 @@ function isBinaryHead(head: Buffer): boolean {
   return false;
 }
 
-function isBlank(b: Buffer, enc: TextEncoding): boolean {
-  const text =
-    enc === 'utf16le'
-      ? b.toString('utf16le')
-      : enc === 'utf16be'
-        ? Buffer.from(b).swap16().toString('utf16le')
-        : b.toString('latin1');
-  return /^[\s,;|\t"\u0000]*$/.test(text);
-}
-
-/** Strict UTF-8 check over the whole file (streamed): a file valid only at its start is not UTF-8. */
-async function isWholeFileUtf8(path: string): Promise<boolean> {
-  const dec = new TextDecoder('utf-8', { fatal: true });
-  const fh = await open(path, 'r');
-  const buf = Buffer.alloc(1 << 20);
-  try {
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) break;
-      const chunk = buf.subarray(0, bytesRead);
-      // Pure ASCII chunks (the usual case) need no decoding.
-      if (!isAscii(chunk)) dec.decode(chunk, { stream: true });
-    }
-    dec.decode();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await fh.close();
-  }
+/** The head as text by its byte order mark (a sequence cut at its end is harmless here), else byte for byte. */
+function headText(head: Buffer, encoding: string | undefined, bomBytes: number): string {
+  const b = head.subarray(bomBytes);
+  if (encoding === 'utf8') return b.toString('utf8');
+  if (encoding === 'utf16le') return b.subarray(0, b.length & ~1).toString('utf16le');
+  if (encoding === 'utf16be')
+    return Buffer.from(b.subarray(0, b.length & ~1))
+      .swap16()
+      .toString('utf16le');
+  return b.toString('latin1');
 }
 
 /** How both passes open the archive: entry by entry, kept open until closed, declared sizes checked on inflating. */
@@ -205,8 +184,8 @@ async function checkZip(
   path: string,
   limits: IngestLimits,
   refuse: (reason: string, cause?: unknown) => never,
-  openDocument: string | undefined,
-): Promise<{ kind: 'xlsx' | 'ods'; uncompressed: number }> {
+  mimetype: string | undefined,
+): Promise<{ format: FileFormat; uncompressed: number }> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.openPromise(path, ZIP_OPEN);
@@ -243,13 +222,11 @@ async function checkZip(
       refuse(`is a corrupt zip/xlsx archive (${(err as Error).message})`, err);
     });
     if (encrypted) refuse('is an encrypted zip archive; save it without a password');
-    const ods = !names.has('xl/workbook.xml') && names.has('mimetype') && names.has('content.xml');
-    if (ods && openDocument !== undefined && !openDocument.endsWith('.spreadsheet'))
-      refuse(`is an OpenDocument file of type ${openDocument.split('.').pop()}, not a spreadsheet`);
-    if (!ods && !names.has('xl/workbook.xml'))
+    const format =
+      recognized({ container: 'zip', entries: names, mimetype }, refuse) ??
       refuse('is a zip archive but not an xlsx or OpenDocument workbook (no xl/workbook.xml, no content.xml)');
     await inflateAll(path, refuse);
-    return { kind: ods ? 'ods' : 'xlsx', uncompressed: total };
+    return { format, uncompressed: total };
   } finally {
     zip.close();
   }
