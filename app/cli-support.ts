@@ -4,12 +4,34 @@
  * mapping from errors to exit codes: 2 for bad configuration or usage, 1 for a failure that was reported.
  */
 import { loadConfig, type Config } from '../src/settings/index.ts';
-import { ConfigError, RfqSyncError, createLogger, scrubSecrets, type Logger } from '../src/core/index.ts';
+import {
+  ConfigError,
+  RfqSyncError,
+  createLogger,
+  scrubSecrets,
+  terminalLines,
+  type Logger,
+} from '../src/core/index.ts';
 
-/** One line on stdout: what a command prints for the person or script that ran it. */
+/**
+ * One line on stdout: what a command prints for the person or script that ran it. Terminal-safe: a control character
+ * from an export or the service (an id carrying ESC sequences) is printed as a visible escape, never raw; a command
+ * whose fields may hold line breaks escapes them itself (terminalText) before joining its lines.
+ */
 export const out = (line: string): void => {
-  process.stdout.write(`${line}\n`);
+  process.stdout.write(`${terminalLines(line)}\n`);
 };
+
+/**
+ * Output to a pipe whose reader is gone (`rfq-sync check FILE | head -1`) ends quietly: what is left to print is
+ * dropped and the command finishes as it would, with its own exit code; never an EPIPE stack trace.
+ */
+export function dropOutputToClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    });
+}
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -53,7 +75,10 @@ export function setup(
 }
 
 /** Print an error the way a person should read it and return the exit code. */
-export function reportError(err: unknown, write: (s: string) => void = (s) => process.stderr.write(s)): number {
+export function reportError(
+  err: unknown,
+  write: (s: string) => void = (s) => process.stderr.write(terminalLines(s)),
+): number {
   if (err instanceof ConfigError) {
     write(`rfq-sync: invalid configuration:\n${err.problems.map((p) => `  ${scrubSecrets(p)}`).join('\n')}\n`);
     return EXIT_CONFIG;

@@ -5,9 +5,27 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Config } from '../src/settings/index.ts';
-import { ConfigError, type Logger } from '../src/core/index.ts';
-import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, reportError, setup, type GlobalOptions } from './cli-support.ts';
+import { type Logger } from '../src/core/index.ts';
+import {
+  dropOutputToClosedPipes,
+  EXIT_CONFIG,
+  EXIT_FAILED,
+  EXIT_OK,
+  out,
+  reportError,
+  setup,
+  type GlobalOptions,
+} from './cli-support.ts';
 import { commands, type SandboxCommandOptions } from './commands/index.ts';
+
+dropOutputToClosedPipes();
+
+/**
+ * The formats `check` reads, as --help names them. Written here, not read from src/ingest/formats' list, whose modules
+ * load their readers: --help loads no reader (test/ingest/check-cli.test.ts checks every format of the list is named).
+ */
+const FORMATS =
+  'CSV or tab-separated text, XLSX, binary XLS (Excel 97-2003, SAP XXL), XML Spreadsheet 2003, ODS, an HTML table (as Oracle EBS saves .xls), or an SAP list saved "unconverted"';
 
 const program = new Command('rfq-sync')
   .description(
@@ -127,7 +145,7 @@ program
   .description(
     'dry run of one export: the mapping profile chosen and why, the requisitions it would create, every row problem (no side effects)',
   )
-  .argument('<file>', 'CSV or XLSX export')
+  .argument('<file>', `the export: ${FORMATS}`)
   .addOption(
     new Option('-m, --mapping <name>', 'use this mapping profile instead of detecting one').conflicts('suggest'),
   )
@@ -141,64 +159,22 @@ program
     'with --suggest: write the profile to this file (whole, and only when one was drafted) instead of standard output',
   )
   .option('--force', 'with --out: replace the file if it exists')
+  .addOption(
+    new Option(
+      '--json',
+      'print the same facts as one JSON document on standard output (field names in docs/mapping.md)',
+    ).conflicts('suggest'),
+  )
   .addHelpText(
     'after',
     '\nExit code: 0 clean (warnings allowed), 1 some rows rejected, 2 the file or the mapping cannot be read.\nDraft a profile: rfq-sync check --suggest FILE --name NAME --out mappings/NAME.yaml, then review the "# REVIEW:" points.',
   )
-  .action(
-    action(
-      async (
-        file: string,
-        opts: { mapping?: string; suggest?: boolean; name?: string; out?: string; force?: boolean },
-      ) => {
-        const { config } = setup(globals());
-        const limits = {
-          maxFileBytes: config.MAX_FILE_BYTES,
-          maxXlsxUncompressedBytes: config.MAX_XLSX_UNCOMPRESSED_BYTES,
-          maxXlsxEntries: config.MAX_XLSX_ENTRIES,
-          maxInMemoryBytes: config.MAX_IN_MEMORY_READ_BYTES,
-        };
-        // commander has conflicts but no "only with": these are checked here
-        for (const o of ['name', 'out', 'force'] as const)
-          if (opts[o] !== undefined && !opts.suggest) throw new ConfigError([`--${o}: only with --suggest`]);
-        if (opts.force && opts.out === undefined) throw new ConfigError(['--force: only with --out']);
-        if (opts.suggest) {
-          const { runSuggest } = await import('../src/ingest/suggest/index.ts');
-          return runSuggest(
-            file,
-            {
-              limits,
-              name: opts.name,
-              outFile: opts.out,
-              force: opts.force,
-              followedCategories: async () => (await commands.suggestVendors()).followedCategories(config),
-            },
-            (text) => process.stdout.write(text),
-            (line) => process.stderr.write(`${line}\n`),
-          );
-        }
-        const { loadProfileCatalog, runCheck } = await import('../src/ingest/index.ts');
-        let catalog;
-        try {
-          catalog = await loadProfileCatalog(config.folders.mappings);
-        } catch (err) {
-          process.stderr.write(`rfq-sync: ${(err as Error).message}\n`);
-          return EXIT_CONFIG;
-        }
-        // One broken profile never stops the others: said, skipped; a file only it could take is held for it.
-        for (const b of catalog.broken) process.stderr.write(`rfq-sync: broken mapping profile skipped: ${b.reason}\n`);
-        const { profiles, broken } = catalog;
-        return runCheck(file, { profiles, broken, mappingName: opts.mapping, limits }, (line) =>
-          process.stdout.write(`${line}\n`),
-        );
-      },
-    ),
-  );
+  .action(runFromCommands(commands.check, 'runCheckCommand'));
 
 program
   .command('ingest')
   .description('submit one file now, as if dropped in the inbox (a running worker reads it)')
-  .argument('<file>', 'CSV or XLSX export')
+  .argument('<file>', `the export: ${FORMATS}`)
   .option('-m, --mapping <name>', 'use this mapping profile instead of detecting one')
   .option('--move', 'move the file instead of copying it (same file system as processing/ only)')
   .action(
@@ -232,9 +208,15 @@ program
     'where is my requisition: its timeline from file to award (audit log and Redis), and what is pending and why',
   )
   .argument('<what>', 'an external_id, a requisition (profile/key), an RFQ number or _id, a file name or sha256')
-  .option('--json', 'print one JSON document')
+  .option('--json', 'print one JSON document (streamed with --all)')
+  .option('--all', 'every step, however many (a recurring file name answers with its files otherwise)')
+  .option('--since <when>', 'only the steps from then on: 2026-11-24 (UTC midnight) or an ISO 8601 time')
+  .addHelpText(
+    'after',
+    '\nNames the audit folder it read and the days it covers. RFQ numbers are per account: --account to choose.\nExit code: 0 an answer (from the log, or from Redis when the log names nothing), 1 nothing found.',
+  )
   .action(
-    action(async (what: string, opts: { json?: boolean }) => {
+    action(async (what: string, opts: { json?: boolean; all?: boolean; since?: string }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
       const { runTraceCommand } = await commands.trace();
       return runTraceCommand(config, logger, what, opts);
@@ -250,6 +232,16 @@ program
   .action(runFromCommands(commands.doctor, 'runDoctorCommand', {}, { command: 'doctor', mode: 'refuse' }));
 
 program
+  .command('vendors')
+  .description(
+    "write a draft of the vendor cross-reference (VENDOR_XREF_FILE) from the vendor directory and the suppliers seen in quotations, the ERP's vendor ids to fill",
+  )
+  .requiredOption('--xref-draft <file>', 'the CSV to write (never replaced)')
+  .action(
+    runFromCommands(commands.vendors, 'runVendorsCommand', { redisOnly: true }, { command: 'vendors', mode: 'warn' }),
+  );
+
+program
   .command('recover')
   .description(
     'after Redis lost its state: reconcile every requisition of the files taken since WHEN before any post, then resume creation',
@@ -263,9 +255,7 @@ program
       const { config: loaded, logger } = setup(globals(), { redisOnly: true, advisory: notifySetting });
       const config = await notifySettings(loaded, 'recover', 'warn');
       const { parseSince, runRecoverCommand } = await commands.recover();
-      return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, (l) =>
-        process.stdout.write(`${l}\n`),
-      );
+      return runRecoverCommand(config, logger, { since: parseSince(opts.since) }, out);
     }),
   );
 
@@ -282,7 +272,7 @@ program
     action(async () => {
       const { config, logger } = setup(globals());
       const { runResumeCommand } = await commands.resume();
-      return runResumeCommand(config, logger, (l) => process.stdout.write(`${l}\n`));
+      return runResumeCommand(config, logger, out);
     }),
   );
 
@@ -297,7 +287,7 @@ program
     action(async (opts: { takeOver?: boolean }) => {
       const { config, logger } = setup(globals(), { redisOnly: true });
       const { runIntakeCommand } = await commands.intake();
-      return runIntakeCommand(config, logger, opts, (l) => process.stdout.write(`${l}\n`));
+      return runIntakeCommand(config, logger, opts, out);
     }),
   );
 

@@ -2,7 +2,7 @@
  * `npm run bench:comparison`: one comparison workbook for 5,000 lines x 50 suppliers (1,250,000 supplier cells:
  * unit price, line total, % of mean, rank, vs last price), with ~5 % missing prices, a few not-qualified suppliers
  * and ties, and the last price paid of every line looked up in the price history (a real redis-server holding an
- * earlier award of every other line's product, src/tracking/price-history.ts).
+ * earlier award of every other line's product, src/awarding/price-history.ts).
  * The measured run happens in a child process so its peak RSS (maxRSS) belongs to this workload alone.
  * Targets (docs/development.md#comparison-workbook-npm-run-benchcomparison): under 8 s and under 400 MB on a 2-core
  * machine, and at most 0.3x the time of the same grid written by openpyxl in write-only mode
@@ -19,13 +19,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildComparison } from '../src/comparison/model.ts';
 import type { ComparisonInput } from '../src/comparison/types.ts';
-import { writeComparisonModel } from '../src/comparison/workbook.ts';
+import { writeComparisonModel } from '../src/comparison/sheets/workbook.ts';
 import { writeAtomically } from '../src/core/atomic-write.ts';
 import type { ListedRfq, Quotation } from '../src/sourcing/types.ts';
 import { Redis } from 'ioredis';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import { redisKeys } from '../src/redis/redis-keys.ts';
-import { lastAwards, recordFinalAward } from '../src/tracking/price-history.ts';
+import { lastAwards, recordFinalAward } from '../src/awarding/price-history.ts';
 
 const { values: args } = parseArgs({
   options: {

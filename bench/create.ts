@@ -20,11 +20,11 @@ import { startWorker } from '../jobs/worker.ts';
 import { loadConfig } from '../src/settings/config.ts';
 import { silentLogger } from '../src/core/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../app/runtime/worker-context.ts';
-import { toCreateRfqRequest } from '../src/creation/rfq-creator.ts';
 import { parseInfo } from '../src/redis/redis-checks.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import type { Requisition } from '../src/core/requisition.ts';
 import { createSourcingClient } from '../src/sourcing/client/http-client.ts';
+import { toCreateRfqRequest } from '../src/requisitions/index.ts';
 
 void enqueueCreateRfq;
 const LATENCY_MS = 20;
@@ -314,7 +314,10 @@ const ideal = (c: number) => (c * 1000) / LATENCY_MS;
 /** What a run could reach at best: what the latency allows at its concurrency, or its rate limit if lower. */
 const targetOf = (r: Result) => Math.min(ideal(r.inFlight), r.limit);
 console.log(
-  `\nbench:create - sandbox latency ${LATENCY_MS} ms (separate process), Redis with AOF, one worker process unless the run says (N x C)\n`,
+  `\nbench:create - sandbox latency ${LATENCY_MS} ms (separate process), Redis with AOF, one worker process unless the run says (N x C)`,
+);
+console.log(
+  'settings changed from their defaults: RATE_LIMIT_PER_SECOND=100000 ("no limit") or as the run says, CONCURRENCY_CREATE as the run says\n',
 );
 console.log(
   'run                                RFQs    s      RFQs/s   of ideal  calls/s after 1st s  max calls/1s  CPU ms/RFQ: ours  Redis  sandbox  Redis cmd/RFQ',

@@ -5,7 +5,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_MAX_IN_MEMORY_BYTES, IN_MEMORY_EXPANSION } from '../src/ingest/file-sniffer.ts';
+import { DEFAULT_MAX_IN_MEMORY_BYTES, formatOf } from '../src/ingest/formats/index.ts';
 
 interface Measure {
   rows: number;
@@ -109,7 +109,7 @@ export async function formatCases(
         `${c.name}: ${mb.toFixed(1)} MB streamed; speed ours/raw ${speed.toFixed(2)} (target >= 0.6) ${ok(speed >= 0.6)}; peak RSS ${ours.maxRssMB.toFixed(0)} MB (target < 400, the CSV bound) ${ok(ours.maxRssMB < 400)}`,
       );
     else {
-      const expansion = IN_MEMORY_EXPANSION[c.kind];
+      const expansion = formatOf(c.kind).inMemory!.expansion;
       verdicts.push(
         `${c.name}: ${mb.toFixed(1)} MB x ${expansion} (its expansion) = ${(mb * expansion).toFixed(0)} MB of the ${budgetMB} MB budget; speed ours/raw ${speed.toFixed(2)} (target >= 0.6) ${ok(speed >= 0.6)}; peak RSS ${ours.maxRssMB.toFixed(0)} MB (target < the budget) ${ok(ours.maxRssMB < budgetMB)}`,
       );

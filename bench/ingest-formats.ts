@@ -11,9 +11,13 @@ import { once } from 'node:events';
 import * as XLSX from '@e965/xlsx';
 import { Parser } from 'htmlparser2';
 import { createInterface } from 'node:readline';
-import { readHtmlRows } from '../src/ingest/html-reader.ts';
-import { readSapListRows } from '../src/ingest/sap-list-reader.ts';
-import { loadWorkbook, readWorkbookRows } from '../src/ingest/sheetjs-reader.ts';
+import { readHtmlRows } from '../src/ingest/formats/html-reader.ts';
+import { readSapListRows } from '../src/ingest/formats/sap-list-reader.ts';
+import { loadOds } from '../src/ingest/formats/ods.ts';
+import { readWorkbookRows } from '../src/ingest/formats/sheetjs-reader.ts';
+import { utf8 } from '../src/ingest/formats/text-encoding.ts';
+import { loadXls } from '../src/ingest/formats/xls.ts';
+import { loadXml2003 } from '../src/ingest/formats/xml2003.ts';
 
 export const FORMAT_KINDS = [
   'raw-sheetjs',
@@ -118,12 +122,12 @@ export async function writeHtml(path: string, header: string[], dataRow: (i: num
 export async function rawParse(kind: (typeof FORMAT_KINDS)[number], file: string): Promise<number> {
   if (kind === 'reader-html') {
     let n = 0;
-    for await (const b of readHtmlRows(file, 'utf8', 0, 'bench')) n += b.length;
+    for await (const b of readHtmlRows(file, utf8('bench'), 'bench')) n += b.length;
     return n;
   }
   if (kind === 'reader-sap') {
     let n = 0;
-    for await (const b of readSapListRows(file, 'utf8', 0, 'bench')) n += b.length;
+    for await (const b of readSapListRows(file, utf8('bench'), 'bench')) n += b.length;
     return n;
   }
   if (kind === 'raw-lines') {
@@ -135,7 +139,12 @@ export async function rawParse(kind: (typeof FORMAT_KINDS)[number], file: string
   }
   if (kind === 'reader-xls' || kind === 'reader-xml2003' || kind === 'reader-ods') {
     let n = 0;
-    const wb = await loadWorkbook(file, kind.slice('reader-'.length) as 'xls' | 'xml2003' | 'ods', 'bench');
+    const wb =
+      kind === 'reader-xls'
+        ? await loadXls(file, 'bench')
+        : kind === 'reader-ods'
+          ? await loadOds(file, 'bench')
+          : await loadXml2003(file, 'bench', utf8('bench'));
     for await (const b of readWorkbookRows(wb)) n += b.length;
     return n;
   }

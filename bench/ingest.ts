@@ -28,24 +28,10 @@ import { ingestFile, loadProfiles } from '../src/ingest/index.ts';
 import { ExternalIdIndex } from '../src/ingest/external-id-index.ts';
 import { formatCases } from './ingest-formats-run.ts';
 import { FORMAT_KINDS, FORMAT_WRITERS, rawParse } from './ingest-formats.ts';
+import { GENERIC_HEADER } from '../test/helpers/generic-template.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const HEADER = [
-  'Requisition',
-  'Line',
-  'Item',
-  'Specification',
-  'UoM',
-  'Qty',
-  'Estimated Total',
-  'Title',
-  'Description',
-  'Due Date',
-  'Required Date',
-  'RFQ Type',
-  'Category',
-  'Location',
-];
+const HEADER = GENERIC_HEADER;
 const LINES_PER_REQ = 10;
 const NOW = new Date('2026-11-22T10:00:00Z');
 

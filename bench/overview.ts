@@ -15,13 +15,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
 import { Redis } from 'ioredis';
-import { excelDateInZone } from '../src/comparison/dates.ts';
+import { excelDateInZone } from '../src/comparison/sheets/dates.ts';
 import { loadConfig } from '../src/settings/config.ts';
 import { redisKeys } from '../src/redis/redis-keys.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
-import { trackingStore } from '../src/tracking/context.ts';
-import { overviewRow, writeAccountOverview } from '../src/tracking/overview.ts';
-import type { TrackedRfq } from '../src/tracking/transitions.ts';
+import { overviewRow, writeAccountOverview } from '../src/awarding/overview.ts';
+import type { TrackedRfq } from '../src/rfqs/record.ts';
+import { trackingStore } from '../src/rfqs/store.ts';
 
 const { values: args } = parseArgs({
   options: {

@@ -1,6 +1,6 @@
 /**
  * comparison: write one version of an RFQ's outputs, its comparison workbook and award CSV and any other output
- * registered in src/comparison/outputs.ts (src/tracking/comparison-runner.ts).
+ * registered in src/comparison/outputs.ts (src/awarding/comparison-runner.ts).
  *
  * Payload:  { rfqId, version } (src/queues/comparison.ts). Job id `comparison~<rfq>~v<n>`: each
  *           version is written once.
@@ -16,18 +16,18 @@
  *           errors are retried with back-off; a bad payload is unrecoverable.
  */
 import type { Job } from 'bullmq';
-import {
-  type TrackingContext,
-  handleServiceError,
-  runComparison,
-  type ComparisonResult,
-} from '../src/tracking/index.ts';
+import { type AwardingContext, runComparison, type ComparisonResult } from '../src/awarding/index.ts';
 import { comparisonQueue, parseJob } from '../src/queues/index.ts';
+import type { AuditLines } from './audit-lines.ts';
+import { handleServiceError, type ServiceErrorContext } from './service-errors.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type ComparisonJobResult = ComparisonResult;
 
-export async function processComparison(ctx: TrackingContext, job: Job): Promise<ComparisonJobResult> {
+export async function processComparison(
+  ctx: AwardingContext & ServiceErrorContext,
+  job: Job,
+): Promise<ComparisonJobResult> {
   const { data } = parseJob(comparisonQueue, job);
   try {
     return await runComparison(ctx, data);
@@ -35,3 +35,6 @@ export async function processComparison(ctx: TrackingContext, job: Job): Promise
     return handleServiceError(ctx, job, err);
   }
 }
+
+/** None at the end: written by the comparison itself, before its files are told of (src/awarding/comparison-runner.ts). */
+export const auditLines: AuditLines<ComparisonJobResult> = {};

@@ -23,15 +23,21 @@
  *     list`; `failed retry` tries it once more (a re-export with corrected data is a new job anyway).
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { AuthError, RateLimitError, type Requisition } from '../src/core/index.ts';
-import type { WorkerContext } from '../src/worker/index.ts';
-import type { WorkerConfig } from '../src/settings/index.ts';
+import { AuthError, RateLimitError, type Requisition, AttemptBusyError, ThrottledError } from '../src/core/index.ts';
+import type { WorkerServices } from '../src/worker/index.ts';
+import type {
+  jobSettings,
+  outputSettings,
+  reconcileSettings,
+  redisSettings,
+  serviceSettings,
+  SettingValues,
+} from '../src/settings/index.ts';
 import {
   createHeaderPusher,
   createIdempotencyStore,
   createReconcileCoordinator,
   type ReconcileCoordinator,
-  AttemptBusyError,
   contentHashOf,
   createRfqOnce,
   type CreateOutcome,
@@ -40,13 +46,17 @@ import {
 import { replicationWait, type Queues } from '../src/redis/index.ts';
 import {
   createRfqJobId as createJobIdOf,
+  createRfqPayloadSchema,
   createRfqQueue,
   enqueueCreateRfq as addCreateJob,
   parseJob,
 } from '../src/queues/index.ts';
-import { ThrottledError, createLagProbe } from '../src/account/index.ts';
+import { createLagProbe } from '../src/account/index.ts';
 import { trackRfq } from '../src/tracking/index.ts';
 import { requisitionDecision } from '../src/notify/events/index.ts';
+import type { AuditEvent } from '../src/audit/index.ts';
+import { requisitionRecords } from '../src/requisitions/index.ts';
+import { type AuditLines, type AuditLinesContext, requisitionIdentity } from './audit-lines.ts';
 
 /**
  * How long a job set aside by a refused token waits before it looks again. Short on purpose: while the queue is
@@ -69,21 +79,20 @@ export async function enqueueCreateRfq(queues: Pick<Queues, 'createRfq'>, requis
 
 /** What the create protocol is wired from: the context's Redis, clients, limiter and dialect, and these settings. */
 export type CreateRfqContext = Pick<
-  WorkerContext,
+  WorkerServices,
   'redis' | 'keys' | 'client' | 'listingClient' | 'limiter' | 'dialects' | 'logger'
 > & {
-  config: Pick<
-    WorkerConfig,
-    | 'SOURCING_CALL_DEADLINE_MS'
-    | 'SOURCING_LIST_SETTLE_MS'
-    | 'SOURCING_LIST_SETTLE_UNMEASURED_MS'
-    | 'RECONCILE_MAX_WALKS'
-    | 'REDIS_WAIT_REPLICAS'
-    | 'REDIS_WAIT_TIMEOUT_MS'
-    | 'PUSH_HEADER_CHANGES'
-    | 'REQUISITION_CURRENCY'
-  >;
-} & Partial<Pick<WorkerContext, 'audit'>>;
+  config: CreateRfqConfig;
+} & Partial<Pick<WorkerServices, 'audit'>>;
+
+/** The settings the create protocol reads: the POST's deadline, the reconcile's, replica waits and header pushes. */
+export type CreateRfqConfig = Pick<
+  SettingValues<typeof serviceSettings>,
+  'SOURCING_CALL_DEADLINE_MS' | 'PUSH_HEADER_CHANGES'
+> &
+  SettingValues<typeof reconcileSettings> &
+  Pick<SettingValues<typeof redisSettings>, 'REDIS_WAIT_REPLICAS' | 'REDIS_WAIT_TIMEOUT_MS'> &
+  Pick<SettingValues<typeof outputSettings>, 'REQUISITION_CURRENCY'>;
 
 /** The account's reconcile coordinator for this context (src/creation/reconcile-coordinator.ts). */
 export function reconcilerOf(ctx: CreateRfqContext): ReconcileCoordinator {
@@ -162,8 +171,8 @@ export function createRfqProcessor(ctx: CreateRfqContext & CreateJobContext): (j
 }
 
 /** What a create-rfq job reads of the context beside the protocol's wiring. */
-type CreateJobContext = Pick<WorkerContext, 'authGate' | 'state' | 'notify' | 'tokens'> & {
-  config: Pick<WorkerConfig, 'JOB_BACKOFF_MS'>;
+type CreateJobContext = Pick<WorkerServices, 'authGate' | 'state' | 'notify' | 'tokens'> & {
+  config: Pick<SettingValues<typeof jobSettings>, 'JOB_BACKOFF_MS'>;
 };
 
 export async function processCreateRfq(ctx: CreateJobContext, deps: CreatorDeps, job: Job): Promise<CreateRfqResult> {
@@ -204,4 +213,73 @@ function decisionEvent(r: Requisition, o: CreateOutcome) {
     reason: o.reason ?? 'the match is ambiguous',
     candidates: o.rfqIds ?? [],
   });
+}
+
+/** What became of the requisition; a create refused for good is a step too (jobs/audit-lines.ts). */
+export const auditLines: AuditLines<CreateRfqResult> = {
+  end: createEvents,
+  /**
+   * The job fails with UnrecoverableError. Not a payload its schema refuses: no requisition was read (and such a
+   * payload must fail named, whatever it holds).
+   */
+  failed(_ctx, job, err) {
+    if (!(err instanceof Error) || err.name !== 'UnrecoverableError') return [];
+    const payload = createRfqPayloadSchema.safeParse(job.data);
+    if (!payload.success) return [];
+    const r = payload.data.requisition;
+    return [
+      {
+        event: 'create-sent',
+        summary: `requisition ${r.profile}/${r.key} rejected: ${err.message}`,
+        ...requisitionIdentity(r),
+        outcome: 'rejected',
+        reason: err.message.slice(0, 500),
+      },
+    ];
+  },
+};
+
+async function createEvents(ctx: AuditLinesContext, job: Job, o: CreateRfqResult): Promise<AuditEvent[]> {
+  const r = parseJob(createRfqQueue, job).data.requisition;
+  const store = requisitionRecords(ctx.redis, ctx.keys);
+  const rec = await store.get(o.requisitionId);
+  const id = `${r.profile}/${r.key}`;
+  const summary: Partial<Record<CreateOutcome['status'], string>> = {
+    adopted: `RFQ ${o.rfqId} adopted for requisition ${id}: the answer to its create was lost, the RFQ was found at the service (nothing posted twice)`,
+    existing: `requisition ${id} already has RFQ ${o.rfqId} (${rec?.how ?? 'created'} earlier)${o.changes?.length ? `; ${o.changes.length} changed line(s) reported` : ''}`,
+    undecided: `requisition ${id} parked: needs \`rfq-sync resolve\` (${o.reason ?? 'the match is ambiguous'})`,
+    rejected: `requisition ${id} rejected: ${o.reason ?? ''}`,
+  };
+  // a 201 wrote its line before the RFQ was recorded (src/creation/rfq-creator.ts): only the other outcomes here
+  const out: AuditEvent[] = [];
+  if (o.status !== 'created')
+    out.push({
+      event: 'create-sent',
+      summary: summary[o.status]!,
+      ...requisitionIdentity(r),
+      outcome: o.status,
+      ...(o.rfqId !== undefined ? { rfq_id: o.rfqId } : {}),
+      ...(rec?.how ? { how: rec.how } : {}),
+      ...(rec?.positions && Object.keys(rec.positions).length ? { positions: rec.positions } : {}),
+      ...(o.reason ? { reason: o.reason } : {}),
+      ...(o.rfqIds?.length ? { candidates: o.rfqIds } : {}),
+      ...(o.changes?.length ? { changed_lines: o.changes.map((c) => c.externalId) } : {}),
+      due_date: r.due_date,
+    });
+  for (const s of o.supplements ?? []) {
+    const supp = await store.get(s.requisitionId);
+    out.push({
+      event: 'supplementary-rfq',
+      summary: `supplementary RFQ ${s.rfqId ?? '-'} (${s.status}) for the new lines of requisition ${id}`,
+      profile: r.profile,
+      key: s.requisitionId.slice(r.profile.length + 1),
+      parent: id,
+      external_ids: Object.keys(supp?.positions ?? {}),
+      file: r.sourceFile,
+      outcome: s.status,
+      ...(s.rfqId !== undefined ? { rfq_id: s.rfqId } : {}),
+      ...(supp?.positions ? { positions: supp.positions } : {}),
+    });
+  }
+  return out;
 }

@@ -8,5 +8,7 @@ export {
   type RunningWorker,
   startWorker,
   type StartWorkerOptions,
+  type WorkerConfig,
   type WorkerConnection,
+  type WorkerContext,
 } from './worker.ts';

@@ -25,23 +25,26 @@
  *         this worker's folders (taken in another data folder: `origin` names the host) fails the job for good
  *         (FileNotHereError): never settled as done, so its requisitions are not lost silently.
  */
+import { join } from 'node:path';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { parseJob, ingestQueue } from '../src/queues/index.ts';
-import { DiskFullError, FileNotHereError } from '../src/core/index.ts';
+import { parseJob, ingestQueue, parseProcessingName } from '../src/queues/index.ts';
+import { DiskFullError, FileNotHereError, type Requisition } from '../src/core/index.ts';
+import type { AuditEvent } from '../src/audit/index.ts';
 import { delayForDiskFull } from '../src/outbox/index.ts';
 import { runIngest, type IngestResult, type IngestRunConfig } from '../src/intake/index.ts';
-import type { WorkerContext } from '../src/worker/index.ts';
+import type { jobSettings, SettingValues } from '../src/settings/index.ts';
+import type { WorkerServices } from '../src/worker/index.ts';
 import type { Notifier } from '../src/notify/index.ts';
 import { enqueueCreateRfq } from './create-rfq.ts';
-import { requisitionAccepted } from './audit-jobs.ts';
+import { type AuditLines, type AuditLinesContext, requisitionIdentity } from './audit-lines.ts';
 
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type IngestJobResult = IngestResult;
 
 export async function processIngest(
-  ctx: Pick<WorkerContext, 'logger' | 'redis' | 'keys' | 'queues'> &
-    Partial<Pick<WorkerContext, 'client' | 'audit'>> & {
-      config: IngestRunConfig & Pick<WorkerContext['config'], 'JOB_BACKOFF_MS'>;
+  ctx: Pick<WorkerServices, 'logger' | 'redis' | 'keys' | 'queues'> &
+    Partial<Pick<WorkerServices, 'client' | 'audit'>> & {
+      config: IngestRunConfig & Pick<SettingValues<typeof jobSettings>, 'JOB_BACKOFF_MS'>;
       notify?: Pick<Notifier, 'emit'>;
     },
   job: Job,
@@ -67,5 +70,104 @@ export async function processIngest(
     // the file is not here: retrying will not bring it; failed for good, so `failed list` and `status` show it
     if (err instanceof FileNotHereError) throw new UnrecoverableError(err.message);
     throw err;
+  }
+}
+
+/** An ingest job's requisition, before it is queued for creation. */
+export function requisitionAccepted(r: Requisition, sha256: string): AuditEvent {
+  return {
+    event: 'requisition-accepted',
+    summary: `requisition ${r.profile}/${r.key} accepted (${r.lines.length} line(s)), queued for creation`,
+    ...requisitionIdentity(r),
+    file_sha256: sha256,
+    title: r.title,
+    due_date: r.due_date,
+  };
+}
+
+/** The file taken (before the processor), then what became of it (jobs/audit-lines.ts). */
+export const auditLines: AuditLines<IngestJobResult> = {
+  async start(_ctx, job) {
+    const { sha256, processingName } = parseJob(ingestQueue, job).data;
+    const p = parseProcessingName(processingName);
+    if (!p || !sha256) return [];
+    return [
+      {
+        event: 'file-taken',
+        summary: `file ${p.original} taken from the inbox (sha256 ${sha256.slice(0, 12)}…)`,
+        file: p.original,
+        file_sha256: sha256,
+        processing: processingName,
+      },
+    ];
+  },
+  async end(ctx, job, res) {
+    return ingestEvents(ctx, parseJob(ingestQueue, job).data.sha256, res);
+  },
+};
+
+function ingestEvents(ctx: AuditLinesContext, sha: string, res: IngestJobResult): AuditEvent[] {
+  const base = { file: res.file, file_sha256: sha, outcome: res.status };
+  const report = 'report' in res ? join(ctx.config.folders.reports, res.report) : undefined;
+  switch (res.status) {
+    case 'done': {
+      const out: AuditEvent[] = [
+        {
+          event: 'file-read',
+          summary: `file ${res.file} read${res.profile ? ` with profile ${res.profile}` : ''}: ${res.requisitions} requisition(s) queued, ${res.heldRequisitions} held, ${res.rejectedRows} row(s) rejected; archived`,
+          ...base,
+          ...(res.profile ? { profile: res.profile } : {}),
+          report,
+          requisitions: res.requisitions,
+          held: res.heldRequisitions,
+          rejected_rows: res.rejectedRows,
+        },
+      ];
+      for (const h of res.held ?? [])
+        out.push({
+          event: 'requisition-held',
+          summary: `requisition ${res.profile}/${h.key} of ${res.file} held back: ${h.reason}`,
+          ...base,
+          ...(res.profile ? { profile: res.profile } : {}),
+          key: h.key,
+          reason: h.reason,
+          report,
+        });
+      if (res.heldRequisitions > 0 && !res.held)
+        out.push({
+          event: 'requisition-held',
+          summary: `${res.heldRequisitions} requisition(s) of ${res.file} held back${res.firstProblem ? `: ${res.firstProblem}` : ''} (every problem in the report)`,
+          ...base,
+          held: res.heldRequisitions,
+          reason: res.firstProblem,
+          report,
+        });
+      return out;
+    }
+    case 'refused':
+      return [
+        { event: 'file-read', summary: `file ${res.file} refused: ${res.reason}`, ...base, reason: res.reason, report },
+      ];
+    case 'held':
+      return [
+        { event: 'file-read', summary: `file ${res.file} held: ${res.reason}`, ...base, reason: res.reason, report },
+      ];
+    case 'held-for-vendors':
+      return [
+        {
+          event: 'requisition-held',
+          summary: `${res.requisitions} requisition(s) of ${res.file} held in the inbox: ${res.reason}`,
+          ...base,
+          held: res.requisitions,
+          reason: res.reason,
+          report,
+        },
+      ];
+    case 'changed':
+      return [{ event: 'file-read', summary: `file ${res.file} changed while read: back in the inbox`, ...base }];
+    case 'already-finished':
+      return [
+        { event: 'file-read', summary: `file ${res.file} finished by an earlier attempt (${res.where})`, ...base },
+      ];
   }
 }

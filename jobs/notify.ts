@@ -18,8 +18,10 @@
  */
 import { DelayedError, type Job } from 'bullmq';
 import { NotifyStoppedError } from '../src/core/index.ts';
-import type { WorkerContext } from '../src/worker/index.ts';
-import type { DeliveryResult } from '../src/notify/index.ts';
+import type { WorkerServices } from '../src/worker/index.ts';
+import type { AuditEvent } from '../src/audit/index.ts';
+import { createMessageStore, type DeliveryResult } from '../src/notify/index.ts';
+import type { AuditLines, AuditLinesContext } from './audit-lines.ts';
 import { notifyQueue, parseJob } from '../src/queues/index.ts';
 
 /** A message whose send was stopped is taken again after this, ms (by the next worker: this one stops). */
@@ -28,7 +30,10 @@ const STOPPED_RETRY_MS = 1_000;
 /** What this job returns: BullMQ keeps it as the job's return value. */
 export type NotifyJobResult = DeliveryResult;
 
-export async function processNotify(ctx: Pick<WorkerContext, 'notify' | 'logger'>, job: Job): Promise<NotifyJobResult> {
+export async function processNotify(
+  ctx: Pick<WorkerServices, 'notify' | 'logger'>,
+  job: Job,
+): Promise<NotifyJobResult> {
   const { data } = parseJob(notifyQueue, job);
   const slot = ctx.notify.reserve(data);
   if ('retryInMs' in slot) {
@@ -53,4 +58,37 @@ export async function processNotify(ctx: Pick<WorkerContext, 'notify' | 'logger'
   } finally {
     slot.release();
   }
+}
+
+/** A message sent (jobs/audit-lines.ts). */
+export const auditLines: AuditLines<NotifyJobResult> = { end: notifyEvents };
+
+/**
+ * A message sent: its route and id, and what it told of (kinds, RFQs, requisitions), read back from the message's
+ * events (taking a message again returns the same events and changes nothing).
+ */
+async function notifyEvents(ctx: AuditLinesContext, _job: Job, res: NotifyJobResult): Promise<AuditEvent[]> {
+  if (res.status !== 'sent' && res.status !== 'already-sent') return [];
+  const events = await createMessageStore(ctx.redis, ctx.keys.key)
+    .take(res.route, res.message)
+    .catch(() => []);
+  const data = events.map((e) => (e.data ?? {}) as { rfqId?: unknown; requisition?: unknown });
+  const rfqIds = [...new Set(data.flatMap((d) => (typeof d.rfqId === 'number' ? [d.rfqId] : [])))];
+  const requisitions = [...new Set(data.flatMap((d) => (typeof d.requisition === 'string' ? [d.requisition] : [])))];
+  const kinds = [...new Set(events.map((e) => e.kind))];
+  const one = requisitions.length === 1 ? /^([^/]+)\/(.+)$/.exec(requisitions[0]!) : null;
+  return [
+    {
+      event: 'notification-sent',
+      summary: `notification ${res.message} (${kinds.join(', ') || `${res.events} event(s)`}) sent on route ${res.route}${res.repeated ? ', once more after a crash' : ''}`,
+      route: res.route,
+      message_id: res.message,
+      events: res.events,
+      kinds,
+      outcome: res.status,
+      ...(rfqIds.length === 1 ? { rfq_id: rfqIds[0] } : {}),
+      ...(rfqIds.length > 0 ? { rfq_ids: rfqIds } : {}),
+      ...(one ? { profile: one[1], key: one[2] } : {}),
+    },
+  ];
 }

@@ -7,11 +7,42 @@
  * The inbox watcher and the poll schedule are started beside this by the app (app/runtime/pipeline-runner.ts).
  */
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
-import type { WorkerContext } from '../src/worker/index.ts';
-import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type RedisConnectionOptions } from '../src/redis/index.ts';
-import type { QueueModule } from '../src/queues/index.ts';
-import type { WorkerConfig } from '../src/settings/index.ts';
-import { audited } from './audit-jobs.ts';
+import type { WorkerServices } from '../src/worker/index.ts';
+import { type RedisConnectionOptions } from '../src/redis/index.ts';
+import { type QueueModule, QUEUE_KEYS, QUEUE_NAMES, type QueueKey } from '../src/queues/index.ts';
+import type {
+  jobSettings,
+  notifySettings,
+  operationsSettings,
+  serviceSettings,
+  SettingValues,
+} from '../src/settings/index.ts';
+import type { IngestRunConfig, IntakeConfig } from '../src/intake/index.ts';
+import type { TrackingConfig } from '../src/tracking/index.ts';
+import type { AwardingConfig } from '../src/awarding/index.ts';
+import { whileAuditWritable, type RetentionScheduleConfig } from '../src/outbox/index.ts';
+import { audited } from './audit-lines.ts';
+import type { CreateRfqConfig } from './create-rfq.ts';
+import type { ServiceErrorContext } from './service-errors.ts';
+
+/**
+ * The settings the worker context carries: what the job processors and the watchers beside them read, as the views
+ * their parts declare (each typed from its settings' declarations in src/settings/, where every default is
+ * documented), together. A new setting goes into the view of the part that reads it, never into a list here. app/
+ * parses the configuration and passes it (a Config fits); what only the context's assembly reads stays in app/
+ * (AssemblyConfig in app/runtime/worker-context.ts).
+ */
+export type WorkerConfig = IntakeConfig &
+  IngestRunConfig &
+  CreateRfqConfig &
+  TrackingConfig &
+  AwardingConfig &
+  RetentionScheduleConfig &
+  ServiceErrorContext['config'] &
+  WorkerRunConfig;
+
+/** The worker context: its services (src/worker/) and its settings, built once per process by app/runtime. */
+export type WorkerContext = WorkerServices & { config: WorkerConfig };
 
 type Processor = (job: Job) => Promise<unknown>;
 /** Builds a queue's processor for the worker's context: whatever wiring its jobs share is built once, here. */
@@ -32,16 +63,36 @@ export interface JobResults {
  * restarted often) does not load what it does not run (the workbook libraries of ingest and comparison are heavy).
  */
 export const PROCESSORS: Record<QueueKey, () => Promise<ProcessorFactory>> = {
-  ingest: async () => perJob((await import('./ingest.ts')).processIngest),
-  createRfq: async () => (await import('./create-rfq.ts')).createRfqProcessor,
-  poll: async () => perJob((await import('./poll.ts')).processPoll),
-  quotations: async () => perJob((await import('./quotations.ts')).processQuotations),
-  comparison: async () => perJob((await import('./comparison.ts')).processComparison),
-  notify: async () => perJob((await import('./notify.ts')).processNotify),
+  ingest: async () => {
+    const m = await import('./ingest.ts');
+    return audited(perJob(m.processIngest), m.auditLines);
+  },
+  createRfq: async () => {
+    const m = await import('./create-rfq.ts');
+    return audited((ctx: WorkerContext) => m.createRfqProcessor(ctx), m.auditLines);
+  },
+  poll: async () => {
+    const m = await import('./poll.ts');
+    return audited(perJob(m.processPoll), m.auditLines);
+  },
+  quotations: async () => {
+    const m = await import('./quotations.ts');
+    return audited(perJob(m.processQuotations), m.auditLines);
+  },
+  comparison: async () => {
+    const m = await import('./comparison.ts');
+    return audited(perJob(m.processComparison), m.auditLines);
+  },
+  notify: async () => {
+    const m = await import('./notify.ts');
+    return audited(perJob(m.processNotify), m.auditLines);
+  },
 };
 
 /** A processor with no wiring of its own: it reads what it needs of the context per job. */
-function perJob(process: (ctx: WorkerContext, job: Job) => Promise<unknown>): ProcessorFactory {
+function perJob<R>(
+  process: (ctx: WorkerContext, job: Job) => Promise<R>,
+): (ctx: WorkerContext) => (job: Job) => Promise<R> {
   return (ctx) => (job) => process(ctx, job);
 }
 
@@ -81,18 +132,18 @@ export interface WorkerConnection {
 
 /** The settings the worker reads itself: per-queue concurrency, job locks, the create rate and the shutdown wait. */
 export type WorkerRunConfig = Pick<
-  WorkerConfig,
+  SettingValues<typeof jobSettings>,
   | 'CONCURRENCY_INGEST'
   | 'CONCURRENCY_CREATE'
   | 'CONCURRENCY_QUOTATIONS'
   | 'CONCURRENCY_COMPARISON'
-  | 'NOTIFY_CONCURRENCY'
   | 'JOB_LOCK_MS'
   | 'STALLED_CHECK_MS'
   | 'JOB_MAX_STALLED'
-  | 'RATE_LIMIT_PER_SECOND'
-  | 'SHUTDOWN_TIMEOUT_MS'
->;
+> &
+  Pick<SettingValues<typeof notifySettings>, 'NOTIFY_CONCURRENCY'> &
+  Pick<SettingValues<typeof serviceSettings>, 'RATE_LIMIT_PER_SECOND'> &
+  Pick<SettingValues<typeof operationsSettings>, 'SHUTDOWN_TIMEOUT_MS'>;
 
 export interface RunningWorker {
   workers: Worker[];
@@ -154,7 +205,12 @@ export function startWorker(ctx: WorkerContext & WorkerConnection, opts: StartWo
       async (job: Job) => {
         inFlight++;
         try {
-          return run.registered ? await audited(ctx, key as QueueKey, job, await load) : await (await load)(job);
+          if (!run.registered) return await (await load)(job);
+          // a log that cannot be written holds the job (no attempt spent): no step is done without its line;
+          // a notification goes out first (IT hears of the fault itself), then waits for its line
+          return await whileAuditWritable(ctx.audit, job, async () => (await load)(job), {
+            holdBefore: key !== 'notify',
+          });
         } finally {
           if (--inFlight === 0) idle?.();
         }

@@ -5,10 +5,11 @@
  * markers; without `--write` it prints the map and exits 1 when the doc's block differs from it.
  * test/architecture/folder-map.test.ts fails when the map is stale or a folder has no commented entry.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UnexpectedError } from '../src/core/index.ts';
+import { replaceBlock, runGenerator, type GeneratedBlock } from './generated-block.ts';
 
 /** The repository's root folder. */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -112,26 +113,17 @@ export function folderTable(root = REPO_ROOT): string {
   return ['| Folder | What it holds |', '|---|---|', ...rows].join('\n');
 }
 
+const BLOCK: GeneratedBlock = {
+  docFile: DOC_FILE,
+  begin: BEGIN,
+  end: END,
+  what: 'folder map',
+  command: 'npm run docs:folders',
+};
+
 /** The doc with its generated block replaced by the current map. */
 export function renderDoc(current: string, root = REPO_ROOT): string {
-  const i = current.indexOf(BEGIN);
-  const j = current.indexOf(END);
-  if (i < 0 || j < i) throw new UnexpectedError(`${DOC_FILE} has no generated block (${BEGIN} ... ${END})`);
-  return `${current.slice(0, i + BEGIN.length)}\n${folderTable(root)}\n${current.slice(j)}`;
+  return replaceBlock(current, BLOCK, folderTable(root));
 }
 
-if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  const path = join(REPO_ROOT, DOC_FILE);
-  const current = readFileSync(path, 'utf8');
-  const next = renderDoc(current);
-  if (process.argv.includes('--write')) {
-    if (next !== current) writeFileSync(path, next);
-    process.stdout.write(next === current ? `${DOC_FILE}: folder map already up to date\n` : `updated ${DOC_FILE}\n`);
-  } else {
-    process.stdout.write(`${folderTable()}\n`);
-    if (next !== current) {
-      process.stderr.write(`${DOC_FILE}: the folder map is stale; run npm run docs:folders -- --write\n`);
-      process.exitCode = 1;
-    }
-  }
-}
+if (process.argv[1] && import.meta.filename === process.argv[1]) runGenerator(REPO_ROOT, BLOCK, folderTable());

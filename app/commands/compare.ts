@@ -1,9 +1,9 @@
 /** `rfq-sync compare RFQ`: the comparison workbook of one RFQ written now. */
 import type { Config } from '../../src/settings/index.ts';
-import type { Logger } from '../../src/core/index.ts';
-import { writeComparisonNow } from '../../src/tracking/index.ts';
+import { terminalLines, type Logger } from '../../src/core/index.ts';
 import { EXIT_OK, out } from '../cli-support.ts';
 import { withContext } from './context.ts';
+import { writeComparisonNow } from '../../src/awarding/index.ts';
 
 export async function runCompareCommand(
   config: Config,
@@ -14,7 +14,9 @@ export async function runCompareCommand(
   const r = await withContext(config, logger, 'compare', (ctx) => writeComparisonNow(ctx, rfqId, { out: o.out }));
   out(r.workbook);
   process.stderr.write(
-    `RFQ ${rfqId} (${r.state}): ${r.quotations} quotation(s)${r.invalid ? `, ${r.invalid} unreadable` : ''}${r.winnerKey ? `, winner ${r.winnerKey}` : ''}\n`,
+    terminalLines(
+      `RFQ ${rfqId} (${r.state}): ${r.quotations} quotation(s)${r.invalid ? `, ${r.invalid} unreadable` : ''}${r.winnerKey ? `, winner ${r.winnerKey}` : ''}\n`,
+    ),
   );
   return EXIT_OK;
 }

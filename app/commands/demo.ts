@@ -3,7 +3,9 @@
  * sandbox whose autopilot plays the suppliers (quotes, closes and completes RFQs within seconds), the shipped
  * samples copied into a fresh inbox, the worker, the watcher, a poll every 2 s and the sandbox's webhooks waking it
  * on every state change; progress is printed as it goes
- * and the run ends by printing the comparison workbooks and award files it wrote, then shuts down cleanly.
+ * and the run ends by printing the comparison workbooks, award files and the ERP's purchase-order files of two output
+ * profiles (with the demo's own vendor cross-reference, erp-outputs/demo-vendor-xref.csv) it wrote, then shuts down
+ * cleanly.
  * The user's own environment (REDIS_URL, SOURCING_BASE_URL...) is deliberately ignored: a demo never touches a
  * real installation.
  */
@@ -12,20 +14,20 @@ import { cp, mkdir, readdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { Job } from 'bullmq';
 import { PACKAGE_ROOT, loadConfig, type Config } from '../../src/settings/index.ts';
-import type { WorkerContext } from '../../src/worker/index.ts';
+import type { WorkerContext } from '../../jobs/index.ts';
 import { createLogger, type Logger } from '../../src/core/index.ts';
+import { pendingWork, trackingStatus, actOnWebhook } from '../../src/tracking/index.ts';
 import {
-  pendingWork,
-  trackingStatus,
-  writeAccountOverview,
-  trackingStore,
-  isWebhookSlot,
-  actOnWebhook,
-} from '../../src/tracking/index.ts';
-import { webhookOutcome, startOpsServer, type OpsServer, createMetrics, type OpsMetrics } from '../http/index.ts';
+  webhookOutcome,
+  startOpsServer,
+  type OpsServer,
+  createMetrics,
+  type OpsMetrics,
+  traceLookupFor,
+} from '../http/index.ts';
 import type { JobResults } from '../../jobs/index.ts';
-import { QUEUE_NAMES } from '../../src/queues/index.ts';
-import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
+import { pollSlotKind, QUEUE_NAMES } from '../../src/queues/index.ts';
+import { EXIT_FAILED, EXIT_OK, out } from '../cli-support.ts';
 import {
   startPipeline,
   unfinishedJobs,
@@ -36,6 +38,8 @@ import {
 } from '../runtime/index.ts';
 import { startMailCatcher, type MailCatcher } from './demo-mail-catcher.ts';
 import { sendOpenDigestsNow } from '../../src/notify/index.ts';
+import { trackingStore } from '../../src/rfqs/index.ts';
+import { writeAccountOverview } from '../../src/awarding/index.ts';
 
 export interface DemoOptions {
   /** Parent folder of the run folder. Default ./rfq-sync-demo */
@@ -53,7 +57,7 @@ export interface DemoOptions {
 
 export async function runDemo(o: DemoOptions): Promise<number> {
   const t0 = Date.now();
-  const write = o.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const write = o.write ?? out;
   const say = (line: string) => write(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(5)}s] ${line}`);
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
   const runDir = resolve(o.dir, `run-${stamp}`);
@@ -76,6 +80,7 @@ export async function runDemo(o: DemoOptions): Promise<number> {
     RATE_LIMIT_PER_SECOND: '50',
     HTTP_PORT: '0',
     LOG_LEVEL: o.logLevel ?? 'warn',
+    ...DEMO_ERP,
   });
   const logger = createLogger({ level: config.LOG_LEVEL, stderr: true });
   await mkdir(config.folders.inbox, { recursive: true });
@@ -174,7 +179,7 @@ async function startDemoEndpoint(
       if (t.from !== 'created' || t.to !== 'open') say(`RFQ ${t.rfqId}: ${t.from} -> ${t.to} (named by a webhook)`);
     return webhookOutcome(h);
   });
-  ops.setLookup((await import('./trace.ts')).traceLookupFor(config, ctx));
+  ops.setLookup(traceLookupFor(config, ctx));
   if (runtime.sandbox) runtime.sandbox.webhooks.url = `${ops.url}/hooks/sourcing/${config.WEBHOOK_SECRET}`;
   return ops;
 }
@@ -201,7 +206,8 @@ function jobProgressLines(
     if (v.rfqId !== undefined) lines.push(`RFQ ${v.rfqId} ${v.status} for requisition ${v.requisitionId}`);
   } else if (queue === QUEUE_NAMES.poll) {
     const v = value as JobResults['poll'] | undefined;
-    const hook = isWebhookSlot(String((job.data as { slot?: unknown }).slot ?? '')) ? ' (woken by a webhook)' : '';
+    const hook =
+      pollSlotKind(String((job.data as { slot?: unknown }).slot ?? '')) === 'webhook' ? ' (woken by a webhook)' : '';
     for (const t of v && 'transitions' in v ? v.transitions : [])
       if (t.from !== 'created' || t.to !== 'open') lines.push(`RFQ ${t.rfqId}: ${t.from} -> ${t.to}${hook}`);
   } else if (queue === QUEUE_NAMES.comparison) {
@@ -279,6 +285,11 @@ async function writeSummary(
   for (const f of comparisons) write(`  ${rel(f)}`);
   write(`Award files for the ERP${earlier(allAwards, awards)}:`);
   for (const f of awards) write(`  ${rel(f)}`);
+  for (const profile of config.ERP_OUTPUTS) {
+    const files = latestVersions(await listFiles(join(config.folders.erp, profile), ''));
+    write(`ERP purchase-order files of the output profile ${profile} (vendors from ${rel(config.VENDOR_XREF_FILE!)}):`);
+    for (const f of files) write(`  ${rel(f)}`);
+  }
   for (const line of await responseLines(ctx)) write(line);
   // Written once more now: the demo ends before the last comparisons' overview window would.
   const overview = await writeAccountOverview(ctx);
@@ -310,11 +321,14 @@ async function responseLines(ctx: Pick<WorkerContext, 'redis' | 'keys'>): Promis
     : [];
 }
 
-/** Of `...-v1.xlsx`, `...-v2.xlsx` for one RFQ keep the highest version (files are named `RFQ-<id>-...-v<n>.<ext>`). */
+/**
+ * Of `...-v1.xlsx`, `...-v2.xlsx` for one RFQ keep the highest version (files are named `RFQ-<id>-...-v<n>.<ext>`,
+ * an ERP file `...-v<n>-<what>.<ext>`).
+ */
 function latestVersions(files: string[]): string[] {
   const best = new Map<string, { v: number; f: string }>();
   for (const f of files) {
-    const m = /^(.*)-v(\d+)\.[a-z]+$/i.exec(f);
+    const m = /^(.*)-v(\d+)(?:-[^./\\]*)?\.[a-z]+$/i.exec(f);
     const id = /RFQ-(\d+)-/.exec(f)?.[1] ?? f;
     const v = m ? Number(m[2]) : 0;
     const cur = best.get(id);
@@ -335,6 +349,16 @@ async function listFiles(dir: string, ext: string): Promise<string[]> {
     return [];
   }
 }
+
+/** The ERP files of two shipped profiles, the sandbox's suppliers given ERP vendors by the demo's own cross-reference. */
+const DEMO_ERP: Record<string, string> = {
+  ERP_OUTPUTS: 'po-lines-csv,sap-po-bapi',
+  VENDOR_XREF_FILE: join(PACKAGE_ROOT, 'erp-outputs', 'demo-vendor-xref.csv'),
+  ERP_COMPANY_CODE: '1000',
+  ERP_PURCHASING_ORG: '1000',
+  ERP_PURCHASING_GROUP: '001',
+  ERP_PLANT: '1000',
+};
 
 /** Procurement and IT each get a digest (every 5 s) of what concerns them, by e-mail to the catcher. */
 function demoNotifications(port: number): Record<string, string> {

@@ -5,9 +5,9 @@
  * deliberate, not the blind retry the protocol forbids (docs/architecture.md#the-protocol, step 6).
  */
 import type { Job, Queue } from 'bullmq';
-import type { WorkerContext } from '../../src/worker/index.ts';
+import type { WorkerContext } from '../../jobs/index.ts';
 import { createIdempotencyStore } from '../../src/creation/index.ts';
-import { QUEUE_NAMES } from '../../src/redis/index.ts';
+import { QUEUE_NAMES } from '../../src/queues/index.ts';
 
 export interface FailedJobInfo {
   /** `<queue>:<id>`, accepted by retryFailed. */

@@ -17,7 +17,8 @@ export const commands = {
   intake: () => import('./intake.ts'),
   sandbox: () => import('./sandbox.ts'),
   demo: () => import('./demo.ts'),
-  suggestVendors: () => import('./suggest-vendors.ts'), // check --suggest's categories
+  check: () => import('./check.ts'), // check, check --suggest
+  vendors: () => import('./vendors.ts'), // vendors --xref-draft
 };
 
 export type { SandboxCommandOptions } from './sandbox.ts';

@@ -15,14 +15,14 @@ import type { IdempotencyStore } from '../../src/creation/index.ts';
 import { readAudit, type AuditLine } from '../../src/audit/index.ts';
 import type { RedisKeys } from '../../src/redis/index.ts';
 import type { Requisition } from '../../src/core/index.ts';
+import { trackRfq } from '../../src/tracking/index.ts';
 import {
-  trackRfq,
   trackingStore,
   MAX_TRANSITIONS,
   type Transition,
   type TrackedState,
   type WrittenComparison,
-} from '../../src/tracking/index.ts';
+} from '../../src/rfqs/index.ts';
 
 export interface KnownRfq {
   rfqId: number;

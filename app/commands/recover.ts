@@ -15,15 +15,14 @@ import { join } from 'node:path';
 import type { Config } from '../../src/settings/index.ts';
 import { ConfigError, RfqSyncError, type Logger, type Requisition } from '../../src/core/index.ts';
 import { ingestFile, loadProfiles } from '../../src/ingest/index.ts';
-import { parseProcessingName } from '../../src/intake/index.ts';
 import {
   postedBodyOf,
   createIdempotencyStore,
   type IdempotencyStore,
   contentHashOf,
-  toCreateRfqRequest,
 } from '../../src/creation/index.ts';
-import { enqueueCreateRfq } from '../../src/queues/index.ts';
+import { toCreateRfqRequest } from '../../src/requisitions/index.ts';
+import { enqueueCreateRfq, parseProcessingName } from '../../src/queues/index.ts';
 import { createStateEpoch, readLostState } from '../../src/redis/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
 import { withReadContext, type ReadContext } from './context.ts';

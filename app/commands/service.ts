@@ -4,18 +4,21 @@
 import { type Config, displayRedisUrl } from '../../src/settings/index.ts';
 import { ConfigError, type Logger } from '../../src/core/index.ts';
 import { pendingWork, actOnWebhook, pollHistory } from '../../src/tracking/index.ts';
-import { enqueuePollNow } from '../../src/queues/index.ts';
+import { enqueuePollNow, QUEUE_KEYS, QUEUE_NAMES } from '../../src/queues/index.ts';
+import { queueCounts } from '../../src/redis/index.ts';
 import { EXIT_FAILED, EXIT_OK } from '../cli-support.ts';
 import {
   type OpsServer,
   createMetrics,
   type OpsMetrics,
+  auditReadiness,
   authReadiness,
   mappingsReadiness,
   pollReadiness,
   redisReadiness,
   serviceReadiness,
   stateReadiness,
+  traceLookupFor,
   webhookOutcome,
 } from '../http/index.ts';
 import type { JobResults } from '../../jobs/index.ts';
@@ -30,8 +33,6 @@ import {
   type ShutdownStep,
   awaitOnceNotifications,
 } from '../runtime/index.ts';
-import { queueCounts } from './status.ts';
-import { QUEUE_KEYS, QUEUE_NAMES } from '../../src/redis/index.ts';
 
 /** The pipeline's queues: `once` waits for these; notifications only briefly at the end (a mail server may be down). */
 const PIPELINE_QUEUES = Object.values(QUEUE_NAMES).filter((q) => q !== QUEUE_NAMES.notify);
@@ -105,12 +106,13 @@ async function startWorkerService(
     service: serviceReadiness(runtime.baseUrl, metrics),
     auth: authReadiness(() => pipeline.ctx.authGate.status()),
     state: stateReadiness(() => pipeline.ctx.state.lost()),
+    audit: auditReadiness(pipeline.ctx.audit),
     mappings: mappingsReadiness(() => pipeline.mappings?.broken() ?? []),
     poll: pollReadiness(() => pollHistory(pipeline.ctx, 10)),
   });
   ops?.setQueues(pipeline.ctx.queues.all);
   ops?.setWebhookTarget(({ ids }) => actOnWebhook(pipeline.ctx, ids).then(webhookOutcome));
-  ops?.setLookup((await import('./trace.ts')).traceLookupFor(config, pipeline.ctx));
+  ops?.setLookup(traceLookupFor(config, pipeline.ctx));
 
   logger.info(
     {

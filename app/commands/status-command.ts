@@ -4,15 +4,19 @@ import type { Config } from '../../src/settings/index.ts';
 import type { Logger } from '../../src/core/index.ts';
 import { storedDialect } from '../../src/account/index.ts';
 import { readLostState } from '../../src/redis/index.ts';
-import { createIdempotencyStore, reconcileStatus } from '../../src/creation/index.ts';
-import { type PollResult, trackingStatus, withheldAwards } from '../../src/tracking/index.ts';
+import { reconcileStatus } from '../../src/creation/index.ts';
+import { requisitionRecords } from '../../src/requisitions/index.ts';
+import { type PollResult, trackingStatus } from '../../src/tracking/index.ts';
+import { heldErpFiles } from '../../src/awarding/index.ts';
 import { listHeldFiles, listCategoryHeldFiles, currentMappingSets, readIntakeFolder } from '../../src/intake/index.ts';
 import { lastRetention } from '../../src/outbox/index.ts';
 import { EXIT_OK, out } from '../cli-support.ts';
 import { collectStatus, formatStatus, type StatusChange, type TrackingFacts } from './status.ts';
+import { auditFaults } from '../../src/audit/index.ts';
 import { vendorStore } from '../../src/vendors/index.ts';
-import { statusVendorDirectory, statusWithheld } from './status-vendors.ts';
+import { statusErpHeld, statusVendorDirectory, statusWithheld } from './status-vendors.ts';
 import { withReadContext, type ReadContext } from './context.ts';
+import { withheldAwards } from '../../src/rfqs/index.ts';
 
 function describeInvalid(b: PollResult['invalid'][number] | undefined): string {
   if (!b) return '?';
@@ -48,17 +52,19 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
       p.skipped ??
       `${p.tracked} tracked, ${p.transitionCount ?? p.transitions.length} change(s)${listed ? `; listed ${listed}` : ''}${cost}${bad}${unreadable}${overview}`;
   }
-  const [dialect, recon, lost, retention, withheld, vendors] = await Promise.all([
+  const [dialect, recon, lost, retention, withheld, vendors, erpHeld] = await Promise.all([
     storedDialect(ctx.redis, ctx.keys),
     reconcileStatus(ctx.redis, ctx.keys),
     readLostState(ctx.redis, ctx.keys),
     lastRetention(ctx.redis, ctx.keys),
     withheldAwards(ctx),
     vendorStore(ctx).stored(),
+    heldErpFiles(ctx),
   ]);
-  const [mappingSets, intake] = await Promise.all([
+  const [mappingSets, intake, faults] = await Promise.all([
     currentMappingSets(ctx.redis, ctx.keys),
     readIntakeFolder(ctx.redis, ctx.keys),
+    auditFaults(ctx),
   ]);
   const heldFiles = (await listHeldFiles(ctx.redis, ctx.keys, ctx.config.folders.inbox)).map((h) => ({
     inboxName: h.inboxName,
@@ -73,7 +79,7 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
       at: new Date(at).toISOString(),
     }),
   );
-  const store = createIdempotencyStore(ctx.redis, ctx.keys);
+  const store = requisitionRecords(ctx.redis, ctx.keys);
   const changes: StatusChange[] = [];
   for (const { id, at } of await store.recentlyChanged(20)) {
     const rec = await store.get(id);
@@ -108,8 +114,10 @@ export async function trackingFacts(ctx: ReadContext): Promise<TrackingFacts> {
     heldFiles,
     categoryHeldFiles,
     awardsWithheld: statusWithheld(withheld),
+    erpFilesHeld: statusErpHeld(erpHeld),
     vendorDirectory: statusVendorDirectory(vendors),
     intake: intake ?? null,
+    auditFaults: faults.map((f) => ({ ...f, since: new Date(f.since).toISOString() })),
     webhook: await statusWebhook(ctx),
   };
 }

@@ -1,9 +1,11 @@
 /**
  * What `rfq-sync status` says of the ERP-id guard and the vendor directory: RFQs whose award file was withheld
- * (their listed lines no longer match what was posted) and the directory as last read.
+ * (their listed lines no longer match what was posted), awards whose ERP files wait for the vendor cross-reference,
+ * and the directory as last read.
  */
-import type { WithheldAward } from '../../src/tracking/index.ts';
+import type { HeldErpFiles } from '../../src/awarding/index.ts';
 import type { VendorDirectory } from '../../src/vendors/index.ts';
+import type { WithheldAward } from '../../src/rfqs/index.ts';
 
 export interface StatusVendorDirectory {
   outcome: VendorDirectory['outcome'];
@@ -19,6 +21,26 @@ export interface StatusWithheldAward {
   version: number;
   reason: string;
   at: string;
+}
+
+/** An award whose ERP files wait for VENDOR_XREF_FILE to know its winners. */
+export interface StatusErpHeld {
+  rfqId: number;
+  version: number;
+  /** `Orbit IT Services (key 104): no erp_vendor_id`. */
+  suppliers: string[];
+  since: string;
+}
+
+export function statusErpHeld(h: HeldErpFiles[]): StatusErpHeld[] {
+  return h.map((x) => ({
+    rfqId: x.rfqId,
+    version: x.version,
+    suppliers: x.missing.map(
+      (m) => `${m.supplierName || '(no name)'} (key ${m.supplierKey}): no ${m.fields.join(', ')}`,
+    ),
+    since: new Date(x.at).toISOString(),
+  }));
 }
 
 export function statusVendorDirectory(d: VendorDirectory | undefined): StatusVendorDirectory | null {
@@ -49,6 +71,7 @@ export interface StatusCategoryHeldFile {
 
 export function vendorStatusLines(r: {
   awardsWithheld: StatusWithheldAward[];
+  erpFilesHeld?: StatusErpHeld[];
   vendorDirectory: StatusVendorDirectory | null;
   categoryHeldFiles?: StatusCategoryHeldFile[];
 }): string[] {
@@ -67,6 +90,14 @@ export function vendorStatusLines(r: {
     );
     for (const w of r.awardsWithheld.slice(0, 20))
       lines.push(`  ${w.at}  RFQ ${w.rfqId} (comparison v${w.version}): ${w.reason}`);
+  }
+  const erp = r.erpFilesHeld ?? [];
+  if (erp.length > 0) {
+    lines.push(
+      `ERP FILES HELD (${erp.length}): no ERP vendor for a winner in VENDOR_XREF_FILE; written on the first poll after it has one:`,
+    );
+    for (const h of erp.slice(0, 20))
+      lines.push(`  ${h.since}  RFQ ${h.rfqId} (award v${h.version}): ${h.suppliers.join('; ')}`);
   }
   const d = r.vendorDirectory;
   lines.push(

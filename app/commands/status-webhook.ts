@@ -1,11 +1,11 @@
 /**
- * `status`'s webhook block: what the webhook path did, every worker's, from Redis (src/tracking/hint-stats.ts):
+ * `status`'s webhook block: what the webhook path did, every worker's, from Redis (src/rfqs/hint-stats.ts):
  * webhooks received, RFQs checked because one named them, transitions those checks found, polls woken, and the
  * close-to-workbook latency (from a closing seen, by a webhook's check or a poll, to its first workbook written).
  */
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../../src/redis/index.ts';
-import { closeToWorkbook, hintFigures, quantileBound, type HintFigures } from '../../src/tracking/index.ts';
+import { closeToWorkbook, hintFigures, quantileBound, type HintFigures } from '../../src/rfqs/index.ts';
 
 export interface StatusWebhook extends HintFigures {
   closeToWorkbook: {

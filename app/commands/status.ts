@@ -9,13 +9,14 @@
  *     dialect: Dialect | null (src/sourcing/dialect.ts), undecided: [{ requisition, reason, rfqIds }],
  *     reconcile: { pending, gate: { reason, until } | null } (src/creation/reconcile-coordinator.ts),
  *     stateLost: { detectedAt, reason } | null (src/redis/state-epoch.ts),
+ *     auditFaults: [{ host, dir, code, error, since }] (audit logs that cannot be written: src/audit/fault-record.ts),
  *     retention: { at, days, outboxDays, removed: {...}, errors } | null (src/outbox/retention.ts),
  *     mappingSets: [[{ worker, files, hash, at, broken }]] (one group per distinct set; more than one: they differ),
  *     brokenProfiles: [{ name, file, reason, workers }] (skipped; the others work),
  *     heldFiles: [{ inboxName, file, profiles: [{ name, file, reason }], at, report }] (held for a broken profile),
  *     categoryHeldFiles: [{ inboxName, file, requisitions, reason, at, report }] (held until the vendor directory is read),
  *     changes: [{ requisition, rfqId, at, lines: [{ externalId, fields }], header: { fields, pushed, reason } }],
- *     awardsWithheld: [{ rfqId, version, reason, at }], vendorDirectory: { outcome, path?, vendors, readAt?, detail? } | null,
+ *     awardsWithheld: [{ rfqId, version, reason, at }], erpFilesHeld: [{ rfqId, version, suppliers, since }], vendorDirectory: { outcome, path?, vendors, readAt?, detail? } | null,
  *     notifyRetrying: [{ route, channel, messages, attempts, maxAttempts, reason, at }] (app/commands/status-notify.ts),
  *     webhook: { received, checked, transitions, pollsWoken, requests, closeToWorkbook: { count, meanS, p50AtMostS,
  *     p95AtMostS, buckets } } (app/commands/status-webhook.ts), generatedAt }
@@ -34,17 +35,17 @@ import {
   type StatusTokenProblem,
 } from './status-auth.ts';
 import type { Dialect } from '../../src/sourcing/index.ts';
-import { QUEUE_NAMES, type Queues, queueCounts } from '../../src/redis/index.ts';
+import { type Queues, queueCounts } from '../../src/redis/index.ts';
 import type { RetentionResult } from '../../src/outbox/index.ts';
 import {
   vendorStatusLines,
   type StatusCategoryHeldFile,
   type StatusVendorDirectory,
+  type StatusErpHeld,
   type StatusWithheldAward,
 } from './status-vendors.ts';
 import { notifyRetrying, notifyRetryingLines, type NotifyRetrying } from './status-notify.ts';
-
-export { queueCounts };
+import { QUEUE_NAMES } from '../../src/queues/index.ts';
 
 type QueuesCtx = { queues: Pick<Queues, 'all'> };
 
@@ -96,6 +97,8 @@ export interface StatusReport {
   reconcile: ReconcileStatus;
   /** Redis lost its state (src/redis/state-epoch.ts): creation is paused until `rfq-sync recover`. */
   stateLost: { detectedAt: string; reason: string } | null;
+  /** Workers whose audit log cannot be written (its folder and the error): their jobs wait. */
+  auditFaults?: StatusAuditFault[];
   /** The last retention run (src/outbox/retention.ts), or null before the first (or with retention off). */
   retention: RetentionResult | null;
   /** The mapping profiles of the workers seen lately, one group per distinct set (src/intake/mapping-sets.ts). */
@@ -104,6 +107,8 @@ export interface StatusReport {
   changes: StatusChange[];
   /** RFQs whose award file was withheld: their listed lines no longer match what was posted (latest first). */
   awardsWithheld: StatusWithheldAward[];
+  /** Awards whose ERP files wait for the vendor cross-reference to know a winner (oldest first). */
+  erpFilesHeld: StatusErpHeld[];
   /** The account's vendor directory as last read; null before the first read. */
   vendorDirectory: StatusVendorDirectory | null;
   /** Mapping profiles that do not load, as the workers seen lately report them: skipped, the others work. */
@@ -114,6 +119,14 @@ export interface StatusReport {
   heldFiles: Array<Pick<HeldFile, 'inboxName' | 'file' | 'profiles' | 'report'> & { at: string }>;
   /** Files held in the inbox until the vendor directory is read (CATEGORY_CHECK=hold, src/intake/category-held-files.ts). */
   categoryHeldFiles?: StatusCategoryHeldFile[];
+}
+
+export interface StatusAuditFault {
+  host: string;
+  dir: string;
+  code: string;
+  error: string;
+  since: string;
 }
 
 export interface BrokenProfileStatus {
@@ -145,12 +158,14 @@ export interface TrackingFacts {
   undecided?: StatusReport['undecided'];
   reconcile?: ReconcileStatus;
   stateLost?: StatusReport['stateLost'];
+  auditFaults?: StatusAuditFault[];
   retention?: RetentionResult | null;
   mappingSets?: MappingSet[][];
   changes?: StatusChange[];
   heldFiles?: StatusReport['heldFiles'];
   categoryHeldFiles?: StatusCategoryHeldFile[];
   awardsWithheld?: StatusWithheldAward[];
+  erpFilesHeld?: StatusErpHeld[];
   vendorDirectory?: StatusVendorDirectory | null;
   intake?: IntakeFolder | null;
   webhook?: StatusWebhook | null;
@@ -255,6 +270,7 @@ export async function collectStatus(
     undecided: facts.undecided ?? [],
     reconcile: facts.reconcile ?? { pending: 0, gate: null },
     stateLost: facts.stateLost ?? null,
+    auditFaults: facts.auditFaults ?? [],
     retention: facts.retention ?? null,
     mappingSets: facts.mappingSets ?? [],
     changes: facts.changes ?? [],
@@ -262,6 +278,7 @@ export async function collectStatus(
     heldFiles: facts.heldFiles ?? [],
     categoryHeldFiles: facts.categoryHeldFiles ?? [],
     awardsWithheld: facts.awardsWithheld ?? [],
+    erpFilesHeld: facts.erpFilesHeld ?? [],
     vendorDirectory: facts.vendorDirectory ?? null,
     paused: pauseReport(auth),
     tokenProblems: tokenProblemsReport(auth),
@@ -306,7 +323,7 @@ export function formatStatus(r: StatusReport): string {
   ].join('\n');
 }
 
-/** What stops or may stop work: Redis state lost, workers with differing mappings, the auth pause. */
+/** What stops or may stop work: Redis state lost, an audit log not writable, differing mappings, the auth pause. */
 function alertLines(r: StatusReport): string[] {
   const lines: string[] = [];
   if (r.stateLost) {
@@ -318,6 +335,10 @@ function alertLines(r: StatusReport): string[] {
       '  see docs/operations.md#when-redis-loses-its-state.',
     );
   }
+  for (const f of r.auditFaults ?? [])
+    lines.push(
+      `AUDIT LOG CANNOT BE WRITTEN on ${f.host} since ${f.since}: ${f.error}; its jobs wait until it can (no attempt spent).`,
+    );
   if (r.mappingSets.length > 1) {
     lines.push(
       `MAPPINGS DIFFER between the workers of this account (a file may be refused by one and taken by another):`,

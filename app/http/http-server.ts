@@ -6,7 +6,9 @@
  * A request's Host must be one of HTTP_ALLOWED_HOSTS (plus localhost, the loopback addresses and HTTP_HOST): a page in
  * a browser on this host reaching 127.0.0.1 through DNS rebinding names its own host and is refused. Anything that
  * changes state (every method but GET and HEAD: the dashboard's retry, remove, add...) needs HTTP_TOKEN from every
- * client, loopback included; without HTTP_TOKEN the dashboard is read-only.
+ * client, loopback included; without HTTP_TOKEN the dashboard is read-only. The lookup page (/trace) too needs the
+ * token from every client once HTTP_TOKEN is set: it reads the audit log on request (disk and CPU, bounded by its
+ * own limits: app/http/trace-lookup.ts), which any local process could otherwise ask for.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -145,6 +147,7 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     setWebhookTarget: hook.setTarget,
     setLookup: trace.setTarget,
     async close() {
+      await trace.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -152,6 +155,9 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     },
   };
 }
+
+/** Pages that need the token from every client once HTTP_TOKEN is set, loopback included. */
+const TOKEN_ALWAYS = new Set(['/trace']);
 
 /**
  * Who may do what: the token opens everything; without it, reads only, from loopback clients only, under a Host of
@@ -182,7 +188,8 @@ function accessGuard(o: Pick<OpsServerOptions, 'host' | 'token' | 'allowedHosts'
         .type('text/plain')
         .send('token required\n');
     }
-    if (!isLoopbackAddress(req.socket.remoteAddress)) {
+    // the lookup page reads the log on request: with a token set, no client reads it without one (loopback too)
+    if (!isLoopbackAddress(req.socket.remoteAddress) || (o.token !== undefined && TOKEN_ALWAYS.has(req.path))) {
       o.logger.warn(
         { remote: req.socket.remoteAddress, path: req.path },
         'operations endpoint: request without a valid token refused',

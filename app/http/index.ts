@@ -5,6 +5,7 @@
 export { type OpsServer, startOpsServer } from './http-server.ts';
 export { createMetrics, type OpsMetrics } from './metrics.ts';
 export {
+  auditReadiness,
   authReadiness,
   mappingsReadiness,
   pollReadiness,
@@ -12,5 +13,6 @@ export {
   serviceReadiness,
   stateReadiness,
 } from './readiness.ts';
+export { traceLookupFor } from './trace-lookup.ts';
 export type { TraceLookup } from './trace-page.ts';
 export { webhookOutcome } from './webhook.ts';

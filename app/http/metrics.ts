@@ -7,7 +7,7 @@
  * counts stay in `nodejs_active_handles`, `nodejs_active_requests` and `nodejs_active_resources` (by type).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
-import type { HintFigures, LatencyHistogram } from '../../src/tracking/index.ts';
+import type { HintFigures, LatencyHistogram } from '../../src/rfqs/index.ts';
 
 export const METRIC_NAMES = {
   jobs: 'rfq_sync_jobs_total',
@@ -35,9 +35,9 @@ export interface MetricsSources {
   pausedForAuth?: () => Promise<boolean>;
   /** Unix ms of the last poll that succeeded (any worker), if any. */
   lastOkPoll?: () => Promise<number | undefined>;
-  /** The webhook path's figures (src/tracking/hint-stats.ts). */
+  /** The webhook path's figures (src/rfqs/hint-stats.ts). */
   webhook?: () => Promise<HintFigures>;
-  /** From a closing seen to its first workbook written (src/tracking/hint-stats.ts). */
+  /** From a closing seen to its first workbook written (src/rfqs/hint-stats.ts). */
   closeToWorkbook?: () => Promise<LatencyHistogram>;
 }
 

@@ -205,6 +205,25 @@ export function stateReadiness(lost: () => { detectedAt: number; reason: string 
 }
 
 /**
+ * Not ready while the audit log cannot be written (src/audit/writer.ts): no step can be recorded, so the jobs wait.
+ * Each check looks at the folder again (makes it when missing), naming the folder and the error.
+ */
+export function auditReadiness(audit: {
+  check(): Promise<{ error: string; since: number } | undefined>;
+  dir: string;
+}): ReadinessCheck {
+  return async () => {
+    const f = await audit.check();
+    return f
+      ? {
+          ok: false,
+          detail: `the audit log cannot be written since ${new Date(f.since).toISOString()}: ${f.error}; jobs wait until it can`,
+        }
+      : { ok: true, detail: `${audit.dir} can be written` };
+  };
+}
+
+/**
  * Degraded, not down, while a mapping profile is broken: it is skipped, files only it could take are held in the
  * inbox, every other profile works.
  */

@@ -1,8 +1,8 @@
 /**
  * The sourcing service's webhook on the operations endpoint: POST /hooks/sourcing/<WEBHOOK_SECRET>. The body (whose
  * events and shape the service does not document) is read up to WEBHOOK_MAX_BODY_BYTES; when it is JSON, the
- * integers it holds are the RFQs it may name (src/tracking/hint-check.ts hintIds): the tracked ones are checked at
- * the service now, a hint, never data; whatever that does not settle asks for a poll now (src/tracking/poll-wake.ts:
+ * integers it holds are the RFQs it may name (src/tracking/poll/hint-check.ts hintIds): the tracked ones are checked at
+ * the service now, a hint, never data; whatever that does not settle asks for a poll now (src/tracking/poll/poll-wake.ts:
  * at most one waiting, at most one per WEBHOOK_MIN_INTERVAL_MS). Logged as its size and, when it is JSON with an
  * event-like field, that field. It answers 202 at once, whatever the body. Any other path under /hooks/, any other method or secret, or no secret set: 404, the same
  * answer as for a path that does not exist. Mounted ahead of the endpoint's access guard: the service posts from
@@ -20,7 +20,7 @@ export interface WebhookOptions {
 }
 
 /**
- * What a webhook sets off, given the ids its body may name (src/tracking/hint-check.ts actOnWebhook: a targeted
+ * What a webhook sets off, given the ids its body may name (src/tracking/poll/hint-check.ts actOnWebhook: a targeted
  * check, else the poll's wake-up); unset until the pipeline is up (503 meanwhile).
  */
 export type WebhookTarget = (hint: { ids: number[] }) => Promise<WebhookOutcome>;

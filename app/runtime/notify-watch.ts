@@ -6,10 +6,19 @@
  * refused, polls pause on purpose: that has its own event, so neither is raised then.
  */
 import { pollStuck, serviceUnreachable } from '../../src/notify/events/index.ts';
-import type { WorkerContext } from '../../src/worker/index.ts';
+import type { notifySettings, SettingValues } from '../../src/settings/index.ts';
+import type { WorkerServices } from '../../src/worker/index.ts';
 import { lastSuccessfulPollAt, pollHistory } from '../../src/tracking/index.ts';
 
-type WatchContext = Pick<WorkerContext, 'config' | 'redis' | 'keys' | 'notify' | 'authGate' | 'logger'>;
+/** The settings the watch reads: how long a poll may be stuck or failing before IT is told, and how often it looks. */
+export type PollHealthConfig = Pick<
+  SettingValues<typeof notifySettings>,
+  'NOTIFY_POLL_STUCK_MS' | 'NOTIFY_UNREACHABLE_MS' | 'NOTIFY_CHECK_MS'
+>;
+
+type WatchContext = Pick<WorkerServices, 'redis' | 'keys' | 'notify' | 'authGate' | 'logger'> & {
+  config: PollHealthConfig;
+};
 
 /** One look; `watchingSince`: when this worker began to watch (the poll counts as stuck from then at the latest). */
 export async function checkPollHealth(ctx: WatchContext, watchingSince: number, now = Date.now()): Promise<void> {

@@ -9,14 +9,12 @@ import { startWorker, type JobResults, type RunningWorker, type StartWorkerOptio
 import type { Config } from '../../src/settings/index.ts';
 import { type Logger, removeStaleTemps } from '../../src/core/index.ts';
 import {
-  closeToWorkbook,
-  hintFigures,
   startPollSchedule,
   type PollSchedule,
   lastSuccessfulPollAt,
   trackingStatus,
 } from '../../src/tracking/index.ts';
-import type { WorkerContext } from '../../src/worker/index.ts';
+import type { WorkerContext } from '../../jobs/index.ts';
 import { closeWorkerContext, type AppContext } from './worker-context.ts';
 import {
   type AdmitResult,
@@ -26,12 +24,13 @@ import {
   startMappingSetWatch,
   type MappingWatch,
 } from '../../src/intake/index.ts';
-import { QUEUE_KEYS, queueCounts } from '../../src/redis/index.ts';
-import { ingestQueue } from '../../src/queues/index.ts';
+import { queueCounts } from '../../src/redis/index.ts';
+import { ingestQueue, QUEUE_KEYS } from '../../src/queues/index.ts';
 import { startRetentionSchedule } from '../../src/outbox/index.ts';
 import { startNotifyWatch } from './notify-watch.ts';
 import type { OpsMetrics } from '../http/index.ts';
 import { type Runtime, openContext } from './endpoints.ts';
+import { closeToWorkbook, hintFigures } from '../../src/rfqs/index.ts';
 
 /** Temporary outbox files older than this are a crash's leftovers (a live write takes seconds). */
 const STALE_TEMP_MS = 10 * 60_000;

@@ -1,6 +1,6 @@
 /**
  * The worker context's assembly: built once per process, here in app/, and closed here. Jobs and src/ modules receive
- * it (src/worker/context.ts) and name the part of it they read; what only app/ needs to run and close the workers
+ * it (WorkerContext: jobs/worker.ts) and name the part of it they read; what only app/ needs to run and close the workers
  * (BullMQ's connection and prefix) stays on the AppContext.
  * Three kinds of Redis connection, as BullMQ wants them:
  *   - `redis`: our own keys (idempotency, tracking, ledger), fail-fast (commands error while Redis is down, the
@@ -10,7 +10,6 @@
  */
 import { Redis } from 'ioredis';
 import type {
-  WorkerConfig,
   SettingValues,
   jobSettings,
   folderSettings,
@@ -19,7 +18,8 @@ import type {
 } from '../../src/settings/index.ts';
 import type { DialectSettings } from '../../src/sourcing/index.ts';
 import { type NotifierConfig, createNotifier } from '../../src/notify/index.ts';
-import type { WorkerContext } from '../../src/worker/index.ts';
+import type { WorkerConfig, WorkerContext } from '../../jobs/index.ts';
+import type { PollHealthConfig } from './notify-watch.ts';
 import type { Logger } from '../../src/core/index.ts';
 import { createSourcingClient, type SourcingClientOptions } from '../../src/sourcing/client/index.ts';
 import {
@@ -45,17 +45,20 @@ import {
   registerAccount,
   redisOptionsFromUrl,
 } from '../../src/redis/index.ts';
-import { redisStateLost, tokenRefused } from '../../src/notify/events/index.ts';
-import { createAuditLog } from '../../src/audit/index.ts';
+import { auditUnwritable, redisStateLost, tokenRefused } from '../../src/notify/events/index.ts';
+import { type AuditLog, createAuditLog, recordAuditFault } from '../../src/audit/index.ts';
+import { type ErpConfig, loadErpOutputs } from '../../src/erp/index.ts';
 import { auditIdentity } from '../../src/tracking/index.ts';
 import type { WorkerConnection } from '../../jobs/index.ts';
 
 /**
  * The settings only the assembly reads, beside those the context carries (WorkerConfig): the clients' time-outs and
  * paging, the token, the notification channels and routes, the dialect's settings, the key prefix, the jobs'
- * attempts and the auth gate's check.
+ * attempts and the auth gate's check, and the ERP outputs' (loaded once into the context's `erp`).
  */
 export type AssemblyConfig = WorkerConfig &
+  PollHealthConfig &
+  ErpConfig &
   SourcingClientConfig &
   NotifierConfig &
   DialectSettings &
@@ -93,6 +96,17 @@ export interface WorkerContextOptions {
 }
 
 export async function createWorkerContext(
+  config: AssemblyConfig,
+  logger: Logger,
+  opts: WorkerContextOptions,
+): Promise<AppContext> {
+  // The ERP outputs first: a profile or setting they lack stops the start before anything connects.
+  const erp = await loadErpOutputs(config);
+  const ctx = await connectWorkerContext(config, logger, opts);
+  return erp ? { ...ctx, erp } : ctx;
+}
+
+async function connectWorkerContext(
   config: AssemblyConfig,
   logger: Logger,
   opts: WorkerContextOptions,
@@ -162,12 +176,8 @@ export async function createWorkerContext(
       },
       resumeCreation: () => queues.createRfq.resume(),
     });
-    const audit = createAuditLog({
-      root: config.folders.root,
-      retentionDays: config.AUDIT_RETENTION_DAYS,
-      account: config.account,
-      enrich: auditIdentity({ redis, keys }),
-    });
+    const audit = auditLogOf(config, { redis, keys, notify, logger }, tell);
+    cleanup.push(async () => audit.close());
     return {
       config,
       logger,
@@ -192,10 +202,34 @@ export async function createWorkerContext(
   }
 }
 
+/**
+ * The audit log of this worker, its lines completed from Redis. A log that cannot be written stops every step: IT is
+ * told, and `status` shows it from any host.
+ */
+function auditLogOf(
+  config: AssemblyConfig,
+  c: Pick<WorkerContext, 'redis' | 'keys' | 'notify' | 'logger'>,
+  tell: (what: string) => (err: unknown) => void,
+): AuditLog {
+  const audit: AuditLog = createAuditLog({
+    root: config.folders.root,
+    retentionDays: config.AUDIT_RETENTION_DAYS,
+    account: config.account,
+    enrich: auditIdentity(c),
+    logger: c.logger,
+    onFault: (fault, was) => {
+      void recordAuditFault(c, audit.host, fault).catch(tell('audit fault record'));
+      if (fault && !was) void c.notify.emit(auditUnwritable.event(fault)).catch(tell('audit log unwritable'));
+    },
+  });
+  return audit;
+}
+
 export async function closeWorkerContext(
-  ctx: Pick<WorkerContext, 'authGate' | 'state' | 'queues' | 'client' | 'listingClient' | 'notify' | 'redis'>,
+  ctx: Pick<WorkerContext, 'authGate' | 'state' | 'queues' | 'client' | 'listingClient' | 'notify' | 'redis' | 'audit'>,
 ): Promise<void> {
   ctx.authGate.close();
+  ctx.audit.close();
   ctx.state.stop();
   await Promise.allSettled([ctx.queues.close(), ctx.client.close(), ctx.listingClient.close(), ctx.notify.close()]);
   await ctx.redis.quit().catch(() => ctx.redis.disconnect());

@@ -6,7 +6,7 @@ export { type AuthGate, type AuthPauseStatus, createAuthGate, readAuthPause } fr
 export { firstPageProbe } from './auth-recheck.ts';
 export { createDialectSource, type DialectSource, storedDialect } from './dialect-store.ts';
 export { createLagProbe } from './lag-probe.ts';
-export { createRateLimiter, type RateLimiter, readsFirst, ThrottledError } from './rate-limiter.ts';
+export { createRateLimiter, type RateLimiter, readsFirst } from './rate-limiter.ts';
 export {
   listingClientOptions,
   rateLimitHooks,

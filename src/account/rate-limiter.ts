@@ -29,9 +29,6 @@ const ACQUIRE = loadScript<[waitMs: number, delayMs: number]>('rateAcquire-3.lua
 const CONFIRM = loadScript<number>('rateConfirm-2.lua');
 const HOLD_OFF = loadScript<ScriptFlag>('rateHoldOff-1.lua');
 
-// in the catalogue (src/core/errors.ts); still exported here, where its callers import it
-export { ThrottledError } from '../core/index.ts';
-
 export interface RateLimiter {
   /**
    * Wait for a permit to make one call. Waits in-process up to `maxWaitMs` (default 2 s); beyond that throws

@@ -17,6 +17,8 @@ export const AUDIT_EVENTS = [
   'quotations-pulled',
   'comparison-written',
   'award-final',
+  'erp-held',
+  'erp-written',
   'notification-sent',
   'retention',
   'recovered',
@@ -42,7 +44,7 @@ export interface AuditIdentity {
   file_sha256?: string;
 }
 
-/** One line of the audit log as written (the writer adds `at`, `host` and `pid`). */
+/** One line of the audit log as written (the writer adds `at`, `host`, `pid`, `writer` and `seq`). */
 export type AuditEvent = AuditIdentity & {
   event: AuditEventName;
   /** A short sentence for people (trace prints it). */
@@ -55,6 +57,12 @@ export type AuditLine = AuditEvent & {
   at: string;
   host: string;
   pid: number;
+  /**
+   * The writing process (`<pid>-<start, base 36>`) and its line number, 1, 2, 3... without a gap: a number the log
+   * lacks between two it has is a line lost (src/audit/log-health.ts). Absent on lines written before they existed.
+   */
+  writer?: string;
+  seq?: number;
 };
 
 /** Keys that must never reach the log, whatever an event passes (a defence in depth: events carry ids only). */

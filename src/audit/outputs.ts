@@ -1,11 +1,12 @@
 /**
- * The audit lines of a comparison version (src/tracking/comparison-runner.ts writes them with one call, after its
+ * The audit lines of a comparison version (src/awarding/comparison-runner.ts writes them with one call, after its
  * files are written and before anyone is told of them or the version is recorded): the workbook written, with its
  * sha256, and, when this version wrote the award file, the award: supplier per line and the totals per currency,
  * exact (decimal.js), read back from the award file itself.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
 import { Decimal } from 'decimal.js';
 import type { AuditEvent } from './events.ts';
 import type { AuditSink } from './writer.ts';
@@ -65,51 +66,30 @@ export async function comparisonEvents(o: ComparisonWritten): Promise<AuditEvent
   return out;
 }
 
-/** Supplier per line and the totals per currency (`XXX`, ISO 4217's "no currency", when none is given). */
+/**
+ * Supplier per line and the totals per currency (`XXX`, ISO 4217's "no currency", when none is given), read with a
+ * real CSV parser: a quoted field may hold a comma, a doubled quote or a line break (a supplier's name from the
+ * service). A file that does not parse gives no lines (the summary then says `-`), never a guess.
+ */
 function awardOf(text: string): {
   lines: Array<{ external_id: string; supplier: string; line_total: string }>;
   totals: Record<string, string>;
   suppliers: string[];
 } {
-  const rows = text.split(/\r?\n/).filter(Boolean);
-  const head = csvFields(rows[0] ?? '');
-  const col = (name: string) => head.indexOf(name);
+  let rows: Array<Record<string, string>> = [];
+  try {
+    rows = parse(text, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: true });
+  } catch {
+    rows = [];
+  }
   const lines: Array<{ external_id: string; supplier: string; line_total: string }> = [];
   const sums = new Map<string, Decimal>();
-  for (const row of rows.slice(1)) {
-    const v = csvFields(row);
-    const total = v[col('line_total')] ?? '';
-    const currency = v[col('currency')] || 'XXX';
-    lines.push({
-      external_id: v[col('external_id')] ?? '',
-      supplier: v[col('supplier_name')] ?? '',
-      line_total: total,
-    });
+  for (const v of rows) {
+    const total = v.line_total ?? '';
+    const currency = v.currency || 'XXX';
+    lines.push({ external_id: v.external_id ?? '', supplier: v.supplier_name ?? '', line_total: total });
     if (/^-?\d+(\.\d+)?$/.test(total)) sums.set(currency, (sums.get(currency) ?? new Decimal(0)).plus(total));
   }
   const totals = Object.fromEntries([...sums].map(([c, d]) => [c, d.toFixed(2)]));
   return { lines, totals, suppliers: [...new Set(lines.map((l) => l.supplier))] };
-}
-
-/** One RFC 4180 row (quoted fields, doubled quotes). */
-function csvFields(row: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < row.length; i++) {
-    const c = row[i]!;
-    if (quoted) {
-      if (c === '"' && row[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += c;
-  }
-  out.push(cur);
-  return out;
 }

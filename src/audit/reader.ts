@@ -1,19 +1,22 @@
 /**
- * Reading the audit log back: every host's files of the data folder's `audit/`, line by line (streamed: a year of
- * files is never held whole), oldest file first. A line that does not parse (a torn line could only come from a
- * disk that filled mid-write) is counted and skipped, never guessed.
+ * Reading the whole audit log back, streamed (a year of files is never held whole): every host's files of the data
+ * folder's `audit/`, oldest day first, line by line (`recover` re-seeds from it). Lines are split on the newline byte,
+ * so a torn line ends at the next newline and the line after it is read whole; a line that is not a line of the log
+ * (torn, or a field of the wrong type: src/audit/line-shape.ts) is counted and skipped, never guessed. `trace` reads
+ * through the index instead (audit-index.ts, trace-query.ts).
  */
 import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { AuditLine } from './events.ts';
-import { auditDir, parseAuditFileName } from './writer.ts';
+import { parseAuditLine } from './line-shape.ts';
+import { wholeLines } from './log-file.ts';
+import { auditDir, parseAuditFileName } from './log-names.ts';
 
 export interface AuditReadStats {
   files: number;
   lines: number;
-  /** Lines that were not whole JSON objects (path:line). */
+  /** Lines that could not be read (path:line), a file's unfinished last line included. */
   torn: string[];
 }
 
@@ -28,34 +31,24 @@ export async function auditFiles(root: string): Promise<string[]> {
 export async function* readAudit(root: string, stats?: AuditReadStats): AsyncGenerator<AuditLine> {
   for (const path of await auditFiles(root)) {
     if (stats) stats.files++;
-    const rl = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+    let carry = Buffer.alloc(0);
     let n = 0;
-    for await (const text of rl) {
-      n++;
-      if (text === '') continue;
-      let line: unknown;
-      try {
-        line = JSON.parse(text);
-      } catch {
-        line = undefined;
+    for await (const chunk of createReadStream(path)) {
+      const buf = carry.length ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
+      const { lines, rest } = wholeLines(buf, 0);
+      for (const raw of lines) {
+        n++;
+        if (raw.len === 0) continue;
+        const line = parseAuditLine(raw.bytes.toString('utf8'));
+        if (!line) {
+          stats?.torn.push(`${path}:${n}`);
+          continue;
+        }
+        if (stats) stats.lines++;
+        yield line;
       }
-      if (!line || typeof line !== 'object' || typeof (line as AuditLine).event !== 'string') {
-        stats?.torn.push(`${path}:${n}`);
-        continue;
-      }
-      if (stats) stats.lines++;
-      yield line as AuditLine;
+      carry = Buffer.from(buf.subarray(rest));
     }
+    if (carry.length) stats?.torn.push(`${path}:${n + 1}`); // ends mid-line
   }
-}
-
-/** Every line for which `keep` holds. */
-export async function collectAudit(
-  root: string,
-  keep: (l: AuditLine) => boolean,
-  stats?: AuditReadStats,
-): Promise<AuditLine[]> {
-  const out: AuditLine[] = [];
-  for await (const l of readAudit(root, stats)) if (keep(l)) out.push(l);
-  return out;
 }

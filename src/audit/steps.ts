@@ -2,11 +2,13 @@
  * Audit lines built where the step happens in src/ (a call site writes `await ctx.audit?.write(step(...))`, one
  * line): plain inputs, so the audit module depends on nobody's types.
  */
+import { pollSlotKind } from '../queues/index.ts';
 import type { AuditEvent } from './events.ts';
 
 /** How a poll came to run, from its slot (src/queues/poll.ts): a webhook's, one asked by hand, the schedule's. */
 export function pollPath(slot: string): 'webhook' | 'manual poll' | 'poll' {
-  return slot.startsWith('hook~') ? 'webhook' : slot.startsWith('now~') ? 'manual poll' : 'poll';
+  const kind = pollSlotKind(slot);
+  return kind === 'webhook' ? 'webhook' : kind === 'manual' ? 'manual poll' : 'poll';
 }
 
 /**

@@ -19,12 +19,12 @@ export type {
   VendorContact,
 } from './types.ts';
 export { resolveErpIds, type PostedLine } from './erp-line-ids.ts';
-export { writeComparisonWorkbook, writeComparisonModel, workbookOutput } from './workbook.ts';
+export { writeComparisonWorkbook, writeComparisonModel, workbookOutput } from './sheets/index.ts';
 export { writeAwardCsv, writeAwardCsvFromModel, awardCsv, awardFileOutput, AWARD_CSV_COLUMNS } from './award-csv.ts';
 export { comparisonOutputs, writeComparisonFiles, writeComparisonOutputs } from './outputs.ts';
+export { erpAwardOf, erpOutput, erpPlanOf } from './erp-output.ts';
 export type { OutputPlace, OutputWriter, WrittenFile } from './output-writer.ts';
-export { awardRules } from './award-rules.ts';
-export type { AwardContext, AwardRule } from './award-rule.ts';
+export { awardRules, type AwardContext, type AwardRule } from './award/index.ts';
 export { comparisonFileNames } from './file-names.ts';
 export {
   comparisonSummary,
@@ -33,5 +33,5 @@ export {
   sortOverviewRows,
   writeOverview,
 } from './overview.ts';
-export { defaultPaper } from './print-layout.ts';
+export { defaultPaper } from './sheets/index.ts';
 export { productKey } from './product-key.ts';

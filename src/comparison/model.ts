@@ -2,7 +2,7 @@
  * The quote comparison as data: every decimal sum, rank, tie and award decision, computed once and exactly
  * (decimal.js). The workbook and the award CSV only render this model, so both always agree.
  *
- * buildComparison runs the stages (stages.ts) and the award rule (award-rule.ts), then writes the notes.
+ * buildComparison runs the stages (stages/) and the award rule (award/award-rule.ts), then writes the notes.
  *
  * Assumptions (also printed in the workbook's notes):
  * - A quotation's `price` for a line is the UNIT price (line total = unit price x qty), or with
@@ -11,9 +11,8 @@
  * - Not-qualified quotations are shown but excluded from per-line statistics, ranks and the award; quotations
  *   without a decision yet count as eligible.
  */
-import { decideAward, type AwardContext } from './award-rule.ts';
+import { chooseAwardRule, decideAward, type AwardContext } from './award/index.ts';
 import { isValidTimeZone, minuteText } from '../core/index.ts';
-import { chooseAwardRule } from './award-rules.ts';
 import { leftOutParts, serviceWordNotes } from './left-out.ts';
 import { NoteList } from './notes.ts';
 import { responseRate, responseText } from './responses.ts';
@@ -27,7 +26,7 @@ import {
   type LinesStage,
   type LineStatsStage,
   type QuotationsStage,
-} from './stages.ts';
+} from './stages/index.ts';
 import type {
   AwardSummary,
   ComparisonInput,

@@ -2,16 +2,21 @@
  * The daily overview workbook (`outbox/overview.xlsx`): one row per tracked RFQ of an account,
  * sorted by due date, filters on; and the Prices sheet (prices-sheet.ts): the last three awards of each product. This file holds the pure parts: the summary a comparison job keeps with the
  * tracked RFQ (so the overview is built from Redis alone, never by reopening workbooks) and the renderer. The rows
- * are gathered from Redis by src/tracking/overview.ts.
+ * are gathered from Redis by src/awarding/overview.ts.
  */
 import type { WriteStream } from 'node:fs';
 import type { Row, Style, Worksheet } from 'exceljs';
 import { writeAtomically, safeCellText, minuteText, zoneOffsetLabel } from '../core/index.ts';
-import { excelDateInZone } from './dates.ts';
-import { workbookWriter, writeStreamedFile } from './file-stream.ts';
-import { colLetter } from './sheet-common.ts';
-import { writePricesSheet, type PriceHistoryEntry } from './prices-sheet.ts';
-import { COLOR, stylesFor } from './styles.ts';
+import {
+  colLetter,
+  COLOR,
+  excelDateInZone,
+  stylesFor,
+  workbookWriter,
+  writePricesSheet,
+  writeStreamedFile,
+  type PriceHistoryEntry,
+} from './sheets/index.ts';
 import type { ComparisonModel } from './types.ts';
 
 /**
@@ -96,6 +101,8 @@ export interface OverviewRow {
   currency?: string;
   /** Path of the latest comparison workbook, relative to the overview's folder (`comparisons/...xlsx`). */
   comparison?: string;
+  /** The winners whose ERP vendor the cross-reference lacks: the award's ERP files are held (src/awarding/erp-hold.ts). */
+  erpHeld?: string[];
 }
 
 export const OVERVIEW_SHEET = 'Overview';
@@ -249,11 +256,12 @@ async function render(
     put(row, C.savings, num(s?.savings), money.money);
     put(row, C.savingsPct, num(s?.savingsPct), S.pct);
     put(row, C.recommended, t(s?.recommended), S.text);
+    const erpHeld = r.erpHeld?.length ? `yes; ERP files held: no ERP vendor for ${r.erpHeld.join(', ')}` : undefined;
     put(
       row,
       C.final,
-      s?.final ? 'yes' : s?.withheld ? 'no: withheld' : 'no',
-      s?.withheld ? flaggedStyle : s?.final ? finalStyle : S.center,
+      erpHeld !== undefined ? t(erpHeld) : s?.final ? 'yes' : s?.withheld ? 'no: withheld' : 'no',
+      s?.withheld || erpHeld !== undefined ? flaggedStyle : s?.final ? finalStyle : S.center,
     );
     put(row, C.comparison, t(r.comparison), S.text);
     put(row, C.vendorsQuoted, s?.vendors ? vendorsText(s.vendors) : null, S.center);

@@ -1,7 +1,7 @@
 /**
  * An ordered list of named implementations: the outputs of a comparison (outputs.ts) and its award rules
- * (award-rules.ts). A new one is a file of its own plus one line in that list; `register` adds one at run time and
- * returns how to take it out again (a test that brings its own).
+ * (award/award-rules.ts). A new one is a file of its own plus one line in that list; `register` adds one at run time
+ * and returns how to take it out again (a test that brings its own).
  */
 import { UnexpectedError } from '../core/index.ts';
 

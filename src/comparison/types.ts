@@ -48,7 +48,7 @@ export interface ComparisonInput {
   /** The vendors following the RFQ's category (the account's vendor directory), for the response rate. */
   vendors?: CategoryVendors;
   /**
-   * The last final award of each line's product before this RFQ (src/tracking/price-history.ts), by the line's
+   * The last final award of each line's product before this RFQ (src/awarding/price-history.ts), by the line's
    * `line_id`; a line without one shows "no earlier award". Absent: the history was not looked up (no columns' data).
    */
   lastAwards?: Record<string, LastAward>;
@@ -108,7 +108,10 @@ export interface ResponseRate {
 }
 
 export type SupplierDecision = 'qualified' | 'not qualified' | 'undecided';
-/** The name of the award rule that decided the award (award-rules.ts): `lowest-qualified-price`, `winning-quotation`... */
+/**
+ * The name of the award rule that decided the award (award/award-rules.ts): `lowest-qualified-price`,
+ * `winning-quotation`...
+ */
 export type AwardBasis = string;
 
 export interface SupplierSummary {

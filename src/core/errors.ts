@@ -163,10 +163,7 @@ export class MappingError extends RfqSyncError {
   }
 }
 
-/**
- * Only a broken mapping profile could take the file (profile-catalog.ts, broken-profiles.ts): it is held, not
- * refused, until that profile is fixed. `profiles` names each broken profile with its file and reason.
- */
+/** Only a broken mapping profile could take the file: held, not refused, until it is fixed (`profiles` say why). */
 export class ProfileBrokenError extends RfqSyncError {
   readonly file: string;
   readonly profiles: ReadonlyArray<{ name: string; file: string; reason: string }>;
@@ -195,10 +192,7 @@ export class SheetNotFoundError extends RfqSyncError {
   }
 }
 
-/**
- * A workbook's package is not what xl/workbook.xml and its relationships say (a part missing, a description part far
- * too big) (xlsx-package.ts); ingest turns it into a FileRefusedError naming the file.
- */
+/** A workbook's package is not what xl/workbook.xml says (a part missing, or far too big); ingest names the file. */
 export class WorkbookPartError extends RfqSyncError {
   constructor(message: string) {
     super('E_WORKBOOK_PART', 'data', message);
@@ -244,10 +238,7 @@ export class ClaimConflictError extends RfqSyncError {
   }
 }
 
-/**
- * Another attempt holds the requisition (it may be posting): the create job is set aside for `waitMs` and looks
- * again; not a failure of the job.
- */
+/** Another attempt holds the requisition (it may be posting): the job is set aside for `waitMs`, not failed. */
 export class AttemptBusyError extends RfqSyncError {
   readonly waitMs: number;
   constructor(id: string, waitMs: number, as?: { code: string; message: string }) {
@@ -260,10 +251,7 @@ export class AttemptBusyError extends RfqSyncError {
   }
 }
 
-/**
- * The reconcile search could not prove that no RFQ carries the external_ids (the lists kept changing, or pages kept
- * failing): nothing is posted; the job is set aside like a busy attempt and looks again later.
- */
+/** The reconcile search could not prove no RFQ carries the external_ids: nothing posted, set aside like a busy one. */
 export class ReconcileUnstableError extends AttemptBusyError {
   readonly reason: string;
   constructor(reason: string, waitMs: number) {
@@ -276,8 +264,8 @@ export class ReconcileUnstableError extends AttemptBusyError {
 }
 
 /**
- * Calls to the sourcing service are held (our shared rate limit, or a Retry-After) for longer than a caller waits
- * in-process (rate-limiter.ts): its job is rescheduled for `waitMs` instead of holding a worker slot.
+ * Calls are held (the shared rate limit, a Retry-After) longer than a caller waits in-process (rate-limiter.ts): its
+ * job is rescheduled for `waitMs` instead of holding a worker slot.
  */
 export class ThrottledError extends RfqSyncError {
   readonly waitMs: number;
@@ -365,12 +353,10 @@ export class RedisUnfitError extends RfqSyncError {
  * Redis could not be used at start: a refused password is a configuration error (exit 2: restarting will not fix
  * it); anything else (refused connection, time-out) is transient. `where` is the URL as displayRedisUrl shows it.
  */
+const REFUSED_CREDENTIALS =
+  /WRONGPASS|NOAUTH|invalid password|invalid username-password|AUTH failed|without any password/i;
 export function redisUnreachable(where: string, message: string): RfqSyncError {
-  if (
-    /WRONGPASS|NOAUTH|invalid password|invalid username-password|AUTH failed|without any password configured/i.test(
-      message,
-    )
-  ) {
+  if (REFUSED_CREDENTIALS.test(message)) {
     return new RfqSyncError(
       'E_REDIS_AUTH',
       'config',
@@ -380,15 +366,21 @@ export function redisUnreachable(where: string, message: string): RfqSyncError {
   return new RfqSyncError('E_REDIS_DOWN', 'transient', `cannot reach Redis at ${where}: ${message}`);
 }
 
-/**
- * The disk holding an output (a workbook, an award file, a report) is full. Transient: the job waits on a back-off
- * (src/outbox/disk-full.ts) that never gives up, and writes it once space returns. Names the file, not a temp name.
- */
+/** An output's disk is full: transient, its job waits on a back-off that never gives up (src/outbox/disk-full.ts). */
 export class DiskFullError extends RfqSyncError {
   readonly path: string;
   constructor(path: string, code: string, options?: { cause?: unknown }) {
     super('E_DISK_FULL', 'transient', `${path}: the disk is full (${code}); it is written once space returns`, options);
     this.path = path;
+  }
+}
+
+/** The audit log's folder cannot be written (src/audit/writer.ts). Transient: jobs wait (src/outbox/audit-wait.ts). */
+export class AuditUnwritableError extends RfqSyncError {
+  readonly dir: string;
+  constructor(dir: string, reason: string, options?: { cause?: unknown }) {
+    super('E_AUDIT_UNWRITABLE', 'transient', `the audit log's folder ${dir} cannot be written: ${reason}`, options);
+    this.dir = dir;
   }
 }
 
@@ -439,6 +431,22 @@ export class SandboxError extends RfqSyncError {
   constructor(status: number, message: string) {
     super('E_SANDBOX_REFUSED', 'data', message);
     this.status = status;
+  }
+}
+
+/** A trace lookup got no answer (app/http/trace-threads.ts): too many at once, past its deadline, or its thread failed. */
+export class LookupRefusedError extends RfqSyncError {
+  readonly why: 'busy' | 'deadline' | 'failed';
+  constructor(message: string, why: LookupRefusedError['why']) {
+    super('E_LOOKUP_REFUSED', why === 'failed' ? 'unexpected' : 'transient', message);
+    this.why = why;
+  }
+}
+
+/** The vendor cross-reference (VENDOR_XREF_FILE) cannot be used; the message names the file, the row and the field. */
+export class VendorXrefError extends RfqSyncError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('E_VENDOR_XREF', 'data', message, options);
   }
 }
 

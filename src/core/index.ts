@@ -1,6 +1,6 @@
 /**
  * The building blocks every folder may use: the error catalogue, the logger, time zones, text folding, spreadsheet-safe
- * text, atomic writes and the requisition type.
+ * and terminal-safe text, atomic writes and the requisition type.
  */
 export {
   removeStaleTemps,
@@ -11,6 +11,7 @@ export {
 } from './atomic-write.ts';
 export {
   AttemptBusyError,
+  AuditUnwritableError,
   AuthError,
   ClaimConflictError,
   ConfigError,
@@ -41,11 +42,13 @@ export {
   rfqNotListed,
   RfqSyncError,
   type RowProblem,
+  LookupRefusedError,
   SandboxError,
   SheetNotFoundError,
   ThrottledError,
   TransientHttpError,
   UnexpectedError,
+  VendorXrefError,
   WorkbookPartError,
 } from './errors.ts';
 export { loadExcelJS } from './exceljs-loader.ts';
@@ -53,6 +56,7 @@ export { foldText } from './fold-text.ts';
 export { createLogger, type Logger, registerSecret, scrubSecrets, silentLogger } from './logger.ts';
 export type { Requisition, RequisitionLine } from './requisition.ts';
 export { safeCellText, safeCsvField } from './spreadsheet-safety.ts';
+export { terminalLines, terminalText } from './terminal-text.ts';
 export {
   canonicalTimeZone,
   daysLaterAt,

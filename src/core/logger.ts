@@ -3,9 +3,11 @@
  * by pino's `redact` paths (which are case-sensitive, so both spellings of Authorization are listed) and by
  * `scrubSecrets`, which every known secret value is registered with and which cleans message strings and errors.
  */
-import pino, { type Logger } from 'pino';
+import { terminalText } from './terminal-text.ts';
+import pino, { type Logger as PinoLogger } from 'pino';
 
-export type { Logger };
+/** The logger every part writes to (pino's, with its secrets scrubbed: createLogger). */
+export type Logger = PinoLogger;
 
 const secrets = new Set<string>();
 
@@ -70,12 +72,14 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     },
     hooks: {
       logMethod(args, method) {
-        // An Error as first argument becomes the message: scrub it here, before pino reads err.message.
+        // An Error as first argument becomes the message: scrub it here, before pino reads err.message. On a
+        // terminal (pretty) the message is printed as it is: its control characters made visible first.
+        const text = (a: string) => (pretty ? terminalText(scrubSecrets(a)) : scrubSecrets(a));
         method.apply(
           this,
-          args.map((a) =>
-            typeof a === 'string' ? scrubSecrets(a) : a instanceof Error ? scrubError(a) : a,
-          ) as Parameters<typeof method>,
+          args.map((a) => (typeof a === 'string' ? text(a) : a instanceof Error ? scrubError(a) : a)) as Parameters<
+            typeof method
+          >,
         );
       },
     },

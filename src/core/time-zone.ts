@@ -2,7 +2,7 @@
  * Time zones, in one place: an instant's wall clock in an IANA zone and back, the zone's offset, and the zone names
  * the settings and mapping profiles accept. Built on Intl (the zone data of Node's ICU), one cached formatter per
  * zone: what the ingest of a million dates calls, so it allocates little. Parsing the ERP's date texts is
- * src/ingest/date-format.ts; writing dates into Excel cells is src/comparison/dates.ts.
+ * src/ingest/date-format.ts; writing dates into Excel cells is src/comparison/sheets/dates.ts.
  */
 
 /** A wall-clock time, fields as written (month 1-12). */

@@ -8,7 +8,8 @@
  * Pure (no Redis, no HTTP).
  */
 import type { RequisitionLine } from '../core/index.ts';
-import { normExternalId, type PostedBody, type PostedLine } from './fingerprint.ts';
+import { normExternalId } from './fingerprint.ts';
+import type { PostedBody, PostedLine } from '../requisitions/index.ts';
 import type { ReconcileResult } from './reconcile-decision.ts';
 
 export interface AdoptedLine {

@@ -13,30 +13,10 @@
  *   none  - another title, or another number of lines.
  */
 import { Decimal } from 'decimal.js';
-import { type RequisitionLine, foldText } from '../core/index.ts';
+import { foldText } from '../core/index.ts';
 import type { CreateRfqRequest, ListedRfq } from '../sourcing/index.ts';
+import type { PostedBody, PostedLine } from '../requisitions/index.ts';
 import { hashOf } from './hash.ts';
-
-export type PostedLine = Pick<
-  RequisitionLine,
-  'external_id' | 'product_name' | 'specification' | 'uom' | 'qty' | 'estimated_price'
->;
-
-/** A body as posted (the fields a list can show), with its fingerprint and its index key. */
-export interface PostedBody {
-  /** Hash of the body's normalised matching fields: one per distinct body. */
-  fp: string;
-  /** Hash of the normalised title and line count: the claimant index (keys.key('posted', near)). */
-  near: string;
-  title: string;
-  due_date: string;
-  required_date?: string;
-  description?: string;
-  rfq_type: string;
-  rfq_category?: string;
-  rfq_location?: string;
-  lines: PostedLine[];
-}
 
 export type Match = 'exact' | 'near' | 'none';
 

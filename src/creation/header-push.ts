@@ -6,40 +6,8 @@
  * transient failure is thrown so the job retries (the edit is idempotent: the same header again).
  */
 import { PermanentHttpError, RfqSyncError } from '../core/index.ts';
-import type { Dialect, Tristate, SourcingPort, CreateRfqRequest, RfqHeaderEdit } from '../sourcing/index.ts';
-
-export const HEADER_FIELDS = ['title', 'due_date', 'required_date', 'description'] as const;
-export type HeaderField = (typeof HEADER_FIELDS)[number];
-/** The header as posted: the create request's header fields, absent ones as null. */
-export type PostedHeader = Record<HeaderField, string | null>;
-
-export interface HeaderChange {
-  field: HeaderField;
-  was: string | null;
-  now: string | null;
-}
-
-export interface HeaderOutcome {
-  changes: HeaderChange[];
-  /** True when the edit call took the changes; false when they are only reported (see `reason`). */
-  pushed: boolean;
-  reason?: string;
-}
-
-export function headerOf(body: Pick<CreateRfqRequest, HeaderField>): PostedHeader {
-  return {
-    title: body.title,
-    due_date: body.due_date,
-    required_date: body.required_date ?? null,
-    description: body.description ?? null,
-  };
-}
-
-export function headerChanges(was: PostedHeader, now: PostedHeader): HeaderChange[] {
-  return HEADER_FIELDS.flatMap((field) =>
-    was[field] === now[field] ? [] : [{ field, was: was[field], now: now[field] }],
-  );
-}
+import type { Dialect, Tristate, SourcingPort, RfqHeaderEdit } from '../sourcing/index.ts';
+import type { HeaderChange, HeaderField, HeaderOutcome } from '../requisitions/index.ts';
 
 /**
  * The edit call's body. A field that the re-export removed (required date, description) cannot be removed by an

@@ -38,9 +38,18 @@
  */
 import type { Redis } from 'ioredis';
 import { UnexpectedError, type Requisition, type RequisitionLine } from '../core/index.ts';
-import type { HeaderOutcome, PostedHeader } from './header-push.ts';
 import { requisitionId, type RedisKeys } from '../redis/index.ts';
-import type { PostedBody } from './fingerprint.ts';
+import {
+  lineFingerprint,
+  type HeaderOutcome,
+  type LineChange,
+  type LineFingerprint,
+  type PostedBody,
+  type PostedHeader,
+  requisitionRecords,
+  type RequisitionRecords,
+  type RequisitionState,
+} from '../requisitions/index.ts';
 import type { RateLimiter } from '../account/index.ts';
 import {
   defineIdempotencyScripts,
@@ -48,17 +57,6 @@ import {
   type ConflictReply,
   type IdempotencyScripts,
 } from './idempotency-scripts.ts';
-
-export type RequisitionState = 'pending' | 'creating' | 'created' | 'rejected' | 'undecided';
-
-/** Product, specification, uom, qty, estimated_price: what "the line changed" means for a re-export. */
-export type LineFingerprint = [string, string, string, number, number | null];
-
-export function lineFingerprint(l: RequisitionLine): LineFingerprint {
-  return [l.product_name, l.specification ?? '', l.uom ?? '', l.qty, l.estimated_price ?? null];
-}
-
-export { hashOf } from './hash.ts';
 
 export type ClaimResult =
   | { status: 'claimed'; previous: RequisitionState | undefined; claimed: string[]; posting: boolean }
@@ -68,46 +66,10 @@ export type ClaimResult =
   | { status: 'busy'; waitMs: number }
   | { status: 'conflict'; conflicts: Array<{ externalId: string; heldBy: string }> };
 
-export interface RequisitionRecord {
-  id: string;
-  state: RequisitionState;
-  key?: string;
-  profile?: string;
-  sourceFile?: string;
-  title?: string;
-  rfqId?: number;
-  createdAt?: number;
-  how?: 'posted' | 'adopted';
-  positions: Record<string, number>;
-  lines: Record<string, LineFingerprint>;
-  claimed: string[];
-  attempts: number;
-  reason?: string;
-  changes?: LineChange[];
-  supplements: string[];
-  /** Every body posted for it (fingerprint.ts). */
-  posted: PostedBody[];
-  /** Redis ms of its first POST. */
-  firstPostAt?: number;
-  /** Redis ms when the lease of its last POST ended (that POST ended before). */
-  postUntil?: number;
-  /** The RFQ's header as posted (or last pushed); absent on records made before headers were kept. */
-  header?: PostedHeader;
-  /** The last re-export's header changes. */
-  headerChanges?: HeaderOutcome;
-}
-
-export interface LineChange {
-  externalId: string;
-  /** `changed`: a line of the RFQ differs in the re-export; `conflict`: a new line's external_id is held elsewhere. */
-  kind: 'changed' | 'conflict';
-  fields?: Array<{ field: string; was: string | number | null; now: string | number | null }>;
-  heldBy?: string;
-}
-
 // ------------------------------------------------------------------------------------------------ store
 
-export interface IdempotencyStore {
+/** The protocol's store; its reads are the requisition records' (src/requisitions/). */
+export interface IdempotencyStore extends RequisitionRecords {
   /**
    * With `permit`, a claim that needs no reconcile also takes a rate-limit permit and begins the post when one is
    * free (`posting: true`: post now, no acquire/beginPost).
@@ -153,12 +115,7 @@ export interface IdempotencyStore {
   /** The RFQ's header as it now is at the service (after a POST or a pushed edit). */
   saveHeader(id: string, header: PostedHeader): Promise<void>;
   saveHeaderChanges(id: string, outcome: HeaderOutcome): Promise<void>;
-  /** Requisitions whose re-export changed them after their RFQ existed, latest first (keys.key('changed')). */
-  recentlyChanged(count: number): Promise<Array<{ id: string; at: number }>>;
   addSupplement(id: string, supplementId: string): Promise<void>;
-  /** Holders of these external_ids (undefined when free). */
-  holders(externalIds: readonly string[]): Promise<Array<string | undefined>>;
-  get(id: string): Promise<RequisitionRecord | undefined>;
   /** Requisition ids, oldest first. */
   list(offset?: number, count?: number): Promise<string[]>;
   count(): Promise<number>;
@@ -180,6 +137,7 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
   const recordKey = (id: string) => [keys.requisition(id)];
 
   return {
+    ...requisitionRecords(redis, keys),
     claim: async (r, token, contentHash, leaseMs, permit, posted) =>
       claimResultOf(await claimScript(s, r, token, contentHash, leaseMs, permit, posted)),
     markReconciled: async (id, token) => (await s.scripts.markReconciled(recordKey(id), [token])) === 1,
@@ -204,12 +162,9 @@ export function createIdempotencyStore(redis: Redis, keys: RedisKeys): Idempoten
       await redis.hset(keys.requisition(id), 'header', JSON.stringify(header));
     },
     saveHeaderChanges: async (id, outcome) => saveChangedField(s, id, 'headerChanges', JSON.stringify(outcome)),
-    recentlyChanged: async (count) => recentlyChanged(s, count),
     addSupplement: async (id, supplementId) => {
       await s.scripts.addSupplement(recordKey(id), [supplementId]);
     },
-    holders: async (externalIds) => holders(s, externalIds),
-    get: async (id) => recordOf(id, await redis.hgetall(keys.requisition(id))),
     list: async (offset = 0, count = 1000) => redis.zrange(keys.requisitions, offset, offset + count - 1),
     count: async () => redis.zcard(keys.requisitions),
   };
@@ -376,45 +331,4 @@ async function saveChangedField(s: StoreState, id: string, field: string, json: 
     .hset(s.keys.requisition(id), field, json, 'changesAt', String(now))
     .zadd(s.keys.key('changed'), now, id)
     .exec();
-}
-
-async function recentlyChanged(s: StoreState, count: number): Promise<Array<{ id: string; at: number }>> {
-  const flat = await s.redis.zrevrange(s.keys.key('changed'), 0, count - 1, 'WITHSCORES');
-  const out: Array<{ id: string; at: number }> = [];
-  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ id: flat[i]!, at: Number(flat[i + 1]) });
-  return out;
-}
-
-async function holders(s: StoreState, externalIds: readonly string[]): Promise<Array<string | undefined>> {
-  if (externalIds.length === 0) return [];
-  const res = await s.redis.hmget(s.keys.externalIds, ...externalIds);
-  return res.map((h) => h ?? undefined);
-}
-
-/** The record's hash (keys.requisition(id)) as a RequisitionRecord; undefined when there is none. */
-function recordOf(id: string, h: Record<string, string>): RequisitionRecord | undefined {
-  if (!h.state) return undefined;
-  return {
-    id,
-    state: h.state as RequisitionState,
-    key: h.key,
-    profile: h.profile,
-    sourceFile: h.sourceFile,
-    title: h.title,
-    rfqId: h.rfqId ? Number(h.rfqId) : undefined,
-    createdAt: h.createdAt ? Number(h.createdAt) : undefined,
-    how: h.how as 'posted' | 'adopted' | undefined,
-    positions: JSON.parse(h.positions ?? '{}') as Record<string, number>,
-    lines: JSON.parse(h.lines ?? '{}') as Record<string, LineFingerprint>,
-    claimed: JSON.parse(h.claimed ?? '[]') as string[],
-    attempts: Number(h.attempts ?? 0),
-    reason: h.reason,
-    changes: h.changes ? (JSON.parse(h.changes) as LineChange[]) : undefined,
-    supplements: JSON.parse(h.supplements ?? '[]') as string[],
-    posted: JSON.parse(h.posted ?? '[]') as PostedBody[],
-    firstPostAt: h.firstPostAt ? Number(h.firstPostAt) : undefined,
-    postUntil: h.postUntil ? Number(h.postUntil) : undefined,
-    header: h.header ? (JSON.parse(h.header) as PostedHeader) : undefined,
-    headerChanges: h.headerChanges ? (JSON.parse(h.headerChanges) as HeaderOutcome) : undefined,
-  };
 }

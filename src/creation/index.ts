@@ -1,6 +1,6 @@
 /**
- * Exactly one RFQ per requisition: the idempotency store, the claim / reconcile / post / record protocol, and what
- * a re-export changes.
+ * Exactly one RFQ per requisition: the idempotency store, the claim / reconcile / post / record protocol, and the
+ * settling of a re-export (its changes reported, its header pushed).
  */
 export { postedBodyOf } from './fingerprint.ts';
 export { createHeaderPusher } from './header-push.ts';
@@ -11,12 +11,5 @@ export {
   type ReconcileCoordinator,
   reconcileStatus,
 } from './reconcile-coordinator.ts';
-export { previewChanges, type ReexportChange } from './reexport-changes.ts';
-export {
-  AttemptBusyError,
-  contentHashOf,
-  type CreateOutcome,
-  createRfqOnce,
-  type CreatorDeps,
-  toCreateRfqRequest,
-} from './rfq-creator.ts';
+export { contentHashOf, createRfqOnce, type CreatorDeps } from './rfq-creator.ts';
+export type { CreateOutcome } from './settle-existing.ts';

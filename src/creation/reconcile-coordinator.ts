@@ -4,9 +4,10 @@
  * (reconcile-walker.ts) at a time, across all workers, serves every pending requisition. An RFQ carrying a pending
  * requisition's external_ids settles it at once; everything else is decided only by a COMPLETE walk that began after
  * the requisition registered AND after its lists settled (list-settle.ts: SOURCING_LIST_SETTLE_MS or twice the
- * measured list lag after the lease of its last POST), by the rules of reconcile-decision.ts. A requisition that
- * RECONCILE_MAX_WALKS walks in a row could not decide is parked with the reason, like an ambiguous match: nothing
- * waits silently for ever.
+ * measured list lag after the lease of its last POST), by the rules of reconcile-decision.ts, except that an early
+ * look (early-look.ts: one walk once its RFQ can be listed and the account is quiet) adopts an RFQ it finds by the
+ * same rules. A requisition that RECONCILE_MAX_WALKS walks in a row could not decide is parked with the reason, like
+ * an ambiguous match: nothing waits silently for ever.
  *
  * Redis keys (all under the account's namespace):
  *   recon:pending     hash requisition id -> JSON PendingEntry
@@ -21,17 +22,18 @@
  *   recon:parked      hash requisition id -> JSON PendingEntry & {reason, rfqIds, bodies} (for `resolve`, `status`)
  *   recon:created     zset rfqId -> ms: RFQs posted in the last 10 minutes (record-5.lua; the walker's check that the
  *                     lists show them)
+ *   recon:looked, recon:lost-at   the early looks (early-look.ts)
  * Counters for the bench and `status`: recon:walks (hash: started, complete, pages).
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ReconcileUnstableError } from '../core/index.ts';
+import { earlyLookIn, noteLost } from './early-look.ts';
 import { listSettleMs, settledFrom } from './list-settle.ts';
 import type { PendingEntry, ReconcileResult } from './reconcile-decision.ts';
 import { RECONCILE_LIMITS, type ReconcileLimits } from './reconcile-walk.ts';
 import { redisNow, walkOnce, type CoordinatorDeps, type ReconKeys, type WalkerState } from './reconcile-walker.ts';
 
-export type { CoordinatorDeps } from './reconcile-walker.ts';
 import {
   type RedisKeys,
   LOCK_RELEASE,
@@ -40,8 +42,6 @@ import {
   type ScriptCaller,
   type ScriptFlag,
 } from '../redis/index.ts';
-
-export { CLOCK_SKEW_MS, type PendingEntry, type ReconcileResult } from './reconcile-decision.ts';
 
 /**
  * The walk lock lives this long unless renewed (every third of it while the walk runs): a walker that dies frees it
@@ -89,6 +89,8 @@ export function reconKeys(keys: RedisKeys): ReconKeys {
     incomplete: k('incomplete'),
     created: k('created'),
     unreadable: k('unreadable'),
+    looked: k('looked'),
+    lostAt: k('lost-at'),
   };
 }
 
@@ -101,7 +103,7 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
   return {
     reconcile: async (entry) => reconcile(s, entry, { renewLock, releaseLock }),
     async settle(id) {
-      await d.redis.multi().hdel(k.pending, id).hdel(k.result, id).hdel(k.incomplete, id).exec();
+      await d.redis.multi().hdel(k.pending, id).hdel(k.result, id).hdel(k.incomplete, id).hdel(k.looked, id).exec();
     },
     async gateClosed() {
       return (await d.redis.exists(k.gate)) === 1;
@@ -124,6 +126,7 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
         .hdel(k.pending, entry.id)
         .hdel(k.result, entry.id)
         .hdel(k.incomplete, entry.id)
+        .hdel(k.looked, entry.id)
         .exec();
     },
     async unpark(id) {
@@ -145,8 +148,8 @@ export function createReconcileCoordinator(d: CoordinatorDeps): ReconcileCoordin
 const jitter = (limits: ReconcileLimits) => Math.round(limits.backoffMs * 5 + Math.random() * limits.backoffMs * 10);
 
 /**
- * Registers the entry, then answers from a walk that began after it registered (and after its lists settled),
- * walking itself if it gets the lock.
+ * Registers the entry, then answers from a walk that began after it registered (and after its lists settled, or
+ * was its early look), walking itself if it gets the lock.
  */
 async function reconcile(
   s: WalkerState,
@@ -162,18 +165,30 @@ async function reconcile(
   };
   const have = await ready();
   if (have) return have;
-  const settle = listSettleMs(await d.dialect(), d.settleFloorMs, d.settleUnmeasuredMs);
+  const dialect = await d.dialect();
+  const settle = listSettleMs(dialect, d.settleFloorMs, d.settleUnmeasuredMs);
   const now = await redisNow(d.redis);
-  const wait = settledFrom(held, settle) - now;
-  if (wait > 0)
-    throw new ReconcileUnstableError(
-      `waiting ${wait} ms more for the lists to settle (a lost answer's RFQ may not be listed yet)`,
-      Math.min(wait, SETTLE_RECHECK_MS) + jitter(s.limits),
-    );
-  // one walk for many: if other lost answers settle in a moment, walk for them too (waiting at most BATCH_MS)
-  const soon = await settlingSoon(s, settle, now);
-  if (soon > 0 && -wait < BATCH_MS)
-    throw new ReconcileUnstableError(`waiting ${soon} ms to walk for more lost answers at once`, soon);
+  const settleAt = settledFrom(held, settle);
+  const wait = settleAt - now;
+  if (wait > 0) {
+    // before its lists settle, only its early look may walk for it (early-look.ts)
+    const look = await earlyLookIn(d.redis, k, held, dialect, settleAt, now);
+    if (look === undefined || look >= wait)
+      throw new ReconcileUnstableError(
+        `waiting ${wait} ms more for the lists to settle (a lost answer's RFQ may not be listed yet)`,
+        Math.min(wait, SETTLE_RECHECK_MS) + jitter(s.limits),
+      );
+    if (look > 0)
+      throw new ReconcileUnstableError(
+        `looking for its RFQ in ${look} ms (once it can be listed and the account's creates are quiet)`,
+        Math.min(look, SETTLE_RECHECK_MS) + jitter(s.limits),
+      );
+  } else {
+    // one walk for many: if other lost answers settle in a moment, walk for them too (waiting at most BATCH_MS)
+    const soon = await settlingSoon(s, settle, now);
+    if (soon > 0 && -wait < BATCH_MS)
+      throw new ReconcileUnstableError(`waiting ${soon} ms to walk for more lost answers at once`, soon);
+  }
   const token = randomUUID();
   if ((await d.redis.set(k.lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK')
     throw new ReconcileUnstableError('waiting for the walk another worker is making', jitter(s.limits));
@@ -208,7 +223,10 @@ async function settlingSoon(s: WalkerState, settle: number, now: number): Promis
 async function register(s: WalkerState, entry: Omit<PendingEntry, 'since'>): Promise<PendingEntry> {
   const { d, k } = s;
   const fresh: PendingEntry = { ...entry, since: await redisNow(d.redis) };
-  if (await d.redis.hsetnx(k.pending, entry.id, JSON.stringify(fresh))) return fresh;
+  if (await d.redis.hsetnx(k.pending, entry.id, JSON.stringify(fresh))) {
+    await noteLost(d.redis, k, fresh.since);
+    return fresh;
+  }
   const held = JSON.parse((await d.redis.hget(k.pending, entry.id)) ?? 'null') as PendingEntry | null;
   if (!held) return fresh;
   // the first registration of this lost answer holds `since`; what was posted since is added

@@ -19,7 +19,8 @@
  */
 import type { Requisition } from '../core/index.ts';
 import type { ListedRfq } from '../sourcing/index.ts';
-import { bestMatch, matchListed, normExternalId, normText, type Match, type PostedBody } from './fingerprint.ts';
+import { bestMatch, matchListed, normExternalId, normText, type Match } from './fingerprint.ts';
+import type { PostedBody } from '../requisitions/index.ts';
 
 /** An RFQ made this long before our first POST (service clock against Redis's) cannot be ours. */
 export const CLOCK_SKEW_MS = 5 * 60_000;

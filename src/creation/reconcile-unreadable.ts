@@ -10,7 +10,8 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../core/index.ts';
 import type { ListedRfq } from '../sourcing/index.ts';
-import { normText, type PostedBody } from './fingerprint.ts';
+import { normText } from './fingerprint.ts';
+import type { PostedBody } from '../requisitions/index.ts';
 
 /** Walks in a row held up by records that cannot be read before the requisitions they hold are parked. */
 export const UNREADABLE_WALKS = 3;

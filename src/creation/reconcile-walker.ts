@@ -3,7 +3,8 @@
  * the lists (reconcile-walk.ts), settle by external_id what the walk shows, and, when the walk is complete and our
  * own recent RFQs are all listed, decide by the body posted for every requisition whose lists have settled
  * (reconcile-decision.ts), each candidate confirmed through the detail call where the service has one (what the
- * service can do is the listing strategy's to know: src/sourcing/account-reading.ts). An incomplete
+ * service can do is the listing strategy's to know: src/sourcing/account-reading.ts). For a requisition whose lists
+ * have not settled yet, the walk is its early look (early-look.ts): it is adopted if found, nothing else. An incomplete
  * walk counts against every requisition it could have decided; at RECONCILE_MAX_WALKS it is parked with the reason.
  */
 import type { Redis } from 'ioredis';
@@ -17,7 +18,9 @@ import {
   type SourcingPort,
   type ListedRfq,
 } from '../sourcing/index.ts';
-import { normText, type PostedBody } from './fingerprint.ts';
+import { normText } from './fingerprint.ts';
+import type { PostedBody } from '../requisitions/index.ts';
+import { looksEarly, markLooked } from './early-look.ts';
 import { listSettleMs, settledFrom } from './list-settle.ts';
 import {
   byTitle,
@@ -84,6 +87,9 @@ export interface ReconKeys {
   parked: string;
   incomplete: string;
   created: string;
+  /** The early looks (early-look.ts). */
+  looked: string;
+  lostAt: string;
 }
 
 export interface WalkerState {
@@ -122,6 +128,8 @@ export async function walkOnce(s: WalkerState, token: string): Promise<string | 
   const byExt = decideByExternalId(started, pendings, withExt);
   for (const [id, res] of byExt) await d.redis.hset(k.result, id, JSON.stringify(res));
   const eligible = pendings.filter((p) => p.since < started && !byExt.has(p.id) && started >= settledFrom(p, settle));
+  const early = pendings.filter((p) => !byExt.has(p.id) && looksEarly(p, dialect, settle, started));
+  const looked = () => markLooked(d.redis, k, early, started); // each gets one early look
 
   let outcome = read.outcome;
   if (outcome.complete) {
@@ -129,15 +137,17 @@ export async function walkOnce(s: WalkerState, token: string): Promise<string | 
     if (missing) outcome = { complete: false, reason: missing, read: outcome.read };
   }
   if (!outcome.complete) {
+    await looked();
     await incomplete(s, token, started, outcome, eligible, pendings.length);
     return outcome.reason;
   }
   await d.redis.hincrby(k.walks, 'complete', 1);
   await d.redis.del(k.churn);
-  if (eligible.length === 0) return undefined;
-  const results = await decideEligible(s, listing, started, eligible, pendings, read.all);
+  if (eligible.length + early.length === 0) return undefined;
+  const results = await decideEligible(s, listing, started, eligible, pendings, read.all, early);
   for (const [id, res] of results) await d.redis.hset(k.result, id, JSON.stringify(res));
-  await d.redis.hdel(k.incomplete, ...eligible.map((p) => p.id));
+  await looked();
+  if (eligible.length > 0) await d.redis.hdel(k.incomplete, ...eligible.map((p) => p.id));
   d.logger.debug(
     { event: 'reconcile.walk-complete', read: outcome.read, pending: pendings.length, decided: results.size },
     'walk of the RFQ lists complete',
@@ -220,15 +230,20 @@ function unreadableDeps({ d, k }: WalkerState): UnreadableDeps {
   return { redis: d.redis, logger: d.logger, counterKey: k.unreadable, resultKey: k.result };
 }
 
-/** After a complete walk: every eligible requisition decided by the body posted. */
+/**
+ * After a complete walk: every eligible requisition decided by the body posted; of those it is the early look for
+ * (`early`), only the ones found (anything else waits for their lists to settle).
+ */
 async function decideEligible(
   s: WalkerState,
   listing: AccountReading,
   started: number,
-  eligible: PendingEntry[],
+  settled: PendingEntry[],
   pendings: PendingEntry[],
   all: Map<number, ListedRfq>,
+  early: PendingEntry[],
 ): Promise<Map<string, ReconcileResult>> {
+  const eligible = [...settled, ...early];
   const out = new Map<string, ReconcileResult>();
   // RFQs that could be ours without showing external_ids (none where lists show them), and not recorded for any
   const tracked = new Set((await s.d.redis.smembers(s.d.keys.trackedRfqs)).map(Number));
@@ -253,15 +268,15 @@ async function decideEligible(
   for (const p of eligible) {
     if (out.has(p.id)) continue;
     const could = couldBeOurs(unknown, p.firstPostAt, CLOCK_SKEW_MS).filter((r) => notRuledOut(r, p.posted));
-    if (could.length > 0) held.push({ p, rfqs: could });
-    else out.set(p.id, decideByBody(started, p, candidatesOf(p, titled, known)));
+    if (could.length === 0) out.set(p.id, decideByBody(started, p, candidatesOf(p, titled, known)));
+    else if (!early.includes(p)) held.push({ p, rfqs: could }); // an early look holds nothing: it decides nothing
   }
-  if (held.length === 0) await s.d.redis.del(s.k.unreadable);
-  else {
+  if (held.length > 0) {
     const { rfqIds, why } = heldBecause(held);
     const ids = held.map((h) => h.p.id);
     await holdForUnreadable(unreadableDeps(s), started, ids, rfqIds, why);
-  }
+  } else if (settled.length > 0) await s.d.redis.del(s.k.unreadable);
+  for (const p of early) if (out.get(p.id)?.outcome !== 'found') out.delete(p.id);
   return out;
 }
 

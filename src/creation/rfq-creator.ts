@@ -25,22 +25,18 @@ import {
   type Requisition,
 } from '../core/index.ts';
 import type { SourcingClient } from '../sourcing/client/index.ts';
-import { hashOf, type IdempotencyStore } from './idempotency-store.ts';
+import { type IdempotencyStore } from './idempotency-store.ts';
 import type { RateLimiter } from '../account/index.ts';
-import type { PendingEntry, ReconcileCoordinator, ReconcileResult } from './reconcile-coordinator.ts';
-import { postedBodyOf, type PostedBody } from './fingerprint.ts';
-import { headerOf, type HeaderPusher } from './header-push.ts';
+import type { ReconcileCoordinator } from './reconcile-coordinator.ts';
+import { postedBodyOf } from './fingerprint.ts';
+import type { HeaderPusher } from './header-push.ts';
 import { requisitionId } from '../redis/index.ts';
 import { adoptedLines } from './adoption.ts';
-import { toCreateRfqRequest } from './rfq-body.ts';
+import { headerOf, type PostedBody, toCreateRfqRequest } from '../requisitions/index.ts';
 import { settleExisting, type CreateOutcome, type SettleDeps } from './settle-existing.ts';
 import { type AuditSink, createAnswered } from '../audit/index.ts';
-
-export { toCreateRfqRequest } from './rfq-body.ts';
-export { RECONCILE_LIMITS, type ReconcileLimits } from './reconcile-walk.ts';
-export type { CreateOutcome } from './settle-existing.ts';
-// in the catalogue (src/core/errors.ts); still exported here, where the create job imports them
-export { AttemptBusyError, ReconcileUnstableError } from '../core/index.ts';
+import { hashOf } from './hash.ts';
+import type { PendingEntry, ReconcileResult } from './reconcile-decision.ts';
 
 /** Kept of the post lease beyond the POST's deadline: the answer is read and the clocks may drift a little. */
 const LEASE_MARGIN_MS = 1_000;

@@ -5,10 +5,10 @@
  */
 import type { Logger, Requisition, RequisitionLine } from '../core/index.ts';
 import { requisitionId } from '../redis/index.ts';
-import type { HeaderOutcome } from './header-push.ts';
-import { hashOf, type IdempotencyStore, type LineChange } from './idempotency-store.ts';
-import { lineChanges } from './reexport-changes.ts';
+import { type IdempotencyStore } from './idempotency-store.ts';
+import { type HeaderOutcome, type LineChange, lineChanges } from '../requisitions/index.ts';
 import { settleHeader, type HeaderSettleDeps } from './settle-header.ts';
+import { hashOf } from './hash.ts';
 
 export interface CreateOutcome {
   requisitionId: string;

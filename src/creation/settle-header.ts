@@ -4,9 +4,15 @@
  */
 import type { Logger, Requisition } from '../core/index.ts';
 import { requisitionId } from '../redis/index.ts';
-import { headerChanges, headerOf, type HeaderOutcome, type HeaderPusher, type PostedHeader } from './header-push.ts';
+import type { HeaderPusher } from './header-push.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
-import { toCreateRfqRequest } from './rfq-body.ts';
+import {
+  headerChanges,
+  headerOf,
+  type HeaderOutcome,
+  type PostedHeader,
+  toCreateRfqRequest,
+} from '../requisitions/index.ts';
 
 /** The part of the creator's deps (CreatorDeps in rfq-creator.ts) the header needs. */
 export interface HeaderSettleDeps {

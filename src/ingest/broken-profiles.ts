@@ -7,7 +7,8 @@
  */
 import type { BrokenProfile } from './profile-catalog.ts';
 import { globToRegExp, type MappingProfile } from './mapping-profile.ts';
-import { chooseProfile, type HeadRow } from './profile-selection.ts';
+import type { HeadRow } from './formats/index.ts';
+import { chooseProfile } from './profile-selection.ts';
 
 export function heldFor(
   broken: readonly BrokenProfile[],
@@ -54,6 +55,7 @@ function standIn(b: BrokenProfile, patterns: RegExp[]): MappingProfile {
     filenamePatterns: patterns,
     matchHeaders: columns,
     delimiter: 'auto',
+    hiddenRows: 'hold',
     numbers: { decimal: '.', thousands: 'auto' },
     dates: { formats: ['iso'], timeZone: 'UTC', defaultTime: '12:00' },
     continuationColumns: [],

@@ -5,6 +5,7 @@
  * src/core/time-zone.ts.
  */
 import { wallToUtc, type WallClock } from '../core/index.ts';
+import { DateTime } from './formats/index.ts';
 
 export interface DateFormat {
   /** Patterns tried in order: tokens yyyy yy MMM MM M dd d HH H mm ss, or `iso`, or `excel_serial`. */
@@ -215,7 +216,8 @@ export function parseDateCell(value: string | number | Date, fmt: DateFormat): D
       mi: t.getUTCMinutes(),
       s: t.getUTCSeconds(),
     };
-    return fromWall(w, fmt, w.h === 0 && w.mi === 0 && w.s === 0);
+    // a cell whose format shows a time of day means its time, 00:00 too (formats/cell-time.ts)
+    return fromWall(w, fmt, !(value instanceof DateTime) && w.h === 0 && w.mi === 0 && w.s === 0);
   }
   if (typeof value === 'number') return fromSerial(value, fmt);
   return parseDateText(value, fmt);

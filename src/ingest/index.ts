@@ -2,8 +2,9 @@
  * Reading an ERP export into requisitions: readers for every format behind one interface, recognition by content,
  * mapping profiles (docs/mapping.md), validation, grouping and the per-file report.
  */
-export { ingestFile, MAX_REPORTED, type IngestOptions, type IngestSummary } from './ingest-file.ts';
-export { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
+export { ingestFile, type IngestOptions, type IngestSummary } from './ingest-file.ts';
+export { MAX_REPORTED } from './row-report.ts';
+export { FORMATS, sniffFile, type FileFormat, type IngestLimits, type SniffedFile } from './formats/index.ts';
 export { compileProfile, normalizeHeader, type MappingProfile } from './mapping-profile.ts';
 export {
   loadProfiles,

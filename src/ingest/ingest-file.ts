@@ -14,22 +14,28 @@ import {
 } from '../core/index.ts';
 import { heldFor } from './broken-profiles.ts';
 import type { BrokenProfile } from './profile-catalog.ts';
-import { MAX_CSV_RECORD_CHARS, type Delimiter } from './csv-reader.ts';
-import { sniffFile, type IngestLimits, type SniffResult } from './file-sniffer.ts';
+import { delimiterRefusal } from './delimiter-mismatch.ts';
+import {
+  MAX_CSV_RECORD_CHARS,
+  sniffFile,
+  type Delimiter,
+  type HeadRow,
+  type IngestLimits,
+  type RowSource,
+  type SniffedFile,
+} from './formats/index.ts';
 import { bindMapping, isBlankRow, type BoundMapping, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
-import { chooseProfile, HEADER_SEARCH_ROWS, type HeadRow, type ProfileChoice } from './profile-selection.ts';
+import { chooseProfile, HEADER_SEARCH_ROWS, type ProfileChoice } from './profile-selection.ts';
 import {
   noCounts,
   RequisitionGrouper,
   type GrouperCounts,
   type RequisitionCheck,
+  type RowFlag,
   type RowStatus,
 } from './requisition-grouper.ts';
-import { MAX_REPORTED, RowReport } from './row-report.ts';
-import { KIND_NAME, rowSource, type RowSource } from './row-source.ts';
-
-export { MAX_REPORTED };
+import { RowReport } from './row-report.ts';
 
 export interface IngestOptions {
   profiles: MappingProfile[];
@@ -60,6 +66,11 @@ export interface IngestSummary extends GrouperCounts {
   truncated: boolean;
   /** Problems found beyond those in `problems` (0 when every problem is listed). */
   problemsNotShown: number;
+  /**
+   * What the file itself says that a person must know: its encoding when it was guessed, a sheet that ends on the
+   * last row its format holds, rows hidden in the sheet.
+   */
+  notes: string[];
 }
 
 /** A summary before any row is counted: the start of every file's, and the whole of a refused file's. */
@@ -73,6 +84,7 @@ export function emptySummary(file: string, profile: string, profileReason: strin
     rows: [],
     truncated: false,
     problemsNotShown: 0,
+    notes: [],
   };
 }
 
@@ -92,9 +104,9 @@ class CallbackFailure extends Error {
 }
 
 /**
- * Batches of rows from the file's reader (row-source.ts), with the first rows peeked for profile choice. Opened
- * again (on another sheet or table, or with another delimiter) when the chosen profile says so; `close` ends the
- * reader last opened.
+ * Batches of rows from the file's reader (its format's RowSource), with the first rows peeked for profile choice.
+ * Opened again (on another sheet or table, or with another delimiter) when the chosen profile says so; `close` ends
+ * the reader last opened.
  */
 class Rows {
   head: HeadRow[] = [];
@@ -145,11 +157,13 @@ export async function ingestFile(
   const file = opts.displayName ?? basename(path);
   const now = opts.now ?? new Date();
   const sniff = await sniffFile(path, file, opts.limits);
-  const rows = new Rows(rowSource(path, sniff, file));
+  const rows = new Rows(sniff.format.open(sniff));
   try {
     const choice = await openAndChooseProfile(rows, file, sniff, opts);
     opts.onProfile?.(choice.profile.name, choice.reason);
-    return await readRequisitions(rows, choice, file, now, onRequisition, opts.checkRequisition);
+    const summary = await readRequisitions(rows, choice, file, now, onRequisition, opts.checkRequisition);
+    if (sniff.text?.guessed) summary.notes.unshift(`read as ${sniff.text.label}, ${sniff.text.how}`);
+    return summary;
   } catch (err) {
     throw refusalFor(err, file, sniff);
   } finally {
@@ -164,7 +178,7 @@ export async function ingestFile(
 async function openAndChooseProfile(
   rows: Rows,
   file: string,
-  sniff: SniffResult,
+  sniff: SniffedFile,
   opts: IngestOptions,
 ): Promise<ProfileChoice> {
   const forced =
@@ -177,10 +191,13 @@ async function openAndChooseProfile(
   const firstSheet = multi ? (forced ? forced.sheet : byName?.sheet) : undefined;
   rows.open(firstSheet, forced?.delimiter ?? 'auto');
   let head: HeadRow[];
+  /** The sheet the file name's profile names is not in the file: said, when no profile fits the file otherwise. */
+  let missingSheet: SheetNotFoundError | undefined;
   try {
     head = await rows.readHead();
   } catch (err) {
     if (!(err instanceof SheetNotFoundError) || forced) throw err;
+    missingSheet = err;
     await rows.close();
     rows.open(undefined, 'auto');
     head = await rows.readHead();
@@ -192,20 +209,28 @@ async function openAndChooseProfile(
   try {
     choice = chooseProfile(opts.profiles, file, head, opts.mappingName);
   } catch (err) {
+    if (forced && err instanceof FileRefusedError && sniff.format.kind === 'csv')
+      throw (await delimiterRefusal(rows.source, forced, file)) ?? err;
     const onNamed = multi && !forced ? await chooseOnOtherSheets(rows, file, opts.profiles, head) : undefined;
-    if (!onNamed) throw err;
+    if (!onNamed) throw missingSheet ?? err;
     return onNamed;
   }
   const profile = choice.profile;
   // The chosen profile may read another sheet, or fix a CSV delimiter other than the one detected: read again.
   const otherSheet =
     multi && profile.sheet !== undefined && head[0]?.sheet?.toLowerCase() !== profile.sheet.toLowerCase();
-  const otherDelimiter = sniff.kind === 'csv' && profile !== forced && profile.delimiter !== 'auto';
+  const otherDelimiter = sniff.format.kind === 'csv' && profile !== forced && profile.delimiter !== 'auto';
   if (!otherSheet && !otherDelimiter) return choice;
   await rows.close();
   rows.open(profile.sheet, profile.delimiter);
-  const headerAt = chooseProfile([profile], file, await rows.readHead(), profile.name).headerAt;
-  return { ...choice, headerAt };
+  const head2 = await rows.readHead();
+  try {
+    const { headerAt, header } = chooseProfile([profile], file, head2, profile.name);
+    return { ...choice, headerAt, header };
+  } catch (err) {
+    if (!otherDelimiter || !(err instanceof FileRefusedError)) throw err;
+    throw (await delimiterRefusal(rows.source, profile, file)) ?? err;
+  }
 }
 
 /**
@@ -245,16 +270,16 @@ async function chooseOnOtherSheets(
 }
 
 /** What ingestFile throws for `err`: the caller's own failure as it was, anything unreadable as a refused file. */
-function refusalFor(err: unknown, file: string, sniff: SniffResult): unknown {
+function refusalFor(err: unknown, file: string, sniff: SniffedFile): unknown {
   if (err instanceof CallbackFailure) return err.cause;
   if (err instanceof SheetNotFoundError) return new FileRefusedError(file, err.message);
   if (err instanceof WorkbookPartError)
     return new FileRefusedError(file, `is a corrupt xlsx workbook (${err.message})`);
   if (err instanceof RfqSyncError) return err;
   const what =
-    sniff.kind === 'csv'
+    sniff.format.kind === 'csv'
       ? (CSV_ERROR_TEXT[(err as { code?: string }).code ?? ''] ?? 'cannot be read')
-      : `is a corrupt ${KIND_NAME[sniff.kind]}`;
+      : `is a corrupt ${sniff.format.name}`;
   return new FileRefusedError(file, `${what} (${(err as Error).message})`, { cause: err });
 }
 
@@ -269,11 +294,10 @@ async function readRequisitions(
 ): Promise<IngestSummary> {
   const { profile, headerAt } = choice;
   const summary = emptySummary(file, profile.name, choice.reason);
-  const header = rows.head[headerAt]!;
-  const m = bindMapping(profile, header.cells, header.row);
+  const m = bindMapping(profile, choice.header, rows.head[headerAt]!.row);
   const report = new RowReport();
   const grouper = new RequisitionGrouper(m, file, file, now, report, check);
-  await feedRows(rows, headerAt, m, grouper, onRequisition);
+  summary.notes = await feedRows(rows, headerAt, m, grouper, onRequisition);
   Object.assign(summary, grouper.counts);
   summary.truncated = report.truncated;
   summary.problemsNotShown = report.problemsNotKept;
@@ -282,14 +306,32 @@ async function readRequisitions(
   return summary;
 }
 
-/** Each non-blank data row (filled from the row above where the profile says) into the grouper, in file order. */
+/** What becomes of a row hidden in the sheet, by the profile's source.hidden_rows. */
+const HIDDEN = 'is hidden in the sheet (filtered out or hidden by hand)';
+const HIDDEN_ROW: Record<'hold' | 'read', RowFlag> = {
+  hold: {
+    severity: 'error',
+    reason: `${HIDDEN}: its requisition is held, as the profile's source.hidden_rows is hold (skip leaves hidden rows out, read reads them)`,
+  },
+  read: { severity: 'warning', reason: `${HIDDEN}: read, as the profile's source.hidden_rows is read` },
+};
+const HIDDEN_SKIPPED = `${HIDDEN.replace(/^is /, '')}: left out, as the profile's source.hidden_rows is skip`;
+
+/** Rows named in a note; the report's rows sheet lists them all. */
+const NOTE_ROWS = 20;
+
+/**
+ * Each non-blank data row (filled from the row above where the profile says) into the grouper, in file order; rows
+ * hidden in the sheet as the profile says. A sheet whose last used row is the last its format holds may have been
+ * cut there: the requisition on that row is held. Returns the notes on what the sheet said.
+ */
 async function feedRows(
   rows: Rows,
   headerAt: number,
   m: BoundMapping,
   grouper: RequisitionGrouper,
   onRequisition: (r: Requisition) => Promise<void>,
-): Promise<void> {
+): Promise<string[]> {
   const emit = async (r: Requisition): Promise<void> => {
     try {
       await onRequisition(r);
@@ -297,23 +339,61 @@ async function feedRows(
       throw new CallbackFailure(err);
     }
   };
+  const policy = m.profile.hiddenRows;
+  const hidden: number[] = [];
+  let hiddenCount = 0;
+  let lastRow = 0;
+  let width = rows.head[headerAt]!.cells.length;
   let above: Cell[] | undefined;
   const feed = async (batch: readonly HeadRow[]): Promise<void> => {
-    for (const { cells, row } of batch) {
+    for (const { cells, row, hidden: isHidden } of batch) {
       if (isBlankRow(cells)) continue;
+      lastRow = row;
+      if (cells.length > width) width = cells.length;
       const skip = m.skipReason(cells);
       if (skip !== undefined) {
         grouper.skip(row, skip);
         continue;
       }
+      if (isHidden) {
+        if (hiddenCount++ < NOTE_ROWS) hidden.push(row);
+        if (policy === 'skip') {
+          grouper.skip(row, HIDDEN_SKIPPED);
+          continue;
+        }
+      }
       const filled = m.fillFromAbove(cells, above);
       above = filled;
-      const done = grouper.push(filled, row);
+      const done = grouper.push(filled, row, isHidden ? HIDDEN_ROW[policy as 'hold' | 'read'] : undefined);
       if (done) await emit(done);
     }
   };
   await feed(rows.head.slice(headerAt + 1));
   for await (const batch of rows.after()) await feed(batch);
-  const last = grouper.flush();
+  const notes: string[] = [];
+  const limit = rows.source.limit();
+  const atLimit = limit !== undefined && lastRow >= limit.rows;
+  const last = grouper.flush(
+    atLimit
+      ? `the sheet ends on row ${fmt(limit.rows)}, the last row ${limit.what} holds: it may have been cut there by the program that wrote it, so this requisition may be missing lines; it is held (export the data as xlsx or CSV, or in parts)`
+      : undefined,
+  );
   if (last) await emit(last);
+  if (atLimit)
+    notes.push(
+      `the sheet ends on row ${fmt(limit.rows)}, the last row ${limit.what} holds: rows after it may have been cut by the program that wrote the file; the requisition on that row is held`,
+    );
+  if (limit !== undefined && width >= limit.columns)
+    notes.push(
+      `the sheet fills column ${fmt(limit.columns)}, the last column ${limit.what} holds: columns after it may have been cut by the program that wrote the file`,
+    );
+  if (hiddenCount > 0)
+    notes.push(
+      `${hiddenCount} row(s) ${HIDDEN.replace(/^is /, 'are ')}: ${hidden.join(', ')}${hiddenCount > hidden.length ? ` and ${hiddenCount - hidden.length} more` : ''}; ${policy === 'hold' ? 'their requisitions are held' : policy === 'skip' ? 'left out' : 'read'} (the profile's source.hidden_rows: ${policy})`,
+    );
+  return notes;
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
 }

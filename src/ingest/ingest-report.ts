@@ -5,7 +5,8 @@
  */
 import type ExcelJS from 'exceljs';
 import { loadExcelJS, writeAtomically, safeCellText } from '../core/index.ts';
-import { type IngestSummary, emptySummary, MAX_REPORTED } from './ingest-file.ts';
+import { type IngestSummary, emptySummary } from './ingest-file.ts';
+import { MAX_REPORTED } from './row-report.ts';
 
 const STATUS_TEXT: Record<string, string> = {
   ok: 'ok',
@@ -20,7 +21,7 @@ export function refusedFileSummary(file: string, reason: string): IngestSummary 
   return emptySummary(file, '(none)', `file refused: ${reason}`);
 }
 
-/** A re-export's change to a requisition whose RFQ exists (src/creation/reexport-changes.ts, same shape). */
+/** A re-export's change to a requisition whose RFQ exists (src/requisitions/reexport-changes.ts, same shape). */
 export interface ReportedChange {
   requisition: string;
   rfqId: number;
@@ -73,7 +74,7 @@ export async function writeIngestReport(
         : `Listed: ${rows} and every problem.`,
     ]);
   }
-  for (const n of extra?.notes ?? []) kv.push(['Note', safeCellText(n)]);
+  for (const n of [...summary.notes, ...(extra?.notes ?? [])]) kv.push(['Note', safeCellText(n)]);
   for (const [k, v] of kv) s.addRow([k, v]);
   s.getColumn(1).font = { bold: true };
   s.getColumn(1).alignment = { vertical: 'top' };

@@ -2,7 +2,7 @@
  * A profile bound to one file's header row: template columns resolved to cell indexes, so each data row is turned
  * into field text (or the raw typed cell, for numbers and dates from xlsx) without looking names up again.
  */
-import type { CellValue } from './xlsx-reader.ts';
+import { DateTime, type CellValue } from './formats/index.ts';
 import { normalizeHeader, type FieldName, type MappingProfile, type Template } from './mapping-profile.ts';
 
 export type Cell = CellValue | string;
@@ -17,7 +17,7 @@ export function cellText(c: Cell | undefined): string {
   if (c instanceof Date) {
     if (Number.isNaN(c.getTime())) return '';
     const iso = new Date(Math.round(c.getTime() / 1000) * 1000).toISOString();
-    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);
+    return iso.endsWith('T00:00:00.000Z') && !(c instanceof DateTime) ? iso.slice(0, 10) : iso.slice(0, 19);
   }
   return String(c);
 }
@@ -151,7 +151,7 @@ export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[
     skipReason(cells) {
       for (const r of skips) {
         const t = cellText(cells[r.index]);
-        if (r.blank ? t === '' : r.equals!.includes(t.toLowerCase()))
+        if (r.blank ? t === '' : r.matches ? r.matches.test(t) : r.equals!.includes(t.toLowerCase()))
           return `skipped by the profile's skip_rows: "${headers[r.index] ?? r.column}" is ${r.blank ? 'blank' : `"${t}"`}`;
       }
       return undefined;

@@ -75,8 +75,12 @@ const profileSchema = z.strictObject({
       delimiter: z.enum(['auto', ',', ';', '\t', '|']).default('auto'),
       sheet: z.string().min(1).optional(),
       header_row: z.number().int().min(1).max(1000).optional(),
+      /** 2: the header is over two rows (names merged down, group headings over sub-headings); each column's lowest name. */
+      header_rows: z.number().int().min(1).max(2).optional(),
+      /** Rows hidden in the sheet (by a filter or by hand): held with their requisitions (default), left out, or read. */
+      hidden_rows: z.enum(['hold', 'skip', 'read']).default('hold'),
     })
-    .default({ delimiter: 'auto' }),
+    .default({ delimiter: 'auto', hidden_rows: 'hold' }),
   numbers: z
     .strictObject({
       decimal: z.enum(['.', ',']).default('.'),
@@ -116,11 +120,12 @@ const profileSchema = z.strictObject({
   due_date_rule: z
     .strictObject({ days_after_ingest: z.number().int().min(0).max(3650), at: hhmm.default('17:00') })
     .optional(),
-  /** Rows that are not requisition lines (a totals row): left out, each reported as skipped with the rule. */
+  /** Rows that are not requisition lines (a totals row, a trailer): left out, each reported as skipped with the rule. */
   skip_rows: z
     .array(
       z.union([
         z.strictObject({ column: z.string().min(1), equals: z.array(z.string().min(1)).min(1) }),
+        z.strictObject({ column: z.string().min(1), matches: z.string().min(1) }),
         z.strictObject({ column: z.string().min(1), blank: z.literal(true) }),
       ]),
     )
@@ -161,6 +166,10 @@ export interface MappingProfile {
   delimiter: 'auto' | ',' | ';' | '\t' | '|';
   sheet?: string;
   headerRow?: number;
+  /** The header is over two rows (`source.header_rows: 2`). */
+  headerRows?: 2;
+  /** What becomes of rows hidden in the sheet: their requisitions held, the rows left out, or read as any other. */
+  hiddenRows: 'hold' | 'skip' | 'read';
   numbers: NumberFormat;
   dates: DateFormat;
   /** Columns filled from the row above when the requisition column is blank (Odoo); empty = off. */
@@ -182,11 +191,13 @@ export interface MappingProfile {
   columns: string[];
 }
 
-/** One skip_rows rule: the column's text equals one of `equals` (any case), or the column is blank. */
+/** One skip_rows rule: the column's text equals one of `equals` (any case), matches `matches`, or is blank. */
 export interface SkipRule {
   column: string;
   /** Lower case, trimmed. */
   equals?: string[];
+  /** The whole trimmed text, any case (`Rows: \d+`). */
+  matches?: RegExp;
   blank?: true;
 }
 
@@ -274,9 +285,13 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
         `skip_rows.${i}.blank`,
         `"${r.column}" is copied down by continuation: its blank rows continue a requisition`,
       );
-    return 'blank' in r
-      ? { column: r.column, blank: true }
-      : { column: r.column, equals: r.equals.map((v) => v.trim().toLowerCase()) };
+    if ('blank' in r) return { column: r.column, blank: true };
+    if ('equals' in r) return { column: r.column, equals: r.equals.map((v) => v.trim().toLowerCase()) };
+    try {
+      return { column: r.column, matches: new RegExp(`^(?:${r.matches})$`, 'iu') };
+    } catch (err) {
+      return fail(`skip_rows.${i}.matches`, `is not a regular expression (${(err as Error).message})`);
+    }
   });
   const globs =
     p.match.filename === undefined ? [] : Array.isArray(p.match.filename) ? p.match.filename : [p.match.filename];
@@ -290,6 +305,8 @@ export function compileProfile(raw: unknown, file: string): MappingProfile {
     delimiter: p.source.delimiter,
     sheet: p.source.sheet,
     headerRow: p.source.header_row,
+    ...(p.source.header_rows === 2 ? { headerRows: 2 as const } : {}),
+    hiddenRows: p.source.hidden_rows,
     numbers: { decimal: p.numbers.decimal, thousands: p.numbers.thousands },
     dates: { formats: p.dates.formats, timeZone: p.dates.time_zone, defaultTime: p.dates.default_time },
     continuationColumns,

@@ -2,47 +2,74 @@
  * Which profile reads a file, and why (shown by `check` and in the report): a forced `--mapping` name; else the
  * profiles whose header columns are all present in one of the first rows, those whose file-name pattern also
  * matches first, then the most specific (most columns). A name match whose columns are missing is refused with
- * the missing columns named, rather than guessing another layout.
+ * the missing columns named, rather than guessing another layout. A header over two rows (header-rows.ts) is read
+ * where the profile says so (`source.header_rows: 2`), and tried where no single row has the profile's columns.
  */
 import { FileRefusedError, MappingError } from '../core/index.ts';
+import type { HeadRow } from './formats/index.ts';
+import { twoRowHeader } from './header-rows.ts';
 import { headerIndex, missingColumns, type Cell } from './mapping-engine.ts';
 import type { MappingProfile } from './mapping-profile.ts';
 
 /** Rows searched for the header (title lines above it are common). */
 export const HEADER_SEARCH_ROWS = 50;
 
-export interface HeadRow {
-  row: number;
-  cells: Cell[];
-  /** xlsx: the sheet the row came from. */
-  sheet?: string;
-}
-
 export interface ProfileChoice {
   profile: MappingProfile;
-  /** Index into the head rows of the header row. */
+  /** Index into the head rows of the header row (the lower one of a header over two rows). */
   headerAt: number;
+  /** The header's cells: the row's, or each column's lowest name of a header over two rows. */
+  header: Cell[];
   reason: string;
 }
 
-/** The header index of each head row, built once for every profile tried (a row may hold a huge cell). */
-const indexes = new WeakMap<readonly HeadRow[], Map<string, number>[]>();
-function indexesOf(head: readonly HeadRow[]): Map<string, number>[] {
-  let known = indexes.get(head);
-  if (!known) indexes.set(head, (known = head.map((h) => headerIndex(h.cells))));
-  return known;
+/** A header found: its (lower) row's index into the head rows, its cells, and over how many rows it is. */
+interface Found {
+  at: number;
+  cells: Cell[];
+  rows: 1 | 2;
 }
 
-function findHeader(p: MappingProfile, head: readonly HeadRow[]): { at: number } | { missing: string[] } {
-  let fewest: string[] | undefined;
-  const idx = indexesOf(head);
-  for (let i = 0; i < head.length; i++) {
-    if (p.headerRow !== undefined && head[i]!.row !== p.headerRow) continue;
-    const missing = missingColumns(p, idx[i]!);
-    if (missing.length === 0) return { at: i };
-    if (!fewest || missing.length < fewest.length) fewest = missing;
+/** The header index of each head row (and of each row with the one above it), built once for every profile tried. */
+const indexes = new WeakMap<readonly HeadRow[], Map<1 | 2, (Map<string, number> | undefined)[]>>();
+function indexOf(head: readonly HeadRow[], at: number, rows: 1 | 2): Map<string, number> | undefined {
+  let known = indexes.get(head);
+  if (!known) indexes.set(head, (known = new Map()));
+  let list = known.get(rows);
+  if (!list) known.set(rows, (list = []));
+  if (!(at in list)) {
+    const cells = headerCells(head, at, rows);
+    list[at] = cells && headerIndex(cells);
   }
+  return list[at];
+}
+
+/** The header's cells with its lower row at `at`; undefined when the row above is not the one before it. */
+function headerCells(head: readonly HeadRow[], at: number, rows: 1 | 2): Cell[] | undefined {
+  const lower = head[at]!;
+  if (rows === 1) return lower.cells;
+  const upper = head[at - 1];
+  return upper && upper.row === lower.row - 1 ? twoRowHeader(upper.cells, lower.cells) : undefined;
+}
+
+function findHeader(p: MappingProfile, head: readonly HeadRow[]): Found | { missing: string[] } {
+  let fewest: string[] | undefined;
+  for (const rows of p.headerRows === 2 ? ([2] as const) : ([1, 2] as const))
+    for (let i = rows - 1; i < head.length; i++) {
+      if (p.headerRow !== undefined && head[i]!.row !== p.headerRow) continue;
+      const idx = indexOf(head, i, rows);
+      if (!idx) continue;
+      const missing = missingColumns(p, idx);
+      if (missing.length === 0) return { at: i, cells: headerCells(head, i, rows)!, rows };
+      if (!fewest || missing.length < fewest.length) fewest = missing;
+    }
   return { missing: fewest ?? [...new Set([...p.columns, ...p.matchHeaders])] };
+}
+
+/** "row 3", or "rows 2-3" for a header over two rows. */
+function headerPlace(head: readonly HeadRow[], h: Found): string {
+  const row = head[h.at]!.row;
+  return h.rows === 2 ? `rows ${row - 1}-${row}` : `row ${row}`;
 }
 
 function list(cols: string[]): string {
@@ -72,15 +99,20 @@ export function chooseProfile(
         displayName,
         `has no header row with the columns of mapping "${p.name}" in ${where} (missing: ${list(h.missing)})`,
       );
-    return { profile: p, headerAt: h.at, reason: `named with --mapping; header found on row ${head[h.at]!.row}` };
+    return {
+      profile: p,
+      headerAt: h.at,
+      header: h.cells,
+      reason: `named with --mapping; header found on ${headerPlace(head, h)}`,
+    };
   }
-  const fits: { p: MappingProfile; at: number; byName: boolean }[] = [];
+  const fits: { p: MappingProfile; h: Found; byName: boolean }[] = [];
   const nameOnly: { p: MappingProfile; missing: string[] }[] = [];
   let closest: { p: MappingProfile; missing: string[] } | undefined;
   for (const p of profiles) {
     const byName = p.filenamePatterns.some((re) => re.test(displayName));
     const h = findHeader(p, head);
-    if ('at' in h) fits.push({ p, at: h.at, byName });
+    if ('at' in h) fits.push({ p, h, byName });
     else {
       if (byName) nameOnly.push({ p, missing: h.missing });
       if (!closest || h.missing.length < closest.missing.length) closest = { p, missing: h.missing };
@@ -94,11 +126,11 @@ export function chooseProfile(
   );
   const best = fits[0];
   if (best) {
-    const row = head[best.at]!.row;
+    const place = headerPlace(head, best.h);
     const cols = best.p.columns.length;
     const reason = best.byName
-      ? `file name matches ${best.p.filenameGlobs.map((g) => `"${g}"`).join(' or ')} and the header on row ${row} has all ${cols} of its columns`
-      : `the header on row ${row} has all ${cols} of its columns${
+      ? `file name matches ${best.p.filenameGlobs.map((g) => `"${g}"`).join(' or ')} and the header on ${place} has all ${cols} of its columns`
+      : `the header on ${place} has all ${cols} of its columns${
           fits.length > 1
             ? ` (also fitting: ${fits
                 .slice(1)
@@ -106,7 +138,7 @@ export function chooseProfile(
                 .join(', ')})`
             : ''
         }`;
-    return { profile: best.p, headerAt: best.at, reason };
+    return { profile: best.p, headerAt: best.h.at, header: best.h.cells, reason };
   }
   if (nameOnly.length > 0) {
     const n = nameOnly.sort((a, b) => a.missing.length - b.missing.length)[0]!;

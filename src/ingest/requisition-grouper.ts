@@ -23,6 +23,12 @@ export interface RowStatus {
   note?: string;
 }
 
+/** A problem of a row itself, not of its values (it is hidden in the sheet; the sheet may be cut after it). */
+export interface RowFlag {
+  reason: string;
+  severity: 'error' | 'warning';
+}
+
 export interface GrouperSink {
   row(s: RowStatus): void;
 }
@@ -98,9 +104,13 @@ export class RequisitionGrouper {
     this.check = check;
   }
 
-  /** Add one data row; returns the previous requisition when this row completed it and it is valid. */
-  push(cells: readonly Cell[], row: number): Requisition | undefined {
+  /**
+   * Add one data row (`flag`: a problem of the row itself, such as being hidden in the sheet); returns the previous
+   * requisition when this row completed it and it is valid.
+   */
+  push(cells: readonly Cell[], row: number, flag?: RowFlag): Requisition | undefined {
     const r = mapLine(this.m, cells, row, this.file);
+    if (flag) r.problems.push(this.rowProblem(row, r.key, flag));
     if (r.key === '') {
       this.settle({ row, problems: r.problems }, undefined, 'rejected');
       return undefined;
@@ -213,6 +223,11 @@ export class RequisitionGrouper {
     this.sink.row({ row, status: 'skipped', problems: [], note });
   }
 
+  /** A problem of the row itself, under the requisition column. */
+  private rowProblem(row: number, key: string, flag: RowFlag): RowProblem {
+    return { file: this.file, row, column: this.m.label('requisition'), value: key, ...flag };
+  }
+
   private idProblem(row: number, value: string, reason: string): RowProblem {
     return { file: this.file, row, column: this.m.label('external_id'), value, reason, severity: 'error' };
   }
@@ -226,11 +241,19 @@ export class RequisitionGrouper {
     this.sink.row(s);
   }
 
-  /** Finish the current requisition: return it when valid, else hold it back whole (and return nothing). */
-  flush(): Requisition | undefined {
+  /**
+   * Finish the current requisition: return it when valid, else hold it back whole (and return nothing). `cut`: an
+   * error of its last row that holds it (the file may end inside it).
+   */
+  flush(cut?: string): Requisition | undefined {
     const g = this.group;
     if (!g) return undefined;
     this.group = undefined;
+    if (cut !== undefined) {
+      const last = g.rows[g.rows.length - 1]!;
+      last.problems.push(this.rowProblem(last.row, g.key, { reason: cut, severity: 'error' }));
+      g.failed = true;
+    }
     this.finished.set(g.key, g.rows[g.rows.length - 1]!.row);
     const currency = g.currency ?? this.m.profile.currency;
     const r: Requisition | undefined =

@@ -20,7 +20,6 @@ import { safeFileName, CrossDeviceError, UnexpectedError } from '../core/index.t
 import { decodeBackslashes, isPlainName, type ProcessingName } from '../queues/index.ts';
 
 // the processing name's format is part of the ingest queue's contract: it lives beside it, read back from there
-export { isPlainName, parseProcessingName, type ProcessingName } from '../queues/index.ts';
 
 /** Names the inbox never takes: Office/LibreOffice lock files, partial downloads and copies, dotfiles. */
 const IGNORED_SUFFIXES = ['.tmp', '.part', '.partial', '.filepart', '.crdownload'];

@@ -2,9 +2,9 @@
  * The inbox watcher's admissions: a file just taken, the taken files whose admission failed (tried again by every
  * sweep), and the files a crashed worker left in processing/ (recovered with the watcher's caches).
  */
-import type { ProcessingName } from './file-mover.ts';
 import { admitProcessingFile, recoverProcessing, type AdmitResult } from './inbox-intake.ts';
 import type { InboxWatcherState } from './inbox-state.ts';
+import type { ProcessingName } from '../queues/index.ts';
 
 /**
  * Admit a taken file; when that fails (Redis down), or the file is a copy still waiting for its first, the next

@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../core/index.ts';
 import type { RedisKeys } from '../redis/index.ts';
-import { returnToInbox, type FileFolders, type ProcessingName } from './file-mover.ts';
+import { returnToInbox, type FileFolders } from './file-mover.ts';
 import type { FileLedger } from './file-ledger.ts';
+import type { ProcessingName } from '../queues/index.ts';
 
 /** What every held file's record carries; each reason adds its own fields. */
 /** What every hold needs of the file being read: where it is, its bytes' ledger entry and its report's name. */

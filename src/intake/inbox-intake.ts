@@ -28,23 +28,25 @@ import {
   exists,
   finishFile,
   locateFinished,
-  isPlainName,
   newProcessingName,
-  parseProcessingName,
   reportFileName,
   sha256File,
   type FileFolders,
-  type ProcessingName,
 } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
 import { folderId } from './intake-folder.ts';
 import type { Queues, RedisKeys } from '../redis/index.ts';
-import { enqueueIngest, type IngestJobPayload } from '../queues/index.ts';
+import {
+  enqueueIngest,
+  type IngestJobPayload,
+  isPlainName,
+  parseProcessingName,
+  type ProcessingName,
+} from '../queues/index.ts';
 import { fileRefused } from '../notify/events/index.ts';
 import type { Notifier } from '../notify/index.ts';
 
 /** The ingest job's payload: src/queues/ingest.ts. */
-export type { IngestJobPayload } from '../queues/index.ts';
 
 /** The settings intake reads (src/settings/folders.ts), the account and its resolved folders. */
 export type IntakeConfig = Pick<

@@ -3,8 +3,9 @@
  * its sweeps share. The watcher's steps (inbox-tracker.ts, inbox-admission.ts, inbox-sweep.ts) all take it.
  */
 import { resolve } from 'node:path';
-import type { FileFolders, ProcessingName } from './file-mover.ts';
+import type { FileFolders } from './file-mover.ts';
 import { HashCache, type AdmitResult, type IntakeContext } from './inbox-intake.ts';
+import type { ProcessingName } from '../queues/index.ts';
 
 /** The watcher options its steps read, looked up at each use (the caller's object, as passed). */
 export interface InboxStepOptions {

@@ -25,28 +25,21 @@ import {
   type Logger,
   type Requisition,
 } from '../core/index.ts';
-import { createIdempotencyStore, previewChanges, type ReexportChange } from '../creation/index.ts';
+import { previewChanges, type ReexportChange, requisitionRecords } from '../requisitions/index.ts';
 import { ingestFile, loadProfileCatalog, writeIngestReport, type IngestSummary } from '../ingest/index.ts';
 import { type RedisKeys, replicationWait } from '../redis/index.ts';
 import type { VendorPort } from '../vendors/index.ts';
-import {
-  exists,
-  finishFile,
-  locateFinished,
-  parseProcessingName,
-  reportFileName,
-  returnToInbox,
-  type ProcessingName,
-} from './file-mover.ts';
+import { exists, finishFile, locateFinished, reportFileName, returnToInbox } from './file-mover.ts';
 import { writeFileNoticeReport } from './file-report.ts';
 import { holdInInbox } from './held-files.ts';
 import type { HoldInput } from './inbox-hold.ts';
 import { holdForVendorDirectory } from './category-held-files.ts';
 import { categoryCheckRun, type CategoryCheckRun } from './ingest-category-check.ts';
-import { fileFolders, fileLedger, type IngestJobPayload } from './inbox-intake.ts';
+import { fileFolders, fileLedger } from './inbox-intake.ts';
 import { openRequisitionSpool, spoolPathFor, type RequisitionSpool } from './requisition-spool.ts';
 import { fileHeld, fileRefused, requisitionHeld } from '../notify/events/index.ts';
 import type { Notifier } from '../notify/index.ts';
+import { parseProcessingName, type ProcessingName, type IngestJobPayload } from '../queues/index.ts';
 
 /** At most this many changes of re-exported requisitions are listed in a file's report. */
 const MAX_REPORTED_CHANGES = 2_000;
@@ -311,7 +304,7 @@ async function enqueueSpooled(
   spool: RequisitionSpool,
 ): Promise<{ list: ReexportChange[]; requisitions: number }> {
   const { ctx } = run;
-  const store = createIdempotencyStore(ctx.redis, ctx.keys);
+  const store = requisitionRecords(ctx.redis, ctx.keys);
   const list: ReexportChange[] = [];
   let requisitions = 0;
   try {

@@ -22,7 +22,8 @@ export type Detail = [label: string, value: string | { path: string }];
 export interface EventKind<D = unknown> {
   /** `comparison-ready`: the name routes pick it by. */
   readonly name: string;
-  readonly audience: Audience;
+  /** One audience, or several when each must act (procurement and IT both). */
+  readonly audience: Audience | readonly Audience[];
   readonly data: z.ZodType<D>;
   /** Unique per occurrence and the same for every emission of it, e.g. `<rfqId>~v<version>`. */
   id(d: D): string;
@@ -34,6 +35,11 @@ export interface EventKind<D = unknown> {
   details(d: D): Detail[];
   /** A file to attach (e-mail) when it fits under the channel's cap, else shown as its path. */
   attachment?(d: D): { path: string } | undefined;
+}
+
+/** The audiences of a kind, as a list. */
+export function audiencesOf(kind: Pick<EventKind, 'audience'>): readonly Audience[] {
+  return typeof kind.audience === 'string' ? [kind.audience] : kind.audience;
 }
 
 /** An event as it travels: in a Redis list of its route's message, and in the generic webhook's JSON. */

@@ -17,15 +17,12 @@ import { UnexpectedError, type Logger } from '../core/index.ts';
 import { enqueueNotify, type NotifyJobData } from '../queues/index.ts';
 import { deliverMessage, notifierCore, undeliveredNotice, type DeliveryResult } from './delivery.ts';
 import type { SlotReservation } from './channel-slots.ts';
-import type { NotifyEvent } from './event-kind.ts';
+import { audiencesOf, type NotifyEvent } from './event-kind.ts';
 import { EVENT_KINDS, type NotifierConfig, type NotifySettings, type ResolvedRoute } from './notify-settings.ts';
 import { routesFor } from './routing.ts';
 import { dailyMessage, ownMessage, windowMessage, type Slot } from './windows.ts';
 
 /** The notify job's payload, which message of which route to send: src/queues/notify.ts. */
-export type { NotifyJobData } from '../queues/index.ts';
-
-export type { DeliveryResult } from './delivery.ts';
 
 export interface Notifier {
   /** False when no route is configured: emit does nothing. */
@@ -59,7 +56,11 @@ export function createNotifier(d: NotifierDeps): Notifier {
   // IT's events (channel-failing among them) are never queued behind procurement's messages: a route that picks
   // only procurement events is sent after the others that wait (BullMQ runs jobs without a priority first).
   const procurementOnly = (route: ResolvedRoute) =>
-    [...route.events].every((e) => EVENT_KINDS.get(e)?.audience === 'procurement');
+    [...route.events].every((e) => {
+      const kind = EVENT_KINDS.get(e);
+      // an event for procurement and IT both is IT's on IT's routes; on this one, procurement's
+      return kind !== undefined && audiencesOf(kind).includes('procurement');
+    });
   const addJob = (route: ResolvedRoute, slot: Slot, now: number) =>
     enqueueNotify(
       d.queue,

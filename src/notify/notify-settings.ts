@@ -18,7 +18,7 @@ import { ConfigError } from '../core/index.ts';
 import type { z } from 'zod';
 import type { ChannelKind } from './channel.ts';
 import * as channelKinds from './channels/index.ts';
-import type { Audience, EventKind } from './event-kind.ts';
+import { audiencesOf, type Audience, type EventKind } from './event-kind.ts';
 import * as eventKinds from './events/index.ts';
 
 /** By `type`. */
@@ -112,12 +112,14 @@ export function resolveNotifySettings(config: Pick<NotifyConfig, 'NOTIFY_CHANNEL
     const events = new Set<string>();
     for (const e of r.events) {
       const group = GROUPS[e];
-      if (group) for (const k of EVENT_KINDS.values()) if (group.includes(k.audience)) events.add(k.name);
+      if (group)
+        for (const k of EVENT_KINDS.values()) if (audiencesOf(k).some((a) => group.includes(a))) events.add(k.name);
       if (group) continue;
-      if (EVENT_KINDS.get(e)?.audience !== 'test' && EVENT_KINDS.has(e)) events.add(e);
+      const kind = EVENT_KINDS.get(e);
+      if (kind && !audiencesOf(kind).includes('test')) events.add(e);
       else
         problems.push(
-          `${at}.events: ${e} is not an event (${[...Object.keys(GROUPS), ...[...EVENT_KINDS.values()].filter((k) => k.audience !== 'test').map((k) => k.name)].join(', ')})`,
+          `${at}.events: ${e} is not an event (${[...Object.keys(GROUPS), ...[...EVENT_KINDS.values()].filter((k) => !audiencesOf(k).includes('test')).map((k) => k.name)].join(', ')})`,
         );
     }
     routes.set(name, {

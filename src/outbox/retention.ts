@@ -14,9 +14,9 @@ import type { Redis } from 'ioredis';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { SettingValues, folderSettings, Folders } from '../settings/index.ts';
 import type { Logger } from '../core/index.ts';
-import { parseProcessingName } from '../intake/index.ts';
 import { type RedisKeys, defineScript, loadScript, type ScriptFlag } from '../redis/index.ts';
 import { type AuditSink, retentionDone } from '../audit/index.ts';
+import { parseProcessingName } from '../queues/index.ts';
 
 export interface RetentionResult {
   /** ISO time of the run. */
@@ -32,6 +32,8 @@ type RetentionSettings = SettingValues<typeof folderSettings>;
 type RetentionConfig = Pick<RetentionSettings, 'RETENTION_DAYS' | 'OUTBOX_RETENTION_DAYS'> & {
   folders: Pick<Folders, 'archive' | 'failed' | 'reports' | 'comparisons' | 'awards'>;
 };
+/** The settings the retention schedule reads (beside the worker's jobs). */
+export type RetentionScheduleConfig = RetentionConfig & Pick<RetentionSettings, 'RETENTION_CRON'>;
 
 const DELETE_IF_SAME = loadScript<ScriptFlag>('ledgerDeleteIfSame-1.lua');
 
@@ -121,7 +123,7 @@ export async function lastRetention(redis: Redis, keys: RedisKeys): Promise<Rete
 
 /** Run retention on RETENTION_CRON while either retention is on. */
 export function startRetentionSchedule(ctx: {
-  config: RetentionConfig & Pick<RetentionSettings, 'RETENTION_CRON'>;
+  config: RetentionScheduleConfig;
   redis: Redis;
   keys: RedisKeys;
   logger: Logger;

@@ -58,6 +58,9 @@ export {
   pollQueue,
   type OverviewJobData,
   type PollJobData,
+  pollSlot,
+  pollSlotKind,
+  type PollSlotKind,
 } from './poll.ts';
 export {
   enqueueQuotations,

@@ -13,7 +13,7 @@ import { jobId } from './job-id.ts';
 import type { QueueModule } from './queue-module.ts';
 
 export const pollJobSchema = z.object({
-  /** Cron slot (`<epoch seconds>`), `now~<ms>` for a poll asked for by hand, `hook~<ms>` for a webhook's. */
+  /** Cron slot (`<epoch seconds>`), `now~<ms>` for a poll asked for by hand, `hook~<ms>` for a webhook's (pollSlot). */
   slot: z.string().regex(/^[0-9a-z~]+$/),
   /** Unix ms the slot stands for. */
   scheduledAt: z.number().int().nonnegative(),
@@ -43,6 +43,22 @@ type PollQueues = { queues: { poll: Pick<Queue, 'add'> } };
  */
 const POLL_JOB_OPTS: JobsOptions = { attempts: 3, removeOnFail: { age: 7 * 24 * 3600, count: 100 } };
 
+/** How a poll came to be asked for: the schedule's cron slot, by hand (`rfq-sync poll`), or by a webhook. */
+export type PollSlotKind = 'cron' | 'manual' | 'webhook';
+
+const SLOT_PREFIX = { manual: 'now', webhook: 'hook' } as const;
+
+/** The slot of a poll asked for by hand (`now~<ms>`) or by a webhook (`hook~<ms>`), at `at` (Unix ms). */
+export function pollSlot(kind: Exclude<PollSlotKind, 'cron'>, at: number): string {
+  return `${SLOT_PREFIX[kind]}~${at}`;
+}
+
+/** What asked for the poll of `slot` (pollSlot's, else a cron slot). */
+export function pollSlotKind(slot: string): PollSlotKind {
+  const prefix = slot.split('~', 1)[0];
+  return prefix === SLOT_PREFIX.webhook ? 'webhook' : prefix === SLOT_PREFIX.manual ? 'manual' : 'cron';
+}
+
 export function pollJobId(slot: string): string {
   return jobId('poll', ...slot.split('~'));
 }
@@ -55,7 +71,7 @@ export async function enqueuePoll(ctx: PollQueues, data: PollJobData, delayMs = 
 
 /** `rfq-sync poll`: one poll now, whatever the schedule. Returns the job id. */
 export async function enqueuePollNow(ctx: PollQueues, now = Date.now()): Promise<string> {
-  return enqueuePoll(ctx, { slot: `now~${now}`, scheduledAt: now });
+  return enqueuePoll(ctx, { slot: pollSlot('manual', now), scheduledAt: now });
 }
 
 const OVERVIEW_JOB_OPTS: JobsOptions = { attempts: 3, removeOnComplete: true, removeOnFail: { age: 3600 } };

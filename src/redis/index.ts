@@ -2,16 +2,7 @@
 export { accountsInRedis, registerAccount } from './accounts.ts';
 export { type EmbeddedRedis, startEmbeddedRedis } from './embedded-redis.ts';
 export { LOCK_RELEASE, LOCK_RENEW } from './lock-scripts.ts';
-export {
-  bullPrefix,
-  createQueues,
-  jobId,
-  QUEUE_KEYS,
-  QUEUE_NAMES,
-  type QueueKey,
-  type Queues,
-  type RedisConnectionOptions,
-} from './queues.ts';
+export { bullPrefix, createQueues, type Queues, type RedisConnectionOptions } from './queues.ts';
 export { checkRedis, parseInfo } from './redis-checks.ts';
 export { redisKeys, type RedisKeys, requisitionId } from './redis-keys.ts';
 export { defineScript, loadScript, type ScriptCaller, type ScriptFlag } from './redis-scripts.ts';

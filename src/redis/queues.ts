@@ -15,10 +15,6 @@
 import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
 import { QUEUE_MODULES, type QueueKey, type QueueModule } from '../queues/index.ts';
 
-// the names and the id builder belong to the queue modules (src/queues/); kept here under their old names
-export { QUEUE_KEYS, QUEUE_NAMES, type QueueKey, type QueueName } from '../queues/index.ts';
-export { jobId } from '../queues/index.ts';
-
 export type RedisConnectionOptions = ConnectionOptions;
 
 export const COMPLETED_KEEP_SECONDS = 24 * 3600;

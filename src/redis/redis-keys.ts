@@ -9,9 +9,9 @@
 /** The families of further keys (`key(family, ...parts)`), each with the files that read and write it. */
 export const KEY_FAMILIES = {
   /** The claimant index of a posted body's title and line count (recovery and the reconcile walk match on it). */
-  posted: ['src/creation/idempotency-store.ts', 'src/creation/fingerprint.ts', 'src/creation/reconcile-walker.ts'],
+  posted: ['src/creation/idempotency-store.ts', 'src/creation/reconcile-walker.ts'],
   /** Requisitions whose re-export changed them after their RFQ existed, by time. */
-  changed: ['src/creation/idempotency-store.ts'],
+  changed: ['src/creation/idempotency-store.ts', 'src/requisitions/requisition-records.ts'],
   /** The shared rate limit's window, hold-off and schedule (claim-7.lua takes a permit in the claim's step). */
   rate: ['src/account/rate-limiter.ts', 'src/creation/idempotency-store.ts'],
   /** The reconcile coordinator's entries, walks and gate; the list-lag probe's lock; record-5's created index. */
@@ -29,17 +29,23 @@ export const KEY_FAMILIES = {
   'mapping-sets': ['src/intake/mapping-sets.ts'],
   retention: ['src/outbox/retention.ts'],
   /** The tracking store's records, lists, snapshots, poll history and lock. */
-  trk: ['src/tracking/store.ts'],
-  awards: ['src/tracking/withheld-awards.ts'],
+  trk: ['src/rfqs/store.ts'],
+  awards: ['src/rfqs/withheld-awards.ts'],
+  /** Final awards whose ERP files wait for the vendor cross-reference (RFQ id -> the award). */
+  erp: ['src/awarding/erp-held.ts'],
+  /** Every supplier seen in a quotation (key -> name), for `rfq-sync vendors --xref-draft`. */
+  suppliers: ['src/vendors/suppliers-seen.ts'],
   /** The start of the last poll a webhook asked for (pollWake-1.lua). */
-  hook: ['src/tracking/poll-wake.ts'],
+  hook: ['src/tracking/poll/poll-wake.ts'],
   /** The webhook path's figures and its targeted checks' budget per interval. */
-  hint: ['src/tracking/hint-stats.ts', 'src/tracking/hint-check.ts'],
+  hint: ['src/rfqs/hint-stats.ts', 'src/tracking/poll/hint-check.ts'],
   vendors: ['src/vendors/vendor-store.ts'],
-  /** The price history: final awards per product, and the set of products (src/tracking/price-history.ts). */
-  prices: ['src/tracking/price-history.ts'],
+  /** The price history: final awards per product, and the set of products (src/awarding/price-history.ts). */
+  prices: ['src/awarding/price-history.ts'],
   /** The notification routes' windows, marks and messages. */
   notify: ['src/notify/message-store.ts'],
+  /** The audit log's faults, per host (its folder cannot be written): for `status`. */
+  audit: ['src/audit/fault-record.ts'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type KeyFamily = keyof typeof KEY_FAMILIES;

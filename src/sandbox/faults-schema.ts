@@ -20,6 +20,10 @@ export const faultsSchema = z.strictObject({
     })
     .nullable()
     .optional(),
+  failBeforeCommit: z
+    .object({ rate: z.number().min(0).max(1) })
+    .nullable()
+    .optional(),
   invalidJsonRate: z.number().min(0).max(1).optional(),
   schemaBreakRate: z.number().min(0).max(1).optional(),
   down: z.boolean().optional(),

@@ -14,6 +14,8 @@ export interface SandboxFaults {
   maxRequestsPerSecond?: number | null;
   /** POST only: the RFQ is stored, then the answer is lost. */
   commitThenFail?: { rate: number; mode: '502' | 'drop' | 'stall' | 'mixed'; stallMs?: number } | null;
+  /** POST only: answered 502 before anything is stored (to the client, as ambiguous as a 502 after commit). */
+  failBeforeCommit?: { rate: number } | null;
   /** Share of GETs answered 200 with a broken JSON body. */
   invalidJsonRate?: number;
   /** Share of listed RFQs / quotations with a field of the wrong type. */
@@ -100,6 +102,11 @@ export class FaultInjector {
     const modes = ['502', 'drop', 'stall'] as const;
     const mode = c.mode === 'mixed' ? modes[Math.floor(this.random() * modes.length)]! : c.mode;
     return { mode, stallMs: c.stallMs ?? 60_000 };
+  }
+
+  /** For a valid POST: whether it is answered 502 without being stored. */
+  failBeforeCommit(): boolean {
+    return this.chance(this.faults.failBeforeCommit?.rate);
   }
 
   invalidJson(): boolean {

@@ -1,6 +1,6 @@
 /**
- * The sandbox's RFQ endpoints: create (POST /v1/rfqs, with the commit-then-fail fault; stored as the service's
- * behaviour rewrites it), list (GET /v1/rfqs, filter per dialect, links/meta pagination and what the lists show per
+ * The sandbox's RFQ endpoints: create (POST /v1/rfqs, with the commit-then-fail and fail-before-commit faults;
+ * stored as the service's behaviour rewrites it), list (GET /v1/rfqs, filter per dialect, links/meta pagination and what the lists show per
  * behaviour: list-view.ts) and, in the docs dialect, detail and header edit (GET/PUT /v1/rfqs/{id}).
  */
 import { SandboxError } from '../core/index.ts';
@@ -31,6 +31,7 @@ export async function createRfq(ctx: ApiContext, call: ApiCall): Promise<void> {
       issues: parsed.error.issues.slice(0, 50).map((i) => ({ path: i.path.join('.'), message: i.message })),
     });
   }
+  if (ctx.faults.failBeforeCommit()) return send(502, { error: 'bad_gateway', message: 'upstream connection closed' });
   const rfq = ctx.store.create(call.company, asStored(parsed.data, ctx.behaviour()));
   ctx.calls.rfqCreated();
   const lost = ctx.faults.commitThenFail();

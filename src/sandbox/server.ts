@@ -19,13 +19,6 @@ import { SandboxStore } from './store.ts';
 import { seedVendors } from './vendors.ts';
 import { createWebhookSender, type WebhookSender } from './webhooks.ts';
 
-export type { SandboxFaults } from './faults.ts';
-export type { AutopilotOptions } from './autopilot.ts';
-export type { QuotationInput, RfqState, StoredQuotation, StoredRfq } from './store.ts';
-export type { SandboxStats } from './call-stats.ts';
-export type { SandboxControl } from './control.ts';
-export type { ServiceBehaviour } from './behaviour.ts';
-
 export interface SandboxOptions {
   /** Default 0 (a free port). */
   port?: number;

@@ -24,13 +24,7 @@ import { reconcileSettings } from './reconcile.ts';
 import { vendorSettings } from './vendors.ts';
 import { notifySettings } from './notify.ts';
 import { webhookSettings } from './webhooks.ts';
-
-// Split out of this file to keep it short; importers keep reaching them here.
-export { displayRedisUrl, redisPassword, sentinelUrl } from './config-redis.ts';
-export { readTokenFile, tokenProblem } from './config-secrets.ts';
-export { WORKER_QUEUE_NAMES, type WorkerQueueName } from './jobs.ts';
-export type { Folders } from './folders.ts';
-export { SOURCING_DEFAULTS } from './service.ts';
+import { erpSettings } from './erp.ts';
 
 /** Root of the installed package (holds the shipped mappings/ and samples/). */
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -47,6 +41,7 @@ export const rawConfigSchema = z.object({
   ...jobSettings,
   ...reconcileSettings,
   ...outputSettings,
+  ...erpSettings,
   ...vendorSettings,
   ...operationsSettings,
   ...notifySettings,
@@ -65,6 +60,8 @@ export interface Config extends RawConfig {
   token: string | undefined;
   /** Problems of settings the command does not use (`advisory`): left at their defaults, for one warning line. */
   ignored?: string[];
+  /** Where each setting that was given came from: `the environment` or the config file's path (unset: its default). */
+  given: Record<string, string>;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -86,7 +83,8 @@ export function loadConfig(
 ): Config {
   const problems: string[] = [];
   const ignored: string[] = [];
-  const raw = parseSettings(env, problems, opts.advisory, ignored);
+  const given: Record<string, string> = {};
+  const raw = parseSettings(env, problems, opts.advisory, ignored, given);
   // Secrets go into the log scrubber before anything can print them.
   registerSecret(raw.SOURCING_TOKEN);
   registerSecret(raw.HTTP_TOKEN);
@@ -126,6 +124,7 @@ export function loadConfig(
     account: raw.SOURCING_ACCOUNT ?? defaultAccount(raw.SOURCING_BASE_URL),
     accountGiven: Boolean(raw.SOURCING_ACCOUNT ?? raw.SOURCING_BASE_URL),
     ...(ignored.length ? { ignored } : {}),
+    given,
   };
 }
 
@@ -138,6 +137,7 @@ function parseSettings(
   problems: string[],
   advisory?: (key: string) => boolean,
   ignored: string[] = [],
+  given: Record<string, string> = {},
 ): RawConfig {
   const cfgFile = env.RFQ_SYNC_CONFIG;
   const fileValues = cfgFile ? readConfigFile(cfgFile, problems) : {};
@@ -145,9 +145,13 @@ function parseSettings(
   for (const k of Object.keys(fileValues)) if (!known.has(k)) problems.push(`${k}: unknown setting in ${cfgFile}`);
 
   const merged: Record<string, unknown> = { ...fileValues };
+  for (const k of Object.keys(fileValues)) given[k] = cfgFile!;
   for (const k of known) {
     const v = env[k];
-    if (v !== undefined && v !== '') merged[k] = v;
+    if (v !== undefined && v !== '') {
+      merged[k] = v;
+      given[k] = 'the environment';
+    }
   }
   let result = rawConfigSchema.safeParse(merged);
   // a setting the command does not use: its problems said (by the caller), its default used
@@ -201,6 +205,9 @@ function resolveFolders(raw: RawConfig, base: string): Folders {
     comparisons: join(outbox, 'comparisons'),
     awards: join(outbox, 'awards'),
     mappings: abs(raw.MAPPINGS_DIR ?? join(PACKAGE_ROOT, 'mappings')),
+    erp: join(outbox, 'erp'),
+    erpProfiles: abs(raw.ERP_OUTPUTS_DIR ?? join(PACKAGE_ROOT, 'erp-outputs')),
+    erpShipped: join(PACKAGE_ROOT, 'erp-outputs'),
   };
 }
 

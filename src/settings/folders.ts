@@ -17,7 +17,7 @@ export const folderSettings = {
   ARCHIVE_DIR: z.string().min(1).optional(),
   /** Files that could not be read at all. Default `<RFQ_SYNC_DIR>/failed`. */
   FAILED_DIR: z.string().min(1).optional(),
-  /** comparisons/*.xlsx, awards/*.csv, reports/*. Default `<RFQ_SYNC_DIR>/outbox`. */
+  /** comparisons/*.xlsx, awards/*.csv, erp/<profile>/*, reports/*. Default `<RFQ_SYNC_DIR>/outbox`. */
   OUTBOX_DIR: z.string().min(1).optional(),
   /** Mapping profiles. Default: the `mappings/` shipped with rfq-sync. */
   MAPPINGS_DIR: z.string().min(1).optional(),
@@ -103,4 +103,9 @@ export interface Folders {
   comparisons: string;
   awards: string;
   mappings: string;
+  /** `<outbox>/erp`: each output profile's files under `erp/<profile>/`. */
+  erp: string;
+  /** ERP_OUTPUTS_DIR (own output profiles), and the shipped ones looked in after it. */
+  erpProfiles: string;
+  erpShipped: string;
 }

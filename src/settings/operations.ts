@@ -27,7 +27,10 @@ export const operationsSettings = {
     .default([]),
   /** Port of the operations endpoint; 0 turns it off. Default 9464. */
   HTTP_PORT: int(0, 65_535).default(9464),
-  /** Bearer token for the operations endpoint; required when HTTP_HOST is not a loopback address. */
+  /**
+   * Bearer token for the operations endpoint; required when HTTP_HOST is not a loopback address. Once set, changes and
+   * the lookup page (/trace) need it from every client, loopback included.
+   */
   HTTP_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** File holding HTTP_TOKEN (Docker secrets). */
   HTTP_TOKEN_FILE: z.string().min(1).optional(),

@@ -1,5 +1,5 @@
 /**
- * Settings: the sourcing service's webhooks, a wake-up for the poll (app/http/webhook.ts, src/tracking/poll-wake.ts).
+ * Settings: the sourcing service's webhooks, a wake-up for the poll (app/http/webhook.ts, src/tracking/poll/poll-wake.ts).
  * Part of the one configuration schema (src/settings/config.ts); each default is documented above its field, and the table
  * of docs/operations.md is generated from these comments (scripts/config-doc.ts).
  */

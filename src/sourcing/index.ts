@@ -6,9 +6,10 @@ export { type AccountReading, hasExternalIds } from './account-reading.ts';
 export { detectDialect, type Dialect, type DialectSettings, type Tristate } from './dialect.ts';
 export { type LimitedTextField, MAX_LINES_PER_RFQ, REQUEST_TEXT_LIMITS } from './limits.ts';
 export { measureListLag } from './list-lag.ts';
-export { listingStrategyFor, type StateSink } from './listing-strategy.ts';
+export { listingStrategyFor } from './listing-strategy.ts';
+export type { StateSink } from './listing-types.ts';
 export type { ListingFigures, ListingPort, ListName } from './listing-types.ts';
-export type { SourcingPort } from './port.ts';
+export type { InvalidListedRfq, ListRfqsOptions, SourcingPort } from './port.ts';
 export { targetedReadingFor } from './targeted-read.ts';
 export type {
   CreateRfqRequest,

@@ -29,8 +29,6 @@ import {
 } from './listing-types.ts';
 import { RFQ_STATUSES, type FilterForm, type RfqState } from './types.ts';
 
-export type { ListingFigures, ListingStrategy, StateSink, TrackedStatesRequest } from './listing-types.ts';
-
 type DialectFacts = AccountFacts & Partial<Pick<Dialect, 'accountTotal' | 'pageSize'>>;
 
 /** The strategy for a dialect; without one (tracking tested alone), the lower-case filter and no detail call. */

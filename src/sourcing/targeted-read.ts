@@ -1,6 +1,6 @@
 /**
  * The smallest reading that can show the state of a few named RFQs now (a webhook's targeted check,
- * src/tracking/hint-check.ts), chosen from the account's dialect like the listing strategies:
+ * src/tracking/poll/hint-check.ts), chosen from the account's dialect like the listing strategies:
  *
  * - the detail call, one per RFQ, where the service has one (its state from the answer's label);
  * - else, with a proven filter form, the closed list from its newest end only (page 1 and the last page, where a list

@@ -5,13 +5,13 @@
  */
 import type { Redis } from 'ioredis';
 import type { AuditEvent, AuditIdentity } from '../audit/index.ts';
-import { createIdempotencyStore } from '../creation/index.ts';
+import { requisitionRecords } from '../requisitions/index.ts';
 import type { RedisKeys } from '../redis/index.ts';
-import { trackingStore } from './context.ts';
+import { trackingStore } from '../rfqs/index.ts';
 
 export function auditIdentity(ctx: { redis: Redis; keys: RedisKeys }): (e: AuditEvent) => Promise<AuditIdentity> {
   const store = trackingStore(ctx);
-  const requisitions = createIdempotencyStore(ctx.redis, ctx.keys);
+  const requisitions = requisitionRecords(ctx.redis, ctx.keys);
   return async (e) => {
     if (e.rfq_id === undefined) return {};
     const out: AuditIdentity = {};

@@ -3,8 +3,8 @@
  * Idempotent: a retried create-rfq job (or a reconciled RFQ adopted again) keeps the existing record and history.
  */
 import type { Requisition } from '../core/index.ts';
-import { trackingStore, type TrackingContext } from './context.ts';
-import type { ErpDays, TrackedRfq } from './transitions.ts';
+import { type TrackingContext } from './context.ts';
+import { type ErpDays, type TrackedRfq, trackingStore } from '../rfqs/index.ts';
 
 export async function trackRfq(
   ctx: Pick<TrackingContext, 'redis' | 'keys'> & { config?: { REQUISITION_CURRENCY?: string | undefined } },

@@ -1,7 +1,7 @@
 /** What `rfq-sync status` and `once` read about tracked RFQs. */
-import { trackingStore, type TrackingContext } from './context.ts';
-import { lastPoll, lastSuccessfulPollAt, type PollResult } from './poll-runner.ts';
-import type { TrackedRfq, TrackedState } from './transitions.ts';
+import { type TrackingContext } from './context.ts';
+import { lastPoll, lastSuccessfulPollAt, type PollResult } from './poll/index.ts';
+import { type TrackedRfq, type TrackedState, trackingStore } from '../rfqs/index.ts';
 
 export interface TrackingStatus {
   /** Tracked RFQs per state (`created`: not yet seen in any list). */

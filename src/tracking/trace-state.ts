@@ -4,15 +4,15 @@
  */
 import type { Redis } from 'ioredis';
 import type { Current } from '../audit/index.ts';
-import { createIdempotencyStore } from '../creation/index.ts';
+import { requisitionRecords } from '../requisitions/index.ts';
 import type { RedisKeys } from '../redis/index.ts';
-import { trackingStore } from './context.ts';
+import { trackingStore } from '../rfqs/index.ts';
 
 export async function traceState(
   ctx: { redis: Redis; keys: RedisKeys },
   found: { requisitions: string[]; rfqIds: number[] },
 ): Promise<Current> {
-  const requisitions = createIdempotencyStore(ctx.redis, ctx.keys);
+  const requisitions = requisitionRecords(ctx.redis, ctx.keys);
   const current: Current = { requisitions: {}, rfqs: {} };
   for (const id of found.requisitions) {
     const rec = await requisitions.get(id);

@@ -1,20 +1,19 @@
 /**
- * The worker context: what the job processors and CLI commands share, built once per process by app/
- * (app/runtime/worker-context.ts). Each job and src/ module names the part of it it reads (a Pick, or its own deps type that
- * a WorkerContext fits), so what a module depends on is written in its signature.
+ * The worker's services: what the job processors and CLI commands share, built once per process by app/
+ * (app/runtime/worker-context.ts). With the settings its parts read they are the worker context (WorkerContext,
+ * jobs/worker.ts). Each job and src/ module names the part of it it reads (a Pick, or its own deps type that a
+ * WorkerContext fits), so what a module depends on is written in its signature.
  */
 import type { Redis } from 'ioredis';
-import type { WorkerConfig } from '../settings/index.ts';
 import type { Logger } from '../core/index.ts';
 import type { SourcingClient } from '../sourcing/client/index.ts';
 import type { AuthGate, DialectSource, RateLimiter, TokenSource } from '../account/index.ts';
 import type { StateEpoch, Queues, RedisKeys } from '../redis/index.ts';
 import type { Notifier } from '../notify/index.ts';
-import type { AuditSink } from '../audit/index.ts';
+import type { AuditLog } from '../audit/index.ts';
+import type { ErpOutputs } from '../erp/index.ts';
 
-export interface WorkerContext {
-  /** The settings the worker reads (worker-config.ts), as app/ parsed them. */
-  config: WorkerConfig;
+export interface WorkerServices {
   logger: Logger;
   /**
    * ioredis client for our own keys (idempotency commands are defined on it by the idempotency store), fail-fast:
@@ -49,7 +48,12 @@ export interface WorkerContext {
   notify: Notifier;
   /**
    * The audit log (src/audit/writer.ts): one line per step of a requisition, appended and flushed before the step is
-   * reported done (`rfq-sync trace`).
+   * reported done (`rfq-sync trace`); its fault (a folder that cannot be written) holds the jobs (jobs/worker.ts).
    */
-  audit: AuditSink;
+  audit: AuditLog;
+  /**
+   * The ERP's purchase-order files of each final award (ERP_OUTPUTS: the profiles, the vendor cross-reference, the
+   * ERP_* constants), loaded and checked at start; none when ERP_OUTPUTS names no profile.
+   */
+  erp?: ErpOutputs;
 }

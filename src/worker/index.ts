@@ -1,2 +1,2 @@
-/** The worker context: what every job processor and command receives, built once per process by app/runtime. */
-export type { WorkerContext } from './context.ts';
+/** The worker's services: what every job processor and command shares, built once per process by app/runtime. */
+export type { WorkerServices } from './context.ts';

@@ -7,9 +7,10 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRateLimiter, readsFirst, ThrottledError } from '../../src/account/rate-limiter.ts';
+import { createRateLimiter, readsFirst } from '../../src/account/rate-limiter.ts';
 import { redisKeys } from '../../src/redis/index.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { ThrottledError } from '../../src/core/index.ts';
 
 const r = useRedis();
 let redis: Redis;

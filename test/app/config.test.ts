@@ -3,11 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { displayRedisUrl, loadConfig } from '../../src/settings/config.ts';
+import { loadConfig } from '../../src/settings/config.ts';
 import { ConfigError } from '../../src/core/errors.ts';
 import { scrubSecrets } from '../../src/core/logger.ts';
 import { redisOptionsFromUrl } from '../../src/redis/redis-options.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { displayRedisUrl } from '../../src/settings/config-redis.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');
 

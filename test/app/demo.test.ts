@@ -61,6 +61,20 @@ describe('demo', () => {
       expect(readFileSync(f).subarray(0, 2).toString()).toBe('PK'); // a zip container: an xlsx
     }
     for (const f of awards) expect(existsSync(f)).toBe(true);
+    // the ERP's own purchase-order files of two profiles, with the demo's vendor cross-reference: one per award
+    const generic = section('ERP purchase-order files of the output profile po-lines-csv');
+    const sap = section('ERP purchase-order files of the output profile sap-po-bapi');
+    expect(generic.length).toBe(awards.length);
+    expect(sap.length).toBe(awards.length);
+    for (const f of generic) {
+      const [head, ...rows] = readFileSync(f, 'utf8').trim().split('\r\n');
+      expect(head).toMatch(/^po_key,erp_vendor_id,supplier_key,supplier_name,/);
+      expect(
+        rows.every((r) => /^RFQ[\w-]+,00002000\d\d,/.test(r)),
+        f,
+      ).toBe(true);
+    }
+    for (const f of sap) expect(readFileSync(f, 'latin1')).toMatch(/^REF_KEY;POHEADER-COMP_CODE;/);
     // who was asked, who answered: printed per RFQ, and in every workbook with the vendors who did not quote
     const rates = [...out.matchAll(/^ {2}RFQ \d+ \((.+)\): (\d+) of (\d+) \((\d+)%\)$/gm)];
     expect(rates.length).toBe(workbooks.length);

@@ -2,10 +2,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { displayRedisUrl, loadConfig } from '../../src/settings/config.ts';
+import { loadConfig } from '../../src/settings/config.ts';
 import { ConfigError } from '../../src/core/errors.ts';
 import { redisOptionsFromUrl } from '../../src/redis/redis-options.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { displayRedisUrl } from '../../src/settings/config-redis.ts';
 
 const problems = (env: Record<string, string>): string[] => {
   try {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatStatus, type StatusReport } from '../../app/commands/status.ts';
 import { trackingFacts } from '../../app/commands/status-command.ts';
-import { runPoll } from '../../src/tracking/poll-runner.ts';
+import { runPoll } from '../../src/tracking/poll/poll-runner.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { pollingHarness } from '../helpers/polling.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
@@ -81,6 +81,7 @@ describe('status counts', () => {
       brokenProfiles: [],
       heldFiles: [],
       awardsWithheld: [],
+      erpFilesHeld: [],
       vendorDirectory: null,
     };
     const text = formatStatus(report);

@@ -107,11 +107,13 @@ describe('status and failed jobs', () => {
       paused: Record<string, unknown>;
     };
     expect(Object.keys(r).sort()).toEqual([
+      'auditFaults',
       'awardsWithheld',
       'brokenProfiles',
       'categoryHeldFiles',
       'changes',
       'dialect',
+      'erpFilesHeld',
       'failures',
       'files',
       'flagged',

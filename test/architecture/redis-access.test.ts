@@ -127,7 +127,7 @@ describe('no app/ file touches a Redis key', () => {
 describe('each key family is built by its owners only', () => {
   it('the check finds a family built elsewhere (planted here)', () => {
     const text = "const k = ctx.keys.key('trk', 'polls');\nconst d = o.keys.key('dialect');\nkeyOf('notify', 'x');";
-    expect(foreignFamilies('src/tracking/store.ts', text)).toEqual(['2: dialect', '3: notify']);
+    expect(foreignFamilies('src/rfqs/store.ts', text)).toEqual(['2: dialect', '3: notify']);
     expect(foreignFamilies('app/commands/context.ts', text)).toEqual(['1: trk', '2: dialect', '3: notify']);
   });
 

@@ -45,14 +45,14 @@ function partsBuilt(files: Source[]): string[] {
 
 /**
  * `file: line` where a module takes the whole worker context (a parameter, property or intersection of type
- * WorkerContext, not a Pick of it): each job and module names the part it reads instead.
+ * WorkerContext or WorkerServices, not a Pick of it): each job and module names the part it reads instead.
  */
 function wholeContextTakers(files: Source[]): string[] {
   return files.flatMap(({ path, text }) =>
     code(text)
       .split('\n')
       .flatMap((line, i) =>
-        /(?::\s*|&\s*)WorkerContext\b(?!\s*\[)|\bWorkerContext\s*&/.test(line)
+        /(?::\s*|&\s*)Worker(?:Context|Services)\b(?!\s*\[)|\bWorker(?:Context|Services)\s*&/.test(line)
           ? [`${relative(ROOT, path)}:${i + 1}`]
           : [],
       ),
@@ -108,9 +108,10 @@ describe('wiring', () => {
           "type B = Pick<WorkerContext, 'redis'> & { config: WorkerContext['config'] };",
           '/** takes a WorkerContext: WorkerContext */',
           'type C = WorkerContext & { extra: 1 };',
+          'export function d(ctx: WorkerServices) {}',
         ].join('\n'),
       },
     ]);
-    expect(found).toEqual(['jobs/a.ts:1', 'jobs/a.ts:4']);
+    expect(found).toEqual(['jobs/a.ts:1', 'jobs/a.ts:4', 'jobs/a.ts:5']);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The audit log across crashes (src/audit/writer.ts, jobs/audit-jobs.ts): no step reported done is missing from the
- * log, and no line is torn.
+ * The audit log across crashes (src/audit/writer.ts; each job's auditLines, written by jobs/audit-lines.ts): no step
+ * reported done is missing from the log, and no line is torn.
  *   1. Killed between a step and its line, deterministically: the day's log file is replaced by a FIFO, so the
  *      shipped worker's next line blocks in open() after its step. The service answered its creates (the RFQs
  *      exist), but the answer's line comes first: nothing is recorded, no create job is done; the worker is SIGKILLed
@@ -10,13 +10,13 @@
  *      requisitions go through: every line of the log is whole JSON, and every job BullMQ recorded done has its line.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { safeHost } from '../../src/audit/writer.ts';
+import { safeHost } from '../../src/audit/log-names.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { bullPrefix, type RedisConnectionOptions } from '../../src/redis/queues.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
@@ -25,6 +25,7 @@ import { SAMPLES_DIR } from '../helpers/samples.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 import type { WorkerChild } from '../helpers/worker-child.ts';
+import { auditLogFiles } from '../helpers/audit-files.ts';
 
 const pipeline = usePipeline({ tag: 'audit-crash', sandbox: { seed: 7, faults: { latencyMs: 40 } } });
 
@@ -33,7 +34,7 @@ const TUNING = { LOG_LEVEL: 'info', POLL_CRON: '0 0 1 1 *', JOB_LOCK_MS: '2000',
 /** Every line of every log file, parsed; a line that is not whole JSON fails the test, naming it. */
 function logLines(dir: string): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
-  for (const f of existsSync(dir) ? readdirSync(dir).sort() : []) {
+  for (const f of auditLogFiles(dir)) {
     const text = readFileSync(join(dir, f), 'utf8');
     expect(text.endsWith('\n'), `${f} ends mid-line`).toBe(true);
     for (const [i, line] of text.slice(0, -1).split('\n').entries()) {

@@ -8,17 +8,18 @@
  * next poll finds nothing changed). Requests to the sandbox are counted from the flush until every requisition is
  * back, the same way in both: the log's recover asks the service less; neither posts anything again.
  */
-import { copyFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
-import { trackingStore } from '../../src/tracking/context.ts';
 import { SAMPLES, SAMPLES_DIR } from '../helpers/samples.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { spawnCli } from '../helpers/cli.ts';
+import { trackingStore } from '../../src/rfqs/store.ts';
+import { auditLogFiles } from '../helpers/audit-files.ts';
 
 // an account with history: 200 RFQs made by hand before rfq-sync (the walk reads them all)
 const pipeline = usePipeline({ tag: 'recover-audit', sandbox: { seed: 42, existing: 200 } });
@@ -26,7 +27,7 @@ const pipeline = usePipeline({ tag: 'recover-audit', sandbox: { seed: 42, existi
 /** Every create-sent line of the log: requisition -> RFQ. */
 function createdInLog(dir: string): Map<string, number> {
   const m = new Map<string, number>();
-  for (const f of existsSync(dir) ? readdirSync(dir) : [])
+  for (const f of auditLogFiles(dir))
     for (const line of readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean)) {
       const l = JSON.parse(line) as { event: string; profile: string; key: string; rfq_id?: number };
       if (l.event === 'create-sent' && l.rfq_id !== undefined) m.set(`${l.profile}/${l.key}`, l.rfq_id);

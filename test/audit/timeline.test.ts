@@ -2,12 +2,13 @@
  * The audit log's parts without a pipeline: where the writer puts lines and what it keeps out of them, the
  * retention of its files, a torn line skipped and reported, what `trace` matches, and what it says is pending.
  */
-import { appendFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAuditLog } from '../../src/audit/writer.ts';
-import { buildTimeline } from '../../src/audit/timeline.ts';
+import { buildTimeline } from '../../src/audit/trace-log.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { auditLogFiles as logFiles } from '../helpers/audit-files.ts';
 
 let root: string | undefined;
 afterEach(() => {
@@ -67,7 +68,7 @@ async function loggedRun() {
 describe('the audit writer', () => {
   it('appends one line per event to the day file of its host, never a secret-like field', async () => {
     const { root } = await loggedRun();
-    expect(readdirSync(join(root, 'audit'))).toEqual(['2026-11-20.erp-gw_01.jsonl']);
+    expect(logFiles(join(root, 'audit'))).toEqual(['2026-11-20.erp-gw_01.jsonl']);
     const lines = readFileSync(join(root, 'audit', '2026-11-20.erp-gw_01.jsonl'), 'utf8')
       .trimEnd()
       .split('\n');
@@ -92,10 +93,10 @@ describe('the audit writer', () => {
     await log.write({ event: 'retention', summary: 'a' });
     c.set(T0 + DAY);
     await log.write({ event: 'retention', summary: 'b' });
-    expect(readdirSync(join(root, 'audit')).sort()).toEqual(['2026-11-20.h.jsonl', '2026-11-21.h.jsonl']);
+    expect(logFiles(join(root, 'audit'))).toEqual(['2026-11-20.h.jsonl', '2026-11-21.h.jsonl']);
     c.set(T0 + 3 * DAY);
     await log.write({ event: 'retention', summary: 'c' });
-    expect(readdirSync(join(root, 'audit')).sort()).toEqual(['2026-11-21.h.jsonl', '2026-11-23.h.jsonl']);
+    expect(logFiles(join(root, 'audit'))).toEqual(['2026-11-21.h.jsonl', '2026-11-23.h.jsonl']);
   });
 });
 
@@ -147,10 +148,7 @@ describe('trace from the log', () => {
       from: 'created',
       to: 'open',
     });
-    expect(readdirSync(join(root, 'audit')).sort()).toEqual([
-      '2026-11-20.erp-gw_01.jsonl',
-      '2026-11-20.worker-2.jsonl',
-    ]);
+    expect(logFiles(join(root, 'audit'))).toEqual(['2026-11-20.erp-gw_01.jsonl', '2026-11-20.worker-2.jsonl']);
     const t = await buildTimeline(root, 'PR-1-1', { redis: 'up' });
     expect(t.steps.map((s) => `${s.event}@${s.host}`)).toEqual([
       'file-taken@erp-gw_01',
@@ -173,7 +171,8 @@ describe('trace from the log', () => {
       to: 'open',
     });
     const t = await buildTimeline(root, 'PR-1-1', { redis: 'up' });
-    expect(t.torn).toEqual([`${file}:5`]);
+    expect(t.log.unreadableAt).toEqual([`${file}:5`]);
+    expect(t.log.unreadable).toBe(1);
     expect(t.steps.map((s) => s.event)).toEqual(['file-taken', 'requisition-accepted', 'create-sent', 'transition']);
   });
 });

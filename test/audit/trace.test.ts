@@ -25,9 +25,10 @@ import { usePipeline } from '../helpers/pipeline.ts';
 import type { WorkerChild } from '../helpers/worker-child.ts';
 import { spawnCli } from '../helpers/cli.ts';
 import { freePort, waitFor } from '../helpers/wait.ts';
-import type { StoredRfq } from '../../src/sandbox/server.ts';
 import type { Timeline } from '../../src/audit/timeline.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import type { StoredRfq } from '../../src/sandbox/store.ts';
+import { auditLogFiles } from '../helpers/audit-files.ts';
 
 const pipeline = usePipeline({ tag: 'trace', scope: 'file' });
 const cmpDir = () => join(pipeline.data.outbox, 'comparisons');
@@ -155,7 +156,7 @@ describe('rfq-sync trace', () => {
 
     // the raw lines carry the identity and the files' hashes as written, and no secret
     const dir = join(pipeline.data.root, 'audit');
-    const raw = ls(dir).flatMap((f) =>
+    const raw = auditLogFiles(dir).flatMap((f) =>
       readFileSync(join(dir, f), 'utf8')
         .trimEnd()
         .split('\n')

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison, writeComparisonWorkbook } from '../../src/comparison/index.ts';
-import { SUPPLIER_PARTS as P, supplierColumn } from '../../src/comparison/comparison-sheet.ts';
-import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { demoInput, makeRfq, quote } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { SUPPLIER_PARTS as P, supplierColumn } from '../../src/comparison/sheets/comparison/comparison-layout.ts';
+import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 let dir = '';
 beforeAll(async () => {
@@ -135,7 +135,7 @@ describe('dates the ERP gave without a time', () => {
 describe('a workbook file that cannot be written', () => {
   it('ends the write with the file error instead of waiting forever (a missing folder)', async () => {
     const { buildComparison: build } = await import('../../src/comparison/index.ts');
-    const { writeComparisonModel } = await import('../../src/comparison/workbook.ts');
+    const { writeComparisonModel } = await import('../../src/comparison/sheets/workbook.ts');
     const model = build(demoInput());
     const outcome = await Promise.race([
       writeComparisonModel(model, join(dir, 'no-such-folder', 'x.xlsx')).then(

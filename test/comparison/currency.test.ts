@@ -9,13 +9,14 @@ import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeAwardCsv, writeComparisonWorkbook } from '../../src/comparison/index.ts';
-import { COMPARISON_COLS as C, COMPARISON_ROWS as R, AWARD_ROWS } from '../../src/comparison/workbook.ts';
 import { loadConfig } from '../../src/settings/config.ts';
 import { compileProfile, ingestFile, loadProfiles } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import { requisitionSchema } from '../../src/queues/create-rfq.ts';
 import { demoInput } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
+import { AWARD_ROWS } from '../../src/comparison/sheets/award-sheet.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let dir: string;

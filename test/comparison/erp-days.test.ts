@@ -8,16 +8,16 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requisitionSchema } from '../../src/queues/create-rfq.ts';
 import { writeComparisonWorkbook } from '../../src/comparison/index.ts';
-import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { parseDateCell, parseDateText } from '../../src/ingest/index.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
-import { comparisonInputFromRecord } from '../../src/tracking/comparison-input.ts';
+import { comparisonInputFromRecord } from '../../src/awarding/comparison-input.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { demoInput, ingestSample } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 const srv = useRedis();
 let dir: string;

@@ -211,3 +211,30 @@ export function printInput(lines: number, suppliers: number, over: Partial<Compa
     ...over,
   };
 }
+
+/**
+ * A final comparison whose lines have short product names (`Nut`, `Bolt`) and no specification: the columns under
+ * the header block's dates (RFQ date, due date, generated) are as narrow as their lines make them, which once
+ * printed those dates as `###`.
+ */
+export function shortNamesInput(over: Partial<ComparisonInput> = {}): ComparisonInput {
+  const rfq = makeRfq(
+    [
+      { ext: 'A1', product: 'Nut', qty: 10, est: '20' },
+      { ext: 'A2', product: 'Bolt', qty: 5, est: '15' },
+    ],
+    { title: 'Fasteners' },
+  );
+  return {
+    rfq,
+    state: 'completed',
+    quotations: [
+      quote('101', 'Keystone', { L1: '1.90', L2: '2.80' }, { status: 'qualified' }),
+      quote('102', 'Orbit', { L1: '2.10', L2: '2.70' }, { status: 'qualified' }),
+    ],
+    generatedAt: GENERATED_AT,
+    timeZone: 'Europe/Berlin',
+    currency: 'EUR',
+    ...over,
+  };
+}

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildComparison } from '../../src/comparison/index.ts';
-import { documentNames } from '../../src/comparison/stages.ts';
+import { documentNames } from '../../src/comparison/stages/index.ts';
 import type { ComparisonInput } from '../../src/comparison/index.ts';
 import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
 

@@ -6,16 +6,15 @@
  * check also needs pdftotext (poppler-utils) and Carlito, whose widths are Calibri's (fonts-crosextra-carlito):
  * with another font LibreOffice lays the columns out up to 30 % wider than Excel does.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readFile, rm, stat } from 'node:fs/promises';
-import { basename, delimiter, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { writeComparisonWorkbook } from '../../src/comparison/index.ts';
-import { COMPARISON_COLS as C } from '../../src/comparison/comparison-layout.ts';
-import { colLetter } from '../../src/comparison/sheet-common.ts';
-import { demoInput, printInput } from './fixtures.ts';
+import { COMPARISON_COLS as C } from '../../src/comparison/sheets/comparison/comparison-layout.ts';
+import { colLetter } from '../../src/comparison/sheets/sheet-common.ts';
+import { demoInput, printInput, shortNamesInput } from './fixtures.ts';
+import { CONVERT_TIMEOUT_MS, convertWithLibreOffice, hasSoffice } from '../helpers/libreoffice.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 function runs(cmd: string, args: string[]): boolean {
@@ -26,13 +25,6 @@ function runs(cmd: string, args: string[]): boolean {
     return false;
   }
 }
-/**
- * Installed: found on PATH. Not `soffice --version`, which starts the whole office: under load it can outlast any
- * time-out and the test would be skipped silently.
- */
-const onPath = (cmd: string): boolean =>
-  (process.env.PATH ?? '').split(delimiter).some((d) => d !== '' && existsSync(join(d, cmd)));
-const hasSoffice = (): boolean => onPath('soffice');
 const canReadPrintout = (): boolean => {
   if (!hasSoffice() || !runs('pdftotext', ['-v'])) return false;
   try {
@@ -42,64 +34,12 @@ const canReadPrintout = (): boolean => {
   }
 };
 
-/** One conversion may take this long on a loaded 2-core machine (it takes 3-10 s alone). */
-const CONVERT_TIMEOUT_MS = 240_000;
 /** Time-out of a test: two conversions, each tried twice at most, and the rest. */
 const TEST_TIMEOUT_MS = 4 * CONVERT_TIMEOUT_MS + 60_000;
-const LOAD_ERROR = /Error:|could not be loaded|general input\/output error/i;
 
-let profiles = 0;
-/**
- * One soffice run with a user profile of its own, made fresh for it: a LibreOffice running elsewhere (another test
- * file, a user's) cannot swallow the conversion, and no run finds a profile another left half-written. Not
- * spawnSync: a conversion of minutes must not block this test process (vitest's own messages to it would time out).
- */
-function soffice(xlsx: string, format: string): Promise<{ status: number | null; output: string }> {
-  const profile = `-env:UserInstallation=${pathToFileURL(join(dir, `profile-${format}-${++profiles}`)).href}`;
-  const child = spawn(
-    'soffice',
-    [profile, '--headless', '--norestore', '--convert-to', format, '--outdir', dir, xlsx],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // its own process group: a time-out kills soffice.bin too, not only the launcher
-    },
-  );
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
-  child.stderr.setEncoding('utf8').on('data', (s: string) => (output += s));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      output += `\n(no answer in ${CONVERT_TIMEOUT_MS} ms: killed)`;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, CONVERT_TIMEOUT_MS);
-    child.once('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, output });
-    });
-  });
-}
-
-/**
- * Converts `xlsx` to `format` beside it. Tried a second time, with a new profile, when soffice ended without
- * writing the file and without a load error (under load a first start can give up or restart itself to finish
- * making its profile, exit 81); a load error fails at once.
- */
+/** Converts `xlsx` to `format` beside it. */
 async function convert(xlsx: string, format: string): Promise<void> {
-  const out = join(dir, `${basename(xlsx, '.xlsx')}.${format}`);
-  await rm(out, { force: true });
-  let run = await soffice(xlsx, format);
-  if (!existsSync(out) && !LOAD_ERROR.test(run.output)) {
-    const first = run;
-    run = await soffice(xlsx, format);
-    run.output = `first try (status ${first.status}): ${first.output}\nsecond try: ${run.output}`;
-  }
-  expect(run.status, run.output).toBe(0);
-  expect(run.output).not.toMatch(LOAD_ERROR);
-  expect(existsSync(out), run.output).toBe(true);
+  await convertWithLibreOffice(xlsx, format, dir);
 }
 
 let dir = '';
@@ -149,6 +89,8 @@ it.skipIf(!canReadPrintout())(
     for (const [name, input] of [
       ['short25', printInput(25, 5, { lastAwards: {} })],
       ['demo5', demoInput()],
+      // short product names: the header block's dates (RFQ date, due date, generated) over a narrow column
+      ['short-names', shortNamesInput()],
     ] as const) {
       const xlsx = join(dir, `${name}.xlsx`);
       await writeComparisonWorkbook(input, xlsx);

@@ -10,10 +10,10 @@ import { expect, it } from 'vitest';
 import { writeAwardCsv, writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import type { ComparisonInput } from '../../src/comparison/index.ts';
 import type { Quotation } from '../../src/sourcing/types.ts';
-import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
 import { readFile } from 'node:fs/promises';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 const SUPPLIERS = 60;
 const LINES = 12;

@@ -16,7 +16,7 @@ import {
   OVERVIEW_COLS,
   type OverviewRow,
 } from '../../src/comparison/overview.ts';
-import { colLetter } from '../../src/comparison/sheet-common.ts';
+import { colLetter } from '../../src/comparison/sheets/sheet-common.ts';
 import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

@@ -9,9 +9,9 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison, writeAwardCsv, writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import type { ComparisonInput, PriceBasis } from '../../src/comparison/index.ts';
-import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { demoInput, GENERATED_AT, makeRfq, quote } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 let dir: string;
 beforeAll(async () => {

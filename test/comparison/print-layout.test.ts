@@ -9,18 +9,22 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { buildComparison, writeComparisonWorkbook } from '../../src/comparison/index.ts';
-import { COMPARISON_COLS as C, SUPPLIER_PARTS as P, supplierColumn } from '../../src/comparison/comparison-sheet.ts';
 import {
   columnPt,
   defaultPaper,
   MIN_PRINT_SCALE,
   printableLandscape,
   printLayout,
-} from '../../src/comparison/print-layout.ts';
-import { columnWidthFor, formatNumber } from '../../src/comparison/text-width.ts';
+} from '../../src/comparison/sheets/print-layout.ts';
+import { columnWidthFor, formatNumber } from '../../src/comparison/sheets/text-width.ts';
 import type { ComparisonInput } from '../../src/comparison/types.ts';
-import { demoInput, GENERATED_AT, printInput } from './fixtures.ts';
+import { demoInput, GENERATED_AT, printInput, shortNamesInput } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import {
+  COMPARISON_COLS as C,
+  SUPPLIER_PARTS as P,
+  supplierColumn,
+} from '../../src/comparison/sheets/comparison/comparison-layout.ts';
 
 const dir = tempDir('rfq-print-');
 
@@ -53,10 +57,13 @@ function tooNarrow(wb: ExcelJS.Workbook): string[] {
         // far wider) prints wider than its column allows.
         if (cell.value !== null && cell.font && cell.font.name !== 'Calibri')
           out.push(`${ws.name}!${cell.address} font ${cell.font.name ?? '(none)'}`);
-        if (typeof cell.value !== 'number' || (cell.isMerged && cell.master.address !== cell.address)) return;
+        const value = cell.value;
+        if (!(typeof value === 'number' || value instanceof Date)) return;
+        if (cell.isMerged && cell.master.address !== cell.address) return;
         const col = Number(cell.col);
         if (ws.getColumn(col).hidden) return;
-        const text = formatNumber(cell.value, cell.numFmt || '0');
+        // a date is a number to a spreadsheet: too narrow, it prints as `###` like an amount
+        const text = value instanceof Date ? dateText(value, cell.numFmt) : formatNumber(value, cell.numFmt || '0');
         const need = columnWidthFor(text, { bold: cell.font?.bold === true, size: cell.font?.size ?? 11 });
         const has = span.get(cell.address) ?? shown(col);
         if (need > has) out.push(`${ws.name}!${cell.address} ${text} (needs ${need}, has ${has})`);
@@ -66,11 +73,23 @@ function tooNarrow(wb: ExcelJS.Workbook): string[] {
   return out;
 }
 
+/** A date cell's text in the workbook's date formats (`yyyy-mm-dd hh:mm`, `yyyy-mm-dd`): the digits of its UTC parts. */
+function dateText(d: Date, numFmt: string | undefined): string {
+  const iso = d.toISOString();
+  return (numFmt ?? 'yyyy-mm-dd')
+    .replace('yyyy', iso.slice(0, 4))
+    .replace(/mm(?=-)/, iso.slice(5, 7))
+    .replace('dd', iso.slice(8, 10))
+    .replace('hh', iso.slice(11, 13))
+    .replace(/mm$/, iso.slice(14, 16));
+}
+
 describe('one page for a short RFQ', () => {
   it.each([
     ['25 lines, 5 quotations, line totals in millions', () => printInput(25, 5, { lastAwards: {} })],
     ['the demo (8 lines, 5 quotations)', () => demoInput()],
     ['1 line, 1 quotation', () => printInput(1, 1)],
+    ['short product names: the header block dates above them', () => shortNamesInput()],
   ])('%s: landscape, fitted to one page wide and tall, every amount whole', async (_name, input) => {
     const wb = await open('short.xlsx', input());
     const ws = wb.getWorksheet('Comparison')!;

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison, writeComparisonWorkbook, type ComparisonInput } from '../../src/comparison/index.ts';
-import { AWARD_SUMMARY_ROWS } from '../../src/comparison/comparison-sheet.ts';
-import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { demoInput } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { AWARD_SUMMARY_ROWS } from '../../src/comparison/sheets/comparison/comparison-award-summary.ts';
+import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 let dir: string;
 beforeAll(async () => {

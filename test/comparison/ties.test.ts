@@ -9,9 +9,9 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildComparison, writeAwardCsv, writeComparisonWorkbook } from '../../src/comparison/index.ts';
 import type { ComparisonInput } from '../../src/comparison/index.ts';
-import { AWARD_ROWS } from '../../src/comparison/workbook.ts';
 import { GENERATED_AT, makeRfq, quote } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { AWARD_ROWS } from '../../src/comparison/sheets/award-sheet.ts';
 
 let dir: string;
 beforeAll(async () => {

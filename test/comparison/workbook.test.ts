@@ -15,11 +15,12 @@ import {
   writeComparisonWorkbook,
 } from '../../src/comparison/index.ts';
 import type { ComparisonInput } from '../../src/comparison/index.ts';
-import { colLetter } from '../../src/comparison/sheet-common.ts';
-import { columnWidthFor } from '../../src/comparison/text-width.ts';
-import { AWARD_ROWS, COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
+import { colLetter } from '../../src/comparison/sheets/sheet-common.ts';
+import { columnWidthFor } from '../../src/comparison/sheets/text-width.ts';
 import { demoInput, GENERATED_AT, makeRfq, quote } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { AWARD_ROWS } from '../../src/comparison/sheets/award-sheet.ts';
+import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 let dir: string;
 beforeAll(async () => {

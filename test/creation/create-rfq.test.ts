@@ -15,7 +15,6 @@ import { createLogger, silentLogger } from '../../src/core/logger.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { listFailed, retryFailed } from '../../app/commands/failed-jobs.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { jobId } from '../../src/redis/queues.ts';
 import { checkRedis } from '../../src/redis/redis-checks.ts';
 import { tokenFingerprint } from '../../src/account/token-source.ts';
 import { checkExactlyOnce } from '../helpers/creation.ts';
@@ -25,6 +24,7 @@ import { waitFor } from '../helpers/wait.ts';
 import { waitForQueue } from '../helpers/job-counts.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { jobId } from '../../src/queues/index.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 50 } });
 

@@ -11,13 +11,14 @@ import { silentLogger } from '../../src/core/logger.ts';
 import { runResolveCommand } from '../../app/commands/resolve.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { createRfqOnce, toCreateRfqRequest } from '../../src/creation/rfq-creator.ts';
+import { createRfqOnce } from '../../src/creation/rfq-creator.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { checkExactlyOnce } from '../helpers/creation.ts';
 import { makeRequisitions } from '../helpers/fixtures.ts';
 import { pipelineConfig, pipelineContext } from '../helpers/worker-env.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { toCreateRfqRequest } from '../../src/requisitions/index.ts';
 
 const redis = useRedis();
 const COMPANY = 'Sandbox Buyer Ltd';

@@ -8,13 +8,13 @@ import { createRfqJobId, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import type { CreateOutcome } from '../../src/creation/rfq-creator.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { makeRequisitions } from '../helpers/fixtures.ts';
 import { pipelineContext } from '../helpers/worker-env.ts';
 import { waitFor } from '../helpers/wait.ts';
+import type { CreateOutcome } from '../../src/creation/settle-existing.ts';
 
 const redis = useRedis();
 

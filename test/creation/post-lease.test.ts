@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { AttemptBusyError, createRfqOnce } from '../../src/creation/rfq-creator.ts';
+import { createRfqOnce } from '../../src/creation/rfq-creator.ts';
 import { TransientHttpError } from '../../src/core/errors.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
@@ -16,6 +16,7 @@ import { makeRequisitions } from '../helpers/fixtures.ts';
 import { pipelineContext } from '../helpers/worker-env.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
 import { createAsJob } from '../helpers/creation.ts';
+import { AttemptBusyError } from '../../src/core/index.ts';
 
 const redis = useRedis();
 let sandbox: Sandbox | undefined;

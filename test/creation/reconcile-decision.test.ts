@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { adoptedLines } from '../../src/creation/adoption.ts';
-import { matchListed, postedBodyOf, type PostedBody } from '../../src/creation/fingerprint.ts';
+import { matchListed, postedBodyOf } from '../../src/creation/fingerprint.ts';
+import type { PostedBody } from '../../src/requisitions/record.ts';
 import {
   CLOCK_SKEW_MS,
   candidatesOf,

@@ -5,8 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { TransientHttpError } from '../../src/core/errors.ts';
 import { seededRandom } from '../../src/sandbox/faults.ts';
-import { walkAccount } from '../../src/creation/reconcile-walk.ts';
-import { RECONCILE_LIMITS } from '../../src/creation/rfq-creator.ts';
+import { walkAccount, RECONCILE_LIMITS } from '../../src/creation/reconcile-walk.ts';
 import { detectDialect, type DialectSettings } from '../../src/sourcing/dialect.ts';
 import type { RfqListPage, SourcingPort } from '../../src/sourcing/port.ts';
 import { stateOfLabel } from '../../src/sourcing/status-labels.ts';

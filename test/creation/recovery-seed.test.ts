@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { postedBodyOf } from '../../src/creation/fingerprint.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import { toCreateRfqRequest } from '../../src/creation/rfq-body.ts';
+import { toCreateRfqRequest } from '../../src/requisitions/rfq-body.ts';
 import { redisKeys, requisitionId } from '../../src/redis/redis-keys.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';

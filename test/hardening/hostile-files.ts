@@ -9,6 +9,7 @@ import { mkdir, open, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32, deflateRawSync, constants as zlibConstants } from 'node:zlib';
 import { strToU8, zipSync, type Zippable } from 'fflate';
+import { GENERIC_HEADER } from '../helpers/generic-template.ts';
 import { addFormatCases } from './hostile-formats.ts';
 
 /** Limits the suite passes to ingestFile and the worker (small enough to test quickly, big enough for real files). */
@@ -43,22 +44,7 @@ export interface Template {
 
 /** mappings/generic.yaml (samples/generic-template.csv): external_id is `{Requisition}-{Line}`. */
 export const GENERIC_TEMPLATE: Template = {
-  header: [
-    'Requisition',
-    'Line',
-    'Item',
-    'Specification',
-    'UoM',
-    'Qty',
-    'Estimated Total',
-    'Title',
-    'Description',
-    'Due Date',
-    'Required Date',
-    'RFQ Type',
-    'Category',
-    'Location',
-  ],
+  header: GENERIC_HEADER,
   productColumn: 2,
   cells: (l) => [
     l.pr,
@@ -95,9 +81,10 @@ export interface HostileCase {
     outcome: Outcome;
     /** For `failed`: the cause the refusal and the report must name. */
     cause?: RegExp;
-    /** For `archive`: how many requisitions (and lines) the file holds. */
+    /** For `archive`: how many requisitions (and lines) the file holds, and how many it holds back (default 0). */
     requisitions?: number;
     lines?: number;
+    held?: number;
     /** Text that must never reach a requisition, a report or the service (e.g. the contents of /etc/passwd). */
     mustNotLeak?: string[];
     /** The watched inbox leaves it alone (dotfiles, temp and lock files): it stays in the inbox, nothing is created. */
@@ -678,7 +665,7 @@ export function hostileCases(
     id: 'single-cell-50mb',
     fileName: 'one-big-cell.csv',
     what: 'CSV whose one product name is a 50 MB cell',
-    // over MAX_CSV_RECORD_CHARS (src/ingest/csv-reader.ts): refused as a file before the parser gathers the row whole
+    // over MAX_CSV_RECORD_CHARS (formats/csv-reader.ts): refused as a file before the parser gathers the row whole
     expect: { ...failed(/longer than [\d,]+ characters/i), createsNothing: true },
     write: async (d) => {
       await mkdir(d, { recursive: true });

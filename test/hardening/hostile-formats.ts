@@ -1,12 +1,13 @@
 /**
  * Hostile files in the formats read besides CSV and xlsx (binary .xls, XML Spreadsheet 2003, HTML tables, .ods, SAP
  * lists): entity expansion, deep nesting, a corrupt BIFF record, huge cells, formulas, merged cells, hidden sheets,
- * several sheets or tables. Each is a named refusal or a correct read; hostile-files.ts adds them to its cases, so
+ * several sheets or tables, a CODEPAGE that lies, an encoding no decoder knows, a sheet full to its last row. Each is a named refusal or a correct read; hostile-files.ts adds them to its cases, so
  * the pipeline part drops them into one inbox with all the others (nothing else may be blocked).
  */
 import { mkdir, open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
+import { writeBiff5 } from '../helpers/biff5-writer.ts';
 import type { HostileCase, Template, TemplateLine } from './hostile-files.ts';
 
 type Add = (c: Omit<HostileCase, 'drop'> & { drop?: HostileCase['drop'] }) => void;
@@ -33,7 +34,7 @@ function workbook(sheets: Array<[string, XLSX.WorkSheet, number?]>): XLSX.WorkBo
   return wb;
 }
 
-function write(wb: XLSX.WorkBook, bookType: 'biff8' | 'xlml' | 'ods'): Uint8Array {
+function write(wb: XLSX.WorkBook, bookType: 'biff8' | 'xlml' | 'ods' | 'xlsx'): Uint8Array {
   return XLSX.write(wb, { bookType, type: 'buffer' }) as Uint8Array;
 }
 
@@ -205,6 +206,25 @@ export function addFormatCases(
     },
   });
   add({
+    id: 'xlsx-two-row-header',
+    fileName: 'two-row-header.xlsx',
+    what: 'xlsx whose header is over two rows with a blank top: "Requisition" and "Line" merged down, "Item details" over the item columns, nothing above the others',
+    expect: archive(1, 2),
+    write: (d) => {
+      const [header, ...data] = rows('X2ROW') as string[][];
+      const items = header!.indexOf('Estimated Total');
+      const top = header!.map((h, i) => (i < 2 ? h : i === 2 ? 'Item details' : null));
+      const lower = header!.map((h, i) => (i < 2 ? null : h));
+      const ws = XLSX.utils.aoa_to_sheet([top, lower, ...data]);
+      ws['!merges'] = [
+        { s: { r: 0, c: 0 }, e: { r: 1, c: 0 } },
+        { s: { r: 0, c: 1 }, e: { r: 1, c: 1 } },
+        { s: { r: 0, c: 2 }, e: { r: 0, c: items } },
+      ];
+      return put(d, 'two-row-header.xlsx', write(workbook([['Sheet1', ws]]), 'xlsx'));
+    },
+  });
+  add({
     id: 'xls-hidden-sheet',
     fileName: 'hidden-sheet.xls',
     what: 'binary .xls with a hidden sheet of other lines before the visible one: the visible sheet is read',
@@ -260,6 +280,60 @@ export function addFormatCases(
           ['Operating unit', 'Vision'],
           ['Status', 'Approved'],
         ])}<table><tr><td>${htmlTable(rows('HSEVERAL', 2))}</td></tr></table></body></html>`,
+      ),
+  });
+  add({
+    id: 'xls-biff5-codepage-lies',
+    fileName: 'excel95-lies.xls',
+    what: 'Excel 5 workbook whose CODEPAGE says 1252 while its text is UTF-8 ("Ł" is C5 81; 0x81 is no Windows-1252 character)',
+    expect: failed(/codepage 1252 \(Windows-1252\), as its CODEPAGE record declares/),
+    write: (d) =>
+      put(
+        d,
+        'excel95-lies.xls',
+        writeBiff5({
+          excel: 5,
+          codepage: 1252,
+          sheets: [
+            {
+              name: 'Export',
+              rows: rows('XLIES').map(
+                (r) => r.map((v) => (v === 'Bolt M6x20' ? 'Łożysko 6204' : v)) as Array<string | number>,
+              ),
+            },
+          ],
+          bytes: (s) => Buffer.from(s, 'utf8'),
+        }),
+      ),
+  });
+  add({
+    id: 'xml2003-unknown-encoding',
+    fileName: 'saved-search-klingon.xls',
+    what: 'XML Spreadsheet 2003 whose declaration names an encoding no decoder knows',
+    expect: failed(/declares the encoding "x-klingon-1" \(its XML declaration\), which rfq-sync cannot decode/),
+    write: (d) =>
+      put(
+        d,
+        'saved-search-klingon.xls',
+        (write(workbook([['S', XLSX.utils.aoa_to_sheet(rows('XKLINGON'))]]), 'xlml') as Buffer)
+          .toString('utf8')
+          .replace('encoding="UTF-8"', 'encoding="x-klingon-1"'),
+      ),
+  });
+  add({
+    id: 'xls-biff5-row-limit',
+    fileName: 'excel5-full-sheet.xls',
+    what: "Excel 5 workbook of exactly 16,384 rows (its format's last: 129 requisitions of 127 lines), the last requisition complete: held all the same",
+    expect: { ...archive(128, 128 * 127), held: 1 },
+    write: (d) =>
+      put(
+        d,
+        'excel5-full-sheet.xls',
+        writeBiff5({
+          excel: 5,
+          codepage: 1252,
+          sheets: [{ name: 'Export', rows: typedRows(t, linesOf('XFULL', 129, 127)) as Array<Array<string | number>> }],
+        }),
       ),
   });
   add({

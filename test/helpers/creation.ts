@@ -1,11 +1,7 @@
 /** Creation in-process: one requisition through the exactly-once protocol, and the check of what reached the service. */
-import { ThrottledError } from '../../src/account/rate-limiter.ts';
-import {
-  AttemptBusyError,
-  createRfqOnce,
-  type CreateOutcome,
-  type CreatorDeps,
-} from '../../src/creation/rfq-creator.ts';
+import { AttemptBusyError, ThrottledError } from '../../src/core/index.ts';
+import { createRfqOnce, type CreatorDeps } from '../../src/creation/rfq-creator.ts';
+import type { CreateOutcome } from '../../src/creation/settle-existing.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import type { StoredRfq } from '../../src/sandbox/store.ts';
 import { sleep } from './wait.ts';

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import type { Folders } from '../../src/settings/config.ts';
+import type { Folders } from '../../src/settings/folders.ts';
 import { makeTempDir } from './temp-dir.ts';
 
 export interface DataDir extends Pick<

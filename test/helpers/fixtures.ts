@@ -1,5 +1,6 @@
 /** Inputs as an ERP exports them: requisitions (`makeRequisitions`) and CSVs in the generic template (`genericCsv`). */
 import type { Requisition } from '../../src/core/requisition.ts';
+import { GENERIC_HEADER } from './generic-template.ts';
 
 /** `n` requisitions with 1-3 lines each; external_ids `${tag}-<n>-<line>` are unique. */
 export function makeRequisitions(n: number, tag: string): Requisition[] {
@@ -22,9 +23,6 @@ export function makeRequisitions(n: number, tag: string): Requisition[] {
   }));
 }
 
-export const GENERIC_HEADER =
-  'Requisition,Line,Item,Specification,UoM,Qty,Estimated Total,Title,Description,Due Date,Required Date,RFQ Type,Category,Location';
-
 /** One requisition in the generic template: `lines` lines, external_ids `${pr}-1`..`${pr}-n`. */
 export function genericRows(pr: string, lines: number, title = `Requisition ${pr}`): string {
   let out = '';
@@ -34,5 +32,5 @@ export function genericRows(pr: string, lines: number, title = `Requisition ${pr
 }
 
 export function genericCsv(...requisitions: Array<[pr: string, lines: number]>): string {
-  return `${GENERIC_HEADER}\n${requisitions.map(([pr, n]) => genericRows(pr, n)).join('')}`;
+  return `${GENERIC_HEADER.join(',')}\n${requisitions.map(([pr, n]) => genericRows(pr, n)).join('')}`;
 }

@@ -1,13 +1,8 @@
 /** Waiting on BullMQ's queues: job counts by state, a queue settled, read-only handles on an account's queues. */
 import { Queue } from 'bullmq';
 import { redisOptionsFromUrl } from '../../src/redis/redis-options.ts';
-import {
-  bullPrefix,
-  QUEUE_KEYS,
-  QUEUE_NAMES,
-  type QueueKey,
-  type RedisConnectionOptions,
-} from '../../src/redis/queues.ts';
+import { bullPrefix, type RedisConnectionOptions } from '../../src/redis/queues.ts';
+import { QUEUE_KEYS, QUEUE_NAMES, type QueueKey } from '../../src/queues/index.ts';
 import { sleep } from './wait.ts';
 
 /** Job counts by state, read through BullMQ. */

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { Logger } from '../../src/core/logger.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import type { EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
-import type { QueueKey } from '../../src/redis/queues.ts';
+import type { QueueKey } from '../../src/queues/index.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { useCleanups } from './cleanups.ts';

@@ -7,7 +7,7 @@ import { Worker, type Job } from 'bullmq';
 import { loadConfig } from '../../src/settings/config.ts';
 import { silentLogger, type Logger } from '../../src/core/logger.ts';
 import { closeWorkerContext, createWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
-import { QUEUE_NAMES } from '../../src/redis/queues.ts';
+import { QUEUE_NAMES } from '../../src/queues/index.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { enqueuePollNow } from '../../src/queues/poll.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';

@@ -1,7 +1,8 @@
 /** The shipped sample exports, as `check` reads them: which external_ids a run of them must create. */
 import { resolve } from 'node:path';
 import { ingestFile, loadProfiles } from '../../src/ingest/index.ts';
-import type { Sandbox, StoredRfq } from '../../src/sandbox/server.ts';
+import type { Sandbox } from '../../src/sandbox/server.ts';
+import type { StoredRfq } from '../../src/sandbox/store.ts';
 
 export const SAMPLES_DIR = resolve(import.meta.dirname, '../../samples');
 /** Three exports of three ERPs (11 requisitions): what a new user tries first. */

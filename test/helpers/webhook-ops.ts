@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { startOpsServer, type OpsServer } from '../../app/http/http-server.ts';
 import { createMetrics } from '../../app/http/metrics.ts';
 import { webhookOutcome } from '../../app/http/webhook.ts';
-import { actOnWebhook } from '../../src/tracking/hint-check.ts';
+import { actOnWebhook } from '../../src/tracking/poll/hint-check.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 import { pollingHarness, type PollingHarness } from './polling.ts';
 import type { usePipeline } from './pipeline.ts';

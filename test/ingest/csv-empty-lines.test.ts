@@ -7,7 +7,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readCsvRows } from '../../src/ingest/csv-reader.ts';
+import { readCsvRows } from '../../src/ingest/formats/csv-reader.ts';
+import { utf8 } from '../../src/ingest/formats/text-encoding.ts';
 import { ingestFile, loadProfiles, type MappingProfile } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -71,7 +72,7 @@ describe('CSV empty lines', () => {
       ),
     );
     const rows: Array<{ row: number; first: string }> = [];
-    for await (const batch of readCsvRows(path, 'utf8', 0, ','))
+    for await (const batch of readCsvRows(path, utf8('test'), 'test.csv', ','))
       for (const r of batch) rows.push({ row: r.row, first: r.cells[0]! });
     expect(rows).toEqual([
       { row: 1, first: 'Requisition' },

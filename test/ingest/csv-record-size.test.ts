@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CSV_RECORD_CHARS } from '../../src/ingest/csv-reader.ts';
+import { MAX_CSV_RECORD_CHARS } from '../../src/ingest/formats/csv-reader.ts';
 import { ingestFile, loadProfiles, type MappingProfile } from '../../src/ingest/index.ts';
 import { FileRefusedError } from '../../src/core/errors.ts';
 import { tempDir } from '../helpers/temp-dir.ts';

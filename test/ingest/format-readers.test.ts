@@ -14,10 +14,14 @@ import { strToU8, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileRefusedError } from '../../src/core/errors.ts';
 import { ingestFile, loadProfiles, sniffFile, type MappingProfile } from '../../src/ingest/index.ts';
-import { readHtmlRows } from '../../src/ingest/html-reader.ts';
-import type { HeadRow } from '../../src/ingest/profile-selection.ts';
-import { readSapListRows } from '../../src/ingest/sap-list-reader.ts';
-import { loadWorkbook, readWorkbookRows } from '../../src/ingest/sheetjs-reader.ts';
+import { readHtmlRows } from '../../src/ingest/formats/html-reader.ts';
+import type { HeadRow } from '../../src/ingest/formats/index.ts';
+import { readSapListRows } from '../../src/ingest/formats/sap-list-reader.ts';
+import { loadOds } from '../../src/ingest/formats/ods.ts';
+import { readWorkbookRows, type LoadedWorkbook } from '../../src/ingest/formats/sheetjs-reader.ts';
+import { utf8 } from '../../src/ingest/formats/text-encoding.ts';
+import { loadXls } from '../../src/ingest/formats/xls.ts';
+import { loadXml2003 } from '../../src/ingest/formats/xml2003.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { FORMAT_SAMPLES } from './format-samples-expected.ts';
@@ -74,7 +78,7 @@ describe('each format is recognised by its content under a misleading extension'
   ])('%s renamed %s is read as %s', async (sample, renamed, kind) => {
     const path = join(dir, renamed);
     await copyFile(join(ROOT, 'samples', sample), path);
-    expect((await sniffFile(path, renamed, LIMITS)).kind).toBe(kind);
+    expect((await sniffFile(path, renamed, LIMITS)).format.kind).toBe(kind);
     const got = await ingest(path);
     expect(got.profile).toBe(FORMAT_SAMPLES[sample]!.profile);
     expect(lines(got.reqs)).toEqual(expectedLines(sample));
@@ -85,7 +89,7 @@ describe('each format is recognised by its content under a misleading extension'
     expect(records.flat().some((c) => c.includes('\t'))).toBe(false);
     const tsv = records.map((r) => r.join('\t')).join('\r\n');
     const path = await put('generic-template.xls', tsv);
-    expect((await sniffFile(path, 'generic-template.xls', LIMITS)).kind).toBe('csv');
+    expect((await sniffFile(path, 'generic-template.xls', LIMITS)).format.kind).toBe('csv');
     const fromTsv = await ingest(path);
     const fromCsv = await ingest(join(ROOT, 'samples', 'generic-template.csv'));
     expect(fromTsv.profile).toBe('generic');
@@ -158,6 +162,13 @@ describe('content that matches no reader is refused in one sentence naming what 
   });
 });
 
+/** A workbook read whole, as its format loads it. */
+function loadWorkbook(path: string, kind: 'xls' | 'xml2003' | 'ods', file: string): Promise<LoadedWorkbook> {
+  if (kind === 'xls') return loadXls(path, file);
+  if (kind === 'ods') return loadOds(path, file);
+  return loadXml2003(path, file, utf8('test'));
+}
+
 async function all(src: AsyncGenerator<HeadRow[]>): Promise<HeadRow[]> {
   const out: HeadRow[] = [];
   for await (const b of src) out.push(...b);
@@ -203,7 +214,7 @@ describe('the readers', () => {
        <tr><td>b3<br>second line</td><td>c3</td>
        <tr><td>a4<td>b4<td>c4</table></body></html>`,
     );
-    const rows = await all(readHtmlRows(path, 'utf8', 0, 'spans.html', 'lines'));
+    const rows = await all(readHtmlRows(path, utf8('test'), 'spans.html', 'lines'));
     expect(rows.map((r) => r.cells)).toEqual([
       ['A', 'B', 'C'],
       ['r&d', 'wide cell', ''],
@@ -211,8 +222,8 @@ describe('the readers', () => {
       ['a4', 'b4', 'c4'],
     ]);
     expect(rows.map((r) => r.row)).toEqual([1, 2, 3, 4]);
-    expect((await all(readHtmlRows(path, 'utf8', 0, 'spans.html', 'inner'))).map((r) => r.cells)).toEqual([['i1']]);
-    expect((await all(readHtmlRows(path, 'utf8', 0, 'spans.html', 'Table 1'))).map((r) => r.cells)).toEqual([
+    expect((await all(readHtmlRows(path, utf8('test'), 'spans.html', 'inner'))).map((r) => r.cells)).toEqual([['i1']]);
+    expect((await all(readHtmlRows(path, utf8('test'), 'spans.html', 'Table 1'))).map((r) => r.cells)).toEqual([
       ['layout'],
     ]);
   });
@@ -257,12 +268,28 @@ describe('the readers', () => {
     expect((await all(readWorkbookRows(wb))).map((r) => r.cells)).toEqual([['new']]);
   });
 
+  it('XML Spreadsheet 2003: a row with ss:Hidden is marked hidden (the .xls and .ods LibreOffice writes: libreoffice-exports)', async () => {
+    const ws = XLSX.utils.aoa_to_sheet([['Requisition'], ['PR-1'], ['PR-2'], ['PR-3']]);
+    ws['!rows'] = [{}, {}, { hidden: true }];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'S');
+    const path = await put('hidden.xml', XLSX.write(wb, { bookType: 'xlml', type: 'buffer' }) as Uint8Array);
+    expect(await readFile(path, 'utf8')).toContain('ss:Hidden="1"');
+    const rows = await all(readWorkbookRows(await loadWorkbook(path, 'xml2003', 'f')));
+    expect(rows.map((r) => [r.cells[0], r.hidden ?? false])).toEqual([
+      ['Requisition', false],
+      ['PR-1', false],
+      ['PR-2', true],
+      ['PR-3', false],
+    ]);
+  });
+
   it('HTML: void and implied-closed elements do not count as nesting (5,000 <br>, <img>, unclosed <p>)', async () => {
     const path = await put(
       'voids.html',
       `<html><body>${'<p>text<br>more<img src=x><input>'.repeat(5000)}<table><tr><td>a<td>b</table></body></html>`,
     );
-    expect((await all(readHtmlRows(path, 'utf8', 0, 'voids.html'))).map((r) => r.cells)).toEqual([['a', 'b']]);
+    expect((await all(readHtmlRows(path, utf8('test'), 'voids.html'))).map((r) => r.cells)).toEqual([['a', 'b']]);
   });
 
   it('SAP list: page headers, rules, subtotals and group lines are left out; a value holding "|" stays whole', async () => {
@@ -285,7 +312,7 @@ describe('the readers', () => {
       rule,
     ].join('\n');
     const path = await put('list.txt', text);
-    const rows = await all(readSapListRows(path, 'utf8', 0, 'list.txt'));
+    const rows = await all(readSapListRows(path, utf8('test'), 'list.txt'));
     expect(rows).toEqual([
       { row: 3, cells: ['Req.', 'Text', 'Qty'] },
       { row: 6, cells: ['100', 'Cable a|b', '2'] },

@@ -7,15 +7,16 @@
  * bytes, XML 2003 "no data rows", the HTML's XML fragments drafted as column names, the unconverted list cut on `|`
  * with its rule lines and subtotals kept.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
-import { loadProfiles } from '../../src/ingest/index.ts';
+import { loadProfiles, runCheck } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { ingestWith, missingRequired, suggestAndLoad } from './suggest-helpers.ts';
+import { ingestWith, LIMITS, missingRequired, NOW, suggestAndLoad } from './suggest-helpers.ts';
+import { LOWER, TOP, writeCsv, writeXlsx } from './fixtures/two-row-header.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -149,5 +150,136 @@ describe('the sheet and the requisition column a draft takes', () => {
       ['V-8', ['Kan', 'Fl']],
       ['V-9', ['Paar']],
     ]);
+  });
+});
+
+/**
+ * Lines under the data that break its pattern (a trailer "End of report", a "Rows: N" footer, a page footer) go to
+ * the draft's skip_rows and are set aside by the check, never mapped: the unedited draft reads every requisition of
+ * the export as the draft of the export without them does, none held. Before: `qty` drafted from the line counter,
+ * `external_id` from the requisition alone, the product from the wrong column, and the whole file held.
+ */
+describe('trailers and footers under the data: set aside by the draft, never mapped', () => {
+  const CASES = [
+    {
+      file: 'EBS_requisition_lines.csv',
+      trailer: 'Rows: 7',
+      rule: { column: 'REQUISITION_NUMBER', matches: 'Rows: \\d+' },
+      // the same rule sets aside the footer of a longer export
+      later: 'Rows: 1234',
+    },
+    {
+      file: 'NetSuite_Requisitions_SavedSearch.csv',
+      trailer: `"End of report"${','.repeat(16)}`,
+      rule: { column: 'Internal ID', equals: ['End of report'] },
+    },
+    {
+      file: 'Sage100_Bedarfsanforderungen.csv',
+      trailer: `Seite 1 von 1${';'.repeat(15)}`,
+      rule: { column: 'Anforderungsnr.', matches: 'Seite \\d+ von \\d+' },
+      later: `Seite 3 von 3${';'.repeat(15)}`,
+    },
+  ];
+
+  it.each(CASES)('$file with "$trailer" under it', async ({ file, trailer, rule, later }) => {
+    const original = join(ROOT, 'samples', file);
+    const plain = await suggestAndLoad(original);
+    const want = await ingestWith(original, [plain.profile], plain.profile.name);
+
+    const dir = tempDir();
+    const text = readFileSync(original, 'latin1').replace(/(\r?\n)?$/, '\r\n');
+    const withTrailer = join(dir, file);
+    writeFileSync(withTrailer, `${text}${trailer}\r\n`, 'latin1');
+    const { s, profile } = await suggestAndLoad(withTrailer);
+    const got = await ingestWith(withTrailer, [profile], profile.name);
+    expect({ rejected: got.rejected, held: got.held, skipped: got.skipped }).toEqual({
+      rejected: want.rejected,
+      held: 0,
+      skipped: want.skipped + 1,
+    });
+    expect(asked(got.reqs)).toEqual(asked(want.reqs));
+    expect(s.raw.fields).toEqual(plain.s.raw.fields);
+    expect(s.raw.skip_rows).toEqual([rule]);
+
+    if (later === undefined) return;
+    const longer = join(dir, `longer-${file}`);
+    writeFileSync(longer, `${text}${later}\r\n`, 'latin1');
+    const again = await ingestWith(longer, [profile], profile.name);
+    expect({ held: again.held, skipped: again.skipped }).toEqual({ held: 0, skipped: want.skipped + 1 });
+    expect(asked(again.reqs)).toEqual(asked(want.reqs));
+  });
+});
+
+/** The requisitions of `asked` with each line one row further down (under a header one row taller). */
+function oneRowDown(reqs: ReturnType<typeof asked>) {
+  return reqs.map((r) => ({ ...r, lines: r.lines.map((l) => ({ ...l, row: l.row + 1 })) }));
+}
+
+describe('a header over two rows (merged down, group headings over sub-headings)', () => {
+  it.each(['xlsx', 'csv'] as const)(
+    '%s: the draft writes header_rows: 2 and reads the export as the draft of the plain export does',
+    async (form) => {
+      const dir = tempDir();
+      const write = form === 'xlsx' ? writeXlsx : writeCsv;
+      const plain = await suggestAndLoad(write(dir, 'plain'));
+      const want = await ingestWith(join(dir, `plain.${form}`), [plain.profile], plain.profile.name);
+      expect(want.reqs.map((r) => r.key)).toEqual(['PR-1001', 'PR-1002', 'PR-1003']);
+
+      const twoRow = write(dir, 'two-row');
+      const { s, profile } = await suggestAndLoad(twoRow);
+      const got = await ingestWith(twoRow, [profile], profile.name);
+      expect({ rejected: got.rejected, held: got.held }).toEqual({ rejected: 0, held: 0 });
+      expect(asked(got.reqs)).toEqual(oneRowDown(asked(want.reqs)));
+      expect(s.raw.fields).toEqual(plain.s.raw.fields);
+      expect((s.raw.source as Record<string, unknown>).header_rows).toBe(2);
+      expect(s.evidence.find((e) => e.what === 'source.header_rows')?.why).toContain(
+        '"Item details" over "Material" to "Unit price"',
+      );
+
+      // the plain export's profile (no header_rows) reads it too: two rows are tried where no row has its columns
+      const lines: string[] = [];
+      const code = await runCheck(twoRow, { profiles: [plain.profile], limits: LIMITS, now: NOW }, (l) =>
+        lines.push(l),
+      );
+      expect(code, lines.join('\n')).toBe(0);
+      expect(lines[0]).toBe(
+        `mapping profile "plain" (the header on rows 1-2 has all ${plain.profile.columns.length} of its columns)`,
+      );
+      const again = await ingestWith(twoRow, [plain.profile]);
+      expect(asked(again.reqs)).toEqual(oneRowDown(asked(want.reqs)));
+    },
+  );
+
+  it('a group line under a plain header is no second header row; repeated, it is set aside', async () => {
+    const dir = tempDir();
+    const plain = writeCsv(dir, 'plain');
+    const want = await suggestAndLoad(plain);
+    const lines = readFileSync(plain, 'utf8').trimEnd().split('\r\n');
+    const grouped = join(dir, 'grouped.csv');
+    writeFileSync(
+      grouped,
+      [lines[0], 'Plant 1000,Main works', ...lines.slice(1, 3), 'Plant 1100,Kassel', ...lines.slice(3)].join('\r\n'),
+    );
+    const { s, profile } = await suggestAndLoad(grouped);
+    expect(s.raw.source).toEqual({ delimiter: ',' });
+    expect(s.raw.fields).toEqual(want.s.raw.fields);
+    expect(s.raw.skip_rows).toEqual([{ column: 'Requisition', matches: 'Plant \\d+' }]);
+    const got = await ingestWith(grouped, [profile], profile.name);
+    expect({ held: got.held, rejected: got.rejected, skipped: got.skipped }).toEqual({
+      held: 0,
+      rejected: 0,
+      skipped: 2,
+    });
+    expect(got.reqs.map((r) => r.key)).toEqual(['PR-1001', 'PR-1002', 'PR-1003']);
+  });
+
+  it('the first two names blank over both rows: the draft names the columns it cannot map, qty stays a number', async () => {
+    const path = writeCsv(tempDir(), 'two-row', 'blank-top.csv', [['', '', ...TOP.slice(2)], LOWER]);
+    const { s, profile } = await suggestAndLoad(path);
+    expect(s.reviews).toContainEqual({
+      path: 'source',
+      text: expect.stringContaining('column(s) A, B hold values but have no name in the header (row 2)'),
+    });
+    expect(profile.fields.qty!.source).toBe('{Quantity}');
   });
 });

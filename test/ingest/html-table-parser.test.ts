@@ -1,5 +1,5 @@
 /**
- * The HTML reader's parser (src/ingest/html-table-parser.ts: htmlparser2's Tokenizer under the Parser's element
+ * The HTML reader's parser (src/ingest/formats/html-table-parser.ts: htmlparser2's Tokenizer under the Parser's element
  * rules) gives the table reader the same events as htmlparser2's Parser with the options the reader used: tags
  * opened and closed (implied ends, void elements, stray `</p>` and `</br>`, what is open at the end), attributes and
  * text, on random pages cut into random chunks. Its savings (text and attributes no one wants) are checked by the
@@ -7,7 +7,7 @@
  */
 import { Parser } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { TableParser } from '../../src/ingest/html-table-parser.ts';
+import { TableParser } from '../../src/ingest/formats/html-table-parser.ts';
 
 let seed = 20261127;
 const rnd = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed / 2147483648);

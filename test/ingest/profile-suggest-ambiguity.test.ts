@@ -107,6 +107,25 @@ describe('two candidate quantity columns', () => {
   });
 });
 
+describe('a numeric field is never drafted from a column of text', () => {
+  it('the quantity written with its unit ("5 pcs") and no other column of whole numbers: refused, naming it', async () => {
+    // before: qty drafted as the first free column, "{Item}", and every row rejected by the check
+    const path = join(dir, 'qty-as-text.csv');
+    await writeFile(
+      path,
+      [
+        'Requisition,Line,Item,Quantity,Unit Price,Need By Date',
+        'R-1,1,Hydraulic hose,5 pcs,14.90,2027-04-01',
+        'R-1,2,Hose clamp,40 pcs,0.80,2027-04-01',
+        'R-2,1,Filter cartridge,6 pcs,31.00,2027-04-15',
+      ].join('\r\n') + '\r\n',
+    );
+    await expect(suggestAndLoad(path)).rejects.toThrow(
+      'qty-as-text.csv: has no column of numbers left that could be the quantity (columns: "Requisition", "Line", "Item", "Quantity", "Unit Price", "Need By Date")',
+    );
+  });
+});
+
 describe('due and required dates by order', () => {
   it('two date columns named like neither: the earlier is the due date, the later the required date, with a review point', async () => {
     const { reviews, reviewText, profile } = await suggest('dates-by-order.csv', [

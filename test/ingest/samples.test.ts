@@ -315,7 +315,8 @@ const EXPECTED: Record<string, { profile: string; warnings: number; requisitions
       {
         key: 'GEN-2027-0102',
         title: 'Cleanroom consumables',
-        due: '2027-04-02T17:00:00.000Z',
+        // its Due Date column shows a time ("yyyy-mm-dd hh:mm"): the cell's 00:00 is meant, as its CSV would write it
+        due: '2027-04-02T00:00:00.000Z',
         required: '2027-04-30T17:00:00.000Z',
         type: 'Public',
         category: 'Consumables',

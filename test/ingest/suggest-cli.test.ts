@@ -75,7 +75,7 @@ describe('check --suggest', () => {
     const n = cli(['check', '--suggest', narrow]);
     expect(n.code).toBe(2);
     expect(n.err).toContain(
-      'cannot read: narrow.csv: has no column left that could be the quantity (columns: "A", "B")',
+      'cannot read: narrow.csv: has no column of numbers left that could be the quantity (columns: "A", "B")',
     );
   });
 

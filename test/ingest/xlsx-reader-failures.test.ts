@@ -8,7 +8,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readXlsxRows } from '../../src/ingest/xlsx-reader.ts';
+import { readXlsxRows } from '../../src/ingest/formats/xlsx-reader.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 let dir: string;

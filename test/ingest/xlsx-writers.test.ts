@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compileProfile, ingestFile, loadProfiles, runCheck } from '../../src/ingest/index.ts';
-import { listXlsxSheets, readXlsxRows, type XlsxRow } from '../../src/ingest/xlsx-reader.ts';
+import { listXlsxSheets, readXlsxRows, type XlsxRow } from '../../src/ingest/formats/xlsx-reader.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import {
   rezipAs,

@@ -8,13 +8,7 @@ import { join } from 'node:path';
 import { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { processIngest } from '../../jobs/ingest.ts';
-import {
-  isInboxCandidate,
-  isPlainName,
-  newProcessingName,
-  parseProcessingName,
-  reportFileName,
-} from '../../src/intake/file-mover.ts';
+import { isInboxCandidate, newProcessingName, reportFileName } from '../../src/intake/file-mover.ts';
 import { ingestJobPayloadSchema } from '../../src/queues/ingest.ts';
 
 import { useRedis } from '../helpers/redis.ts';
@@ -22,6 +16,7 @@ import { genericCsv } from '../helpers/fixtures.ts';
 import { ls } from '../helpers/files.ts';
 import { useIntakes } from '../helpers/intake.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { isPlainName, parseProcessingName } from '../../src/queues/processing-name.ts';
 
 const r = useRedis();
 const NAME = 'x\\..\\..\\..\\windows-traversal.csv';

@@ -1,12 +1,7 @@
 /** Names from the inbox and from job payloads never lead outside the configured folders; temp/lock files are skipped. */
 import { describe, expect, it } from 'vitest';
-import {
-  isInboxCandidate,
-  isPlainName,
-  newProcessingName,
-  parseProcessingName,
-  reportFileName,
-} from '../../src/intake/file-mover.ts';
+import { isInboxCandidate, newProcessingName, reportFileName } from '../../src/intake/file-mover.ts';
+import { isPlainName, parseProcessingName } from '../../src/queues/processing-name.ts';
 
 describe('file names', () => {
   it('accepts only plain names as paths', () => {

@@ -15,7 +15,8 @@ import { spawnCli } from '../helpers/cli.ts';
 import { pipelineContext } from '../helpers/worker-env.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
-import { GENERIC_HEADER, genericRows } from '../helpers/fixtures.ts';
+import { GENERIC_HEADER } from '../helpers/generic-template.ts';
+import { genericRows } from '../helpers/fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline();

@@ -9,13 +9,13 @@ import { Worker, type Job } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processNotify } from '../../jobs/notify.ts';
 import { listFailed, retryFailed } from '../../app/commands/failed-jobs.ts';
-import { QUEUE_NAMES } from '../../src/redis/queues.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { jobCounts } from '../helpers/job-counts.ts';
 import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { startHttpReceiver, startSmtpCatcher, type HttpReceiver, type SmtpCatcher } from '../helpers/notify.ts';
+import { QUEUE_NAMES } from '../../src/queues/index.ts';
 
 const pipeline = usePipeline();
 let h: PollingHarness | undefined;

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { Worker, type Job } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processNotify } from '../../jobs/notify.ts';
-import { QUEUE_NAMES } from '../../src/redis/queues.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
@@ -18,6 +17,7 @@ import { usePipeline } from '../helpers/pipeline.ts';
 import { waitForQueue } from '../helpers/job-counts.ts';
 import { localhostTls, secretFile, startSmtpCatcher, type CaughtMail, type SmtpCatcher } from '../helpers/notify.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { QUEUE_NAMES } from '../../src/queues/index.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 5 } });
 const SMTP_PASSWORD = 'smtp-Pa55word-in-a-file';

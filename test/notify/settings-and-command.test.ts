@@ -60,7 +60,7 @@ describe('notification settings', () => {
       `NOTIFY_CHANNELS.teams.url_file: cannot read ${join(dir, 'missing-url')}: ENOENT`,
       'NOTIFY_CHANNELS.hook.url: must be a URL starting with http:// or https://',
       'NOTIFY_CHANNELS.slack.timeout_ms: must be at least 100',
-      'NOTIFY_ROUTES.it.events: file-exploded is not an event (procurement, it, all, comparison-ready, award-final, supplier-response-low, file-refused, file-held, requisition-held, requisition-decision, token-refused, service-unreachable, redis-state-lost, poll-stuck, channel-failing)',
+      'NOTIFY_ROUTES.it.events: file-exploded is not an event (procurement, it, all, comparison-ready, award-final, supplier-response-low, file-refused, file-held, requisition-held, requisition-decision, token-refused, service-unreachable, redis-state-lost, poll-stuck, audit-unwritable, channel-failing, erp-vendor-missing)',
       'NOTIFY_ROUTES.lost.channel: nowhere is not a channel of NOTIFY_CHANNELS',
       'NOTIFY_ROUTES.tickets.to: only for e-mail channels (tickets is a webhook channel)',
     ]);
@@ -87,7 +87,13 @@ describe('notification settings', () => {
       }),
     );
     const s = resolveNotifySettings(loadConfig({ RFQ_SYNC_CONFIG: file, RFQ_SYNC_DIR: dir }));
-    expect([...s.routes.get('p')!.events]).toEqual(['comparison-ready', 'award-final', 'supplier-response-low']);
+    // erp-vendor-missing is for procurement and IT both: in either group
+    expect([...s.routes.get('p')!.events]).toEqual([
+      'comparison-ready',
+      'award-final',
+      'supplier-response-low',
+      'erp-vendor-missing',
+    ]);
     expect(
       problemsOf({
         NOTIFY_CHANNELS: { m: { type: 'smtp', host: 'h', from: 'a@b.c' } },

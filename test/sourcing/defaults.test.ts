@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { rawConfigSchema } from '../../src/settings/config.ts';
 import { clientSettings, createSourcingClient } from '../../src/sourcing/client/http-client.ts';
-import { transportSettings } from '../../src/sourcing/transport/http-transport.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
+import { transportSettings } from '../../src/sourcing/transport/types.ts';
 
 const schemaDefault = (key: keyof typeof rawConfigSchema.shape): unknown => rawConfigSchema.shape[key].parse(undefined);
 

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/logger.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { createSourcingClient } from '../../src/sourcing/client/http-client.ts';
-import { listingStrategyFor, type StateSink } from '../../src/sourcing/listing-strategy.ts';
-import type { ListingPort } from '../../src/sourcing/listing-types.ts';
+import { listingStrategyFor } from '../../src/sourcing/listing-strategy.ts';
+import { type ListingPort, type StateSink } from '../../src/sourcing/listing-types.ts';
 import type { SourcingPort } from '../../src/sourcing/port.ts';
 
 const PAGE = 20;

@@ -13,19 +13,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { collectStatus } from '../../app/commands/status.ts';
 import { trackingFacts } from '../../app/commands/status-command.ts';
-import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
 import { OVERVIEW_COLS, OVERVIEW_ROWS } from '../../src/comparison/overview.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
-import type { WorkerContext } from '../../src/worker/context.ts';
+import type { WorkerContext } from '../../jobs/worker.ts';
 import type { StoredRfq } from '../../src/sandbox/store.ts';
 import { enqueuePollNow } from '../../src/queues/poll.ts';
-import { trackingStore } from '../../src/tracking/context.ts';
-import { GENERIC_HEADER } from '../helpers/fixtures.ts';
+import { GENERIC_HEADER } from '../helpers/generic-template.ts';
 import { jobCounts } from '../helpers/job-counts.ts';
 import { ls, readAwardCsv } from '../helpers/files.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
+import { trackingStore } from '../../src/rfqs/store.ts';
+import { COMPARISON_COLS as C, COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 const pipeline = usePipeline({
   sandbox: {

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileAtomically } from '../../src/core/atomic-write.ts';
 import { awardRules, comparisonOutputs, type AwardRule, type OutputWriter } from '../../src/comparison/index.ts';
 import { NoteList, supplierLabel } from '../../src/comparison/notes.ts';
-import { supplierLinePrice } from '../../src/comparison/stages.ts';
+import { supplierLinePrice } from '../../src/comparison/stages/index.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { ls, readAwardCsv } from '../helpers/files.ts';
 import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
@@ -166,7 +166,7 @@ describe('an output writer and an award rule added in one line each', () => {
     off();
     offOutput();
     expect(awardRules.all.map((r) => r.name)).toEqual(['winning-quotation', 'lowest-qualified-price']);
-    expect(comparisonOutputs.all.map((o) => o.name)).toEqual(['workbook', 'award']);
+    expect(comparisonOutputs.all.map((o) => o.name)).toEqual(['workbook', 'award', 'erp']);
     expect(() => comparisonOutputs.register({ ...csvPerSupplier, name: 'award' })).toThrow(/registered already/);
   });
 });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidResponseError } from '../../src/core/errors.ts';
 import { createSourcingClient, type SourcingClient } from '../../src/sourcing/client/http-client.ts';
-import { findListedRfq } from '../../src/tracking/find-rfq.ts';
+import { findListedRfq } from '../../src/awarding/find-rfq.ts';
 import { json, startFakeService, type FakeService } from '../sourcing/fake-service.ts';
 
 let svc: FakeService;

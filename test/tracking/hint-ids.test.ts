@@ -1,6 +1,6 @@
 /** The ids a webhook's JSON body may name: every integer at any depth, those under an id-like field first. */
 import { describe, expect, it } from 'vitest';
-import { hintIds } from '../../src/tracking/hint-check.ts';
+import { hintIds } from '../../src/tracking/poll/hint-check.ts';
 
 describe('hintIds', () => {
   it('finds ids in any field at any depth, as numbers or digit strings, id-like fields first, each once', () => {

@@ -8,13 +8,13 @@
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { COMPARISON_COLS as C, SUPPLIER_PARTS as P } from '../../src/comparison/comparison-layout.ts';
-import { COMPARISON_ROWS as R } from '../../src/comparison/workbook.ts';
+import { COMPARISON_COLS as C, SUPPLIER_PARTS as P } from '../../src/comparison/sheets/comparison/comparison-layout.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
-import { writeAccountOverview } from '../../src/tracking/overview.ts';
+import { writeAccountOverview } from '../../src/awarding/overview.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
+import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 const pipeline = usePipeline();
 let h: PollingHarness | undefined;

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runQuotations } from '../../src/tracking/quotations-runner.ts';
+import { runQuotations } from '../../src/awarding/quotations-runner.ts';
 import { trackingStatus, pendingWork, trackedRfq } from '../../src/tracking/status.ts';
 import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
 import { readAwardCsv } from '../helpers/files.ts';
@@ -238,7 +238,7 @@ describe('polling: transitions of tracked RFQs', () => {
     const q = pipeline.sandbox.control.submitQuotation(id, { sup_name: 'Now Ltd', prices: { [line]: '12' } });
     pipeline.sandbox.control.pickWinner(id, String(q.quotation_key));
     pipeline.sandbox.control.advance(id, 'completed');
-    const { writeComparisonNow } = await import('../../src/tracking/compare-now.ts');
+    const { writeComparisonNow } = await import('../../src/awarding/compare-now.ts');
     const out = join(h.dir, 'custom.xlsx');
     const r = await writeComparisonNow(h.ctx, id, { out });
     expect(r).toMatchObject({

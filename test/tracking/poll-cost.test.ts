@@ -8,8 +8,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { trackingFacts } from '../../app/commands/status-command.ts';
-import { lastPoll } from '../../src/tracking/poll-runner.ts';
-import { withheldAwards } from '../../src/tracking/withheld-awards.ts';
+import { lastPoll } from '../../src/tracking/poll/poll-history.ts';
+import { withheldAwards } from '../../src/rfqs/withheld-awards.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';

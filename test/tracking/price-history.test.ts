@@ -1,5 +1,5 @@
 /**
- * The price history in Redis (src/tracking/price-history.ts): what a final award records and what a later comparison
+ * The price history in Redis (src/awarding/price-history.ts): what a final award records and what a later comparison
  * reads back, the product key, a later version of the same RFQ replacing its entries, retention. Real redis-server.
  */
 import { Redis } from 'ioredis';
@@ -8,7 +8,7 @@ import { buildComparison } from '../../src/comparison/index.ts';
 import { productKey } from '../../src/comparison/product-key.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
-import { lastAwards, priceHistories, recordFinalAward } from '../../src/tracking/price-history.ts';
+import { lastAwards, priceHistories, recordFinalAward } from '../../src/awarding/price-history.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { requisitionSchema } from '../../src/queues/create-rfq.ts';

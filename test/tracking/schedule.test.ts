@@ -8,8 +8,8 @@ import {
   pollSlot,
   startPollSchedule,
   type PollSchedule,
-} from '../../src/tracking/poll-schedule.ts';
-import { pollHistory } from '../../src/tracking/poll-runner.ts';
+} from '../../src/tracking/poll/poll-schedule.ts';
+import { pollHistory } from '../../src/tracking/poll/poll-history.ts';
 import { trackingStatus, trackedRfq } from '../../src/tracking/status.ts';
 import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
@@ -76,7 +76,7 @@ describe('poll schedule', () => {
   it('a poll asked for while another runs is skipped: one poll at a time per account', async () => {
     const h = await harness({ workers: false });
     await h.createTrackedRfq('Overlap');
-    const { runPoll } = await import('../../src/tracking/poll-runner.ts');
+    const { runPoll } = await import('../../src/tracking/poll/poll-runner.ts');
     const results = await Promise.all([
       runPoll(h.ctx, { slot: 'now~1', scheduledAt: 1 }),
       runPoll(h.ctx, { slot: 'now~2', scheduledAt: 2 }),
@@ -88,7 +88,7 @@ describe('poll schedule', () => {
 
   it('a poll retried for the same slot does not count a missing RFQ twice', async () => {
     const h = await harness({ workers: false });
-    const { runPoll } = await import('../../src/tracking/poll-runner.ts');
+    const { runPoll } = await import('../../src/tracking/poll/poll-runner.ts');
     const { trackRfq } = await import('../../src/tracking/rfq-tracker.ts');
     await trackRfq(h.ctx, {
       rfqId: 990_777,

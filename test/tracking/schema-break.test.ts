@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { trackingFacts } from '../../app/commands/status-command.ts';
-import { lastPoll } from '../../src/tracking/poll-runner.ts';
+import { lastPoll } from '../../src/tracking/poll/poll-history.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';

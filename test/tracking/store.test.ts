@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
-import { TrackingStore } from '../../src/tracking/store.ts';
+import { TrackingStore } from '../../src/rfqs/store.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 
 const srv = useRedis();

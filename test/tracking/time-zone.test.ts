@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeComparisonNow } from '../../src/tracking/compare-now.ts';
-import { runComparison } from '../../src/tracking/comparison-runner.ts';
+import { writeComparisonNow } from '../../src/awarding/compare-now.ts';
+import { runComparison } from '../../src/awarding/comparison-runner.ts';
 import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decideNewVersion, revisionsOf } from '../../src/tracking/revisions.ts';
-import { mergeSeenState, newTrackedRfq, observe, type TrackedRfq } from '../../src/tracking/transitions.ts';
+import { decideNewVersion, revisionsOf } from '../../src/awarding/revisions.ts';
+import { mergeSeenState, observe } from '../../src/tracking/transitions.ts';
+import { newTrackedRfq, type TrackedRfq } from '../../src/rfqs/record.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 2, 0, 0);
 

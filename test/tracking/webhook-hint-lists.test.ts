@@ -4,10 +4,10 @@
  * no poll woken. Real Redis, the sandbox over HTTP sending its own webhooks, in-process workers.
  */
 import { describe, expect, it } from 'vitest';
-import { trackingStore } from '../../src/tracking/context.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { useWebhookOps } from '../helpers/webhook-ops.ts';
+import { trackingStore } from '../../src/rfqs/store.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 10, dialect: 'friendly', existing: 60 }, scope: 'file' });
 const SECRET = 'hook-secret-lists-0123456789';

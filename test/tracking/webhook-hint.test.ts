@@ -6,14 +6,14 @@
  * workers.
  */
 import { describe, expect, it } from 'vitest';
-import { actOnWebhook } from '../../src/tracking/hint-check.ts';
+import { actOnWebhook } from '../../src/tracking/poll/hint-check.ts';
 import { createMetrics } from '../../app/http/metrics.ts';
-import { closeToWorkbook, hintFigures } from '../../src/tracking/hint-stats.ts';
+import { closeToWorkbook, hintFigures } from '../../src/rfqs/hint-stats.ts';
 import { statusWebhook, webhookLines } from '../../app/commands/status-webhook.ts';
-import { trackingStore } from '../../src/tracking/context.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { useWebhookOps } from '../helpers/webhook-ops.ts';
+import { trackingStore } from '../../src/rfqs/store.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 10, dialect: 'docs', existing: 30 }, scope: 'file' });
 const SECRET = 'hook-secret-hint-0123456789';

@@ -141,12 +141,12 @@ export class ColumnPool {
       .sort((a, b) => nameScore(b.header, concept) - nameScore(a.header, concept) || a.i - b.i);
   }
 
-  /** A column for a field the schema requires, or a clear refusal naming the field. */
-  need(c: Column | undefined, field: string): Column {
+  /** A column for a field the schema requires, or a clear refusal naming the field (and what it must be). */
+  need(c: Column | undefined, field: string, what = 'column'): Column {
     return (
       c ??
       this.refuse(
-        `has no column left that could be the ${field} (columns: ${this.headers
+        `has no ${what} left that could be the ${field} (columns: ${this.headers
           .filter(Boolean)
           .map((h) => `"${h}"`)
           .join(', ')})`,

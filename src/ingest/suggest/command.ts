@@ -12,7 +12,7 @@ import {
   RfqSyncError,
   type RowProblem,
 } from '../../core/index.ts';
-import type { IngestLimits } from '../file-sniffer.ts';
+import type { IngestLimits } from '../formats/index.ts';
 import { bindMapping, type Cell } from '../mapping-engine.ts';
 import { suggestProfile, type Suggestion } from './profile.ts';
 import type { FollowedCategories } from './categories.ts';

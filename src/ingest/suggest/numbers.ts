@@ -46,6 +46,9 @@ export function numberCore(text: string): { core: string; marks: string[] } | un
   return { core: s, marks };
 }
 
+/** A text that starts like a date (2027-04-12, 12.04.2027, 4/12/27): neither a number nor a name. */
+export const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}/;
+
 type Reading = '.' | ',' | 'ambiguous' | 'none' | 'invalid';
 
 /** What one number-like core says about the decimal separator. */

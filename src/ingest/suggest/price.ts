@@ -129,7 +129,20 @@ function pickQuantity(pool: ColumnPool, notes: SuggestNotes, cands: AmountCandid
         `no column is named like a quantity: ${q(qty)} was taken from its values (positive whole numbers)`,
       );
     } else {
-      qty = pool.need(columns.find(pool.free), 'quantity');
+      // never a column of text (a quantity written with its unit, "5 pcs"), nor one of the prices
+      qty = pool.need(
+        columns.find(
+          (c) =>
+            pool.free(c) &&
+            c.numbers !== undefined &&
+            c.nonEmpty > 0 &&
+            !totals.includes(c) &&
+            !units.includes(c) &&
+            c !== priceUnit,
+        ),
+        'quantity',
+        'column of numbers',
+      );
       notes.review('fields.qty', 'no column holds positive numbers named like a quantity: name the quantity column');
     }
   }

@@ -11,7 +11,7 @@
  */
 import { basename, extname } from 'node:path';
 import { FileRefusedError } from '../../core/index.ts';
-import type { IngestLimits } from '../file-sniffer.ts';
+import type { IngestLimits } from '../formats/index.ts';
 import { compileProfile, type MappingProfile } from '../mapping-profile.ts';
 import { ColumnPool, columnNumberStyle, quoted, readColumnNumbers, readColumns, ref, type Column } from './columns.ts';
 import { amountsInUsd, pickDateFields, readColumnDates } from './date-fields.ts';
@@ -27,8 +27,6 @@ import { draftCategories, type FollowedCategories } from './categories.ts';
 import { pickItemFields, pickRfqFields, pickTitleAndDescription } from './text-fields.ts';
 import { orderFields, renderYaml } from './yaml.ts';
 import { fillRequired } from './required.ts';
-
-export type { Confidence, Evidence, ReviewPoint } from './evidence.ts';
 
 export interface Suggestion {
   name: string;

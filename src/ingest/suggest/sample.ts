@@ -1,42 +1,46 @@
 /**
- * The bounded sample `check --suggest` reasons on: the encoding (from the first MiB, not the whole file), the
- * delimiter, the sheet or table, the header row and the first SAMPLE_ROWS data rows. The file is sniffed by content
- * as ingestion sniffs it (file-sniffer.ts) and its rows come from the same readers (csv-reader for CSV text, else
- * row-source.ts: xlsx, .xls, XML Spreadsheet 2003, .ods, HTML tables, SAP lists), stopped early, so a 1M-line export
- * costs a few thousand rows (a format parsed whole in memory is bounded by the sniffer's MAX_IN_MEMORY_READ_BYTES).
+ * The bounded sample `check --suggest` reasons on: the encoding, the delimiter, the sheet or table, the header row
+ * and the first SAMPLE_ROWS data rows. The file is sniffed by content as ingestion sniffs it (its format, and its
+ * encoding by that format's own rules) and its rows come from the same readers (the format's RowSource), stopped
+ * early, so a 1M-line export costs a few thousand rows (a format parsed whole in memory is bounded by the sniffer's
+ * MAX_IN_MEMORY_READ_BYTES).
  */
-import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { FileRefusedError } from '../../core/index.ts';
-import { detectDelimiter, readCsvRows, type Delimiter } from '../csv-reader.ts';
-import { sniffFile, type IngestLimits, type TextEncoding } from '../file-sniffer.ts';
+import {
+  fileDelimiter,
+  sniffFile,
+  type Delimiter,
+  type FileFormat,
+  type FormatKind,
+  type HeadRow,
+  type IngestLimits,
+  type RowSource,
+  type SniffedFile,
+  type TextEncoding,
+} from '../formats/index.ts';
 import { nameScore, type Concept } from './header-vocabulary.ts';
 import { cellText, isBlankRow, type Cell } from '../mapping-engine.ts';
-import { HEADER_SEARCH_ROWS, type HeadRow } from '../profile-selection.ts';
-import { KIND_NAME, rowSource, type RowSource } from '../row-source.ts';
+import { HEADER_SEARCH_ROWS } from '../profile-selection.ts';
+import { sampleHeader, type SampleHeader } from './header.ts';
 
 /** Data rows read after the header ("the first few thousand rows"). */
 export const SAMPLE_ROWS = 5000;
-/** Bytes looked at for the encoding of a text file. */
-const ENCODING_BYTES = 1 << 20;
 
-/** Formats with sheets (workbooks) or tables (HTML pages) to choose from. */
-export type SheetKind = 'xlsx' | 'xls' | 'xml2003' | 'ods' | 'html';
-
-export interface FileSample {
+export interface FileSample extends SampleHeader {
   file: string;
-  kind: 'csv' | SheetKind | 'sap-list';
+  kind: FormatKind;
   encoding?: TextEncoding;
+  /** How the encoding was decided (the sniffer's words: its byte order mark, its declaration, detected, guessed). */
+  encodingHow?: string;
+  /** True when nothing in the file says its encoding. */
+  encodingGuessed?: boolean;
   bom?: boolean;
   delimiter?: Delimiter;
   /** How many of the sampled lines split into the header's number of cells (CSV). */
   delimiterFit?: { fit: number; of: number };
   sheet?: string;
   sheets?: string[];
-  headerRow: number;
-  /** Rows above the header that hold something (title lines). */
-  titleRows: number;
-  headers: string[];
   rows: HeadRow[];
   /** True when the sample is the whole file (every data row was read). */
   complete: boolean;
@@ -47,99 +51,40 @@ export async function readSample(
   limits: IngestLimits,
   displayName = basename(path),
 ): Promise<FileSample> {
-  const head = await readHead(path, displayName);
   // By content, as ingestion reads it: the sniffer's refusals (encrypted, zip bombs, an HTML page without a table,
-  // over the in-memory budget) apply unchanged, and its cost is bounded by them.
+  // over the in-memory budget, an encoding that cannot be decoded) apply unchanged, and its cost is bounded by them.
   const sniff = await sniffFile(path, displayName, limits);
-  if (sniff.kind === 'csv') return sampleCsv(path, displayName, head);
-  const source = rowSource(path, sniff, displayName);
-  if (sniff.kind === 'sap-list') return sampleList(source, displayName, sniff.encoding, sniff.bomBytes > 0);
-  return sampleSheets(source, sniff.kind, displayName);
+  const source = sniff.format.open(sniff);
+  if (sniff.format.kind === 'csv') return sampleCsv(source, sniff);
+  if (!source.multiSheet) return sampleList(source, sniff);
+  return sampleSheets(source, sniff.format, displayName);
 }
 
-async function readHead(path: string, displayName: string): Promise<Buffer> {
-  let fh;
-  try {
-    fh = await open(path, 'r');
-  } catch (err) {
-    throw new FileRefusedError(
-      displayName,
-      `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-      { cause: err },
-    );
-  }
-  try {
-    const buf = Buffer.alloc(ENCODING_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    if (bytesRead === 0) throw new FileRefusedError(displayName, 'is empty (0 bytes)');
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
-
-/** Encoding from the first MiB: a BOM, else strict UTF-8 (a sequence cut at the end of the sample is fine). */
-export function detectEncoding(head: Buffer): { encoding: TextEncoding; bomBytes: number } {
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: 'utf8', bomBytes: 3 };
-  if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf16le', bomBytes: 2 };
-  if (head[0] === 0xfe && head[1] === 0xff) return { encoding: 'utf16be', bomBytes: 2 };
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
-    return { encoding: 'utf8', bomBytes: 0 };
-  } catch {
-    return { encoding: 'windows1252', bomBytes: 0 };
-  }
-}
-
-async function sampleCsv(path: string, file: string, head: Buffer): Promise<FileSample> {
-  const { encoding, bomBytes } = detectEncoding(head);
-  if (encoding !== 'utf16le' && encoding !== 'utf16be' && head.includes(0))
-    throw new FileRefusedError(file, 'holds binary data (NUL bytes), not CSV text');
-  const { rows, complete } = await collect(readCsvRows(path, encoding, bomBytes, 'auto'));
-  const found = findHeader(rows);
+async function sampleCsv(source: RowSource, sniff: SniffedFile): Promise<FileSample> {
+  const { rows, complete } = await collect(source.open(undefined, 'auto'));
+  const found = sampleHeader(rows);
   if (!found)
     throw new FileRefusedError(
-      file,
+      sniff.file,
       `has no header row (a row of column names) in its first ${HEADER_SEARCH_ROWS} rows`,
     );
-  const delimiter = await detectedDelimiter(path, encoding, bomBytes);
-  const width = found.headers.length;
+  const delimiter = await fileDelimiter(sniff.path, sniff.text!);
+  const width = found.header.headers.length;
   const { data, whole } = dataRows(rows, found.at, complete);
   const fit = data.filter((r) => trimmedWidth(r.cells) <= width && trimmedWidth(r.cells) >= Math.min(width, 2)).length;
   return {
-    file,
+    file: sniff.file,
     kind: 'csv',
-    encoding,
-    bom: bomBytes > 0,
+    encoding: sniff.text!.encoding,
+    encodingHow: sniff.text!.how,
+    encodingGuessed: sniff.text!.guessed,
+    bom: sniff.text!.bomBytes > 0,
     delimiter,
     delimiterFit: { fit, of: data.length },
-    headerRow: rows[found.at]!.row,
-    titleRows: rows.slice(0, found.at).filter((r) => !isBlankRow(r.cells)).length,
-    headers: found.headers,
+    ...found.header,
     rows: data,
     complete: whole,
   };
-}
-
-/** The delimiter csv-reader chose (it does not say which): the same detection on the same 64 KiB. */
-async function detectedDelimiter(path: string, encoding: TextEncoding, bomBytes: number): Promise<Delimiter> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, bomBytes);
-    const b = buf.subarray(0, bytesRead);
-    const text =
-      encoding === 'utf8'
-        ? b.toString('utf8')
-        : encoding === 'utf16le'
-          ? b.toString('utf16le')
-          : encoding === 'utf16be'
-            ? Buffer.from(b).swap16().toString('utf16le')
-            : b.toString('latin1');
-    return detectDelimiter(text);
-  } finally {
-    await fh.close();
-  }
 }
 
 function trimmedWidth(cells: readonly Cell[]): number {
@@ -149,23 +94,23 @@ function trimmedWidth(cells: readonly Cell[]): number {
 }
 
 /** An SAP list saved "Unconverted": its reader leaves out rule lines, repeated page headers and subtotals. */
-async function sampleList(source: RowSource, file: string, encoding: TextEncoding, bom: boolean): Promise<FileSample> {
+async function sampleList(source: RowSource, sniff: SniffedFile): Promise<FileSample> {
   const { rows, complete } = await collect(source.open(undefined, 'auto'));
-  const found = findHeader(rows);
+  const found = sampleHeader(rows);
   if (!found)
     throw new FileRefusedError(
-      file,
+      sniff.file,
       `has no header row (a row of column names) in its first ${HEADER_SEARCH_ROWS} rows`,
     );
   const { data, whole } = dataRows(rows, found.at, complete);
   return {
-    file,
-    kind: 'sap-list',
-    encoding,
-    bom,
-    headerRow: rows[found.at]!.row,
-    titleRows: rows.slice(0, found.at).filter((r) => !isBlankRow(r.cells)).length,
-    headers: found.headers,
+    file: sniff.file,
+    kind: sniff.format.kind,
+    encoding: sniff.text!.encoding,
+    encodingHow: sniff.text!.how,
+    encodingGuessed: sniff.text!.guessed,
+    bom: sniff.text!.bomBytes > 0,
+    ...found.header,
     rows: data,
     complete: whole,
   };
@@ -175,7 +120,7 @@ interface SheetChoice {
   sheet: string;
   rows: HeadRow[];
   at: number;
-  headers: string[];
+  header: SampleHeader;
   complete: boolean;
   known: number;
   score: number;
@@ -186,29 +131,31 @@ interface SheetChoice {
  * names at least KNOWN_HEADERS columns the vocabulary knows and has data below it; else the one with the best header
  * and the most data rows (an "Export info" sheet before the data, as D365 writes; a table of report parameters).
  */
-async function sampleSheets(source: RowSource, kind: SheetKind, file: string): Promise<FileSample> {
+async function sampleSheets(source: RowSource, format: FileFormat, file: string): Promise<FileSample> {
+  const kind = format.kind;
   let sheets: string[];
   try {
     sheets = await source.sheets();
   } catch (err) {
     if (err instanceof FileRefusedError) throw err;
-    throw new FileRefusedError(file, `is a corrupt ${KIND_NAME[kind]} (${(err as Error).message})`, { cause: err });
+    throw new FileRefusedError(file, `is a corrupt ${format.name} (${(err as Error).message})`, { cause: err });
   }
   // no sheet or table at all: the reader's own refusal ("an HTML page without a table"), as ingestion gives it
   if (sheets.length === 0) await collect(source.open(undefined, 'auto'));
   let best: SheetChoice | undefined;
   for (const sheet of sheets) {
     const { rows, complete } = await collect(source.open(sheet, 'auto'));
-    const found = findHeader(rows);
+    const found = sampleHeader(rows);
     if (!found) continue;
     const dataRows = rows.length - found.at - 1;
-    const known = found.headers.filter(knownHeader).length;
-    const choice = { sheet, rows, at: found.at, headers: found.headers, complete, known };
+    const headers = found.header.headers;
+    const known = headers.filter(knownHeader).length;
+    const choice = { sheet, rows, at: found.at, header: found.header, complete, known };
     if (known >= KNOWN_HEADERS && dataRows > 0) {
       best = { ...choice, score: Infinity };
       break;
     }
-    const score = Math.min(dataRows, 50) * 100 + found.headers.filter(Boolean).length;
+    const score = Math.min(dataRows, 50) * 100 + headers.filter(Boolean).length;
     if (!best || score > best.score) best = { ...choice, score };
   }
   if (!best)
@@ -222,9 +169,7 @@ async function sampleSheets(source: RowSource, kind: SheetKind, file: string): P
     kind,
     sheet: best.sheet,
     sheets,
-    headerRow: best.rows[best.at]!.row,
-    titleRows: best.rows.slice(0, best.at).filter((r) => !isBlankRow(r.cells)).length,
-    headers: best.headers,
+    ...best.header,
     rows: data,
     complete: whole,
   };
@@ -267,33 +212,4 @@ async function collect(src: AsyncGenerator<HeadRow[]>): Promise<{ rows: HeadRow[
     await src.return(undefined);
   }
   return { rows, complete };
-}
-
-/**
- * The header: among the first rows, the one with the most distinct text cells (no numbers, no dates), at least two,
- * with data below it at least half as wide. Title lines ("List Display of ...", a merged title cell) have fewer.
- */
-export function findHeader(rows: readonly HeadRow[]): { at: number; headers: string[] } | undefined {
-  let best: { at: number; score: number } | undefined;
-  const limit = Math.min(rows.length, HEADER_SEARCH_ROWS);
-  for (let i = 0; i < limit; i++) {
-    const cells = rows[i]!.cells;
-    const texts = cells.map(cellText).filter((t) => t !== '');
-    if (texts.length < 2) continue;
-    if (cells.some((c) => typeof c === 'number' || c instanceof Date)) continue;
-    if (texts.some((t) => /^[-+]?[\d.,\s]+$/.test(t))) continue;
-    const distinct = new Set(texts.map((t) => t.toLowerCase())).size;
-    if (distinct < texts.length) continue;
-    const below = rows.slice(i + 1, i + 6).filter((r) => !isBlankRow(r.cells));
-    if (
-      below.length > 0 &&
-      Math.max(...below.map((r) => r.cells.filter((c) => cellText(c) !== '').length)) < texts.length / 2
-    )
-      continue;
-    if (!best || texts.length > best.score) best = { at: i, score: texts.length };
-  }
-  if (!best) return undefined;
-  const headers = rows[best.at]!.cells.map(cellText);
-  while (headers.length > 0 && headers[headers.length - 1] === '') headers.pop();
-  return { at: best.at, headers };
 }

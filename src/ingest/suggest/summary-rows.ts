@@ -1,18 +1,23 @@
 /**
- * Summary rows in the sample of `check --suggest`: a "Total" or "Summe" line, a line of nothing but numbers, a last
- * line whose amounts are the sums of the lines above. They are found before any column is read, because left in
- * they break everything after: a blank requisition cell looks like a continuation row, a label breaks a line counter
- * (the quantity is then taken for it), a total breaks the qty x price check. They are taken out of the sample and
- * written as the profile's skip_rows (mapping-profile.ts), so ingestion leaves them out too; the draft says so.
+ * Summary rows and trailers in the sample of `check --suggest`: a "Total" or "Summe" line, a line of nothing but
+ * numbers, a last line whose amounts are the sums of the lines above; and the lines that break the data's pattern, a
+ * cell or two of text where the lines fill many: a trailer under the last line ("End of report", "Rows: 7") or a
+ * footer repeated between the lines ("Page 1 of 3"). They are found before any column is read, because left in they
+ * break everything after: a blank requisition cell looks like a continuation row, a label breaks a line counter (the
+ * quantity is then taken for it), a total breaks the qty x price check, a trailer's text in a column of numbers makes
+ * it a text column. They are taken out of the sample and written as the profile's skip_rows (mapping-profile.ts), a
+ * label with digits as a pattern (`Rows: \d+`, so the next export's count is left out too), so ingestion leaves
+ * them out too; the draft says so.
  */
 import { Decimal } from 'decimal.js';
 import { cellText, type Cell } from '../mapping-engine.ts';
 import { parseNumber, type NumberFormat } from '../number-format.ts';
 import type { SuggestNotes } from './evidence.ts';
-import { inferNumberStyle, numberCore } from './numbers.ts';
+import { DATE_LIKE, inferNumberStyle, numberCore } from './numbers.ts';
 import type { FileSample } from './sample.ts';
 
-export type SkipRuleRaw = { column: string; equals: string[] } | { column: string; blank: true };
+export type SkipRuleRaw =
+  { column: string; equals: string[] } | { column: string; matches: string } | { column: string; blank: true };
 
 /**
  * Labels of a totals line, compared in lower case without a trailing colon or currency: English, German, French,
@@ -66,8 +71,6 @@ function isSummaryLabel(text: string): boolean {
   return SUMMARY_WORDS.has(t);
 }
 
-const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}/;
-
 /** Text a person reads (a word, a code), not a number or a date. */
 function isText(c: Cell): boolean {
   if (c === null || c === undefined || typeof c === 'number' || typeof c === 'boolean' || c instanceof Date)
@@ -86,6 +89,7 @@ interface Found {
   why: string;
   /** The column holding the label, for label rows. */
   labelAt?: number;
+  trailer?: true;
 }
 
 export interface SummaryRows {
@@ -96,7 +100,8 @@ export interface SummaryRows {
 
 export function findSummaryRows(sample: FileSample, notes: SuggestNotes): SummaryRows {
   const first = labelAndNumberRows(sample);
-  const found = [...first, ...trailingSumRows(sample, new Set(first.map((f) => f.at)))];
+  const trailers = trailerRows(sample, new Set(first.map((f) => f.at)));
+  const found = [...first, ...trailers, ...trailingSumRows(sample, new Set([...first, ...trailers].map((f) => f.at)))];
   if (found.length === 0) return { sample, rules: [] };
   found.sort((a, b) => a.at - b.at);
   const skipped = new Set(found.map((f) => f.at));
@@ -112,15 +117,20 @@ export function findSummaryRows(sample: FileSample, notes: SuggestNotes): Summar
     );
     notes.explain(
       'skip_rows',
-      `row(s) ${rowList} of the sample are summary rows (${[...new Set(found.map((f) => f.why))].join('; ')}), not requisition lines: these rules leave them out`,
+      `row(s) ${rowList} of the sample are ${kindOf(found)} (${[...new Set(found.map((f) => f.why))].join('; ')}), not requisition lines: these rules leave them out`,
     );
   } else {
     notes.review(
       'skip_rows',
-      `row(s) ${rowList} look like summary rows (${found[0]!.why}) but no rule tells them from the lines (no column is blank only there): they will be rejected; remove them from the export or write a skip_rows rule`,
+      `row(s) ${rowList} look like ${kindOf(found)} (${found[0]!.why}) but no rule tells them from the lines (no column is blank only there): they will be rejected; remove them from the export or write a skip_rows rule`,
     );
   }
   return { sample: { ...sample, rows: rest }, rules };
+}
+
+function kindOf(found: readonly Found[]): string {
+  const trailers = found.filter((f) => f.trailer).length;
+  return trailers === 0 ? 'summary rows' : trailers === found.length ? 'trailers' : 'summary rows and trailers';
 }
 
 /** Rows labelled as totals, and rows of numbers only (no product, no key: no line of any requisition). */
@@ -135,6 +145,52 @@ function labelAndNumberRows(sample: FileSample): Found[] {
     if (!r.cells.some(isText) && r.cells.some(isNumberLike)) out.push({ at, why: 'numbers only, no text' });
   });
   return out;
+}
+
+/**
+ * Rows that break the data's pattern: one or two cells, all text, where the lines fill at least three times as many;
+ * under the last line (a trailer), or with the same words (digits aside) on two rows or more (a page footer). A row
+ * of one cell of a continuation export holds a line's values (numbers), never text alone.
+ */
+function trailerRows(sample: FileSample, already: Set<number>): Found[] {
+  const filled = sample.rows.map((r) => r.cells.filter((c) => cellText(c) !== '').length);
+  const sorted = filled.filter((_, i) => !already.has(i)).sort((a, b) => a - b);
+  const typical = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const sparse = (i: number) =>
+    !already.has(i) && filled[i]! <= 2 && filled[i]! * 3 <= typical && sample.rows[i]!.cells.every(textOrBlank);
+  const candidates = sample.rows.flatMap((_, i) => (sparse(i) ? [i] : []));
+  let last = sample.rows.length - 1;
+  while (last >= 0 && (already.has(last) || sparse(last))) last--;
+  const label = (i: number) => {
+    const cells = sample.rows[i]!.cells;
+    const at = cells.findIndex((c) => cellText(c) !== '');
+    return { at, text: cellText(cells[at]) };
+  };
+  const wording = (i: number) => labelPattern(label(i).text);
+  const times = new Map<string, number>();
+  for (const i of candidates) times.set(wording(i), (times.get(wording(i)) ?? 0) + 1);
+  return candidates.flatMap((i) => {
+    const { at, text } = label(i);
+    if (i > last) return [{ at: i, labelAt: at, trailer: true as const, why: `"${text}" under the last line` }];
+    if (times.get(wording(i))! < 2) return [];
+    return [
+      {
+        at: i,
+        labelAt: at,
+        trailer: true as const,
+        why: `"${text}" repeated between the lines (a page footer, a group line)`,
+      },
+    ];
+  });
+}
+
+function textOrBlank(c: Cell): boolean {
+  return cellText(c) === '' || isText(c);
+}
+
+/** A label as a skip_rows pattern: its text, digits standing for any number ("Rows: 7" -> `Rows: \d+`). */
+function labelPattern(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\d+/g, '\\d+');
 }
 
 /**
@@ -201,12 +257,13 @@ function rulesFor(sample: FileSample, found: Found[], rest: FileSample['rows']):
     const labels = [
       ...new Set(labelled.filter((f) => f.labelAt === i).map((f) => cellText(sample.rows[f.at]!.cells[i]))),
     ];
-    const lower = labels.map((l) => l.toLowerCase());
-    if (rest.some((r) => lower.includes(cellText(r.cells[i]).toLowerCase()))) continue;
-    rules.push({ column: header(i), equals: labels });
+    const rule = labelRule(header(i), labels);
+    const hits = 'equals' in rule ? equalsAny(rule.equals) : matchesPattern(rule.matches);
+    if (rest.some((r) => hits(cellText(r.cells[i])))) continue;
+    rules.push(rule);
   }
   const covered = (f: Found) =>
-    rules.some((r) => 'equals' in r && f.labelAt !== undefined && header(f.labelAt) === r.column);
+    rules.some((r) => !('blank' in r) && f.labelAt !== undefined && header(f.labelAt) === r.column);
   const others = found.filter((f) => !covered(f));
   if (others.length === 0) return rules;
   const blankCol = sample.headers.findIndex(
@@ -218,6 +275,25 @@ function rulesFor(sample: FileSample, found: Found[], rest: FileSample['rows']):
   return blankCol >= 0 ? [...rules, { column: header(blankCol), blank: true }] : rules;
 }
 
+/** The labels as one rule: `equals` them, or `matches` their patterns when a label holds digits (a count, a page). */
+function labelRule(column: string, labels: string[]): Exclude<SkipRuleRaw, { blank: true }> {
+  if (!labels.some((l) => /\d/.test(l))) return { column, equals: labels };
+  return { column, matches: [...new Set(labels.map(labelPattern))].join('|') };
+}
+
+function equalsAny(labels: readonly string[]): (text: string) => boolean {
+  const lower = labels.map((l) => l.toLowerCase());
+  return (t) => lower.includes(t.toLowerCase());
+}
+
+/** As ingestion reads a `matches` rule (mapping-profile.ts): the whole text, any case. */
+function matchesPattern(pattern: string): (text: string) => boolean {
+  const re = new RegExp(`^(?:${pattern})$`, 'iu');
+  return (t) => re.test(t);
+}
+
 function describeRule(r: SkipRuleRaw): string {
-  return 'blank' in r ? `"${r.column}" blank` : `"${r.column}" is ${r.equals.map((e) => `"${e}"`).join(' or ')}`;
+  if ('blank' in r) return `"${r.column}" blank`;
+  if ('matches' in r) return `"${r.column}" matches ${r.matches}`;
+  return `"${r.column}" is ${r.equals.map((e) => `"${e}"`).join(' or ')}`;
 }

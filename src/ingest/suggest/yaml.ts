@@ -39,7 +39,7 @@ export function renderYaml(
 ): string {
   const out: string[] = [];
   out.push(
-    `# Drafted by \`rfq-sync check --suggest\` from ${file} (${sample.complete ? `all ${sample.rows.length}` : `the first ${sample.rows.length}`} data row${sample.rows.length === 1 ? '' : 's'}; header on row ${sample.headerRow}).`,
+    `# Drafted by \`rfq-sync check --suggest\` from ${file} (${sample.complete ? `all ${sample.rows.length}` : `the first ${sample.rows.length}`} data row${sample.rows.length === 1 ? '' : 's'}; header on ${sample.twoRows ? `rows ${sample.twoRows.upperRow}-` : 'row '}${sample.headerRow}).`,
   );
   if (reviews.length > 0) {
     out.push(`# Review points (${reviews.length}), each marked "# REVIEW:" above its setting:`);

@@ -22,6 +22,9 @@ export default defineEventKind({
     /** Per supplier awarded: lines and total, largest first. */
     suppliers: z.array(z.object({ name: z.string(), lines: z.number().int(), total: z.string() })),
     supersedes: z.string().optional(),
+    /** The ERP's purchase-order files written with it (ERP_OUTPUTS), or the winners that hold them. */
+    erpFiles: z.array(z.string()).optional(),
+    erpHeld: z.array(z.string()).optional(),
   }),
   id: (d) => `${d.rfqId}~v${d.version}`,
   scope: rfqScope,
@@ -42,6 +45,8 @@ export default defineEventKind({
     if (d.savings !== undefined) out.push(['Saving vs estimate', money(d.savings, d.currency)]);
     out.push(['Award file', { path: d.awardFile }]);
     if (d.supersedes) out.push(['Supersedes', d.supersedes]);
+    for (const f of d.erpFiles ?? []) out.push(['ERP file', { path: f }]);
+    if (d.erpHeld?.length) out.push(['ERP files', `held: no ERP vendor for ${d.erpHeld.join(', ')} yet`]);
     return out;
   },
 });

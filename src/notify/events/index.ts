@@ -10,5 +10,7 @@ export { default as tokenRefused } from './token-refused.ts';
 export { default as serviceUnreachable } from './service-unreachable.ts';
 export { default as redisStateLost } from './redis-state-lost.ts';
 export { default as pollStuck } from './poll-stuck.ts';
+export { default as auditUnwritable } from './audit-unwritable.ts';
 export { default as channelFailing } from './channel-failing.ts';
+export { default as erpVendorMissing } from './erp-vendor-missing.ts';
 export { default as notifyTest } from './notify-test.ts';

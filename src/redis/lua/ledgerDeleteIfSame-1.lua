@@ -1,5 +1,5 @@
 --[[
-  Delete a file ledger entry only when unchanged since it was read (retention, src/intake/retention.ts).
+  Delete a file ledger entry only when unchanged since it was read (retention, src/outbox/retention.ts).
   KEYS[1] ledger hash
   ARGV[1] field (sha256), ARGV[2] the value read
   Returns 1 when deleted, else 0.

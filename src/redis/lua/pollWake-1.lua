@@ -1,5 +1,5 @@
 --[[
-  A webhook asks for a poll (src/tracking/poll-wake.ts): at most one waiting, starts at least an interval apart.
+  A webhook asks for a poll (src/tracking/poll/poll-wake.ts): at most one waiting, starts at least an interval apart.
   KEYS[1] when the last webhook poll was scheduled to start (ms)
   ARGV[1] the least interval between webhook polls, ms
   Returns {at, scheduled, now}: the start of the poll that covers this webhook; scheduled 1 when this call set it

@@ -1,5 +1,5 @@
 --[[
-  Compare-and-set of an RFQ's tracking record (src/tracking/store.ts): writes it only when its `seq` is the one
+  Compare-and-set of an RFQ's tracking record (src/rfqs/store.ts): writes it only when its `seq` is the one
   read, and moves the id between the state and flag sets in the same step.
   KEYS[1] rfq hash, KEYS[2] old state set, KEYS[3] new state set, KEYS[4] flagged set, KEYS[5] tracked set
   ARGV[1] expected seq, ARGV[2] new JSON (its seq already expected + 1), ARGV[3] rfq id, ARGV[4] '1' flagged / '0' not

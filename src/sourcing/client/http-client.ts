@@ -15,8 +15,6 @@ import { listVendors } from './vendors.ts';
 import { createTransport, type TransportOptions } from '../transport/index.ts';
 import type { SourcingPort } from '../port.ts';
 
-export { normaliseRfqType } from './create-rfq.ts';
-
 /**
  * The transport's options (base URL, which may include a prefix such as http://host/esourcing; the token, asked
  * per request so a replaced token file is picked up; time-outs, retries, rate-limit hooks), plus pagination.
@@ -28,8 +26,6 @@ export interface SourcingClientOptions extends TransportOptions {
   pageConcurrency?: number;
 }
 
-export type { InvalidListedRfq, ListRfqsOptions, RfqListPage, SourcingPort as SourcingClient } from '../port.ts';
-
 /** Pagination settings a client runs with: the options given, else the config schema's defaults. */
 export function clientSettings(o: Pick<SourcingClientOptions, 'maxPages' | 'pageConcurrency'>): {
   maxPages: number;
@@ -40,6 +36,9 @@ export function clientSettings(o: Pick<SourcingClientOptions, 'maxPages' | 'page
     pageConcurrency: Math.max(1, o.pageConcurrency ?? SOURCING_DEFAULTS.pageConcurrency),
   };
 }
+
+/** The sourcing port as the HTTP adapter serves it (what the worker context's clients are). */
+export type SourcingClient = SourcingPort;
 
 export function createSourcingClient(o: SourcingClientOptions): SourcingPort {
   const logger = o.logger ?? silentLogger;

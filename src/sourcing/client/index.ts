@@ -1,8 +1,2 @@
 /** The HTTP adapter of the sourcing port: one function per endpoint, every answer read through its schema. */
-export {
-  createSourcingClient,
-  type InvalidListedRfq,
-  type ListRfqsOptions,
-  type SourcingClient,
-  type SourcingClientOptions,
-} from './http-client.ts';
+export { createSourcingClient, type SourcingClient, type SourcingClientOptions } from './http-client.ts';

@@ -21,16 +21,6 @@ import { attempt, type AttemptContext } from './attempt.ts';
 import { requestWithRetries, type RetryPolicy } from './retry.ts';
 import { transportSettings, type Transport, type TransportOptions } from './types.ts';
 
-export {
-  transportSettings,
-  type Transport,
-  type TransportOptions,
-  type TransportRequest,
-  type TransportSettings,
-} from './types.ts';
-export { parseRetryAfter } from './failures.ts';
-export { originOfLink, pageFromLink, paginate, type FetchedPage, type PaginateOptions } from './pagination.ts';
-
 export function createTransport(o: TransportOptions): Transport {
   const base = new URL(o.baseUrl);
   if (base.protocol !== 'http:' && base.protocol !== 'https:')

@@ -1,0 +1,126 @@
+/**
+ * Stage 2 of a comparison (index.ts): one quotation per key, its prices checked and split into unit prices and line
+ * totals, its total and coverage; the duplicates, unusable prices and prices for unknown lines noted.
+ */
+import { Decimal } from 'decimal.js';
+import type { Quotation } from '../../sourcing/index.ts';
+import { lineLabel, NoteList, supplierLabel } from '../notes.ts';
+import { parseDecimal, priceParts } from './price-parts.ts';
+import { countDocs, documentNames } from './quotation-documents.ts';
+import type { LinesStage } from './stage-lines.ts';
+import type { ComparisonInput, SupplierDecision, SupplierSummary } from '../types.ts';
+
+export interface QuotationsStage {
+  /** In arrival order; orderSuppliers sorts them. */
+  suppliers: SupplierSummary[];
+  duplicates: NoteList;
+  badPrices: NoteList;
+  unknownLines: NoteList;
+}
+
+/** One quotation per key (the highest revision, then the later date, wins). */
+function latestPerKey(quotations: Quotation[], duplicates: NoteList): Map<string, Quotation> {
+  const byKey = new Map<string, Quotation>();
+  for (const q of quotations) {
+    const key = String(q.quotation_key);
+    const prev = byKey.get(key);
+    if (!prev) {
+      byKey.set(key, q);
+      continue;
+    }
+    const newer =
+      (q.revision_no ?? -1) !== (prev.revision_no ?? -1)
+        ? (q.revision_no ?? -1) > (prev.revision_no ?? -1)
+        : (q.quotation_date ?? -1) > (prev.quotation_date ?? -1);
+    const kept = newer ? q : prev;
+    duplicates.add(
+      `Quotation key ${key} appears more than once; revision ${kept.revision_no ?? '?'} is compared, the other ignored.`,
+    );
+    byKey.set(key, kept);
+  }
+  return byKey;
+}
+
+export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): QuotationsStage {
+  const { lines, lineIndex } = stage;
+  const basis = input.priceBasis ?? 'unit';
+  const lineCount = lines.length;
+  const duplicates = new NoteList('Duplicate quotations');
+  const badPrices = new NoteList('Unusable prices');
+  const unknownLines = new NoteList('Prices for unknown lines');
+  const suppliers: SupplierSummary[] = [];
+  for (const [key, q] of latestPerKey(input.quotations, duplicates)) {
+    const quoted = new Array<string | null>(lineCount).fill(null);
+    const unitValues = new Float64Array(lineCount).fill(Number.NaN);
+    const lineTotalValues = new Float64Array(lineCount).fill(Number.NaN);
+    const decision: SupplierDecision =
+      q.status === 'qualified' || q.status === 'not qualified' ? q.status : 'undecided';
+    const s: SupplierSummary = {
+      key,
+      name: q.sup_name ?? '',
+      revision: q.revision_no,
+      quotationDate: q.quotation_date,
+      notes: q.notes,
+      decision,
+      eligible: decision !== 'not qualified',
+      winner: input.winnerKey !== undefined && String(input.winnerKey) === key,
+      documents: countDocs(q.attachments),
+      attachmentNames: documentNames(q.attachments),
+      quoted,
+      unitValues,
+      lineTotalValues,
+      tieOrder: 0,
+      linesQuoted: 0,
+      coverage: new Decimal(0),
+      fullCoverage: false,
+      total: new Decimal(0),
+    };
+    let total = new Decimal(0);
+    for (const d of q.detail) {
+      s.documents += countDocs(d.docs);
+      const li = lineIndex.get(String(d.line_id));
+      if (li !== undefined && countDocs(d.docs) > 0) (s.lineDocuments ??= new Map()).set(li, documentNames(d.docs));
+      if (li === undefined) {
+        if (d.price !== null && d.price !== undefined && d.price !== '') {
+          unknownLines.add(`${supplierLabel(s)} priced line_id ${d.line_id}, which is not on this RFQ; ignored.`);
+        }
+        continue;
+      }
+      if (d.price === null || d.price === undefined || String(d.price).trim() === '') continue;
+      const price = parseDecimal(d.price);
+      const line = lines[li]!;
+      if (quoted[li] !== null) {
+        // A second price for the same line replaces the first: back the first out of the total.
+        const first = priceParts(basis, new Decimal(quoted[li]!), line.qty).total;
+        if (first !== undefined) total = total.sub(first);
+        quoted[li] = null;
+        unitValues[li] = Number.NaN;
+        lineTotalValues[li] = Number.NaN;
+        badPrices.add(
+          `${supplierLabel(s)} gave line ${lineLabel(line)} more than one price; the last one is compared.`,
+        );
+      }
+      if (price === undefined || price.isNegative()) {
+        badPrices.add(
+          `${supplierLabel(s)}, line ${lineLabel(line)}: price "${String(d.price)}" is not a usable number; shown as no quote.`,
+        );
+        continue;
+      }
+      quoted[li] = String(d.price).trim();
+      const parts = priceParts(basis, price, line.qty);
+      if (parts.unit !== undefined) unitValues[li] = parts.unit.toNumber();
+      if (parts.total !== undefined) {
+        lineTotalValues[li] = parts.total.toNumber();
+        total = total.add(parts.total);
+      }
+    }
+    let linesQuoted = 0;
+    for (let i = 0; i < lineCount; i++) if (quoted[i] !== null) linesQuoted++;
+    s.linesQuoted = linesQuoted;
+    s.total = total;
+    s.coverage = lineCount === 0 ? new Decimal(0) : new Decimal(linesQuoted).div(lineCount);
+    s.fullCoverage = lineCount > 0 && linesQuoted === lineCount;
+    suppliers.push(s);
+  }
+  return { suppliers, duplicates, badPrices, unknownLines };
+}
