@@ -312,9 +312,9 @@ describe('security', () => {
     // 4. Paths: every output directly in its folder (the overview directly in the outbox), nothing written outside the data folder.
     const nested = outputs.filter((f) => f.split('/').length !== 2 && !isOverview(f));
     const outside = (await listTree(data.jail)).filter(
-      // besides the folders, only the worker's state-epoch marker (src/redis/state-epoch.ts), the data folder's identity (src/intake/intake-folder.ts) and the audit log's day files (src/audit/writer.ts), which the `worker` command writes
+      // besides the folders, only the worker's state-epoch marker (src/redis/state-epoch.ts), the data folder's identity (src/intake/intake-folder.ts) and the audit log's day files (src/audit/writer.ts) and its index (src/audit/audit-index.ts: SQLite, with its WAL and shared-memory files), which the `worker` command writes
       (f) =>
-        !/^data\/(inbox|processing|archive|failed|outbox)\/|^data\/\.rfq-sync\/(epoch-hardening|folder)\.json$|^data\/audit\/\d{4}-\d{2}-\d{2}\.[\w.-]+\.jsonl$/.test(
+        !/^data\/(inbox|processing|archive|failed|outbox)\/|^data\/\.rfq-sync\/(epoch-hardening|folder)\.json$|^data\/audit\/\d{4}-\d{2}-\d{2}\.[\w.-]+\.jsonl$|^data\/audit\/index\.[\w.-]+\.sqlite(-wal|-shm)?$/.test(
           f,
         ),
     );

@@ -37,9 +37,6 @@ export interface BiffGlobals {
   sheets: Array<{ offset: number; cch: number; raw: Buffer }>;
 }
 
-/** A record of the stream that cannot be read as its type says. */
-export class BiffTextError extends Error {}
-
 const BOF = 0x0809;
 const EOF = 0x000a;
 const CODEPAGE = 0x0042;
@@ -117,10 +114,10 @@ export function biffGlobals(stream: Buffer): BiffGlobals {
 
 /**
  * A BIFF5/7 workbook's sheet names and text cells decoded by its codepage (which codepageEncoding knows). Throws
- * BiffTextError for text that is not text in that codepage.
+ * `refuse(why)` for text that is not text in that codepage.
  */
-export function decodedSheets(stream: Buffer, g: BiffGlobals): BiffSheet[] {
-  const d = decoderFor(g.codepage);
+export function decodedSheets(stream: Buffer, g: BiffGlobals, refuse: (why: string) => Error): BiffSheet[] {
+  const d = decoderFor(g.codepage, refuse);
   return g.sheets.map((b) => ({
     rawName: b.raw.toString('latin1', 0, b.cch),
     name: d.decode(b.raw, b.cch, true),
@@ -138,22 +135,21 @@ interface Decoder {
   decode(bytes: Buffer, cch: number, exact: boolean): string;
 }
 
-function decoderFor(codepage: number): Decoder {
+function decoderFor(codepage: number, refuse: (why: string) => Error): Decoder {
   const encoding = codepageEncoding(codepage)!;
   if (codepage === 1200)
     return {
       decode(bytes, cch, exact) {
         if (bytes.length < 2 * cch || (exact && bytes.length !== 2 * cch))
-          throw new BiffTextError('its text is not two bytes a character');
+          throw refuse('its text is not two bytes a character');
         return bytes.toString('utf16le', 0, 2 * cch);
       },
     };
   return {
     decode(bytes, cch, exact) {
-      if (bytes.length < cch || (exact && bytes.length !== cch))
-        throw new BiffTextError('its text is not one byte a character');
+      if (bytes.length < cch || (exact && bytes.length !== cch)) throw refuse('its text is not one byte a character');
       const text = iconv.decode(bytes.subarray(0, cch), encoding);
-      if (text.includes('\uFFFD')) throw new BiffTextError('its text holds bytes the codepage does not define');
+      if (text.includes('\uFFFD')) throw refuse('its text holds bytes the codepage does not define');
       return text;
     },
   };

@@ -10,7 +10,6 @@ import type { WorkBook } from '@e965/xlsx';
 import { FileRefusedError } from '../../core/index.ts';
 import {
   biffGlobals,
-  BiffTextError,
   codepageEncoding,
   codepageName,
   decodedSheets,
@@ -27,15 +26,16 @@ const CORRUPT = 'a corrupt binary Excel workbook (.xls)';
 /** The workbook stream of the OLE2 container (`Workbook`: BIFF8; `Book`: BIFF5/7). */
 async function workbookStream(path: string, file: string): Promise<Buffer> {
   const { CFB } = await import('@e965/xlsx');
+  let entry;
   try {
     const cfb = CFB.read(await readFile(path), { type: 'buffer' });
-    const entry = CFB.find(cfb, 'Workbook') ?? CFB.find(cfb, 'Book');
-    if (!entry?.content) throw new Error('Cannot find Workbook stream');
-    const c = entry.content as Uint8Array;
-    return Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+    entry = CFB.find(cfb, 'Workbook') ?? CFB.find(cfb, 'Book');
   } catch (err) {
     throw new FileRefusedError(file, `is ${CORRUPT} (${(err as Error).message})`, { cause: err });
   }
+  if (!entry?.content) throw new FileRefusedError(file, `is ${CORRUPT} (Cannot find Workbook stream)`);
+  const c = entry.content as Uint8Array;
+  return Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength);
 }
 
 /** A BIFF5/7 workbook's text decoded by its codepage; a codepage that cannot be decoded, or that lies, refused. */
@@ -43,15 +43,15 @@ function decodedText(stream: Buffer, g: BiffGlobals, file: string): BiffSheet[] 
   const declared = `${codepageName(g.codepage)}, as its CODEPAGE record declares`;
   if (!codepageEncoding(g.codepage))
     throw new FileRefusedError(file, `is an Excel 5/95 workbook in ${declared}, which rfq-sync cannot decode`);
-  try {
-    return decodedSheets(stream, g);
-  } catch (err) {
-    if (!(err instanceof BiffTextError)) throw err;
-    throw new FileRefusedError(
-      file,
-      `is an Excel 5/95 workbook whose text is not in ${declared} (${err.message}): refused rather than read as something else`,
-    );
-  }
+  return decodedSheets(
+    stream,
+    g,
+    (why) =>
+      new FileRefusedError(
+        file,
+        `is an Excel 5/95 workbook whose text is not in ${declared} (${why}): refused rather than read as something else`,
+      ),
+  );
 }
 
 /** SheetJS' BIFF5/7 sheet names and text cells replaced by the codepage's. */
