@@ -54,6 +54,20 @@ async function launch(cmd: string, args: string[]): Promise<ChildProcess> {
   return child;
 }
 
+/** Whether a redis-server answers PING on this port now. */
+async function answers(port: number): Promise<boolean> {
+  const c = new Redis({ port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    return (await c.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    c.disconnect();
+  }
+}
+
 async function redisServer(port: number, extra: string[] = []): Promise<ChildProcess> {
   const dir = tmp(`redis-${port}`);
   const child = await launch('redis-server', [
@@ -73,11 +87,9 @@ async function redisServer(port: number, extra: string[] = []): Promise<ChildPro
     'warning',
     ...extra,
   ]);
-  // up within 10 s (a loaded machine starts it slowly; a port taken since freePort shows as the exit above)
-  const c = new Redis({ port, lazyConnect: true, retryStrategy: (n) => (n > 200 ? null : 50) });
-  await c.connect();
-  await c.ping();
-  c.disconnect();
+  // up within 10 s (a loaded machine starts it slowly; a port taken since freePort shows as the exit above): a
+  // connection asked again until one answers (the first refused connect ended the wait, seen in CI: ECONNREFUSED)
+  await waitFor(`redis-server on port ${port} answering`, () => answers(port), 10_000, 50);
   return child;
 }
 

@@ -149,6 +149,9 @@ describe('hostile files through a worker process, the watched inbox, Redis and t
         MAX_IN_MEMORY_READ_BYTES: String(HOSTILE_LIMITS.maxInMemoryBytes),
         // Big hostile files keep an ingest job busy for seconds: a lock that outlives them.
         JOB_LOCK_MS: '30000',
+        // the growing file is appended every 250 ms while the test writes the big ones: 4 times that, not 400 ms
+        // (the test's event loop late by 150 ms once made it look finished: taken twice, seen in CI)
+        FILE_STABLE_MS: '1000',
         STALLED_CHECK_MS: '5000',
         LOG_LEVEL: 'warn',
       }),
