@@ -65,7 +65,18 @@ describe('IT events', () => {
     const [r] = makeRequisitions(1, 'park');
     const deps = creatorDeps(ctx);
     const body = postedBodyOf(toCreateRfqRequest(r!));
-    await deps.store.claim(r!, 'tok', contentHashOf(r!), 60_000, { limiter: deps.limiter, postLeaseMs: 60_000 }, body);
+    const claim = await deps.store.claim(
+      r!,
+      'tok',
+      contentHashOf(r!),
+      60_000,
+      { limiter: deps.limiter, postLeaseMs: 60_000 },
+      body,
+    );
+    // set-up: no permit free at that moment (the other requisition's create, the dialect's reads first): the post
+    // begins as a job's does once it has its permit (park takes only a requisition being created; failed under load)
+    if (claim.status === 'claimed' && !claim.posting)
+      await deps.store.beginPost(requisitionId(r!), 'tok', 60_000, body);
     expect(await deps.store.park(requisitionId(r!), 'tok', 'two RFQs carry its fingerprint')).toBe(true);
     await enqueueCreateRfq(ctx.queues, r!);
     const [, decision] = await told(2);
