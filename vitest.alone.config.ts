@@ -19,6 +19,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // what the test kit does per file (test/helpers/each-file.ts)
+    setupFiles: ['test/helpers/each-file.ts'],
     fileParallelism: false,
   },
 });

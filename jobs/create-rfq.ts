@@ -107,6 +107,7 @@ export function reconcilerOf(ctx: CreateRfqContext): ReconcileCoordinator {
       ctx.dialects.learn({ lagStale: true, evidence: `list lag: measured again (${evidence})` }),
     logger: ctx.logger,
     settleFloorMs: c.SOURCING_LIST_SETTLE_MS,
+    settleUnmeasuredMs: c.SOURCING_LIST_SETTLE_UNMEASURED_MS,
     maxIncompleteWalks: c.RECONCILE_MAX_WALKS,
   });
 }

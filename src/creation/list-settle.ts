@@ -4,8 +4,10 @@
  * shows a new RFQ only some time after it was committed; the dialect measures that lag on our own creates
  * (src/sourcing/list-lag.ts). A walk may conclude "absent" (or match by the body posted) only from lists read at
  * least this long after the lease of the lost POST ended: twice the measured lag, never below SOURCING_LIST_SETTLE_MS;
- * until the lag is measured, UNMEASURED_SETTLE_MS. Finding the RFQ needs no such wait: a walk may look for it once
- * twice the lag has passed since the lost answer (early-look.ts).
+ * until the lag is measured, SOURCING_LIST_SETTLE_UNMEASURED_MS (default UNMEASURED_SETTLE_MS). Finding the RFQ
+ * needs no such wait: a walk may look for it once twice the lag has passed since the lost answer (early-look.ts; with
+ * a shorter unmeasured settle time than UNMEASURED_SETTLE_MS there is no early look before the lag is measured, the
+ * settled walk comes first).
  */
 import type { Dialect } from '../sourcing/index.ts';
 
@@ -13,8 +15,12 @@ import type { Dialect } from '../sourcing/index.ts';
 export const UNMEASURED_SETTLE_MS = 30_000;
 
 /** Settle time of the account's lists, ms. */
-export function listSettleMs(d: Pick<Dialect, 'listLagMs'>, floorMs: number): number {
-  return Math.max(floorMs, d.listLagMs !== undefined ? 2 * d.listLagMs : UNMEASURED_SETTLE_MS);
+export function listSettleMs(
+  d: Pick<Dialect, 'listLagMs'>,
+  floorMs: number,
+  unmeasuredMs = UNMEASURED_SETTLE_MS,
+): number {
+  return Math.max(floorMs, d.listLagMs !== undefined ? 2 * d.listLagMs : unmeasuredMs);
 }
 
 /** The earliest start of a walk that may decide for a pending requisition by what the lists do not hold. */

@@ -166,7 +166,7 @@ async function reconcile(
   const have = await ready();
   if (have) return have;
   const dialect = await d.dialect();
-  const settle = listSettleMs(dialect, d.settleFloorMs);
+  const settle = listSettleMs(dialect, d.settleFloorMs, d.settleUnmeasuredMs);
   const now = await redisNow(d.redis);
   const settleAt = settledFrom(held, settle);
   const wait = settleAt - now;

@@ -66,6 +66,8 @@ export interface CoordinatorDeps {
   reconcileLimits?: ReconcileLimits;
   /** SOURCING_LIST_SETTLE_MS: the least settle time of the lists. */
   settleFloorMs: number;
+  /** SOURCING_LIST_SETTLE_UNMEASURED_MS: the settle time while the list lag is not measured (default 30 s). */
+  settleUnmeasuredMs?: number;
   /** RECONCILE_MAX_WALKS: incomplete walks that could have decided a requisition before it is parked. */
   maxIncompleteWalks: number;
   /** How long the gate holds new POSTs, and how long after that it cannot close again (tests); default 10 s, 20 s. */
@@ -114,7 +116,7 @@ export async function walkOnce(s: WalkerState, token: string): Promise<string | 
   const { d, k } = s;
   const started = await redisNow(d.redis);
   const dialect = await d.dialect();
-  const settle = listSettleMs(dialect, d.settleFloorMs);
+  const settle = listSettleMs(dialect, d.settleFloorMs, d.settleUnmeasuredMs);
   const listing = listingStrategyFor(dialect);
   const pendings = Object.values(await d.redis.hgetall(k.pending)).map((v) => JSON.parse(v) as PendingEntry);
   await d.redis.hincrby(k.walks, 'started', 1);

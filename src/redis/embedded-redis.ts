@@ -121,8 +121,18 @@ async function startOn(port: number, opts: EmbeddedRedisOptions): Promise<Embedd
     },
   };
   // The data dir outlives stop() so restart() can replay the AOF; it goes when the process exits.
-  if (ownDir && opts.cleanup !== false) process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  if (ownDir && opts.cleanup !== false) removeAtExit(dir);
   return handle;
+}
+
+/** Folders removed when this process exits: one listener for all (a test process starts many servers). */
+const leftForExit = new Set<string>();
+function removeAtExit(dir: string): void {
+  if (leftForExit.size === 0)
+    process.once('exit', () => {
+      for (const d of leftForExit) rmSync(d, { recursive: true, force: true });
+    });
+  leftForExit.add(dir);
 }
 
 /** The process id of the redis-server answering on `port` (INFO server), undefined when it is not one. */

@@ -11,6 +11,11 @@ export const pollingSettings = {
    * next slots (keep it below the POLL_CRON interval). Default 240,000 (4 minutes; the default interval is 5).
    */
   POLL_MAX_MS: int(1_000, 86_400_000).default(240_000),
+  /**
+   * The lease of the account's poll lock (one poll at a time), ms, renewed every quarter of it while the poll runs:
+   * after a worker died in the middle of a poll, the next polls skip until it runs out. Default 120,000 (2 minutes).
+   */
+  POLL_LOCK_MS: int(1_000, 3_600_000).default(120_000),
   /** When to list RFQs by status. Default every 5 minutes. */
   POLL_CRON: cron.default('*/5 * * * *'),
   /** Polls an RFQ may be missing from every list before it is flagged. Default 3. */

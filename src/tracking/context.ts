@@ -5,7 +5,7 @@ import type { pollingSettings, SettingValues, webhookSettings } from '../setting
 /** The settings the tracking reads: the poll's and its webhook's. */
 export type TrackingConfig = Pick<
   SettingValues<typeof pollingSettings>,
-  'POLL_MAX_MS' | 'POLL_CRON' | 'MISSING_POLLS_BEFORE_FLAG'
+  'POLL_MAX_MS' | 'POLL_LOCK_MS' | 'POLL_CRON' | 'MISSING_POLLS_BEFORE_FLAG'
 > &
   Pick<SettingValues<typeof webhookSettings>, 'WEBHOOK_MIN_INTERVAL_MS' | 'WEBHOOK_CHECKS_PER_INTERVAL'>;
 

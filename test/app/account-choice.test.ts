@@ -8,8 +8,9 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeWorkerContext } from '../../app/runtime/worker-context.ts';
 import { freshPrefix } from '../helpers/redis.ts';
-import { pipelineContext, usePipeline } from '../helpers/pipeline.ts';
-import { spawnCli } from './cli-helpers.ts';
+import { pipelineContext } from '../helpers/worker-env.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline();

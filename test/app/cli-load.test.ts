@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnCli } from './cli-helpers.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const HOOK = resolve(import.meta.dirname, '../helpers/package-load-hook.ts');

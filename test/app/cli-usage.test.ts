@@ -3,7 +3,7 @@
  * and a message naming the option, the value and what it may be, before any configuration is read.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnCli } from './cli-helpers.ts';
+import { spawnCli } from '../helpers/cli.ts';
 
 const SAMPLE = 'samples/generic-template.csv';
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { seedVendors } from '../../src/sandbox/vendors.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { spawnCli } from './cli-helpers.ts';
+import { spawnCli } from '../helpers/cli.ts';
 
 const redis = useRedis();
 let sandbox: Sandbox | undefined;

@@ -17,10 +17,12 @@ import { SUPPLIER_NAMES } from '../../src/sandbox/vendors.ts';
 import { PACKAGE_ROOT } from '../../src/settings/config.ts';
 import { trackedRfq } from '../../src/tracking/index.ts';
 import { heldErpFiles } from '../../src/awarding/index.ts';
-import { ls, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { ls } from '../helpers/files.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import { startHttpReceiver } from '../helpers/notify.ts';
 import { byHeader, ERP_SETTINGS, readCsv, SHIPPED, template, writeXref } from '../erp/erp-kit.ts';
-import { spawnCli } from './cli-helpers.ts';
 
 const pipeline = usePipeline({
   tag: 'erp',

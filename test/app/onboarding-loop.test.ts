@@ -13,7 +13,9 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/settings/config.ts';
 import { runSuggest } from '../../src/ingest/suggest/command.ts';
 import { LIMITS } from '../ingest/suggest-helpers.ts';
-import { ls, readAwardCsv, usePipeline, waitFor, withOwnMappings } from '../helpers/pipeline.ts';
+import { ls, readAwardCsv } from '../helpers/files.ts';
+import { usePipeline, withOwnMappings } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const pipeline = usePipeline({
   tag: 'onboarding',

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../helpers/redis.ts';
 import { SAMPLES, createdFromSamples, samplesInbox } from '../helpers/samples.ts';
-import { spawnCli, useOnceRun } from './cli-helpers.ts';
+import { spawnCli, useOnceRun } from '../helpers/cli.ts';
 
 /** The case for one dialect; `form`: the status filter's form it must detect. */
 export function onceAgainstDialect(dialect: 'friendly' | 'docs', form: 'lower' | 'capitalised'): void {

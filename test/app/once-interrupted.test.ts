@@ -6,9 +6,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { genericCsv, openQueues, unfinished } from '../helpers/pipeline.ts';
+import { genericCsv } from '../helpers/fixtures.ts';
+import { openQueues, unfinished } from '../helpers/job-counts.ts';
+import { spawnCli, useOnceRun } from '../helpers/cli.ts';
 import { useRedis } from '../helpers/redis.ts';
-import { spawnCli, useOnceRun } from './cli-helpers.ts';
 
 const redis = useRedis();
 const once = useOnceRun(() => redis.url);

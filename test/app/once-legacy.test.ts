@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.ts';
-import { readAwardCsv } from '../helpers/pipeline.ts';
+import { readAwardCsv } from '../helpers/files.ts';
+import { spawnCli, useOnceRun } from '../helpers/cli.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { createdFromSamples, samplesInbox } from '../helpers/samples.ts';
-import { spawnCli, useOnceRun } from './cli-helpers.ts';
 import type { StoredRfq } from '../../src/sandbox/store.ts';
 
 const redis = useRedis();

@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFile
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startHttpReceiver } from '../helpers/notify.ts';
-import { spawnCli } from './cli-helpers.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 function inboxWith(files: Record<string, string | { copy: string }>): string {

@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/redis/embedded-redis.ts';
-import { spawnCli } from './cli-helpers.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;

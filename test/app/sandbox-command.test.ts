@@ -1,6 +1,6 @@
 /** `rfq-sync sandbox` (the compose `sandbox` profile runs it): prints where it listens and serves the API there. */
 import { describe, expect, it } from 'vitest';
-import { spawnCli } from './cli-helpers.ts';
+import { spawnCli } from '../helpers/cli.ts';
 
 describe('rfq-sync sandbox', () => {
   it('prints its base URL and token, answers the API, stops on SIGTERM', async () => {

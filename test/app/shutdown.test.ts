@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/settings/config.ts';
 import { bullPrefix, createQueues, type Queues } from '../../src/redis/queues.ts';
 import { useRedis, freshPrefix } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { spawnCli, until } from './cli-helpers.ts';
+import { spawnCli, until } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const SAMPLE = resolve(import.meta.dirname, '../../samples/generic-template.csv'); // 3 requisitions

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from '../hardening/hostile-files.ts';
-import { spawnCli, type Spawned } from './cli-helpers.ts';
+import { spawnCli, type Spawned } from '../helpers/cli.ts';
 import { callsInFlight, watchCommands } from '../helpers/monitor.ts';
 import { freePort, waitFor as waitUntil } from '../helpers/wait.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -60,6 +60,13 @@ describe('Redis loses its state mid-run', () => {
         STATE_CHECK_MS: '500',
         CONCURRENCY_CREATE: '4',
         JOB_BACKOFF_MS: '200',
+        // the sandbox is local: the default 10 calls a second only made the recovery wait
+        RATE_LIMIT_PER_SECOND: '1000',
+        // a create in flight at the flush holds its requisition for the POST's lease (deadline + 2 s): 62 s at the
+        // default 60 s deadline, longer than the wait for the queue to drain below (a job still delayed, seen in CI)
+        SOURCING_CALL_DEADLINE_MS: '5000',
+        // after the flush the list lag is not known: the sandbox lists at once, the default 30 s is a real service's
+        SOURCING_LIST_SETTLE_UNMEASURED_MS: '2000',
         LOG_LEVEL: 'info',
       };
       const t0 = new Date(Date.now() - 60_000);

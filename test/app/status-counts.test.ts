@@ -7,7 +7,8 @@ import { formatStatus, type StatusReport } from '../../app/commands/status.ts';
 import { trackingFacts } from '../../app/commands/status-command.ts';
 import { runPoll } from '../../src/tracking/poll/poll-runner.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
-import { pollingHarness, usePipeline } from '../helpers/pipeline.ts';
+import { pollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 
 const SEEDED = 230;
 const pipeline = usePipeline({

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/settings/config.ts';
 import { bullPrefix, createQueues, type Queues } from '../../src/redis/queues.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { useRedis, freshPrefix } from '../helpers/redis.ts';
-import { spawnCli } from './cli-helpers.ts';
+import { spawnCli } from '../helpers/cli.ts';
 
 async function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   const p = spawnCli(args, env);

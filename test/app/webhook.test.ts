@@ -10,7 +10,9 @@ import { createMetrics } from '../../app/http/metrics.ts';
 import { pollHistory } from '../../src/tracking/poll/poll-history.ts';
 import { wakePoll } from '../../src/tracking/poll/poll-wake.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
-import { pollingHarness, type PollingHarness, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 20 }, scope: 'file' });
 const SECRET = 'hook-secret-0123456789';

@@ -14,6 +14,8 @@ import { ROOT, sources } from '../helpers/sources.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const MAX_SLEEP_MS = 200;
+/** Lines of one harness in test/helpers: what a newcomer reads in one go. */
+const MAX_HELPER_LINES = 300;
 
 export interface FixedWait {
   /** `path:line`. */
@@ -126,6 +128,38 @@ describe('temporary folders in tests', () => {
       "const t = tempDir('z-');",
     ].join('\n');
     expect(mkdtempCalls('test/a.test.ts', text)).toEqual(['test/a.test.ts:1', 'test/a.test.ts:2']);
+  });
+});
+
+describe('one tempDir', () => {
+  /** `path:line` of each definition of a function or constant named `tempDir`. */
+  const definitions = (path: string, text: string) =>
+    text
+      .split('\n')
+      .flatMap((line, i) =>
+        /\b(function\s+tempDir|(const|let|var)\s+tempDir)\b/.test(line) ? [`${path}:${i + 1}`] : [],
+      );
+
+  it('test/helpers/temp-dir.ts alone defines tempDir: one way to a scratch folder, removed for the test', () => {
+    const defs = testFiles().flatMap(({ path, text }) => definitions(path, text));
+    expect(defs.map((d) => d.replace(/:\d+$/, ''))).toEqual(['test/helpers/temp-dir.ts']);
+  });
+
+  it('the check sees a second definition (it can fail)', () => {
+    const name = 'temp' + 'Dir'; // spelled apart, so this file defines none itself
+    const text = [`export function ${name}(): string {`, `const dir = ${name}();`, `const ${name} = () => 1;`];
+    expect(definitions('test/x.ts', text.join('\n'))).toEqual(['test/x.ts:1', 'test/x.ts:3']);
+  });
+});
+
+describe('the harnesses a newcomer reads', () => {
+  it(`each file of test/helpers is at most ${MAX_HELPER_LINES} lines`, () => {
+    const long = testFiles()
+      .filter(({ path }) => path.startsWith('test/helpers/'))
+      .map(({ path, text }) => [path, text.split('\n').length] as const)
+      .filter(([, n]) => n > MAX_HELPER_LINES)
+      .map(([path, n]) => `${path} (${n} lines)`);
+    expect(long).toEqual([]);
   });
 });
 

@@ -13,12 +13,14 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bullPrefix, type RedisConnectionOptions } from '../../src/redis/queues.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
+import { spawnCli } from '../helpers/cli.ts';
+import { genericCsv } from '../helpers/fixtures.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import type { WorkerChild } from '../helpers/worker-child.ts';
 import { auditLogFiles } from '../helpers/audit-files.ts';
 import { startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
-import { genericCsv, usePipeline, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
 import { SAMPLES_DIR } from '../helpers/samples.ts';
-import { freePort } from '../helpers/wait.ts';
+import { freePort, waitFor } from '../helpers/wait.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline({ tag: 'audit-faults', scope: 'file' });

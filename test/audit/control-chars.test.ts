@@ -14,8 +14,9 @@ import { buildTimeline } from '../../src/audit/trace-log.ts';
 import { safeCsvField } from '../../src/core/spreadsheet-safety.ts';
 import { AWARD_CSV_COLUMNS } from '../../src/comparison/award-csv.ts';
 import { renderTimeline } from '../../app/http/trace-page.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
-import { GENERIC_HEADER, genericRows } from '../helpers/pipeline.ts';
+import { spawnCli } from '../helpers/cli.ts';
+import { GENERIC_HEADER } from '../helpers/generic-template.ts';
+import { genericRows } from '../helpers/fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 /** Everything a terminal acts on: C0 controls but the line feed between lines, DEL, C1 controls. */

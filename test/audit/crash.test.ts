@@ -22,7 +22,9 @@ import { bullPrefix, type RedisConnectionOptions } from '../../src/redis/queues.
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from '../hardening/hostile-files.ts';
 import { SAMPLES_DIR } from '../helpers/samples.ts';
-import { sleep, usePipeline, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import type { WorkerChild } from '../helpers/worker-child.ts';
 import { auditLogFiles } from '../helpers/audit-files.ts';
 
 const pipeline = usePipeline({ tag: 'audit-crash', sandbox: { seed: 7, faults: { latencyMs: 40 } } });
@@ -47,6 +49,13 @@ function logLines(dir: string): Array<Record<string, unknown>> {
     }
   }
   return out;
+}
+
+/** The log's text as it is now, every file (for waiting on a step; logLines checks the lines once it is still). */
+function logText(dir: string): string {
+  return auditLogFiles(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('');
 }
 
 function queues() {
@@ -86,7 +95,9 @@ describe('the audit log across crashes', () => {
         let worker: WorkerChild = await pipeline.spawnWorker({ ...env, WORKER_QUEUES: 'ingest' });
         copyFileSync(join(SAMPLES_DIR, 'generic-template.csv'), join(pipeline.staging, 'g.csv'));
         renameSync(join(pipeline.staging, 'g.csv'), join(pipeline.data.inbox, 'g.csv'));
-        await waitFor('the file read', () => logLines(audit).some((l) => l.event === 'file-read'), 30_000);
+        // waiting reads the log as the worker writes it: a line may be half read then (the wholeness is checked
+        // once the worker has stopped); seen in CI: "ends mid-line" inside this wait
+        await waitFor('the file read', () => logText(audit).includes('"event":"file-read"'), 30_000);
         await worker.kill('SIGTERM');
 
         // the next line blocks: the day's file becomes a FIFO nobody reads

@@ -15,8 +15,9 @@ import { describe, expect, it } from 'vitest';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { SAMPLES, SAMPLES_DIR } from '../helpers/samples.ts';
-import { usePipeline, waitFor } from '../helpers/pipeline.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import { trackingStore } from '../../src/rfqs/store.ts';
 import { auditLogFiles } from '../helpers/audit-files.ts';
 

@@ -14,16 +14,12 @@ import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { closeWorkerContext } from '../../app/runtime/worker-context.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
-import {
-  checkExactlyOnce,
-  makeRequisitions,
-  pipelineContext,
-  pipelineEnvVars,
-  usePipeline,
-  waitFor,
-  type PipelineEnv,
-} from '../helpers/pipeline.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
+import { checkExactlyOnce } from '../helpers/creation.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { pipelineContext, pipelineEnvVars, type PipelineEnv } from '../helpers/worker-env.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import { collectStatus } from '../../app/commands/status.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

@@ -14,15 +14,11 @@ import { createRfqOnce, type CreatorDeps } from '../../src/creation/rfq-creator.
 import { silentLogger } from '../../src/core/logger.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
-import {
-  freshPrefix,
-  pipelineConfig,
-  pipelineContext,
-  useRedis,
-  useSandbox,
-  waitFor,
-  createAsJob,
-} from '../helpers/pipeline.ts';
+import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { pipelineConfig, pipelineContext } from '../helpers/worker-env.ts';
+import { useSandbox } from '../helpers/sandbox.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { createAsJob } from '../helpers/creation.ts';
 import { realisticRequisitions } from './real-lists.ts';
 
 const redis = useRedis();

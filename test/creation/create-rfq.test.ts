@@ -17,15 +17,12 @@ import { listFailed, retryFailed } from '../../app/commands/failed-jobs.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { checkRedis } from '../../src/redis/redis-checks.ts';
 import { tokenFingerprint } from '../../src/account/token-source.ts';
-import {
-  checkExactlyOnce,
-  makeRequisitions,
-  pipelineContext,
-  waitFor,
-  waitForQueue,
-  type PipelineEnv,
-  usePipeline,
-} from '../helpers/pipeline.ts';
+import { checkExactlyOnce } from '../helpers/creation.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { pipelineContext, type PipelineEnv } from '../helpers/worker-env.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { waitForQueue } from '../helpers/job-counts.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { jobId } from '../../src/queues/index.ts';
 

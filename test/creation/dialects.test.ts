@@ -14,7 +14,10 @@ import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts'
 import { createRfqOnce } from '../../src/creation/rfq-creator.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { checkExactlyOnce, makeRequisitions, pipelineConfig, pipelineContext, waitFor } from '../helpers/pipeline.ts';
+import { checkExactlyOnce } from '../helpers/creation.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { pipelineConfig, pipelineContext } from '../helpers/worker-env.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { toCreateRfqRequest } from '../../src/requisitions/index.ts';
 
 const redis = useRedis();

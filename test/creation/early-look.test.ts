@@ -11,7 +11,11 @@ import { listSettleMs } from '../../src/creation/list-settle.ts';
 import { createRfqOnce } from '../../src/creation/rfq-creator.ts';
 import { TransientHttpError } from '../../src/core/errors.ts';
 import type { SandboxFaults } from '../../src/sandbox/faults.ts';
-import { createAsJob, freshPrefix, makeRequisitions, useOwnParts, useRedis, waitFor } from '../helpers/pipeline.ts';
+import { createAsJob } from '../helpers/creation.ts';
+import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { useOwnParts } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /** The POST's deadline: its lease ends 2 s after it (jobs/create-rfq.ts). */
 const DEADLINE_MS = 6_000;

@@ -6,7 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { creatorDeps } from '../../jobs/create-rfq.ts';
-import { createAsJob, freshPrefix, makeRequisitions, useOwnParts, useRedis, waitFor } from '../helpers/pipeline.ts';
+import { createAsJob } from '../helpers/creation.ts';
+import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { useOwnParts } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const LIMIT = 10;
 const LAG_MS = 1_000;

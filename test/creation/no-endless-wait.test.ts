@@ -15,17 +15,12 @@ import { ReconcileUnstableError } from '../../src/core/errors.ts';
 import { silentLogger } from '../../src/core/logger.ts';
 import type { RfqListPage, SourcingPort } from '../../src/sourcing/port.ts';
 import type { ListedRfq } from '../../src/sourcing/types.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
+import { spawnCli } from '../helpers/cli.ts';
+import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { pipelineConfig, pipelineEnvVars } from '../helpers/worker-env.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+import { useOwnParts } from '../helpers/pipeline.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
-import {
-  freshPrefix,
-  pipelineConfig,
-  pipelineEnvVars,
-  sleep,
-  useRedis,
-  waitFor,
-  useOwnParts,
-} from '../helpers/pipeline.ts';
 import { realisticRequisitions } from './real-lists.ts';
 
 const redis = useRedis();

@@ -11,15 +11,11 @@ import { createRfqOnce } from '../../src/creation/rfq-creator.ts';
 import { TransientHttpError } from '../../src/core/errors.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import {
-  freshPrefix,
-  makeRequisitions,
-  pipelineContext,
-  sleep,
-  useRedis,
-  waitFor,
-  createAsJob,
-} from '../helpers/pipeline.ts';
+import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { pipelineContext } from '../helpers/worker-env.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+import { createAsJob } from '../helpers/creation.ts';
 import { AttemptBusyError } from '../../src/core/index.ts';
 
 const redis = useRedis();

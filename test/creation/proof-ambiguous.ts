@@ -9,7 +9,10 @@ import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-co
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { checkExactlyOnce, makeRequisitions, pipelineContext, waitFor } from '../helpers/pipeline.ts';
+import { checkExactlyOnce } from '../helpers/creation.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { pipelineContext } from '../helpers/worker-env.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const ACCOUNTS = { 'tok-502': 'Buyer 502', 'tok-drop': 'Buyer drop', 'tok-stall': 'Buyer stall' } as const;
 

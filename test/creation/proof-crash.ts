@@ -6,18 +6,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
-import {
-  checkExactlyOnce,
-  jobCounts,
-  makeRequisitions,
-  pipelineContext,
-  pipelineEnvVars,
-  settled,
-  useSandbox,
-  usePipeline,
-  waitFor,
-  type PipelineEnv,
-} from '../helpers/pipeline.ts';
+import { checkExactlyOnce } from '../helpers/creation.ts';
+import { jobCounts, settled } from '../helpers/job-counts.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { pipelineContext, pipelineEnvVars, type PipelineEnv } from '../helpers/worker-env.ts';
+import { useSandbox } from '../helpers/sandbox.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /**
  * The shipped `rfq-sync worker` on the create-rfq queue only, with a short lock and stalled check so a killed

@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
-import { jobCounts, settled, waitFor, useOwnParts } from '../helpers/pipeline.ts';
+import { jobCounts, settled } from '../helpers/job-counts.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { useOwnParts } from '../helpers/pipeline.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { exactlyOnceBy, realisticRequisitions } from './real-lists.ts';
 

@@ -11,14 +11,11 @@ import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts'
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { freshPrefix } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import {
-  checkExactlyOnce,
-  jobCounts,
-  makeRequisitions,
-  pipelineContext,
-  settled,
-  waitFor,
-} from '../helpers/pipeline.ts';
+import { checkExactlyOnce } from '../helpers/creation.ts';
+import { jobCounts, settled } from '../helpers/job-counts.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { pipelineContext } from '../helpers/worker-env.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 // 100 ms per call, 4 jobs at a time: the run lasts ~5 s, long enough to restart Redis twice in its middle.
 const sandboxes = {

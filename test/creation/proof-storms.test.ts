@@ -11,7 +11,10 @@ import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-co
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
 import { DEFAULT_SANDBOX_TOKEN } from '../../src/sandbox/server.ts';
 import { startSandboxChild, type SandboxChild } from '../helpers/sandbox-child.ts';
-import { checkExactlyOnce, createAsJob, makeRequisitions, pipelineContext, waitFor } from '../helpers/pipeline.ts';
+import { checkExactlyOnce, createAsJob } from '../helpers/creation.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { pipelineContext } from '../helpers/worker-env.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const LIMIT = 20;
 const redis = useRedis();

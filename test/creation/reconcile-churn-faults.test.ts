@@ -9,7 +9,8 @@ import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-co
 import { RECONCILE_LIMITS, walkAccount } from '../../src/creation/reconcile-walk.ts';
 import { listingStrategyFor } from '../../src/sourcing/listing-strategy.ts';
 import { freshPrefix } from '../helpers/redis.ts';
-import { pipelineContext, usePipeline } from '../helpers/pipeline.ts';
+import { pipelineContext } from '../helpers/worker-env.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 import { COMPANY, postOtherRfq, TOKEN } from './churn-account.ts';
 
 const pipeline = usePipeline({ sandbox: { accounts: { [TOKEN]: COMPANY }, pageSize: 5 } });

@@ -10,14 +10,11 @@ import { creatorDeps, enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { freshPrefix } from '../helpers/redis.ts';
-import {
-  checkExactlyOnce,
-  createAsJob,
-  makeRequisitions,
-  pipelineContext,
-  waitFor,
-  usePipeline,
-} from '../helpers/pipeline.ts';
+import { checkExactlyOnce, createAsJob } from '../helpers/creation.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { pipelineContext } from '../helpers/worker-env.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 import { COMPANY, postOtherRfq, TOKEN } from './churn-account.ts';
 
 const pipeline = usePipeline({ sandbox: { accounts: { [TOKEN]: COMPANY }, pageSize: 5 } });

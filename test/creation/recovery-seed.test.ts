@@ -11,7 +11,8 @@ import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts'
 import { toCreateRfqRequest } from '../../src/requisitions/rfq-body.ts';
 import { redisKeys, requisitionId } from '../../src/redis/redis-keys.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
-import { freshPrefix, makeRequisitions, useRedis } from '../helpers/pipeline.ts';
+import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
 
 const redis = useRedis();
 

@@ -12,15 +12,12 @@ import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts'
 import { createRfqOnce } from '../../src/creation/rfq-creator.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import {
-  pollingHarness,
-  readAwardCsv,
-  useRedis,
-  useSandbox,
-  waitFor,
-  type PollingHarness,
-  createAsJob,
-} from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { readAwardCsv } from '../helpers/files.ts';
+import { useRedis } from '../helpers/redis.ts';
+import { useSandbox } from '../helpers/sandbox.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { createAsJob } from '../helpers/creation.ts';
 import { exactlyOnceBy, realisticRequisitions } from './real-lists.ts';
 
 const redis = useRedis();

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { makeRequisitions } from '../helpers/pipeline.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
 
 const server = useRedis();
 const connections: Redis[] = [];

@@ -12,7 +12,8 @@ import { enqueueCreateRfq } from '../../jobs/create-rfq.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
-import { makeRequisitions, waitFor } from '../helpers/pipeline.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useWorkerRun } from '../helpers/worker-run.ts';
 

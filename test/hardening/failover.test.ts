@@ -15,7 +15,8 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
 import { callsInFlight } from '../helpers/monitor.ts';
-import { spawnWorker, waitFor, type WorkerChild } from '../helpers/pipeline.ts';
+import { spawnWorker, type WorkerChild } from '../helpers/worker-child.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const SECTION = 'failover';
@@ -53,6 +54,20 @@ async function launch(cmd: string, args: string[]): Promise<ChildProcess> {
   return child;
 }
 
+/** Whether a redis-server answers PING on this port now. */
+async function answers(port: number): Promise<boolean> {
+  const c = new Redis({ port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    return (await c.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    c.disconnect();
+  }
+}
+
 async function redisServer(port: number, extra: string[] = []): Promise<ChildProcess> {
   const dir = tmp(`redis-${port}`);
   const child = await launch('redis-server', [
@@ -72,11 +87,9 @@ async function redisServer(port: number, extra: string[] = []): Promise<ChildPro
     'warning',
     ...extra,
   ]);
-  // up within 10 s (a loaded machine starts it slowly; a port taken since freePort shows as the exit above)
-  const c = new Redis({ port, lazyConnect: true, retryStrategy: (n) => (n > 200 ? null : 50) });
-  await c.connect();
-  await c.ping();
-  c.disconnect();
+  // up within 10 s (a loaded machine starts it slowly; a port taken since freePort shows as the exit above): a
+  // connection asked again until one answers (the first refused connect ended the wait, seen in CI: ECONNREFUSED)
+  await waitFor(`redis-server on port ${port} answering`, () => answers(port), 10_000, 50);
   return child;
 }
 
@@ -157,6 +170,8 @@ describe('Redis Sentinel: the primary SIGKILLed mid-run', () => {
         SOURCING_CALL_DEADLINE_MS: '5000',
         JOB_ATTEMPTS: '1000',
         JOB_BACKOFF_MS: '200',
+        // not the default 10 calls a second: the 300 creates took 30 s of the run, the failover a few
+        RATE_LIMIT_PER_SECOND: '100',
         LOG_LEVEL: 'warn',
       };
       worker = await spawnWorker({ ...env, LOG_LEVEL: 'info' }, { readyTimeoutMs: 30_000 });

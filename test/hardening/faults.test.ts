@@ -13,15 +13,11 @@ import type { Sandbox } from '../../src/sandbox/server.ts';
 import type { SandboxFaults } from '../../src/sandbox/faults.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
-import {
-  usePipeline,
-  openQueues,
-  sleep,
-  unfinished,
-  waitFor,
-  type DataDir,
-  type WorkerChild,
-} from '../helpers/pipeline.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { openQueues, unfinished } from '../helpers/job-counts.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+import type { DataDir } from '../helpers/files.ts';
+import type { WorkerChild } from '../helpers/worker-child.ts';
 
 const SECTION = 'faults';
 

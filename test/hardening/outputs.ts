@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import { listTree } from '../helpers/pipeline.ts';
+import { listTree } from '../helpers/files.ts';
 
 /** First characters that make a spreadsheet evaluate a cell typed in or imported from CSV (OWASP). */
 export function isFormulaLike(s: string): boolean {

@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { enqueueCreateRfq, reconcilerOf } from '../../jobs/create-rfq.ts';
 import { createIdempotencyStore } from '../../src/creation/idempotency-store.ts';
 import { exactlyOnceBy, realisticRequisitions } from '../creation/real-lists.ts';
-import { freshPrefix, jobCounts, settled, sleep, useRedis, waitFor, useOwnParts } from '../helpers/pipeline.ts';
+import { freshPrefix, useRedis } from '../helpers/redis.ts';
+import { jobCounts, settled } from '../helpers/job-counts.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+import { useOwnParts } from '../helpers/pipeline.ts';
 import { recordFigure } from './figures.ts';
 
 const SECTION = 'Exactly once against moving lists';

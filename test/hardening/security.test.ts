@@ -24,16 +24,12 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { createSourcingClient } from '../../src/sourcing/client/http-client.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, type TemplateLine } from './hostile-files.ts';
-import {
-  listTree,
-  usePipeline,
-  openQueues,
-  serviceEnv,
-  unfinished,
-  waitFor,
-  type DataDir,
-  type WorkerChild,
-} from '../helpers/pipeline.ts';
+import { listTree, type DataDir } from '../helpers/files.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { openQueues, unfinished } from '../helpers/job-counts.ts';
+import { serviceEnv } from '../helpers/worker-env.ts';
+import { waitFor } from '../helpers/wait.ts';
+import type { WorkerChild } from '../helpers/worker-child.ts';
 import { callsInFlight } from '../helpers/monitor.ts';
 import { csvFields, filesContaining, isFormulaLike, workbookText } from './outputs.ts';
 

@@ -13,18 +13,12 @@ import { describe, expect, it } from 'vitest';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { recordFigure } from './figures.ts';
 import { csvOf, GENERIC_TEMPLATE, linesOf } from './hostile-files.ts';
-import {
-  ls,
-  makeDataDir,
-  openQueues,
-  serviceEnv,
-  sleep,
-  unfinished,
-  usePipeline,
-  useCleanups,
-  waitFor,
-  type DataDir,
-} from '../helpers/pipeline.ts';
+import { ls, makeDataDir, type DataDir } from '../helpers/files.ts';
+import { openQueues, unfinished } from '../helpers/job-counts.ts';
+import { serviceEnv } from '../helpers/worker-env.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { useCleanups } from '../helpers/cleanups.ts';
 
 const SECTION = 'stalls';
 

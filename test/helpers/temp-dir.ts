@@ -1,23 +1,22 @@
 /**
  * Temporary folders for tests, one kit: `tempDir()` makes a fresh folder under the system's temp folder and removes
  * it after the test that made it (in a test or a beforeEach hook: onTestFinished), or after the file's tests when
- * made outside a test (at file level, in a describe body or a beforeAll hook). A helper that owns a folder's lifetime
- * (a pipeline's data folder, removed with its clean-ups) makes it with `makeTempDir()` and removes it itself. No
- * test file calls mkdtemp (test/architecture/test-kit.test.ts).
+ * made outside a test (at file level, in a describe body or a beforeAll hook: `removeFoldersOfTheFile`, which
+ * test/helpers/each-file.ts runs after every file). A helper that owns a folder's lifetime (a pipeline's data folder,
+ * removed with its clean-ups) makes it with `makeTempDir()` and removes it itself. No test file calls mkdtemp
+ * (test/architecture/test-kit.test.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, onTestFinished } from 'vitest';
+import { onTestFinished } from 'vitest';
 
-/** Folders made outside a test, removed after the file's tests (this module is loaded while the file is collected). */
+/** Folders made outside a test, removed after the file's tests. */
 const leftForTheFile: string[] = [];
-try {
-  afterAll(() => {
-    for (const dir of leftForTheFile.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-} catch {
-  // loaded outside a test file (a global set-up): only makeTempDir is of use there
+
+/** Remove the folders made outside a test (after a file's tests; one module may serve many files in a worker). */
+export function removeFoldersOfTheFile(): void {
+  for (const dir of leftForTheFile.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** A fresh folder `<parent>/<prefix>XXXXXX` (parent: the system's temp folder) that the caller removes. */

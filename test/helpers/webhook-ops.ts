@@ -8,7 +8,8 @@ import { createMetrics } from '../../app/http/metrics.ts';
 import { webhookOutcome } from '../../app/http/webhook.ts';
 import { actOnWebhook } from '../../src/tracking/poll/hint-check.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
-import { pollingHarness, type PollingHarness, type usePipeline } from './pipeline.ts';
+import { pollingHarness, type PollingHarness } from './polling.ts';
+import type { usePipeline } from './pipeline.ts';
 
 export interface WebhookOps {
   readonly h: PollingHarness;

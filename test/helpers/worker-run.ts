@@ -8,7 +8,8 @@ import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
-import { makeDataDir, pipelineContext, type DataDir } from './pipeline.ts';
+import { makeDataDir, type DataDir } from './files.ts';
+import { pipelineContext } from './worker-env.ts';
 import { freshPrefix } from './redis.ts';
 import type { QueueKey } from '../../src/queues/index.ts';
 

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRfqRequestSchema } from '../../src/sourcing/schemas.ts';
 import { MAX_LINES_PER_RFQ } from '../../src/sourcing/limits.ts';
-import { genericCsv, genericRows } from '../helpers/pipeline.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
+import { genericCsv, genericRows } from '../helpers/fixtures.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('the lines limit of one RFQ', () => {

@@ -10,10 +10,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/ingest/index.ts';
 import type { Requisition } from '../../src/core/requisition.ts';
-import { tempDir } from '../helpers/pipeline.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { SAP_LIST_SAMPLE, sapListText } from './fixtures/make-sap-list-sample.ts';
 import { ingestWith, missingRequired, suggestAndLoad } from './suggest-helpers.ts';
 
@@ -39,8 +39,8 @@ function lines(reqs: Requisition[], prefix = '') {
 
 describe('SAP list "Text with Tabs" (ALV short headers)', async () => {
   const shipped = await loadProfiles(join(ROOT, 'mappings'));
+  // removed after the file's tests
   const temp = tempDir();
-  afterAll(() => temp.remove());
 
   it('the shipped sample is the fixture script output', async () => {
     const { readFile } = await import('node:fs/promises');
@@ -83,7 +83,7 @@ describe('SAP list "Text with Tabs" (ALV short headers)', async () => {
       )
       .map((cells) => cells.join('\t'))
       .join('\r\n');
-    const path = join(temp.dir, 'SAP_list_no_currency.txt');
+    const path = join(temp, 'SAP_list_no_currency.txt');
     writeFileSync(path, iconv.encode(text, 'win1252'));
     const { s, profile } = await suggestAndLoad(path);
     expect(s.raw.currency).toBeUndefined();
@@ -100,7 +100,7 @@ describe('SAP list "Text with Tabs" (ALV short headers)', async () => {
       '10040001\t20\tMAT-4712\tKugellager 6206-2RS\t24\tST\t6,10\t1\tEUR\t15-MÄR-2027\t1000\t001\tLAGER',
       '10040002\t10\t\tKopierpapier A4\t1.200\tPAK\t3,95\t1\tEUR\t01-FEB-2027\t2000\t002\tBÜRO',
     ].join('\r\n');
-    const path = join(temp.dir, 'BANF_kurz.txt');
+    const path = join(temp, 'BANF_kurz.txt');
     writeFileSync(path, iconv.encode(`${text}\r\n`, 'win1252'));
     const { s, profile } = await suggestAndLoad(path);
     expect(s.raw.fields).toMatchObject({

@@ -12,7 +12,10 @@ import { isInboxCandidate, newProcessingName, reportFileName } from '../../src/i
 import { ingestJobPayloadSchema } from '../../src/queues/ingest.ts';
 
 import { useRedis } from '../helpers/redis.ts';
-import { genericCsv, ls, useIntakes, waitFor } from '../helpers/pipeline.ts';
+import { genericCsv } from '../helpers/fixtures.ts';
+import { ls } from '../helpers/files.ts';
+import { useIntakes } from '../helpers/intake.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { isPlainName, parseProcessingName } from '../../src/queues/processing-name.ts';
 
 const r = useRedis();

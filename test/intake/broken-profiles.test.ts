@@ -9,10 +9,12 @@ import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/settings/config.ts';
-import { genericCsv, ls, reportNotes, usePipeline, waitFor, withOwnMappings } from '../helpers/pipeline.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
+import { genericCsv } from '../helpers/fixtures.ts';
+import { ls, reportNotes } from '../helpers/files.ts';
+import { usePipeline, withOwnMappings } from '../helpers/pipeline.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import { watchCommands } from '../helpers/monitor.ts';
-import { freePort } from '../helpers/wait.ts';
+import { freePort, waitFor } from '../helpers/wait.ts';
 import { LEGACY_PROFILE, LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
 
 const pipeline = usePipeline({ tag: 'broken-profiles' });

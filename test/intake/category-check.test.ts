@@ -17,7 +17,11 @@ import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import type { WorkerContext } from '../../jobs/worker.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { runPoll } from '../../src/tracking/poll/poll-runner.ts';
-import { GENERIC_HEADER, reportNotes, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { GENERIC_HEADER } from '../helpers/generic-template.ts';
+import { reportNotes } from '../helpers/files.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { waitForQueue } from '../helpers/job-counts.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
 import { startInboxWatcher, type InboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { vendorStore } from '../../src/vendors/vendor-store.ts';
@@ -68,6 +72,9 @@ async function run(
   await waitFor(`${expected} RFQ(s)`, async () => sandbox!.control.listAll().length === expected, 20_000, 50);
   const report = () => readdirSync(pipeline.data.reports).find((f) => f.startsWith(name));
   await waitFor('the report', async () => report() !== undefined, 20_000, 50);
+  // and the job done: the report comes before the move and the ledger's entry that status reads (read in between
+  // under load: status.files empty)
+  await waitForQueue([ctx.queues.ingest]);
   const created = sandbox.control.listAll().map((r) => r.title);
   return { ctx, report: join(pipeline.data.reports, report()!), logs, created };
 }

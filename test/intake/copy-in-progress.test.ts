@@ -12,7 +12,10 @@ import { ingestOneFile, recoverProcessing, type AdmitResult } from '../../src/in
 import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { ledgerClaims } from '../helpers/monitor.ts';
-import { genericCsv, ls, reportNotes, type TestIntake, useIntakes, waitFor } from '../helpers/pipeline.ts';
+import { genericCsv } from '../helpers/fixtures.ts';
+import { ls, reportNotes } from '../helpers/files.ts';
+import { type TestIntake, useIntakes } from '../helpers/intake.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const r = useRedis();
 

@@ -9,7 +9,9 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../helpers/redis.ts';
-import { ls, sleep, useIntakes, waitFor, type TestIntake } from '../helpers/pipeline.ts';
+import { ls } from '../helpers/files.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+import { useIntakes, type TestIntake } from '../helpers/intake.ts';
 
 const r = useRedis();
 const intakes = useIntakes(() => r.url);

@@ -27,17 +27,12 @@ import { ingestOneFile, recoverProcessing } from '../../src/intake/inbox-intake.
 
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../src/redis/embedded-redis.ts';
 import { freshPrefix } from '../helpers/redis.ts';
-import { BIN } from '../app/cli-helpers.ts';
-import {
-  genericCsv,
-  genericRows,
-  ls,
-  reportNotes,
-  sleep,
-  useIntakes,
-  usePipeline,
-  waitFor,
-} from '../helpers/pipeline.ts';
+import { BIN } from '../helpers/cli.ts';
+import { genericCsv, genericRows } from '../helpers/fixtures.ts';
+import { ls, reportNotes } from '../helpers/files.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+import { useIntakes } from '../helpers/intake.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline();

@@ -12,16 +12,9 @@ import { ingestJobPayloadSchema } from '../../src/queues/ingest.ts';
 
 import { ledgerClaims } from '../helpers/monitor.ts';
 import { useRedis } from '../helpers/redis.ts';
-import {
-  ls,
-  reportNotes,
-  sleep,
-  testConfig,
-  type TestIntake,
-  testIntake,
-  useIntakes,
-  waitFor,
-} from '../helpers/pipeline.ts';
+import { ls, reportNotes } from '../helpers/files.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+import { testConfig, type TestIntake, testIntake, useIntakes } from '../helpers/intake.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const r = useRedis();

@@ -13,7 +13,9 @@ import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { spoolPathFor } from '../../src/intake/requisition-spool.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { useRedis } from '../helpers/redis.ts';
-import { genericCsv, ls, reportNotes, type TestIntake, useIntakes } from '../helpers/pipeline.ts';
+import { genericCsv } from '../helpers/fixtures.ts';
+import { ls, reportNotes } from '../helpers/files.ts';
+import { type TestIntake, useIntakes } from '../helpers/intake.ts';
 
 const r = useRedis();
 

@@ -20,7 +20,9 @@ import { recentFailures } from '../../app/commands/status.ts';
 import { runIntakeCommand } from '../../app/commands/intake.ts';
 import { runIngestCommand } from '../../app/commands/ingest.ts';
 import { useRedis, freshPrefix } from '../helpers/redis.ts';
-import { genericCsv, ls, type TestIntake, useIntakes } from '../helpers/pipeline.ts';
+import { genericCsv } from '../helpers/fixtures.ts';
+import { ls } from '../helpers/files.ts';
+import { type TestIntake, useIntakes } from '../helpers/intake.ts';
 
 const r = useRedis();
 const intakes = useIntakes(() => r.url);

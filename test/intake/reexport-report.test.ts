@@ -11,9 +11,12 @@ import { startWorker, type RunningWorker } from '../../jobs/worker.ts';
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { freshPrefix } from '../helpers/redis.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
-import { pipelineContext, waitFor, usePipeline } from '../helpers/pipeline.ts';
-import { GENERIC_HEADER, genericRows } from '../helpers/pipeline.ts';
+import { spawnCli } from '../helpers/cli.ts';
+import { pipelineContext } from '../helpers/worker-env.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { GENERIC_HEADER } from '../helpers/generic-template.ts';
+import { genericRows } from '../helpers/fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline();

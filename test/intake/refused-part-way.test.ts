@@ -10,16 +10,12 @@ import { startWorker } from '../../jobs/worker.ts';
 import { silentLogger } from '../../src/core/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../../app/runtime/worker-context.ts';
 import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
-import {
-  genericCsv,
-  jobCounts,
-  ls,
-  reportNotes,
-  settled,
-  testConfig,
-  usePipeline,
-  waitFor,
-} from '../helpers/pipeline.ts';
+import { genericCsv } from '../helpers/fixtures.ts';
+import { jobCounts, settled } from '../helpers/job-counts.ts';
+import { ls, reportNotes } from '../helpers/files.ts';
+import { testConfig } from '../helpers/intake.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const pipeline = usePipeline();

@@ -10,7 +10,7 @@ import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { lastRetention, runRetention } from '../../src/outbox/retention.ts';
 import { Redis } from 'ioredis';
 import { useRedis } from '../helpers/redis.ts';
-import { testConfig } from '../helpers/pipeline.ts';
+import { testConfig } from '../helpers/intake.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const r = useRedis();

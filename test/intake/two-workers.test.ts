@@ -14,7 +14,10 @@ import { FileLedger } from '../../src/intake/file-ledger.ts';
 import { startInboxWatcher } from '../../src/intake/inbox-watcher.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useSandbox } from '../helpers/sandbox.ts';
-import { genericCsv, genericRows, ls, reportNotes, testConfig, waitFor } from '../helpers/pipeline.ts';
+import { genericCsv, genericRows } from '../helpers/fixtures.ts';
+import { ls, reportNotes } from '../helpers/files.ts';
+import { testConfig } from '../helpers/intake.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const r = useRedis();

@@ -12,7 +12,7 @@ import { createLogger } from '../../src/core/logger.ts';
 import { currentMappingSets, startMappingSetWatch } from '../../src/intake/mapping-sets.ts';
 import { redisKeys } from '../../src/redis/redis-keys.ts';
 import { freshPrefix, useRedis } from '../helpers/redis.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const r = useRedis();

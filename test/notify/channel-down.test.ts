@@ -10,7 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { processNotify } from '../../jobs/notify.ts';
 import { listFailed, retryFailed } from '../../app/commands/failed-jobs.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { jobCounts, pollingHarness, usePipeline, waitFor, type PollingHarness } from '../helpers/pipeline.ts';
+import { jobCounts } from '../helpers/job-counts.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { startHttpReceiver, startSmtpCatcher, type HttpReceiver, type SmtpCatcher } from '../helpers/notify.ts';
 import { QUEUE_NAMES } from '../../src/queues/index.ts';
 

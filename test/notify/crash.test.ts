@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { watchCommands } from '../helpers/monitor.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/notify.ts';
 

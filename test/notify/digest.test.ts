@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { startWorker } from '../../jobs/worker.ts';
 import { comparisonReady } from '../../src/notify/events/index.ts';
 import { nextWallClock } from '../../src/notify/windows.ts';
-import { jobCounts, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { jobCounts } from '../helpers/job-counts.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { notifyContext, startHttpReceiver } from '../helpers/notify.ts';
 import { refusedBurst } from './refused-burst.ts';
 

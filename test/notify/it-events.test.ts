@@ -17,7 +17,10 @@ import { ingestOneFile } from '../../src/intake/inbox-intake.ts';
 import { requisitionId } from '../../src/redis/redis-keys.ts';
 import { recordPoll } from '../../src/tracking/poll/poll-history.ts';
 import { emptyPollResult } from '../../src/tracking/poll/poll-result.ts';
-import { GENERIC_HEADER, genericRows, makeRequisitions, usePipeline, waitForQueue } from '../helpers/pipeline.ts';
+import { GENERIC_HEADER } from '../helpers/generic-template.ts';
+import { genericRows, makeRequisitions } from '../helpers/fixtures.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitForQueue } from '../helpers/job-counts.ts';
 import { notifyContext, startHttpReceiver, type HttpReceiver } from '../helpers/notify.ts';
 import { LEGACY_PROFILE_BROKEN } from '../helpers/profiles.ts';
 import { trackingStore } from '../../src/rfqs/store.ts';
@@ -62,7 +65,18 @@ describe('IT events', () => {
     const [r] = makeRequisitions(1, 'park');
     const deps = creatorDeps(ctx);
     const body = postedBodyOf(toCreateRfqRequest(r!));
-    await deps.store.claim(r!, 'tok', contentHashOf(r!), 60_000, { limiter: deps.limiter, postLeaseMs: 60_000 }, body);
+    const claim = await deps.store.claim(
+      r!,
+      'tok',
+      contentHashOf(r!),
+      60_000,
+      { limiter: deps.limiter, postLeaseMs: 60_000 },
+      body,
+    );
+    // set-up: no permit free at that moment (the other requisition's create, the dialect's reads first): the post
+    // begins as a job's does once it has its permit (park takes only a requisition being created; failed under load)
+    if (claim.status === 'claimed' && !claim.posting)
+      await deps.store.beginPost(requisitionId(r!), 'tok', 60_000, body);
     expect(await deps.store.park(requisitionId(r!), 'tok', 'two RFQs carry its fingerprint')).toBe(true);
     await enqueueCreateRfq(ctx.queues, r!);
     const [, decision] = await told(2);

@@ -9,8 +9,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshPrefix } from '../helpers/redis.ts';
-import { openQueues, unfinished, usePipeline } from '../helpers/pipeline.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
+import { openQueues, unfinished } from '../helpers/job-counts.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import { startStallingServer, type StallingServer } from '../helpers/stalling-servers.ts';
 
 const pipeline = usePipeline({ sandbox: false, tag: 'once-wait' });

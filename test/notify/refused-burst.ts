@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import type { Job } from 'bullmq';
 import { startWorker } from '../../jobs/worker.ts';
 import { startInboxWatcher } from '../../src/intake/inbox-watcher.ts';
-import { jobCounts, waitFor, type Pipeline } from '../helpers/pipeline.ts';
+import { jobCounts } from '../helpers/job-counts.ts';
+import { waitFor } from '../helpers/wait.ts';
+import type { Pipeline } from '../helpers/pipeline.ts';
 import {
   notifyContext,
   startHttpReceiver,

@@ -11,7 +11,7 @@ import { stringify } from 'yaml';
 import { loadConfig } from '../../src/settings/config.ts';
 import { ConfigError } from '../../src/core/errors.ts';
 import { resolveNotifySettings } from '../../src/notify/notify-settings.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import { localhostTls, secretFile, startSmtpCatcher } from '../helpers/notify.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 

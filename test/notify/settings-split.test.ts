@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { freshPrefix } from '../helpers/redis.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
+import { spawnCli } from '../helpers/cli.ts';
 
 const pipeline = usePipeline({ sandbox: false, tag: 'notify-split' });
 

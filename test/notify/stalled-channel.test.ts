@@ -13,7 +13,9 @@ import { collectStatus, formatStatus } from '../../app/commands/status.ts';
 import type { AppContext } from '../../app/runtime/worker-context.ts';
 import type { NotifyEvent } from '../../src/notify/event-kind.ts';
 import { comparisonReady, fileRefused } from '../../src/notify/events/index.ts';
-import { usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { spawnCli } from '../helpers/cli.ts';
 import {
   notifyContext,
   startHttpReceiver,
@@ -22,7 +24,6 @@ import {
   type SmtpCatcher,
 } from '../helpers/notify.ts';
 import { startStallingServer, type StallingServer } from '../helpers/stalling-servers.ts';
-import { spawnCli } from '../app/cli-helpers.ts';
 
 const pipeline = usePipeline({ sandbox: false, tag: 'stalled' });
 let worker: RunningWorker | undefined;

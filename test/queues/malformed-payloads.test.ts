@@ -9,7 +9,10 @@ import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-co
 import { listFailed } from '../../app/commands/failed-jobs.ts';
 import { contentHashOf } from '../../src/creation/rfq-creator.ts';
 import { QUEUE_KEYS, enqueueCreateRfq, enqueuePollNow, type QueueKey } from '../../src/queues/index.ts';
-import { makeRequisitions, pipelineContext, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { pipelineContext } from '../helpers/worker-env.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const pipeline = usePipeline();
 

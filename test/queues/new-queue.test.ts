@@ -8,7 +8,9 @@ import { startWorker, type ExtraQueue, type RunningWorker } from '../../jobs/wor
 import { closeWorkerContext, type AppContext } from '../../app/runtime/worker-context.ts';
 import { createQueuesOf } from '../../src/redis/queues.ts';
 import { QUEUE_MODULES } from '../../src/queues/index.ts';
-import { pipelineContext, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { pipelineContext } from '../helpers/worker-env.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { echoJobId, echoProcessor, echoQueue, enqueueEcho } from './echo-queue.ts';
 
 const pipeline = usePipeline();

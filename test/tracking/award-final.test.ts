@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { pollingHarness, readAwardCsv, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { readAwardCsv } from '../helpers/files.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 5 } });
 let h: PollingHarness | undefined;

@@ -23,7 +23,10 @@ import { enqueuePollNow } from '../../src/queues/poll.ts';
 import { lastPoll } from '../../src/tracking/poll/poll-history.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
-import { checkExactlyOnce, makeRequisitions, waitFor, waitForQueue } from '../helpers/pipeline.ts';
+import { checkExactlyOnce } from '../helpers/creation.ts';
+import { makeRequisitions } from '../helpers/fixtures.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { waitForQueue } from '../helpers/job-counts.ts';
 import { useRedis } from '../helpers/redis.ts';
 import { useWorkerRun } from '../helpers/worker-run.ts';
 

@@ -10,7 +10,8 @@ import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/core/logger.ts';
 import { enqueuePollNow } from '../../src/queues/poll.ts';
-import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const mnt = tempDir('rfq-diskfull-');

@@ -9,7 +9,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { ls, pollingHarness, usePipeline, type PollingHarness } from '../helpers/pipeline.ts';
+import { ls } from '../helpers/files.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 5 } });
 let h: PollingHarness | undefined;

@@ -15,7 +15,9 @@ import { awardRules, comparisonOutputs, type AwardRule, type OutputWriter } from
 import { NoteList, supplierLabel } from '../../src/comparison/notes.ts';
 import { supplierLinePrice } from '../../src/comparison/stages/index.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { ls, pollingHarness, readAwardCsv, usePipeline, type PollingHarness } from '../helpers/pipeline.ts';
+import { ls, readAwardCsv } from '../helpers/files.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 
 /** One CSV per supplier that quoted, beside the workbook: what that supplier quoted, line by line. */
 const csvPerSupplier: OutputWriter = {

@@ -12,7 +12,8 @@ import { COMPARISON_COLS as C, SUPPLIER_PARTS as P } from '../../src/comparison/
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { writeAccountOverview } from '../../src/awarding/overview.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 import { COMPARISON_ROWS as R } from '../../src/comparison/sheets/comparison/index.ts';
 
 const pipeline = usePipeline();

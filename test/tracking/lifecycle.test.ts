@@ -9,7 +9,9 @@ import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runQuotations } from '../../src/awarding/quotations-runner.ts';
 import { trackingStatus, pendingWork, trackedRfq } from '../../src/tracking/status.ts';
-import { pollingHarness, readAwardCsv, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { readAwardCsv } from '../helpers/files.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 3 } });
 let h: PollingHarness | undefined;

@@ -15,7 +15,8 @@ import { enqueueOverview } from '../../src/queues/poll.ts';
 import { lastPoll } from '../../src/tracking/poll/poll-history.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { trackingStore } from '../../src/rfqs/store.ts';
 

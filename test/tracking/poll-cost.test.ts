@@ -13,7 +13,8 @@ import { withheldAwards } from '../../src/rfqs/withheld-awards.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
-import { pollingHarness, type PollingHarness, useOwnParts, usePipeline } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { useOwnParts, usePipeline } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline({ sandbox: false, scope: 'file' });
 const own = useOwnParts();

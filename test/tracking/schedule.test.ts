@@ -11,7 +11,9 @@ import {
 } from '../../src/tracking/poll/poll-schedule.ts';
 import { pollHistory } from '../../src/tracking/poll/poll-history.ts';
 import { trackingStatus, trackedRfq } from '../../src/tracking/status.ts';
-import { pollingHarness, type PollingHarness, usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const pipeline = usePipeline({ sandbox: { accounts: { 'sandbox-token': 'Sandbox Buyer Ltd' } } });
 const open: Array<PollingHarness | PollSchedule> = [];

@@ -9,7 +9,8 @@ import { trackingFacts } from '../../app/commands/status-command.ts';
 import { lastPoll } from '../../src/tracking/poll/poll-history.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
-import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline({ sandbox: { pageSize: 3 } });
 let h: PollingHarness | undefined;

@@ -7,7 +7,8 @@ import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeComparisonNow } from '../../src/awarding/compare-now.ts';
 import { runComparison } from '../../src/awarding/comparison-runner.ts';
-import { pollingHarness, type PollingHarness, usePipeline } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline();
 let h: PollingHarness | undefined;

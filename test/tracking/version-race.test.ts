@@ -14,7 +14,8 @@ import { runComparison } from '../../src/awarding/comparison-runner.ts';
 import { runPoll } from '../../src/tracking/poll/poll-runner.ts';
 import { runQuotations } from '../../src/awarding/quotations-runner.ts';
 import { trackedRfq } from '../../src/tracking/status.ts';
-import { pollingHarness, usePipeline, type PollingHarness } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 
 const pipeline = usePipeline();
 let h: PollingHarness | undefined;

@@ -14,7 +14,9 @@ import { actOnWebhook } from '../../src/tracking/poll/hint-check.ts';
 import { hintFigures } from '../../src/rfqs/hint-stats.ts';
 import { trackRfq } from '../../src/tracking/rfq-tracker.ts';
 import { captureLogs } from '../sourcing/fake-service.ts';
-import { pollingHarness, type PollingHarness, useRedis, waitFor } from '../helpers/pipeline.ts';
+import { pollingHarness, type PollingHarness } from '../helpers/polling.ts';
+import { useRedis } from '../helpers/redis.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { startSandboxChild, type SandboxChild } from '../helpers/sandbox-child.ts';
 
 const LIMIT = 10;

@@ -4,7 +4,8 @@
  * no poll woken. Real Redis, the sandbox over HTTP sending its own webhooks, in-process workers.
  */
 import { describe, expect, it } from 'vitest';
-import { usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { useWebhookOps } from '../helpers/webhook-ops.ts';
 import { trackingStore } from '../../src/rfqs/store.ts';
 

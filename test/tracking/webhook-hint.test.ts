@@ -10,7 +10,8 @@ import { actOnWebhook } from '../../src/tracking/poll/hint-check.ts';
 import { createMetrics } from '../../app/http/metrics.ts';
 import { closeToWorkbook, hintFigures } from '../../src/rfqs/hint-stats.ts';
 import { statusWebhook, webhookLines } from '../../app/commands/status-webhook.ts';
-import { usePipeline, waitFor } from '../helpers/pipeline.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { useWebhookOps } from '../helpers/webhook-ops.ts';
 import { trackingStore } from '../../src/rfqs/store.ts';
 

@@ -4,9 +4,9 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
-import { freshPrefix } from '../helpers/redis.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { tempDir } from '../helpers/temp-dir.ts';
+import { freshPrefix } from './redis.ts';
+import { waitFor } from './wait.ts';
+import { tempDir } from './temp-dir.ts';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/rfq-sync.ts');
 
@@ -66,7 +66,7 @@ export function spawnCli(args: string[], env: Record<string, string>): Spawned {
   };
 }
 
-/** The harness's waitFor (test/helpers/pipeline.ts), in the argument order of the CLI tests. */
+/** The kit's waitFor (test/helpers/wait.ts), in the argument order of the CLI tests. */
 export async function until(cond: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   await waitFor(what, cond, timeoutMs, 100);
 }
