@@ -82,7 +82,7 @@ export function lineStatistics(
       estimatedSum = estimatedSum.add(line.estimatedTotal);
       estimatedKnown = true;
     }
-    rankQuotes(line, suppliers, linePrices, order);
+    rankQuotes(line, suppliers, basis, linePrices, order);
     if (order.length > 0) {
       bestOfLine(line, order, linePrices, ctx);
       splitLinesCovered++;
@@ -131,10 +131,15 @@ function estimateLine(
 function rankQuotes(
   line: LineComparison,
   suppliers: SupplierSummary[],
+  basis: PriceBasis,
   linePrices: Array<Decimal | null>,
   order: number[],
 ): void {
   const li = line.index;
+  // The quoted prices as doubles (stage 2 made them): two prices whose doubles differ are in that order exactly, as
+  // the nearest double never reverses an order; equal doubles are compared exactly.
+  const quotedAs = (si: number): number =>
+    basis === 'unit' ? suppliers[si]!.unitValues[li]! : suppliers[si]!.lineTotalValues[li]!;
   const supplierCount = suppliers.length;
   line.ranks = new Array<number>(supplierCount).fill(0);
   order.length = 0;
@@ -151,7 +156,12 @@ function rankQuotes(
     if (s.eligible) order.push(si);
   }
   line.anyQuote = anyQuote;
-  order.sort((a, b) => linePrices[a]!.cmp(linePrices[b]!) || suppliers[a]!.tieOrder - suppliers[b]!.tieOrder);
+  order.sort(
+    (a, b) =>
+      quotedAs(a) - quotedAs(b) ||
+      linePrices[a]!.cmp(linePrices[b]!) ||
+      suppliers[a]!.tieOrder - suppliers[b]!.tieOrder,
+  );
   assignRanks(
     order,
     (si) => linePrices[si]!,

@@ -5,7 +5,7 @@
 import { Decimal } from 'decimal.js';
 import type { Quotation } from '../../sourcing/index.ts';
 import { lineLabel, NoteList, supplierLabel } from '../notes.ts';
-import { parseDecimal, priceParts } from './price-parts.ts';
+import { parseDecimal, priceParts, toDouble } from './price-parts.ts';
 import { countDocs, documentNames } from './quotation-documents.ts';
 import type { LinesStage } from './stage-lines.ts';
 import type { ComparisonInput, SupplierDecision, SupplierSummary } from '../types.ts';
@@ -106,11 +106,14 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
         );
         continue;
       }
-      quoted[li] = String(d.price).trim();
+      const text = String(d.price).trim();
+      quoted[li] = text;
       const parts = priceParts(basis, price, line.qty);
-      if (parts.unit !== undefined) unitValues[li] = parts.unit.toNumber();
+      // The quoted price itself (a unit price, or a line total) needs no decimal.js to become a double.
+      if (parts.unit !== undefined)
+        unitValues[li] = parts.unit === price ? toDouble(text, price) : parts.unit.toNumber();
       if (parts.total !== undefined) {
-        lineTotalValues[li] = parts.total.toNumber();
+        lineTotalValues[li] = parts.total === price ? toDouble(text, price) : parts.total.toNumber();
         total = total.add(parts.total);
       }
     }
