@@ -3,7 +3,7 @@
 5,000 lines x 50 suppliers by default: per line 15 cells of line data and statistics (texts, numbers, number
 formats) and the last price paid (price, date, supplier), then per supplier unit price, line total, % of mean, rank
 and the difference from the last price, the lowest price of a line filled green and a missing one hatched, as the
-comparison sheet does. Prints one JSON line: {"writeMs": ..., "maxRssMB": ...}.
+comparison sheet does. Prints one JSON line: {"writeMs": ..., "cpuMs": ..., "maxRssMB": ...}.
 
     python3 bench/comparison-peer.py OUT.xlsx [LINES] [SUPPLIERS]
 """
@@ -25,6 +25,7 @@ rnd = random.Random(7)
 awarded_on = datetime(2025, 12, 1)
 
 t0 = time.perf_counter()
+cpu0 = time.process_time()
 wb = Workbook(write_only=True)
 ws = wb.create_sheet("Comparison")
 ws.freeze_panes = "C16"
@@ -78,4 +79,5 @@ for i in range(LINES):
                 cell(ranked.index(p) + 1, "0", fill, font), cell(p / last - 1 if last else None, "+0.0%;-0.0%;0.0%")]
     ws.append(row)
 wb.save(out)
-print(json.dumps({"writeMs": round((time.perf_counter() - t0) * 1000), "maxRssMB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}))
+print(json.dumps({"writeMs": round((time.perf_counter() - t0) * 1000), "cpuMs": round((time.process_time() - cpu0) * 1000),
+                  "maxRssMB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}))

@@ -114,6 +114,7 @@ async function child(out: string): Promise<void> {
   const redis = new Redis(args.redis!);
   await redis.ping();
   const inputRssMB = Math.round(process.memoryUsage.rss() / 1024 / 1024);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const model = buildComparison(data);
   const t1 = performance.now();
@@ -121,6 +122,7 @@ async function child(out: string): Promise<void> {
   const t2 = performance.now();
   await writeAtomically(out, (tmp) => writeComparisonModel(model, tmp));
   const t3 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
   await redis.quit();
   process.stdout.write(
     JSON.stringify({
@@ -129,6 +131,7 @@ async function child(out: string): Promise<void> {
       lastPrices: Object.keys(data.lastAwards).length,
       writeMs: Math.round(t3 - t2),
       totalMs: Math.round(t3 - t0),
+      cpuMs: Math.round((cpu.user + cpu.system) / 1000),
       maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
       inputRssMB,
     }),
@@ -141,6 +144,8 @@ type ChildResult = {
   lastPrices: number;
   writeMs: number;
   totalMs: number;
+  /** CPU time of the build, lookups and write, every thread of the process (zlib, the garbage collector). */
+  cpuMs: number;
   maxRssMB: number;
   inputRssMB: number;
 };
@@ -168,12 +173,13 @@ function runOurs(out: string, redisUrl: string): ChildResult & { wallMs: number 
 }
 
 /** The openpyxl peer, or why it could not run. The interpreter with openpyxl: Debian's, else the one on PATH. */
-function runPeer(out: string): { writeMs: number; maxRssMB: number } | string {
+type PeerResult = { writeMs: number; cpuMs: number; maxRssMB: number };
+
+function runPeer(out: string): PeerResult | string {
   const script = fileURLToPath(new URL('./comparison-peer.py', import.meta.url));
   for (const python of ['/usr/bin/python3', 'python3']) {
     const run = spawnSync(python, [script, out, String(LINES), String(SUPPLIERS)], { encoding: 'utf8' });
-    if (run.status === 0)
-      return JSON.parse(run.stdout.trim().split('\n').pop()!) as { writeMs: number; maxRssMB: number };
+    if (run.status === 0) return JSON.parse(run.stdout.trim().split('\n').pop()!) as PeerResult;
     if (/No module named 'openpyxl'/.test(run.stderr ?? '')) continue;
     if (run.error) continue;
     return `peer failed: ${(run.stderr ?? '').trim().split('\n').pop()}`;
@@ -204,6 +210,7 @@ async function main(): Promise<void> {
       );
       console.log(`  write (streaming exceljs):    ${(r.writeMs / 1000).toFixed(2)} s`);
       console.log(`  total build + lookups + write: ${(r.totalMs / 1000).toFixed(2)} s   (target < 8 s)`);
+      console.log(`  CPU time of the three:        ${(r.cpuMs / 1000).toFixed(2)} s   (every thread: zlib, GC)`);
       console.log(`  peak RSS of the run:          ${r.maxRssMB} MB   (target < 400 MB)`);
       console.log(`    of which before the build:  ${r.inputRssMB} MB   (Node, modules and the 250,000 quoted prices)`);
       console.log(
@@ -216,8 +223,12 @@ async function main(): Promise<void> {
         console.log(`  openpyxl write-only peer:     not run: ${peer}`);
       } else {
         const ratio = r.totalMs / peer.writeMs;
-        console.log(`  openpyxl write-only peer:     ${(peer.writeMs / 1000).toFixed(2)} s, ${peer.maxRssMB} MB`);
+        console.log(
+          `  openpyxl write-only peer:     ${(peer.writeMs / 1000).toFixed(2)} s (CPU ${(peer.cpuMs / 1000).toFixed(2)} s), ${peer.maxRssMB} MB`,
+        );
         console.log(`  ratio ours / peer:            ${ratio.toFixed(2)}x   (target <= 0.3x)`);
+        // CPU time moves less with the load of a shared machine than the wall clock.
+        console.log(`  ratio of CPU time:            ${(r.cpuMs / peer.cpuMs).toFixed(2)}x`);
         if (ratio > 0.3) process.exitCode = 1;
       }
       if (r.totalMs >= 8000 || r.maxRssMB >= 400) process.exitCode = 1;

@@ -90,4 +90,28 @@ describe('ties', () => {
     const earlierTie = earlier.notes.find((n) => n.topic === 'Ties' && n.text.startsWith('Line A'))!.text;
     expect(earlierTie).toContain('Beta (key 8) is shown as best: its quotation is the earlier one.');
   });
+
+  it('ranks prices that one double cannot tell apart exactly, and reads every price text decimal.js reads', () => {
+    // All four are 10 as doubles: the ranks and the best come from the exact values.
+    const model = buildComparison({
+      ...tieInput({ a: day, b: day }),
+      quotations: [
+        quote('7', 'Alpha', { L1: '10.000000000000000002', L2: '0x1.8' }, { status: 'qualified' }),
+        quote('8', 'Beta', { L1: '10.000000000000000001', L2: '1.5e0' }, { status: 'qualified' }),
+        quote('9', 'Gamma', { L1: '10.0000000000000000010', L2: '+1.50' }, { status: 'qualified' }),
+        quote('10', 'Delta', { L1: '0xA', L2: '0b1.1' }, { status: 'qualified' }),
+      ],
+    });
+    const byName = (name: string) => model.suppliers.findIndex((s) => s.name === name);
+    const [line] = model.lines;
+    expect(['Delta', 'Beta', 'Gamma', 'Alpha'].map((n) => line!.ranks[byName(n)])).toEqual([1, 2, 2, 4]);
+    expect(model.suppliers[line!.best!]!.name).toBe('Delta');
+    expect(line!.lowest?.toFixed()).toBe('10');
+    expect(line!.highest?.toFixed()).toBe('10.000000000000000002');
+    // The cells' doubles: hex and binary fractions (which Number() cannot read) as decimal.js reads them.
+    expect(model.suppliers.map((s) => [s.unitValues[0], s.unitValues[1], s.lineTotalValues[1]])).toEqual(
+      model.suppliers.map(() => [10, 1.5, 15]),
+    );
+    expect(model.lines[1]!.ranks).toEqual([1, 1, 1, 1]);
+  });
 });

@@ -34,6 +34,23 @@ export function put(row: Row, col: number, value: Value, style?: Partial<Style>)
   return cell;
 }
 
+/**
+ * The cells of one row, as the Comparison sheet's line rows write them: into exceljs' Row (rowCells) or as XML
+ * (row-xml.ts). Columns are put left to right, each once.
+ */
+export interface RowCells {
+  put(col: number, value: Value, style?: Partial<Style>): void;
+  /** A note (an Excel comment) on the cell put at `col`. */
+  note(col: number, text: string): void;
+}
+
+export function rowCells(row: Row): RowCells {
+  return {
+    put: (col, value, style) => void put(row, col, value, style),
+    note: (col, text) => void (row.getCell(col).note = text),
+  };
+}
+
 export function colLetter(n: number): string {
   let s = '';
   while (n > 0) {

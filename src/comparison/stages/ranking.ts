@@ -2,7 +2,6 @@
  * Ranks and ties: the deterministic tie-break between quotations, competition ranking and why a tie went the way it
  * did. Shared by the supplier order, the per-line statistics and the Award sheet.
  */
-import type { Decimal } from 'decimal.js';
 import type { SupplierSummary } from '../types.ts';
 
 const keyCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
@@ -27,14 +26,11 @@ export function tieReason(suppliers: SupplierSummary[], tied: number[]): string 
     : 'its quotation is the earlier one';
 }
 
-/** Competition ranking (1, 1, 3): equal values share a rank. `values` must be sorted ascending by `value`. */
-export function assignRanks<T>(sorted: T[], value: (t: T) => Decimal, set: (t: T, rank: number) => void): void {
+/** Competition ranking (1, 1, 3): equal values share a rank. `sorted` must be in ascending order of value. */
+export function assignRanks<T>(sorted: T[], same: (a: T, b: T) => boolean, set: (t: T, rank: number) => void): void {
   let rank = 0;
-  let prev: Decimal | undefined;
   sorted.forEach((t, i) => {
-    const v = value(t);
-    if (prev === undefined || !v.eq(prev)) rank = i + 1;
+    if (i === 0 || !same(t, sorted[i - 1]!)) rank = i + 1;
     set(t, rank);
-    prev = v;
   });
 }

@@ -6,6 +6,7 @@ import { Decimal } from 'decimal.js';
 import type { ListedRfq } from '../../sourcing/index.ts';
 import { lineLabel, NoteList, supplierLabel } from '../notes.ts';
 import { asUnit, parseDecimal, priceParts } from './price-parts.ts';
+import { LinePrices } from './line-prices.ts';
 import { assignRanks, tieReason } from './ranking.ts';
 import type { LineComparison, PriceBasis, SupplierSummary } from '../types.ts';
 
@@ -65,7 +66,6 @@ export function lineStatistics(
   erpPrices?: Record<string, [string, string]>,
 ): LineStatsStage {
   let erpEstimated = 0;
-  const supplierCount = suppliers.length;
   const ties = new NoteList('Ties');
   const noQuote = new NoteList('Lines without any quote');
   const noEligible = new NoteList('Lines without a qualified quote');
@@ -75,16 +75,17 @@ export function lineStatistics(
   let estimatedSum = new Decimal(0);
   let estimatedKnown = false;
   const order: number[] = [];
-  const linePrices: Array<Decimal | null> = new Array<Decimal | null>(supplierCount).fill(null);
+  const prices = new LinePrices(suppliers, basis);
   for (const line of lines) {
     if (estimateLine(line, rfq.lines[line.index]!, erpPrices)) erpEstimated++;
     if (line.estimatedTotal !== undefined) {
       estimatedSum = estimatedSum.add(line.estimatedTotal);
       estimatedKnown = true;
     }
-    rankQuotes(line, suppliers, linePrices, order);
+    prices.at(line.index);
+    rankQuotes(line, suppliers, prices, order);
     if (order.length > 0) {
-      bestOfLine(line, order, linePrices, ctx);
+      bestOfLine(line, order, prices, ctx);
       splitLinesCovered++;
       if (line.bestLineTotal !== undefined) splitTotal = splitTotal.add(line.bestLineTotal);
     } else if (!line.anyQuote) {
@@ -125,36 +126,24 @@ function estimateLine(
 }
 
 /**
- * Every supplier's quoted price of `line` into `linePrices`, the eligible ones ranked into `order` (both arrays are
- * reused from line to line); sets the line's ranks, its number of quotes and whether anyone quoted it.
+ * The eligible quotes of `line` ranked into `order` (reused from line to line); sets the line's ranks, its number of
+ * quotes and whether anyone quoted it.
  */
-function rankQuotes(
-  line: LineComparison,
-  suppliers: SupplierSummary[],
-  linePrices: Array<Decimal | null>,
-  order: number[],
-): void {
-  const li = line.index;
+function rankQuotes(line: LineComparison, suppliers: SupplierSummary[], prices: LinePrices, order: number[]): void {
   const supplierCount = suppliers.length;
   line.ranks = new Array<number>(supplierCount).fill(0);
   order.length = 0;
   let anyQuote = false;
   for (let si = 0; si < supplierCount; si++) {
-    const s = suppliers[si]!;
-    const text = s.quoted[li] ?? null;
-    if (text === null) {
-      linePrices[si] = null;
-      continue;
-    }
-    linePrices[si] = new Decimal(text);
+    if (prices.text(si) === null) continue;
     anyQuote = true;
-    if (s.eligible) order.push(si);
+    if (suppliers[si]!.eligible) order.push(si);
   }
   line.anyQuote = anyQuote;
-  order.sort((a, b) => linePrices[a]!.cmp(linePrices[b]!) || suppliers[a]!.tieOrder - suppliers[b]!.tieOrder);
+  order.sort((a, b) => prices.compare(a, b) || suppliers[a]!.tieOrder - suppliers[b]!.tieOrder);
   assignRanks(
     order,
-    (si) => linePrices[si]!,
+    (a, b) => prices.compare(a, b) === 0,
     (si, r) => (line.ranks[si] = r),
   );
   line.quotes = order.length;
@@ -167,23 +156,21 @@ function rankQuotes(
 function bestOfLine(
   line: LineComparison,
   order: number[],
-  linePrices: Array<Decimal | null>,
+  prices: LinePrices,
   { basis, lines, suppliers, ties }: LineContext,
 ): void {
   const li = line.index;
   const qty = line.qty;
-  let sum = new Decimal(0);
   // Within a line every quote has the same qty: ranking the quoted prices ranks unit prices and totals alike.
-  for (const si of order) sum = sum.add(linePrices[si]!);
   const bestIdx = order[0]!;
-  const lowest = linePrices[bestIdx]!;
+  const lowest = prices.exact(bestIdx);
   line.lowest = asUnit(basis, lowest, qty);
-  line.highest = asUnit(basis, linePrices[order[order.length - 1]!]!, qty);
-  line.mean = asUnit(basis, sum.div(order.length), qty);
+  line.highest = asUnit(basis, prices.exact(order[order.length - 1]!), qty);
+  line.mean = asUnit(basis, prices.sum(order).div(order.length), qty);
   line.best = bestIdx;
   line.tiedAtBest = [];
   for (const si of order) {
-    if (!linePrices[si]!.eq(lowest)) break;
+    if (prices.compare(si, bestIdx) !== 0) break;
     line.tiedAtBest.push(si);
   }
   line.bestLineTotal = supplierLinePrice(basis, suppliers, lines, bestIdx, li).total;

@@ -19,7 +19,7 @@ export function orderSuppliers(unsorted: SupplierSummary[]): OrderStage {
     .sort((a, b) => a.total.cmp(b.total) || tieOrder(a, b));
   assignRanks(
     ranked,
-    (s) => s.total,
+    (a, b) => a.total.eq(b.total),
     (s, r) => (s.rankByTotal = r),
   );
   const bestTotal = ranked[0]?.total;

@@ -5,10 +5,11 @@
 import { Decimal } from 'decimal.js';
 import type { Quotation } from '../../sourcing/index.ts';
 import { lineLabel, NoteList, supplierLabel } from '../notes.ts';
-import { parseDecimal, priceParts } from './price-parts.ts';
+import { ExactSum, PlainDecimal } from './plain-decimal.ts';
+import { parseDecimal, priceParts, toDouble } from './price-parts.ts';
 import { countDocs, documentNames } from './quotation-documents.ts';
 import type { LinesStage } from './stage-lines.ts';
-import type { ComparisonInput, SupplierDecision, SupplierSummary } from '../types.ts';
+import type { ComparisonInput, LineComparison, SupplierDecision, SupplierSummary } from '../types.ts';
 
 export interface QuotationsStage {
   /** In arrival order; orderSuppliers sorts them. */
@@ -49,6 +50,7 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
   const badPrices = new NoteList('Unusable prices');
   const unknownLines = new NoteList('Prices for unknown lines');
   const suppliers: SupplierSummary[] = [];
+  const plain = new PlainDecimal();
   for (const [key, q] of latestPerKey(input.quotations, duplicates)) {
     const quoted = new Array<string | null>(lineCount).fill(null);
     const unitValues = new Float64Array(lineCount).fill(Number.NaN);
@@ -75,7 +77,22 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
       fullCoverage: false,
       total: new Decimal(0),
     };
-    let total = new Decimal(0);
+    // The supplier's total: plain prices summed exactly as integers (plain-decimal.ts), any other through decimal.js.
+    const exact = new ExactSum();
+    let decimalTotal = new Decimal(0);
+    /** Adds (or takes away) the line total of a usable price to the supplier's total; returns its double. */
+    const addLineTotal = (text: string, price: Decimal | undefined, line: LineComparison, sign: 1 | -1): number => {
+      if (basis === 'unit' && line.qty === undefined) return Number.NaN;
+      if (basis === 'unit' && plain.read(text)) {
+        const double = exact.addProduct(plain, line.qty!, sign);
+        if (!Number.isNaN(double)) return double;
+      }
+      const quotedPrice = price ?? new Decimal(text);
+      const lineTotal = priceParts(basis, quotedPrice, line.qty).total;
+      if (lineTotal === undefined) return Number.NaN;
+      decimalTotal = sign === 1 ? decimalTotal.add(lineTotal) : decimalTotal.sub(lineTotal);
+      return lineTotal === quotedPrice ? toDouble(text, lineTotal) : lineTotal.toNumber();
+    };
     for (const d of q.detail) {
       s.documents += countDocs(d.docs);
       const li = lineIndex.get(String(d.line_id));
@@ -86,13 +103,13 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
         }
         continue;
       }
-      if (d.price === null || d.price === undefined || String(d.price).trim() === '') continue;
-      const price = parseDecimal(d.price);
+      if (d.price === null || d.price === undefined) continue;
+      const text = String(d.price).trim();
+      if (text === '') continue;
       const line = lines[li]!;
       if (quoted[li] !== null) {
         // A second price for the same line replaces the first: back the first out of the total.
-        const first = priceParts(basis, new Decimal(quoted[li]!), line.qty).total;
-        if (first !== undefined) total = total.sub(first);
+        addLineTotal(quoted[li]!, undefined, line, -1);
         quoted[li] = null;
         unitValues[li] = Number.NaN;
         lineTotalValues[li] = Number.NaN;
@@ -100,24 +117,28 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
           `${supplierLabel(s)} gave line ${lineLabel(line)} more than one price; the last one is compared.`,
         );
       }
-      if (price === undefined || price.isNegative()) {
+      // A plain unit price needs no decimal.js: it is a usable number, its double is exact.
+      const isPlain = basis === 'unit' && plain.read(text);
+      const price = isPlain ? undefined : parseDecimal(text);
+      if (!isPlain && (price === undefined || price.isNegative())) {
         badPrices.add(
           `${supplierLabel(s)}, line ${lineLabel(line)}: price "${String(d.price)}" is not a usable number; shown as no quote.`,
         );
         continue;
       }
-      quoted[li] = String(d.price).trim();
-      const parts = priceParts(basis, price, line.qty);
-      if (parts.unit !== undefined) unitValues[li] = parts.unit.toNumber();
-      if (parts.total !== undefined) {
-        lineTotalValues[li] = parts.total.toNumber();
-        total = total.add(parts.total);
+      quoted[li] = text;
+      if (isPlain) unitValues[li] = plain.double();
+      else {
+        const unit = priceParts(basis, price!, line.qty).unit;
+        // The quoted price itself (a unit price) needs no decimal.js to become a double.
+        if (unit !== undefined) unitValues[li] = unit === price ? toDouble(text, price) : unit.toNumber();
       }
+      lineTotalValues[li] = addLineTotal(text, price, line, 1);
     }
     let linesQuoted = 0;
     for (let i = 0; i < lineCount; i++) if (quoted[i] !== null) linesQuoted++;
     s.linesQuoted = linesQuoted;
-    s.total = total;
+    s.total = exact.total(decimalTotal);
     s.coverage = lineCount === 0 ? new Decimal(0) : new Decimal(linesQuoted).div(lineCount);
     s.fullCoverage = lineCount > 0 && linesQuoted === lineCount;
     suppliers.push(s);

@@ -2,11 +2,11 @@
  * The line rows of the Comparison sheet: their column headers, then per RFQ line its details, its statistics
  * (quotes, lowest, highest, mean, best supplier, savings) and each supplier group's cells.
  */
-import type { Row, Style, Worksheet } from 'exceljs';
+import type { Style, Worksheet } from 'exceljs';
 import { Decimal } from 'decimal.js';
 import { COMPARISON_COLS, COMPARISON_ROWS, SUPPLIER_PARTS, supplierColumn } from './comparison-layout.ts';
 import { excelDateInZone } from '../dates.ts';
-import { num, put, t } from '../sheet-common.ts';
+import { num, put, t, type RowCells } from '../sheet-common.ts';
 import type { ComparisonModel, LineComparison } from '../../types.ts';
 import { stylesFor, type Styles, type SupplierKind } from '../styles.ts';
 
@@ -47,7 +47,7 @@ export function writeColumnHeaders(ws: Worksheet, model: ComparisonModel, { S, C
 }
 
 export function writeSupplierCells(
-  row: Row,
+  row: RowCells,
   line: LineComparison,
   model: ComparisonModel,
   { SUPPLIER_CELL }: Styles,
@@ -69,17 +69,17 @@ export function writeSupplierCells(
     else if (!s.eligible) kind = 'nq';
     else if (rank === 1) kind = 'lowest';
     else kind = 'normal';
-    const unitCell = put(row, c0 + P.unit, Number.isNaN(price) ? null : price, SUPPLIER_CELL.unit[kind]);
+    row.put(c0 + P.unit, Number.isNaN(price) ? null : price, SUPPLIER_CELL.unit[kind]);
     const docs = s.lineDocuments?.get(li);
-    if (docs) unitCell.note = t(`Documents from ${s.name || `key ${s.key}`}: ${docs.join(', ')}`);
+    if (docs) row.note(c0 + P.unit, t(`Documents from ${s.name || `key ${s.key}`}: ${docs.join(', ')}`));
     const total = s.lineTotalValues[li]!;
-    put(row, c0 + P.lineTotal, Number.isNaN(total) ? null : total, SUPPLIER_CELL.total[kind]);
+    row.put(c0 + P.lineTotal, Number.isNaN(total) ? null : total, SUPPLIER_CELL.total[kind]);
     const ofMean = price / mean;
-    put(row, c0 + P.pctOfMean, Number.isFinite(ofMean) ? ofMean : null, SUPPLIER_CELL.pctOfMean[kind]);
-    put(row, c0 + P.rank, rank > 0 ? rank : null, SUPPLIER_CELL.rank[kind]);
+    row.put(c0 + P.pctOfMean, Number.isFinite(ofMean) ? ofMean : null, SUPPLIER_CELL.pctOfMean[kind]);
+    row.put(c0 + P.rank, rank > 0 ? rank : null, SUPPLIER_CELL.rank[kind]);
     // A display ratio, as % of mean: the difference from the last price paid (+5.0% = dearer).
     const vsLast = last !== undefined && !Number.isNaN(price) ? price / last - 1 : Number.NaN;
-    put(row, c0 + P.vsLast, Number.isFinite(vsLast) ? vsLast : null, SUPPLIER_CELL.vsLast[kind]);
+    row.put(c0 + P.vsLast, Number.isFinite(vsLast) ? vsLast : null, SUPPLIER_CELL.vsLast[kind]);
   }
 }
 
@@ -92,25 +92,24 @@ export function lastUnitPrice(model: ComparisonModel, line: LineComparison): num
 }
 
 /** The last price paid, its date and supplier; "no earlier award" when the product has none. */
-function writeLastAward(row: Row, line: LineComparison, model: ComparisonModel, S: Styles['S']): void {
+function writeLastAward(row: RowCells, line: LineComparison, model: ComparisonModel, S: Styles['S']): void {
   const C = COMPARISON_COLS;
   if (!model.input.lastAwards) return;
   const last = model.input.lastAwards[line.lineId];
   if (!last) {
-    put(row, C.lastPrice, 'no earlier award', S.noEarlier);
-    put(row, C.lastDate, null, S.lastText);
-    put(row, C.lastSupplier, null, S.lastText);
+    row.put(C.lastPrice, 'no earlier award', S.noEarlier);
+    row.put(C.lastDate, null, S.lastText);
+    row.put(C.lastSupplier, null, S.lastText);
     return;
   }
   const sameCurrency = (last.currency ?? '') === (model.currency ?? '');
-  put(
-    row,
+  row.put(
     C.lastPrice,
     sameCurrency ? Number(last.unitPrice) : t(`${last.unitPrice} ${last.currency ?? ''}`),
     S.lastUnit,
   );
-  put(row, C.lastDate, excelDateInZone(last.at, model.timeZone), S.lastDate);
-  put(row, C.lastSupplier, t(last.supplier), S.lastText);
+  row.put(C.lastDate, excelDateInZone(last.at, model.timeZone), S.lastDate);
+  row.put(C.lastSupplier, t(last.supplier), S.lastText);
 }
 
 /**
@@ -133,34 +132,33 @@ function meanPlaces(model: ComparisonModel, line: LineComparison): number {
   return places;
 }
 
-export function writeLineInfo(row: Row, line: LineComparison, model: ComparisonModel): void {
+export function writeLineInfo(row: RowCells, line: LineComparison, model: ComparisonModel): void {
   const { S } = stylesFor(model.currency);
   const C = COMPARISON_COLS;
-  put(row, C.externalId, t(line.externalId), S.textWrap);
-  put(row, C.product, t(line.product), S.textWrap);
-  put(row, C.specification, t(line.specification), S.textWrap);
-  put(row, C.uom, t(line.uom), S.center);
-  put(row, C.qty, line.qty ?? null, S.qty);
-  put(row, C.estUnit, num(line.estimatedUnit), S.unit);
-  put(row, C.estTotal, num(line.estimatedTotal), S.money);
-  put(row, C.quotes, line.quotes, S.statsInt);
-  put(row, C.lowest, num(line.lowest), S.statsUnit);
-  put(row, C.highest, num(line.highest), S.statsUnit);
-  put(row, C.mean, num(line.mean?.toDecimalPlaces(meanPlaces(model, line), Decimal.ROUND_HALF_UP)), S.statsUnit);
+  row.put(C.externalId, t(line.externalId), S.textWrap);
+  row.put(C.product, t(line.product), S.textWrap);
+  row.put(C.specification, t(line.specification), S.textWrap);
+  row.put(C.uom, t(line.uom), S.center);
+  row.put(C.qty, line.qty ?? null, S.qty);
+  row.put(C.estUnit, num(line.estimatedUnit), S.unit);
+  row.put(C.estTotal, num(line.estimatedTotal), S.money);
+  row.put(C.quotes, line.quotes, S.statsInt);
+  row.put(C.lowest, num(line.lowest), S.statsUnit);
+  row.put(C.highest, num(line.highest), S.statsUnit);
+  row.put(C.mean, num(line.mean?.toDecimalPlaces(meanPlaces(model, line), Decimal.ROUND_HALF_UP)), S.statsUnit);
   if (line.best !== undefined) {
     const best = model.suppliers[line.best]!;
     const tie = line.tiedAtBest.length > 1 ? ` (tie ×${line.tiedAtBest.length})` : '';
-    put(row, C.bestSupplier, t(`${best.name || `key ${best.key}`}${tie}`), S.statsText);
+    row.put(C.bestSupplier, t(`${best.name || `key ${best.key}`}${tie}`), S.statsText);
   } else {
-    put(
-      row,
+    row.put(
       C.bestSupplier,
       model.suppliers.every((s) => s.quoted[line.index] == null) ? 'no quote' : 'only not-qualified quotes',
       S.statsNoQuote,
     );
   }
-  put(row, C.bestLineTotal, num(line.bestLineTotal), S.statsMoney);
-  put(row, C.savings, num(line.savings), S.statsMoney);
-  put(row, C.savingsPct, num(line.savingsPct?.toDecimalPlaces(6)), S.statsPct);
+  row.put(C.bestLineTotal, num(line.bestLineTotal), S.statsMoney);
+  row.put(C.savings, num(line.savings), S.statsMoney);
+  row.put(C.savingsPct, num(line.savingsPct?.toDecimalPlaces(6)), S.statsPct);
   writeLastAward(row, line, model, S);
 }

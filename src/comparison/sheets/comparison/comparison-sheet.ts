@@ -15,7 +15,8 @@ import { writeSupplierHeaders, supplierNotesText } from './comparison-supplier-r
 import { comparisonColumns } from './comparison-widths.ts';
 import { writeSignOff, SIGN_OFF_ROW_PT, SIGN_OFF_ROWS } from './comparison-sign-off.ts';
 import { colBreaksXml, MARGINS, PAPER, printLayout, type PrintColumn, type PrintLayout } from '../print-layout.ts';
-import { colLetter, ROWS_PER_YIELD, SHEETS, yieldToLoop } from '../sheet-common.ts';
+import { RowXmlWriter } from '../row-xml.ts';
+import { colLetter, rowCells, ROWS_PER_YIELD, SHEETS, yieldToLoop, type RowCells } from '../sheet-common.ts';
 import { columnWidthFor } from '../text-width.ts';
 import type { ComparisonModel, LineComparison } from '../../types.ts';
 import { stylesFor } from '../styles.ts';
@@ -58,9 +59,14 @@ export async function writeComparisonSheet(
   writeSupplierHeaders(ws, model, st);
   writeColumnHeaders(ws, model, st);
   for (let r = R.title; r <= R.columnHeader; r++) ws.getRow(r).commit();
+  const xml = new RowXmlWriter(wb, ws);
   for (const line of model.lines) {
-    const row = ws.getRow(R.firstLine + line.index);
-    if (lineHeights[line.index]! > LINE_PT) row.height = lineHeights[line.index]!;
+    const number = R.firstLine + line.index;
+    const height = lineHeights[line.index]! > LINE_PT ? lineHeights[line.index]! : undefined;
+    // A line with documents notes them on its unit prices: exceljs writes the notes.
+    const row = model.suppliers.some((s) => s.lineDocuments?.has(line.index))
+      ? exceljsRow(ws, number, height)
+      : xml.row(number, height);
     writeLineInfo(row, line, model);
     writeSupplierCells(row, line, model, st);
     row.commit();
@@ -74,6 +80,12 @@ export async function writeComparisonSheet(
   const after = writeAwardSummary(ws, model, summaryAt, span(4), spanTo);
   if (model.input.signOff !== false && !beside) writeSignOff(ws, model, after + 1, 1, spanTo);
   ws.commit();
+}
+
+function exceljsRow(ws: Worksheet, number: number, height: number | undefined): RowCells & { commit(): void } {
+  const row = ws.getRow(number);
+  if (height !== undefined) row.height = height;
+  return { ...rowCells(row), commit: () => row.commit() };
 }
 
 const LINE_PT = 15;
