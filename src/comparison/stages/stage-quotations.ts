@@ -42,6 +42,31 @@ function latestPerKey(quotations: Quotation[], duplicates: NoteList): Map<string
   return byKey;
 }
 
+/** A supplier's summary before its prices are read: no line quoted, totals zero. */
+function newSummary(key: string, q: Quotation, input: ComparisonInput, lineCount: number): SupplierSummary {
+  const decision: SupplierDecision = q.status === 'qualified' || q.status === 'not qualified' ? q.status : 'undecided';
+  return {
+    key,
+    name: q.sup_name ?? '',
+    revision: q.revision_no,
+    quotationDate: q.quotation_date,
+    notes: q.notes,
+    decision,
+    eligible: decision !== 'not qualified',
+    winner: input.winnerKey !== undefined && String(input.winnerKey) === key,
+    documents: countDocs(q.attachments),
+    attachmentNames: documentNames(q.attachments),
+    quoted: new Array<string | null>(lineCount).fill(null),
+    unitValues: new Float64Array(lineCount).fill(Number.NaN),
+    lineTotalValues: new Float64Array(lineCount).fill(Number.NaN),
+    tieOrder: 0,
+    linesQuoted: 0,
+    coverage: new Decimal(0),
+    fullCoverage: false,
+    total: new Decimal(0),
+  };
+}
+
 export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): QuotationsStage {
   const { lines, lineIndex } = stage;
   const basis = input.priceBasis ?? 'unit';
@@ -52,31 +77,8 @@ export function normaliseQuotations(input: ComparisonInput, stage: LinesStage): 
   const suppliers: SupplierSummary[] = [];
   const plain = new PlainDecimal();
   for (const [key, q] of latestPerKey(input.quotations, duplicates)) {
-    const quoted = new Array<string | null>(lineCount).fill(null);
-    const unitValues = new Float64Array(lineCount).fill(Number.NaN);
-    const lineTotalValues = new Float64Array(lineCount).fill(Number.NaN);
-    const decision: SupplierDecision =
-      q.status === 'qualified' || q.status === 'not qualified' ? q.status : 'undecided';
-    const s: SupplierSummary = {
-      key,
-      name: q.sup_name ?? '',
-      revision: q.revision_no,
-      quotationDate: q.quotation_date,
-      notes: q.notes,
-      decision,
-      eligible: decision !== 'not qualified',
-      winner: input.winnerKey !== undefined && String(input.winnerKey) === key,
-      documents: countDocs(q.attachments),
-      attachmentNames: documentNames(q.attachments),
-      quoted,
-      unitValues,
-      lineTotalValues,
-      tieOrder: 0,
-      linesQuoted: 0,
-      coverage: new Decimal(0),
-      fullCoverage: false,
-      total: new Decimal(0),
-    };
+    const s = newSummary(key, q, input, lineCount);
+    const { quoted, unitValues, lineTotalValues } = s;
     // The supplier's total: plain prices summed exactly as integers (plain-decimal.ts), any other through decimal.js.
     const exact = new ExactSum();
     let decimalTotal = new Decimal(0);
