@@ -1,7 +1,10 @@
 # rfq-sync worker image. Node 24 runs the TypeScript sources directly (type stripping): no build step.
 FROM node:24-bookworm-slim
 
+# NODE_COMPILE_CACHE set from the start: bin/rfq-sync.ts is then cached too, and a restart loads no type stripper
+# (about 15 MB less RSS; app/compile-cache.ts).
 ENV NODE_ENV=production \
+    NODE_COMPILE_CACHE=/tmp/node-compile-cache \
     RFQ_SYNC_DIR=/data \
     HTTP_HOST=0.0.0.0 \
     HTTP_PORT=9464

@@ -14,11 +14,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import { ConfigError, type Logger } from '../../src/core/index.ts';
+import { lazyDashboard } from './dashboard.ts';
 import type { OpsMetrics } from './metrics.ts';
 import { runChecks, type ReadinessCheck } from './readiness.ts';
 import { webhookRoute, type WebhookTarget } from './webhook.ts';
@@ -126,7 +124,8 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
   const trace = traceRoute(); // "where is my requisition?": read-only, behind the guard like the dashboard
   app.get('/trace', (req, res) => void trace.handle(req, res));
 
-  const { board, adapter } = mountDashboard(app, o.queues ?? [], !o.token);
+  const dashboard = lazyDashboard(o.queues ?? [], !o.token); // loaded when /queues is first asked for
+  app.use('/queues', dashboard.handle);
 
   const server = await listen(app, o.host, o.port);
   server.keepAliveTimeout = 5_000;
@@ -141,9 +140,7 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     setChecks(c) {
       checks = c;
     },
-    setQueues(queues) {
-      board.replaceQueues(queues.map(adapter));
-    },
+    setQueues: dashboard.setQueues,
     setWebhookTarget: hook.setTarget,
     setLookup: trace.setTarget,
     async close() {
@@ -214,22 +211,6 @@ function accessGuard(o: Pick<OpsServerOptions, 'host' | 'token' | 'allowedHosts'
     }
     next();
   };
-}
-
-/** The Bull Board dashboard at /queues; `board` and `adapter` let its queues be replaced later. */
-function mountDashboard(app: Express, queues: readonly Queue[], readOnly: boolean) {
-  const boardAdapter = new ExpressAdapter();
-  boardAdapter.setBasePath('/queues');
-  // Without a token nothing may change state: the dashboard shows no buttons for it either.
-  const adapter = (q: Queue) => new BullMQAdapter(q, { readOnlyMode: readOnly });
-  const board = createBullBoard({
-    queues: queues.map(adapter),
-    // @bull-board/express pins its own copy of @bull-board/api: same shape, distinct private declarations.
-    serverAdapter: boardAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
-    options: { uiConfig: { boardTitle: 'rfq-sync', miscLinks: [{ text: 'Where is my requisition?', url: '/trace' }] } },
-  });
-  app.use('/queues', boardAdapter.getRouter());
-  return { board, adapter };
 }
 
 /** Listens on host:port; a port in use or a host not of this machine is a ConfigError naming the setting. */
