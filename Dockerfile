@@ -2,9 +2,11 @@
 FROM node:24-bookworm-slim
 
 # NODE_COMPILE_CACHE set from the start: bin/rfq-sync.ts is then cached too, and a restart loads no type stripper
-# (about 15 MB less RSS; app/compile-cache.ts).
+# (about 15 MB less RSS; app/compile-cache.ts). NODE_OPTIONS caps V8's young generation at 8 MB per half: V8 sizes
+# it from the machine's memory (64 MB at 24 GiB) and a worker at rest keeps it committed (docs/operations.md#memory).
 ENV NODE_ENV=production \
     NODE_COMPILE_CACHE=/tmp/node-compile-cache \
+    NODE_OPTIONS=--max-semi-space-size=8 \
     RFQ_SYNC_DIR=/data \
     HTTP_HOST=0.0.0.0 \
     HTTP_PORT=9464

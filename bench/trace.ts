@@ -25,6 +25,8 @@ import { fileURLToPath } from 'node:url';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
 import { ACCOUNT, DAILY, writeBenchLog } from './trace-log.ts';
 
+/** The image's and the systemd units' NODE_OPTIONS (docs/operations.md#memory; test/app/deploy-units.test.ts). */
+const WORKER_NODE_OPTIONS = '--max-semi-space-size=8';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = join(ROOT, 'bin/rfq-sync.ts');
 const args = process.argv.slice(2);
@@ -135,13 +137,15 @@ try {
   const all = run([BIN, 'trace', recurring, '--all']);
   show(`trace ${recurring} --all (streamed)`, all);
 
-  console.log('\nthe lookup page: 4 requests at once per query, /healthz every 20 ms beside them');
+  console.log(
+    `\nthe lookup page: 4 requests at once per query, /healthz every 20 ms beside them; the worker with NODE_OPTIONS=${WORKER_NODE_OPTIONS} (as the image and the units start it)`,
+  );
   // the worker as systemd and the image start it: NODE_COMPILE_CACHE set; first a start that fills the cache (the
   // first after an install or upgrade), then a restart's, which is measured
   const startWorker = (...extra: string[]) => {
     const child = fork(join(ROOT, 'bench/trace-page-child.ts'), [dir, redis.url, ACCOUNT, ...extra], {
       stdio: 'inherit',
-      env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'compile-cache') },
+      env: { ...process.env, NODE_COMPILE_CACHE: join(dir, 'compile-cache'), NODE_OPTIONS: WORKER_NODE_OPTIONS },
     });
     const ready = new Promise<{ url: string; idleRssMB: number }>((r) =>
       child.once('message', r as (m: unknown) => void),

@@ -30,6 +30,16 @@ describe('the Node version', () => {
     }
   });
 
+  it("the image and both units start Node with the same young-generation cap, the one bench:trace's worker runs with", () => {
+    const bench = readFileSync(join(ROOT, 'bench/trace.ts'), 'utf8');
+    const flag = /WORKER_NODE_OPTIONS = '([^']+)'/.exec(bench)?.[1];
+    expect(flag).toMatch(/^--max-semi-space-size=\d+$/);
+    for (const src of [...UNITS.map(([u]) => u), 'Dockerfile']) {
+      const text = readFileSync(join(ROOT, src), 'utf8');
+      expect(text, src).toMatch(new RegExp(`NODE_OPTIONS=${flag}( |\\\\|$)`, 'm'));
+    }
+  });
+
   it('bin/rfq-sync.ts is committed executable', () => {
     const mode = execFileSync('git', ['ls-files', '-s', 'bin/rfq-sync.ts'], { cwd: ROOT, encoding: 'utf8' }).split(
       ' ',
