@@ -13,8 +13,8 @@ import { loadConfig } from '../src/settings/config.ts';
 import { silentLogger } from '../src/core/logger.ts';
 import { closeWorkerContext, createWorkerContext } from '../app/runtime/worker-context.ts';
 import { startEmbeddedRedis } from '../src/redis/embedded-redis.ts';
-import type { Requisition } from '../src/core/requisition.ts';
 import { startSandbox } from '../src/sandbox/server.ts';
+import { makeRequisitions } from '../test/helpers/fixtures.ts';
 
 const EXISTING = 300;
 const PAGE_SIZE = 10;
@@ -33,26 +33,6 @@ const SETTINGS = {
 };
 
 const redisServer = await startEmbeddedRedis({});
-
-function requisitions(n: number, tag: string): Requisition[] {
-  const due = Date.UTC(2031, 0, 1);
-  return Array.from({ length: n }, (_, i) => ({
-    key: `PR-${tag}-${i}`,
-    sourceFile: `${tag}.csv`,
-    profile: 'generic',
-    title: `Requisition ${tag} ${i}`,
-    due_date: due,
-    rfq_type: 'Public' as const,
-    lines: Array.from({ length: 1 + (i % 3) }, (_, j) => ({
-      external_id: `${tag}-${i}-${j}`,
-      product_name: `Item ${i}.${j}`,
-      uom: 'pcs',
-      qty: 1 + j,
-      estimated_price: 100 * (j + 1),
-      row: 2 + j,
-    })),
-  }));
-}
 
 interface Row {
   dialect: string;
@@ -79,7 +59,7 @@ async function run(dialect: 'friendly' | 'docs', n: number): Promise<Row> {
     LOG_LEVEL: 'silent',
   } as NodeJS.ProcessEnv);
   const ctx = await createWorkerContext(config, silentLogger, { redisUrl: redisServer.url, baseUrl: sandbox.url });
-  const reqs = requisitions(n, account);
+  const reqs = makeRequisitions(n, account);
   for (const r of reqs) await enqueueCreateRfq(ctx.queues, r);
   sandbox.resetStats();
   sandbox.setFaults({ commitThenFail: { rate: LOST, mode: '502' } });
