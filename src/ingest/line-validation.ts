@@ -53,6 +53,12 @@ export function clipValue(value: string, max = MAX_PROBLEM_VALUE): string {
     .join('')}...`;
 }
 
+/** Whether a problem from `from` on is an error (a loop: this runs for every line). */
+export function hasError(problems: readonly RowProblem[], from: number): boolean {
+  for (let i = from; i < problems.length; i++) if (problems[i]!.severity === 'error') return true;
+  return false;
+}
+
 function problem(
   ctx: Ctx,
   field: FieldName | string,
@@ -147,11 +153,14 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
     estimated_price = erpPrice?.total;
   }
   // Missing, not unreadable (that is reported already) nor unknown for want of a quantity (reported too).
-  const priceReported = ctx.problems.slice(before).some((p) => p.severity === 'error');
-  if (estimated_price === undefined && !priceReported && (qty !== undefined || !m.has('unit_price')))
+  if (
+    estimated_price === undefined &&
+    !hasError(ctx.problems, before) &&
+    (qty !== undefined || !m.has('unit_price'))
+  )
     missing(ctx, 'estimated_price');
 
-  if (ctx.problems.some((p) => p.severity === 'error')) return { key, problems: ctx.problems };
+  if (hasError(ctx.problems, 0)) return { key, problems: ctx.problems };
   const line: RequisitionLine = { external_id, product_name, qty: qty!, row, uom };
   if (specification !== undefined) line.specification = specification;
   const product_code = optional(ctx, cells, 'product_code');
@@ -423,7 +432,7 @@ export function mapRequisitionHeader(
       'warning',
     );
   }
-  if (ctx.problems.some((p) => p.severity === 'error')) return { problems: ctx.problems };
+  if (hasError(ctx.problems, 0)) return { problems: ctx.problems };
   const header: RequisitionHeader = {
     title,
     due_date: due as number,

@@ -11,7 +11,7 @@ import type { RowProblem, Requisition, RequisitionLine } from '../core/index.ts'
 import { ExternalIdIndex } from './external-id-index.ts';
 import type { BoundMapping, Cell } from './mapping-engine.ts';
 import type { FieldName } from './mapping-profile.ts';
-import { mapLine, mapRequisitionHeader, type RequisitionHeader } from './line-validation.ts';
+import { hasError, mapLine, mapRequisitionHeader, type RequisitionHeader } from './line-validation.ts';
 
 export type RowStatusKind = 'ok' | 'rejected' | 'held' | 'warning' | 'skipped';
 export interface RowStatus {
@@ -190,7 +190,7 @@ export class RequisitionGrouper {
         reason: `requisition ${g.key} has more than ${MAX_LINES_PER_RFQ} lines, the most one RFQ may have (field lines): it is held whole; split it in the ERP`,
       });
     }
-    const bad = r.problems.some((p) => p.severity === 'error');
+    const bad = hasError(r.problems, 0);
     if (bad) g.failed = true;
     else if (r.line) g.lines.push(r.line);
     g.rows.push({ row, problems: r.problems });
@@ -233,7 +233,7 @@ export class RequisitionGrouper {
   }
 
   private settle(p: PendingRow, requisition: string | undefined, status: RowStatusKind): void {
-    const errors = p.problems.some((x) => x.severity === 'error');
+    const errors = hasError(p.problems, 0);
     if (errors) this.counts.rejectedRows++;
     for (const x of p.problems) if (x.severity === 'warning') this.counts.warnings++;
     const s: RowStatus = { row: p.row, status: errors ? 'rejected' : status, problems: p.problems };
