@@ -220,5 +220,17 @@ export function parseDateCell(value: string | number | Date, fmt: DateFormat): D
     return fromWall(w, fmt, !(value instanceof DateTime) && w.h === 0 && w.mi === 0 && w.s === 0);
   }
   if (typeof value === 'number') return fromSerial(value, fmt);
-  return parseDateText(value, fmt);
+  // An export repeats its dates (a run's requisitions share due and required dates): each text is read once.
+  let seen = recent.get(fmt);
+  if (!seen) recent.set(fmt, (seen = new Map()));
+  let result = seen.get(value);
+  if (result === undefined) {
+    if (seen.size >= RECENT_TEXTS) seen.clear();
+    seen.set(value, (result = parseDateText(value, fmt)));
+  }
+  return result;
 }
+
+/** Date texts read lately and what they were, per profile's formats (a result is never changed by its reader). */
+const recent = new WeakMap<DateFormat, Map<string, DateResult>>();
+const RECENT_TEXTS = 256;

@@ -19,8 +19,6 @@ import { lineSchema, plainlyValid } from './line-shape.ts';
 
 const PLAIN_INT = /^\d{1,15}$/;
 const DAY_MS = 86_400_000;
-const PLAIN_POINT_PARTS = /^(\d{1,15})(?:\.(\d{1,20}))?$/;
-const PLAIN_COMMA_PARTS = /^(\d{1,15})(?:,(\d{1,20}))?$/;
 
 /** A material number is short (SAP: 40 characters); longer text is cut, it is a key, never sent to the service. */
 const PRODUCT_CODE_MAX = 80;
@@ -51,6 +49,12 @@ export function clipValue(value: string, max = MAX_PROBLEM_VALUE): string {
   return `${Array.from(value.slice(0, max + 1))
     .slice(0, max - 3)
     .join('')}...`;
+}
+
+/** Whether a problem from `from` on is an error (a loop: this runs for every line). */
+export function hasError(problems: readonly RowProblem[], from: number): boolean {
+  for (let i = from; i < problems.length; i++) if (problems[i]!.severity === 'error') return true;
+  return false;
 }
 
 function problem(
@@ -147,11 +151,10 @@ export function mapLine(m: BoundMapping, cells: readonly Cell[], row: number, fi
     estimated_price = erpPrice?.total;
   }
   // Missing, not unreadable (that is reported already) nor unknown for want of a quantity (reported too).
-  const priceReported = ctx.problems.slice(before).some((p) => p.severity === 'error');
-  if (estimated_price === undefined && !priceReported && (qty !== undefined || !m.has('unit_price')))
+  if (estimated_price === undefined && !hasError(ctx.problems, before) && (qty !== undefined || !m.has('unit_price')))
     missing(ctx, 'estimated_price');
 
-  if (ctx.problems.some((p) => p.severity === 'error')) return { key, problems: ctx.problems };
+  if (hasError(ctx.problems, 0)) return { key, problems: ctx.problems };
   const line: RequisitionLine = { external_id, product_name, qty: qty!, row, uom };
   if (specification !== undefined) line.specification = specification;
   const product_code = optional(ctx, cells, 'product_code');
@@ -317,17 +320,33 @@ function schemaChecked(ctx: Ctx, key: string, line: RequisitionLine): LineResult
 }
 
 /**
- * A plain non-negative amount ("1234", "1234.56" / "1234,56") rounded half-up without decimal arithmetic: only the
- * first fractional digit decides. `exact` (normalised, as Decimal would print it) is set when rounding changed it.
+ * A plain non-negative amount ("1234", "1234.56" / "1234,56": up to 15 digits, then up to 20 after the separator)
+ * rounded half-up without decimal arithmetic: only the first fractional digit decides. `exact` (normalised, as
+ * Decimal would print it) is set when rounding changed it. Read by character codes: this runs for every line.
  */
-function plainTotal(text: string, dec: '.' | ','): { rounded: number; exact?: string } | undefined {
-  const m = (dec === '.' ? PLAIN_POINT_PARTS : PLAIN_COMMA_PARTS).exec(text);
-  if (!m) return undefined;
-  const intPart = m[1]!;
-  const frac = (m[2] ?? '').replace(/0+$/, '');
-  const rounded = Number(intPart) + (frac !== '' && frac.charCodeAt(0) >= 53 ? 1 : 0); // '5' = 53
-  if (frac === '') return { rounded };
-  return { rounded, exact: `${intPart.replace(/^0+(?=\d)/, '')}.${frac}` };
+export function plainTotal(text: string, dec: '.' | ','): { rounded: number; exact?: string } | undefined {
+  const n = text.length;
+  let i = 0;
+  while (i < n && isDigit(text.charCodeAt(i))) i++;
+  const intEnd = i;
+  if (intEnd === 0 || intEnd > 15) return undefined;
+  if (intEnd === n) return { rounded: Number(text) };
+  if (text.charCodeAt(intEnd) !== (dec === '.' ? 46 : 44)) return undefined;
+  const fracStart = intEnd + 1;
+  for (i = fracStart; i < n && isDigit(text.charCodeAt(i)); i++);
+  if (i !== n || n === fracStart || n - fracStart > 20) return undefined;
+  let fracEnd = n;
+  while (fracEnd > fracStart && text.charCodeAt(fracEnd - 1) === 48) fracEnd--; // trailing '0's
+  const intPart = text.slice(0, intEnd);
+  if (fracEnd === fracStart) return { rounded: Number(intPart) };
+  const rounded = Number(intPart) + (text.charCodeAt(fracStart) >= 53 ? 1 : 0); // '5' = 53
+  let lead = 0;
+  while (lead < intEnd - 1 && text.charCodeAt(lead) === 48) lead++; // leading '0's, one digit kept
+  return { rounded, exact: `${text.slice(lead, intEnd)}.${text.slice(fracStart, fracEnd)}` };
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 /** Non-negative, whole after half-up rounding; warns when rounding changed the value. */
@@ -423,7 +442,7 @@ export function mapRequisitionHeader(
       'warning',
     );
   }
-  if (ctx.problems.some((p) => p.severity === 'error')) return { problems: ctx.problems };
+  if (hasError(ctx.problems, 0)) return { problems: ctx.problems };
   const header: RequisitionHeader = {
     title,
     due_date: due as number,

@@ -29,10 +29,23 @@ export function isBlankRow(cells: readonly Cell[]): boolean {
 
 const NONE: string[] = [];
 
+/** A template part bound to the file: literal text, or a cell index (-1: the column is not in the file). */
 interface BoundPart {
-  text?: string;
-  index?: number;
+  text: string | undefined;
+  index: number;
 }
+
+/** A field's template bound to the file, with what each row's read of it needs worked out once. */
+interface BoundTemplate {
+  parts: BoundPart[];
+  /** The cell index when the template is exactly one column (-1: not in the file), else NOT_ONE_COLUMN. */
+  column: number;
+  /** The text when the template is literal text alone (trimmed). */
+  constant: string | undefined;
+  /** The column label for reports (label()). */
+  label: string;
+}
+const NOT_ONE_COLUMN = -2;
 
 export interface BoundMapping {
   profile: MappingProfile;
@@ -73,14 +86,24 @@ export function missingColumns(profile: MappingProfile, idx: Map<string, number>
 export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[], headerRow: number): BoundMapping {
   const idx = headerIndex(headerCells);
   const headers = headerCells.map(cellText);
-  const bound = new Map<BoundField, BoundPart[]>();
-  const single = new Map<BoundField, number>();
+  const bound = new Map<BoundField, BoundTemplate>();
   const templates = Object.entries(profile.fields) as [BoundField, Template][];
   if (profile.currencyTemplate) templates.push(['currency', profile.currencyTemplate]);
   for (const [field, t] of templates) {
-    const parts: BoundPart[] = t.parts.map((p) => ('text' in p ? { text: p.text } : { index: idx.get(p.key) ?? -1 }));
-    bound.set(field, parts);
-    if (parts.length === 1 && parts[0]!.index !== undefined) single.set(field, parts[0]!.index);
+    const parts: BoundPart[] = t.parts.map((p) =>
+      'text' in p ? { text: p.text, index: -1 } : { text: undefined, index: idx.get(p.key) ?? -1 },
+    );
+    const one = parts.length === 1 ? parts[0]! : undefined;
+    const column = one && one.text === undefined ? one.index : NOT_ONE_COLUMN;
+    // A field built from several columns ("{PR}-{Line}") is named with them, so the user knows where to look.
+    const cols = parts.filter((p) => p.text === undefined && p.index >= 0).map((p) => headers[p.index] ?? '');
+    const label =
+      column !== NOT_ONE_COLUMN
+        ? (column >= 0 && headers[column]) || field
+        : cols.length > 0
+          ? `${field} (${cols.join(' + ')})`
+          : field;
+    bound.set(field, { parts, column, constant: one?.text?.trim(), label });
   }
   const contIdx = profile.continuationColumns
     .map((c) => idx.get(normalizeHeader(c)))
@@ -91,24 +114,23 @@ export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[
   });
   const keyParts = bound
     .get('requisition')!
-    .filter((p) => p.index !== undefined)
-    .map((p) => p.index!);
+    .parts.filter((p) => p.text === undefined)
+    .map((p) => p.index);
 
   const text = (field: BoundField, cells: readonly Cell[]): string => {
-    const parts = bound.get(field);
-    if (!parts) return '';
-    if (parts.length === 1) {
-      const p = parts[0]!;
-      return p.text !== undefined ? p.text.trim() : cellText(cells[p.index!]);
-    }
+    const b = bound.get(field);
+    if (!b) return '';
+    if (b.column >= 0) return cellText(cells[b.column]);
+    if (b.constant !== undefined) return b.constant;
+    if (b.column === -1) return '';
     let s = '';
     let anyColumn = false;
     let anyValue = false;
-    for (const p of parts) {
+    for (const p of b.parts) {
       if (p.text !== undefined) s += p.text;
       else {
         anyColumn = true;
-        const v = cellText(cells[p.index!]);
+        const v = p.index >= 0 ? cellText(cells[p.index]) : '';
         if (v !== '') anyValue = true;
         s += v;
       }
@@ -124,30 +146,23 @@ export function bindMapping(profile: MappingProfile, headerCells: readonly Cell[
     has: (field) => bound.has(field),
     text,
     value(field, cells) {
-      const i = single.get(field);
-      if (i !== undefined) {
-        const c = cells[i];
+      const b = bound.get(field);
+      if (b !== undefined && b.column !== NOT_ONE_COLUMN) {
+        const c = b.column >= 0 ? cells[b.column] : undefined;
         return c === undefined ? null : typeof c === 'string' ? c.trim() : c;
       }
       return text(field, cells);
     },
     emptyColumns(field, cells) {
-      const parts = bound.get(field) ?? [];
+      const parts = bound.get(field)?.parts ?? [];
       let out: string[] | undefined;
       for (const p of parts) {
-        if (p.index !== undefined && cellText(cells[p.index]) === '') (out ??= []).push(headers[p.index] ?? '');
+        if (p.text === undefined && (p.index < 0 || cellText(cells[p.index]) === ''))
+          (out ??= []).push(headers[p.index] ?? '');
       }
       return out ?? NONE;
     },
-    label(field) {
-      const i = single.get(field);
-      if (i !== undefined) return headers[i] || field;
-      // A field built from several columns ("{PR}-{Line}") is named with them, so the user knows where to look.
-      const cols = (bound.get(field) ?? [])
-        .filter((p) => p.index !== undefined && p.index >= 0)
-        .map((p) => headers[p.index!] ?? '');
-      return cols.length > 0 ? `${field} (${cols.join(' + ')})` : field;
-    },
+    label: (field) => bound.get(field)?.label ?? field,
     skipReason(cells) {
       for (const r of skips) {
         const t = cellText(cells[r.index]);

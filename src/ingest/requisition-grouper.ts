@@ -11,7 +11,7 @@ import type { RowProblem, Requisition, RequisitionLine } from '../core/index.ts'
 import { ExternalIdIndex } from './external-id-index.ts';
 import type { BoundMapping, Cell } from './mapping-engine.ts';
 import type { FieldName } from './mapping-profile.ts';
-import { mapLine, mapRequisitionHeader, type RequisitionHeader } from './line-validation.ts';
+import { hasError, mapLine, mapRequisitionHeader, type RequisitionHeader } from './line-validation.ts';
 
 export type RowStatusKind = 'ok' | 'rejected' | 'held' | 'warning' | 'skipped';
 export interface RowStatus {
@@ -66,7 +66,15 @@ interface Group {
   failed: boolean;
   lines: RequisitionLine[];
   rows: PendingRow[];
-  ids: Map<string, number>;
+  /** The external_ids of its rows, each with the row it is on. */
+  ids: string[];
+  idRows: number[];
+}
+
+/** The row of `id` among the group's ids, or undefined. */
+function rowOf(g: Group, id: string): number | undefined {
+  const i = g.ids.indexOf(id);
+  return i < 0 ? undefined : g.idRows[i];
 }
 
 /** Counts before any row. */
@@ -147,7 +155,8 @@ export class RequisitionGrouper {
         failed: !h.header,
         lines: [],
         rows: [],
-        ids: new Map(),
+        ids: [],
+        idRows: [],
       };
       r.problems.unshift(...h.problems);
     }
@@ -156,7 +165,9 @@ export class RequisitionGrouper {
       r.line?.external_id ??
       (this.m.emptyColumns('external_id', cells).length === 0 ? this.m.text('external_id', cells) : '');
     if (id !== '') {
-      const dupRow = g.ids.get(id);
+      // The file's index answers for most rows: an id seen before is then looked for in this requisition's own.
+      const owner = this.ids.record(id, g.ordinal);
+      const dupRow = owner === undefined ? undefined : rowOf(g, id);
       if (dupRow !== undefined) {
         r.problems.push(
           this.idProblem(
@@ -166,9 +177,9 @@ export class RequisitionGrouper {
           ),
         );
       } else {
-        g.ids.set(id, row);
-        const owner = this.ids.claim(id, g.ordinal);
-        if (owner !== g.ordinal) {
+        g.ids.push(id);
+        g.idRows.push(row);
+        if (owner !== undefined && owner !== g.ordinal) {
           r.problems.push(
             this.idProblem(
               row,
@@ -190,7 +201,7 @@ export class RequisitionGrouper {
         reason: `requisition ${g.key} has more than ${MAX_LINES_PER_RFQ} lines, the most one RFQ may have (field lines): it is held whole; split it in the ERP`,
       });
     }
-    const bad = r.problems.some((p) => p.severity === 'error');
+    const bad = hasError(r.problems, 0);
     if (bad) g.failed = true;
     else if (r.line) g.lines.push(r.line);
     g.rows.push({ row, problems: r.problems });
@@ -233,7 +244,7 @@ export class RequisitionGrouper {
   }
 
   private settle(p: PendingRow, requisition: string | undefined, status: RowStatusKind): void {
-    const errors = p.problems.some((x) => x.severity === 'error');
+    const errors = hasError(p.problems, 0);
     if (errors) this.counts.rejectedRows++;
     for (const x of p.problems) if (x.severity === 'warning') this.counts.warnings++;
     const s: RowStatus = { row: p.row, status: errors ? 'rejected' : status, problems: p.problems };

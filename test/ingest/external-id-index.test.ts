@@ -18,4 +18,14 @@ describe('ExternalIdIndex', () => {
     const ids = ['A-1', 'a-1', '1-A', 'A-10', 'A-1 ', '', 'A--1'];
     ids.forEach((id, i) => expect(idx.claim(id, i)).toBe(i));
   });
+
+  it('record says whether an id is new (undefined) or who recorded it first, even that same owner', () => {
+    const idx = new ExternalIdIndex(16);
+    expect(idx.record('R1-1', 0)).toBeUndefined();
+    expect(idx.record('R1-1', 0)).toBe(0);
+    expect(idx.record('R1-1', 3)).toBe(0);
+    expect(idx.record('R2-1', 1)).toBeUndefined();
+    expect(idx.claim('R2-1', 5)).toBe(1);
+    expect(idx.size).toBe(2);
+  });
 });

@@ -564,6 +564,31 @@ describe('row problems', () => {
     expect(s.heldRequisitions).toBe(1);
   });
 
+  it('an id claimed by another requisition and then repeated in its own is said twice, each for what it is', async () => {
+    // generic builds external_id as {Requisition}-{Line}: "A-1" + "1" and "A" + "1-1" collide.
+    const a = row('A', 1).replace(/^A,1,/, 'A,1-1,');
+    const content = csv(row('A', 1).replace(/^A,1,/, 'A-1,1,'), a, row('A', 2), a);
+    const { s, reqs } = await ingest(await put('generic-claimed-twice.csv', content));
+    const col = 'external_id (Requisition + Line)';
+    expect(s.problems).toEqual([
+      err(
+        'generic-claimed-twice.csv',
+        3,
+        col,
+        'A-1-1',
+        'external_id A-1-1 is already used by requisition A-1 in this file',
+      ),
+      err(
+        'generic-claimed-twice.csv',
+        5,
+        col,
+        'A-1-1',
+        'external_id A-1-1 appears twice in requisition A (rows 3 and 5)',
+      ),
+    ]);
+    expect(reqs.map((r) => r.key)).toEqual(['A-1']);
+  });
+
   it('a requisition with one bad line is held back whole; its good rows are reported as held', async () => {
     const { s, reqs } = await ingest(
       await put('generic-held.csv', csv(row('R1', 1), row('R1', 2, { qty: 'x' }), row('R1', 3), row('R2', 1))),

@@ -109,3 +109,30 @@ describe('parseDateText / parseDateCell', () => {
     expect(iso('14.03.2027', ny)).toBe('2027-03-14T07:30:00.000Z'); // 02:30 does not exist that day: resolves forward
   });
 });
+
+describe('parseDateCell on texts (each text read once per profile formats)', () => {
+  const texts = ['15.03.2027', '3/7/2027', ' 2027-06-30 ', '31.02.2027', 'tomorrow', '', '46461', '05-XYZ-2027'];
+  const us: DateFormat = { formats: ['M/d/yyyy', 'iso'], timeZone: 'America/New_York', defaultTime: '09:00' };
+  const eu: DateFormat = { formats: ['d/M/yyyy', 'iso'], timeZone: 'UTC', defaultTime: '17:00' };
+
+  it('gives what parseDateText gives, valid or not, the first time and again', () => {
+    for (const f of [berlin, us, eu])
+      for (let pass = 0; pass < 2; pass++)
+        for (const t of texts)
+          expect(parseDateCell(t, f), `${t} in ${f.formats.join(',')}`).toEqual(parseDateText(t, f));
+  });
+
+  it('reads the same text by each profile formats: 3/7/2027 is March 7 in one, July 3 in the other', () => {
+    expect(iso('3/7/2027', us)).toBe('2027-03-07T14:00:00.000Z');
+    expect(iso('3/7/2027', eu)).toBe('2027-07-03T17:00:00.000Z');
+    expect(parseDateCell('3/7/2027', us)).toEqual({ ok: true, ms: Date.UTC(2027, 2, 7, 14), day: '2027-03-07' });
+    expect(parseDateCell('3/7/2027', eu)).toEqual({ ok: true, ms: Date.UTC(2027, 6, 3, 17), day: '2027-07-03' });
+  });
+
+  it('still gives the same results past the texts it keeps', () => {
+    for (let i = 0; i < 1000; i++) {
+      const t = `${(i % 31) + 1}.${(i % 12) + 1}.${2027 + (i % 5)}`;
+      expect(parseDateCell(t, berlin)).toEqual(parseDateText(t, berlin));
+    }
+  });
+});
