@@ -251,7 +251,11 @@ async function inflateAll(path: string, refuse: (reason: string, cause?: unknown
           const isSheet = /^xl\/worksheets\/[^/]+\.xml$/.test(e.fileName);
           let tail = '';
           stream.on('error', reject);
-          if (isSheet) stream.on('data', (b: Buffer) => (tail = (tail + b.toString('latin1')).slice(-64)));
+          if (isSheet)
+            stream.on(
+              'data',
+              (b: Buffer) => (tail = (tail + b.toString('latin1', Math.max(0, b.length - 64))).slice(-64)),
+            );
           stream.on('end', () => {
             if (isSheet && !/<\/([\w-]+:)?worksheet>\s*$/.test(tail)) truncated.push(e.fileName);
             z.readEntry();
